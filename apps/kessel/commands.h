@@ -1,0 +1,14 @@
+// Each area of the CLI registers its subcommands on the root app. Keep main.cc short: add a line there
+// and a cmd_<area>.cc here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace kessel::cli {
+
+void add_attention_commands(CLI::App& app);  // kessel bench attention
+void add_cluster_commands(CLI::App& app);    // kessel cluster
+void add_hmm_commands(CLI::App& app);        // kessel hmm ...
+void add_origins_command(CLI::App& app);     // kessel origins
+
+}  // namespace kessel::cli

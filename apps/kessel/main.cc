@@ -1,0 +1,27 @@
+// kessel command-line front end. The library does the work; this file only wires subcommands and
+// turns errors into a message and a non-zero exit code.
+#include <cstdio>
+#include <exception>
+
+#include "commands.h"
+#include "kessel/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"kessel: attention as normalized weighting — engine, classic algorithms, EACA"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "kessel 0.1.0");
+  // Subcommands, one line per area (see commands.h).
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const kessel::Error& e) {
+    std::fprintf(stderr, "kessel: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kessel: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

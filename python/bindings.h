@@ -1,0 +1,21 @@
+// The pybind11 module `kessel` is assembled from one bind_<area> function per area (module.cc).
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace kessel::python {
+
+namespace py = pybind11;
+
+void bind_attention(py::module_& m);
+void bind_cluster(py::module_& m);
+void bind_hmm(py::module_& m);
+void bind_nn(py::module_& m);
+
+// A C-contiguous float32 array: the form every kernel takes. Converts (copying) other dtypes/orders.
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+}  // namespace kessel::python
