@@ -82,9 +82,9 @@ struct AttentionSpec {
   float m = 2.0f;                                         // fuzzy; > 1
   float fuzzy_eps = 1e-12f;      // added to d2 before the power; >= 0
   float fuzzy_match_tol = 1e-6f;  // relative tolerance for an exact match (crisp row)
-  float cosine_eps = 1e-8f;      // norm floor for cosine similarities
+  float cosine_eps = 1e-8f;      // norm floor for cosine similarities; > 0 (guards a zero vector)
   bool zscore = false;
-  float zscore_eps = 1e-5f;
+  float zscore_eps = 1e-5f;      // > 0 (guards a row whose visible similarities are all equal)
 
   // masks
   bool causal = false;
