@@ -1,0 +1,62 @@
+// Internal HMM kernels: tables precomputed once per model, and allocation-free per-sequence passes
+// that the public functions, the batch loops and Baum–Welch share. reference.h holds the plain
+// versions they are tested against.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kessel/hmm.h"
+
+namespace kessel::hmm::detail {
+
+// Everything the inner loops need, laid out so that the innermost loop runs over states j with unit
+// stride (vectorizable without reassociating sums).
+struct Tables {
+  EmissionType type;
+  Index S = 0, K = 0, D = 0;
+  std::vector<double> start;            // [S]
+  std::vector<double> log_start;        // [S]
+  std::vector<double> trans;            // [S, S]  A[i, j]
+  std::vector<double> trans_t;          // [S, S]  A[j, i] (backward: beta[i] = sum_j A[i,j] w[j])
+  std::vector<double> log_trans;        // [S, S]
+  std::vector<double> log_emis_t;       // [K, S]  categorical: log b_s(k), symbol-major
+  std::vector<double> means_t;          // [D, S]
+  std::vector<double> neg_half_inv_var_t;  // [D, S]  -1 / (2 var)
+  std::vector<double> log_norm;         // [S]  -(D log 2pi + sum_d log var) / 2
+};
+Tables make_tables(const Model& model);
+
+// Grow-only scratch for one thread; reused across sequences so the inner loops never allocate.
+struct Workspace {
+  std::vector<double> log_b;      // [T, S]
+  std::vector<double> alpha;      // [T, S]
+  std::vector<double> beta;       // [T, S]
+  std::vector<double> log_scale;  // [T]
+  std::vector<double> tmp;        // [S] * 2
+  std::vector<std::int32_t> back; // [T, S] Viterbi back pointers
+  void reserve(Index T, Index S);
+};
+
+// Checks that seq fits the model (pointer, length >= 1, symbol range, finite values).
+void check_sequence(const Tables& tab, SequenceView seq, const char* where, Index index = -1);
+
+// log_b [T, S]
+void emission_log_prob(double* log_b, const Tables& tab, SequenceView seq);
+// Scaled forward from log_b; writes alpha [T, S] and log_scale [T], returns log p(x).
+double forward_scaled(double* alpha, double* log_scale, double* tmp, const Tables& tab,
+                      const double* log_b, Index T);
+// Scaled backward: beta [T, S] with sum_s alpha[t,s] beta[t,s] = 1; tmp needs 2S doubles. When
+// xi_acc [S, S] is given, ADDS INTO it sum_t alpha[t,i] w[t+1,j] / z_t, which times A[i,j] is the
+// expected number of i->j transitions (A is applied once, after the reduction). Returns false if some
+// step has z_t == 0 (p(x) == 0 or underflow).
+bool backward_scaled(double* beta, double* tmp, const Tables& tab, const double* log_b,
+                     const double* alpha, Index T, double* xi_acc = nullptr);
+// Log-space passes (log_alpha / log_beta [T, S]); return log p(x).
+double forward_log(double* log_alpha, const Tables& tab, const double* log_b, Index T);
+double backward_log(double* log_beta, const Tables& tab, const double* log_b, Index T);
+// Viterbi from log_b; path [T], back [T, S], tmp [2S]; returns log p(x, path).
+double viterbi(std::int32_t* path, std::int32_t* back, double* tmp, const Tables& tab,
+               const double* log_b, Index T);
+
+}  // namespace kessel::hmm::detail

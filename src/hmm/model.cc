@@ -1,0 +1,230 @@
+// Model construction and validation, precomputed tables, and emission log-densities.
+#include <cmath>
+#include <numbers>
+
+#include "hmm/kernels.h"
+#include "kessel/error.h"
+
+namespace kessel::hmm {
+
+namespace {
+
+void check_distribution(const double* p, Index n, const std::string& where, const char* what,
+                        Index row) {
+  double sum = 0.0;
+  for (Index k = 0; k < n; ++k) {
+    KESSEL_CHECK_ARG(std::isfinite(p[k]) && p[k] >= 0.0, where, ": ", what,
+                     row >= 0 ? " row " + std::to_string(row) : std::string(), " entry ", k,
+                     " is ", p[k], " (must be a finite probability >= 0)");
+    sum += p[k];
+  }
+  KESSEL_CHECK_ARG(std::fabs(sum - 1.0) <= kProbabilityTolerance, where, ": ", what,
+                   row >= 0 ? " row " + std::to_string(row) : std::string(), " sums to ", sum,
+                   " (must be 1 within ", kProbabilityTolerance, ")");
+}
+
+Index infer_square(std::size_t n_start, std::size_t n_trans, const char* fn) {
+  KESSEL_CHECK_ARG(n_start > 0, fn, ": start is empty (need at least one state)");
+  KESSEL_CHECK_ARG(n_trans == n_start * n_start, fn, ": transitions has ", n_trans,
+                   " entries but start has S=", n_start, " (need S*S=", n_start * n_start, ")");
+  return static_cast<Index>(n_start);
+}
+
+}  // namespace
+
+Model Model::categorical(std::vector<double> start, std::vector<double> transitions,
+                         std::vector<double> emissions) {
+  Model m;
+  m.type = EmissionType::categorical;
+  m.n_states = infer_square(start.size(), transitions.size(), "HMM.categorical");
+  KESSEL_CHECK_ARG(!emissions.empty() && emissions.size() % start.size() == 0,
+                   "HMM.categorical: emissions has ", emissions.size(),
+                   " entries, not a positive multiple of S=", start.size());
+  m.n_symbols = static_cast<Index>(emissions.size() / start.size());
+  m.start = std::move(start);
+  m.transitions = std::move(transitions);
+  m.emissions = std::move(emissions);
+  m.validate("HMM.categorical");
+  return m;
+}
+
+Model Model::gaussian(std::vector<double> start, std::vector<double> transitions,
+                      std::vector<double> means, std::vector<double> variances) {
+  Model m;
+  m.type = EmissionType::gaussian;
+  m.n_states = infer_square(start.size(), transitions.size(), "HMM.gaussian");
+  KESSEL_CHECK_ARG(!means.empty() && means.size() % start.size() == 0, "HMM.gaussian: means has ",
+                   means.size(), " entries, not a positive multiple of S=", start.size());
+  m.dim = static_cast<Index>(means.size() / start.size());
+  m.start = std::move(start);
+  m.transitions = std::move(transitions);
+  m.means = std::move(means);
+  m.variances = std::move(variances);
+  m.validate("HMM.gaussian");
+  return m;
+}
+
+void Model::validate(const std::string& where) const {
+  const Index S = n_states;
+  KESSEL_CHECK_ARG(S >= 1, where, ": model has S=", S, " states (need >= 1)");
+  KESSEL_CHECK_ARG(static_cast<Index>(start.size()) == S, where, ": start has ", start.size(),
+                   " entries, expected S=", S);
+  KESSEL_CHECK_ARG(static_cast<Index>(transitions.size()) == S * S, where, ": transitions has ",
+                   transitions.size(), " entries, expected S*S=", S * S);
+  check_distribution(start.data(), S, where, "start", -1);
+  for (Index i = 0; i < S; ++i) {
+    check_distribution(transitions.data() + i * S, S, where, "transitions", i);
+  }
+  if (type == EmissionType::categorical) {
+    KESSEL_CHECK_ARG(n_symbols >= 1, where, ": categorical model has K=", n_symbols, " symbols");
+    KESSEL_CHECK_ARG(static_cast<Index>(emissions.size()) == S * n_symbols, where,
+                     ": emissions has ", emissions.size(), " entries, expected S*K=", S * n_symbols);
+    for (Index i = 0; i < S; ++i) {
+      check_distribution(emissions.data() + i * n_symbols, n_symbols, where, "emissions", i);
+    }
+  } else {
+    KESSEL_CHECK_ARG(dim >= 1, where, ": Gaussian model has D=", dim, " dimensions");
+    KESSEL_CHECK_ARG(static_cast<Index>(means.size()) == S * dim, where, ": means has ",
+                     means.size(), " entries, expected S*D=", S * dim);
+    KESSEL_CHECK_ARG(static_cast<Index>(variances.size()) == S * dim, where, ": variances has ",
+                     variances.size(), " entries, expected S*D=", S * dim);
+    for (Index i = 0; i < S * dim; ++i) {
+      KESSEL_CHECK_ARG(std::isfinite(means[i]), where, ": means[", i / dim, "][", i % dim,
+                       "] is ", means[i], " (must be finite)");
+      KESSEL_CHECK_ARG(std::isfinite(variances[i]) && variances[i] > 0.0, where, ": variances[",
+                       i / dim, "][", i % dim, "] is ", variances[i],
+                       " (must be finite and > 0)");
+    }
+  }
+}
+
+std::vector<SequenceView> views(const std::vector<Sequence>& sequences) {
+  std::vector<SequenceView> v;
+  v.reserve(sequences.size());
+  for (const auto& s : sequences) v.push_back(s.view());
+  return v;
+}
+
+namespace detail {
+
+Tables make_tables(const Model& m) {
+  Tables t;
+  t.type = m.type;
+  t.S = m.n_states;
+  t.K = m.n_symbols;
+  t.D = m.dim;
+  const Index S = t.S;
+  t.start = m.start;
+  t.log_start.resize(S);
+  for (Index i = 0; i < S; ++i) t.log_start[i] = std::log(m.start[i]);
+  t.trans = m.transitions;
+  t.trans_t.resize(S * S);
+  t.log_trans.resize(S * S);
+  for (Index i = 0; i < S; ++i) {
+    for (Index j = 0; j < S; ++j) {
+      t.trans_t[j * S + i] = m.transitions[i * S + j];
+      t.log_trans[i * S + j] = std::log(m.transitions[i * S + j]);
+    }
+  }
+  if (m.type == EmissionType::categorical) {
+    t.log_emis_t.resize(t.K * S);
+    for (Index s = 0; s < S; ++s) {
+      for (Index k = 0; k < t.K; ++k) t.log_emis_t[k * S + s] = std::log(m.emissions[s * t.K + k]);
+    }
+  } else {
+    const Index D = t.D;
+    t.means_t.resize(D * S);
+    t.neg_half_inv_var_t.resize(D * S);
+    t.log_norm.resize(S);
+    for (Index s = 0; s < S; ++s) {
+      double sum_log_var = 0.0;
+      for (Index d = 0; d < D; ++d) {
+        const double v = m.variances[s * D + d];
+        t.means_t[d * S + s] = m.means[s * D + d];
+        t.neg_half_inv_var_t[d * S + s] = -0.5 / v;
+        sum_log_var += std::log(v);
+      }
+      t.log_norm[s] = -0.5 * (static_cast<double>(D) * std::log(2.0 * std::numbers::pi) +
+                              sum_log_var);
+    }
+  }
+  return t;
+}
+
+void Workspace::reserve(Index T, Index S) {
+  const auto ts = static_cast<std::size_t>(T * S);
+  if (log_b.size() < ts) {
+    log_b.resize(ts);
+    alpha.resize(ts);
+    beta.resize(ts);
+    back.resize(ts);
+  }
+  if (log_scale.size() < static_cast<std::size_t>(T)) log_scale.resize(T);
+  if (tmp.size() < static_cast<std::size_t>(2 * S)) tmp.resize(2 * S);
+}
+
+void check_sequence(const Tables& tab, SequenceView seq, const char* where, Index index) {
+  const std::string which = index >= 0 ? " sequence " + std::to_string(index) : " sequence";
+  KESSEL_CHECK_ARG(seq.length >= 1, where, ":", which, " is empty (T=", seq.length, ")");
+  if (tab.type == EmissionType::categorical) {
+    KESSEL_CHECK_ARG(seq.symbols != nullptr, where, ":", which,
+                     " has no symbols (categorical model needs integer symbols)");
+    for (Index t = 0; t < seq.length; ++t) {
+      KESSEL_CHECK_ARG(seq.symbols[t] >= 0 && seq.symbols[t] < tab.K, where, ":", which,
+                       " step ", t, " has symbol ", seq.symbols[t], " outside [0, ", tab.K, ")");
+    }
+  } else {
+    KESSEL_CHECK_ARG(seq.values != nullptr, where, ":", which,
+                     " has no values (Gaussian model needs [T, D] observations)");
+    for (Index i = 0; i < seq.length * tab.D; ++i) {
+      KESSEL_CHECK_ARG(std::isfinite(seq.values[i]), where, ":", which, " step ", i / tab.D,
+                       " dim ", i % tab.D, " is ", seq.values[i], " (must be finite)");
+    }
+  }
+}
+
+// Gaussian: all S log-densities of one step at once. d runs outside so the inner loop is a
+// unit-stride update over states; the per-state normalizer and 1/(2 var) are precomputed.
+void emission_log_prob(double* __restrict log_b, const Tables& tab, SequenceView seq) {
+  const Index S = tab.S, T = seq.length;
+  if (tab.type == EmissionType::categorical) {
+    for (Index t = 0; t < T; ++t) {
+      const double* __restrict row = tab.log_emis_t.data() + seq.symbols[t] * S;
+      double* __restrict out = log_b + t * S;
+      for (Index s = 0; s < S; ++s) out[s] = row[s];
+    }
+    return;
+  }
+  const Index D = tab.D;
+  const double* __restrict mu = tab.means_t.data();
+  const double* __restrict nhiv = tab.neg_half_inv_var_t.data();
+  const double* __restrict norm = tab.log_norm.data();
+  for (Index t = 0; t < T; ++t) {
+    double* __restrict out = log_b + t * S;
+    const double* __restrict x = seq.values + t * D;
+    for (Index s = 0; s < S; ++s) out[s] = norm[s];
+    for (Index d = 0; d < D; ++d) {
+      const double xd = x[d];
+      const double* __restrict mu_d = mu + d * S;
+      const double* __restrict w_d = nhiv + d * S;
+      for (Index s = 0; s < S; ++s) {
+        const double diff = xd - mu_d[s];
+        out[s] += diff * diff * w_d[s];
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+void emission_log_prob(std::span<double> log_b, const Model& model, SequenceView seq) {
+  model.validate("hmm::emission_log_prob");
+  const auto tab = detail::make_tables(model);
+  detail::check_sequence(tab, seq, "hmm::emission_log_prob");
+  KESSEL_CHECK_ARG(static_cast<Index>(log_b.size()) == seq.length * tab.S,
+                   "hmm::emission_log_prob: log_b has ", log_b.size(), " entries, expected T*S=",
+                   seq.length * tab.S);
+  detail::emission_log_prob(log_b.data(), tab, seq);
+}
+
+}  // namespace kessel::hmm

@@ -1,0 +1,105 @@
+// Viterbi decoding in log space. Ties go to the lowest state index, both in the max over
+// predecessors and in the final state.
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "hmm/kernels.h"
+#include "kessel/error.h"
+#include "util/parallel.h"
+
+namespace kessel::hmm {
+namespace detail {
+
+double viterbi(std::int32_t* path, std::int32_t* back, double* tmp, const Tables& tab,
+               const double* log_b, Index T) {
+  constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+  const Index S = tab.S;
+  double* delta = tmp;
+  double* next = tmp + S;
+  for (Index s = 0; s < S; ++s) delta[s] = tab.log_start[s] + log_b[s];
+  for (Index t = 1; t < T; ++t) {
+    std::int32_t* __restrict bk = back + t * S;
+    double* __restrict nd = next;
+    for (Index j = 0; j < S; ++j) {
+      nd[j] = kNegInf;
+      bk[j] = 0;
+    }
+    // Predecessors outside, successors inside: a unit-stride compare-and-select over j.
+    for (Index i = 0; i < S; ++i) {
+      const double v = delta[i];
+      if (v == kNegInf) continue;
+      const double* __restrict row = tab.log_trans.data() + i * S;
+      const auto ii = static_cast<std::int32_t>(i);
+      for (Index j = 0; j < S; ++j) {
+        const double c = v + row[j];
+        const bool better = c > nd[j];
+        nd[j] = better ? c : nd[j];
+        bk[j] = better ? ii : bk[j];
+      }
+    }
+    const double* __restrict lb = log_b + t * S;
+    for (Index j = 0; j < S; ++j) nd[j] += lb[j];
+    std::swap(delta, next);
+  }
+  Index best = 0;
+  for (Index s = 1; s < S; ++s) {
+    if (delta[s] > delta[best]) best = s;
+  }
+  const double score = delta[best];
+  path[T - 1] = static_cast<std::int32_t>(best);
+  for (Index t = T - 1; t > 0; --t) path[t - 1] = back[t * S + path[t]];
+  return score;
+}
+
+}  // namespace detail
+
+namespace {
+void check_finite_score(double score, const char* where, Index n) {
+  KESSEL_CHECK_ARG(score != -std::numeric_limits<double>::infinity(), where, ": sequence ", n,
+                   " has probability 0 under the model; no Viterbi path exists");
+}
+}  // namespace
+
+double viterbi(std::span<std::int32_t> path, const Model& model, SequenceView seq) {
+  const char* where = "hmm::viterbi";
+  model.validate(where);
+  const auto tab = detail::make_tables(model);
+  detail::check_sequence(tab, seq, where);
+  KESSEL_CHECK_ARG(static_cast<Index>(path.size()) == seq.length, where, ": path has ",
+                   path.size(), " entries, expected T=", seq.length);
+  detail::Workspace ws;
+  ws.reserve(seq.length, tab.S);
+  detail::emission_log_prob(ws.log_b.data(), tab, seq);
+  const double score = detail::viterbi(path.data(), ws.back.data(), ws.tmp.data(), tab,
+                                       ws.log_b.data(), seq.length);
+  check_finite_score(score, where, 0);
+  return score;
+}
+
+std::vector<ViterbiResult> viterbi(const Model& model, std::span<const SequenceView> seqs,
+                                   int threads) {
+  const char* where = "hmm::viterbi";
+  model.validate(where);
+  const auto tab = detail::make_tables(model);
+  const Index N = static_cast<Index>(seqs.size());
+  for (Index n = 0; n < N; ++n) detail::check_sequence(tab, seqs[n], where, n);
+  std::vector<ViterbiResult> out(N);
+#pragma omp parallel num_threads(resolve_threads(threads))
+  {
+    detail::Workspace ws;
+#pragma omp for schedule(dynamic, 1)
+    for (Index n = 0; n < N; ++n) {
+      const Index T = seqs[n].length;
+      ws.reserve(T, tab.S);
+      detail::emission_log_prob(ws.log_b.data(), tab, seqs[n]);
+      out[n].path.resize(T);
+      out[n].log_score = detail::viterbi(out[n].path.data(), ws.back.data(), ws.tmp.data(), tab,
+                                         ws.log_b.data(), T);
+    }
+  }
+  for (Index n = 0; n < N; ++n) check_finite_score(out[n].log_score, where, n);
+  return out;
+}
+
+}  // namespace kessel::hmm
