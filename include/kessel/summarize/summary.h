@@ -1,0 +1,105 @@
+// EACA summarization: the shared vocabulary of the summarizer — summary units, what a scorer returns,
+// the constrained decoder and the output record. Scorers (the trained EACA model, the unsupervised
+// attention-centrality ranker, the baselines) all produce UnitScores; one decoder turns any of them
+// into a Summary under the same constraints, so rows of `kessel eval` differ only in their scorer.
+//
+// Layering: summarize -> text, nn, attention, cluster, util. Kernels know nothing of dialogues.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kessel/tensor.h"
+#include "kessel/text/dialogue.h"
+#include "kessel/text/emotion.h"
+#include "kessel/text/lexicon.h"
+
+namespace kessel::summarize {
+
+enum class Lang { zh, en };
+// zh when CJK code points make up at least 30% of the letters of the dialogue's text, else en.
+Lang detect_lang(const text::Dialogue& dialogue);
+
+// One summary unit: a sentence of a turn (text::Turn::sentences).
+struct Unit {
+  int turn = 0;      // index into Dialogue::turns
+  int sentence = 0;  // index into Turn::sentences
+  text::Speaker speaker = text::Speaker::customer;
+  std::string text;
+  int chars = 0;  // code points
+};
+
+// A dialogue prepared once for every scorer: units, emotion mentions (all turns; `expressed` marks
+// the customer emotions the constraint is about) and the unit each mention falls in.
+struct Prepared {
+  const text::Dialogue* dialogue = nullptr;
+  Lang lang = Lang::zh;
+  std::vector<Unit> units;
+  std::vector<text::EmotionMention> mentions;  // char offsets are into Turn::text of mention.turn
+  std::vector<int> mention_unit;               // unit index of each mention
+  bool customer_expressed_emotion() const;
+};
+Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon);
+
+// What a scorer says about one dialogue.
+struct UnitScores {
+  std::vector<float> salience;        // [U] higher = more summary-worthy (any scale)
+  std::vector<float> mention_source;  // [M] preference for keeping each mention (empty: uniform)
+  float has_emotion = -1.0f;          // P(summary should carry an emotion); < 0 when not modelled
+  // Optional explanation: attention of customer-unit queries over all units, [Q, U] row-major, with
+  // the unit index of each query row. Empty when the scorer has none.
+  std::vector<int> attention_queries;
+  Tensor attention;
+};
+
+class Scorer {
+ public:
+  virtual ~Scorer() = default;
+  virtual std::string name() const = 0;
+  virtual UnitScores score(const Prepared& dialogue) const = 0;
+};
+
+struct DecodeOptions {
+  int max_sentences = 4;        // length budget in units
+  int max_chars = 0;            // optional budget in code points (0: off)
+  float redundancy = 0.5f;      // MMR trade-off: 0 = pure salience; overlap penalty weight otherwise
+  bool emotion_constraint = true;  // keep at least one expressed customer emotion when there is one
+};
+
+struct SummarySentence {
+  std::string text;  // the unit text as rendered in the summary (terminator normalized)
+  int turn = 0;
+  int unit = 0;
+  float score = 0.0f;
+};
+
+struct SummaryEmotion {
+  std::string term;
+  int turn = 0;
+  long start = 0;  // code point offsets into the turn's text, end exclusive
+  long end = 0;
+  std::string emotion;
+  bool in_summary = false;
+};
+
+struct Summary {
+  std::string id;
+  std::string summary;  // zh: "用户:…。客服:…。"  en: "Customer: … Agent: …"
+  std::vector<SummarySentence> sentences;  // in dialogue order
+  std::vector<SummaryEmotion> emotions;    // the expressed customer emotions
+  bool constraint_satisfied = true;        // true when there was nothing to keep, or one is kept
+  bool constraint_bound = false;           // the constraint changed the selection
+};
+
+// Picks units under the budget with redundancy control, in dialogue order; with the constraint on,
+// when the customer expressed an emotion and no selected unit carries one, the unit holding the
+// preferred mention (mention_source, else the most intense) replaces the lowest-scoring selected unit
+// (or is added when the budget allows). Renders the summary text.
+Summary decode(const Prepared& dialogue, const UnitScores& scores, const DecodeOptions& options);
+
+// Rendering of one unit as the official extractive baselines do: zh "用户:<text>。" / "客服:<text>。"
+// (terminal punctuation replaced by 。), en "Customer: <text>" / "Agent: <text>".
+std::string render_unit(const Unit& unit, Lang lang);
+
+}  // namespace kessel::summarize
