@@ -90,11 +90,12 @@ std::vector<double> e_step(const detail::Tables& tab, std::span<const SequenceVi
   std::vector<double> total(L.size, 0.0);
   std::vector<double> block(kBlock * L.size);
   Index failed = -1;
+  const double flops = detail::batch_flops(tab, seqs);
   for (Index c0 = 0; c0 < n_chunks; c0 += kBlock) {
     const Index nc = std::min(kBlock, n_chunks - c0);
     std::fill(block.begin(), block.begin() + nc * L.size, 0.0);
     std::vector<Index> chunk_failed(nc, -1);
-#pragma omp parallel num_threads(resolve_threads(threads))
+#pragma omp parallel num_threads(detail::batch_threads(threads, nc, flops * nc / n_chunks))
     {
       detail::Workspace ws;
 #pragma omp for schedule(dynamic, 1)

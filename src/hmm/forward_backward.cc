@@ -270,7 +270,7 @@ std::vector<double> log_likelihood(const Model& model, std::span<const SequenceV
   const Index N = static_cast<Index>(seqs.size());
   for (Index n = 0; n < N; ++n) detail::check_sequence(tab, seqs[n], where, n);
   std::vector<double> out(N);
-#pragma omp parallel num_threads(resolve_threads(threads))
+#pragma omp parallel num_threads(detail::batch_threads(threads, N, detail::batch_flops(tab, seqs)))
   {
     Workspace ws;
 #pragma omp for schedule(dynamic, 1)
@@ -295,7 +295,7 @@ std::vector<std::vector<double>> posterior(const Model& model, std::span<const S
   std::vector<std::vector<double>> gammas(N);
   std::vector<double> ll(N);
   std::vector<std::string> errors(N);  // exceptions must not cross the OpenMP region
-#pragma omp parallel num_threads(resolve_threads(threads))
+#pragma omp parallel num_threads(detail::batch_threads(threads, N, detail::batch_flops(tab, seqs)))
   {
     Workspace ws;
 #pragma omp for schedule(dynamic, 1)

@@ -38,6 +38,12 @@ struct Workspace {
   void reserve(Index T, Index S);
 };
 
+// Threads for a batch of `items` independent items costing about `flops` in total: OpenMP's team
+// start and barrier cost more than small batches take, and idle spinning threads hurt a loaded
+// machine, so small batches run serially. Never more threads than items.
+int batch_threads(int threads, Index items, double flops);
+double batch_flops(const Tables& tab, std::span<const SequenceView> seqs);
+
 // Checks that seq fits the model (pointer, length >= 1, symbol range, finite values).
 void check_sequence(const Tables& tab, SequenceView seq, const char* where, Index index = -1);
 

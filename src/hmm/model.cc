@@ -1,9 +1,11 @@
 // Model construction and validation, precomputed tables, and emission log-densities.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 #include "hmm/kernels.h"
 #include "kessel/error.h"
+#include "util/parallel.h"
 
 namespace kessel::hmm {
 
@@ -161,6 +163,19 @@ void Workspace::reserve(Index T, Index S) {
   }
   if (log_scale.size() < static_cast<std::size_t>(T)) log_scale.resize(T);
   if (tmp.size() < static_cast<std::size_t>(2 * S)) tmp.resize(2 * S);
+}
+
+int batch_threads(int threads, Index items, double flops) {
+  constexpr double kMinFlopsPerThread = 2e5;
+  Index n = std::min<Index>(resolve_threads(threads), items);
+  n = std::min<Index>(n, static_cast<Index>(flops / kMinFlopsPerThread));
+  return static_cast<int>(std::max<Index>(n, 1));
+}
+
+double batch_flops(const Tables& tab, std::span<const SequenceView> seqs) {
+  double steps = 0.0;
+  for (const auto& s : seqs) steps += static_cast<double>(s.length);
+  return steps * static_cast<double>(tab.S) * static_cast<double>(tab.S + 3 * tab.D + 4);
 }
 
 void check_sequence(const Tables& tab, SequenceView seq, const char* where, Index index) {

@@ -85,7 +85,7 @@ std::vector<ViterbiResult> viterbi(const Model& model, std::span<const SequenceV
   const Index N = static_cast<Index>(seqs.size());
   for (Index n = 0; n < N; ++n) detail::check_sequence(tab, seqs[n], where, n);
   std::vector<ViterbiResult> out(N);
-#pragma omp parallel num_threads(resolve_threads(threads))
+#pragma omp parallel num_threads(detail::batch_threads(threads, N, detail::batch_flops(tab, seqs)))
   {
     detail::Workspace ws;
 #pragma omp for schedule(dynamic, 1)

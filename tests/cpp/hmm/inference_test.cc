@@ -127,9 +127,10 @@ TEST(HmmKernels, MatchReferenceOnOddSizes) {
 }
 
 TEST(HmmKernels, BatchResultsAreIdenticalForAnyThreadCount) {
-  const Model m = random_gaussian(11, 9, 4);
+  // Big enough (~3 MFLOP) that batch_threads really runs the requested number of threads.
+  const Model m = random_gaussian(11, 16, 4);
   std::vector<Sequence> seqs;
-  for (Index n = 0; n < 23; ++n) seqs.push_back(sample(m, 1, 1 + 13 * n % 41, n)[0]);
+  for (Index n = 0; n < 61; ++n) seqs.push_back(sample(m, 1, 1 + 13 * n % 97, n)[0]);
   const auto v = views(seqs);
   const auto ll1 = log_likelihood(m, v, 1);
   const auto vit1 = viterbi(m, v, 1);
