@@ -1,0 +1,74 @@
+// Machinery shared by fuzzy c-means and Gustafson–Kessel: the fixed partition of points into chunks,
+// seeded initialisation, argument checks, and the membership sweep that does one iteration's
+// point-parallel work. Internal to the cluster area.
+#pragma once
+
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "kessel/cluster.h"
+
+namespace kessel::cluster {
+
+// Points are split into at most kMaxChunks contiguous chunks whose boundaries depend only on N; each
+// chunk is processed by one thread in blocks of kBlockRows and keeps its own partial sums, which are
+// then added in chunk order. So results are bit-identical for any thread count.
+inline constexpr Index kBlockRows = 256;
+inline constexpr Index kMaxChunks = 64;
+
+struct Chunks {
+  Index points = 0;
+  Index count = 0;
+  Index size = 0;  // rows per chunk (the last may be shorter), a multiple of kBlockRows
+  explicit Chunks(Index n);
+  Index begin(Index k) const { return k * size; }
+  Index end(Index k) const { return std::min(points, (k + 1) * size); }
+};
+
+// Uniform in (0, 1) from the standard-specified mt19937_64 stream, so seeds replay across platforms
+// (std::uniform_real_distribution is implementation-defined).
+inline double uniform_open01(std::mt19937_64& rng) {
+  return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
+}
+
+// Checks shared by fuzzy_c_means and gustafson_kessel; `fn` names the caller in messages.
+void check_fuzzy_options(const char* fn, MatrixView x, const FcmOptions& options);
+void check_data(const char* fn, MatrixView x);
+void check_fuzzifier(const char* fn, double m);
+
+// U0 [N, C]: uniform(0, 1) entries, rows normalised to sum 1.
+void random_memberships(double* u, Index n, Index c, std::mt19937_64& rng);
+
+// k-means++ seeding: the first centre uniform among points, each next one drawn with probability
+// proportional to the squared distance to the nearest centre chosen so far. Returns V [C, D].
+std::vector<double> kmeans_plus_plus(MatrixView x, Index c, std::mt19937_64& rng);
+
+// Fills d2[rows, C] for the points [row0, row0 + rows); `scratch` holds scratch_per_row · rows doubles.
+using BlockDistances = std::function<void(double* d2, Index row0, Index rows, double* scratch)>;
+
+struct SweepResult {
+  double objective = 0;              // Σ u^m d² with the new memberships
+  double max_change = 0;             // max |u_new − u_old| (0 when not tracked)
+  std::vector<double> centre_sums;   // [C, D] Σ_i u_ij^m x_i
+  std::vector<double> weights;       // [C]    Σ_i u_ij^m
+};
+
+// One iteration's pass over the points: u ← memberships from the distances (u [N, C], updated in
+// place), the objective, the largest membership change and the next centres' sums (U^m)ᵀX by dgemm.
+SweepResult membership_sweep(MatrixView x, Index c, double m, const BlockDistances& distances,
+                             Index scratch_per_row, double* u, bool track_change, int threads);
+
+// Memberships only, for prediction: u [N, C].
+void predict_memberships(double* u, Index n, Index c, double m, const BlockDistances& distances,
+                         Index scratch_per_row, int threads);
+
+// (U^m)ᵀX and Σ U^m for given memberships (the first step after random initialisation).
+SweepResult centre_sums_from_memberships(MatrixView x, const double* u, Index c, double m,
+                                         int threads);
+
+// V [C, D] = sums / weights. A cluster with zero total weight (every point an exact match of another
+// centre) keeps its previous centre, which is then still a minimiser of the objective.
+void centres_from_sums(double* centres, const SweepResult& sums, Index c, Index d);
+
+}  // namespace kessel::cluster

@@ -1,0 +1,235 @@
+// Gustafson–Kessel fuzzy clustering (1979) with the covariance safeguards of Babuška, van der Veen and
+// Kaymak, "Improved covariance estimation for Gustafson–Kessel clustering" (FUZZ-IEEE 2002).
+//
+// Iteration t, from memberships U_{t−1}:
+//   V_t   = (U^m)ᵀX / Σ U^m
+//   F_i   = Σ_k u_ki^m (x_k − v_i)(x_k − v_i)ᵀ / Σ_k u_ki^m                     fuzzy covariance
+//   F_i  ← (1−γ) F_i + γ (det F_0)^(1/D) I                                       shrink towards a sphere
+//   F_i  ← Φ max(Λ, λ_max/β) Φᵀ                                                  cap the condition number
+//   A_i   = (ρ_i det F_i)^(1/D) F_i⁻¹,  d²_ki = (x_k − v_i)ᵀ A_i (x_k − v_i)     volume-ρ_i norm
+//   U_t   = memberships(d²)
+// Without the safeguards a cluster whose points lie on a line has det F_i = 0 and A_i is 0·∞.
+#include <cblas.h>
+
+#include <cmath>
+
+#include "cluster/distances.h"
+#include "cluster/fuzzy_iteration.h"
+#include "cluster/membership.h"
+#include "cluster/symmetric_eigen.h"
+#include "kessel/cluster.h"
+#include "util/parallel.h"
+
+namespace kessel::cluster {
+
+namespace {
+
+// (det F_0)^(1/D) of the population covariance of all data; 0 if the data span fewer than D dimensions.
+double data_covariance_scale(MatrixView x) {
+  const Index n = x.rows, d = x.cols;
+  std::vector<double> mean(static_cast<size_t>(d), 0.0), cov(static_cast<size_t>(d * d), 0.0);
+  for (Index i = 0; i < n; ++i)
+    for (Index k = 0; k < d; ++k) mean[k] += x.at(i, k);
+  for (double& value : mean) value /= static_cast<double>(n);
+  for (Index i = 0; i < n; ++i)
+    for (Index p = 0; p < d; ++p)
+      for (Index q = 0; q < d; ++q) cov[p * d + q] += (x.at(i, p) - mean[p]) * (x.at(i, q) - mean[q]);
+  for (double& value : cov) value /= static_cast<double>(n);
+  const SymmetricEigen eig = symmetric_eigen(cov.data(), d);
+  double log_det = 0;
+  for (double lambda : eig.values) {
+    if (!(lambda > 0)) return 0.0;
+    log_det += std::log(lambda);
+  }
+  return std::exp(log_det / static_cast<double>(d));
+}
+
+// cov [C, D, D] = Σ_k u_ki^m (x_k − v_i)(x_k − v_i)ᵀ / weights_i, by dsyrk on √(u^m)-weighted
+// differences, with per-chunk partials added in chunk order.
+void fuzzy_covariances(double* cov, MatrixView x, const double* u, const double* centres,
+                       const std::vector<double>& weights, Index c, double m, int threads) {
+  const Index d = x.cols;
+  const Chunks chunks(x.rows);
+  std::vector<double> partial(static_cast<size_t>(chunks.count * c * d * d), 0.0);
+#pragma omp parallel num_threads(std::min<Index>(resolve_threads(threads), chunks.count))
+  {
+    std::vector<double> weighted(static_cast<size_t>(kBlockRows * d));
+#pragma omp for schedule(dynamic, 1)
+    for (Index k = 0; k < chunks.count; ++k) {
+      for (Index row0 = chunks.begin(k); row0 < chunks.end(k); row0 += kBlockRows) {
+        const Index b = std::min(kBlockRows, chunks.end(k) - row0);
+        for (Index j = 0; j < c; ++j) {
+          for (Index i = 0; i < b; ++i) {
+            const double w = std::sqrt(fuzzy_power(u[(row0 + i) * c + j], m));
+            for (Index q = 0; q < d; ++q) {
+              weighted[i * d + q] = w * (x.at(row0 + i, q) - centres[j * d + q]);
+            }
+          }
+          cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(b),
+                      1.0, weighted.data(), static_cast<int>(d), 1.0, &partial[(k * c + j) * d * d],
+                      static_cast<int>(d));
+        }
+      }
+    }
+  }
+  std::fill(cov, cov + c * d * d, 0.0);
+  for (Index k = 0; k < chunks.count; ++k)
+    for (Index e = 0; e < c * d * d; ++e) cov[e] += partial[k * c * d * d + e];
+  for (Index j = 0; j < c; ++j) {
+    double* f = cov + j * d * d;
+    const double w = weights[static_cast<size_t>(j)];
+    for (Index p = 0; p < d; ++p) {
+      for (Index q = p; q < d; ++q) {
+        const double value = w > 0 ? f[p * d + q] / w : 0.0;
+        f[p * d + q] = f[q * d + p] = value;  // dsyrk filled only the upper triangle
+      }
+    }
+  }
+}
+
+// Applies the safeguards to f [D, D] in place and writes the norm-inducing matrix a [D, D].
+void safeguard_and_invert(double* f, double* a, Index d, double gamma, double data_scale,
+                          double beta, double volume, Index cluster) {
+  for (Index e = 0; e < d * d; ++e) f[e] *= 1.0 - gamma;
+  for (Index p = 0; p < d; ++p) f[p * d + p] += gamma * data_scale;
+  SymmetricEigen eig = symmetric_eigen(f, d);
+  const double lambda_max = eig.values[0];
+  if (!(lambda_max > 0)) {
+    throw InvalidArgument(detail::concat(
+        "gustafson_kessel: cluster ", cluster, " has a zero fuzzy covariance (all its weight on one "
+        "point) and gamma = ", gamma, " with data covariance scale ", data_scale,
+        " cannot regularise it; use gamma > 0 on data that span all ", d, " dimensions"));
+  }
+  double log_det = 0;
+  for (double& lambda : eig.values) {
+    lambda = std::max(lambda, lambda_max / beta);
+    log_det += std::log(lambda);
+  }
+  const double scale = std::exp((std::log(volume) + log_det) / static_cast<double>(d));
+  const std::vector<double>& phi = eig.vectors;
+  for (Index p = 0; p < d; ++p) {
+    for (Index q = 0; q < d; ++q) {
+      double fs = 0, as = 0;
+      for (Index k = 0; k < d; ++k) {
+        const double pq = phi[p * d + k] * phi[q * d + k];
+        fs += pq * eig.values[k];
+        as += pq / eig.values[k];
+      }
+      f[p * d + q] = fs;
+      a[p * d + q] = scale * as;
+    }
+  }
+}
+
+BlockDistances mahalanobis_block_distances(MatrixView x, const double* centres, const double* norms,
+                                           Index c) {
+  return [=](double* d2, Index row0, Index rows, double* scratch) {
+    mahalanobis_distances(d2, x.data + row0 * x.cols, rows, centres, norms, c, x.cols, scratch);
+  };
+}
+
+GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, int restart) {
+  const Index n = x.rows, d = x.cols, c = o.clusters;
+  GkResult r;
+  r.points = n;
+  r.dims = d;
+  r.clusters = c;
+  r.memberships.assign(static_cast<size_t>(n * c), 0.0);
+  r.centres.assign(static_cast<size_t>(c * d), 0.0);
+  r.covariances.assign(static_cast<size_t>(c * d * d), 0.0);
+  r.norm_matrices.assign(static_cast<size_t>(c * d * d), 0.0);
+  std::mt19937_64 rng(o.seed + static_cast<std::uint64_t>(restart));
+
+  SweepResult sums;
+  if (o.init == Init::kRandomMemberships) {
+    random_memberships(r.memberships.data(), n, c, rng);
+    sums = centre_sums_from_memberships(x, r.memberships.data(), c, o.m, o.threads);
+  } else {
+    // Initial centres give U_0 through Euclidean memberships (GK with every A_i = I).
+    r.centres = o.init == Init::kGivenCentres ? o.init_centres : kmeans_plus_plus(x, c, rng);
+    std::vector<double> x_norms(static_cast<size_t>(n)), v_norms(static_cast<size_t>(c));
+    squared_row_norms(x_norms.data(), x.data, n, d);
+    squared_row_norms(v_norms.data(), r.centres.data(), c, d);
+    const double* centres = r.centres.data();
+    sums = membership_sweep(
+        x, c, o.m,
+        [&](double* d2, Index row0, Index rows, double*) {
+          squared_distances_gemm(d2, x.data + row0 * d, x_norms.data() + row0, rows, centres,
+                                 v_norms.data(), c, d);
+        },
+        0, r.memberships.data(), false, o.threads);
+  }
+  for (int it = 1; it <= o.max_iter; ++it) {
+    centres_from_sums(r.centres.data(), sums, c, d);
+    fuzzy_covariances(r.covariances.data(), x, r.memberships.data(), r.centres.data(), sums.weights,
+                      c, o.m, o.threads);
+    for (Index j = 0; j < c; ++j) {
+      safeguard_and_invert(&r.covariances[j * d * d], &r.norm_matrices[j * d * d], d, o.gamma,
+                           data_scale, o.beta, o.volumes.empty() ? 1.0 : o.volumes[j], j);
+    }
+    sums = membership_sweep(x, c, o.m,
+                            mahalanobis_block_distances(x, r.centres.data(), r.norm_matrices.data(), c),
+                            2 * d, r.memberships.data(), true, o.threads);
+    r.objective = sums.objective;
+    r.objective_history.push_back(sums.objective);
+    r.iterations = it;
+    if (o.on_iteration) o.on_iteration(restart, it, sums.objective);
+    if (sums.max_change < o.tol) {
+      r.converged = true;
+      break;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+GkResult gustafson_kessel(MatrixView x, const GkOptions& options) {
+  check_fuzzy_options("gustafson_kessel", x, options);
+  KESSEL_CHECK_ARG(options.gamma >= 0 && options.gamma <= 1,
+                   "gustafson_kessel: gamma must be in [0, 1], got ", options.gamma);
+  KESSEL_CHECK_ARG(std::isfinite(options.beta) && options.beta >= 1,
+                   "gustafson_kessel: beta must be finite and >= 1, got ", options.beta);
+  KESSEL_CHECK_ARG(options.volumes.empty() ||
+                       static_cast<Index>(options.volumes.size()) == options.clusters,
+                   "gustafson_kessel: volumes has ", options.volumes.size(),
+                   " entries but clusters = ", options.clusters);
+  for (size_t j = 0; j < options.volumes.size(); ++j) {
+    KESSEL_CHECK_ARG(std::isfinite(options.volumes[j]) && options.volumes[j] > 0,
+                     "gustafson_kessel: volumes[", j, "] must be finite and > 0, got ",
+                     options.volumes[j]);
+  }
+  const double data_scale = data_covariance_scale(x);
+  GkResult best;
+  for (int restart = 0; restart < options.n_init; ++restart) {
+    GkResult r = run_once(x, options, data_scale, restart);
+    r.best_restart = restart;
+    if (restart == 0 || r.objective < best.objective) best = std::move(r);
+  }
+  return best;
+}
+
+std::vector<double> gk_predict(MatrixView x, MatrixView centres, std::span<const double> norm_matrices,
+                               double m, int threads) {
+  check_data("gk_predict", x);
+  check_fuzzifier("gk_predict", m);
+  KESSEL_CHECK_ARG(centres.rows >= 1 && centres.data != nullptr,
+                   "gk_predict: centres must be a non-empty [C, D] matrix, got [", centres.rows, ", ",
+                   centres.cols, "]");
+  KESSEL_CHECK_ARG(centres.cols == x.cols, "gk_predict: x has D=", x.cols, " but centres have D=",
+                   centres.cols);
+  check_data("gk_predict (centres)", centres);
+  const Index c = centres.rows, d = x.cols;
+  KESSEL_CHECK_ARG(static_cast<Index>(norm_matrices.size()) == c * d * d, "gk_predict: norm_matrices has ",
+                   norm_matrices.size(), " values, expected C*D*D = ", c, "*", d, "*", d);
+  for (double value : norm_matrices) {
+    KESSEL_CHECK_ARG(std::isfinite(value), "gk_predict: norm_matrices contain ", value);
+  }
+  std::vector<double> u(static_cast<size_t>(x.rows * c));
+  predict_memberships(u.data(), x.rows, c, m,
+                      mahalanobis_block_distances(x, centres.data, norm_matrices.data(), c), 2 * d,
+                      threads);
+  return u;
+}
+
+}  // namespace kessel::cluster
