@@ -278,7 +278,9 @@ Index t5_relative_bucket(Index rel, Index num_buckets, Index max_distance, bool 
   }
   const Index max_exact = per_direction / 2;
   if (n < max_exact) return bucket + n;
-  if (n >= max_distance || max_distance <= max_exact) return bucket + per_direction - 1;
+  // max_exact = 0 (one bucket per direction) leaves nothing to log-space.
+  if (n >= max_distance || max_exact == 0 || max_distance <= max_exact)
+    return bucket + per_direction - 1;
   // Log-spaced between max_exact and max_distance. The 1e-9 puts the exact boundaries
   // (n = max_exact * (max_distance/max_exact)^(k/(per_direction-max_exact))) in the upper bucket,
   // as the real-number formula does; it matches PyTorch's float32 T5 code for the usual settings.
