@@ -1,0 +1,255 @@
+// Summary units, the constrained decoder and rendering (include/kessel/summarize/summary.h).
+#include "kessel/summarize/summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string_view>
+
+#include "kessel/error.h"
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+// Byte span of each sentence inside its turn's text; sentences are trimmed substrings in order.
+// A sentence that cannot be found (a reader that rewrote it) spans nothing and owns no mention.
+std::vector<std::pair<std::size_t, std::size_t>> sentence_spans(const text::Turn& turn) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  std::size_t cursor = 0;
+  for (const auto& s : turn.sentences) {
+    const std::size_t at = turn.text.find(s, cursor);
+    if (at == std::string::npos) {
+      spans.emplace_back(std::string::npos, std::string::npos);
+      continue;
+    }
+    spans.emplace_back(at, at + s.size());
+    cursor = at + s.size();
+  }
+  return spans;
+}
+
+bool is_terminal_punct(char32_t cp) {
+  switch (cp) {
+    case U'。': case U'！': case U'？': case U'!': case U'?': case U'；': case U';':
+    case U'…': case U'.': case U'，': case U',': case U'、': case U'~': case U'～':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Redundancy between two units: Jaccard overlap of their character bigrams (zh) or lowercase words
+// (en). Cheap and language-appropriate; only relative values matter to MMR.
+std::set<std::u32string> unit_grams(const Unit& unit, Lang lang) {
+  const auto decoded = text::decode_utf8(unit.text, text::Utf8Mode::lossy);
+  std::set<std::u32string> grams;
+  if (lang == Lang::zh) {
+    for (std::size_t i = 0; i + 1 < decoded.cps.size(); ++i)
+      grams.insert(std::u32string{decoded.cps[i], decoded.cps[i + 1]});
+    if (decoded.cps.size() == 1) grams.insert(std::u32string{decoded.cps[0]});
+  } else {
+    std::u32string word;
+    for (char32_t cp : decoded.cps) {
+      if (text::is_latin_letter(cp) || text::is_digit(cp)) {
+        word.push_back(cp < 128 ? static_cast<char32_t>(std::tolower(static_cast<int>(cp))) : cp);
+      } else if (!word.empty()) {
+        grams.insert(word);
+        word.clear();
+      }
+    }
+    if (!word.empty()) grams.insert(word);
+  }
+  return grams;
+}
+
+double jaccard(const std::set<std::u32string>& a, const std::set<std::u32string>& b) {
+  if (a.empty() || b.empty()) return 0.0;
+  std::size_t common = 0;
+  for (const auto& g : a) common += b.count(g);
+  return static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
+}
+
+}  // namespace
+
+Lang detect_lang(const text::Dialogue& dialogue) {
+  std::size_t cjk = 0, latin = 0;
+  for (const auto& turn : dialogue.turns) {
+    for (char32_t cp : text::decode_utf8(turn.text, text::Utf8Mode::lossy).cps) {
+      if (text::is_cjk(cp)) ++cjk;
+      else if (text::is_latin_letter(cp)) ++latin;
+    }
+  }
+  return (cjk > 0 && 10 * cjk >= 3 * (cjk + latin)) ? Lang::zh : Lang::en;
+}
+
+bool Prepared::customer_expressed_emotion() const {
+  return std::any_of(mentions.begin(), mentions.end(),
+                     [](const text::EmotionMention& m) { return m.expressed; });
+}
+
+Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
+  Prepared p;
+  p.dialogue = &dialogue;
+  p.lang = detect_lang(dialogue);
+  for (int t = 0; t < static_cast<int>(dialogue.turns.size()); ++t) {
+    const auto& turn = dialogue.turns[static_cast<std::size_t>(t)];
+    const int first_unit = static_cast<int>(p.units.size());
+    for (int s = 0; s < static_cast<int>(turn.sentences.size()); ++s) {
+      Unit u;
+      u.turn = t;
+      u.sentence = s;
+      u.speaker = turn.speaker;
+      u.text = turn.sentences[static_cast<std::size_t>(s)];
+      u.chars = static_cast<int>(text::decode_utf8(u.text, text::Utf8Mode::lossy).size());
+      p.units.push_back(std::move(u));
+    }
+    text::DetectOptions options;
+    options.customer_turn = turn.speaker == text::Speaker::customer;
+    const auto spans = sentence_spans(turn);
+    for (auto& m : text::detect_emotions(turn.text, lexicon, t, options)) {
+      int unit = -1;
+      for (std::size_t s = 0; s < spans.size(); ++s) {
+        if (spans[s].first == std::string::npos) continue;
+        if (static_cast<std::size_t>(m.byte_start) >= spans[s].first &&
+            static_cast<std::size_t>(m.byte_end) <= spans[s].second) {
+          unit = first_unit + static_cast<int>(s);
+          break;
+        }
+      }
+      if (unit < 0) continue;  // the term straddles two sentences: no single unit can keep it
+      p.mentions.push_back(std::move(m));
+      p.mention_unit.push_back(unit);
+    }
+  }
+  return p;
+}
+
+std::string render_unit(const Unit& unit, Lang lang) {
+  if (lang == Lang::en) {
+    return std::string(unit.speaker == text::Speaker::customer ? "Customer: " : "Agent: ") + unit.text;
+  }
+  auto decoded = text::decode_utf8(unit.text, text::Utf8Mode::lossy);
+  std::size_t end = decoded.cps.size();
+  while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || text::is_space(decoded.cps[end - 1])))
+    --end;
+  std::string body = text::encode_utf8(decoded.cps.data(), end);
+  return std::string(unit.speaker == text::Speaker::customer ? "用户:" : "客服:") + body + "。";
+}
+
+Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
+  const std::size_t U = p.units.size();
+  KESSEL_CHECK_ARG(scores.salience.size() == U, "decode: salience has ", scores.salience.size(),
+                   " entries but the dialogue has ", U, " units");
+  KESSEL_CHECK_ARG(scores.mention_source.empty() || scores.mention_source.size() == p.mentions.size(),
+                   "decode: mention_source has ", scores.mention_source.size(),
+                   " entries but the dialogue has ", p.mentions.size(), " mentions");
+  KESSEL_CHECK_ARG(options.max_sentences >= 1, "decode: max_sentences must be >= 1, got ",
+                   options.max_sentences);
+  KESSEL_CHECK_ARG(options.redundancy >= 0.0f && options.redundancy <= 1.0f,
+                   "decode: redundancy must be in [0, 1], got ", options.redundancy);
+  for (std::size_t u = 0; u < U; ++u)
+    KESSEL_CHECK_ARG(std::isfinite(scores.salience[u]), "decode: salience[", u, "] is not finite");
+
+  Summary out;
+  out.id = p.dialogue ? p.dialogue->id : "";
+
+  // Salience rescaled to [0, 1] so the redundancy weight means the same for every scorer.
+  float lo = 0.0f, hi = 0.0f;
+  if (U) {
+    lo = *std::min_element(scores.salience.begin(), scores.salience.end());
+    hi = *std::max_element(scores.salience.begin(), scores.salience.end());
+  }
+  auto norm = [&](std::size_t u) { return hi > lo ? (scores.salience[u] - lo) / (hi - lo) : 1.0f; };
+
+  std::vector<std::set<std::u32string>> grams;
+  if (options.redundancy > 0.0f)
+    for (const auto& unit : p.units) grams.push_back(unit_grams(unit, p.lang));
+
+  std::vector<int> selected;
+  std::vector<char> taken(U, 0);
+  int chars = 0;
+  while (static_cast<int>(selected.size()) < options.max_sentences) {
+    int best = -1;
+    double best_value = -1e300;
+    for (std::size_t u = 0; u < U; ++u) {
+      if (taken[u] || p.units[u].chars == 0) continue;
+      if (options.max_chars > 0 && !selected.empty() && chars + p.units[u].chars > options.max_chars)
+        continue;
+      double overlap = 0.0;
+      if (options.redundancy > 0.0f)
+        for (int s : selected) overlap = std::max(overlap, jaccard(grams[u], grams[static_cast<std::size_t>(s)]));
+      const double value = (1.0 - options.redundancy) * norm(u) - options.redundancy * overlap;
+      if (value > best_value) {
+        best_value = value;
+        best = static_cast<int>(u);
+      }
+    }
+    if (best < 0) break;
+    taken[static_cast<std::size_t>(best)] = 1;
+    selected.push_back(best);
+    chars += p.units[static_cast<std::size_t>(best)].chars;
+  }
+
+  // The hard constraint: keep at least one expressed customer emotion.
+  auto keeps_emotion = [&] {
+    for (std::size_t m = 0; m < p.mentions.size(); ++m)
+      if (p.mentions[m].expressed && taken[static_cast<std::size_t>(p.mention_unit[m])]) return true;
+    return false;
+  };
+  if (options.emotion_constraint && p.customer_expressed_emotion() && !keeps_emotion()) {
+    int preferred = -1;
+    for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+      if (!p.mentions[m].expressed) continue;
+      auto better = [&](std::size_t a, std::size_t b) {
+        if (!scores.mention_source.empty()) return scores.mention_source[a] > scores.mention_source[b];
+        return p.mentions[a].intensity > p.mentions[b].intensity;
+      };
+      if (preferred < 0 || better(m, static_cast<std::size_t>(preferred))) preferred = static_cast<int>(m);
+    }
+    const int unit = p.mention_unit[static_cast<std::size_t>(preferred)];
+    const int unit_chars = p.units[static_cast<std::size_t>(unit)].chars;
+    const bool fits = static_cast<int>(selected.size()) < options.max_sentences &&
+                      (options.max_chars <= 0 || chars + unit_chars <= options.max_chars);
+    if (!fits && !selected.empty()) {
+      auto weakest = std::min_element(selected.begin(), selected.end(), [&](int a, int b) {
+        return scores.salience[static_cast<std::size_t>(a)] < scores.salience[static_cast<std::size_t>(b)];
+      });
+      taken[static_cast<std::size_t>(*weakest)] = 0;
+      selected.erase(weakest);
+    }
+    taken[static_cast<std::size_t>(unit)] = 1;
+    selected.push_back(unit);
+    out.constraint_bound = true;
+  }
+
+  std::sort(selected.begin(), selected.end());
+  for (int u : selected) {
+    const Unit& unit = p.units[static_cast<std::size_t>(u)];
+    SummarySentence s;
+    s.text = render_unit(unit, p.lang);
+    s.turn = unit.turn;
+    s.unit = u;
+    s.score = scores.salience[static_cast<std::size_t>(u)];
+    if (!out.summary.empty() && p.lang == Lang::en) out.summary += ' ';
+    out.summary += s.text;
+    out.sentences.push_back(std::move(s));
+  }
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    const auto& mention = p.mentions[m];
+    if (!mention.expressed) continue;
+    SummaryEmotion e;
+    e.term = mention.term;
+    e.turn = mention.turn;
+    e.start = static_cast<long>(mention.char_start);
+    e.end = static_cast<long>(mention.char_end);
+    e.emotion = text::to_string(mention.emotion);
+    e.in_summary = taken[static_cast<std::size_t>(p.mention_unit[m])] != 0;
+    out.emotions.push_back(std::move(e));
+  }
+  out.constraint_satisfied = !p.customer_expressed_emotion() || keeps_emotion();
+  return out;
+}
+
+}  // namespace kessel::summarize

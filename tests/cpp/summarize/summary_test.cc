@@ -1,0 +1,151 @@
+#include "kessel/summarize/summary.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kessel/error.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+
+text::Dialogue make_dialogue(std::vector<std::pair<Speaker, std::vector<std::string>>> turns) {
+  text::Dialogue d;
+  d.id = "d1";
+  for (auto& [speaker, sentences] : turns) {
+    text::Turn t;
+    t.speaker = speaker;
+    for (const auto& s : sentences) t.text += s;
+    t.sentences = sentences;
+    d.turns.push_back(std::move(t));
+  }
+  return d;
+}
+
+const text::Lexicon& lexicon() {
+  static const text::Lexicon lex = text::load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
+  return lex;
+}
+
+TEST(Summary, PrepareMakesOneUnitPerSentenceAndMapsMentions) {
+  auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
+                          {Speaker::agent, {"非常抱歉，我马上为您查询。"}}});
+  Prepared p = prepare(d, lexicon());
+  EXPECT_EQ(p.lang, Lang::zh);
+  ASSERT_EQ(p.units.size(), 3u);
+  EXPECT_EQ(p.units[1].text, "气死我了！");
+  EXPECT_EQ(p.units[1].chars, 5);
+  ASSERT_TRUE(p.customer_expressed_emotion());
+  bool found = false;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    if (p.mentions[m].term == "气死我了") {
+      found = true;
+      EXPECT_EQ(p.mention_unit[m], 1);
+      EXPECT_TRUE(p.mentions[m].expressed);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(Summary, DecodePicksBySalienceInDialogueOrderAndRendersRoles) {
+  auto d = make_dialogue({{Speaker::customer, {"订单什么时候发货？"}},
+                          {Speaker::agent, {"今天下午发货。"}},
+                          {Speaker::customer, {"好的。"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {0.9f, 0.8f, 0.1f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  Summary out = decode(p, s, o);
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.summary, "用户:订单什么时候发货。客服:今天下午发货。");
+  EXPECT_TRUE(out.constraint_satisfied);  // nothing to keep
+  EXPECT_FALSE(out.constraint_bound);
+}
+
+TEST(Summary, ConstraintReplacesTheWeakestUnitWithTheEmotionUnit) {
+  auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
+                          {Speaker::agent, {"非常抱歉。", "我马上为您查询物流。"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {0.9f, 0.0f, 0.3f, 0.8f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  Summary free = decode(p, s, o);
+  EXPECT_FALSE(free.constraint_satisfied);
+  o.emotion_constraint = true;
+  Summary kept = decode(p, s, o);
+  EXPECT_TRUE(kept.constraint_satisfied);
+  EXPECT_TRUE(kept.constraint_bound);
+  ASSERT_EQ(kept.sentences.size(), 2u);
+  EXPECT_EQ(kept.sentences[0].unit, 0);  // the strongest unit stays
+  EXPECT_EQ(kept.sentences[1].unit, 1);  // the emotion unit replaced unit 3
+  bool in_summary = false;
+  for (const auto& e : kept.emotions)
+    if (e.term == "气死我了") in_summary = e.in_summary && e.turn == 0 && e.start == 9 && e.end == 13;
+  EXPECT_TRUE(in_summary);
+}
+
+TEST(Summary, EnglishRendering) {
+  auto d = make_dialogue({{Speaker::customer, {"My order never arrived.", "This is ridiculous!"}},
+                          {Speaker::agent, {"Sorry about that, we will resend it."}}});
+  Prepared p = prepare(d, lexicon());
+  EXPECT_EQ(p.lang, Lang::en);
+  UnitScores s;
+  s.salience = {1.0f, 0.5f, 0.9f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  // Without the constraint: the two best units, customer then agent.
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: My order never arrived. Agent: Sorry about that, we will resend it.");
+  // With it, "ridiculous" replaces the weaker of the two (the agent's unit).
+  o.emotion_constraint = true;
+  Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary, "Customer: My order never arrived. Customer: This is ridiculous!");
+  EXPECT_TRUE(out.constraint_satisfied);
+}
+
+TEST(Summary, RedundancyAvoidsNearDuplicates) {
+  auto d = make_dialogue({{Speaker::customer, {"请帮我查一下订单物流。", "请帮我查一下订单物流！"}},
+                          {Speaker::agent, {"好的，已为您催促发货。", "还有别的吗？"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.99f, 0.9f, 0.0f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.5f;
+  Summary out = decode(p, s, o);
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[0].unit, 0);
+  EXPECT_EQ(out.sentences[1].unit, 2);
+}
+
+TEST(Summary, BadScoresAreClearErrors) {
+  auto d = make_dialogue({{Speaker::customer, {"你好。"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {0.1f, 0.2f};
+  EXPECT_THROW(decode(p, s, {}), InvalidArgument);
+  s.salience = {NAN};
+  try {
+    decode(p, s, {});
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("salience[0]"));
+  }
+  s.salience = {1.0f};
+  DecodeOptions o;
+  o.max_sentences = 0;
+  EXPECT_THROW(decode(p, s, o), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
