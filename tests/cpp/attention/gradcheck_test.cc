@@ -1,0 +1,235 @@
+// Central finite differences against the reference backward, for every learnable input (q, k, v,
+// bias in full and broadcast shapes, rel_bias, key_boost), across similarities, normalizers, zscore,
+// both time-decay modes, ALiBi and masks.
+//
+// Loss L = sum(out * R) for a fixed random R, so dL/dout = R. Each float input element is moved by
+// +-h and the derivative taken over the difference actually stored in float.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "attention/attention_test_util.h"
+#include "kessel/attention.h"
+
+namespace kessel {
+namespace {
+
+using testing::AttentionTestData;
+
+constexpr Index kB = 2, kH = 2, kLq = 5, kLk = 7, kD = 4, kDv = 3;
+constexpr Index kBuckets = 8;  // 4 per direction, max_exact 2, log-spaced up to distance 6
+constexpr float kStep = 1e-3f;
+// |fd - analytic| <= kAbsTol + kRelTol |analytic|. The forward's float output limits fd to ~1e-4
+// (observed worst case ~8e-5 over every case here).
+constexpr double kAbsTol = 5e-4, kRelTol = 5e-3;
+
+struct GradCase {
+  std::string name;
+  AttentionSpec spec;
+  std::array<Index, 4> bias_shape{kB, kH, kLq, kLk};
+  bool mask = false;
+  bool alibi = false;
+  bool times = false;
+  bool swap_lengths = false;  // Lq > Lk: queries before the first key
+  bool shrink_rows = false;   // every other q and k row scaled by 0.2 (below a cosine floor)
+};
+
+double loss(const AttentionTestData& d, const AttentionSpec& spec, const std::vector<float>& r) {
+  std::vector<float> out(d.out_size());
+  attention_forward(out.data(), nullptr, d.inputs(), spec);
+  double l = 0.0;
+  for (size_t e = 0; e < out.size(); ++e) l += static_cast<double>(out[e]) * r[e];
+  return l;
+}
+
+// Compares analytic with central differences over every element of x (a tensor inside d).
+void check_tensor(const char* name, std::vector<float>& x, const std::vector<float>& analytic,
+                  AttentionTestData& d, const AttentionSpec& spec, const std::vector<float>& r,
+                  bool expect_nonzero = true) {
+  ASSERT_EQ(x.size(), analytic.size()) << name;
+  double largest = 0.0, worst = 0.0;
+  for (size_t e = 0; e < x.size(); ++e) {
+    const float original = x[e];
+    x[e] = original + kStep;
+    const float up = x[e];
+    const double l_up = loss(d, spec, r);
+    x[e] = original - kStep;
+    const float down = x[e];
+    const double l_down = loss(d, spec, r);
+    x[e] = original;
+    const double fd = (l_up - l_down) / (static_cast<double>(up) - down);
+    const double an = analytic[e];
+    const double err = std::fabs(fd - an);
+    EXPECT_LE(err, kAbsTol + kRelTol * std::fabs(an))
+        << name << "[" << e << "]: finite difference " << fd << ", backward " << an;
+    largest = std::max(largest, std::fabs(an));
+    worst = std::max(worst, err);
+  }
+  // A check against an all-zero gradient would pass trivially: every tensor here matters.
+  if (expect_nonzero) {
+    EXPECT_GT(largest, 1e-2) << name << ": gradient is (nearly) zero everywhere";
+  }
+  std::printf("  %-9s max|grad| %.3e  max|fd - grad| %.2e\n", name, largest, worst);
+}
+
+void run_case(const GradCase& c, std::uint32_t seed) {
+  SCOPED_TRACE(c.name);
+  std::printf("%s\n", c.name.c_str());
+  const Index Lq = c.swap_lengths ? kLk : kLq, Lk = c.swap_lengths ? kLq : kLk;
+  AttentionTestData d(kB, kH, Lq, Lk, kD, kDv, seed);
+  std::array<Index, 4> bias_shape = c.bias_shape;
+  if (bias_shape[2] != 1) bias_shape[2] = Lq;  // keep broadcast (1) entries, fit the full ones
+  if (bias_shape[3] != 1) bias_shape[3] = Lk;
+  d.add_bias(bias_shape, 0.5f);
+  d.add_rel_bias(kBuckets, 0.5f);
+  d.add_key_boost(0.5f);
+  if (c.mask) d.add_mask({kB, 1, Lq, Lk}, 0.75);
+  if (c.alibi) d.add_alibi();
+  if (c.times) d.add_times();
+  if (c.shrink_rows) {
+    for (size_t e = 0; e < d.q.size(); ++e) d.q[e] *= (e / kD) % 2 ? 1.0f : 0.2f;
+    for (size_t e = 0; e < d.k.size(); ++e) d.k[e] *= (e / kD) % 2 ? 0.2f : 1.0f;
+  }
+  AttentionSpec spec = c.spec;
+  spec.impl = AttentionImpl::kReference;
+  spec.threads = 1;  // thousands of tiny forwards: no thread start-up per call
+  spec.rel_buckets = kBuckets;
+  spec.rel_max_distance = 6;
+  if (c.times && spec.time_decay == 0.0f) spec.time_decay = 0.3f;
+
+  const std::vector<float> r = d.uniform(static_cast<Index>(d.out_size()), -1.0f, 1.0f);
+  std::vector<float> out(d.out_size()), lse(d.lse_size());
+  const AttentionStats stats = attention_forward(out.data(), lse.data(), d.inputs(), spec);
+  EXPECT_EQ(stats.crisp_rows, 0);  // crisp rows carry no q/k gradient; keep them out of the check
+
+  std::vector<float> dq(d.q.size()), dk(d.k.size()), dv(d.v.size()), dbias(d.bias.size()),
+      drel(d.rel_bias.size()), dboost(d.key_boost.size());
+  AttentionGrads g;
+  g.dq = dq.data(), g.dk = dk.data(), g.dv = dv.data(), g.dbias = dbias.data();
+  g.drel_bias = drel.data(), g.dkey_boost = dboost.data();
+  attention_backward(g, r.data(), out.data(), lse.data(), d.inputs(), spec);
+
+  check_tensor("q", d.q, dq, d, spec, r);
+  check_tensor("k", d.k, dk, d, spec, r);
+  check_tensor("v", d.v, dv, d, spec, r);
+  // A bias constant over the keys cancels in the normalization: its gradient is 0, which the finite
+  // differences confirm, so only there is a zero gradient expected.
+  check_tensor("bias", d.bias, dbias, d, spec, r, /*expect_nonzero=*/bias_shape[3] != 1);
+  check_tensor("rel_bias", d.rel_bias, drel, d, spec, r);
+  check_tensor("key_boost", d.key_boost, dboost, d, spec, r);
+}
+
+AttentionSpec make_spec(Similarity sim, Normalizer norm, bool zscore) {
+  AttentionSpec spec;
+  spec.similarity = sim;
+  spec.normalizer = norm;
+  spec.zscore = zscore;
+  return spec;
+}
+
+TEST(Gradcheck, SoftmaxEverySimilarity) {
+  const std::pair<Similarity, const char*> sims[] = {{Similarity::kDot, "dot"},
+                                                     {Similarity::kCosine, "cosine"},
+                                                     {Similarity::kConstrainedCosine, "constrained"},
+                                                     {Similarity::kNegSqEuclidean, "neg_sq_euclidean"}};
+  std::uint32_t seed = 100;
+  for (const auto& [sim, name] : sims) {
+    for (bool zscore : {false, true}) {
+      GradCase c;
+      c.name = std::string("softmax ") + name + (zscore ? " zscore" : "");
+      c.spec = make_spec(sim, Normalizer::kSoftmax, zscore);
+      c.spec.temperature = 0.7f;
+      c.spec.beta = 0.3f;
+      run_case(c, seed++);
+    }
+  }
+}
+
+TEST(Gradcheck, FuzzyMembership) {
+  std::uint32_t seed = 200;
+  for (float m : {2.0f, 1.5f}) {
+    for (bool zscore : {false, true}) {
+      GradCase c;
+      c.name = "fuzzy m=" + std::to_string(m) + (zscore ? " zscore" : "");
+      c.spec = make_spec(Similarity::kDot, Normalizer::kFuzzy, zscore);
+      c.spec.m = m;
+      c.spec.fuzzy_eps = 1e-6f;
+      run_case(c, seed++);
+    }
+  }
+}
+
+TEST(Gradcheck, TimeDecayModes) {
+  std::uint32_t seed = 300;
+  for (TimeDecayMode mode : {TimeDecayMode::kAdditive, TimeDecayMode::kMultiplicative}) {
+    for (Normalizer norm : {Normalizer::kSoftmax, Normalizer::kFuzzy}) {
+      GradCase c;
+      c.name = std::string(mode == TimeDecayMode::kAdditive ? "additive" : "multiplicative") +
+               " decay, " + (norm == Normalizer::kSoftmax ? "softmax" : "fuzzy");
+      c.spec = make_spec(Similarity::kDot, norm, /*zscore=*/mode == TimeDecayMode::kMultiplicative);
+      c.spec.time_decay = 0.3f;
+      c.spec.time_decay_mode = mode;
+      c.times = true;
+      run_case(c, seed++);
+    }
+  }
+}
+
+TEST(Gradcheck, AlibiMasksAndBroadcastBias) {
+  const std::array<Index, 4> shapes[] = {{1, kH, kLq, kLk}, {kB, 1, 1, kLk}, {1, 1, 1, 1}};
+  std::uint32_t seed = 400;
+  for (const auto& shape : shapes) {
+    GradCase c;
+    c.name = "alibi + mask, bias " + shape_string(shape);
+    c.spec = make_spec(Similarity::kCosine, Normalizer::kSoftmax, /*zscore=*/true);
+    c.bias_shape = shape;
+    c.mask = true;
+    c.alibi = true;
+    run_case(c, seed++);
+  }
+  for (Similarity sim : {Similarity::kCosine, Similarity::kConstrainedCosine}) {
+    // Norms below cosine_eps are held constant by the floor: both branches of the derivative.
+    GradCase c;
+    c.name = sim == Similarity::kCosine ? "cosine floor" : "constrained cosine floor";
+    c.spec = make_spec(sim, Normalizer::kSoftmax, false);
+    c.spec.cosine_eps = 0.5f;
+    c.shrink_rows = true;
+    run_case(c, seed++);
+  }
+  GradCase c;
+  c.name = "causal + window, Lq > Lk, fuzzy";
+  c.spec = make_spec(Similarity::kNegSqEuclidean, Normalizer::kFuzzy, false);
+  c.spec.causal = true;
+  c.spec.window = 3;
+  c.bias_shape = {1, kH, 1, kLk};
+  c.alibi = true;
+  c.swap_lengths = true;
+  run_case(c, seed++);
+}
+
+TEST(Gradcheck, BackwardAddsIntoGradients) {
+  AttentionTestData d(kB, kH, kLq, kLk, kD, kDv, 7);
+  d.add_bias({1, 1, kLq, kLk});
+  AttentionSpec spec;
+  spec.impl = AttentionImpl::kReference;
+  std::vector<float> out(d.out_size()), lse(d.lse_size());
+  attention_forward(out.data(), lse.data(), d.inputs(), spec);
+  const std::vector<float> dout = d.uniform(static_cast<Index>(out.size()), -1.0f, 1.0f);
+  std::vector<float> dq0(d.q.size(), 0.0f), dq1(d.q.size(), 0.5f);
+  std::vector<float> db0(d.bias.size(), 0.0f), db1(d.bias.size(), -2.0f);
+  AttentionGrads g0, g1;
+  g0.dq = dq0.data(), g0.dbias = db0.data();
+  g1.dq = dq1.data(), g1.dbias = db1.data();
+  attention_backward(g0, dout.data(), out.data(), lse.data(), d.inputs(), spec);
+  attention_backward(g1, dout.data(), out.data(), lse.data(), d.inputs(), spec);
+  for (size_t e = 0; e < dq0.size(); ++e) EXPECT_FLOAT_EQ(dq1[e], dq0[e] + 0.5f);
+  for (size_t e = 0; e < db0.size(); ++e) EXPECT_FLOAT_EQ(db1[e], db0[e] - 2.0f);
+}
+
+}  // namespace
+}  // namespace kessel
