@@ -35,7 +35,8 @@
 //      allowed_keys      allowed_keys[b, j] != 0       (the "trace mask")
 //      mask              mask[b,h,i,j] != 0            (broadcastable, 1 = may attend)
 //      chunk_size C > 0  pos_k(j)/C == pos_q(i)/C, or (pos_k(j) % C == C-1 and pos_k(j)/C < pos_q(i)/C)
-//                        (own chunk, plus the last token of every earlier chunk: the "bridges")
+//                        (own chunk, plus the last token of every earlier chunk: the "bridges");
+//                        needs Lq <= Lk, so that every position is >= 0 and "/" is plain chunk index
 // 7. normalize  w_ij = exp(logit_ij - lse_i), lse_i = log sum_j exp(logit_ij) over visible keys.
 //    fuzzy: w_ij is then exactly (d2_ij + eps)^(-1/(m-1)) * exp(terms) normalized; with no score terms
 //    it is the fuzzy c-means membership of q_i to centres k_j. FCM convention: if some visible keys are

@@ -164,6 +164,10 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                    "attention: every dimension must be >= 1, got B=", in.B, " H=", in.H, " Lq=",
                    in.Lq, " Lk=", in.Lk, " D=", in.D, " Dv=", in.Dv);
   const Index B = in.B, H = in.H, Lq = in.Lq, Lk = in.Lk, D = in.D, Dv = in.Dv;
+  // Lq > Lk puts the first queries at negative positions, where pos / C (truncating) would merge
+  // them into chunk 0; chunks over such positions have no meaning, so they are refused.
+  KESSEL_CHECK_ARG(spec.chunk_size == 0 || Lq <= Lk, "attention: chunk_size = ", spec.chunk_size,
+                   " needs Lq <= Lk (query positions i + Lk - Lq >= 0), got Lq=", Lq, " Lk=", Lk);
 
   KESSEL_CHECK_ARG(in.q != nullptr, "attention: q is null");
   check_finite(in.q, B * H * Lq * D, "q", "[B, H, Lq, D]", shape4(B, H, Lq, D));

@@ -216,6 +216,10 @@ TEST(Validation, SpecRanges) {
   spec.chunk_size = -2;
   EXPECT_THAT(validation_message(d, spec), HasSubstr("chunk_size"));
   spec = {};
+  spec.chunk_size = 3;
+  AttentionTestData more_queries(1, 1, 6, 4, 2, 2, 1);
+  EXPECT_THAT(validation_message(more_queries, spec), HasSubstr("chunk_size = 3 needs Lq <= Lk"));
+  spec = {};
   spec.time_decay = -0.5f;
   EXPECT_THAT(validation_message(d, spec), HasSubstr("time_decay must be finite and >= 0"));
 }
