@@ -1,0 +1,129 @@
+// EACA: the trained emotion-aware constrained-attention summarizer (a Scorer for the shared decoder).
+//
+// Per unit (a sentence of a turn): the mean of learned hashed n-gram embeddings (character uni/bigrams
+// for Chinese, words and word bigrams for English) fused with cheap extractive features, the unit's
+// emoji-wheel coordinate, a 300 s time encoding and the speaker (src/summarize/eaca_features.h);
+// a context encoder (one self-attention layer over units on the kessel engine, residual); the EACA
+// attention (queries from customer units, keys carrying the wheel coordinates, key_boost on emotion
+// units, time decay when times exist); heads for unit salience, the emotion source (which expressed
+// mention to keep) and summary-has-emotion. docs/eaca.md has the formulas and the measured choices.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+#include "kessel/text/dialogue.h"
+#include "kessel/text/lexicon.h"
+
+namespace kessel::summarize {
+
+struct EacaConfig {
+  int hash_buckets = 16384;  // V: hashed n-gram vocabulary
+  int embed_dim = 24;        // E
+  int hidden = 32;           // D: unit state width
+  int attn_dim = 16;         // A: query/key width (the EACA keys add the 2 wheel dimensions)
+  bool context_encoder = true;  // the self-attention context layer
+  bool emotion_attention = true;  // the EACA customer-query attention (else g = 0)
+  float time_decay = 0.0023104906f;  // per second (ln 2 / 300 s), used when a dialogue has times
+  // Decoding budget, chosen per data set from the training summaries (eaca_train.cc).
+  int max_sentences = 4;
+  int max_chars = 0;
+  float redundancy = 0.3f;
+};
+
+// Model hyperparameters as metadata strings, and back (ParseError naming the key on a bad value).
+std::map<std::string, std::string> config_metadata(const EacaConfig& config);
+EacaConfig config_from_metadata(const std::map<std::string, std::string>& metadata, const std::string& file);
+
+class EacaModel final : public Scorer {
+ public:
+  // Parameters initialized from `seed` (deterministic).
+  EacaModel(const EacaConfig& config, std::uint64_t seed);
+  ~EacaModel() override;
+  EacaModel(EacaModel&&) noexcept;
+  EacaModel& operator=(EacaModel&&) noexcept;
+
+  std::string name() const override { return "eaca"; }
+  // Salience logits per unit, mention-source logits, P(has emotion) and the EACA attention map
+  // (customer-unit queries over all units; filled when the dialogue has at most 512 units).
+  UnitScores score(const Prepared& dialogue) const override;
+
+  DecodeOptions decode_options() const;  // the stored budget, constraint on
+  const EacaConfig& config() const { return config_; }
+  EacaConfig& mutable_config() { return config_; }
+
+  // Metadata saved with the model: hyperparameters plus caller entries (lexicon identity, data, ...).
+  std::map<std::string, std::string>& metadata() { return metadata_; }
+  const std::map<std::string, std::string>& metadata() const { return metadata_; }
+
+  void save(const std::string& path) const;  // safetensors; IoError on failure
+  // ParseError when tensors are missing or mis-shaped, or metadata is bad.
+  static EacaModel load(const std::string& path);
+  // Throws InvalidArgument when the model was trained with a different lexicon (identity mismatch).
+  void check_lexicon(const text::Lexicon& lexicon) const;
+
+  // Flat parameter access for training and tests.
+  std::vector<float>& parameters();
+  const std::vector<float>& parameters() const;
+
+ private:
+  EacaConfig config_;
+  std::vector<float> params_;
+  std::map<std::string, std::string> metadata_;
+};
+
+// ---- training ----------------------------------------------------------------------------------------
+struct TrainOptions {
+  int epochs = 30;
+  int patience = 5;        // early stopping: epochs without a dev ROUGE-L gain
+  int batch_size = 8;      // dialogues per AdamW step
+  float lr = 3e-3f;
+  float weight_decay = 0.01f;
+  float warmup_fraction = 0.1f;  // of all steps
+  float coverage_weight = 0.3f;  // has-emotion BCE weight
+  float source_weight = 0.3f;    // emotion-source BCE weight
+  std::uint64_t seed = 1;
+  bool verbose = true;           // one line per epoch on stderr
+  std::string data_name;         // recorded in the model's metadata
+  // Budget: max_chars = budget_quantile of the training references' lengths (code points, rendered
+  // prefixes excluded) when > 0; max_sentences = the 90th percentile of oracle sizes.
+  float budget_quantile = 0.5f;
+  // Labels: TweetSumm-style human extractive selections (share of annotators who picked the unit)
+  // mixed with the greedy oracle: y = human_label_weight * human + (1 - weight) * oracle.
+  float human_label_weight = 1.0f;
+};
+
+struct EpochLog {
+  int epoch = 0;
+  double loss = 0.0;
+  double dev_rouge1 = 0.0, dev_rouge2 = 0.0, dev_rougeL = 0.0;  // F1 x 100
+  double dialogues_per_second = 0.0;
+};
+
+struct TrainResult {
+  std::vector<EpochLog> epochs;
+  int best_epoch = 0;
+  double best_dev_rougeL = 0.0;
+  double seconds = 0.0;
+};
+
+// Trains on `train`, selecting the epoch by dev ROUGE-L (CSDS protocol for zh, best over references
+// for en). Dialogues without references are skipped for training and counted in the log; dev must
+// have at least one dialogue with a reference. The returned model holds the best epoch's parameters.
+EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector<text::Dialogue>& dev,
+                     const text::Lexicon& lexicon, const EacaConfig& config, const TrainOptions& options,
+                     TrainResult* result = nullptr);
+
+// Dev ROUGE of any scorer under decode options (mean F1 x 100 over dialogues with references).
+struct DevRouge {
+  double rouge1 = 0.0, rouge2 = 0.0, rougeL = 0.0;
+  int dialogues = 0;
+};
+DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+                        const Scorer& scorer, const DecodeOptions& options);
+
+}  // namespace kessel::summarize

@@ -1,0 +1,188 @@
+#include "summarize/eaca_features.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <unordered_map>
+
+#include "kessel/error.h"
+#include "kessel/text/tokenize.h"
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize {
+
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed) {
+  std::uint64_t h = seed;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+namespace {
+
+bool is_punct_token(const text::Token& t) {
+  return t.kind == text::TokenKind::punct || t.kind == text::TokenKind::other;
+}
+
+std::vector<text::Token> unit_tokens(std::string_view s) {
+  text::TokenizeOptions options;
+  options.utf8 = text::Utf8Mode::lossy;  // units come from validated input; never fail on scoring
+  return text::tokenize(s, options);
+}
+
+}  // namespace
+
+std::vector<std::int32_t> hashed_ngrams(std::string_view s, int buckets) {
+  KESSEL_CHECK_ARG(buckets >= 1, "hashed_ngrams: buckets must be >= 1, got ", buckets);
+  const auto tokens = unit_tokens(s);
+  std::vector<std::int32_t> ids;
+  const auto B = static_cast<std::uint64_t>(buckets);
+  const text::Token* prev = nullptr;
+  for (const auto& t : tokens) {
+    // Numbers are one class: the value rarely matters to salience and would scatter over buckets.
+    const std::string form = t.kind == text::TokenKind::number ? std::string("<num>") : t.lower;
+    ids.push_back(static_cast<std::int32_t>(fnv1a64(form, fnv1a64("1")) % B));
+    if (is_punct_token(t)) {
+      prev = nullptr;
+      continue;
+    }
+    if (prev) {
+      const std::string pair = (prev->kind == text::TokenKind::number ? std::string("<num>") : prev->lower) +
+                               '\x1f' + form;
+      ids.push_back(static_cast<std::int32_t>(fnv1a64(pair, fnv1a64("2")) % B));
+    }
+    prev = &t;
+  }
+  return ids;
+}
+
+UnitFeatures compute_features(const Prepared& p, int buckets) {
+  KESSEL_CHECK_ARG(p.dialogue != nullptr, "compute_features: Prepared has no dialogue");
+  const int U = static_cast<int>(p.units.size());
+  const int T = static_cast<int>(p.dialogue->turns.size());
+  UnitFeatures f;
+  f.units = U;
+  f.token_offsets.assign(1, 0);
+  f.dense.assign(static_cast<std::size_t>(U) * kNumDenseFeatures, 0.0f);
+  f.wheel.assign(static_cast<std::size_t>(U) * 2, 0.0f);
+  f.emotion.assign(static_cast<std::size_t>(U), 0.0f);
+  auto D = [&](int u, int c) -> float& { return f.dense[static_cast<std::size_t>(u) * kNumDenseFeatures + c]; };
+
+  // Token counts per unit over a dialogue-local vocabulary (centrality and overlap).
+  std::unordered_map<std::string, int> vocab;
+  std::vector<std::unordered_map<int, float>> counts(static_cast<std::size_t>(U));
+  std::vector<float> total;  // dialogue-wide counts per token
+  std::vector<int> df;       // units containing the token
+  int max_chars = 1;
+  for (const auto& unit : p.units) max_chars = std::max(max_chars, unit.chars);
+
+  bool timed = T > 0;
+  for (const auto& turn : p.dialogue->turns) timed = timed && turn.time.has_value();
+  const double t0 = timed ? *p.dialogue->turns.front().time : 0.0;
+  if (timed) f.times.resize(static_cast<std::size_t>(U));
+
+  int first_customer = -1;
+  for (int u = 0; u < U; ++u) {
+    const Unit& unit = p.units[static_cast<std::size_t>(u)];
+    const auto ids = hashed_ngrams(unit.text, buckets);
+    f.token_ids.insert(f.token_ids.end(), ids.begin(), ids.end());
+    f.token_offsets.push_back(static_cast<std::int32_t>(f.token_ids.size()));
+
+    bool number = false;
+    for (const auto& t : unit_tokens(unit.text)) {
+      if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder) number = true;
+      if (is_punct_token(t)) continue;
+      auto [it, inserted] = vocab.emplace(t.lower, static_cast<int>(vocab.size()));
+      if (inserted) {
+        total.push_back(0.0f);
+        df.push_back(0);
+      }
+      auto& c = counts[static_cast<std::size_t>(u)][it->second];
+      if (c == 0.0f) ++df[static_cast<std::size_t>(it->second)];
+      c += 1.0f;
+      total[static_cast<std::size_t>(it->second)] += 1.0f;
+    }
+
+    const auto cps = text::decode_utf8(unit.text, text::Utf8Mode::lossy).cps;
+    bool question = false;
+    for (char32_t c : cps) question = question || c == U'?' || c == U'？';
+    std::size_t end = cps.size();
+    while (end > 0 && (text::is_space(cps[end - 1]) || text::is_punct(cps[end - 1]))) --end;
+    if (end > 0 && (cps[end - 1] == U'吗' || cps[end - 1] == U'呢')) question = true;
+
+    const bool customer = unit.speaker == text::Speaker::customer;
+    if (customer) {
+      f.customer_units.push_back(u);
+      if (first_customer < 0) first_customer = u;
+    }
+    D(u, kRelPosition) = U > 1 ? static_cast<float>(u) / static_cast<float>(U - 1) : 0.0f;
+    D(u, kFirstUnit) = u == 0;
+    D(u, kLastUnit) = u == U - 1;
+    D(u, kRelTurn) = T > 1 ? static_cast<float>(unit.turn) / static_cast<float>(T - 1) : 0.0f;
+    D(u, kLogLength) = std::log1p(static_cast<float>(unit.chars)) / 5.0f;
+    D(u, kLengthRatio) = static_cast<float>(unit.chars) / static_cast<float>(max_chars);
+    D(u, kCustomer) = customer;
+    D(u, kTurnInitial) = unit.sentence == 0;
+    D(u, kQuestion) = question;
+    D(u, kNumberOrSlot) = number;
+    D(u, kShort) = unit.chars <= 4;
+    D(u, kSpeakerChange) = u > 0 && p.units[static_cast<std::size_t>(u - 1)].speaker != unit.speaker;
+    D(u, kTruncated) = p.dialogue->turns[static_cast<std::size_t>(unit.turn)].truncated;
+    if (timed) {
+      const double dt = *p.dialogue->turns[static_cast<std::size_t>(unit.turn)].time - t0;
+      const double phase = 2.0 * std::numbers::pi * dt / kTimePeriodSeconds;
+      D(u, kTimeSin) = static_cast<float>(std::sin(phase));
+      D(u, kTimeCos) = static_cast<float>(std::cos(phase));
+      D(u, kHasTime) = 1.0f;
+      f.times[static_cast<std::size_t>(u)] = static_cast<float>(dt);
+    }
+  }
+  if (first_customer >= 0) D(first_customer, kFirstCustomer) = 1.0f;
+
+  for (int u = 0; u < U; ++u) {
+    const auto& mine = counts[static_cast<std::size_t>(u)];
+    double dot = 0.0, n_mine = 0.0, n_rest = 0.0;
+    int shared = 0;
+    for (const auto& [id, c] : mine) {
+      const double rest = total[static_cast<std::size_t>(id)] - c;
+      dot += c * rest;
+      n_mine += static_cast<double>(c) * c;
+      if (df[static_cast<std::size_t>(id)] > 1) ++shared;
+    }
+    for (float c : total) n_rest += static_cast<double>(c) * c;
+    // |rest|^2 = |total|^2 - 2 <total, mine> + |mine|^2, computed without a second pass.
+    double total_dot_mine = 0.0;
+    for (const auto& [id, c] : mine) total_dot_mine += static_cast<double>(c) * total[static_cast<std::size_t>(id)];
+    n_rest = n_rest - 2.0 * total_dot_mine + n_mine;
+    D(u, kCentrality) = (n_mine > 0 && n_rest > 1e-12) ? static_cast<float>(dot / std::sqrt(n_mine * n_rest)) : 0.0f;
+    D(u, kOverlap) = mine.empty() ? 0.0f : static_cast<float>(shared) / static_cast<float>(mine.size());
+  }
+
+  f.mention_intensity.resize(p.mentions.size());
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    const auto& mention = p.mentions[m];
+    const int u = p.mention_unit[m];
+    f.mention_intensity[m] = mention.intensity;
+    if (mention.polite) D(u, kPolite) = 1.0f;
+    if (!mention.expressed) continue;
+    f.any_expressed = true;
+    f.max_intensity = std::max(f.max_intensity, mention.intensity);
+    D(u, kHasEmotion) = 1.0f;
+    const int chars = std::max(1, p.units[static_cast<std::size_t>(u)].chars);
+    const float share = static_cast<float>(mention.char_end - mention.char_start) / static_cast<float>(chars);
+    D(u, kWheelX) += share * mention.wheel.x;
+    D(u, kWheelY) += share * mention.wheel.y;
+    if (mention.intensity > f.emotion[static_cast<std::size_t>(u)]) {
+      f.emotion[static_cast<std::size_t>(u)] = mention.intensity;
+      f.wheel[static_cast<std::size_t>(u) * 2] = mention.wheel.x;
+      f.wheel[static_cast<std::size_t>(u) * 2 + 1] = mention.wheel.y;
+    }
+    D(u, kEmotionIntensity) = f.emotion[static_cast<std::size_t>(u)];
+  }
+  return f;
+}
+
+}  // namespace kessel::summarize

@@ -1,0 +1,391 @@
+#include "summarize/eaca_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kessel/attention.h"
+#include "kessel/error.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+// y [N, O] = x [N, I] W^T (+ b); W [O, I].
+void linear_forward(float* y, const float* x, const float* W, const float* b, int N, int I, int O) {
+  for (int n = 0; n < N; ++n) {
+    const float* xr = x + static_cast<std::size_t>(n) * I;
+    for (int o = 0; o < O; ++o) {
+      const float* wr = W + static_cast<std::size_t>(o) * I;
+      float s = b ? b[o] : 0.0f;
+      for (int i = 0; i < I; ++i) s += wr[i] * xr[i];
+      y[static_cast<std::size_t>(n) * O + o] = s;
+    }
+  }
+}
+// Backward of linear_forward; ADDS INTO dx [N, I] (may be null), dW [O, I], db [O] (may be null).
+void linear_backward(float* dx, float* dW, float* db, const float* dy, const float* x, const float* W, int N,
+                     int I, int O) {
+  for (int n = 0; n < N; ++n) {
+    const float* xr = x + static_cast<std::size_t>(n) * I;
+    const float* dyr = dy + static_cast<std::size_t>(n) * O;
+    for (int o = 0; o < O; ++o) {
+      const float d = dyr[o];
+      if (d == 0.0f) continue;
+      if (db) db[o] += d;
+      float* dwr = dW + static_cast<std::size_t>(o) * I;
+      const float* wr = W + static_cast<std::size_t>(o) * I;
+      for (int i = 0; i < I; ++i) dwr[i] += d * xr[i];
+      if (dx)
+        for (int i = 0; i < I; ++i) dx[static_cast<std::size_t>(n) * I + i] += d * wr[i];
+    }
+  }
+}
+
+float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+// BCE with logits, stable for large |x|.
+double bce(float logit, float y) {
+  return std::max(logit, 0.0f) - logit * y + std::log1p(std::exp(-std::fabs(logit)));
+}
+
+struct AttnCall {
+  AttentionInputs in;
+  AttentionSpec spec;
+};
+
+AttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw, const UnitFeatures& f) {
+  AttnCall c;
+  c.in.B = 1;
+  c.in.H = 1;
+  c.in.Lq = a.U;
+  c.in.Lk = a.U;
+  c.in.D = d.A;
+  c.in.Dv = d.D;
+  c.in.q = a.qc.data();
+  c.in.k = a.kc.data();
+  c.in.v = a.vc.data();
+  c.spec.threads = 1;
+  if (!f.times.empty() && sw.time_decay > 0.0f) {
+    c.in.q_times = f.times.data();
+    c.in.k_times = f.times.data();
+    c.spec.time_decay = sw.time_decay;
+  }
+  return c;
+}
+
+AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw, const UnitFeatures& f) {
+  AttnCall c;
+  c.in.B = 1;
+  c.in.H = 1;
+  c.in.Lq = a.Q;
+  c.in.Lk = a.U;
+  c.in.D = d.Ae();
+  c.in.Dv = d.D;
+  c.in.q = a.qe.data();
+  c.in.k = a.ke.data();
+  c.in.v = a.h1.data();
+  c.in.key_boost = a.boost.data();
+  c.spec.threads = 1;
+  // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq); no
+  // positional term or mask is used here, so the alignment is irrelevant.
+  if (!f.times.empty() && sw.time_decay > 0.0f) {
+    c.in.q_times = a.qtimes.data();
+    c.in.k_times = f.times.data();
+    c.spec.time_decay = sw.time_decay;
+  }
+  return c;
+}
+
+std::size_t sz(int a) { return static_cast<std::size_t>(a); }
+
+}  // namespace
+
+EacaDims dims_of(const EacaConfig& c) {
+  KESSEL_CHECK_ARG(c.hash_buckets >= 1 && c.embed_dim >= 1 && c.hidden >= 1 && c.attn_dim >= 1,
+                   "EacaConfig: hash_buckets, embed_dim, hidden and attn_dim must be >= 1, got ", c.hash_buckets,
+                   ", ", c.embed_dim, ", ", c.hidden, ", ", c.attn_dim);
+  return EacaDims{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim};
+}
+
+std::int64_t ParamSpec::size() const {
+  std::int64_t n = 1;
+  for (auto s : shape) n *= s;
+  return n;
+}
+
+std::vector<ParamSpec> eaca_param_specs(const EacaDims& d) {
+  std::vector<ParamSpec> specs = {
+      {"emb", {d.V, d.E}, true},      {"w_in", {d.D, d.F()}, true}, {"b_in", {d.D}, false},
+      {"wq", {d.A, d.D}, true},       {"wk", {d.A, d.D}, true},     {"wv", {d.D, d.D}, true},
+      {"wqe", {d.A, d.D}, true},      {"wke", {d.A, d.D}, true},    {"boost", {1}, false},
+      {"ws", {d.D, 2 * d.D}, true},   {"bs", {d.D}, false},         {"vs", {d.D}, true},
+      {"cs", {1}, false},             {"wh", {d.D + 2}, true},      {"bh", {1}, false},
+      {"wm", {d.D}, true},            {"wi", {1}, false},           {"bm", {1}, false}};
+  std::int64_t off = 0;
+  for (auto& s : specs) {
+    s.offset = off;
+    off += s.size();
+  }
+  return specs;
+}
+
+std::int64_t eaca_param_count(const EacaDims& d) {
+  const auto specs = eaca_param_specs(d);
+  return specs.back().offset + specs.back().size();
+}
+
+EacaWeights carve_weights(float* base, const EacaDims& d) {
+  const auto s = eaca_param_specs(d);
+  auto at = [&](int i) { return base + s[sz(i)].offset; };
+  return EacaWeights{at(0),  at(1),  at(2),  at(3),  at(4),  at(5),  at(6),  at(7),  at(8),
+                     at(9),  at(10), at(11), at(12), at(13), at(14), at(15), at(16), at(17)};
+}
+
+void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
+  std::uint64_t state = seed;
+  auto next = [&] {  // splitmix64: the same stream on every platform, unlike std distributions
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return static_cast<float>(static_cast<double>(z >> 11) * 0x1.0p-53);  // [0, 1)
+  };
+  for (const auto& s : eaca_param_specs(d)) {
+    float* p = params + s.offset;
+    const auto n = s.size();
+    float bound = 0.0f;
+    if (s.name == "emb") bound = 0.1f;
+    else if (s.shape.size() == 2) bound = std::sqrt(6.0f / static_cast<float>(s.shape[0] + s.shape[1]));
+    else if (s.name == "vs" || s.name == "wh" || s.name == "wm") bound = std::sqrt(3.0f / static_cast<float>(n));
+    for (std::int64_t i = 0; i < n; ++i) p[i] = bound > 0.0f ? bound * (2.0f * next() - 1.0f) : 0.0f;
+  }
+  // Start with a mild preference for emotion units; the sign and size are learned.
+  carve_weights(params, d).boost[0] = 0.5f;
+}
+
+void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, const EacaSwitches& sw,
+                  const UnitFeatures& f, const std::vector<int>& mention_unit) {
+  const int U = f.units, F = d.F(), D = d.D, A = d.A, Ae = d.Ae(), E = d.E;
+  a.U = U;
+  a.Q = sw.emotion_attention ? static_cast<int>(f.customer_units.size()) : 0;
+  const int Q = a.Q;
+  a.x.assign(sz(U) * F, 0.0f);
+  for (int u = 0; u < U; ++u) {
+    float* xr = a.x.data() + sz(u) * F;
+    const int t0 = f.token_offsets[sz(u)], t1 = f.token_offsets[sz(u) + 1];
+    if (t1 > t0) {
+      const float inv = 1.0f / static_cast<float>(t1 - t0);
+      for (int t = t0; t < t1; ++t) {
+        const float* er = w.emb + sz(f.token_ids[sz(t)]) * E;
+        for (int e = 0; e < E; ++e) xr[e] += er[e] * inv;
+      }
+    }
+    std::copy_n(f.dense.data() + sz(u) * kNumDenseFeatures, kNumDenseFeatures, xr + E);
+  }
+  a.h0.resize(sz(U) * D);
+  linear_forward(a.h0.data(), a.x.data(), w.w_in, w.b_in, U, F, D);
+  for (auto& v : a.h0) v = std::tanh(v);
+
+  a.h1 = a.h0;
+  if (sw.context_encoder && U > 0) {
+    a.qc.resize(sz(U) * A);
+    a.kc.resize(sz(U) * A);
+    a.vc.resize(sz(U) * D);
+    linear_forward(a.qc.data(), a.h0.data(), w.wq, nullptr, U, D, A);
+    linear_forward(a.kc.data(), a.h0.data(), w.wk, nullptr, U, D, A);
+    linear_forward(a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
+    a.ctx.assign(sz(U) * D, 0.0f);
+    a.lse_c.assign(sz(U), 0.0f);
+    const AttnCall c = context_call(a, d, sw, f);
+    attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
+    for (std::size_t i = 0; i < a.h1.size(); ++i) a.h1[i] += a.ctx[i];
+  }
+
+  a.g.assign(sz(D), 0.0f);
+  if (Q > 0) {
+    a.qe.assign(sz(Q) * Ae, 0.0f);
+    a.ke.assign(sz(U) * Ae, 0.0f);
+    a.qtimes.assign(f.times.empty() ? 0 : sz(Q), 0.0f);
+    std::vector<float> tmp(sz(U) * A);
+    linear_forward(tmp.data(), a.h1.data(), w.wke, nullptr, U, D, A);
+    for (int u = 0; u < U; ++u) {
+      std::copy_n(tmp.data() + sz(u) * A, A, a.ke.data() + sz(u) * Ae);
+      a.ke[sz(u) * Ae + A] = f.wheel[sz(u) * 2];
+      a.ke[sz(u) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
+    }
+    linear_forward(tmp.data(), a.h1.data(), w.wqe, nullptr, U, D, A);
+    for (int q = 0; q < Q; ++q) {
+      const int u = f.customer_units[sz(q)];
+      std::copy_n(tmp.data() + sz(u) * A, A, a.qe.data() + sz(q) * Ae);
+      a.qe[sz(q) * Ae + A] = f.wheel[sz(u) * 2];
+      a.qe[sz(q) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
+      if (!a.qtimes.empty()) a.qtimes[sz(q)] = f.times[sz(u)];
+    }
+    a.boost.resize(sz(U));
+    for (int u = 0; u < U; ++u) a.boost[sz(u)] = w.boost[0] * f.emotion[sz(u)];
+    a.e.assign(sz(Q) * D, 0.0f);
+    a.lse_e.assign(sz(Q), 0.0f);
+    const AttnCall c = emotion_call(a, d, sw, f);
+    attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
+    for (int q = 0; q < Q; ++q)
+      for (int k = 0; k < D; ++k) a.g[sz(k)] += a.e[sz(q) * D + k] / static_cast<float>(Q);
+  }
+
+  // Salience: z = tanh([h1 ; g] Ws^T + bs), sal = z . vs + cs.
+  std::vector<float> zin(sz(U) * 2 * D);
+  for (int u = 0; u < U; ++u) {
+    std::copy_n(a.h1.data() + sz(u) * D, D, zin.data() + sz(u) * 2 * D);
+    std::copy_n(a.g.data(), D, zin.data() + sz(u) * 2 * D + D);
+  }
+  a.z.resize(sz(U) * D);
+  linear_forward(a.z.data(), zin.data(), w.ws, w.bs, U, 2 * D, D);
+  for (auto& v : a.z) v = std::tanh(v);
+  a.salience.resize(sz(U));
+  linear_forward(a.salience.data(), a.z.data(), w.vs, w.cs, U, D, 1);
+
+  float has = w.bh[0];
+  for (int k = 0; k < D; ++k) has += w.wh[k] * a.g[sz(k)];
+  has += w.wh[D] * (f.any_expressed ? 1.0f : 0.0f) + w.wh[D + 1] * f.max_intensity;
+  a.has_logit = has;
+
+  a.mention_logit.resize(mention_unit.size());
+  for (std::size_t m = 0; m < mention_unit.size(); ++m) {
+    const float* hr = a.h1.data() + sz(mention_unit[m]) * D;
+    float s = w.bm[0] + w.wi[0] * f.mention_intensity[m];
+    for (int k = 0; k < D; ++k) s += w.wm[k] * hr[k];
+    a.mention_logit[m] = s;
+  }
+}
+
+double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const EacaWeights& w, const EacaDims& d,
+                     const EacaSwitches& sw, const UnitFeatures& f, const std::vector<int>& mention_unit,
+                     const EacaTargets& t, const LossWeights& lw) {
+  const int U = a.U, Q = a.Q, D = d.D, A = d.A, Ae = d.Ae(), F = d.F(), E = d.E;
+  KESSEL_CHECK_ARG(t.salience.size() == sz(U), "eaca_backward: salience targets have ", t.salience.size(),
+                   " entries for ", U, " units");
+  KESSEL_CHECK_ARG(t.mention.empty() || t.mention.size() == mention_unit.size(), "eaca_backward: mention targets have ",
+                   t.mention.size(), " entries for ", mention_unit.size(), " mentions");
+  double loss = 0.0;
+  std::vector<float> dh1(sz(U) * D, 0.0f), dg(sz(D), 0.0f);
+
+  // Salience: loss += mean_u BCE(sal[u], y[u]).
+  if (U > 0) {
+    std::vector<float> dsal(sz(U)), dz(sz(U) * D, 0.0f), dzin(sz(U) * 2 * D, 0.0f), zin(sz(U) * 2 * D);
+    for (int u = 0; u < U; ++u) {
+      loss += bce(a.salience[sz(u)], t.salience[sz(u)]) / U;
+      dsal[sz(u)] = (sigmoid(a.salience[sz(u)]) - t.salience[sz(u)]) / static_cast<float>(U);
+      std::copy_n(a.h1.data() + sz(u) * D, D, zin.data() + sz(u) * 2 * D);
+      std::copy_n(a.g.data(), D, zin.data() + sz(u) * 2 * D + D);
+    }
+    // sal = z . vs + cs
+    linear_backward(dz.data(), gw.vs, gw.cs, dsal.data(), a.z.data(), w.vs, U, D, 1);
+    // z = tanh(pre): dpre = dz * (1 - z^2)
+    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] *= 1.0f - a.z[i] * a.z[i];
+    linear_backward(dzin.data(), gw.ws, gw.bs, dz.data(), zin.data(), w.ws, U, 2 * D, D);
+    for (int u = 0; u < U; ++u)
+      for (int k = 0; k < D; ++k) {
+        dh1[sz(u) * D + k] += dzin[sz(u) * 2 * D + k];
+        dg[sz(k)] += dzin[sz(u) * 2 * D + D + k];
+      }
+  }
+
+  // Coverage: has = [g ; any ; max_int] . wh + bh.
+  if (t.has_emotion >= 0.0f) {
+    loss += lw.coverage * bce(a.has_logit, t.has_emotion);
+    const float dl = lw.coverage * (sigmoid(a.has_logit) - t.has_emotion);
+    for (int k = 0; k < D; ++k) {
+      gw.wh[k] += dl * a.g[sz(k)];
+      dg[sz(k)] += dl * w.wh[k];
+    }
+    gw.wh[D] += dl * (f.any_expressed ? 1.0f : 0.0f);
+    gw.wh[D + 1] += dl * f.max_intensity;
+    gw.bh[0] += dl;
+  }
+
+  // Emotion source: src[m] = h1[unit(m)] . wm + wi * intensity[m] + bm, mean over labelled mentions.
+  int labelled = 0;
+  for (float y : t.mention) labelled += y >= 0.0f;
+  for (std::size_t m = 0; m < t.mention.size() && labelled > 0; ++m) {
+    if (t.mention[m] < 0.0f) continue;
+    loss += lw.source * bce(a.mention_logit[m], t.mention[m]) / labelled;
+    const float dl = lw.source * (sigmoid(a.mention_logit[m]) - t.mention[m]) / static_cast<float>(labelled);
+    const float* hr = a.h1.data() + sz(mention_unit[m]) * D;
+    float* dhr = dh1.data() + sz(mention_unit[m]) * D;
+    for (int k = 0; k < D; ++k) {
+      gw.wm[k] += dl * hr[k];
+      dhr[k] += dl * w.wm[k];
+    }
+    gw.wi[0] += dl * f.mention_intensity[m];
+    gw.bm[0] += dl;
+  }
+
+  // EACA attention: g = mean_q e[q]; e = attn(qe, ke, v = h1, key_boost = boost * emotion).
+  if (Q > 0) {
+    std::vector<float> de(sz(Q) * D), dqe(sz(Q) * Ae, 0.0f), dke(sz(U) * Ae, 0.0f), dboost(sz(U), 0.0f);
+    for (int q = 0; q < Q; ++q)
+      for (int k = 0; k < D; ++k) de[sz(q) * D + k] = dg[sz(k)] / static_cast<float>(Q);
+    const AttnCall c = emotion_call(a, d, sw, f);
+    AttentionGrads g;
+    g.dq = dqe.data();
+    g.dk = dke.data();
+    g.dv = dh1.data();  // v = h1: the value gradient lands directly in dh1
+    g.dkey_boost = dboost.data();
+    attention_backward(g, de.data(), a.e.data(), a.lse_e.data(), c.in, c.spec);
+    for (int u = 0; u < U; ++u) gw.boost[0] += dboost[sz(u)] * f.emotion[sz(u)];
+    // ke[u, :A] = h1[u] Wke^T (the wheel columns are inputs, their gradient is dropped).
+    std::vector<float> dk_a(sz(U) * A), dq_a(sz(U) * A, 0.0f);
+    for (int u = 0; u < U; ++u) std::copy_n(dke.data() + sz(u) * Ae, A, dk_a.data() + sz(u) * A);
+    linear_backward(dh1.data(), gw.wke, nullptr, dk_a.data(), a.h1.data(), w.wke, U, D, A);
+    // qe[q, :A] = h1[cust(q)] Wqe^T: scatter to unit rows, then one linear backward over all units.
+    for (int q = 0; q < Q; ++q) {
+      const int u = f.customer_units[sz(q)];
+      for (int k = 0; k < A; ++k) dq_a[sz(u) * A + k] += dqe[sz(q) * Ae + k];
+    }
+    linear_backward(dh1.data(), gw.wqe, nullptr, dq_a.data(), a.h1.data(), w.wqe, U, D, A);
+  }
+
+  // h1 = h0 + ctx.
+  std::vector<float> dh0 = dh1;
+  if (sw.context_encoder && U > 0) {
+    std::vector<float> dqc(sz(U) * A, 0.0f), dkc(sz(U) * A, 0.0f), dvc(sz(U) * D, 0.0f);
+    const AttnCall c = context_call(a, d, sw, f);
+    AttentionGrads g;
+    g.dq = dqc.data();
+    g.dk = dkc.data();
+    g.dv = dvc.data();
+    attention_backward(g, dh1.data(), a.ctx.data(), a.lse_c.data(), c.in, c.spec);
+    linear_backward(dh0.data(), gw.wq, nullptr, dqc.data(), a.h0.data(), w.wq, U, D, A);
+    linear_backward(dh0.data(), gw.wk, nullptr, dkc.data(), a.h0.data(), w.wk, U, D, A);
+    linear_backward(dh0.data(), gw.wv, nullptr, dvc.data(), a.h0.data(), w.wv, U, D, D);
+  }
+
+  // h0 = tanh(x W_in^T + b_in); x[u, :E] = mean of token embeddings.
+  for (std::size_t i = 0; i < dh0.size(); ++i) dh0[i] *= 1.0f - a.h0[i] * a.h0[i];
+  std::vector<float> dx(sz(U) * F, 0.0f);
+  linear_backward(dx.data(), gw.w_in, gw.b_in, dh0.data(), a.x.data(), w.w_in, U, F, D);
+  for (int u = 0; u < U; ++u) {
+    const int t0 = f.token_offsets[sz(u)], t1 = f.token_offsets[sz(u) + 1];
+    if (t1 <= t0) continue;
+    const float inv = 1.0f / static_cast<float>(t1 - t0);
+    for (int tk = t0; tk < t1; ++tk) {
+      float* der = gw.emb + sz(f.token_ids[sz(tk)]) * E;
+      for (int e = 0; e < E; ++e) der[e] += dx[sz(u) * F + e] * inv;
+    }
+  }
+  return loss;
+}
+
+double eaca_loss(const EacaWeights& w, const EacaDims& d, const EacaSwitches& sw, const UnitFeatures& f,
+                 const std::vector<int>& mention_unit, const EacaTargets& t, const LossWeights& lw) {
+  EacaActivations a;
+  eaca_forward(a, w, d, sw, f, mention_unit);
+  double loss = 0.0;
+  for (int u = 0; u < a.U; ++u) loss += bce(a.salience[sz(u)], t.salience[sz(u)]) / a.U;
+  if (t.has_emotion >= 0.0f) loss += lw.coverage * bce(a.has_logit, t.has_emotion);
+  int labelled = 0;
+  for (float y : t.mention) labelled += y >= 0.0f;
+  for (std::size_t m = 0; m < t.mention.size(); ++m)
+    if (t.mention[m] >= 0.0f) loss += lw.source * bce(a.mention_logit[m], t.mention[m]) / labelled;
+  return loss;
+}
+
+}  // namespace kessel::summarize

@@ -1,0 +1,112 @@
+// EACA forward and backward over one dialogue (internal to the summarize area).
+//
+// Shapes: U units, Q customer units, N tokens, V hash buckets, E embedding width, F = E + kNumDense
+// input width, D unit state width, A query/key width, Ae = A + 2 (EACA keys carry the wheel (x, y)).
+//
+//   x[u]   = [ mean_{t in u} emb[id_t] ; dense[u] ]                      [U, F]
+//   h0     = tanh(x W_in^T + b_in)                                       [U, D]
+//   ctx    = attn(q = h0 Wq^T, k = h0 Wk^T, v = h0 Wv^T; time decay)      [U, D]   (context encoder)
+//   h1     = h0 + ctx                                                    [U, D]
+//   e      = attn(q = [h1[cust] Wqe^T ; wheel[cust]], k = [h1 Wke^T ; wheel], v = h1,
+//                 key_boost = boost * emotion, time decay)               [Q, D]   (EACA attention)
+//   g      = mean_q e[q]  (0 when Q = 0 or the EACA attention is off)    [D]
+//   z      = tanh([h1 ; g] Ws^T + bs)                                    [U, D]
+//   sal[u] = z[u] . vs + cs                                              (salience logit)
+//   has    = [g ; any_expressed ; max_intensity] . wh + bh               (has-emotion logit)
+//   src[m] = h1[unit(m)] . wm + wi * intensity[m] + bm                   (emotion-source logit)
+// Loss = mean_u BCE(sal, y) + coverage_weight * BCE(has, y_has) + source_weight * mean_m BCE(src, y_m).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/eaca.h"
+#include "summarize/eaca_features.h"
+
+namespace kessel::summarize {
+
+struct EacaDims {
+  int V = 0, E = 0, D = 0, A = 0;
+  int F() const { return E + kNumDenseFeatures; }
+  int Ae() const { return A + 2; }
+};
+EacaDims dims_of(const EacaConfig& config);
+
+struct ParamSpec {
+  std::string name;
+  std::vector<std::int64_t> shape;
+  bool decay = true;  // AdamW weight decay applies
+  std::int64_t offset = 0;
+  std::int64_t size() const;
+};
+// The parameter tensors in file and buffer order, with offsets into the flat buffer.
+std::vector<ParamSpec> eaca_param_specs(const EacaDims& dims);
+std::int64_t eaca_param_count(const EacaDims& dims);
+
+// Views into a flat buffer laid out by eaca_param_specs (parameters or their gradients).
+struct EacaWeights {
+  float* emb;     // [V, E]
+  float* w_in;    // [D, F]
+  float* b_in;    // [D]
+  float* wq;      // [A, D]
+  float* wk;      // [A, D]
+  float* wv;      // [D, D]
+  float* wqe;     // [A, D]
+  float* wke;     // [A, D]
+  float* boost;   // [1]
+  float* ws;      // [D, 2D]
+  float* bs;      // [D]
+  float* vs;      // [D]
+  float* cs;      // [1]
+  float* wh;      // [D + 2]
+  float* bh;      // [1]
+  float* wm;      // [D]
+  float* wi;      // [1]
+  float* bm;      // [1]
+};
+EacaWeights carve_weights(float* base, const EacaDims& dims);
+
+// Deterministic initialization (splitmix64-driven uniform Xavier; embeddings U(-0.1, 0.1)).
+void eaca_init(float* params, const EacaDims& dims, std::uint64_t seed);
+
+// Everything the backward pass needs.
+struct EacaActivations {
+  int U = 0, Q = 0;
+  std::vector<float> x, h0, qc, kc, vc, ctx, lse_c, h1;  // see the shapes above
+  std::vector<float> qe, ke, boost, qtimes, e, lse_e, g;
+  std::vector<float> z, salience;                        // [U, D], [U]
+  float has_logit = 0.0f;
+  std::vector<float> mention_logit;                      // [M]
+};
+
+struct EacaSwitches {
+  bool context_encoder = true;
+  bool emotion_attention = true;
+  float time_decay = 0.0f;
+};
+
+// Fills act. `mention_unit` [M] from Prepared. Single-threaded (deterministic, and dialogues are small).
+void eaca_forward(EacaActivations& act, const EacaWeights& w, const EacaDims& dims, const EacaSwitches& sw,
+                  const UnitFeatures& f, const std::vector<int>& mention_unit);
+
+struct EacaTargets {
+  std::vector<float> salience;  // [U] in [0, 1]
+  float has_emotion = -1.0f;    // < 0: no label
+  std::vector<float> mention;   // [M] in [0, 1], < 0: no label for that mention
+};
+struct LossWeights {
+  float coverage = 0.3f;
+  float source = 0.3f;
+};
+
+// Returns the loss; ADDS the gradient of that loss into `grads` (a buffer of the same layout).
+double eaca_backward(const EacaWeights& grads, const EacaActivations& act, const EacaWeights& w,
+                     const EacaDims& dims, const EacaSwitches& sw, const UnitFeatures& f,
+                     const std::vector<int>& mention_unit, const EacaTargets& targets, const LossWeights& lw);
+
+// The loss alone (forward + loss), for finite-difference checks.
+double eaca_loss(const EacaWeights& w, const EacaDims& dims, const EacaSwitches& sw, const UnitFeatures& f,
+                 const std::vector<int>& mention_unit, const EacaTargets& targets, const LossWeights& lw);
+
+}  // namespace kessel::summarize

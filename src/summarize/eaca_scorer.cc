@@ -1,0 +1,192 @@
+// EacaModel: construction, scoring (the Scorer interface), metadata and safetensors I/O.
+#include <charconv>
+#include <cmath>
+
+#include "kessel/attention.h"
+#include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
+#include "summarize/eaca_features.h"
+#include "summarize/eaca_model.h"
+#include "summarize/safetensors.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+constexpr int kMaxExplainUnits = 512;  // the [Q, U] attention map is skipped above this
+
+std::string format_float(float v) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
+  return std::string(buf, r.ptr);
+}
+
+EacaSwitches switches_of(const EacaConfig& c) {
+  return EacaSwitches{c.context_encoder, c.emotion_attention, c.time_decay};
+}
+
+}  // namespace
+
+std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
+  return {{"format", "kessel-eaca-1"},
+          {"hash_buckets", std::to_string(c.hash_buckets)},
+          {"embed_dim", std::to_string(c.embed_dim)},
+          {"hidden", std::to_string(c.hidden)},
+          {"attn_dim", std::to_string(c.attn_dim)},
+          {"context_encoder", c.context_encoder ? "true" : "false"},
+          {"emotion_attention", c.emotion_attention ? "true" : "false"},
+          {"time_decay", format_float(c.time_decay)},
+          {"max_sentences", std::to_string(c.max_sentences)},
+          {"max_chars", std::to_string(c.max_chars)},
+          {"redundancy", format_float(c.redundancy)},
+          {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
+}
+
+EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, const std::string& file) {
+  auto get = [&](const std::string& key) -> const std::string& {
+    auto it = m.find(key);
+    if (it == m.end()) throw ParseError(file, 0, "__metadata__." + key + ": missing");
+    return it->second;
+  };
+  auto get_int = [&](const std::string& key) {
+    const std::string& s = get(key);
+    int v = 0;
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size())
+      throw ParseError(file, 0, "__metadata__." + key + ": expected an integer, got '" + s + "'");
+    return v;
+  };
+  auto get_float = [&](const std::string& key) {
+    const std::string& s = get(key);
+    float v = 0;
+    auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v))
+      throw ParseError(file, 0, "__metadata__." + key + ": expected a number, got '" + s + "'");
+    return v;
+  };
+  auto get_bool = [&](const std::string& key) {
+    const std::string& s = get(key);
+    if (s != "true" && s != "false")
+      throw ParseError(file, 0, "__metadata__." + key + ": expected true or false, got '" + s + "'");
+    return s == "true";
+  };
+  if (get("format") != "kessel-eaca-1")
+    throw ParseError(file, 0, "__metadata__.format: expected kessel-eaca-1, got '" + get("format") + "'");
+  EacaConfig c;
+  c.hash_buckets = get_int("hash_buckets");
+  c.embed_dim = get_int("embed_dim");
+  c.hidden = get_int("hidden");
+  c.attn_dim = get_int("attn_dim");
+  c.context_encoder = get_bool("context_encoder");
+  c.emotion_attention = get_bool("emotion_attention");
+  c.time_decay = get_float("time_decay");
+  c.max_sentences = get_int("max_sentences");
+  c.max_chars = get_int("max_chars");
+  c.redundancy = get_float("redundancy");
+  if (c.hash_buckets < 1 || c.embed_dim < 1 || c.hidden < 1 || c.attn_dim < 1 || c.max_sentences < 1 ||
+      c.max_chars < 0 || c.time_decay < 0.0f || c.redundancy < 0.0f || c.redundancy > 1.0f)
+    throw ParseError(file, 0, "__metadata__: hyperparameters out of range");
+  return c;
+}
+
+EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(config) {
+  const EacaDims d = dims_of(config);
+  params_.assign(static_cast<std::size_t>(eaca_param_count(d)), 0.0f);
+  eaca_init(params_.data(), d, seed);
+}
+EacaModel::~EacaModel() = default;
+EacaModel::EacaModel(EacaModel&&) noexcept = default;
+EacaModel& EacaModel::operator=(EacaModel&&) noexcept = default;
+
+std::vector<float>& EacaModel::parameters() { return params_; }
+const std::vector<float>& EacaModel::parameters() const { return params_; }
+
+DecodeOptions EacaModel::decode_options() const {
+  DecodeOptions o;
+  o.max_sentences = config_.max_sentences;
+  o.max_chars = config_.max_chars;
+  o.redundancy = config_.redundancy;
+  o.emotion_constraint = true;
+  return o;
+}
+
+UnitScores EacaModel::score(const Prepared& p) const {
+  const EacaDims d = dims_of(config_);
+  const UnitFeatures f = compute_features(p, d.V);
+  // The weights are only read; the const_cast lets the one view type serve parameters and gradients.
+  const EacaWeights w = carve_weights(const_cast<float*>(params_.data()), d);
+  const EacaSwitches sw = switches_of(config_);
+  EacaActivations a;
+  eaca_forward(a, w, d, sw, f, p.mention_unit);
+  UnitScores s;
+  s.salience = a.salience;
+  s.mention_source = a.mention_logit;
+  s.has_emotion = 1.0f / (1.0f + std::exp(-a.has_logit));
+  if (a.Q > 0 && a.U <= kMaxExplainUnits) {
+    AttentionInputs in;
+    in.B = in.H = 1;
+    in.Lq = a.Q;
+    in.Lk = a.U;
+    in.D = d.Ae();
+    in.Dv = d.D;
+    in.q = a.qe.data();
+    in.k = a.ke.data();
+    in.v = a.h1.data();
+    in.key_boost = a.boost.data();
+    AttentionSpec spec;
+    spec.threads = 1;
+    if (!f.times.empty() && sw.time_decay > 0.0f) {
+      in.q_times = a.qtimes.data();
+      in.k_times = f.times.data();
+      spec.time_decay = sw.time_decay;
+    }
+    s.attention = Tensor({a.Q, a.U});
+    attention_weights(s.attention.data(), in, spec);
+    s.attention_queries = f.customer_units;
+  }
+  return s;
+}
+
+void EacaModel::save(const std::string& path) const {
+  const EacaDims d = dims_of(config_);
+  SafetensorsFile file;
+  file.metadata = metadata_;
+  for (const auto& [k, v] : config_metadata(config_)) file.metadata[k] = v;
+  for (const auto& spec : eaca_param_specs(d)) {
+    NamedTensor t;
+    t.name = spec.name;
+    t.shape = spec.shape;
+    t.data.assign(params_.begin() + spec.offset, params_.begin() + spec.offset + spec.size());
+    file.tensors.push_back(std::move(t));
+  }
+  write_safetensors(path, file);
+}
+
+EacaModel EacaModel::load(const std::string& path) {
+  const SafetensorsFile file = read_safetensors(path);
+  const EacaConfig config = config_from_metadata(file.metadata, path);
+  EacaModel model(config, 0);
+  const EacaDims d = dims_of(config);
+  for (const auto& spec : eaca_param_specs(d)) {
+    const NamedTensor* t = file.find(spec.name);
+    if (!t) throw ParseError(path, 0, "tensor " + spec.name + ": missing");
+    if (t->shape != spec.shape) throw ParseError(path, 0, "tensor " + spec.name + ": shape does not match the metadata");
+    for (float v : t->data)
+      if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + spec.name + ": non-finite value");
+    std::copy(t->data.begin(), t->data.end(), model.params_.begin() + spec.offset);
+  }
+  model.metadata_ = file.metadata;
+  return model;
+}
+
+void EacaModel::check_lexicon(const text::Lexicon& lexicon) const {
+  auto it = metadata_.find("lexicon");
+  KESSEL_CHECK_ARG(it != metadata_.end(), "EacaModel: the model file records no lexicon identity "
+                   "(__metadata__.lexicon), so its emotion features cannot be checked against '",
+                   lexicon.identity(), "'");
+  KESSEL_CHECK_ARG(it->second == lexicon.identity(), "EacaModel: the model was trained with lexicon '",
+                   it->second, "' but the loaded lexicon is '", lexicon.identity(),
+                   "'; pass the same --lexicon-dir / lexicon files as at training time");
+}
+
+}  // namespace kessel::summarize

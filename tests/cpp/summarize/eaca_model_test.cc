@@ -1,0 +1,162 @@
+// EACA model: finite-difference check of the hand-written backward on a tiny model (every parameter
+// tensor, with and without times and each attention switch), determinism, save/load round trip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "kessel/summarize/eaca.h"
+#include "kessel/text/lexicon.h"
+#include "summarize/eaca_features.h"
+#include "summarize/eaca_model.h"
+
+namespace kessel::summarize {
+namespace {
+
+text::Lexicon lexicon() { return text::load_default_lexicon(std::string(KESSEL_SOURCE_DIR) + "/data/lexicon"); }
+
+text::Dialogue tiny_dialogue(bool timed) {
+  text::Dialogue d;
+  d.id = "tiny";
+  const char* texts[] = {"在吗？我的快递三天了还没到，气死我了", "您好，请提供一下订单号。", "订单号[订单编号]，太失望了",
+                         "已为您催促快递员，今天送达。", "好的，谢谢"};
+  for (int t = 0; t < 5; ++t) {
+    text::Turn turn;
+    turn.speaker = t % 2 == 0 ? text::Speaker::customer : text::Speaker::agent;
+    turn.text = texts[t];
+    turn.sentences = text::split_sentences(turn.text);
+    if (timed) turn.time = 1000.0 + 37.0 * t * t;
+    d.turns.push_back(turn);
+  }
+  d.references = {{"用户询问快递为何未到。", "客服表示已催促快递员。"}};
+  return d;
+}
+
+struct Fixture {
+  text::Lexicon lex = lexicon();
+  text::Dialogue dialogue;
+  Prepared prepared;
+  UnitFeatures features;
+  EacaDims dims{61, 4, 5, 3};
+  std::vector<float> params;
+  EacaTargets targets;
+  explicit Fixture(bool timed) : dialogue(tiny_dialogue(timed)) {
+    prepared = prepare(dialogue, lex);
+    features = compute_features(prepared, dims.V);
+    params.assign(static_cast<std::size_t>(eaca_param_count(dims)), 0.0f);
+    eaca_init(params.data(), dims, 7);
+    for (std::size_t u = 0; u < prepared.units.size(); ++u) targets.salience.push_back(u % 3 == 0 ? 1.0f : 0.2f);
+    targets.has_emotion = 1.0f;
+    for (std::size_t m = 0; m < prepared.mentions.size(); ++m)
+      targets.mention.push_back(prepared.mentions[m].expressed ? static_cast<float>(m % 2) : -1.0f);
+  }
+};
+
+void check_gradients(bool timed, EacaSwitches sw) {
+  Fixture fx(timed);
+  ASSERT_GE(fx.features.customer_units.size(), 2u);
+  ASSERT_TRUE(fx.features.any_expressed) << "the tiny dialogue must carry an expressed emotion";
+  const LossWeights lw{0.3f, 0.3f};
+  std::vector<float> grads(fx.params.size(), 0.0f);
+  const EacaWeights w = carve_weights(fx.params.data(), fx.dims);
+  EacaActivations act;
+  eaca_forward(act, w, fx.dims, sw, fx.features, fx.prepared.mention_unit);
+  const double loss = eaca_backward(carve_weights(grads.data(), fx.dims), act, w, fx.dims, sw, fx.features,
+                                    fx.prepared.mention_unit, fx.targets, lw);
+  EXPECT_NEAR(loss, eaca_loss(w, fx.dims, sw, fx.features, fx.prepared.mention_unit, fx.targets, lw), 1e-6);
+
+  // Central differences in double around float parameters; step 1e-3 balances truncation and rounding.
+  const float h = 1e-3f;
+  int checked = 0;
+  double worst = 0.0;
+  for (const auto& spec : eaca_param_specs(fx.dims)) {
+    const std::int64_t n = spec.size();
+    const std::int64_t stride = std::max<std::int64_t>(1, n / 12);
+    for (std::int64_t i = 0; i < n; i += stride) {
+      float& p = fx.params[static_cast<std::size_t>(spec.offset + i)];
+      const float saved = p;
+      p = saved + h;
+      const double up = eaca_loss(w, fx.dims, sw, fx.features, fx.prepared.mention_unit, fx.targets, lw);
+      p = saved - h;
+      const double down = eaca_loss(w, fx.dims, sw, fx.features, fx.prepared.mention_unit, fx.targets, lw);
+      p = saved;
+      const double numeric = (up - down) / (2.0 * h);
+      const double analytic = grads[static_cast<std::size_t>(spec.offset + i)];
+      const double err = std::fabs(numeric - analytic) / std::max(1e-2, std::fabs(numeric) + std::fabs(analytic));
+      worst = std::max(worst, err);
+      EXPECT_LT(err, 2e-2) << spec.name << "[" << i << "] numeric " << numeric << " analytic " << analytic;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(EacaModel, GradientsMatchFiniteDifferencesUntimed) { check_gradients(false, {true, true, 0.0f}); }
+TEST(EacaModel, GradientsMatchFiniteDifferencesWithTimeDecay) { check_gradients(true, {true, true, 0.01f}); }
+TEST(EacaModel, GradientsMatchFiniteDifferencesNoContext) { check_gradients(true, {false, true, 0.01f}); }
+TEST(EacaModel, GradientsMatchFiniteDifferencesNoEmotionAttention) { check_gradients(false, {true, false, 0.0f}); }
+
+TEST(EacaModel, EmbeddingGradientOnlyTouchesUsedBuckets) {
+  Fixture fx(false);
+  std::vector<float> grads(fx.params.size(), 0.0f);
+  const EacaWeights w = carve_weights(fx.params.data(), fx.dims);
+  EacaActivations act;
+  const EacaSwitches sw{true, true, 0.0f};
+  eaca_forward(act, w, fx.dims, sw, fx.features, fx.prepared.mention_unit);
+  eaca_backward(carve_weights(grads.data(), fx.dims), act, w, fx.dims, sw, fx.features, fx.prepared.mention_unit,
+                fx.targets, {0.3f, 0.3f});
+  std::vector<char> used(static_cast<std::size_t>(fx.dims.V), 0);
+  for (auto id : fx.features.token_ids) used[static_cast<std::size_t>(id)] = 1;
+  for (int v = 0; v < fx.dims.V; ++v) {
+    if (used[static_cast<std::size_t>(v)]) continue;
+    for (int e = 0; e < fx.dims.E; ++e) {
+      EXPECT_EQ(grads[static_cast<std::size_t>(v * fx.dims.E + e)], 0.0f);
+    }
+  }
+}
+
+TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
+  Fixture fx(true);
+  EacaConfig c;
+  c.hash_buckets = 97;
+  c.embed_dim = 6;
+  c.hidden = 8;
+  c.attn_dim = 4;
+  c.max_chars = 40;
+  EacaModel a(c, 3), b(c, 3);
+  const UnitScores sa = a.score(fx.prepared), sb = b.score(fx.prepared);
+  EXPECT_EQ(sa.salience, sb.salience);
+  ASSERT_EQ(sa.salience.size(), fx.prepared.units.size());
+  ASSERT_EQ(sa.mention_source.size(), fx.prepared.mentions.size());
+  EXPECT_GT(sa.has_emotion, 0.0f);
+  EXPECT_LT(sa.has_emotion, 1.0f);
+  // The explanation: one row per customer unit, a distribution over all units.
+  ASSERT_EQ(sa.attention.rank(), 2);
+  EXPECT_EQ(static_cast<std::size_t>(sa.attention.dim(0)), sa.attention_queries.size());
+  for (Index q = 0; q < sa.attention.dim(0); ++q) {
+    double sum = 0.0;
+    for (Index k = 0; k < sa.attention.dim(1); ++k) sum += sa.attention.data()[q * sa.attention.dim(1) + k];
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+  }
+
+  a.metadata()["lexicon"] = fx.lex.identity();
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_roundtrip.safetensors").string();
+  a.save(path);
+  const EacaModel loaded = EacaModel::load(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(loaded.parameters(), a.parameters());
+  EXPECT_EQ(loaded.config().max_chars, 40);
+  EXPECT_EQ(loaded.score(fx.prepared).salience, sa.salience);
+  EXPECT_NO_THROW(loaded.check_lexicon(fx.lex));
+  text::Lexicon other;
+  EXPECT_THROW(loaded.check_lexicon(other), InvalidArgument);
+}
+
+TEST(EacaModel, RejectsBadConfig) {
+  EacaConfig c;
+  c.hidden = 0;
+  EXPECT_THROW(EacaModel(c, 1), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace kessel::summarize

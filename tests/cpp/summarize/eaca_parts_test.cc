@@ -1,0 +1,108 @@
+// EACA building blocks: AdamW, the greedy oracle, the per-unit features and hashing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kessel/text/lexicon.h"
+#include "summarize/adamw.h"
+#include "summarize/eaca_features.h"
+#include "summarize/oracle.h"
+
+namespace kessel::summarize {
+namespace {
+
+TEST(EacaAdamW, MatchesTheUpdateRuleAndSchedule) {
+  AdamWOptions o;
+  o.lr = 0.1f;
+  o.weight_decay = 0.5f;
+  o.warmup_steps = 2;
+  o.total_steps = 6;
+  o.final_lr_fraction = 0.1f;
+  AdamW opt(2, {1, 0}, o);
+  EXPECT_FLOAT_EQ(opt.learning_rate(1), 0.05f);
+  EXPECT_FLOAT_EQ(opt.learning_rate(2), 0.1f);
+  EXPECT_FLOAT_EQ(opt.learning_rate(6), 0.01f);
+  float p[2] = {1.0f, 1.0f};
+  const float g[2] = {0.2f, -0.4f};
+  opt.step(p, g);
+  // Step 1: m_hat = g, v_hat = g^2, so the Adam part is sign(g) (up to eps); lr = 0.05.
+  EXPECT_NEAR(p[0], 1.0f - 0.05f * (1.0f + 0.5f * 1.0f), 1e-6);
+  EXPECT_NEAR(p[1], 1.0f + 0.05f, 1e-6);  // no decay on the second parameter
+  EXPECT_THROW(AdamW(2, {1}, o), InvalidArgument);
+  o.lr = -1.0f;
+  EXPECT_THROW(AdamW(1, {1}, o), InvalidArgument);
+}
+
+text::Dialogue dialogue(std::vector<std::pair<text::Speaker, std::string>> turns) {
+  text::Dialogue d;
+  for (auto& [s, t] : turns) {
+    text::Turn turn;
+    turn.speaker = s;
+    turn.text = t;
+    turn.sentences = text::split_sentences(t);
+    d.turns.push_back(turn);
+  }
+  return d;
+}
+
+TEST(EacaOracle, PicksTheUnitsTheReferenceRepeats) {
+  const auto lex = text::load_default_lexicon(std::string(KESSEL_SOURCE_DIR) + "/data/lexicon");
+  const auto d = dialogue({{text::Speaker::customer, "在吗"},
+                           {text::Speaker::customer, "我的快递三天没到"},
+                           {text::Speaker::agent, "您好"},
+                           {text::Speaker::agent, "已经为您催促快递员"}});
+  const Prepared p = prepare(d, lex);
+  EXPECT_EQ(greedy_oracle(p, {"用户:我的快递三天没到。客服:已经为您催促快递员。"}), (std::vector<int>{1, 3}));
+  EXPECT_TRUE(greedy_oracle(p, {}).empty());
+  OracleOptions one;
+  one.max_units = 1;
+  EXPECT_EQ(greedy_oracle(p, {"用户:我的快递三天没到。客服:已经为您催促快递员。"}, one).size(), 1u);
+}
+
+TEST(EacaFeatures, HashingIsStableAndFeaturesAreBounded) {
+  // Fixed values: a change of hash function silently invalidates every saved model.
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+  const auto ids = hashed_ngrams("我的快递", 1000);
+  EXPECT_EQ(ids.size(), 7u);  // 4 characters + 3 adjacent pairs
+  EXPECT_EQ(ids, hashed_ngrams("我的快递", 1000));
+  EXPECT_THROW(hashed_ngrams("x", 0), InvalidArgument);
+
+  const auto lex = text::load_default_lexicon(std::string(KESSEL_SOURCE_DIR) + "/data/lexicon");
+  auto d = dialogue({{text::Speaker::customer, "我的快递三天没到，气死我了！"},
+                     {text::Speaker::agent, "您好，请问订单号是多少？"},
+                     {text::Speaker::customer, "快递单号[数字]"}});
+  const Prepared p = prepare(d, lex);
+  const UnitFeatures f = compute_features(p, 512);
+  ASSERT_EQ(f.units, static_cast<int>(p.units.size()));
+  EXPECT_EQ(f.dense.size(), p.units.size() * kNumDenseFeatures);
+  EXPECT_TRUE(f.times.empty());
+  for (float v : f.dense) EXPECT_TRUE(v >= -1.0f && v <= 1.0f) << v;
+  auto D = [&](int u, int c) { return f.dense[static_cast<std::size_t>(u) * kNumDenseFeatures + c]; };
+  EXPECT_EQ(D(0, kCustomer), 1.0f);
+  EXPECT_EQ(D(0, kFirstCustomer), 1.0f);
+  EXPECT_EQ(D(0, kHasTime), 0.0f);
+  EXPECT_TRUE(f.any_expressed) << "气死我了 is an expressed customer emotion";
+  int question = 0, number = 0;
+  for (int u = 0; u < f.units; ++u) {
+    question += D(u, kQuestion) > 0;
+    number += D(u, kNumberOrSlot) > 0;
+  }
+  EXPECT_EQ(question, 1);
+  EXPECT_EQ(number, 1);
+  // Units sharing 快递 with the rest of the dialogue are more central than the greeting.
+  EXPECT_GT(D(0, kCentrality), 0.0f);
+
+  for (auto& t : d.turns) t.time = 100.0;
+  d.turns[2].time = 175.0;  // 75 s = a quarter of the 300 s period
+  const UnitFeatures ft = compute_features(prepare(d, lex), 512);
+  ASSERT_EQ(ft.times.size(), static_cast<std::size_t>(ft.units));
+  const int last = ft.units - 1;
+  EXPECT_NEAR(ft.dense[static_cast<std::size_t>(last) * kNumDenseFeatures + kTimeSin], 1.0f, 1e-5);
+  EXPECT_NEAR(ft.dense[static_cast<std::size_t>(last) * kNumDenseFeatures + kTimeCos], 0.0f, 1e-5);
+  d.turns[1].time.reset();  // partly timed: untimed, never invented
+  EXPECT_TRUE(compute_features(prepare(d, lex), 512).times.empty());
+}
+
+}  // namespace
+}  // namespace kessel::summarize
