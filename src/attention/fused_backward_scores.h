@@ -1,0 +1,48 @@
+// Per-tile score backward of the fused path: from the recomputed raw products Q K^T and dP = dO V^T
+// of one tile (key-major, st[t][ii]) to the weights P and the coefficients of the q/k gradients.
+//
+// For each visible element, with logit = z * mult + terms, P = exp(logit - lse_i):
+//   dlogit = P (dP - D_i),  D_i = dout_i . out_i                        (softmax backward)
+//   dz     = dlogit * mult                                              (decay, temperature)
+//   dsim   = (dz - mean_i(dz) - z mean_i(dz z)) / sigma_i               (zscore; else dsim = dz)
+// and the similarity backward is written as dq_i += g_ij k_j + hq_ij q_i, dk_j += g_ij q_i + hk_ij k_j,
+// so that the cross terms become the tile products dQ += G K, dK += G^T Q.
+#pragma once
+
+#include <vector>
+
+#include "attention/fused_common.h"
+
+namespace kessel::attention_detail {
+
+// Row data of one query block for the backward.
+struct BackwardRows {
+  std::vector<float> dot;          // dO^T [Dv][kBlockQ], zero beyond nq
+  std::vector<float> drow;         // [kBlockQ] D_i
+  std::vector<float> lse;          // [kBlockQ] forward lse; -inf (no key) and +inf (crisp) -> +inf
+  std::vector<float> zdz_mean;     // [kBlockQ] mean_i(dz)   (zscore)
+  std::vector<float> zdzz_mean;    // [kBlockQ] mean_i(dz z) (zscore)
+};
+
+struct TileGrads {
+  std::vector<float> hq = std::vector<float>(kBlockQ);  // sum over the tile of hq_ij, per row
+  std::vector<float> hk = std::vector<float>(kBlockK);  // sum over the tile of hk_ij, per key
+  std::vector<float> d2;                                // hot fuzzy scratch [kBlockK][kBlockQ]
+};
+
+// Per-element sink for dlogit (score-term gradients) and, in the zscore statistics pass, (dz, z).
+struct DlogitSink {
+  float* dkey_boost = nullptr;  // [Lk] of this (b): += dlogit at key j (the (b, h) partial row)
+  float* drel_bias = nullptr;   // [rel_buckets] of this work item
+  double* dbias = nullptr;      // bias's own shape (double accumulator), or null
+  double* zdz = nullptr;        // [kBlockQ] sums of dz (zscore statistics pass)
+  double* zdzz = nullptr;       // [kBlockQ] sums of dz z
+};
+
+// st: raw Q K^T in, P out. dp: dO V^T in, G out. Zeroes and fills tg. In the statistics pass
+// (sink.zdz set) it only accumulates the dz sums; P and G are then unspecified.
+void backward_tile_scores(float* st, float* dp, TileGrads& tg, const FusedContext& ctx,
+                          const QueryBlock& blk, const BackwardRows& rows, const KeyTile& tile,
+                          const LoadedTile& lt, const DlogitSink& sink);
+
+}  // namespace kessel::attention_detail

@@ -1,0 +1,158 @@
+// Shared pieces of the fused forward and backward passes (see fused_common.h).
+#include "attention/fused_common.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention/tile_kernels.h"
+
+namespace kessel::attention_detail {
+
+FusedContext::FusedContext(const AttentionInputs& in_, const AttentionSpec& spec_)
+    : in(in_), spec(spec_), r(resolve_spec(in_, spec_)) {
+  fuzzy = spec.normalizer == Normalizer::kFuzzy;
+  need_norms = fuzzy || spec.similarity != Similarity::kDot;
+  elementwise_masks = has_elementwise_masks(in, spec);
+  fuzzy_a = fuzzy ? r.fuzzy_exponent : 0.0f;
+  dot_factor = r.scale * r.inv_temperature;
+  const bool multiplicative =
+      spec.time_decay != 0.0f && spec.time_decay_mode == TimeDecayMode::kMultiplicative;
+  const bool terms_beyond_boost =
+      !in.bias.empty() || !in.alibi_slopes.empty() || in.rel_bias != nullptr ||
+      (spec.time_decay != 0.0f && spec.time_decay_mode == TimeDecayMode::kAdditive);
+  if (spec.zscore || multiplicative || terms_beyond_boost)
+    path = ScorePath::kGeneral;
+  else if (fuzzy)
+    path = ScorePath::kHotFuzzy;
+  else if (spec.similarity == Similarity::kDot)
+    path = ScorePath::kHotDot;
+  else
+    path = ScorePath::kGeneral;
+  // 1/(d2 + eps) stays finite, and sums of it stay finite, only for eps well above FLT_MIN.
+  fuzzy_direct = path == ScorePath::kHotFuzzy && spec.m == 2.0f && in.key_boost == nullptr &&
+                 spec.fuzzy_eps >= 1e-30f;
+}
+
+void load_query_block(QueryBlock& blk, const FusedContext& ctx, Index b, Index h, Index i0,
+                      Index nq) {
+  const AttentionInputs& in = ctx.in;
+  blk.b = b, blk.h = h, blk.i0 = i0, blk.nq = nq;
+  blk.qt.assign(static_cast<size_t>(in.D * kBlockQ), 0.0f);
+  blk.q_sqnorm.assign(kBlockQ, 0.0f);
+  blk.q_norm.assign(kBlockQ, 0.0f);
+  const float* q = in.q + ((b * in.H + h) * in.Lq + i0) * in.D;
+  for (Index ii = 0; ii < nq; ++ii) {
+    float s = 0.0f;
+    for (Index d = 0; d < in.D; ++d) {
+      const float x = q[ii * in.D + d];
+      blk.qt[static_cast<size_t>(d * kBlockQ + ii)] = x;
+      s += x * x;
+    }
+    blk.q_sqnorm[static_cast<size_t>(ii)] = s;
+    blk.q_norm[static_cast<size_t>(ii)] = std::max(std::sqrt(s), ctx.spec.cosine_eps);
+  }
+}
+
+void load_key_tile(LoadedTile& lt, const FusedContext& ctx, Index b, Index h, const KeyTile& tile,
+                   bool need_v) {
+  const AttentionInputs& in = ctx.in;
+  const Index bh = b * in.H + h;
+  if (in.kv_dtype == KvDtype::kInt8) {
+    // Dequantize just this tile's rows; the int8 arrays are never expanded as a whole.
+    lt.k_buf.resize(static_cast<size_t>(tile.n * in.D));
+    for (Index t = 0; t < tile.n; ++t) {
+      const Index row = bh * in.Lk + tile.key(t);
+      const float s = in.k_scale[row];
+      for (Index d = 0; d < in.D; ++d)
+        lt.k_buf[static_cast<size_t>(t * in.D + d)] = static_cast<float>(in.k_int8[row * in.D + d]) * s;
+    }
+    lt.k = lt.k_buf.data();
+    lt.ldk = in.D;
+    if (need_v) {
+      lt.v_buf.resize(static_cast<size_t>(tile.n * in.Dv));
+      for (Index t = 0; t < tile.n; ++t) {
+        const Index row = bh * in.Lk + tile.key(t);
+        const float s = in.v_scale[row];
+        for (Index d = 0; d < in.Dv; ++d)
+          lt.v_buf[static_cast<size_t>(t * in.Dv + d)] =
+              static_cast<float>(in.v_int8[row * in.Dv + d]) * s;
+      }
+      lt.v = lt.v_buf.data();
+      lt.ldv = in.Dv;
+    }
+  } else {
+    lt.k = in.k + (bh * in.Lk + tile.j0) * in.D;
+    lt.ldk = tile.stride * in.D;
+    lt.v = in.v + (bh * in.Lk + tile.j0) * in.Dv;
+    lt.ldv = tile.stride * in.Dv;
+  }
+  if (ctx.need_norms) {
+    lt.k_sqnorm.resize(static_cast<size_t>(tile.n));
+    lt.k_norm.resize(static_cast<size_t>(tile.n));
+    for (Index t = 0; t < tile.n; ++t) {
+      const float* kr = lt.k + t * lt.ldk;
+      float s = 0.0f;
+      for (Index d = 0; d < in.D; ++d) s += kr[d] * kr[d];
+      lt.k_sqnorm[static_cast<size_t>(t)] = s;
+      lt.k_norm[static_cast<size_t>(t)] = std::max(std::sqrt(s), ctx.spec.cosine_eps);
+    }
+  }
+}
+
+void zscore_statistics(QueryBlock& blk, const FusedContext& ctx, const std::vector<KeyTile>& tiles,
+                       LoadedTile& lt, float* st) {
+  // Per-row (count, mean, M2), merged tile by tile (Chan et al.): stable where E[x^2] - E[x]^2 is not.
+  std::vector<double> count(kBlockQ, 0.0), mean(kBlockQ, 0.0), m2(kBlockQ, 0.0);
+  std::vector<float> sims(kBlockK);
+  for (const KeyTile& tile : tiles) {
+    load_key_tile(lt, ctx, blk.b, blk.h, tile, false);
+    tile::rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
+                            ctx.in.D);
+    for (Index ii = 0; ii < blk.nq; ++ii) {
+      Index n = 0;
+      double s = 0.0;
+      for (Index t = 0; t < tile.n; ++t) {
+        if (tile.kind == TileKind::kPartial &&
+            !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
+          continue;
+        const size_t u = static_cast<size_t>(ii), ut = static_cast<size_t>(t);
+        const float raw = st[t * kBlockQ + ii];
+        const float nq2 = ctx.need_norms ? blk.q_sqnorm[u] : 0.0f;
+        const float nk2 = ctx.need_norms ? lt.k_sqnorm[ut] : 0.0f;
+        const float d2 = ctx.need_norms
+                             ? tile_sq_distance(blk, ii, lt.k + t * lt.ldk, ctx.in.D, raw, nq2, nk2)
+                             : 0.0f;
+        const float x = element_similarity(ctx, raw, d2, ctx.need_norms ? blk.q_norm[u] : 0.0f,
+                                           ctx.need_norms ? lt.k_norm[ut] : 0.0f);
+        sims[static_cast<size_t>(n++)] = x;
+        s += x;
+      }
+      if (n == 0) continue;
+      const double tm = s / static_cast<double>(n);
+      double tm2 = 0.0;
+      for (Index e = 0; e < n; ++e) {
+        const double dx = sims[static_cast<size_t>(e)] - tm;
+        tm2 += dx * dx;
+      }
+      const size_t u = static_cast<size_t>(ii);
+      const double na = count[u], nb = static_cast<double>(n), nt = na + nb;
+      const double delta = tm - mean[u];
+      mean[u] += delta * nb / nt;
+      m2[u] += tm2 + delta * delta * na * nb / nt;
+      count[u] = nt;
+    }
+  }
+  blk.z_mean.assign(kBlockQ, 0.0f);
+  blk.z_inv_sigma.assign(kBlockQ, 0.0f);
+  blk.z_count.assign(kBlockQ, 0.0f);
+  for (Index ii = 0; ii < blk.nq; ++ii) {
+    const size_t u = static_cast<size_t>(ii);
+    if (count[u] == 0.0) continue;
+    const double var = m2[u] / count[u];
+    blk.z_mean[u] = static_cast<float>(mean[u]);
+    blk.z_inv_sigma[u] = static_cast<float>(1.0 / std::sqrt(var + ctx.spec.zscore_eps));
+    blk.z_count[u] = static_cast<float>(count[u]);
+  }
+}
+
+}  // namespace kessel::attention_detail

@@ -1,0 +1,163 @@
+// Shared pieces of the fused forward and backward passes: the resolved call context, per-block
+// scratch, key-tile loading (int8 dequantization), and the per-element score pipeline of the general
+// path in the key-major tile layout st[j][i] (see tile_kernels.h).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "attention/fused_plan.h"
+#include "attention/score_terms.h"
+#include "kessel/attention.h"
+
+namespace kessel::attention_detail {
+
+// Which per-tile score code runs. kHot*: vectorized whole-tile code; kGeneral: score_terms.h per element.
+enum class ScorePath { kHotDot, kHotFuzzy, kGeneral };
+
+struct FusedContext {
+  const AttentionInputs& in;
+  const AttentionSpec& spec;
+  ResolvedSpec r;
+  ScorePath path;
+  bool fuzzy;
+  bool fuzzy_direct;       // fuzzy m = 2 without terms: weight = 1/(d2 + eps), no exp/log, no max
+  bool need_norms;         // similarity needs |q|^2, |k|^2 (fuzzy, neg_sq_euclidean, cosines)
+  bool elementwise_masks;  // allowed_keys / mask / lag by time: every tile partial
+  float dot_factor;        // hot dot: scale * inv_temperature
+  float fuzzy_a;           // 1/(m-1)
+
+  FusedContext(const AttentionInputs& in_, const AttentionSpec& spec_);
+
+  Index key_limit(Index b) const {
+    return in.key_lengths.empty() ? in.Lk
+                                  : std::min(in.Lk, in.key_lengths[static_cast<size_t>(b)]);
+  }
+  bool has_additive_terms() const {
+    return !in.bias.empty() || !in.alibi_slopes.empty() || in.rel_bias != nullptr ||
+           (spec.time_decay != 0.0f && spec.time_decay_mode == TimeDecayMode::kAdditive) ||
+           in.key_boost != nullptr;
+  }
+};
+
+// Per-query-block data used by the score code: packed Q^T and per-row norms and z-score statistics.
+struct QueryBlock {
+  Index b = 0, h = 0, i0 = 0, nq = 0;
+  std::vector<float> qt;        // [D][kBlockQ], zero beyond nq
+  std::vector<float> q_sqnorm;  // [kBlockQ] |q_i|^2
+  std::vector<float> q_norm;    // [kBlockQ] max(|q_i|, cosine_eps)
+  std::vector<float> z_mean, z_inv_sigma;  // [kBlockQ] zscore statistics (zscore only)
+  std::vector<float> z_count;              // visible keys per row (zscore only)
+};
+
+// One loaded key tile: row pointers (in place, or dequantized int8 copies) and per-key norms.
+struct LoadedTile {
+  const float* k = nullptr;  // row t at k + t * ldk
+  const float* v = nullptr;  // row t at v + t * ldv
+  Index ldk = 0, ldv = 0;
+  std::vector<float> k_buf, v_buf;  // int8 dequantization
+  std::vector<float> k_sqnorm, k_norm;  // [n]
+};
+
+// Packs q rows [i0, i0+nq) of head (b, h) into blk (Q^T, norms); sizes its vectors.
+void load_query_block(QueryBlock& blk, const FusedContext& ctx, Index b, Index h, Index i0, Index nq);
+
+// Points `lt` at the tile's K/V rows (dequantizing int8 ones) and computes key norms when needed.
+void load_key_tile(LoadedTile& lt, const FusedContext& ctx, Index b, Index h, const KeyTile& tile,
+                   bool need_v);
+
+// d2 = |q|^2 + |k|^2 - 2 q.k from the tile product loses its relative precision when d2 is small
+// against the norms (cancellation); there it is recomputed directly as sum (q - k)^2. Near matches
+// dominate fuzzy weights, so this is what keeps fuzzy rows accurate.
+inline constexpr float kCancellationRatio = 1.0f / 16.0f;
+
+inline float direct_sq_distance(const QueryBlock& blk, Index ii, const float* krow, Index D) {
+  float s = 0.0f;
+  for (Index d = 0; d < D; ++d) {
+    const float diff = blk.qt[static_cast<size_t>(d * kBlockQ + ii)] - krow[d];
+    s += diff * diff;
+  }
+  return s;
+}
+
+inline float tile_sq_distance(const QueryBlock& blk, Index ii, const float* krow, Index D, float raw,
+                              float nq2, float nk2) {
+  const float d2 = nq2 + nk2 - 2.0f * raw;
+  return d2 >= kCancellationRatio * (nq2 + nk2) ? d2 : direct_sq_distance(blk, ii, krow, D);
+}
+
+// Similarity of the general path from the raw dot product and (fuzzy, neg_sq_euclidean) d2.
+inline float element_similarity(const FusedContext& ctx, float raw, float d2, float qn, float kn) {
+  const AttentionSpec& s = ctx.spec;
+  if (ctx.fuzzy) return -ctx.fuzzy_a * std::log(d2 + s.fuzzy_eps);
+  switch (s.similarity) {
+    case Similarity::kDot: return ctx.r.scale * raw;
+    case Similarity::kCosine: return raw / (qn * kn);
+    case Similarity::kConstrainedCosine: {
+      const float sg = 1.0f / (1.0f + std::exp(-ctx.r.scale * raw));
+      return (1.0f - s.beta) * (raw / (qn * kn)) + s.beta * sg;
+    }
+    case Similarity::kNegSqEuclidean: return -d2;
+  }
+  return 0.0f;
+}
+
+// Whether a fuzzy element is an exact match (header, step 7).
+inline bool fuzzy_exact_match(const FusedContext& ctx, float d2, float nq2, float nk2) {
+  return d2 <= ctx.spec.fuzzy_match_tol * (nq2 + nk2);
+}
+
+// Steps 2-5 after the similarity: z-score, multiplicative decay, temperature, additive terms.
+// `z` receives the (z-scored) similarity, `mult` the factor d logit / d z.
+inline float element_logit(const FusedContext& ctx, const QueryBlock& blk, Index ii, Index j,
+                           float sim, float* z, float* mult) {
+  const Index i = blk.i0 + ii;
+  float zz = sim;
+  if (ctx.spec.zscore) zz = (sim - blk.z_mean[static_cast<size_t>(ii)]) *
+                            blk.z_inv_sigma[static_cast<size_t>(ii)];
+  const float m = multiplicative_decay(ctx.in, ctx.spec, blk.b, i, j) * ctx.r.inv_temperature;
+  *z = zz;
+  *mult = m;
+  return zz * m + additive_terms(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, i, j);
+}
+
+// First pass for zscore: per-row mean and 1/sqrt(var + eps) of the similarity over visible keys.
+// Fills blk.z_mean, blk.z_inv_sigma, blk.z_count. `st` is scratch of kBlockK * kBlockQ floats.
+void zscore_statistics(QueryBlock& blk, const FusedContext& ctx, const std::vector<KeyTile>& tiles,
+                       LoadedTile& lt, float* st);
+
+// General path: raw dot products in st[t][ii] -> logits (hidden -> -inf). For fuzzy, exact matches
+// are reported through on_exact(ii, t) and get logit -inf (the row's crisp mean replaces its output).
+template <typename OnExact>
+void general_logits(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile,
+                    const LoadedTile& lt, OnExact&& on_exact) {
+  for (Index t = 0; t < tile.n; ++t) {
+    const Index j = tile.key(t);
+    float* row = st + t * kBlockQ;
+    const float nk2 = ctx.need_norms ? lt.k_sqnorm[static_cast<size_t>(t)] : 0.0f;
+    const float kn = ctx.need_norms ? lt.k_norm[static_cast<size_t>(t)] : 0.0f;
+    for (Index ii = 0; ii < blk.nq; ++ii) {
+      if (tile.kind == TileKind::kPartial &&
+          !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, j)) {
+        row[ii] = kNegInf;
+        continue;
+      }
+      const float nq2 = ctx.need_norms ? blk.q_sqnorm[static_cast<size_t>(ii)] : 0.0f;
+      const float d2 = ctx.need_norms
+                           ? tile_sq_distance(blk, ii, lt.k + t * lt.ldk, ctx.in.D, row[ii], nq2, nk2)
+                           : 0.0f;
+      if (ctx.fuzzy && fuzzy_exact_match(ctx, d2, nq2, nk2)) {
+        on_exact(ii, t);
+        row[ii] = kNegInf;
+        continue;
+      }
+      const float sim = element_similarity(
+          ctx, row[ii], d2, ctx.need_norms ? blk.q_norm[static_cast<size_t>(ii)] : 0.0f, kn);
+      float z, mult;
+      row[ii] = element_logit(ctx, blk, ii, j, sim, &z, &mult);
+    }
+  }
+}
+
+}  // namespace kessel::attention_detail

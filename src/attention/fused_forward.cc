@@ -1,0 +1,266 @@
+// Fused attention forward: one work item per (b, h, query block of kBlockQ rows); the item walks the
+// key tiles its block can see (fused_plan.h) with online normalization (running max m, running sum l,
+// accumulator rescaled by exp(m_old - m_new)), so memory is O((Lq + Lk) D) per thread whatever L is.
+// Each item is computed by one thread in a fixed order: any thread count gives bit-identical output.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "attention/fused.h"
+#include "attention/fused_common.h"
+#include "attention/tile_kernels.h"
+#include "util/parallel.h"
+
+namespace kessel::attention_detail {
+namespace {
+
+constexpr float kPosInf = std::numeric_limits<float>::infinity();
+
+// Running state of one query block.
+struct RowState {
+  std::vector<float> m, l, acc;            // [BQ], [BQ], [BQ][Dv]
+  std::vector<float> crisp_count, crisp_acc;  // fuzzy exact matches: [BQ], [BQ][Dv]
+  std::vector<float> tile_max, base, alpha, tile_sum;  // [BQ] scratch
+  void reset(Index dv, bool fuzzy) {
+    m.assign(kBlockQ, kNegInf);
+    l.assign(kBlockQ, 0.0f);
+    acc.assign(static_cast<size_t>(kBlockQ * dv), 0.0f);
+    if (fuzzy) {
+      crisp_count.assign(kBlockQ, 0.0f);
+      crisp_acc.assign(static_cast<size_t>(kBlockQ * dv), 0.0f);
+    }
+    tile_max.resize(kBlockQ);
+    base.resize(kBlockQ);
+    alpha.resize(kBlockQ);
+    tile_sum.resize(kBlockQ);
+  }
+};
+
+struct Scratch {
+  QueryBlock blk;
+  LoadedTile lt;
+  RowState rs;
+  std::vector<float> st = std::vector<float>(static_cast<size_t>(kBlockK * kBlockQ));
+  std::vector<KeyTile> tiles;
+};
+
+// Hidden elements of a partial tile get `hidden_value` (only rows < nq matter).
+void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk,
+                       const KeyTile& tile, float hidden_value) {
+  for (Index t = 0; t < tile.n; ++t)
+    for (Index ii = 0; ii < blk.nq; ++ii)
+      if (!key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
+        st[t * kBlockQ + ii] = hidden_value;
+}
+
+void record_exact(RowState& rs, const LoadedTile& lt, Index dv, Index ii, Index t) {
+  rs.crisp_count[static_cast<size_t>(ii)] += 1.0f;
+  float* c = rs.crisp_acc.data() + ii * dv;
+  const float* v = lt.v + t * lt.ldv;
+  for (Index d = 0; d < dv; ++d) c[d] += v[d];
+}
+
+// Hot dot path: logits = raw * scale / temperature + key_boost[j]; hidden -> -inf.
+void hot_dot_logits(float* st, const FusedContext& ctx, const QueryBlock& blk,
+                    const KeyTile& tile) {
+  const float c = ctx.dot_factor;
+  for (Index t = 0; t < tile.n; ++t) {
+    const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
+    float* row = st + t * kBlockQ;
+    for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * c + boost;
+  }
+  if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, kNegInf);
+}
+
+// Hot fuzzy path: d2 = |q|^2 + |k|^2 - 2 q.k from the raw products; exact matches go to the crisp
+// accumulators. Direct (m = 2): st <- 1/(d2 + eps) weights (hidden 0). Otherwise st <- logits
+// -ln(d2 + eps)/(m - 1) + key_boost (hidden -inf).
+void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
+                      const KeyTile& tile, const LoadedTile& lt, RowState& rs) {
+  const float eps = ctx.spec.fuzzy_eps, tol = ctx.spec.fuzzy_match_tol;
+  const float* nq2 = blk.q_sqnorm.data();
+  const float hidden = ctx.fuzzy_direct ? 0.0f : kNegInf;
+  for (Index t = 0; t < tile.n; ++t) {
+    float* row = st + t * kBlockQ;
+    const float nk2 = lt.k_sqnorm[static_cast<size_t>(t)];
+    int any_close = 0;
+    for (Index ii = 0; ii < kBlockQ; ++ii) {
+      const float d2 = nq2[ii] + nk2 - 2.0f * row[ii];
+      any_close |= (ii < blk.nq) & (d2 < kCancellationRatio * (nq2[ii] + nk2));
+      row[ii] = std::max(d2, 0.0f);
+    }
+    // Rare: near matches get their d2 recomputed directly, and exact ones go to the crisp sums.
+    if (any_close) {
+      const Index j = tile.key(t);
+      const float* krow = lt.k + t * lt.ldk;
+      for (Index ii = 0; ii < blk.nq; ++ii) {
+        if (!(row[ii] < kCancellationRatio * (nq2[ii] + nk2))) continue;
+        row[ii] = direct_sq_distance(blk, ii, krow, ctx.in.D);
+        if (!(row[ii] <= tol * (nq2[ii] + nk2))) continue;
+        if (tile.kind == TileKind::kPartial &&
+            !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, j))
+          continue;
+        record_exact(rs, lt, ctx.in.Dv, ii, t);
+        row[ii] = kPosInf;  // weight 0 / logit -inf below: the crisp mean replaces the row
+      }
+    }
+    if (ctx.fuzzy_direct) {
+      for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = 1.0f / (row[ii] + eps);
+    } else {
+      for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] += eps;
+    }
+  }
+  if (!ctx.fuzzy_direct) {
+    tile::log_array(st, st, tile.n * kBlockQ);
+    const float a = -ctx.fuzzy_a;
+    for (Index t = 0; t < tile.n; ++t) {
+      const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
+      float* row = st + t * kBlockQ;
+      for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * a + boost;
+    }
+  }
+  if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, hidden);
+}
+
+// Online normalization step: logits in st -> weights relative to the new running max; rescales
+// the accumulator and adds weights * V.
+void online_softmax_step(float* st, const KeyTile& tile, const LoadedTile& lt, RowState& rs,
+                         Index nq, Index dv) {
+  float* tmax = rs.tile_max.data();
+  std::fill(tmax, tmax + kBlockQ, kNegInf);
+  for (Index t = 0; t < tile.n; ++t) {
+    const float* row = st + t * kBlockQ;
+    for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = std::max(tmax[ii], row[ii]);
+  }
+  float* base = rs.base.data();
+  float* alpha = rs.alpha.data();
+  for (Index ii = 0; ii < kBlockQ; ++ii) {
+    const float mnew = std::max(rs.m[static_cast<size_t>(ii)], tmax[ii]);
+    base[ii] = mnew == kNegInf ? 0.0f : mnew;  // a row with nothing visible yet: avoid -inf - -inf
+    alpha[ii] = rs.m[static_cast<size_t>(ii)] - base[ii];
+    rs.m[static_cast<size_t>(ii)] = mnew;
+  }
+  tile::exp_array(alpha, alpha, kBlockQ);
+  for (Index t = 0; t < tile.n; ++t) {
+    float* row = st + t * kBlockQ;
+    for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] -= base[ii];
+  }
+  tile::exp_array(st, st, tile.n * kBlockQ);
+  float* tsum = rs.tile_sum.data();
+  std::fill(tsum, tsum + kBlockQ, 0.0f);
+  for (Index t = 0; t < tile.n; ++t) {
+    const float* row = st + t * kBlockQ;
+    for (Index ii = 0; ii < kBlockQ; ++ii) tsum[ii] += row[ii];
+  }
+  for (Index ii = 0; ii < kBlockQ; ++ii)
+    rs.l[static_cast<size_t>(ii)] = rs.l[static_cast<size_t>(ii)] * alpha[ii] + tsum[ii];
+  for (Index ii = 0; ii < nq; ++ii) {
+    if (alpha[ii] == 1.0f) continue;
+    float* a = rs.acc.data() + ii * dv;
+    for (Index d = 0; d < dv; ++d) a[d] *= alpha[ii];
+  }
+  tile::accumulate_product(rs.acc.data(), dv, st, 1, kBlockQ, lt.v, lt.ldv, nq, tile.n, dv);
+}
+
+// Direct fuzzy step (m = 2): st already holds positive weights; no max, no rescaling.
+void direct_sum_step(const float* st, const KeyTile& tile, const LoadedTile& lt, RowState& rs,
+                     Index nq, Index dv) {
+  for (Index t = 0; t < tile.n; ++t) {
+    const float* row = st + t * kBlockQ;
+    for (Index ii = 0; ii < kBlockQ; ++ii) rs.l[static_cast<size_t>(ii)] += row[ii];
+  }
+  tile::accumulate_product(rs.acc.data(), dv, st, 1, kBlockQ, lt.v, lt.ldv, nq, tile.n, dv);
+}
+
+struct BlockCounts {
+  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
+};
+
+void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, Index b, Index h,
+                   Index qb, BlockCounts& counts) {
+  const AttentionInputs& in = ctx.in;
+  const Index i0 = qb * kBlockQ, nq = std::min(kBlockQ, in.Lq - i0), dv = in.Dv;
+  QueryBlock& blk = s.blk;
+  load_query_block(blk, ctx, b, h, i0, nq);
+  s.tiles.clear();
+  const Index limit = ctx.key_limit(b);
+  counts.skipped += plan_key_tiles(ctx.spec, ctx.r.pos_offset, ctx.elementwise_masks, i0, i0 + nq,
+                                   0, limit, s.tiles) +
+                    (in.Lk + kBlockK - 1) / kBlockK - (limit + kBlockK - 1) / kBlockK;
+  counts.visited += static_cast<Index>(s.tiles.size());
+  if (ctx.spec.zscore) zscore_statistics(blk, ctx, s.tiles, s.lt, s.st.data());
+  RowState& rs = s.rs;
+  rs.reset(dv, ctx.fuzzy);
+  float* st = s.st.data();
+  for (const KeyTile& tile : s.tiles) {
+    load_key_tile(s.lt, ctx, b, h, tile, true);
+    tile::rows_times_packed(st, kBlockQ, s.lt.k, s.lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
+                            in.D);
+    switch (ctx.path) {
+      case ScorePath::kHotDot: hot_dot_logits(st, ctx, blk, tile); break;
+      case ScorePath::kHotFuzzy: hot_fuzzy_scores(st, ctx, blk, tile, s.lt, rs); break;
+      case ScorePath::kGeneral:
+        general_logits(st, ctx, blk, tile, s.lt,
+                       [&](Index ii, Index t) { record_exact(rs, s.lt, dv, ii, t); });
+        break;
+    }
+    if (ctx.fuzzy_direct)
+      direct_sum_step(st, tile, s.lt, rs, nq, dv);
+    else
+      online_softmax_step(st, tile, s.lt, rs, nq, dv);
+  }
+  for (Index ii = 0; ii < nq; ++ii) {
+    const size_t u = static_cast<size_t>(ii);
+    const Index row = (b * in.H + h) * in.Lq + i0 + ii;
+    float* o = out + row * dv;
+    float row_lse;
+    if (ctx.fuzzy && rs.crisp_count[u] > 0.0f) {
+      const float inv = 1.0f / rs.crisp_count[u];
+      for (Index d = 0; d < dv; ++d) o[d] = rs.crisp_acc[static_cast<size_t>(ii * dv + d)] * inv;
+      row_lse = kPosInf;
+      ++counts.crisp;
+    } else if (ctx.fuzzy_direct ? rs.l[u] == 0.0f : rs.m[u] == kNegInf) {
+      std::fill(o, o + dv, 0.0f);
+      row_lse = kNegInf;
+      ++counts.fully_masked;
+    } else {
+      const float inv = 1.0f / rs.l[u];
+      for (Index d = 0; d < dv; ++d) o[d] = rs.acc[static_cast<size_t>(ii * dv + d)] * inv;
+      row_lse = ctx.fuzzy_direct ? std::log(rs.l[u]) : rs.m[u] + std::log(rs.l[u]);
+    }
+    if (lse) lse[row] = row_lse;
+  }
+}
+
+}  // namespace
+
+AttentionStats fused_forward(float* out, float* lse, const AttentionInputs& in,
+                             const AttentionSpec& spec) {
+  const FusedContext ctx(in, spec);
+  const Index nqb = (in.Lq + kBlockQ - 1) / kBlockQ;
+  const Index items = in.B * in.H * nqb;
+  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
+#pragma omp parallel num_threads(resolve_threads(spec.threads))
+  {
+    Scratch s;
+#pragma omp for schedule(dynamic) reduction(+ : fully_masked, crisp, visited, skipped)
+    for (Index item = 0; item < items; ++item) {
+      BlockCounts c;
+      const Index bh = item / nqb;
+      forward_block(out, lse, ctx, s, bh / in.H, bh % in.H, item % nqb, c);
+      fully_masked += c.fully_masked;
+      crisp += c.crisp;
+      visited += c.visited;
+      skipped += c.skipped;
+    }
+  }
+  AttentionStats stats;
+  stats.fully_masked_rows = fully_masked;
+  stats.crisp_rows = crisp;
+  stats.key_tiles_visited = visited;
+  stats.key_tiles_skipped = skipped;
+  return stats;
+}
+
+}  // namespace kessel::attention_detail

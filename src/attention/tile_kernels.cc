@@ -1,0 +1,284 @@
+// Micro-kernels of the fused attention path (see tile_kernels.h for layouts).
+#include "attention/tile_kernels.h"
+
+#include <cmath>
+
+#if defined(__AVX512F__)
+// GCC 12 reports its own intrinsics' _mm512_undefined_ps() pass-through operand as maybe-uninitialized
+// (max, min, roundscale, scalef, getexp, getmant); the diagnostic is about the header, not this code.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#endif
+
+namespace kessel::attention_detail::tile {
+
+// ---- plain scalar versions (the reference the vector versions are tested against) ---------------
+namespace scalar {
+
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth) {
+  for (Index r = 0; r < rows; ++r) {
+    float* cr = c + r * ldc;
+    for (Index col = 0; col < cols; ++col) cr[col] = 0.0f;
+    for (Index d = 0; d < depth; ++d) {
+      const float xv = x[r * ldx + d];
+      const float* yd = yt + d * ldy;
+      for (Index col = 0; col < cols; ++col) cr[col] += xv * yd[col];
+    }
+  }
+}
+
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n) {
+  for (Index r = 0; r < rows; ++r) {
+    float* cr = c + r * ldc;
+    for (Index k = 0; k < inner; ++k) {
+      const float av = a[r * a_rs + k * a_cs];
+      const float* xk = x + k * ldx;
+      for (Index col = 0; col < n; ++col) cr[col] += av * xk[col];
+    }
+  }
+}
+
+void exp_array(float* y, const float* x, Index n) {
+  for (Index e = 0; e < n; ++e) y[e] = std::exp(x[e]);
+}
+
+void log_array(float* y, const float* x, Index n) {
+  for (Index e = 0; e < n; ++e) y[e] = std::log(x[e]);
+}
+
+}  // namespace scalar
+
+// ---- AVX-512 -------------------------------------------------------------------------------------
+#if defined(__AVX512F__)
+namespace avx512 {
+namespace {
+
+inline __mmask16 tail_mask(Index n) {
+  return n >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1u);
+}
+
+// R rows x NV vectors of 16 columns; the last vector is loaded/stored under `last`.
+template <int R, int NV>
+inline void rows_times_packed_block(float* c, Index ldc, const float* x, Index ldx,
+                                    const float* yt, Index ldy, Index depth, __mmask16 last) {
+  __m512 acc[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_setzero_ps();
+  for (Index d = 0; d < depth; ++d) {
+    const float* yd = yt + d * ldy;
+    __m512 y[NV];
+    for (int v = 0; v < NV - 1; ++v) y[v] = _mm512_loadu_ps(yd + 16 * v);
+    y[NV - 1] = _mm512_maskz_loadu_ps(last, yd + 16 * (NV - 1));
+    for (int r = 0; r < R; ++r) {
+      const __m512 xb = _mm512_set1_ps(x[r * ldx + d]);
+      for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_fmadd_ps(xb, y[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < NV - 1; ++v) _mm512_storeu_ps(c + r * ldc + 16 * v, acc[r][v]);
+    _mm512_mask_storeu_ps(c + r * ldc + 16 * (NV - 1), last, acc[r][NV - 1]);
+  }
+}
+
+template <int NV>
+void rows_times_packed_cols(float* c, Index ldc, const float* x, Index ldx, const float* yt,
+                            Index ldy, Index rows, Index depth, __mmask16 last) {
+  constexpr int R = 6;
+  Index r = 0;
+  for (; r + R <= rows; r += R)
+    rows_times_packed_block<R, NV>(c + r * ldc, ldc, x + r * ldx, ldx, yt, ldy, depth, last);
+  float* cr = c + r * ldc;
+  const float* xr = x + r * ldx;
+  switch (rows - r) {
+    case 5: rows_times_packed_block<5, NV>(cr, ldc, xr, ldx, yt, ldy, depth, last); break;
+    case 4: rows_times_packed_block<4, NV>(cr, ldc, xr, ldx, yt, ldy, depth, last); break;
+    case 3: rows_times_packed_block<3, NV>(cr, ldc, xr, ldx, yt, ldy, depth, last); break;
+    case 2: rows_times_packed_block<2, NV>(cr, ldc, xr, ldx, yt, ldy, depth, last); break;
+    case 1: rows_times_packed_block<1, NV>(cr, ldc, xr, ldx, yt, ldy, depth, last); break;
+    default: break;
+  }
+}
+
+// R rows of c (NV vectors each) += a(R x inner) * x(inner x 16 NV).
+template <int R, int NV>
+inline void accumulate_block(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                             const float* x, Index ldx, Index inner, __mmask16 last) {
+  __m512 acc[R][NV];
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < NV - 1; ++v) acc[r][v] = _mm512_loadu_ps(c + r * ldc + 16 * v);
+    acc[r][NV - 1] = _mm512_maskz_loadu_ps(last, c + r * ldc + 16 * (NV - 1));
+  }
+  for (Index k = 0; k < inner; ++k) {
+    const float* xk = x + k * ldx;
+    __m512 xv[NV];
+    for (int v = 0; v < NV - 1; ++v) xv[v] = _mm512_loadu_ps(xk + 16 * v);
+    xv[NV - 1] = _mm512_maskz_loadu_ps(last, xk + 16 * (NV - 1));
+    const float* ak = a + k * a_cs;
+    for (int r = 0; r < R; ++r) {
+      const __m512 ab = _mm512_set1_ps(ak[r * a_rs]);
+      for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_fmadd_ps(ab, xv[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < NV - 1; ++v) _mm512_storeu_ps(c + r * ldc + 16 * v, acc[r][v]);
+    _mm512_mask_storeu_ps(c + r * ldc + 16 * (NV - 1), last, acc[r][NV - 1]);
+  }
+}
+
+template <int NV>
+void accumulate_cols(float* c, Index ldc, const float* a, Index a_rs, Index a_cs, const float* x,
+                     Index ldx, Index rows, Index inner, __mmask16 last) {
+  constexpr int R = 6;
+  Index r = 0;
+  for (; r + R <= rows; r += R)
+    accumulate_block<R, NV>(c + r * ldc, ldc, a + r * a_rs, a_rs, a_cs, x, ldx, inner, last);
+  float* cr = c + r * ldc;
+  const float* ar = a + r * a_rs;
+  switch (rows - r) {
+    case 5: accumulate_block<5, NV>(cr, ldc, ar, a_rs, a_cs, x, ldx, inner, last); break;
+    case 4: accumulate_block<4, NV>(cr, ldc, ar, a_rs, a_cs, x, ldx, inner, last); break;
+    case 3: accumulate_block<3, NV>(cr, ldc, ar, a_rs, a_cs, x, ldx, inner, last); break;
+    case 2: accumulate_block<2, NV>(cr, ldc, ar, a_rs, a_cs, x, ldx, inner, last); break;
+    case 1: accumulate_block<1, NV>(cr, ldc, ar, a_rs, a_cs, x, ldx, inner, last); break;
+    default: break;
+  }
+}
+
+// exp(x) = 2^n * exp(r), n = round(x / ln2), r = x - n ln2 (two-constant Cody-Waite), |r| <= ln2/2;
+// exp(r) by its degree-7 Taylor polynomial (truncation < 1e-8 relative). scalef applies 2^n with
+// correct overflow to +inf and underflow to 0, so -inf (clamped to -110) gives exactly 0.
+inline __m512 exp16(__m512 x) {
+  x = _mm512_max_ps(_mm512_set1_ps(-110.0f), x);  // operand order keeps a NaN in x
+  x = _mm512_min_ps(_mm512_set1_ps(100.0f), x);
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187045e-06f), r);
+  __m512 p = _mm512_set1_ps(1.0f / 5040.0f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  return _mm512_scalef_ps(p, n);
+}
+
+// log(x) = e ln2 + log(m), m = mantissa in [0.75, 1.5); log(m) = 2 atanh(s), s = (m-1)/(m+1),
+// |s| < 0.2, by its odd series to s^11 (truncation < 1e-9). getexp/getmant handle denormals.
+inline __m512 log16(__m512 x) {
+  const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
+  __m512 e = _mm512_getexp_ps(x);
+  // getexp reports the exponent for a mantissa in [1, 2); a mantissa reduced below 1 came from [1.5, 2).
+  e = _mm512_mask_add_ps(e, _mm512_cmp_ps_mask(m, _mm512_set1_ps(1.0f), _CMP_LT_OQ), e,
+                         _mm512_set1_ps(1.0f));
+  const __m512 f = _mm512_sub_ps(m, _mm512_set1_ps(1.0f));
+  const __m512 s = _mm512_div_ps(f, _mm512_add_ps(f, _mm512_set1_ps(2.0f)));
+  const __m512 s2 = _mm512_mul_ps(s, s);
+  __m512 p = _mm512_set1_ps(2.0f / 11.0f);
+  p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 9.0f));
+  p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 7.0f));
+  p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 5.0f));
+  p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 3.0f));
+  p = _mm512_mul_ps(p, _mm512_mul_ps(s2, s));
+  // log m = 2s + p; add the small parts first.
+  __m512 lo = _mm512_fmadd_ps(e, _mm512_set1_ps(1.428606765330187045e-06f), p);
+  lo = _mm512_add_ps(lo, _mm512_add_ps(s, s));
+  __m512 y = _mm512_fmadd_ps(e, _mm512_set1_ps(0.693145751953125f), lo);
+  // Special values: log(0) = -inf, log(+inf) = +inf (negative inputs and NaN are NaN via getmant).
+  y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_EQ_OQ),
+                         _mm512_set1_ps(-INFINITY));
+  y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(x, _mm512_set1_ps(INFINITY), _CMP_EQ_OQ),
+                         _mm512_set1_ps(INFINITY));
+  return y;
+}
+
+}  // namespace
+
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth) {
+  for (Index c0 = 0; c0 < cols; c0 += 64) {
+    const Index rem = cols - c0 < 64 ? cols - c0 : 64;
+    const int nv = static_cast<int>((rem + 15) / 16);
+    const __mmask16 last = tail_mask(rem - 16 * (nv - 1));
+    float* cc = c + c0;
+    const float* yc = yt + c0;
+    switch (nv) {
+      case 4: rows_times_packed_cols<4>(cc, ldc, x, ldx, yc, ldy, rows, depth, last); break;
+      case 3: rows_times_packed_cols<3>(cc, ldc, x, ldx, yc, ldy, rows, depth, last); break;
+      case 2: rows_times_packed_cols<2>(cc, ldc, x, ldx, yc, ldy, rows, depth, last); break;
+      default: rows_times_packed_cols<1>(cc, ldc, x, ldx, yc, ldy, rows, depth, last); break;
+    }
+  }
+}
+
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n) {
+  for (Index c0 = 0; c0 < n; c0 += 64) {
+    const Index rem = n - c0 < 64 ? n - c0 : 64;
+    const int nv = static_cast<int>((rem + 15) / 16);
+    const __mmask16 last = tail_mask(rem - 16 * (nv - 1));
+    float* cc = c + c0;
+    const float* xc = x + c0;
+    switch (nv) {
+      case 4: accumulate_cols<4>(cc, ldc, a, a_rs, a_cs, xc, ldx, rows, inner, last); break;
+      case 3: accumulate_cols<3>(cc, ldc, a, a_rs, a_cs, xc, ldx, rows, inner, last); break;
+      case 2: accumulate_cols<2>(cc, ldc, a, a_rs, a_cs, xc, ldx, rows, inner, last); break;
+      default: accumulate_cols<1>(cc, ldc, a, a_rs, a_cs, xc, ldx, rows, inner, last); break;
+    }
+  }
+}
+
+void exp_array(float* y, const float* x, Index n) {
+  Index e = 0;
+  for (; e + 16 <= n; e += 16) _mm512_storeu_ps(y + e, exp16(_mm512_loadu_ps(x + e)));
+  if (e < n) {
+    const __mmask16 m = tail_mask(n - e);
+    _mm512_mask_storeu_ps(y + e, m, exp16(_mm512_maskz_loadu_ps(m, x + e)));
+  }
+}
+
+void log_array(float* y, const float* x, Index n) {
+  Index e = 0;
+  for (; e + 16 <= n; e += 16) _mm512_storeu_ps(y + e, log16(_mm512_loadu_ps(x + e)));
+  if (e < n) {
+    const __mmask16 m = tail_mask(n - e);
+    _mm512_mask_storeu_ps(y + e, m,
+                          log16(_mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m, x + e)));
+  }
+}
+
+}  // namespace avx512
+
+const char* variant_name() { return "avx512"; }
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth) {
+  avx512::rows_times_packed(c, ldc, x, ldx, yt, ldy, rows, cols, depth);
+}
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n) {
+  avx512::accumulate_product(c, ldc, a, a_rs, a_cs, x, ldx, rows, inner, n);
+}
+void exp_array(float* y, const float* x, Index n) { avx512::exp_array(y, x, n); }
+void log_array(float* y, const float* x, Index n) { avx512::log_array(y, x, n); }
+
+#else  // no vector ISA: the scalar versions serve
+
+const char* variant_name() { return "scalar"; }
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth) {
+  scalar::rows_times_packed(c, ldc, x, ldx, yt, ldy, rows, cols, depth);
+}
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n) {
+  scalar::accumulate_product(c, ldc, a, a_rs, a_cs, x, ldx, rows, inner, n);
+}
+void exp_array(float* y, const float* x, Index n) { scalar::exp_array(y, x, n); }
+void log_array(float* y, const float* x, Index n) { scalar::log_array(y, x, n); }
+
+#endif
+
+}  // namespace kessel::attention_detail::tile

@@ -1,0 +1,56 @@
+// SIMD micro-kernels of the fused attention path: the two tile products and vectorized exp/log.
+//
+// Layout convention of the fused path: a score tile is stored key-major, st[j][i] (key j, query i),
+// so that the per-query-row softmax statistics become vertical (lane-wise) operations and the query
+// block is the vector dimension. Q (and dO) are packed transposed once per query block ([D][BQ]);
+// K and V rows are read in their natural layout and broadcast.
+//
+// Each kernel has a plain scalar version (namespace scalar), always compiled, that the tests compare
+// the vector versions with. The vector variant is selected at compile time (AVX-512F, else scalar)
+// by the unqualified functions below; that is the only dispatch point.
+#pragma once
+
+#include "kessel/tensor.h"
+
+namespace kessel::attention_detail::tile {
+
+// c[r*ldc + col] = sum_{d < depth} x[r*ldx + d] * yt[d*ldy + col]   for r < rows, col < cols.
+// Overwrites c. x: natural rows (K or V tile); yt: packed transposed block (Q^T or dO^T).
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth);
+
+// c[r*ldc + col] += sum_{k < inner} a[r*a_rs + k*a_cs] * x[k*ldx + col]   for r < rows, col < n.
+// Adds into c. a is read through arbitrary strides (a score tile read either way round).
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n);
+
+// y[e] = exp(x[e]); exp(-inf) = 0, overflow gives +inf. y may alias x. ~1 ulp.
+void exp_array(float* y, const float* x, Index n);
+// y[e] = log(x[e]); log(0) = -inf, log(<0) = NaN, log(+inf) = +inf. y may alias x. ~1 ulp.
+void log_array(float* y, const float* x, Index n);
+
+// Name of the variant the unqualified functions use ("avx512" or "scalar").
+const char* variant_name();
+
+namespace scalar {
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth);
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n);
+void exp_array(float* y, const float* x, Index n);
+void log_array(float* y, const float* x, Index n);
+}  // namespace scalar
+
+#if defined(__AVX512F__)
+#define KESSEL_TILE_HAVE_AVX512 1
+namespace avx512 {
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth);
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n);
+void exp_array(float* y, const float* x, Index n);
+void log_array(float* y, const float* x, Index n);
+}  // namespace avx512
+#endif
+
+}  // namespace kessel::attention_detail::tile

@@ -1,0 +1,405 @@
+// The fused path against the reference path through the public API (spec.impl = kFused vs
+// kReference), over odd sizes, every similarity x normalizer, each mask and score term alone and
+// combined, zscore, int8, fully masked and crisp rows; thread-count determinism; backward gradients.
+//
+// Metric (normwise relative): max_e |fused_e - ref_e| / max(max_e |ref_e|, 1e-3); equal infinities
+// count as 0, a NaN or mismatched infinity as +inf. Forward (out, lse) <= 1e-5, gradients <= 1e-4.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "attention/attention_test_util.h"
+#include "kessel/attention.h"
+
+namespace kessel {
+namespace {
+
+using testing::AttentionTestData;
+
+constexpr double kForwardTol = 1e-5;
+constexpr double kGradTol = 1e-4;
+
+double scaled_rel_diff(const std::vector<float>& got, const std::vector<float>& want,
+                       double floor = 1e-3) {
+  double peak = floor;
+  for (float x : want)
+    if (std::isfinite(x)) peak = std::max(peak, static_cast<double>(std::fabs(x)));
+  return testing::max_abs_diff(got, want) / peak;
+}
+
+struct Forward {
+  std::vector<float> out, lse;
+  AttentionStats stats;
+};
+
+Forward run_forward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl impl,
+                    int threads = 0) {
+  spec.impl = impl;
+  spec.threads = threads;
+  Forward f;
+  f.out.assign(d.out_size(), -7.0f);  // poison: every element must be written
+  f.lse.assign(d.lse_size(), -7.0f);
+  f.stats = attention_forward(f.out.data(), f.lse.data(), d.inputs(), spec);
+  return f;
+}
+
+void expect_forward_matches(const AttentionTestData& d, const AttentionSpec& spec,
+                            const std::string& what) {
+  SCOPED_TRACE(what);
+  const Forward ref = run_forward(d, spec, AttentionImpl::kReference);
+  const Forward fus = run_forward(d, spec, AttentionImpl::kFused);
+  EXPECT_LE(scaled_rel_diff(fus.out, ref.out), kForwardTol);
+  EXPECT_LE(scaled_rel_diff(fus.lse, ref.lse), kForwardTol);
+  EXPECT_TRUE(testing::all_finite(fus.out));
+  EXPECT_EQ(fus.stats.fully_masked_rows, ref.stats.fully_masked_rows);
+  EXPECT_EQ(fus.stats.crisp_rows, ref.stats.crisp_rows);
+}
+
+struct Grads {
+  std::vector<float> dq, dk, dv, dbias, drel_bias, dkey_boost;
+};
+
+Grads run_backward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl impl,
+                   const std::vector<float>& dout, int threads = 0) {
+  spec.impl = impl;
+  spec.threads = threads;
+  const Forward f = run_forward(d, spec, impl, threads);
+  Grads g;
+  g.dq.assign(d.q.size(), 0.0f);
+  g.dk.assign(d.k.size(), 0.0f);
+  g.dv.assign(d.v.size(), 0.0f);
+  AttentionGrads ag;
+  ag.dq = g.dq.data(), ag.dk = g.dk.data(), ag.dv = g.dv.data();
+  if (!d.bias.empty()) ag.dbias = (g.dbias.assign(d.bias.size(), 0.0f), g.dbias.data());
+  if (!d.rel_bias.empty())
+    ag.drel_bias = (g.drel_bias.assign(d.rel_bias.size(), 0.0f), g.drel_bias.data());
+  if (!d.key_boost.empty())
+    ag.dkey_boost = (g.dkey_boost.assign(d.key_boost.size(), 0.0f), g.dkey_boost.data());
+  attention_backward(ag, dout.data(), f.out.data(), f.lse.data(), d.inputs(), spec);
+  return g;
+}
+
+void expect_backward_matches(AttentionTestData& d, const AttentionSpec& spec,
+                             const std::string& what) {
+  SCOPED_TRACE(what);
+  const std::vector<float> dout = d.uniform(static_cast<Index>(d.out_size()), -1.0f, 1.0f);
+  const Grads ref = run_backward(d, spec, AttentionImpl::kReference, dout);
+  const Grads fus = run_backward(d, spec, AttentionImpl::kFused, dout);
+  EXPECT_LE(scaled_rel_diff(fus.dq, ref.dq), kGradTol) << "dq";
+  EXPECT_LE(scaled_rel_diff(fus.dk, ref.dk), kGradTol) << "dk";
+  EXPECT_LE(scaled_rel_diff(fus.dv, ref.dv), kGradTol) << "dv";
+  // A bias broadcast over keys has an exactly zero gradient (softmax is shift invariant), so only
+  // rounding is left to compare: hence the larger floor.
+  EXPECT_LE(scaled_rel_diff(fus.dbias, ref.dbias, 1e-2), kGradTol) << "dbias";
+  EXPECT_LE(scaled_rel_diff(fus.drel_bias, ref.drel_bias), kGradTol) << "drel_bias";
+  EXPECT_LE(scaled_rel_diff(fus.dkey_boost, ref.dkey_boost), kGradTol) << "dkey_boost";
+}
+
+// ---- forward ----------------------------------------------------------------------------------------
+
+TEST(FusedForward, OddSizesSoftmaxAndFuzzy) {
+  const Index lengths[] = {1, 7, 64, 129, 300};
+  std::uint32_t seed = 1;
+  for (Index lq : lengths)
+    for (Index lk : lengths) {
+      AttentionTestData d(1, 2, lq, lk, 16, 9, seed++);
+      AttentionSpec spec;
+      expect_forward_matches(d, spec, "softmax Lq=" + std::to_string(lq) + " Lk=" + std::to_string(lk));
+      spec.causal = true;
+      expect_forward_matches(d, spec, "causal Lq=" + std::to_string(lq) + " Lk=" + std::to_string(lk));
+      AttentionSpec fz;
+      fz.normalizer = Normalizer::kFuzzy;
+      expect_forward_matches(d, fz, "fuzzy Lq=" + std::to_string(lq) + " Lk=" + std::to_string(lk));
+    }
+}
+
+TEST(FusedForward, HeadSizes) {
+  const Index dims[][2] = {{1, 1}, {16, 16}, {64, 64}, {80, 80}, {64, 33}, {1, 70}, {80, 17}};
+  for (const auto& dd : dims) {
+    AttentionTestData d(2, 2, 129, 70, dd[0], dd[1], 7);
+    const std::string tag = "D=" + std::to_string(dd[0]) + " Dv=" + std::to_string(dd[1]);
+    expect_forward_matches(d, AttentionSpec{}, "softmax " + tag);
+    AttentionSpec fz;
+    fz.normalizer = Normalizer::kFuzzy;
+    fz.m = 1.5f;
+    expect_forward_matches(d, fz, "fuzzy m=1.5 " + tag);
+  }
+}
+
+TEST(FusedForward, EverySimilarityAndNormalizer) {
+  AttentionTestData d(2, 2, 67, 131, 24, 20, 3);
+  d.add_key_lengths(40);
+  const Similarity sims[] = {Similarity::kDot, Similarity::kCosine, Similarity::kConstrainedCosine,
+                             Similarity::kNegSqEuclidean};
+  for (Similarity s : sims)
+    for (bool causal : {false, true}) {
+      AttentionSpec spec;
+      spec.similarity = s;
+      spec.causal = causal;
+      expect_forward_matches(d, spec, "softmax sim " + std::to_string(static_cast<int>(s)));
+    }
+  for (Similarity s : {Similarity::kDot, Similarity::kNegSqEuclidean})
+    for (float m : {2.0f, 1.5f, 3.0f, 1.1f}) {
+      AttentionSpec spec;
+      spec.normalizer = Normalizer::kFuzzy;
+      spec.similarity = s;
+      spec.m = m;
+      expect_forward_matches(d, spec, "fuzzy m=" + std::to_string(m));
+      d.add_key_boost(0.5f);
+      expect_forward_matches(d, spec, "fuzzy+boost m=" + std::to_string(m));
+      d.key_boost.clear();
+    }
+}
+
+// Each mask and each score term alone, then combinations; softmax and fuzzy, plain and zscore.
+TEST(FusedForward, MasksAndScoreTerms) {
+  using Setup = std::function<void(AttentionTestData&, AttentionSpec&)>;
+  const std::vector<std::pair<std::string, Setup>> cases = {
+      {"causal", [](auto&, auto& s) { s.causal = true; }},
+      {"key_lengths", [](auto& d, auto&) { d.add_key_lengths(1); }},
+      {"window", [](auto&, auto& s) { s.window = 9; }},
+      {"min_lag", [](auto&, auto& s) { s.min_lag = 3; }},
+      {"min_lag_by_time", [](auto& d, auto& s) { d.add_times(), s.min_lag = 2, s.lag_by_time = true; }},
+      {"allowed_keys", [](auto& d, auto&) { d.add_allowed_keys(0.7); }},
+      {"mask_full", [](auto& d, auto&) { d.add_mask({2, 2, 77, 150}, 0.6); }},
+      {"mask_broadcast", [](auto& d, auto&) { d.add_mask({1, 2, 1, 150}, 0.6); }},
+      {"chunk", [](auto&, auto& s) { s.chunk_size = 8; }},
+      {"chunk_causal", [](auto&, auto& s) { s.chunk_size = 5, s.causal = true; }},
+      {"chunk_large", [](auto&, auto& s) { s.chunk_size = 70; }},
+      {"temperature", [](auto&, auto& s) { s.temperature = 0.37f; }},
+      {"bias_full", [](auto& d, auto&) { d.add_bias({2, 2, 77, 150}); }},
+      {"bias_broadcast", [](auto& d, auto&) { d.add_bias({1, 2, 1, 150}); }},
+      {"alibi", [](auto& d, auto&) { d.add_alibi(); }},
+      {"rel_bias", [](auto& d, auto& s) { s.rel_buckets = 16, d.add_rel_bias(16); }},
+      {"decay_additive", [](auto& d, auto& s) { d.add_times(), s.time_decay = 0.05f; }},
+      {"decay_multiplicative",
+       [](auto& d, auto& s) {
+         d.add_times(), s.time_decay = 0.05f, s.time_decay_mode = TimeDecayMode::kMultiplicative;
+       }},
+      {"key_boost", [](auto& d, auto&) { d.add_key_boost(); }},
+      {"combined",
+       [](auto& d, auto& s) {
+         s.causal = true, s.window = 40, d.add_key_lengths(20), d.add_bias({2, 1, 77, 150});
+         d.add_alibi(), d.add_key_boost(), d.add_times(), s.time_decay = 0.02f;
+       }},
+      {"combined_chunk",
+       [](auto& d, auto& s) {
+         s.chunk_size = 6, s.causal = true, d.add_allowed_keys(0.8), s.rel_buckets = 8;
+         d.add_rel_bias(8), s.temperature = 2.0f;
+       }},
+  };
+  std::uint32_t seed = 100;
+  for (const auto& [name, setup] : cases)
+    for (int variant = 0; variant < 4; ++variant) {
+      AttentionTestData d(2, 2, 77, 150, 16, 12, seed++);
+      AttentionSpec spec;
+      setup(d, spec);
+      if (variant & 1) spec.normalizer = Normalizer::kFuzzy, spec.temperature = 1.0f;
+      if (variant & 2) spec.zscore = true;
+      expect_forward_matches(d, spec, name + " variant " + std::to_string(variant));
+    }
+}
+
+TEST(FusedForward, Int8KeysAndValues) {
+  AttentionTestData d(2, 3, 100, 130, 32, 24, 11);
+  d.quantize_kv();
+  AttentionSpec spec;
+  expect_forward_matches(d, spec, "int8 softmax");
+  spec.causal = true;
+  spec.chunk_size = 7;
+  expect_forward_matches(d, spec, "int8 causal chunk");
+  AttentionSpec fz;
+  fz.normalizer = Normalizer::kFuzzy;
+  expect_forward_matches(d, fz, "int8 fuzzy");
+}
+
+TEST(FusedForward, FullyMaskedRows) {
+  // Lq > Lk with causal: the first Lq - Lk queries sit before every key.
+  AttentionTestData d(1, 2, 90, 20, 8, 8, 5);
+  AttentionSpec spec;
+  spec.causal = true;
+  const Forward f = run_forward(d, spec, AttentionImpl::kFused);
+  EXPECT_EQ(f.stats.fully_masked_rows, 2 * 70);
+  for (Index i = 0; i < 70; ++i) {
+    EXPECT_EQ(f.lse[static_cast<size_t>(i)], -std::numeric_limits<float>::infinity());
+    EXPECT_EQ(f.out[static_cast<size_t>(i * 8)], 0.0f);
+  }
+  expect_forward_matches(d, spec, "causal Lq > Lk");
+  spec.normalizer = Normalizer::kFuzzy;
+  expect_forward_matches(d, spec, "fuzzy causal Lq > Lk");
+  AttentionTestData e(2, 1, 30, 40, 8, 8, 6);
+  e.allowed_keys.assign(80, 0);  // batch 0: nothing allowed
+  std::fill(e.allowed_keys.begin() + 40, e.allowed_keys.end(), 1);
+  expect_forward_matches(e, AttentionSpec{}, "allowed_keys all zero for b = 0");
+}
+
+TEST(FusedForward, CrispRowsMatchReference) {
+  AttentionTestData d(1, 2, 70, 90, 12, 10, 8);
+  // Queries 3, 40 and 69 of head 0 coincide with keys (two keys for query 40): crisp rows.
+  const auto copy_q_to_k = [&](Index i, Index j) {
+    std::copy_n(d.q.begin() + i * 12, 12, d.k.begin() + j * 12);
+  };
+  copy_q_to_k(3, 5), copy_q_to_k(40, 10), copy_q_to_k(40, 77), copy_q_to_k(69, 89);
+  for (float m : {2.0f, 1.7f}) {
+    AttentionSpec spec;
+    spec.normalizer = Normalizer::kFuzzy;
+    spec.m = m;
+    const Forward f = run_forward(d, spec, AttentionImpl::kFused);
+    EXPECT_EQ(f.stats.crisp_rows, 3);
+    EXPECT_EQ(f.lse[40], std::numeric_limits<float>::infinity());
+    expect_forward_matches(d, spec, "crisp m=" + std::to_string(m));
+    spec.causal = true;  // key 77 is after query 40's position (60): only key 10 is visible
+    expect_forward_matches(d, spec, "crisp causal");
+    spec.causal = false;
+    d.add_key_boost();
+    expect_forward_matches(d, spec, "crisp boost");
+    d.key_boost.clear();
+  }
+}
+
+TEST(FusedForward, TileSkippingIsCounted) {
+  AttentionTestData d(1, 1, 512, 512, 8, 8, 9);
+  AttentionSpec spec;
+  const Forward dense = run_forward(d, spec, AttentionImpl::kFused);
+  EXPECT_EQ(dense.stats.key_tiles_visited, 8 * 8);
+  EXPECT_EQ(dense.stats.key_tiles_skipped, 0);
+  spec.causal = true;
+  const Forward causal = run_forward(d, spec, AttentionImpl::kFused);
+  EXPECT_EQ(causal.stats.key_tiles_visited, 8 * 9 / 2);
+  EXPECT_EQ(causal.stats.key_tiles_skipped, 8 * 7 / 2);
+  spec.causal = false;
+  spec.chunk_size = 64;  // own chunk = one tile, plus bridge tiles of stride 64
+  const Forward chunk = run_forward(d, spec, AttentionImpl::kFused);
+  EXPECT_EQ(chunk.stats.key_tiles_visited, 8 + 7);  // own tile + one bridge tile for qb >= 1
+  expect_forward_matches(d, spec, "chunk 64");
+}
+
+TEST(FusedForward, ThreadCountsGiveBitIdenticalResults) {
+  AttentionTestData d(2, 3, 150, 200, 20, 12, 12);
+  d.add_key_boost();
+  for (bool fuzzy : {false, true}) {
+    AttentionSpec spec;
+    spec.causal = true;
+    if (fuzzy) spec.normalizer = Normalizer::kFuzzy, spec.m = 1.6f;
+    const Forward f1 = run_forward(d, spec, AttentionImpl::kFused, 1);
+    for (int t : {2, 3}) {
+      const Forward ft = run_forward(d, spec, AttentionImpl::kFused, t);
+      EXPECT_EQ(0, std::memcmp(f1.out.data(), ft.out.data(), f1.out.size() * sizeof(float)));
+      EXPECT_EQ(0, std::memcmp(f1.lse.data(), ft.lse.data(), f1.lse.size() * sizeof(float)));
+    }
+  }
+}
+
+// ---- backward ---------------------------------------------------------------------------------------
+
+TEST(FusedBackward, MatchesReferenceOnOddSizes) {
+  const Index sizes[][4] = {{1, 1, 1, 1}, {7, 9, 5, 3}, {64, 64, 16, 16}, {129, 70, 33, 20},
+                            {70, 300, 16, 24}, {300, 129, 8, 8}};
+  std::uint32_t seed = 200;
+  for (const auto& s : sizes) {
+    AttentionTestData d(1, 2, s[0], s[1], s[2], s[3], seed++);
+    const std::string tag = "Lq=" + std::to_string(s[0]) + " Lk=" + std::to_string(s[1]);
+    AttentionSpec spec;
+    expect_backward_matches(d, spec, "softmax " + tag);
+    spec.causal = true;
+    expect_backward_matches(d, spec, "causal " + tag);
+    AttentionSpec fz;
+    fz.normalizer = Normalizer::kFuzzy;
+    expect_backward_matches(d, fz, "fuzzy " + tag);
+  }
+}
+
+TEST(FusedBackward, EveryFeature) {
+  using Setup = std::function<void(AttentionTestData&, AttentionSpec&)>;
+  const std::vector<std::pair<std::string, Setup>> cases = {
+      {"plain", [](auto&, auto&) {}},
+      {"cosine", [](auto&, auto& s) { s.similarity = Similarity::kCosine; }},
+      {"constrained_cosine", [](auto&, auto& s) { s.similarity = Similarity::kConstrainedCosine; }},
+      {"neg_sq", [](auto&, auto& s) { s.similarity = Similarity::kNegSqEuclidean; }},
+      {"fuzzy_m1.5", [](auto&, auto& s) { s.normalizer = Normalizer::kFuzzy, s.m = 1.5f; }},
+      {"fuzzy_boost", [](auto& d, auto& s) { s.normalizer = Normalizer::kFuzzy, d.add_key_boost(); }},
+      {"zscore", [](auto&, auto& s) { s.zscore = true; }},
+      {"zscore_fuzzy", [](auto&, auto& s) { s.zscore = true, s.normalizer = Normalizer::kFuzzy; }},
+      {"temperature", [](auto&, auto& s) { s.temperature = 0.5f; }},
+      {"key_boost", [](auto& d, auto&) { d.add_key_boost(); }},
+      {"bias_full", [](auto& d, auto&) { d.add_bias({2, 2, 77, 100}); }},
+      {"bias_over_b", [](auto& d, auto&) { d.add_bias({1, 2, 77, 100}); }},
+      {"bias_row", [](auto& d, auto&) { d.add_bias({2, 1, 1, 100}); }},
+      {"bias_col", [](auto& d, auto&) { d.add_bias({1, 2, 77, 1}); }},
+      {"alibi_rel", [](auto& d, auto& s) { d.add_alibi(), s.rel_buckets = 12, d.add_rel_bias(12); }},
+      {"decay_add", [](auto& d, auto& s) { d.add_times(), s.time_decay = 0.1f; }},
+      {"decay_mult",
+       [](auto& d, auto& s) {
+         d.add_times(), s.time_decay = 0.1f, s.time_decay_mode = TimeDecayMode::kMultiplicative;
+       }},
+      {"masks",
+       [](auto& d, auto& s) {
+         s.causal = true, s.window = 30, d.add_key_lengths(10), d.add_mask({1, 2, 77, 100}, 0.8);
+       }},
+      {"chunk", [](auto& d, auto& s) { s.chunk_size = 7, d.add_allowed_keys(0.9); }},
+      {"everything",
+       [](auto& d, auto& s) {
+         s.causal = true, s.zscore = true, d.add_bias({1, 1, 77, 100}), d.add_key_boost();
+         s.rel_buckets = 10, d.add_rel_bias(10), d.add_times(), s.time_decay = 0.03f;
+         s.similarity = Similarity::kCosine, s.temperature = 0.8f;
+       }},
+  };
+  std::uint32_t seed = 300;
+  for (const auto& [name, setup] : cases) {
+    AttentionTestData d(2, 2, 77, 100, 12, 10, seed++);
+    AttentionSpec spec;
+    setup(d, spec);
+    expect_backward_matches(d, spec, name);
+  }
+}
+
+TEST(FusedBackward, SingleHeadSplitsKeysIntoGroups) {
+  // B*H = 1: the key range is split into groups with dq partials (and dbias/dkey_boost reductions).
+  AttentionTestData d(1, 1, 100, 600, 16, 16, 17);
+  d.add_key_boost();
+  d.add_bias({1, 1, 100, 1});
+  AttentionSpec spec;
+  expect_backward_matches(d, spec, "one head");
+  spec.normalizer = Normalizer::kFuzzy;
+  expect_backward_matches(d, spec, "one head fuzzy");
+}
+
+TEST(FusedBackward, CrispRowsGiveOnlyDv) {
+  AttentionTestData d(1, 1, 20, 30, 6, 5, 18);
+  std::copy_n(d.q.begin() + 4 * 6, 6, d.k.begin() + 7 * 6);
+  AttentionSpec spec;
+  spec.normalizer = Normalizer::kFuzzy;
+  expect_backward_matches(d, spec, "crisp");
+}
+
+TEST(FusedBackward, ThreadCountsGiveBitIdenticalGradients) {
+  AttentionTestData d(1, 3, 130, 260, 16, 8, 19);
+  d.add_key_boost();
+  d.add_bias({1, 3, 1, 260});
+  for (bool fuzzy : {false, true}) {
+    AttentionSpec spec;
+    spec.causal = true;
+    if (fuzzy) spec.normalizer = Normalizer::kFuzzy;
+    const std::vector<float> dout = d.uniform(static_cast<Index>(d.out_size()), -1.0f, 1.0f);
+    const Grads g1 = run_backward(d, spec, AttentionImpl::kFused, dout, 1);
+    for (int t : {2, 3}) {
+      const Grads gt = run_backward(d, spec, AttentionImpl::kFused, dout, t);
+      const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+        return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+      };
+      EXPECT_TRUE(same(g1.dq, gt.dq));
+      EXPECT_TRUE(same(g1.dk, gt.dk));
+      EXPECT_TRUE(same(g1.dv, gt.dv));
+      EXPECT_TRUE(same(g1.dbias, gt.dbias));
+      EXPECT_TRUE(same(g1.dkey_boost, gt.dkey_boost));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kessel
