@@ -59,24 +59,33 @@ inline __mmask16 tail_mask(Index n) {
   return n >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << n) - 1u);
 }
 
-// R rows x NV vectors of 16 columns; the last vector is loaded/stored under `last`.
+// R rows x NV vectors of 16 columns; the last vector is loaded/stored under `last`. The unroll
+// pragmas make GCC unroll before scalar replacement, so the accumulators live in registers (without
+// them GCC 12 spills every accumulator to the stack on each iteration).
 template <int R, int NV>
 inline void rows_times_packed_block(float* c, Index ldc, const float* x, Index ldx,
                                     const float* yt, Index ldy, Index depth, __mmask16 last) {
   __m512 acc[R][NV];
+  #pragma GCC unroll 8
   for (int r = 0; r < R; ++r)
+    #pragma GCC unroll 8
     for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_setzero_ps();
   for (Index d = 0; d < depth; ++d) {
     const float* yd = yt + d * ldy;
     __m512 y[NV];
+    #pragma GCC unroll 8
     for (int v = 0; v < NV - 1; ++v) y[v] = _mm512_loadu_ps(yd + 16 * v);
     y[NV - 1] = _mm512_maskz_loadu_ps(last, yd + 16 * (NV - 1));
+    #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m512 xb = _mm512_set1_ps(x[r * ldx + d]);
+      #pragma GCC unroll 8
       for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_fmadd_ps(xb, y[v], acc[r][v]);
     }
   }
+  #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
+    #pragma GCC unroll 8
     for (int v = 0; v < NV - 1; ++v) _mm512_storeu_ps(c + r * ldc + 16 * v, acc[r][v]);
     _mm512_mask_storeu_ps(c + r * ldc + 16 * (NV - 1), last, acc[r][NV - 1]);
   }
@@ -106,22 +115,29 @@ template <int R, int NV>
 inline void accumulate_block(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
                              const float* x, Index ldx, Index inner, __mmask16 last) {
   __m512 acc[R][NV];
+  #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
+    #pragma GCC unroll 8
     for (int v = 0; v < NV - 1; ++v) acc[r][v] = _mm512_loadu_ps(c + r * ldc + 16 * v);
     acc[r][NV - 1] = _mm512_maskz_loadu_ps(last, c + r * ldc + 16 * (NV - 1));
   }
   for (Index k = 0; k < inner; ++k) {
     const float* xk = x + k * ldx;
     __m512 xv[NV];
+    #pragma GCC unroll 8
     for (int v = 0; v < NV - 1; ++v) xv[v] = _mm512_loadu_ps(xk + 16 * v);
     xv[NV - 1] = _mm512_maskz_loadu_ps(last, xk + 16 * (NV - 1));
     const float* ak = a + k * a_cs;
+    #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const __m512 ab = _mm512_set1_ps(ak[r * a_rs]);
+      #pragma GCC unroll 8
       for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_fmadd_ps(ab, xv[v], acc[r][v]);
     }
   }
+  #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
+    #pragma GCC unroll 8
     for (int v = 0; v < NV - 1; ++v) _mm512_storeu_ps(c + r * ldc + 16 * v, acc[r][v]);
     _mm512_mask_storeu_ps(c + r * ldc + 16 * (NV - 1), last, acc[r][NV - 1]);
   }

@@ -1,0 +1,143 @@
+// Attention benchmarks (B = 1, H = 8, D = Dv = 64, fp32), with single-call OpenBLAS sgemm of the
+// Q K^T shape measured in the same run as the baseline: compare FLOPS counters as ratios, never as
+// absolute numbers (the machine is shared). Arguments: {L, threads}.
+//
+//   ./attention_bench --benchmark_filter='/4096/' --benchmark_min_time=1
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <random>
+#include <vector>
+
+#include "kessel/attention.h"
+
+extern "C" void openblas_set_num_threads(int);
+
+namespace {
+
+using kessel::Index;
+
+constexpr Index kB = 1, kH = 8, kD = 64;
+
+struct Problem {
+  Index L;
+  std::vector<float> q, k, v, out, lse, dout, dq, dk, dv;
+  explicit Problem(Index l) : L(l) {
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    const auto fill = [&](std::vector<float>& x, Index n) {
+      x.resize(static_cast<size_t>(n));
+      for (float& e : x) e = u(rng);
+    };
+    const Index n = kB * kH * L * kD;
+    fill(q, n), fill(k, n), fill(v, n), fill(dout, n);
+    out.assign(static_cast<size_t>(n), 0.0f);
+    lse.assign(static_cast<size_t>(kB * kH * L), 0.0f);
+  }
+  kessel::AttentionInputs inputs() const {
+    kessel::AttentionInputs in;
+    in.B = kB, in.H = kH, in.Lq = L, in.Lk = L, in.D = kD, in.Dv = kD;
+    in.q = q.data(), in.k = k.data(), in.v = v.data();
+    return in;
+  }
+};
+
+double forward_flops(Index L) { return kessel::attention_forward_flops(kB, kH, L, L, kD, kD); }
+
+void run_forward(benchmark::State& state, kessel::AttentionSpec spec) {
+  const Index L = state.range(0);
+  spec.threads = static_cast<int>(state.range(1));
+  Problem p(L);
+  const kessel::AttentionInputs in = p.inputs();
+  for (auto _ : state) {
+    kessel::attention_forward(p.out.data(), p.lse.data(), in, spec);
+    benchmark::DoNotOptimize(p.out.data());
+  }
+  double flops = forward_flops(L);
+  if (spec.causal) flops *= 0.5;  // about half the tiles are hidden
+  state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_FusedSoftmaxForward(benchmark::State& state) { run_forward(state, {}); }
+
+void BM_FusedCausalForward(benchmark::State& state) {
+  kessel::AttentionSpec spec;
+  spec.causal = true;
+  run_forward(state, spec);
+}
+
+void BM_FusedFuzzyM2Forward(benchmark::State& state) {
+  kessel::AttentionSpec spec;
+  spec.normalizer = kessel::Normalizer::kFuzzy;
+  spec.m = 2.0f;
+  run_forward(state, spec);
+}
+
+void BM_FusedFuzzyM15Forward(benchmark::State& state) {
+  kessel::AttentionSpec spec;
+  spec.normalizer = kessel::Normalizer::kFuzzy;
+  spec.m = 1.5f;
+  run_forward(state, spec);
+}
+
+void BM_ReferenceForward(benchmark::State& state) {
+  kessel::AttentionSpec spec;
+  spec.impl = kessel::AttentionImpl::kReference;
+  run_forward(state, spec);
+}
+
+// Forward + backward (what a training step costs); FLOPS counts forward + backward matmuls.
+void BM_FusedForwardBackward(benchmark::State& state) {
+  const Index L = state.range(0);
+  kessel::AttentionSpec spec;
+  spec.threads = static_cast<int>(state.range(1));
+  Problem p(L);
+  const kessel::AttentionInputs in = p.inputs();
+  p.dq.assign(p.q.size(), 0.0f), p.dk.assign(p.k.size(), 0.0f), p.dv.assign(p.v.size(), 0.0f);
+  kessel::AttentionGrads g;
+  g.dq = p.dq.data(), g.dk = p.dk.data(), g.dv = p.dv.data();
+  for (auto _ : state) {
+    kessel::attention_forward(p.out.data(), p.lse.data(), in, spec);
+    kessel::attention_backward(g, p.dout.data(), p.out.data(), p.lse.data(), in, spec);
+    benchmark::DoNotOptimize(p.dq.data());
+  }
+  const double flops = forward_flops(L) + kessel::attention_backward_flops(kB, kH, L, L, kD, kD);
+  state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Baseline: C[L, L] = Q[L, D] K[L, D]^T per head, as one sgemm call per head (the Q K^T half of a
+// forward), OpenBLAS limited to the same thread count.
+void BM_Sgemm(benchmark::State& state) {
+  const Index L = state.range(0);
+  openblas_set_num_threads(static_cast<int>(state.range(1)));
+  Problem p(L);
+  const Index heads = L >= 4096 ? 1 : kH;  // keep C within memory at L = 16384-like sizes
+  std::vector<float> c(static_cast<size_t>(L * L));
+  for (auto _ : state) {
+    for (Index h = 0; h < heads; ++h)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(L), static_cast<int>(L),
+                  static_cast<int>(kD), 1.0f, p.q.data() + h * L * kD, static_cast<int>(kD),
+                  p.k.data() + h * L * kD, static_cast<int>(kD), 0.0f, c.data(), static_cast<int>(L));
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["FLOPS"] = benchmark::Counter(2.0 * static_cast<double>(heads * L * L * kD),
+                                               benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void sizes(benchmark::internal::Benchmark* b, std::initializer_list<Index> ls) {
+  for (Index l : ls)
+    for (Index t : {1, 2}) b->Args({l, t});
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+}  // namespace
+
+BENCHMARK(BM_Sgemm)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_FusedSoftmaxForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096, 16384}); });
+BENCHMARK(BM_FusedFuzzyM2Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_FusedFuzzyM15Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_FusedCausalForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_FusedForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_ReferenceForward)->Apply([](auto* b) { sizes(b, {256, 1024}); });
+
+BENCHMARK_MAIN();
