@@ -1,0 +1,449 @@
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "kessel/error.h"
+#include "kessel/text/dialogue.h"
+#include "kessel/text/utf8.h"
+
+namespace kessel::text {
+
+using nlohmann::json;
+
+const char* to_string(Speaker s) { return s == Speaker::customer ? "customer" : "agent"; }
+
+const char* to_string(DialogueFormat f) {
+  switch (f) {
+    case DialogueFormat::csds: return "csds";
+    case DialogueFormat::tweetsumm: return "tweetsumm";
+    case DialogueFormat::kessel: return "kessel";
+  }
+  return "kessel";
+}
+
+DialogueFormat parse_dialogue_format(std::string_view name) {
+  if (name == "csds") return DialogueFormat::csds;
+  if (name == "tweetsumm") return DialogueFormat::tweetsumm;
+  if (name == "kessel") return DialogueFormat::kessel;
+  throw InvalidArgument("parse_dialogue_format: format='" + std::string(name) +
+                        "' is not one of csds, tweetsumm, kessel");
+}
+
+OnError parse_on_error(std::string_view name) {
+  if (name == "fail") return OnError::fail;
+  if (name == "skip") return OnError::skip;
+  throw InvalidArgument("parse_on_error: on_error='" + std::string(name) + "' is not fail or skip");
+}
+
+std::optional<double> parse_iso8601(std::string_view s) {
+  // YYYY-MM-DD[T| ]hh:mm[:ss[.fff]][Z|+hh:mm|-hh:mm|+hhmm]
+  auto digits = [&](std::size_t pos, std::size_t count, int* value) {
+    if (pos + count > s.size()) return false;
+    int v = 0;
+    for (std::size_t i = pos; i < pos + count; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      v = v * 10 + (s[i] - '0');
+    }
+    *value = v;
+    return true;
+  };
+  int y, mo, d, h = 0, mi = 0, sec = 0;
+  if (!digits(0, 4, &y) || s.size() < 10 || s[4] != '-' || !digits(5, 2, &mo) || s[7] != '-' ||
+      !digits(8, 2, &d)) {
+    return std::nullopt;
+  }
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+  std::size_t p = 10;
+  double frac = 0.0;
+  double offset = 0.0;
+  if (p < s.size()) {
+    if (s[p] != 'T' && s[p] != ' ') return std::nullopt;
+    if (!digits(p + 1, 2, &h) || p + 3 >= s.size() || s[p + 3] != ':' || !digits(p + 4, 2, &mi)) {
+      return std::nullopt;
+    }
+    p += 6;
+    if (p < s.size() && s[p] == ':') {
+      if (!digits(p + 1, 2, &sec)) return std::nullopt;
+      p += 3;
+      if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+        double scale = 0.1;
+        ++p;
+        const std::size_t begin = p;
+        while (p < s.size() && s[p] >= '0' && s[p] <= '9') {
+          frac += (s[p] - '0') * scale;
+          scale /= 10;
+          ++p;
+        }
+        if (p == begin) return std::nullopt;
+      }
+    }
+    if (h > 24 || mi > 59 || sec > 60) return std::nullopt;
+    if (p < s.size()) {
+      if (s[p] == 'Z' && p + 1 == s.size()) {
+        p += 1;
+      } else if (s[p] == '+' || s[p] == '-') {
+        int oh, om = 0;
+        const int sign = s[p] == '+' ? 1 : -1;
+        if (!digits(p + 1, 2, &oh)) return std::nullopt;
+        std::size_t q = p + 3;
+        if (q < s.size() && s[q] == ':') ++q;
+        if (q < s.size() && !digits(q, 2, &om)) return std::nullopt;
+        if (q < s.size()) q += 2;
+        if (q != s.size()) return std::nullopt;
+        offset = sign * (oh * 3600.0 + om * 60.0);
+        p = s.size();
+      } else {
+        return std::nullopt;
+      }
+    }
+  }
+  if (p != s.size()) return std::nullopt;
+  // Days from civil (Howard Hinnant's algorithm).
+  const int yy = y - (mo <= 2);
+  const int era = (yy >= 0 ? yy : yy - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(yy - era * 400);
+  const unsigned doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const double days = era * 146097.0 + doe - 719468.0;
+  return days * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac - offset;
+}
+
+namespace {
+
+struct Ctx {
+  const std::string& file;
+  long line;
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+    throw ParseError(file, line, field + ": " + what);
+  }
+};
+
+std::string type_name(const json& j) { return j.type_name(); }
+
+const json& need(const Ctx& c, const json& obj, const char* key, const std::string& field) {
+  auto it = obj.find(key);
+  if (it == obj.end()) c.fail(field.empty() ? key : field + "." + key, "missing");
+  return *it;
+}
+
+std::string need_string(const Ctx& c, const json& j, const std::string& field) {
+  if (!j.is_string()) c.fail(field, "expected a string, got " + type_name(j));
+  return j.get<std::string>();
+}
+
+// A summary given as a string or a list of strings -> its sentences.
+std::vector<std::string> summary_sentences(const Ctx& c, const json& j, const std::string& field) {
+  std::vector<std::string> out;
+  if (j.is_string()) return split_sentences(j.get<std::string>());
+  if (!j.is_array()) c.fail(field, "expected a string or a list of strings, got " + type_name(j));
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string s = need_string(c, j[i], field + "[" + std::to_string(i) + "]");
+    for (auto& piece : split_sentences(s)) out.push_back(std::move(piece));
+  }
+  return out;
+}
+
+void finish_turn(Turn& t) {
+  if (t.sentences.empty()) t.sentences = split_sentences(t.text);
+}
+
+Dialogue parse_csds(const Ctx& c, const json& j) {
+  Dialogue d;
+  d.format = DialogueFormat::csds;
+  if (j.contains("id") && j["id"].is_string()) {
+    d.id = j["id"].get<std::string>();
+  } else if (j.contains("tods_index") && j["tods_index"].is_number_integer()) {
+    d.id = std::to_string(j["tods_index"].get<long long>());
+  } else {
+    d.id = "line" + std::to_string(c.line);
+  }
+  const json& turns = need(c, j, "Dialogue", "");
+  if (!turns.is_array()) c.fail("Dialogue", "expected a list of turns, got " + type_name(turns));
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    const std::string f = "Dialogue[" + std::to_string(i) + "]";
+    const json& t = turns[i];
+    if (!t.is_object()) c.fail(f, "expected an object, got " + type_name(t));
+    Turn turn;
+    const std::string speaker = need_string(c, need(c, t, "speaker", f), f + ".speaker");
+    if (speaker == "Q") {
+      turn.speaker = Speaker::customer;
+    } else if (speaker == "A") {
+      turn.speaker = Speaker::agent;
+    } else {
+      c.fail(f + ".speaker", "expected \"Q\" or \"A\", got \"" + speaker + "\"");
+    }
+    turn.text = need_string(c, need(c, t, "utterance", f), f + ".utterance");
+    if (t.contains("utterance_recovered") && !t["utterance_recovered"].is_null()) {
+      turn.text = need_string(c, t["utterance_recovered"], f + ".utterance_recovered");
+    } else if (t.contains("truncated")) {
+      if (!t["truncated"].is_boolean()) c.fail(f + ".truncated", "expected a boolean");
+      turn.truncated = t["truncated"].get<bool>();
+    }
+    if (t.contains("role") && t["role"].is_string()) turn.role = t["role"].get<std::string>();
+    finish_turn(turn);
+    d.turns.push_back(std::move(turn));
+  }
+  if (j.contains("FinalSumm")) {
+    d.references.push_back(summary_sentences(c, j["FinalSumm"], "FinalSumm"));
+  } else if (j.contains("TopicSumm")) {
+    const json& ts = j["TopicSumm"];
+    if (!ts.is_array()) c.fail("TopicSumm", "expected a list, got " + type_name(ts));
+    std::string all;
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      const std::string f = "TopicSumm[" + std::to_string(i) + "]";
+      if (!ts[i].is_object()) c.fail(f, "expected an object, got " + type_name(ts[i]));
+      all += need_string(c, need(c, ts[i], "QASumm", f), f + ".QASumm");
+    }
+    d.references.push_back(split_sentences(all));
+  }
+  if (j.contains("UserSumm")) d.user_references.push_back(summary_sentences(c, j["UserSumm"], "UserSumm"));
+  if (j.contains("AgentSumm")) {
+    d.agent_references.push_back(summary_sentences(c, j["AgentSumm"], "AgentSumm"));
+  }
+  if (j.contains("ExtGoldTurnIDs")) {
+    const json& ids = j["ExtGoldTurnIDs"];
+    if (!ids.is_array()) c.fail("ExtGoldTurnIDs", "expected a list of integers");
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const std::string f = "ExtGoldTurnIDs[" + std::to_string(i) + "]";
+      if (!ids[i].is_number_integer()) c.fail(f, "expected an integer, got " + type_name(ids[i]));
+      const long long v = ids[i].get<long long>();
+      if (v < 0 || v >= static_cast<long long>(d.turns.size())) {
+        c.fail(f, "turn " + std::to_string(v) + " is outside [0, " + std::to_string(d.turns.size()) + ")");
+      }
+      d.key_turns.push_back(static_cast<int>(v));
+    }
+  }
+  return d;
+}
+
+Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
+  Dialogue d;
+  d.format = DialogueFormat::tweetsumm;
+  if (j.contains("conversation_id") && j["conversation_id"].is_string()) {
+    d.id = j["conversation_id"].get<std::string>();
+  } else {
+    d.id = "line" + std::to_string(c.line);
+  }
+  const json& turns = need(c, j, "turns", "");
+  if (!turns.is_array()) c.fail("turns", "expected a list of turns, got " + type_name(turns));
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    const std::string f = "turns[" + std::to_string(i) + "]";
+    const json& t = turns[i];
+    if (!t.is_object()) c.fail(f, "expected an object, got " + type_name(t));
+    const json& agent = need(c, t, "is_agent", f);
+    if (!agent.is_boolean()) c.fail(f + ".is_agent", "expected a boolean, got " + type_name(agent));
+    Turn turn;
+    turn.speaker = agent.get<bool>() ? Speaker::agent : Speaker::customer;
+    const json& sents = need(c, t, "sentences", f);
+    if (!sents.is_array()) c.fail(f + ".sentences", "expected a list of strings, got " + type_name(sents));
+    for (std::size_t k = 0; k < sents.size(); ++k) {
+      std::string s = need_string(c, sents[k], f + ".sentences[" + std::to_string(k) + "]");
+      if (!turn.text.empty()) turn.text += " ";
+      turn.text += s;
+      turn.sentences.push_back(std::move(s));
+    }
+    turn.role = turn.speaker == Speaker::agent ? "agent" : "customer";
+    d.turns.push_back(std::move(turn));
+  }
+  if (j.contains("extractive_summaries")) {
+    const json& ex = j["extractive_summaries"];
+    if (!ex.is_array()) c.fail("extractive_summaries", "expected a list");
+    for (std::size_t s = 0; s < ex.size(); ++s) {
+      const std::string fs = "extractive_summaries[" + std::to_string(s) + "]";
+      if (!ex[s].is_array()) c.fail(fs, "expected a list, got " + type_name(ex[s]));
+      std::vector<SentenceRef> refs;
+      for (std::size_t k = 0; k < ex[s].size(); ++k) {
+        const std::string f = fs + "[" + std::to_string(k) + "]";
+        const json& item = ex[s][k];
+        if (!item.is_object()) c.fail(f, "expected an object");
+        const json& tt = need(c, item, "turn", f);
+        const json& ss = need(c, item, "sentence", f);
+        if (!tt.is_number_integer()) c.fail(f + ".turn", "expected an integer, got " + type_name(tt));
+        if (!ss.is_number_integer()) c.fail(f + ".sentence", "expected an integer, got " + type_name(ss));
+        const long long ti = tt.get<long long>(), si = ss.get<long long>();
+        if (ti < 0 || ti >= static_cast<long long>(d.turns.size())) {
+          c.fail(f + ".turn", "turn " + std::to_string(ti) + " out of range");
+        }
+        if (si < 0 || si >= static_cast<long long>(d.turns[static_cast<std::size_t>(ti)].sentences.size())) {
+          c.fail(f + ".sentence", "sentence " + std::to_string(si) + " out of range for turn " +
+                                      std::to_string(ti));
+        }
+        refs.push_back(SentenceRef{static_cast<int>(ti), static_cast<int>(si)});
+      }
+      d.extractive.push_back(std::move(refs));
+    }
+  }
+  if (j.contains("abstractive_summaries")) {
+    const json& ab = j["abstractive_summaries"];
+    if (!ab.is_array()) c.fail("abstractive_summaries", "expected a list");
+    for (std::size_t s = 0; s < ab.size(); ++s) {
+      const std::string f = "abstractive_summaries[" + std::to_string(s) + "]";
+      if (!ab[s].is_array()) c.fail(f, "expected a list of strings, got " + type_name(ab[s]));
+      std::vector<std::string> sents;
+      for (std::size_t k = 0; k < ab[s].size(); ++k) {
+        sents.push_back(need_string(c, ab[s][k], f + "[" + std::to_string(k) + "]"));
+      }
+      d.references.push_back(std::move(sents));
+    }
+  }
+  return d;
+}
+
+Dialogue parse_kessel(const Ctx& c, const json& j) {
+  Dialogue d;
+  d.format = DialogueFormat::kessel;
+  const json& id = need(c, j, "id", "");
+  if (id.is_string()) {
+    d.id = id.get<std::string>();
+  } else if (id.is_number_integer()) {
+    d.id = std::to_string(id.get<long long>());
+  } else {
+    c.fail("id", "expected a string or an integer, got " + type_name(id));
+  }
+  const json& turns = need(c, j, "turns", "");
+  if (!turns.is_array()) c.fail("turns", "expected a list of turns, got " + type_name(turns));
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    const std::string f = "turns[" + std::to_string(i) + "]";
+    const json& t = turns[i];
+    if (!t.is_object()) c.fail(f, "expected an object, got " + type_name(t));
+    Turn turn;
+    const std::string speaker = need_string(c, need(c, t, "speaker", f), f + ".speaker");
+    if (speaker == "customer") {
+      turn.speaker = Speaker::customer;
+    } else if (speaker == "agent") {
+      turn.speaker = Speaker::agent;
+    } else {
+      c.fail(f + ".speaker", "expected \"customer\" or \"agent\", got \"" + speaker + "\"");
+    }
+    turn.role = speaker;
+    turn.text = need_string(c, need(c, t, "text", f), f + ".text");
+    if (t.contains("time") && !t["time"].is_null()) {
+      const json& tm = t["time"];
+      if (tm.is_number()) {
+        const double v = tm.get<double>();
+        if (!std::isfinite(v)) c.fail(f + ".time", "not a finite number");
+        turn.time = v;
+      } else if (tm.is_string()) {
+        const auto v = parse_iso8601(tm.get<std::string>());
+        if (!v) c.fail(f + ".time", "\"" + tm.get<std::string>() + "\" is not an ISO 8601 date-time");
+        turn.time = *v;
+      } else {
+        c.fail(f + ".time", "expected seconds (number) or an ISO 8601 string, got " + type_name(tm));
+      }
+    }
+    finish_turn(turn);
+    d.turns.push_back(std::move(turn));
+  }
+  if (j.contains("reference") && !j["reference"].is_null()) {
+    d.references.push_back(summary_sentences(c, j["reference"], "reference"));
+  }
+  return d;
+}
+
+DialogueFormat detect_from_json(const json& j, const Ctx& c) {
+  if (!j.is_object()) c.fail("record", "expected a JSON object, got " + type_name(j));
+  if (j.contains("Dialogue")) return DialogueFormat::csds;
+  if (j.contains("turns") && j["turns"].is_array()) {
+    for (const auto& t : j["turns"]) {
+      if (t.is_object() && (t.contains("is_agent") || t.contains("sentences"))) {
+        return DialogueFormat::tweetsumm;
+      }
+      if (t.is_object() && (t.contains("speaker") || t.contains("text"))) return DialogueFormat::kessel;
+    }
+    if (j.contains("conversation_id") || j.contains("abstractive_summaries")) {
+      return DialogueFormat::tweetsumm;
+    }
+    return DialogueFormat::kessel;
+  }
+  c.fail("record", "cannot tell the format: no \"Dialogue\" (csds) or \"turns\" (tweetsumm, kessel) key");
+}
+
+}  // namespace
+
+DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
+  long line_no = 0;
+  std::size_t pos = 0;
+  while (pos < content.size()) {
+    std::size_t end = content.find('\n', pos);
+    if (end == std::string_view::npos) end = content.size();
+    ++line_no;
+    std::string_view line = content.substr(pos, end - pos);
+    pos = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
+      line.remove_suffix(1);
+    }
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    const Ctx c{name, line_no};
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const json::parse_error& e) {
+      c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what());
+    }
+    return detect_from_json(j, c);
+  }
+  throw ParseError(name, 0, "record: cannot detect the format of an empty file");
+}
+
+ReadResult read_dialogues_from_string(std::string_view content, const std::string& name,
+                                      const ReadOptions& options) {
+  ReadResult result;
+  result.path = name;
+  bool any = content.find_first_not_of(" \t\r\n") != std::string_view::npos;
+  if (!any) {
+    result.format = options.format.value_or(DialogueFormat::kessel);
+    return result;
+  }
+  result.format = options.format ? *options.format : detect_dialogue_format(content, name);
+  long line_no = 0;
+  std::size_t pos = 0;
+  while (pos < content.size()) {
+    std::size_t end = content.find('\n', pos);
+    if (end == std::string_view::npos) end = content.size();
+    ++line_no;
+    std::string_view line = content.substr(pos, end - pos);
+    pos = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    ++result.lines;
+    const Ctx c{name, line_no};
+    try {
+      if (const auto bad = find_invalid_utf8(line)) {
+        c.fail("record", detail::concat("invalid UTF-8 at byte offset ", *bad, " of the line"));
+      }
+      json j;
+      try {
+        j = json::parse(line);
+      } catch (const json::parse_error& e) {
+        c.fail("record", std::string("invalid JSON: ") + e.what());
+      }
+      if (!j.is_object()) c.fail("record", "expected a JSON object, got " + type_name(j));
+      Dialogue d;
+      switch (result.format) {
+        case DialogueFormat::csds: d = parse_csds(c, j); break;
+        case DialogueFormat::tweetsumm: d = parse_tweetsumm(c, j); break;
+        case DialogueFormat::kessel: d = parse_kessel(c, j); break;
+      }
+      if (d.turns.empty() && !options.allow_empty) {
+        c.fail(result.format == DialogueFormat::csds ? "Dialogue" : "turns", "empty dialogue");
+      }
+      d.line = line_no;
+      result.dialogues.push_back(std::move(d));
+    } catch (const ParseError& e) {
+      if (options.on_error == OnError::fail) throw;
+      result.skipped.push_back(SkippedRecord{line_no, e.what()});
+    }
+  }
+  return result;
+}
+
+ReadResult read_dialogues(const std::string& path, const ReadOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("read_dialogues: cannot open '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return read_dialogues_from_string(ss.str(), path, options);
+}
+
+}  // namespace kessel::text

@@ -1,0 +1,202 @@
+#include "kessel/text/emotion.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <unordered_set>
+
+#include "kessel/error.h"
+#include "kessel/text/lexicon.h"
+#include "kessel/text/tokenize.h"
+
+namespace kessel::text {
+
+const char* to_string(Emotion e) {
+  switch (e) {
+    case Emotion::joy: return "joy";
+    case Emotion::trust: return "trust";
+    case Emotion::fear: return "fear";
+    case Emotion::surprise: return "surprise";
+    case Emotion::sadness: return "sadness";
+    case Emotion::disgust: return "disgust";
+    case Emotion::anger: return "anger";
+    case Emotion::anticipation: return "anticipation";
+  }
+  return "joy";
+}
+
+std::optional<Emotion> parse_emotion(std::string_view name) {
+  const std::string lower = normalize_term(name);
+  for (Emotion e : kAllEmotions) {
+    if (lower == to_string(e)) return e;
+  }
+  return std::nullopt;
+}
+
+Emotion opposite(Emotion e) { return static_cast<Emotion>((static_cast<int>(e) + 4) % kNumEmotions); }
+
+float wheel_angle_radians(Emotion e) {
+  return static_cast<float>(static_cast<int>(e) * std::numbers::pi / 4.0);
+}
+
+WheelPoint wheel_coordinate(Emotion e, float intensity) {
+  KESSEL_CHECK_ARG(std::isfinite(intensity) && intensity >= 0.0f && intensity <= 1.0f,
+                   "wheel_coordinate: intensity=", intensity, " is outside [0, 1]");
+  const double theta = static_cast<int>(e) * std::numbers::pi / 4.0;
+  return WheelPoint{static_cast<float>(intensity * std::cos(theta)),
+                    static_cast<float>(intensity * std::sin(theta))};
+}
+
+const char* to_string(Polarity p) {
+  switch (p) {
+    case Polarity::positive: return "positive";
+    case Polarity::negative: return "negative";
+    case Polarity::neutral: return "neutral";
+    case Polarity::both: return "both";
+  }
+  return "neutral";
+}
+
+std::optional<Polarity> parse_polarity(std::string_view name) {
+  const std::string s = normalize_term(name);
+  if (s == "pos" || s == "positive" || s == "+") return Polarity::positive;
+  if (s == "neg" || s == "negative" || s == "-") return Polarity::negative;
+  if (s == "neu" || s == "neutral" || s == "0") return Polarity::neutral;
+  if (s == "both" || s == "mixed") return Polarity::both;
+  return std::nullopt;
+}
+
+Polarity default_polarity(Emotion e) {
+  switch (e) {
+    case Emotion::joy:
+    case Emotion::trust:
+    case Emotion::anticipation: return Polarity::positive;
+    case Emotion::surprise: return Polarity::neutral;
+    default: return Polarity::negative;
+  }
+}
+
+const std::vector<std::string>& polite_formulas() {
+  static const std::vector<std::string> list = {
+      // zh
+      "好的", "好", "好滴", "好哒", "谢谢", "谢谢您", "谢谢你", "谢啦", "多谢", "感谢", "感谢您",
+      "非常感谢", "您好", "你好", "不客气", "没关系", "麻烦", "麻烦您", "麻烦你", "麻烦了", "请问",
+      "请", "您", "亲", "亲亲", "嗯", "嗯嗯", "哦", "恩", "好吧", "辛苦了", "辛苦", "欢迎", "祝您",
+      "祝您生活愉快", "生活愉快", "祝您购物愉快", "购物愉快", "感谢您的耐心等待", "耐心等待",
+      "很高兴为您服务", "为您服务", "欢迎光临", "再见", "拜拜", "在吗", "在么", "您看可以吗",
+      "可以吗", "没问题", "收到", "明白", "了解", "理解", "祝您愉快", "感谢您的支持", "有劳",
+      // en
+      "thanks", "thank you", "thank u", "thx", "ty", "please", "pls", "plz", "ok", "okay", "k",
+      "hi", "hello", "hey", "dear", "welcome", "you're welcome", "no problem", "np", "cheers",
+      "regards", "best regards", "kind regards", "have a nice day", "have a great day", "great day",
+      "appreciate it", "much appreciated", "bye", "good morning", "good afternoon", "good evening"};
+  return list;
+}
+
+const std::vector<std::string>& agent_only_polite_formulas() {
+  static const std::vector<std::string> list = {
+      "sorry", "so sorry", "we're sorry", "we are sorry", "apologies", "apologize", "apologise",
+      "抱歉", "非常抱歉", "很抱歉", "对不起", "不好意思", "给您带来不便"};
+  return list;
+}
+
+bool is_polite_formula(std::string_view normalized_term, bool customer_turn) {
+  static const std::unordered_set<std::string_view> polite = [] {
+    std::unordered_set<std::string_view> s;
+    for (const auto& p : polite_formulas()) s.insert(p);
+    return s;
+  }();
+  static const std::unordered_set<std::string_view> agent_only = [] {
+    std::unordered_set<std::string_view> s;
+    for (const auto& p : agent_only_polite_formulas()) s.insert(p);
+    return s;
+  }();
+  if (polite.count(normalized_term)) return true;
+  return !customer_turn && agent_only.count(normalized_term) > 0;
+}
+
+namespace {
+
+bool is_negator(const Token& t) {
+  static const std::unordered_set<std::string_view> negators = {
+      "不", "没", "没有", "别", "未", "毫不", "并不", "从不", "不太", "不是", "非", "甭",
+      "not", "no", "never", "without", "nothing", "nobody", "neither", "nor", "cannot"};
+  if (negators.count(t.lower)) return true;
+  const std::string& w = t.lower;
+  const auto ends_with = [&](std::string_view suffix) {
+    return w.size() > suffix.size() && w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return t.kind == TokenKind::word && (ends_with("n't") || ends_with("n\xE2\x80\x99t"));
+}
+
+bool is_single_cjk(const Token& t) { return t.kind == TokenKind::cjk && t.char_end - t.char_start == 1; }
+
+}  // namespace
+
+std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon& lexicon, int turn,
+                                            const DetectOptions& options) {
+  KESSEL_CHECK_ARG(options.negation_window >= 0, "detect_emotions: negation_window=",
+                   options.negation_window, " must be >= 0");
+  TokenizeOptions topts;
+  topts.terms = &lexicon.matcher();
+  const std::vector<Token> tokens = tokenize(text, topts);
+  std::vector<EmotionMention> out;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    const Token& t = tokens[k];
+    if (t.kind == TokenKind::punct || t.kind == TokenKind::url || t.kind == TokenKind::mention ||
+        t.kind == TokenKind::placeholder || t.kind == TokenKind::number) {
+      continue;
+    }
+    const bool polite = is_polite_formula(t.lower, options.customer_turn);
+    const LexiconEntry* entry = lexicon.primary(t.lower);
+    if (entry == nullptr && t.kind == TokenKind::emoji) {
+      // Fall back to the base emoji without skin tones or ZWJ continuations.
+      const DecodedText d = decode_utf8(t.text);
+      entry = lexicon.primary(encode_utf8(d.cps.data(), 1));
+    }
+    if (entry == nullptr && t.kind == TokenKind::weibo_emoticon && t.lower.size() > 2) {
+      entry = lexicon.primary(t.lower.substr(1, t.lower.size() - 2));  // [怒] -> 怒
+    }
+    if (entry == nullptr) continue;
+    if (is_single_cjk(t) && entry->source != "default") continue;  // rule 6
+
+    EmotionMention m;
+    m.term = t.text;
+    m.turn = turn;
+    m.char_start = t.char_start;
+    m.char_end = t.char_end;
+    m.byte_start = t.byte_start;
+    m.byte_end = t.byte_end;
+    m.emotion = entry->emotion;
+    m.intensity = entry->intensity;
+    m.polarity = entry->polarity;
+    m.source = entry->source;
+    m.polite = polite;
+
+    // Rule 5: a negator among the previous tokens of the same clause.
+    bool negated = false;
+    for (std::size_t back = 1; back <= static_cast<std::size_t>(options.negation_window) && back <= k;
+         ++back) {
+      const Token& prev = tokens[k - back];
+      if (prev.kind == TokenKind::punct) break;
+      if (is_negator(prev)) {
+        negated = true;
+        break;
+      }
+    }
+    if (negated && !polite) {
+      if (m.polarity != Polarity::positive) continue;  // "not angry", 别生气: dropped
+      m.emotion = opposite(m.emotion);
+      m.intensity *= 0.5f;
+      m.polarity = Polarity::negative;
+      m.negated = true;
+    }
+    m.wheel = wheel_coordinate(m.emotion, m.intensity);
+    m.expressed = options.customer_turn && !m.polite && m.polarity != Polarity::neutral &&
+                  m.intensity >= options.min_intensity;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace kessel::text

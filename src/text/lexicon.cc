@@ -1,0 +1,200 @@
+#include "kessel/text/lexicon.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "kessel/error.h"
+#include "kessel/text/utf8.h"
+
+namespace kessel::text {
+
+std::string normalize_term(std::string_view term) {
+  const DecodedText d = decode_utf8(term, Utf8Mode::lossy);
+  std::size_t b = 0, e = d.cps.size();
+  while (b < e && is_space(d.cps[b])) ++b;
+  while (e > b && is_space(d.cps[e - 1])) --e;
+  std::string out;
+  out.reserve(term.size());
+  for (std::size_t i = b; i < e; ++i) {
+    if (is_variation_selector(d.cps[i])) continue;
+    append_utf8(out, fold_case(d.cps[i]));
+  }
+  return out;
+}
+
+// ---- TermMatcher -----------------------------------------------------------------------------------
+
+void TermMatcher::insert(std::string_view normalized_term) {
+  const DecodedText d = decode_utf8(normalized_term, Utf8Mode::lossy);
+  if (d.cps.empty()) return;
+  std::int32_t node = 0;
+  for (char32_t cp : d.cps) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(node) << 21) | cp;
+    auto it = edges_.find(key);
+    if (it == edges_.end()) {
+      nodes_.push_back(Node{});
+      const auto child = static_cast<std::int32_t>(nodes_.size() - 1);
+      edges_.emplace(key, child);
+      node = child;
+    } else {
+      node = it->second;
+    }
+  }
+  if (!nodes_[static_cast<std::size_t>(node)].terminal) ++terms_;
+  nodes_[static_cast<std::size_t>(node)].terminal = true;
+}
+
+std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n, std::size_t* consumed) const {
+  std::int32_t node = 0;
+  std::size_t matched = 0, best = 0, best_consumed = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (is_variation_selector(cps[i])) continue;
+    const std::uint64_t key = (static_cast<std::uint64_t>(node) << 21) | fold_case(cps[i]);
+    auto it = edges_.find(key);
+    if (it == edges_.end()) break;
+    node = it->second;
+    ++matched;
+    if (nodes_[static_cast<std::size_t>(node)].terminal) {
+      best = matched;
+      best_consumed = i + 1;
+    }
+  }
+  if (consumed != nullptr) *consumed = best_consumed;
+  return best;
+}
+
+// ---- Lexicon ---------------------------------------------------------------------------------------
+
+Lexicon::Lexicon() {
+  for (const auto& p : polite_formulas()) matcher_.insert(p);
+  for (const auto& p : agent_only_polite_formulas()) matcher_.insert(p);
+}
+
+void Lexicon::add(std::string_view term, const LexiconEntry& entry) {
+  const std::string key = normalize_term(term);
+  KESSEL_CHECK_ARG(!key.empty(), "Lexicon::add: empty term (source '", entry.source, "')");
+  KESSEL_CHECK_ARG(std::isfinite(entry.intensity) && entry.intensity >= 0.0f && entry.intensity <= 1.0f,
+                   "Lexicon::add: term '", key, "' has intensity ", entry.intensity,
+                   " outside [0, 1]");
+  auto& list = entries_[key];
+  if (list.empty()) matcher_.insert(key);
+  list.push_back(entry);
+  if (source_counts_.empty() || source_counts_.back().first != entry.source) {
+    bool found = false;
+    for (auto& [name, count] : source_counts_) {
+      if (name == entry.source) {
+        ++count;
+        found = true;
+      }
+    }
+    if (!found) source_counts_.emplace_back(entry.source, 1);
+  } else {
+    ++source_counts_.back().second;
+  }
+}
+
+void Lexicon::add_phrase(std::string_view term) {
+  const std::string key = normalize_term(term);
+  if (!key.empty()) matcher_.insert(key);
+}
+
+const std::vector<LexiconEntry>* Lexicon::find(std::string_view term) const {
+  auto it = entries_.find(normalize_term(term));
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+const LexiconEntry* Lexicon::primary(std::string_view term) const {
+  const auto* list = find(term);
+  if (list == nullptr || list->empty()) return nullptr;
+  const std::string& first_source = list->front().source;
+  const LexiconEntry* best = nullptr;
+  for (const auto& e : *list) {
+    if (e.source != first_source) continue;
+    if (best == nullptr || e.intensity > best->intensity) best = &e;
+  }
+  return best;
+}
+
+std::string Lexicon::identity() const {
+  std::string out;
+  for (const auto& [name, count] : source_counts_) {
+    if (!out.empty()) out += ",";
+    out += name + ":" + std::to_string(count);
+  }
+  return out;
+}
+
+// ---- TSV -------------------------------------------------------------------------------------------
+
+namespace {
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : line) {
+    if (ch == '\t') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(ch);
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+}  // namespace
+
+void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::string& source,
+                     LoadReport* report) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("add_lexicon_tsv: cannot open '" + path + "'");
+  std::string line;
+  long line_no = 0;
+  std::int64_t loaded = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    if (const auto bad = find_invalid_utf8(line)) {
+      throw ParseError(path, line_no, detail::concat("term: invalid UTF-8 at byte offset ", *bad));
+    }
+    const auto fields = split_tabs(line);
+    if (fields.size() < 4) {
+      throw ParseError(path, line_no,
+                       detail::concat("expected 4 tab-separated fields (term, emotion, intensity, "
+                                      "polarity), got ", fields.size()));
+    }
+    const auto emotion = parse_emotion(fields[1]);
+    if (!emotion) throw ParseError(path, line_no, "emotion: unknown emotion '" + fields[1] + "'");
+    char* end = nullptr;
+    const float intensity = std::strtof(fields[2].c_str(), &end);
+    if (fields[2].empty() || *end != '\0' || !(intensity >= 0.0f && intensity <= 1.0f)) {
+      throw ParseError(path, line_no, "intensity: '" + fields[2] + "' is not a number in [0, 1]");
+    }
+    const auto polarity = parse_polarity(fields[3]);
+    if (!polarity) throw ParseError(path, line_no, "polarity: unknown polarity '" + fields[3] + "'");
+    if (normalize_term(fields[0]).empty()) throw ParseError(path, line_no, "term: empty");
+    lexicon.add(fields[0], LexiconEntry{*emotion, intensity, *polarity, source});
+    ++loaded;
+  }
+  if (report != nullptr) {
+    report->path = path;
+    report->loaded += loaded;
+  }
+}
+
+Lexicon load_default_lexicon(const std::string& dir) {
+  Lexicon lexicon;
+  for (const char* name : {"default_zh.tsv", "default_en.tsv", "default_emoji.tsv"}) {
+    add_lexicon_tsv(lexicon, dir + "/" + name, "default");
+  }
+  return lexicon;
+}
+
+std::string default_lexicon_dir(const std::string& fallback) {
+  const char* env = std::getenv("KESSEL_LEXICON_DIR");
+  return (env != nullptr && *env != '\0') ? std::string(env) : fallback;
+}
+
+}  // namespace kessel::text

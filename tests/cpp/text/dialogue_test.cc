@@ -1,0 +1,217 @@
+#include "kessel/text/dialogue.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kessel/error.h"
+#include "text/test_paths.h"
+
+namespace kessel::text {
+namespace {
+
+std::string expect_parse_error(const std::string& content, const ReadOptions& o = {}) {
+  try {
+    read_dialogues_from_string(content, "mem.jsonl", o);
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected ParseError for: " << content;
+  return "";
+}
+
+TEST(Dialogue, ReadsCsdsPreferringRecoveredUtterances) {
+  const std::string line =
+      R"({"tods_index": 3, "Dialogue": [{"speaker": "Q", "role": "用户", "utterance": "我的快递没到", "truncated": false},)"
+      R"( {"speaker": "A", "role": "客服", "utterance": "本来想给您带来阳光般的服务，却", "truncated": true, "utterance_recovered": "本来想给您带来阳光般的服务，却不小心给了您一片乌云。"},)"
+      R"( {"speaker": "A", "utterance": "请稍等", "truncated": true}],)"
+      R"( "TopicSumm": [{"Topic": "物流", "QASumm": "用户询问快递。"}, {"Topic": "x", "QASumm": "客服道歉。"}]})";
+  const ReadResult r = read_dialogues_from_string(line + "\n", "mem.jsonl");
+  EXPECT_EQ(r.format, DialogueFormat::csds);
+  ASSERT_EQ(r.dialogues.size(), 1u);
+  const Dialogue& d = r.dialogues[0];
+  EXPECT_EQ(d.id, "3");
+  ASSERT_EQ(d.turns.size(), 3u);
+  EXPECT_EQ(d.turns[0].speaker, Speaker::customer);
+  EXPECT_EQ(d.turns[1].speaker, Speaker::agent);
+  EXPECT_EQ(d.turns[1].text, "本来想给您带来阳光般的服务，却不小心给了您一片乌云。");
+  EXPECT_FALSE(d.turns[1].truncated);
+  EXPECT_TRUE(d.turns[2].truncated);
+  ASSERT_EQ(d.references.size(), 1u);
+  EXPECT_EQ(d.references[0], (std::vector<std::string>{"用户询问快递。", "客服道歉。"}));
+}
+
+TEST(Dialogue, ReadsCsdsTestSplitFields) {
+  const std::string line =
+      R"({"Dialogue": [{"speaker": "Q", "utterance": "a"}, {"speaker": "A", "utterance": "b"}], "FinalSumm": ["用户问。", "客服答。"],)"
+      R"( "UserSumm": "用户问。", "AgentSumm": ["客服答。"], "ExtGoldTurnIDs": [0, 1]})";
+  const Dialogue d = read_dialogues_from_string(line, "m").dialogues.at(0);
+  EXPECT_EQ(d.references.at(0).size(), 2u);
+  EXPECT_EQ(d.user_references.at(0), std::vector<std::string>{"用户问。"});
+  EXPECT_EQ(d.key_turns, (std::vector<int>{0, 1}));
+  EXPECT_NE(expect_parse_error(R"({"Dialogue": [{"speaker": "Q", "utterance": "a"}], "ExtGoldTurnIDs": [5]})")
+                .find("ExtGoldTurnIDs[0]"),
+            std::string::npos);
+}
+
+TEST(Dialogue, ReadsTweetSumm) {
+  const std::string line =
+      R"({"conversation_id": "c1", "turns": [{"tweet_id": 1, "is_agent": false, "sentences": ["@Co my app crashes :(", "Help!"]},)"
+      R"( {"tweet_id": 2, "is_agent": true, "sentences": ["@123 Sorry!"]}],)"
+      R"( "extractive_summaries": [[{"turn": 0, "sentence": 0, "text": "x"}, {"turn": 1, "sentence": 0}]],)"
+      R"( "abstractive_summaries": [["Customer's app crashes.", "Agent apologizes."], ["App crash."]]})";
+  const ReadResult r = read_dialogues_from_string(line, "m");
+  EXPECT_EQ(r.format, DialogueFormat::tweetsumm);
+  const Dialogue& d = r.dialogues.at(0);
+  EXPECT_EQ(d.id, "c1");
+  EXPECT_EQ(d.turns[0].sentences.size(), 2u);
+  EXPECT_EQ(d.turns[0].text, "@Co my app crashes :( Help!");
+  EXPECT_EQ(d.turns[1].speaker, Speaker::agent);
+  ASSERT_EQ(d.extractive.size(), 1u);
+  EXPECT_EQ(d.extractive[0][1].turn, 1);
+  EXPECT_EQ(d.references.size(), 2u);
+  const std::string bad =
+      R"({"turns": [{"is_agent": false, "sentences": ["a"]}], "extractive_summaries": [[{"turn": 0, "sentence": 3}]]})";
+  EXPECT_NE(expect_parse_error(bad).find("extractive_summaries[0][0].sentence"), std::string::npos);
+}
+
+TEST(Dialogue, ReadsKesselSchemaWithTimes) {
+  const std::string content =
+      R"({"id": "a", "turns": [{"speaker": "customer", "text": "太慢了！怎么还没到？", "time": 12.5},)"
+      R"( {"speaker": "agent", "text": "马上处理。", "time": "1970-01-01T00:01:00Z"},)"
+      R"( {"speaker": "customer", "text": "好", "time": "2024-03-01T10:00:00+08:00"}, {"speaker": "agent", "text": "嗯"}],)"
+      R"( "reference": ["用户催单。"]})";
+  const Dialogue d = read_dialogues_from_string(content, "m").dialogues.at(0);
+  EXPECT_EQ(d.format, DialogueFormat::kessel);
+  EXPECT_DOUBLE_EQ(*d.turns[0].time, 12.5);
+  EXPECT_DOUBLE_EQ(*d.turns[1].time, 60.0);
+  EXPECT_DOUBLE_EQ(*d.turns[2].time, 1709258400.0);  // 2024-03-01T02:00:00Z
+  EXPECT_FALSE(d.turns[3].time.has_value());
+  EXPECT_EQ(d.turns[0].sentences, (std::vector<std::string>{"太慢了！", "怎么还没到？"}));
+  EXPECT_EQ(d.references.at(0), std::vector<std::string>{"用户催单。"});
+}
+
+TEST(Dialogue, Iso8601) {
+  EXPECT_DOUBLE_EQ(*parse_iso8601("1970-01-02"), 86400.0);
+  EXPECT_DOUBLE_EQ(*parse_iso8601("2000-03-01T00:00:00.250Z"), 951868800.25);
+  EXPECT_DOUBLE_EQ(*parse_iso8601("2000-03-01 01:00:00-0130"), 951868800.0 + 3600 + 5400);
+  EXPECT_FALSE(parse_iso8601("yesterday").has_value());
+  EXPECT_FALSE(parse_iso8601("2024-13-01T00:00:00Z").has_value());
+  EXPECT_FALSE(parse_iso8601("2024-01-01T00:00:00Zjunk").has_value());
+}
+
+TEST(Dialogue, ErrorsNameFileLineAndField) {
+  const std::string good = R"({"id": "g", "turns": [{"speaker": "customer", "text": "hi"}]})";
+  struct Case {
+    std::string line, expect;
+  };
+  const Case cases[] = {
+      {R"({"id": "x", "turns": [{"speaker": "bot", "text": "hi"}]})", "turns[0].speaker"},
+      {R"({"id": "x", "turns": [{"speaker": "customer"}]})", "turns[0].text: missing"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": 5}]})", "turns[0].text: expected a string"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": "soon"}]})", "turns[0].time"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": [1]}]})", "turns[0].time"},
+      {R"({"id": "x", "turns": "hello"})", "turns: expected a list"},
+      {R"({"id": "x", "turns": []})", "turns: empty dialogue"},
+      {R"({"turns": [{"speaker": "customer", "text": "a"}]})", "id: missing"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}], "reference": 3})", "reference"},
+      {R"({"id": "x", "turns": [)", "invalid JSON"},
+      {R"([1, 2])", "expected a JSON object"},
+      {std::string(R"({"id": "x", "turns": [{"speaker": "customer", "text": ")") + "\xC3\x28" + R"("}]})",
+       "invalid UTF-8 at byte offset 55"},
+  };
+  for (const auto& c : cases) {
+    const std::string msg = expect_parse_error(good + "\n" + c.line + "\n");
+    EXPECT_NE(msg.find("mem.jsonl:2:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << "got: " << msg << "\nwant: " << c.expect;
+  }
+}
+
+TEST(Dialogue, SkipPolicyCountsEveryBadRecord) {
+  const std::string content =
+      "{\"id\": \"1\", \"turns\": [{\"speaker\": \"customer\", \"text\": \"a\"}]}\n"
+      "{\"id\": \"2\", \"turns\": []}\n"
+      "\n"
+      "not json\n"
+      "{\"id\": \"3\", \"turns\": [{\"speaker\": \"agent\", \"text\": \"\xFF\"}]}\n"
+      "{\"id\": \"4\", \"turns\": [{\"speaker\": \"agent\", \"text\": \"b\"}]}\n";
+  ReadOptions o;
+  o.on_error = OnError::skip;
+  const ReadResult r = read_dialogues_from_string(content, "mem.jsonl", o);
+  ASSERT_EQ(r.dialogues.size(), 2u);
+  EXPECT_EQ(r.dialogues[1].id, "4");
+  EXPECT_EQ(r.dialogues[1].line, 6);
+  ASSERT_EQ(r.skipped.size(), 3u);
+  EXPECT_EQ(r.skipped[0].line, 2);
+  EXPECT_EQ(r.skipped[1].line, 4);
+  EXPECT_EQ(r.skipped[2].line, 5);
+  EXPECT_EQ(r.lines, 5);
+  EXPECT_EQ(r.lines, static_cast<long>(r.dialogues.size() + r.skipped.size()));
+  o.allow_empty = true;
+  EXPECT_EQ(read_dialogues_from_string(content, "mem.jsonl", o).dialogues.size(), 3u);
+}
+
+TEST(Dialogue, FormatDetectionAndOverride) {
+  EXPECT_EQ(detect_dialogue_format("\n\n{\"Dialogue\": []}\n", "m"), DialogueFormat::csds);
+  EXPECT_EQ(detect_dialogue_format(R"({"turns": [{"is_agent": true, "sentences": []}]})", "m"),
+            DialogueFormat::tweetsumm);
+  EXPECT_EQ(detect_dialogue_format(R"({"id": 1, "turns": [{"speaker": "agent", "text": ""}]})", "m"),
+            DialogueFormat::kessel);
+  EXPECT_THROW(detect_dialogue_format(R"({"foo": 1})", "m"), ParseError);
+  EXPECT_THROW(detect_dialogue_format("", "m"), ParseError);
+  ReadOptions o;
+  o.format = DialogueFormat::csds;  // explicit format wins, so a kessel record fails as csds
+  const std::string msg =
+      expect_parse_error(R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}]})", o);
+  EXPECT_NE(msg.find("Dialogue: missing"), std::string::npos) << msg;
+  EXPECT_THROW(parse_dialogue_format("json"), InvalidArgument);
+  EXPECT_TRUE(read_dialogues_from_string("", "m").dialogues.empty());
+  EXPECT_THROW(read_dialogues("/nonexistent/x.jsonl"), IoError);
+}
+
+TEST(Dialogue, HugeDialogueAndEmojiOnlyTurns) {
+  std::string line = R"({"id": "huge", "turns": [)";
+  for (int i = 0; i < 10000; ++i) {
+    if (i) line += ",";
+    line += i % 2 ? R"({"speaker": "agent", "text": "请稍等。我查一下。"})"
+                  : R"({"speaker": "customer", "text": "😡😭👍🏽"})";
+  }
+  line += "]}";
+  const ReadResult r = read_dialogues_from_string(line, "m");
+  const Dialogue& d = r.dialogues.at(0);
+  ASSERT_EQ(d.turns.size(), 10000u);
+  EXPECT_EQ(d.turns[0].sentences, std::vector<std::string>{"😡😭👍🏽"});
+  EXPECT_EQ(d.turns[1].sentences.size(), 2u);
+}
+
+TEST(Sentences, ChineseAndEnglishRules) {
+  EXPECT_EQ(split_sentences("太慢了！！怎么回事？我要投诉。好吧……算了\n下一行"),
+            (std::vector<std::string>{"太慢了！！", "怎么回事？", "我要投诉。", "好吧……", "算了", "下一行"}));
+  EXPECT_EQ(split_sentences("Mr. Smith paid $3.50 at www.shop.com. It broke! Why? e.g. this"),
+            (std::vector<std::string>{"Mr. Smith paid $3.50 at www.shop.com.", "It broke!", "Why?",
+                                      "e.g. this"}));
+  EXPECT_EQ(split_sentences("I waited... and waited. \"Done.\" Ok"),
+            (std::vector<std::string>{"I waited...", "and waited.", "\"Done.\"", "Ok"}));
+  EXPECT_EQ(split_sentences("今天到吗?到不了就退款;可以吗"),
+            (std::vector<std::string>{"今天到吗?", "到不了就退款;可以吗"}));
+  EXPECT_TRUE(split_sentences("   ").empty());
+  EXPECT_EQ(split_sentences("😡😡"), std::vector<std::string>{"😡😡"});
+}
+
+TEST(Dialogue, BundledSamplesParse) {
+  for (const char* name : {"dialogues_zh.jsonl", "dialogues_en.jsonl"}) {
+    const ReadResult r = read_dialogues(testing::samples_dir() + "/" + name);
+    EXPECT_EQ(r.format, DialogueFormat::kessel);
+    EXPECT_EQ(r.dialogues.size(), 6u) << name;
+    EXPECT_TRUE(r.skipped.empty());
+    int timed = 0;
+    for (const auto& d : r.dialogues) {
+      EXPECT_FALSE(d.references.empty()) << d.id;
+      for (const auto& t : d.turns) timed += t.time.has_value();
+    }
+    EXPECT_GT(timed, 0) << name;
+  }
+}
+
+}  // namespace
+}  // namespace kessel::text

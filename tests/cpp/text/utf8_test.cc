@@ -1,0 +1,81 @@
+#include "kessel/text/utf8.h"
+
+#include <gtest/gtest.h>
+
+#include "kessel/error.h"
+
+namespace kessel::text {
+namespace {
+
+TEST(Utf8, DecodesMixedScriptsWithByteOffsets) {
+  const std::string s = "a中😡";  // 1 + 3 + 4 bytes
+  const DecodedText d = decode_utf8(s);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d.cps[0], U'a');
+  EXPECT_EQ(d.cps[1], U'中');
+  EXPECT_EQ(d.cps[2], U'😡');
+  EXPECT_EQ(d.byte_offsets, (std::vector<std::int64_t>{0, 1, 4, 8}));
+  EXPECT_EQ(encode_utf8(d.cps.data(), d.size()), s);
+}
+
+TEST(Utf8, StrictModeNamesFileLineAndByteOffset) {
+  const std::string bad = std::string("ok中") + "\xFF" + "x";
+  try {
+    decode_utf8(bad, Utf8Mode::strict, "dialogs.jsonl", 7);
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.file(), "dialogs.jsonl");
+    EXPECT_EQ(e.line(), 7);
+    EXPECT_NE(std::string(e.what()).find("byte offset 5"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Utf8, RejectsEveryMalformedKind) {
+  const char* cases[] = {
+      "\x80",              // stray continuation
+      "\xC0\xAF",          // overlong '/'
+      "\xE0\x80\xAF",      // overlong 3-byte
+      "\xED\xA0\x80",      // surrogate U+D800
+      "\xF4\x90\x80\x80",  // above U+10FFFF
+      "\xE4\xB8",          // truncated at end
+      "\xE4\x41\x41",      // missing continuation
+      "\xFE",              // never valid
+  };
+  for (const char* c : cases) {
+    EXPECT_TRUE(find_invalid_utf8(c).has_value()) << "case " << c;
+    EXPECT_THROW(decode_utf8(c), ParseError);
+  }
+  EXPECT_FALSE(find_invalid_utf8("\xF4\x8F\xBF\xBF").has_value());  // U+10FFFF is valid
+}
+
+TEST(Utf8, LossyModeReplacesEachBadByte) {
+  const std::string bad = std::string("a") + "\xE4\xB8" + "b";
+  const DecodedText d = decode_utf8(bad, Utf8Mode::lossy);
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d.cps[1], 0xFFFDu);
+  EXPECT_EQ(d.cps[2], 0xFFFDu);
+  EXPECT_EQ(d.replaced, 2);
+  EXPECT_EQ(d.byte_offsets[3], 3);  // 'b' keeps its original byte offset
+  EXPECT_TRUE(is_valid_utf8(sanitize_utf8(bad)));
+}
+
+TEST(Utf8, CharClasses) {
+  EXPECT_EQ(char_class(U'中'), CharClass::cjk);
+  EXPECT_EQ(char_class(U'あ'), CharClass::cjk);
+  EXPECT_EQ(char_class(U'x'), CharClass::latin);
+  EXPECT_EQ(char_class(U'é'), CharClass::latin);
+  EXPECT_EQ(char_class(U'7'), CharClass::digit);
+  EXPECT_EQ(char_class(U'７'), CharClass::digit);
+  EXPECT_EQ(char_class(U'😭'), CharClass::emoji);
+  EXPECT_EQ(char_class(0x1F3FB), CharClass::emoji);  // skin tone
+  EXPECT_EQ(char_class(0x200D), CharClass::emoji);   // ZWJ
+  EXPECT_EQ(char_class(U'。'), CharClass::punct);
+  EXPECT_EQ(char_class(U'！'), CharClass::punct);
+  EXPECT_EQ(char_class(U'?'), CharClass::punct);
+  EXPECT_EQ(char_class(U' '), CharClass::space);
+  EXPECT_EQ(char_class(0x3000), CharClass::space);
+  EXPECT_EQ(fold_case(U'Ａ'), U'a');
+}
+
+}  // namespace
+}  // namespace kessel::text
