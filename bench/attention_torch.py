@@ -1,0 +1,208 @@
+#!/usr/bin/python3
+"""kessel attention vs PyTorch eager attention on the CPU, with OpenBLAS sgemm as the hardware baseline
+measured in the same run.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/attention_torch.py [--quick] [--json]
+        [--lengths 256,1024,4096] [--threads 1,2] [--no-rss]
+
+Shapes: B=1, H=8, D=64, L in --lengths. For each thread count (torch.set_num_threads, kessel threads=,
+openblas_set_num_threads) it times, as medians of repeats:
+  torch softmax fwd       matmul, softmax, matmul (eager)
+  torch fuzzy m fwd       squared distances, pow(-1/(m-1)), normalize, matmul (eager), m = 2 and 1.5
+  torch softmax fwd+bwd   autograd
+  kessel fused softmax fwd, fused fuzzy m=2 / m=1.5 fwd, fused softmax fwd+bwd
+FLOPs are counted as for kessel (4*H*L^2*D per forward, 3.5x for forward+backward); "vs torch" is
+torch's time over kessel's for the same case; "% sgemm" compares GFLOP/s with numpy float32 2048x2048
+matmul (OpenBLAS) at the same thread count. With --lengths not --quick, L=16384 is also run for kessel
+only (torch eager would need 8.6 GB for one score matrix) in a fresh subprocess that reports its peak
+RSS (resource.getrusage(RUSAGE_SELF).ru_maxrss). Progress goes to stderr, the table (or --json) to stdout.
+"""
+
+import argparse
+import ctypes
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+import kessel
+
+B, H, D = 1, 8, 64
+
+
+def log(msg):
+    print(f"[attention_torch] {msg}", file=sys.stderr, flush=True)
+
+
+def openblas_set_threads(n):
+    """numpy and this process share Debian's OpenBLAS; set its thread count through the loaded copy."""
+    for line in open("/proc/self/maps"):
+        path = line.split()[-1]
+        if os.path.basename(path).startswith("libopenblas"):
+            try:
+                ctypes.CDLL(path).openblas_set_num_threads(int(n))
+                return True
+            except (OSError, AttributeError):
+                continue
+    return False
+
+
+def median_ms(fn, budget_s, max_repeats):
+    t0 = time.perf_counter()
+    fn()  # warm-up (allocations, thread pools)
+    first = max(time.perf_counter() - t0, 1e-6)
+    repeats = int(min(max(budget_s / first, 3), max_repeats))
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(1e3 * (time.perf_counter() - t0))
+    return float(np.median(times))
+
+
+def fwd_flops(L):
+    return 4.0 * B * H * L * L * D
+
+
+def sgemm_gflops(budget_s, max_repeats):
+    n = 2048
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n), dtype=np.float32)
+    b = rng.standard_normal((n, n), dtype=np.float32)
+    ms = median_ms(lambda: a @ b, budget_s, max_repeats)
+    return 2.0 * n ** 3 / (ms * 1e6)
+
+
+def torch_cases(q, k, v, dout):
+    tq, tk, tv, tdout = (torch.from_numpy(x) for x in (q, k, v, dout))
+    scale = 1.0 / math.sqrt(D)
+
+    def softmax_fwd():
+        with torch.no_grad():
+            return torch.softmax(tq @ tk.transpose(-1, -2) * scale, dim=-1) @ tv
+
+    def fuzzy_fwd(m):
+        def run():
+            with torch.no_grad():
+                d2 = ((tq * tq).sum(-1)[..., :, None] + (tk * tk).sum(-1)[..., None, :]
+                      - 2.0 * tq @ tk.transpose(-1, -2)).clamp_min_(0.0)
+                w = (d2 + 1e-12).pow_(-1.0 / (m - 1.0))
+                w = w / w.sum(-1, keepdim=True)
+                return w @ tv
+        return run
+
+    def softmax_fwd_bwd():
+        gq, gk, gv = (x.detach().requires_grad_() for x in (tq, tk, tv))
+        out = torch.softmax(gq @ gk.transpose(-1, -2) * scale, dim=-1) @ gv
+        out.backward(tdout)
+
+    return {"softmax fwd": softmax_fwd, "fuzzy m=2 fwd": fuzzy_fwd(2.0),
+            "fuzzy m=1.5 fwd": fuzzy_fwd(1.5), "softmax fwd+bwd": softmax_fwd_bwd}
+
+
+def kessel_cases(q, k, v, dout, threads):
+    def fwd_bwd():
+        out, lse = kessel.attention(q, k, v, return_lse=True, threads=threads)
+        kessel.attention_backward(q, k, v, dout, out=out, lse=lse, threads=threads)
+
+    return {"softmax fwd": lambda: kessel.attention(q, k, v, threads=threads),
+            "fuzzy m=2 fwd": lambda: kessel.attention(q, k, v, normalizer="fuzzy", m=2.0,
+                                                      threads=threads),
+            "fuzzy m=1.5 fwd": lambda: kessel.attention(q, k, v, normalizer="fuzzy", m=1.5,
+                                                        threads=threads),
+            "softmax fwd+bwd": fwd_bwd}
+
+
+RSS_CHILD = r"""
+import json, resource, sys, time
+import numpy as np
+import kessel
+L, threads = int(sys.argv[1]), int(sys.argv[2])
+rng = np.random.default_rng(0)
+q, k, v = (rng.standard_normal((1, 8, L, 64), dtype=np.float32) for _ in range(3))
+t0 = time.perf_counter()
+out = kessel.attention(q, k, v, threads=threads)
+ms = 1e3 * (time.perf_counter() - t0)
+print(json.dumps({"ms": ms, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "inputs_outputs_mb": 4 * q.nbytes / 2**20}))
+"""
+
+
+def kessel_long_rss(L, threads):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    res = subprocess.run([sys.executable, "-c", RSS_CHILD, str(L), str(threads)], env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(res.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--lengths", default="256,1024,4096")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--quick", action="store_true", help="L = 128, 256; short timing budget")
+    ap.add_argument("--json", action="store_true", help="print a JSON document instead of a table")
+    ap.add_argument("--no-rss", action="store_true", help="skip the L=16384 peak-RSS run")
+    args = ap.parse_args()
+    lengths = [128, 256] if args.quick else [int(x) for x in args.lengths.split(",")]
+    threads_list = [int(x) for x in args.threads.split(",")]
+    budget_s, max_repeats = (0.1, 5) if args.quick else (0.5, 11)
+
+    results, sgemm, rss = [], {}, []
+    for threads in threads_list:
+        torch.set_num_threads(threads)
+        if not openblas_set_threads(threads):
+            log("warning: could not set OpenBLAS threads; sgemm uses its default")
+        sgemm[threads] = sgemm_gflops(budget_s, max_repeats)
+        log(f"threads={threads} sgemm 2048^3: {sgemm[threads]:.1f} GFLOP/s")
+        for L in lengths:
+            rng = np.random.default_rng(L)
+            q, k, v, dout = (rng.standard_normal((B, H, L, D), dtype=np.float32) for _ in range(4))
+            flops = {"fwd": fwd_flops(L), "fwd+bwd": 3.5 * fwd_flops(L)}
+            torch_ms = {}
+            for engine, cases in (("torch", torch_cases(q, k, v, dout)),
+                                  ("kessel", kessel_cases(q, k, v, dout, threads))):
+                for case, fn in cases.items():
+                    ms = median_ms(fn, budget_s, max_repeats)
+                    gflops = flops["fwd+bwd" if "bwd" in case else "fwd"] / (ms * 1e6)
+                    if engine == "torch":
+                        torch_ms[case] = ms
+                    results.append({"engine": engine, "case": case, "L": L, "threads": threads,
+                                    "ms": ms, "gflops": gflops,
+                                    "vs_torch": torch_ms[case] / ms,
+                                    "pct_sgemm": 100.0 * gflops / sgemm[threads]})
+                    log(f"threads={threads} L={L} {engine} {case}: {ms:.2f} ms")
+        if not args.quick and not args.no_rss:
+            log(f"threads={threads} L=16384 kessel fused softmax fwd in a fresh process ...")
+            r = kessel_long_rss(16384, threads)
+            r.update(L=16384, threads=threads, gflops=fwd_flops(16384) / (r["ms"] * 1e6))
+            r["pct_sgemm"] = 100.0 * r["gflops"] / sgemm[threads]
+            rss.append(r)
+            log(f"  {r['ms']:.0f} ms, peak RSS {r['peak_rss_mb']:.0f} MB")
+
+    if args.json:
+        print(json.dumps({"config": {"B": B, "H": H, "D": D, "lengths": lengths,
+                                     "threads": threads_list, "quick": args.quick},
+                          "sgemm_gflops": {str(t): g for t, g in sgemm.items()},
+                          "results": results, "kessel_long": rss}, indent=2))
+        return
+    print(f"B={B} H={H} D={D}; vs torch = torch ms / this ms; % sgemm at the same thread count")
+    for t, g in sgemm.items():
+        print(f"OpenBLAS sgemm 2048^3, threads={t}: {g:.1f} GFLOP/s")
+    print(f"{'engine':<7} {'case':<16} {'L':>6} {'thr':>3} {'ms':>10} {'GFLOP/s':>8} "
+          f"{'vs torch':>8} {'% sgemm':>8}")
+    for r in results:
+        print(f"{r['engine']:<7} {r['case']:<16} {r['L']:>6} {r['threads']:>3} {r['ms']:>10.2f} "
+              f"{r['gflops']:>8.1f} {r['vs_torch']:>7.2f}x {r['pct_sgemm']:>7.1f}%")
+    for r in rss:
+        print(f"kessel  softmax fwd      {r['L']:>6} {r['threads']:>3} {r['ms']:>10.0f} "
+              f"{r['gflops']:>8.1f} {'-':>8} {r['pct_sgemm']:>7.1f}%  peak RSS "
+              f"{r['peak_rss_mb']:.0f} MB (q, k, v, out: {r['inputs_outputs_mb']:.0f} MB)")
+
+
+if __name__ == "__main__":
+    main()
