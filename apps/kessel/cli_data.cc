@@ -1,0 +1,91 @@
+#include "cli_data.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "kessel/error.h"
+
+namespace kessel::cli {
+
+namespace fs = std::filesystem;
+
+void add_lexicon_options(CLI::App& cmd, LexiconOptions& options) {
+  cmd.add_option("--lexicon-dir", options.dir,
+                 "Directory of the default lexicon (default_zh.tsv, default_en.tsv, default_emoji.tsv)");
+  cmd.add_option("--lexicon", options.extra,
+                 "Extra lexicon KIND=PATH, KIND one of dutir, nrc, emoji-sentiment, emoji-emotion, "
+                 "emoticon, tsv (repeatable; loaded after the default lexicon)");
+}
+
+std::string default_lexicon_dir(const std::string& given) {
+  std::vector<fs::path> tried;
+  auto has_lexicon = [](const fs::path& dir) { return fs::exists(dir / "default_zh.tsv"); };
+  if (!given.empty()) {
+    if (!has_lexicon(given))
+      throw IoError("--lexicon-dir " + given + ": no default_zh.tsv there");
+    return given;
+  }
+  if (const char* home = std::getenv("KESSEL_HOME")) tried.push_back(fs::path(home) / "data/lexicon");
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) tried.push_back(exe.parent_path().parent_path() / "data/lexicon");
+#ifdef KESSEL_SOURCE_DIR
+  tried.push_back(fs::path(KESSEL_SOURCE_DIR) / "data/lexicon");
+#endif
+  for (const auto& dir : tried)
+    if (has_lexicon(dir)) return dir.string();
+  std::string list;
+  for (const auto& dir : tried) list += " " + dir.string();
+  throw IoError("default lexicon not found (tried" + list + "); pass --lexicon-dir or set KESSEL_HOME");
+}
+
+text::Lexicon load_lexicon(const LexiconOptions& options) {
+  text::Lexicon lexicon = text::load_default_lexicon(default_lexicon_dir(options.dir));
+  for (const auto& spec : options.extra) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos)
+      throw InvalidArgument("--lexicon: expected KIND=PATH, got '" + spec + "'");
+    const std::string kind = spec.substr(0, eq), path = spec.substr(eq + 1);
+    text::LoadReport report;
+    if (kind == "dutir") text::add_dutir(lexicon, path, &report);
+    else if (kind == "nrc") text::add_nrc_emolex(lexicon, path, &report);
+    else if (kind == "emoji-sentiment") text::add_emoji_sentiment(lexicon, path, &report);
+    else if (kind == "emoji-emotion") text::add_emoji_emotion_json(lexicon, path, &report);
+    else if (kind == "emoticon") text::add_emoticon_json(lexicon, path, &report);
+    else if (kind == "tsv") text::add_lexicon_tsv(lexicon, path, "tsv", &report);
+    else
+      throw InvalidArgument("--lexicon: unknown kind '" + kind +
+                            "' (dutir, nrc, emoji-sentiment, emoji-emotion, emoticon, tsv)");
+    std::fprintf(stderr, "lexicon %s: %lld entries loaded, %lld skipped\n", path.c_str(),
+                 static_cast<long long>(report.loaded), static_cast<long long>(report.skipped));
+    for (const auto& [reason, count] : report.skip_reasons)
+      std::fprintf(stderr, "  skipped %lld: %s\n", static_cast<long long>(count), reason.c_str());
+  }
+  return lexicon;
+}
+
+void add_input_options(CLI::App& cmd, InputOptions& options, const std::string& flag) {
+  cmd.add_option(flag, options.path, "Dialogues (JSONL: csds, tweetsumm or kessel format)")->required();
+  cmd.add_option("--format", options.format, "csds | tweetsumm | kessel (detected when omitted)")
+      ->check(CLI::IsMember({"csds", "tweetsumm", "kessel"}));
+  cmd.add_option("--on-error", options.on_error, "What to do with a bad record: fail | skip")
+      ->check(CLI::IsMember({"fail", "skip"}));
+}
+
+text::ReadResult read_input(const InputOptions& options) {
+  text::ReadOptions ro;
+  if (!options.format.empty()) ro.format = text::parse_dialogue_format(options.format);
+  ro.on_error = text::parse_on_error(options.on_error);
+  text::ReadResult result = text::read_dialogues(options.path, ro);
+  for (const auto& s : result.skipped)
+    std::fprintf(stderr, "skipped %s:%ld: %s\n", options.path.c_str(), s.line, s.reason.c_str());
+  if (!result.skipped.empty())
+    std::fprintf(stderr, "%s: %zu dialogues read, %zu records skipped\n", options.path.c_str(),
+                 result.dialogues.size(), result.skipped.size());
+  return result;
+}
+
+}  // namespace kessel::cli

@@ -1,0 +1,37 @@
+// Shared by the CLI commands that read dialogues (summarize, eval, analyze, train): where the default
+// lexicon lives, how external lexicons are added, and how a dialogue file is read with its skipped
+// records reported.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "kessel/text/dialogue.h"
+#include "kessel/text/lexicon.h"
+
+namespace kessel::cli {
+
+struct LexiconOptions {
+  std::string dir;                  // --lexicon-dir: holds default_{zh,en,emoji}.tsv
+  std::vector<std::string> extra;   // --lexicon KIND=PATH (dutir, nrc, emoji-sentiment, emoji-emotion, emoticon, tsv)
+};
+void add_lexicon_options(CLI::App& cmd, LexiconOptions& options);
+
+// The project's default lexicon directory: --lexicon-dir, else $KESSEL_HOME/data/lexicon, else
+// <directory of the executable>/../data/lexicon (a build tree inside the checkout), else the source
+// tree the binary was built from. Throws IoError listing the places tried.
+std::string default_lexicon_dir(const std::string& given);
+// The default lexicon plus each --lexicon in order; load reports go to stderr.
+text::Lexicon load_lexicon(const LexiconOptions& options);
+
+struct InputOptions {
+  std::string path;
+  std::string format;    // empty: detect
+  std::string on_error = "fail";
+};
+void add_input_options(CLI::App& cmd, InputOptions& options, const std::string& flag = "--input");
+// Reads the file; with on_error=skip prints each skipped record and a count to stderr.
+text::ReadResult read_input(const InputOptions& options);
+
+}  // namespace kessel::cli

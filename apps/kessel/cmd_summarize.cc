@@ -1,0 +1,132 @@
+// kessel summarize: one JSON object per input dialogue, in input order.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli_data.h"
+#include "commands.h"
+#include "summary_json.h"
+#include "kessel/error.h"
+#include "kessel/summarize/scorers.h"
+#include "kessel/summarize/summary.h"
+#include "util/progress.h"
+
+namespace kessel::cli {
+
+namespace {
+
+struct SummarizeOptions {
+  InputOptions input;
+  LexiconOptions lexicon;
+  std::string output;
+  std::string ranker = "centrality";
+  std::string attention = "softmax";
+  int max_sentences = 4;  // the median sentence count of the CSDS val references and of the
+                          // TweetSumm train extractive summaries (both 4; see docs/eaca.md)
+  int max_chars = 0;
+  float redundancy = 0.5f;
+  bool no_constraint = false;
+  bool explain = false;
+};
+
+std::unique_ptr<summarize::Scorer> make_ranker(const SummarizeOptions& o) {
+  if (o.ranker == "centrality") {
+    summarize::CentralityOptions c;
+    c.normalizer = parse_normalizer(o.attention);
+    return std::make_unique<summarize::CentralityScorer>(c);
+  }
+  if (o.ranker == "lead") return std::make_unique<summarize::LeadScorer>();
+  if (o.ranker == "longest") return std::make_unique<summarize::LongestScorer>();
+  if (o.ranker == "lexrank") return std::make_unique<summarize::LexRankScorer>();
+  throw InvalidArgument("--ranker: unknown ranker '" + o.ranker + "'");
+}
+
+}  // namespace
+
+nlohmann::json summary_to_json(const summarize::Prepared& p, const summarize::Summary& s,
+                               const summarize::UnitScores* explain) {
+  nlohmann::json j;
+  j["id"] = s.id;
+  j["summary"] = s.summary;
+  j["sentences"] = nlohmann::json::array();
+  for (const auto& sent : s.sentences)
+    j["sentences"].push_back({{"text", sent.text}, {"turn", sent.turn}, {"score", sent.score}});
+  j["emotions"] = nlohmann::json::array();
+  for (const auto& e : s.emotions)
+    j["emotions"].push_back({{"term", e.term},
+                             {"turn", e.turn},
+                             {"start", e.start},
+                             {"end", e.end},
+                             {"emotion", e.emotion},
+                             {"in_summary", e.in_summary}});
+  j["constraint_satisfied"] = s.constraint_satisfied;
+  if (explain && explain->attention.size() > 0) {
+    const auto& a = explain->attention;
+    nlohmann::json units = nlohmann::json::array();
+    for (const auto& u : p.units) units.push_back({{"turn", u.turn}, {"text", u.text}});
+    nlohmann::json rows = nlohmann::json::array();
+    for (Index r = 0; r < a.dim(0); ++r) {
+      std::vector<float> row(a.data() + r * a.dim(1), a.data() + (r + 1) * a.dim(1));
+      rows.push_back(row);
+    }
+    j["attention"] = {{"units", units}, {"queries", explain->attention_queries}, {"weights", rows}};
+  }
+  return j;
+}
+
+void add_summarize_command(CLI::App& app) {
+  auto options = std::make_shared<SummarizeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "summarize", "Summarize customer-service dialogues, keeping the customer's emotion words");
+  add_input_options(*cmd, options->input);
+  add_lexicon_options(*cmd, options->lexicon);
+  cmd->add_option("--output,-o", options->output, "Output JSONL (default: standard output)");
+  cmd->add_option("--ranker", options->ranker,
+                  "Unit ranker without a model: centrality (attention, default) | lead | longest | lexrank")
+      ->check(CLI::IsMember({"centrality", "lead", "longest", "lexrank"}));
+  cmd->add_option("--attention", options->attention, "Centrality attention: softmax | fuzzy")
+      ->check(CLI::IsMember({"softmax", "fuzzy"}));
+  cmd->add_option("--max-sentences", options->max_sentences, "Summary length in sentences")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--max-chars", options->max_chars, "Optional length budget in characters (0: off)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--redundancy", options->redundancy, "MMR redundancy weight in [0, 1]")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_flag("--no-constraint", options->no_constraint,
+                "Do not force an expressed customer emotion into the summary");
+  cmd->add_flag("--explain", options->explain, "Add the attention map to each record");
+  cmd->callback([options] {
+    const auto& o = *options;
+    const text::Lexicon lexicon = load_lexicon(o.lexicon);
+    const text::ReadResult input = read_input(o.input);
+    const auto ranker = make_ranker(o);
+    summarize::DecodeOptions decode_options;
+    decode_options.max_sentences = o.max_sentences;
+    decode_options.max_chars = o.max_chars;
+    decode_options.redundancy = o.redundancy;
+    decode_options.emotion_constraint = !o.no_constraint;
+
+    std::ofstream file;
+    if (!o.output.empty()) {
+      file.open(o.output);
+      if (!file) throw IoError("--output " + o.output + ": cannot open for writing");
+    }
+    std::ostream& out = o.output.empty() ? std::cout : file;
+    Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()));
+    std::int64_t done = 0, unsatisfied = 0;
+    for (const auto& dialogue : input.dialogues) {
+      const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
+      const summarize::UnitScores scores = ranker->score(p);
+      const summarize::Summary s = summarize::decode(p, scores, decode_options);
+      unsatisfied += s.constraint_satisfied ? 0 : 1;
+      out << summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
+      progress.update(++done);
+    }
+    if (!out) throw IoError("--output " + o.output + ": write failed");
+    progress.finish(std::to_string(unsatisfied) + " without a kept emotion");
+  });
+}
+
+}  // namespace kessel::cli

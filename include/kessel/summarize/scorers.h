@@ -1,0 +1,80 @@
+// Scorers that need no training: the unsupervised attention-centrality ranker (the summarizer's
+// model-free mode) and the classic extractive baselines of `kessel eval`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kessel/attention.h"
+#include "kessel/summarize/summary.h"
+
+namespace kessel::summarize {
+
+// Hashed TF-IDF vectors of the units [U, dim], rows L2-normalized (zero rows for units with no
+// content). Features: CJK characters and character bigrams, lowercased words, numbers, emoji and
+// emoticons (punctuation ignored); IDF over the dialogue's units, idf = ln((1 + U) / (1 + df)) + 1.
+// Hashing is FNV-1a 64, so vectors are identical on every machine.
+std::vector<float> unit_tfidf(const Prepared& dialogue, int dim);
+
+// Ranks units by attention centrality: sentence vectors attend to each other through the engine
+// (q = k = v = unit_tfidf, self excluded), and the salience is the stationary distribution of the
+// resulting row-stochastic weight matrix with damping (PageRank over attention).
+//   softmax: cosine similarity, weights = softmax(cos / temperature)
+//   fuzzy:   weights = fuzzy c-means memberships of unit i to "centres" j, (d2 + eps)^(-1/(m-1))
+// Units carrying an expressed customer emotion get `emotion_boost` added to their key logits (the
+// engine's key_boost score term), so emotional units draw more attention.
+struct CentralityOptions {
+  Normalizer normalizer = Normalizer::kSoftmax;
+  float temperature = 0.2f;
+  float m = 2.0f;
+  float damping = 0.85f;
+  float emotion_boost = 0.0f;
+  int dim = 512;
+  int iterations = 100;
+  double tolerance = 1e-9;
+};
+
+class CentralityScorer : public Scorer {
+ public:
+  explicit CentralityScorer(CentralityOptions options = {});
+  std::string name() const override;
+  UnitScores score(const Prepared& dialogue) const override;
+
+ private:
+  CentralityOptions options_;
+};
+
+// Lead-N: the first units.
+class LeadScorer : public Scorer {
+ public:
+  std::string name() const override { return "Lead"; }
+  UnitScores score(const Prepared& dialogue) const override;
+};
+
+// Longest-N: the longest units (the CSDS paper's "Longest").
+class LongestScorer : public Scorer {
+ public:
+  std::string name() const override { return "Longest"; }
+  UnitScores score(const Prepared& dialogue) const override;
+};
+
+// LexRank (Erkan & Radev 2004): TF-IDF cosine graph thresholded at `threshold`, degree-normalized,
+// PageRank with damping.
+class LexRankScorer : public Scorer {
+ public:
+  explicit LexRankScorer(float threshold = 0.1f, float damping = 0.85f)
+      : threshold_(threshold), damping_(damping) {}
+  std::string name() const override { return "LexRank"; }
+  UnitScores score(const Prepared& dialogue) const override;
+
+ private:
+  float threshold_, damping_;
+};
+
+// Stationary distribution of a row-stochastic [n, n] matrix P with damping d:
+// c = (1 - d)/n + d * P^T c, iterated to `tolerance` (L1) or `iterations`. Rows of P that sum to 0
+// (nodes with no edges) are treated as uniform.
+std::vector<float> damped_stationary(const std::vector<float>& P, int n, float damping,
+                                     int iterations = 100, double tolerance = 1e-9);
+
+}  // namespace kessel::summarize

@@ -1,0 +1,204 @@
+// Unsupervised attention centrality and the extractive baselines (include/kessel/summarize/scorers.h).
+#include "kessel/summarize/scorers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+
+#include "kessel/error.h"
+#include "kessel/text/tokenize.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// The hashed features of one unit, with repeats (term frequency).
+std::vector<std::uint32_t> unit_features(const Unit& unit, int dim) {
+  text::TokenizeOptions options;
+  options.utf8 = text::Utf8Mode::lossy;
+  const auto tokens = text::tokenize(unit.text, options);
+  std::vector<std::uint32_t> features;
+  const std::string* previous_cjk = nullptr;
+  for (const auto& t : tokens) {
+    if (t.kind == text::TokenKind::punct || t.kind == text::TokenKind::other) {
+      previous_cjk = nullptr;
+      continue;
+    }
+    features.push_back(static_cast<std::uint32_t>(fnv1a(t.lower) % static_cast<std::uint64_t>(dim)));
+    if (t.kind == text::TokenKind::cjk) {
+      if (previous_cjk) {
+        // The bigram hash chains the two characters so it differs from both unigrams.
+        features.push_back(static_cast<std::uint32_t>(
+            fnv1a(t.lower, fnv1a(*previous_cjk) ^ 0x9e3779b97f4a7c15ull) % static_cast<std::uint64_t>(dim)));
+      }
+      previous_cjk = &t.lower;
+    } else {
+      previous_cjk = nullptr;
+    }
+  }
+  return features;
+}
+
+}  // namespace
+
+std::vector<float> unit_tfidf(const Prepared& p, int dim) {
+  KESSEL_CHECK_ARG(dim >= 1, "unit_tfidf: dim must be >= 1, got ", dim);
+  const std::size_t U = p.units.size();
+  std::vector<std::vector<std::uint32_t>> features(U);
+  std::vector<int> df(static_cast<std::size_t>(dim), 0);
+  for (std::size_t u = 0; u < U; ++u) {
+    features[u] = unit_features(p.units[u], dim);
+    auto unique = features[u];
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    for (auto f : unique) ++df[f];
+  }
+  std::vector<float> x(U * static_cast<std::size_t>(dim), 0.0f);
+  for (std::size_t u = 0; u < U; ++u) {
+    float* row = x.data() + u * static_cast<std::size_t>(dim);
+    for (auto f : features[u])
+      row[f] += static_cast<float>(std::log((1.0 + U) / (1.0 + df[f])) + 1.0);
+    double norm = 0.0;
+    for (int d = 0; d < dim; ++d) norm += static_cast<double>(row[d]) * row[d];
+    if (norm > 0)
+      for (int d = 0; d < dim; ++d) row[d] = static_cast<float>(row[d] / std::sqrt(norm));
+  }
+  return x;
+}
+
+std::vector<float> damped_stationary(const std::vector<float>& P, int n, float damping,
+                                     int iterations, double tolerance) {
+  KESSEL_CHECK_ARG(n >= 0 && P.size() == static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
+                   "damped_stationary: P has ", P.size(), " entries, expected n*n with n=", n);
+  KESSEL_CHECK_ARG(damping >= 0.0f && damping < 1.0f, "damped_stationary: damping must be in [0, 1), got ",
+                   damping);
+  if (n == 0) return {};
+  std::vector<double> c(static_cast<std::size_t>(n), 1.0 / n), next(static_cast<std::size_t>(n));
+  std::vector<double> row_sum(static_cast<std::size_t>(n), 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) row_sum[static_cast<std::size_t>(i)] += P[static_cast<std::size_t>(i) * n + j];
+  for (int it = 0; it < iterations; ++it) {
+    std::fill(next.begin(), next.end(), (1.0 - damping) / n);
+    for (int i = 0; i < n; ++i) {
+      const double ci = damping * c[static_cast<std::size_t>(i)];
+      if (row_sum[static_cast<std::size_t>(i)] <= 0.0) {  // dangling node: spread uniformly
+        for (int j = 0; j < n; ++j) next[static_cast<std::size_t>(j)] += ci / n;
+        continue;
+      }
+      const double inv = 1.0 / row_sum[static_cast<std::size_t>(i)];
+      for (int j = 0; j < n; ++j)
+        next[static_cast<std::size_t>(j)] += ci * P[static_cast<std::size_t>(i) * n + j] * inv;
+    }
+    double delta = 0.0;
+    for (int j = 0; j < n; ++j) delta += std::fabs(next[static_cast<std::size_t>(j)] - c[static_cast<std::size_t>(j)]);
+    c.swap(next);
+    if (delta < tolerance) break;
+  }
+  return std::vector<float>(c.begin(), c.end());
+}
+
+CentralityScorer::CentralityScorer(CentralityOptions options) : options_(options) {
+  KESSEL_CHECK_ARG(options_.dim >= 1, "centrality: dim must be >= 1, got ", options_.dim);
+  KESSEL_CHECK_ARG(options_.temperature > 0.0f, "centrality: temperature must be > 0, got ",
+                   options_.temperature);
+  KESSEL_CHECK_ARG(options_.m > 1.0f, "centrality: m must be > 1, got ", options_.m);
+}
+
+std::string CentralityScorer::name() const {
+  return options_.normalizer == Normalizer::kFuzzy ? "Attention centrality (fuzzy)"
+                                                   : "Attention centrality (softmax)";
+}
+
+UnitScores CentralityScorer::score(const Prepared& p) const {
+  const int U = static_cast<int>(p.units.size());
+  UnitScores out;
+  if (U == 0) return out;
+  const int D = options_.dim;
+  const std::vector<float> x = unit_tfidf(p, D);
+
+  // Self is hidden: a unit's similarity to itself says nothing about its centrality (and under fuzzy
+  // weights an exact self-match would take the whole row).
+  std::vector<std::uint8_t> mask(static_cast<std::size_t>(U) * U, 1);
+  for (int i = 0; i < U; ++i) mask[static_cast<std::size_t>(i) * U + i] = 0;
+  std::vector<float> boost(static_cast<std::size_t>(U), 0.0f);
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mentions[m].expressed) boost[static_cast<std::size_t>(p.mention_unit[m])] = options_.emotion_boost;
+
+  AttentionInputs in;
+  in.B = 1, in.H = 1, in.Lq = U, in.Lk = U, in.D = D, in.Dv = D;
+  in.q = in.k = in.v = x.data();
+  in.mask = Strided4<std::uint8_t>::contiguous(mask.data(), {1, 1, U, U});
+  if (options_.emotion_boost != 0.0f) in.key_boost = boost.data();
+  AttentionSpec spec;
+  spec.normalizer = options_.normalizer;
+  if (options_.normalizer == Normalizer::kSoftmax) {
+    spec.similarity = Similarity::kCosine;
+    spec.temperature = options_.temperature;
+  } else {
+    spec.m = options_.m;
+    spec.fuzzy_eps = 1e-6f;  // empty units sit at the origin together; keep their weights finite
+  }
+  spec.threads = 1;
+  std::vector<float> weights(static_cast<std::size_t>(U) * U);
+  attention_weights(weights.data(), in, spec);
+
+  out.salience = damped_stationary(weights, U, options_.damping, options_.iterations, options_.tolerance);
+  // Queries are the customer units: the map a reviewer wants is "what did each customer sentence
+  // attend to".
+  std::vector<int> rows;
+  for (int u = 0; u < U; ++u)
+    if (p.units[static_cast<std::size_t>(u)].speaker == text::Speaker::customer) rows.push_back(u);
+  out.attention_queries = rows;
+  out.attention = Tensor({static_cast<Index>(rows.size()), U});
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    std::copy_n(weights.data() + static_cast<std::size_t>(rows[r]) * U, U,
+                out.attention.data() + r * static_cast<std::size_t>(U));
+  return out;
+}
+
+UnitScores LeadScorer::score(const Prepared& p) const {
+  UnitScores out;
+  const std::size_t U = p.units.size();
+  for (std::size_t u = 0; u < U; ++u) out.salience.push_back(static_cast<float>(U - u));
+  return out;
+}
+
+UnitScores LongestScorer::score(const Prepared& p) const {
+  UnitScores out;
+  // Ties go to the earlier unit, as a reader would.
+  const std::size_t U = p.units.size();
+  for (std::size_t u = 0; u < U; ++u)
+    out.salience.push_back(static_cast<float>(p.units[u].chars) - 1e-3f * static_cast<float>(u) / (U + 1));
+  return out;
+}
+
+UnitScores LexRankScorer::score(const Prepared& p) const {
+  UnitScores out;
+  const int U = static_cast<int>(p.units.size());
+  if (U == 0) return out;
+  const int D = 512;
+  const std::vector<float> x = unit_tfidf(p, D);
+  std::vector<float> adjacency(static_cast<std::size_t>(U) * U, 0.0f);
+  for (int i = 0; i < U; ++i) {
+    for (int j = 0; j < U; ++j) {
+      float dot = 0.0f;
+      for (int d = 0; d < D; ++d)
+        dot += x[static_cast<std::size_t>(i) * D + d] * x[static_cast<std::size_t>(j) * D + d];
+      adjacency[static_cast<std::size_t>(i) * U + j] = dot > threshold_ ? 1.0f : 0.0f;
+    }
+  }
+  out.salience = damped_stationary(adjacency, U, damping_);
+  return out;
+}
+
+}  // namespace kessel::summarize

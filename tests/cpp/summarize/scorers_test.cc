@@ -1,0 +1,98 @@
+#include "kessel/summarize/scorers.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+
+text::Dialogue dialogue_of(const std::vector<std::pair<Speaker, std::string>>& turns) {
+  text::Dialogue d;
+  d.id = "t";
+  for (const auto& [speaker, sentence] : turns) {
+    text::Turn t;
+    t.speaker = speaker;
+    t.text = sentence;
+    t.sentences = {sentence};
+    d.turns.push_back(t);
+  }
+  return d;
+}
+
+const text::Lexicon& lexicon() {
+  static const text::Lexicon lex = text::load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
+  return lex;
+}
+
+TEST(DampedStationary, MatchesTheClosedFormOfATwoNodeChain) {
+  // P = [[0, 1], [1, 0]] is symmetric: the stationary distribution is uniform for any damping.
+  auto c = damped_stationary({0, 1, 1, 0}, 2, 0.85f);
+  EXPECT_NEAR(c[0], 0.5, 1e-6);
+  EXPECT_NEAR(c[1], 0.5, 1e-6);
+  // A star: node 0 is pointed to by 1 and 2, and points back to both. Without damping c0 = 1/2.
+  auto star = damped_stationary({0, 1, 1, 1, 0, 0, 1, 0, 0}, 3, 0.0f);
+  EXPECT_NEAR(star[0], 1.0 / 3, 1e-6);  // damping 0: uniform teleport only
+  auto star_d = damped_stationary({0, 1, 1, 1, 0, 0, 1, 0, 0}, 3, 0.85f, 1000, 1e-12);
+  // c0 = 0.05 + 0.85 (c1 + c2), c1 = c2 = 0.05 + 0.425 c0  ->  c0 = 0.135 / 0.2775
+  EXPECT_NEAR(star_d[0], 0.05 + 0.85 * (1 - star_d[0]), 1e-6);
+  EXPECT_GT(star_d[0], star_d[1]);
+}
+
+TEST(Scorers, CentralityPrefersTheUnitThatSharesTheMostContent) {
+  auto d = dialogue_of({{Speaker::customer, "订单物流一直没有更新"},
+                        {Speaker::agent, "您好请问有什么可以帮您"},
+                        {Speaker::customer, "订单物流没更新，快递在哪里"},
+                        {Speaker::agent, "已为您催促快递，物流会更新"},
+                        {Speaker::customer, "天气不错"}});
+  Prepared p = prepare(d, lexicon());
+  for (auto normalizer : {Normalizer::kSoftmax, Normalizer::kFuzzy}) {
+    CentralityOptions o;
+    o.normalizer = normalizer;
+    UnitScores s = CentralityScorer(o).score(p);
+    ASSERT_EQ(s.salience.size(), 5u);
+    for (float v : s.salience) EXPECT_TRUE(std::isfinite(v));
+    const auto best = std::max_element(s.salience.begin(), s.salience.end()) - s.salience.begin();
+    EXPECT_EQ(best, 2) << CentralityScorer(o).name();
+    EXPECT_LT(s.salience[4], s.salience[2]);
+    // Explanation: one row per customer unit, each a distribution without self-attention.
+    ASSERT_EQ(s.attention.dim(0), 3);
+    ASSERT_EQ(s.attention_queries, (std::vector<int>{0, 2, 4}));
+    for (Index r = 0; r < 3; ++r) {
+      double sum = 0;
+      for (Index j = 0; j < 5; ++j) sum += s.attention[r * 5 + j];
+      EXPECT_NEAR(sum, 1.0, 1e-5);
+      EXPECT_EQ(s.attention[r * 5 + s.attention_queries[static_cast<size_t>(r)]], 0.0f);
+    }
+  }
+}
+
+TEST(Scorers, SingleUnitAndEmptyDialogues) {
+  auto one = dialogue_of({{Speaker::customer, "😡"}});
+  Prepared p = prepare(one, lexicon());
+  UnitScores s = CentralityScorer().score(p);
+  ASSERT_EQ(s.salience.size(), 1u);
+  EXPECT_TRUE(std::isfinite(s.salience[0]));
+  text::Dialogue empty;
+  Prepared pe = prepare(empty, lexicon());
+  EXPECT_TRUE(CentralityScorer().score(pe).salience.empty());
+}
+
+TEST(Scorers, LeadAndLongest) {
+  auto d = dialogue_of({{Speaker::customer, "短"}, {Speaker::agent, "这一句最长的回复内容"}, {Speaker::customer, "中等长度"}});
+  Prepared p = prepare(d, lexicon());
+  auto lead = LeadScorer().score(p).salience;
+  EXPECT_GT(lead[0], lead[1]);
+  EXPECT_GT(lead[1], lead[2]);
+  auto longest = LongestScorer().score(p).salience;
+  EXPECT_GT(longest[1], longest[2]);
+  EXPECT_GT(longest[2], longest[0]);
+  auto lexrank = LexRankScorer().score(p).salience;
+  EXPECT_EQ(lexrank.size(), 3u);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
