@@ -188,7 +188,8 @@ void fused_backward(const AttentionGrads& grads, const float* dout, const float*
                     const float* lse, const AttentionInputs& in, const AttentionSpec& spec) {
   KESSEL_CHECK_ARG(in.kv_dtype == KvDtype::kFloat32,
                    "attention_backward: the fused backward needs float32 k and v");
-  const FusedContext ctx(in, spec);
+  FusedContext ctx(in, spec);
+  compute_key_norms(ctx, resolve_threads(spec.threads));
   const Index B = in.B, H = in.H, Lq = in.Lq, Lk = in.Lk, D = in.D, Dv = in.Dv;
   const Index nqb = (Lq + kBlockQ - 1) / kBlockQ, nkb = (Lk + kBlockK - 1) / kBlockK;
   const int threads = resolve_threads(spec.threads);

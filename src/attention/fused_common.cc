@@ -90,12 +90,31 @@ void load_key_tile(LoadedTile& lt, const FusedContext& ctx, Index b, Index h, co
     lt.k_sqnorm.resize(static_cast<size_t>(tile.n));
     lt.k_norm.resize(static_cast<size_t>(tile.n));
     for (Index t = 0; t < tile.n; ++t) {
-      const float* kr = lt.k + t * lt.ldk;
-      float s = 0.0f;
-      for (Index d = 0; d < in.D; ++d) s += kr[d] * kr[d];
-      lt.k_sqnorm[static_cast<size_t>(t)] = s;
-      lt.k_norm[static_cast<size_t>(t)] = std::max(std::sqrt(s), ctx.spec.cosine_eps);
+      const size_t row = static_cast<size_t>(bh * in.Lk + tile.key(t));
+      lt.k_sqnorm[static_cast<size_t>(t)] = ctx.k_sqnorm_all[row];
+      lt.k_norm[static_cast<size_t>(t)] = ctx.k_norm_all[row];
     }
+  }
+}
+
+void compute_key_norms(FusedContext& ctx, int threads) {
+  if (!ctx.need_norms) return;
+  const AttentionInputs& in = ctx.in;
+  const Index rows = in.B * in.H * in.Lk;
+  ctx.k_sqnorm_all.resize(static_cast<size_t>(rows));
+  ctx.k_norm_all.resize(static_cast<size_t>(rows));
+  const bool int8 = in.kv_dtype == KvDtype::kInt8;
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (Index row = 0; row < rows; ++row) {
+    float s = 0.0f;
+    for (Index d = 0; d < in.D; ++d) {
+      // Same values the tiles see: int8 rows are dequantized exactly as load_key_tile does.
+      const float x = int8 ? static_cast<float>(in.k_int8[row * in.D + d]) * in.k_scale[row]
+                           : in.k[row * in.D + d];
+      s += x * x;
+    }
+    ctx.k_sqnorm_all[static_cast<size_t>(row)] = s;
+    ctx.k_norm_all[static_cast<size_t>(row)] = std::max(std::sqrt(s), ctx.spec.cosine_eps);
   }
 }
 

@@ -27,6 +27,8 @@ struct FusedContext {
   bool elementwise_masks;  // allowed_keys / mask / lag by time: every tile partial
   float dot_factor;        // hot dot: scale * inv_temperature
   float fuzzy_a;           // 1/(m-1)
+  // Key norms [B, H, Lk], computed once per call (need_norms only; see compute_key_norms).
+  std::vector<float> k_sqnorm_all, k_norm_all;
 
   FusedContext(const AttentionInputs& in_, const AttentionSpec& spec_);
 
@@ -59,6 +61,9 @@ struct LoadedTile {
   std::vector<float> k_buf, v_buf;  // int8 dequantization
   std::vector<float> k_sqnorm, k_norm;  // [n]
 };
+
+// Fills ctx.k_sqnorm_all / k_norm_all when the similarity needs them (parallel over rows).
+void compute_key_norms(FusedContext& ctx, int threads);
 
 // Packs q rows [i0, i0+nq) of head (b, h) into blk (Q^T, norms); sizes its vectors.
 void load_query_block(QueryBlock& blk, const FusedContext& ctx, Index b, Index h, Index i0, Index nq);

@@ -142,17 +142,9 @@ void online_softmax_step(float* st, const KeyTile& tile, const LoadedTile& lt, R
     rs.m[static_cast<size_t>(ii)] = mnew;
   }
   tile::exp_array(alpha, alpha, kBlockQ);
-  for (Index t = 0; t < tile.n; ++t) {
-    float* row = st + t * kBlockQ;
-    for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] -= base[ii];
-  }
-  tile::exp_array(st, st, tile.n * kBlockQ);
   float* tsum = rs.tile_sum.data();
   std::fill(tsum, tsum + kBlockQ, 0.0f);
-  for (Index t = 0; t < tile.n; ++t) {
-    const float* row = st + t * kBlockQ;
-    for (Index ii = 0; ii < kBlockQ; ++ii) tsum[ii] += row[ii];
-  }
+  tile::exp_shift_sum(st, tile.n, kBlockQ, base, tsum);
   for (Index ii = 0; ii < kBlockQ; ++ii)
     rs.l[static_cast<size_t>(ii)] = rs.l[static_cast<size_t>(ii)] * alpha[ii] + tsum[ii];
   for (Index ii = 0; ii < nq; ++ii) {
@@ -237,7 +229,8 @@ void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, 
 
 AttentionStats fused_forward(float* out, float* lse, const AttentionInputs& in,
                              const AttentionSpec& spec) {
-  const FusedContext ctx(in, spec);
+  FusedContext ctx(in, spec);
+  compute_key_norms(ctx, resolve_threads(spec.threads));
   const Index nqb = (in.Lq + kBlockQ - 1) / kBlockQ;
   const Index items = in.B * in.H * nqb;
   Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;

@@ -29,6 +29,10 @@ void exp_array(float* y, const float* x, Index n);
 // y[e] = log(x[e]); log(0) = -inf, log(<0) = NaN, log(+inf) = +inf. y may alias x. ~1 ulp.
 void log_array(float* y, const float* x, Index n);
 
+// The online-softmax step of a key-major tile: st[r][c] = exp(st[r][c] - shift[c]) and
+// sum[c] += st[r][c], for r < rows, c < cols (st has row stride cols). Rows are summed in order.
+void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
+
 // Name of the variant the unqualified functions use ("avx512" or "scalar").
 const char* variant_name();
 
@@ -39,6 +43,7 @@ void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a
                         const float* x, Index ldx, Index rows, Index inner, Index n);
 void exp_array(float* y, const float* x, Index n);
 void log_array(float* y, const float* x, Index n);
+void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
 }  // namespace scalar
 
 #if defined(__AVX512F__)
@@ -50,6 +55,7 @@ void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a
                         const float* x, Index ldx, Index rows, Index inner, Index n);
 void exp_array(float* y, const float* x, Index n);
 void log_array(float* y, const float* x, Index n);
+void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
 }  // namespace avx512
 #endif
 
