@@ -118,13 +118,24 @@ void hot_dot_backward(float* st, float* dp, const FusedContext& ctx, const Query
   const float c = ctx.dot_factor;
   const float* lse = rows.lse.data();
   const float* dr = rows.drow.data();
+  float boost[kBlockK];
+  for (Index t = 0; t < tile.n; ++t)
+    boost[t] = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
+  if (tile.kind == TileKind::kFull) {
+    // One fused pass: weights, dS and G per element.
+    float dsum[kBlockK] = {};
+    tile::softmax_backward(st, dp, tile.n, kBlockQ, c, boost, lse, dr,
+                           sink.dkey_boost ? dsum : nullptr);
+    if (sink.dkey_boost)
+      for (Index t = 0; t < tile.n; ++t) sink.dkey_boost[tile.key(t)] += dsum[t];
+    return;
+  }
   for (Index t = 0; t < tile.n; ++t) {
-    const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
     float* row = st + t * kBlockQ;
-    for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * c + boost - lse[ii];
+    for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * c + boost[t] - lse[ii];
   }
   tile::exp_array(st, st, tile.n * kBlockQ);
-  if (tile.kind == TileKind::kPartial) zero_hidden(st, ctx, blk, tile);
+  zero_hidden(st, ctx, blk, tile);
   for (Index t = 0; t < tile.n; ++t) {
     const float* p = st + t * kBlockQ;
     float* g = dp + t * kBlockQ;

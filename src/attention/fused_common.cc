@@ -31,6 +31,7 @@ FusedContext::FusedContext(const AttentionInputs& in_, const AttentionSpec& spec
   // 1/(d2 + eps) stays finite, and sums of it stay finite, only for eps well above FLT_MIN.
   fuzzy_direct = path == ScorePath::kHotFuzzy && spec.m == 2.0f && in.key_boost == nullptr &&
                  spec.fuzzy_eps >= 1e-30f;
+  fuzzy_power = path == ScorePath::kHotFuzzy && !fuzzy_direct && in.key_boost == nullptr;
 }
 
 void load_query_block(QueryBlock& blk, const FusedContext& ctx, Index b, Index h, Index i0,

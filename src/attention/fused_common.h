@@ -23,6 +23,7 @@ struct FusedContext {
   ScorePath path;
   bool fuzzy;
   bool fuzzy_direct;       // fuzzy m = 2 without terms: weight = 1/(d2 + eps), no exp/log, no max
+  bool fuzzy_power;        // other hot fuzzy without key_boost: w = (d2 + eps)^(-a) in one pass
   bool need_norms;         // similarity needs |q|^2, |k|^2 (fuzzy, neg_sq_euclidean, cosines)
   bool elementwise_masks;  // allowed_keys / mask / lag by time: every tile partial
   float dot_factor;        // hot dot: scale * inv_temperature

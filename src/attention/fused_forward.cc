@@ -80,7 +80,6 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
                       const KeyTile& tile, const LoadedTile& lt, RowState& rs) {
   const float eps = ctx.spec.fuzzy_eps, tol = ctx.spec.fuzzy_match_tol;
   const float* nq2 = blk.q_sqnorm.data();
-  const float hidden = ctx.fuzzy_direct ? 0.0f : kNegInf;
   for (Index t = 0; t < tile.n; ++t) {
     float* row = st + t * kBlockQ;
     const float nk2 = lt.k_sqnorm[static_cast<size_t>(t)];
@@ -88,16 +87,17 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
     for (Index ii = 0; ii < kBlockQ; ++ii) {
       const float d2 = nq2[ii] + nk2 - 2.0f * row[ii];
       any_close |= (ii < blk.nq) & (d2 < kCancellationRatio * (nq2[ii] + nk2));
-      row[ii] = std::max(d2, 0.0f);
+      row[ii] = std::max(d2, 0.0f) + eps;
     }
     // Rare: near matches get their d2 recomputed directly, and exact ones go to the crisp sums.
     if (any_close) {
       const Index j = tile.key(t);
       const float* krow = lt.k + t * lt.ldk;
       for (Index ii = 0; ii < blk.nq; ++ii) {
-        if (!(row[ii] < kCancellationRatio * (nq2[ii] + nk2))) continue;
-        row[ii] = direct_sq_distance(blk, ii, krow, ctx.in.D);
-        if (!(row[ii] <= tol * (nq2[ii] + nk2))) continue;
+        if (!(row[ii] - eps < kCancellationRatio * (nq2[ii] + nk2))) continue;
+        const float d2 = direct_sq_distance(blk, ii, krow, ctx.in.D);
+        row[ii] = d2 + eps;
+        if (!(d2 <= tol * (nq2[ii] + nk2))) continue;
         if (tile.kind == TileKind::kPartial &&
             !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, j))
           continue;
@@ -105,13 +105,10 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
         row[ii] = kPosInf;  // weight 0 / logit -inf below: the crisp mean replaces the row
       }
     }
-    if (ctx.fuzzy_direct) {
-      for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = 1.0f / (row[ii] + eps);
-    } else {
-      for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] += eps;
-    }
+    if (ctx.fuzzy_direct)
+      for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = 1.0f / row[ii];
   }
-  if (!ctx.fuzzy_direct) {
+  if (!ctx.fuzzy_direct && !ctx.fuzzy_power) {
     tile::log_array(st, st, tile.n * kBlockQ);
     const float a = -ctx.fuzzy_a;
     for (Index t = 0; t < tile.n; ++t) {
@@ -120,18 +117,30 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
       for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * a + boost;
     }
   }
-  if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, hidden);
+  // Hidden: weight 0 (direct), d2 + eps = +inf (power), logit -inf (otherwise).
+  if (tile.kind == TileKind::kPartial)
+    mask_partial_tile(st, ctx, blk, tile, ctx.fuzzy_direct ? 0.0f : ctx.fuzzy_power ? kPosInf : kNegInf);
 }
 
 // Online normalization step: logits in st -> weights relative to the new running max; rescales
 // the accumulator and adds weights * V.
 void online_softmax_step(float* st, const KeyTile& tile, const LoadedTile& lt, RowState& rs,
-                         Index nq, Index dv) {
+                         Index nq, Index dv, const FusedContext& ctx) {
   float* tmax = rs.tile_max.data();
-  std::fill(tmax, tmax + kBlockQ, kNegInf);
-  for (Index t = 0; t < tile.n; ++t) {
-    const float* row = st + t * kBlockQ;
-    for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = std::max(tmax[ii], row[ii]);
+  if (ctx.fuzzy_power) {
+    // st holds d2 + eps: the largest logit -a ln(d2 + eps) is at the smallest d2.
+    std::fill(tmax, tmax + kBlockQ, kPosInf);
+    for (Index t = 0; t < tile.n; ++t) {
+      const float* row = st + t * kBlockQ;
+      for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = std::min(tmax[ii], row[ii]);
+    }
+    for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = -ctx.fuzzy_a * std::log(tmax[ii]);
+  } else {
+    std::fill(tmax, tmax + kBlockQ, kNegInf);
+    for (Index t = 0; t < tile.n; ++t) {
+      const float* row = st + t * kBlockQ;
+      for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = std::max(tmax[ii], row[ii]);
+    }
   }
   float* base = rs.base.data();
   float* alpha = rs.alpha.data();
@@ -144,7 +153,10 @@ void online_softmax_step(float* st, const KeyTile& tile, const LoadedTile& lt, R
   tile::exp_array(alpha, alpha, kBlockQ);
   float* tsum = rs.tile_sum.data();
   std::fill(tsum, tsum + kBlockQ, 0.0f);
-  tile::exp_shift_sum(st, tile.n, kBlockQ, base, tsum);
+  if (ctx.fuzzy_power)
+    tile::neg_pow_shift_sum(st, tile.n, kBlockQ, ctx.fuzzy_a, base, tsum);
+  else
+    tile::exp_shift_sum(st, tile.n, kBlockQ, base, tsum);
   for (Index ii = 0; ii < kBlockQ; ++ii)
     rs.l[static_cast<size_t>(ii)] = rs.l[static_cast<size_t>(ii)] * alpha[ii] + tsum[ii];
   for (Index ii = 0; ii < nq; ++ii) {
@@ -200,7 +212,7 @@ void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, 
     if (ctx.fuzzy_direct)
       direct_sum_step(st, tile, s.lt, rs, nq, dv);
     else
-      online_softmax_step(st, tile, s.lt, rs, nq, dv);
+      online_softmax_step(st, tile, s.lt, rs, nq, dv, ctx);
   }
   for (Index ii = 0; ii < nq; ++ii) {
     const size_t u = static_cast<size_t>(ii);

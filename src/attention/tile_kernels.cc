@@ -57,6 +57,31 @@ void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float*
     }
 }
 
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
+  for (Index r = 0; r < rows; ++r)
+    for (Index c = 0; c < cols; ++c) {
+      const float y = std::exp(-a * std::log(st[r * cols + c]) - shift[c]);
+      st[r * cols + c] = y;
+      sum[c] += y;
+    }
+}
+
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum) {
+  for (Index r = 0; r < rows; ++r) {
+    float acc = 0.0f;
+    for (Index k = 0; k < cols; ++k) {
+      const Index e = r * cols + k;
+      const float p = std::exp(st[e] * c + row_add[r] - lse[k]);
+      const float ds = p * (dp[e] - drow[k]);
+      st[e] = p;
+      dp[e] = ds * c;
+      acc += ds;
+    }
+    if (ds_rowsum) ds_rowsum[r] += acc;
+  }
+}
+
 }  // namespace scalar
 
 // ---- AVX-512 -------------------------------------------------------------------------------------
@@ -193,7 +218,9 @@ inline __m512 exp16(__m512 x) {
 }
 
 // log(x) = e ln2 + log(m), m = mantissa in [0.75, 1.5); log(m) = 2 atanh(s), s = (m-1)/(m+1),
-// |s| < 0.2, by its odd series to s^11 (truncation < 1e-9). getexp/getmant handle denormals.
+// |s| < 0.2, by its odd series to s^9 (truncation < 3e-8 relative). getexp/getmant handle denormals
+// and the special values by themselves: getexp(0) = -inf gives log(0) = -inf, getexp(+inf) = +inf
+// gives +inf, and negative inputs or NaN give a NaN mantissa (_MM_MANT_SIGN_nan).
 inline __m512 log16(__m512 x) {
   const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
   __m512 e = _mm512_getexp_ps(x);
@@ -207,8 +234,7 @@ inline __m512 log16(__m512 x) {
   const __m512 r1 = _mm512_mul_ps(r0, _mm512_fnmadd_ps(den, r0, _mm512_set1_ps(2.0f)));
   const __m512 s = _mm512_mul_ps(f, r1);
   const __m512 s2 = _mm512_mul_ps(s, s);
-  __m512 p = _mm512_set1_ps(2.0f / 11.0f);
-  p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 9.0f));
+  __m512 p = _mm512_set1_ps(2.0f / 9.0f);
   p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 7.0f));
   p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 5.0f));
   p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 3.0f));
@@ -216,13 +242,7 @@ inline __m512 log16(__m512 x) {
   // log m = 2s + p; add the small parts first.
   __m512 lo = _mm512_fmadd_ps(e, _mm512_set1_ps(1.428606765330187045e-06f), p);
   lo = _mm512_add_ps(lo, _mm512_add_ps(s, s));
-  __m512 y = _mm512_fmadd_ps(e, _mm512_set1_ps(0.693145751953125f), lo);
-  // Special values: log(0) = -inf, log(+inf) = +inf (negative inputs and NaN are NaN via getmant).
-  y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_EQ_OQ),
-                         _mm512_set1_ps(-INFINITY));
-  y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(x, _mm512_set1_ps(INFINITY), _CMP_EQ_OQ),
-                         _mm512_set1_ps(INFINITY));
-  return y;
+  return _mm512_fmadd_ps(e, _mm512_set1_ps(0.693145751953125f), lo);
 }
 
 }  // namespace
@@ -295,6 +315,45 @@ void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float*
   }
 }
 
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
+  const __m512 na = _mm512_set1_ps(-a);
+  for (Index c0 = 0; c0 < cols; c0 += 16) {
+    const __mmask16 m = tail_mask(cols - c0);
+    const __m512 sh = _mm512_maskz_loadu_ps(m, shift + c0);
+    __m512 acc = _mm512_maskz_loadu_ps(m, sum + c0);
+    for (Index r = 0; r < rows; ++r) {
+      float* p = st + r * cols + c0;
+      const __m512 x = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m, p);
+      const __m512 y = exp16(_mm512_fmsub_ps(na, log16(x), sh));
+      _mm512_mask_storeu_ps(p, m, y);
+      acc = _mm512_add_ps(acc, y);
+    }
+    _mm512_mask_storeu_ps(sum + c0, m, acc);
+  }
+}
+
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum) {
+  const __m512 vc = _mm512_set1_ps(c);
+  for (Index r = 0; r < rows; ++r) {
+    const __m512 add = _mm512_set1_ps(row_add[r]);
+    __m512 acc = _mm512_setzero_ps();
+    for (Index k0 = 0; k0 < cols; k0 += 16) {
+      const __mmask16 m = tail_mask(cols - k0);
+      float* s = st + r * cols + k0;
+      float* d = dp + r * cols + k0;
+      const __m512 logit = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, s), vc, add);
+      const __m512 p = exp16(_mm512_sub_ps(logit, _mm512_maskz_loadu_ps(m, lse + k0)));
+      const __m512 ds = _mm512_mul_ps(
+          p, _mm512_sub_ps(_mm512_maskz_loadu_ps(m, d), _mm512_maskz_loadu_ps(m, drow + k0)));
+      _mm512_mask_storeu_ps(s, m, p);
+      _mm512_mask_storeu_ps(d, m, _mm512_mul_ps(ds, vc));
+      acc = _mm512_mask_add_ps(acc, m, acc, ds);
+    }
+    if (ds_rowsum) ds_rowsum[r] += _mm512_reduce_add_ps(acc);
+  }
+}
+
 }  // namespace avx512
 
 const char* variant_name() { return "avx512"; }
@@ -310,6 +369,13 @@ void exp_array(float* y, const float* x, Index n) { avx512::exp_array(y, x, n); 
 void log_array(float* y, const float* x, Index n) { avx512::log_array(y, x, n); }
 void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum) {
   avx512::exp_shift_sum(st, rows, cols, shift, sum);
+}
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
+  avx512::neg_pow_shift_sum(st, rows, cols, a, shift, sum);
+}
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum) {
+  avx512::softmax_backward(st, dp, rows, cols, c, row_add, lse, drow, ds_rowsum);
 }
 
 #else  // no vector ISA: the scalar versions serve
@@ -327,6 +393,13 @@ void exp_array(float* y, const float* x, Index n) { scalar::exp_array(y, x, n); 
 void log_array(float* y, const float* x, Index n) { scalar::log_array(y, x, n); }
 void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum) {
   scalar::exp_shift_sum(st, rows, cols, shift, sum);
+}
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
+  scalar::neg_pow_shift_sum(st, rows, cols, a, shift, sum);
+}
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum) {
+  scalar::softmax_backward(st, dp, rows, cols, c, row_add, lse, drow, ds_rowsum);
 }
 
 #endif

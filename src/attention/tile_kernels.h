@@ -33,6 +33,16 @@ void log_array(float* y, const float* x, Index n);
 // sum[c] += st[r][c], for r < rows, c < cols (st has row stride cols). Rows are summed in order.
 void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
 
+// Fuzzy general m: st[r][c] = exp(-a ln(st[r][c]) - shift[c]) = st^(-a) e^(-shift), sum[c] += it.
+// st holds d2 + eps (+inf for hidden keys, giving 0).
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
+
+// Softmax backward of a fully visible key-major tile with logit = c * st + row_add[r]:
+// p = exp(logit - lse[col]), ds = p (dp - drow[col]); st <- p, dp <- c * ds, ds_rowsum[r] += sum ds
+// (ds_rowsum may be null).
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum);
+
 // Name of the variant the unqualified functions use ("avx512" or "scalar").
 const char* variant_name();
 
@@ -44,6 +54,9 @@ void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a
 void exp_array(float* y, const float* x, Index n);
 void log_array(float* y, const float* x, Index n);
 void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum);
 }  // namespace scalar
 
 #if defined(__AVX512F__)
@@ -56,6 +69,9 @@ void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a
 void exp_array(float* y, const float* x, Index n);
 void log_array(float* y, const float* x, Index n);
 void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum);
 }  // namespace avx512
 #endif
 

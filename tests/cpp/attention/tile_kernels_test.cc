@@ -159,5 +159,47 @@ TEST(TileKernels, ExpShiftSumMatchesScalar) {
   }
 }
 
+TEST(TileKernels, NegPowShiftSumMatchesScalar) {
+  for (Index cols : {1, 16, 37, 64}) {
+    const Index rows = 19;
+    auto st = random_vector(static_cast<size_t>(rows * cols), 10);
+    for (float& e : st) e = e * e * 30.0f + 1e-6f;  // d2 + eps > 0
+    st[5] = std::numeric_limits<float>::infinity();  // a hidden key
+    auto shift = random_vector(static_cast<size_t>(cols), 11);
+    std::vector<float> sum(static_cast<size_t>(cols), 0.0f);
+    auto st2 = st, sum2 = sum;
+    scalar::neg_pow_shift_sum(st.data(), rows, cols, 2.0f, shift.data(), sum.data());
+    neg_pow_shift_sum(st2.data(), rows, cols, 2.0f, shift.data(), sum2.data());
+    // exp(-a ln x) turns the absolute error of ln x into a relative one, a * |ln x| ulp-sized.
+    for (size_t e = 0; e < st.size(); ++e) EXPECT_NEAR(st2[e], st[e], 2e-6 * std::fabs(st[e]));
+    EXPECT_EQ(st2[5], 0.0f);
+    for (size_t c = 0; c < sum.size(); ++c) EXPECT_NEAR(sum2[c], sum[c], 1e-6 * std::fabs(sum[c]));
+  }
+}
+
+TEST(TileKernels, SoftmaxBackwardMatchesScalar) {
+  for (Index cols : {1, 16, 37, 64}) {
+    const Index rows = 13;
+    auto st = random_vector(static_cast<size_t>(rows * cols), 12);
+    auto dp = random_vector(static_cast<size_t>(rows * cols), 13);
+    auto add = random_vector(static_cast<size_t>(rows), 14);
+    auto lse = random_vector(static_cast<size_t>(cols), 15);
+    auto drow = random_vector(static_cast<size_t>(cols), 16);
+    lse[0] = std::numeric_limits<float>::infinity();  // a row without weights (crisp / masked)
+    std::vector<float> rowsum(static_cast<size_t>(rows), 0.5f);
+    auto st2 = st, dp2 = dp, rowsum2 = rowsum;
+    scalar::softmax_backward(st.data(), dp.data(), rows, cols, 0.7f, add.data(), lse.data(),
+                             drow.data(), rowsum.data());
+    softmax_backward(st2.data(), dp2.data(), rows, cols, 0.7f, add.data(), lse.data(), drow.data(),
+                     rowsum2.data());
+    for (size_t e = 0; e < st.size(); ++e) {
+      EXPECT_NEAR(st2[e], st[e], 4e-7 * std::fabs(st[e]));
+      EXPECT_NEAR(dp2[e], dp[e], 1e-6 * std::fabs(dp[e]) + 1e-7);
+    }
+    EXPECT_EQ(st2[0], 0.0f);
+    for (size_t r = 0; r < rowsum.size(); ++r) EXPECT_NEAR(rowsum2[r], rowsum[r], 1e-5);
+  }
+}
+
 }  // namespace
 }  // namespace kessel::attention_detail::tile
