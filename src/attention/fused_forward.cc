@@ -80,6 +80,11 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
                       const KeyTile& tile, const LoadedTile& lt, RowState& rs) {
   const float eps = ctx.spec.fuzzy_eps, tol = ctx.spec.fuzzy_match_tol;
   const float* nq2 = blk.q_sqnorm.data();
+  // Power mode: the per-row minimum of d2 + eps (the maximum logit) is taken in the same pass. An
+  // exact match marked +inf below may leave it too small; that only lowers the shift of a row whose
+  // output is the crisp mean anyway. Partial tiles take it again after masking.
+  float* tmin = rs.tile_max.data();
+  std::fill(tmin, tmin + kBlockQ, kPosInf);
   for (Index t = 0; t < tile.n; ++t) {
     float* row = st + t * kBlockQ;
     const float nk2 = lt.k_sqnorm[static_cast<size_t>(t)];
@@ -88,6 +93,7 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
       const float d2 = nq2[ii] + nk2 - 2.0f * row[ii];
       any_close |= (ii < blk.nq) & (d2 < kCancellationRatio * (nq2[ii] + nk2));
       row[ii] = std::max(d2, 0.0f) + eps;
+      tmin[ii] = std::min(tmin[ii], row[ii]);
     }
     // Rare: near matches get their d2 recomputed directly, and exact ones go to the crisp sums.
     if (any_close) {
@@ -128,11 +134,14 @@ void online_softmax_step(float* st, const KeyTile& tile, const LoadedTile& lt, R
                          Index nq, Index dv, const FusedContext& ctx) {
   float* tmax = rs.tile_max.data();
   if (ctx.fuzzy_power) {
-    // st holds d2 + eps: the largest logit -a ln(d2 + eps) is at the smallest d2.
-    std::fill(tmax, tmax + kBlockQ, kPosInf);
-    for (Index t = 0; t < tile.n; ++t) {
-      const float* row = st + t * kBlockQ;
-      for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = std::min(tmax[ii], row[ii]);
+    // st holds d2 + eps: the largest logit -a ln(d2 + eps) is at the smallest d2 (full tiles: taken
+    // by hot_fuzzy_scores already).
+    if (tile.kind == TileKind::kPartial) {
+      std::fill(tmax, tmax + kBlockQ, kPosInf);
+      for (Index t = 0; t < tile.n; ++t) {
+        const float* row = st + t * kBlockQ;
+        for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = std::min(tmax[ii], row[ii]);
+      }
     }
     for (Index ii = 0; ii < kBlockQ; ++ii) tmax[ii] = -ctx.fuzzy_a * std::log(tmax[ii]);
   } else {
