@@ -1,0 +1,109 @@
+// kessel eval: ROUGE, the emotion constraint and latency for the summarizer and, in the same run, the
+// baselines — the table of the seed, measured.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli_data.h"
+#include "commands.h"
+#include "eval_rows.h"
+#include "kessel/error.h"
+#include "kessel/summarize/evaluate.h"
+#include "kessel/summarize/scorers.h"
+#include "util/progress.h"
+
+namespace kessel::cli {
+
+namespace {
+
+struct EvalOptions {
+  InputOptions input;
+  LexiconOptions lexicon;
+  std::string model;
+  int max_sentences = 4;
+  float redundancy = 0.5f;
+  bool json = false;
+};
+
+void print_table(const std::vector<summarize::EvalRow>& rows, bool english) {
+  std::printf("%-40s %6s %6s %6s %s| %6s %6s %6s | %7s %7s %7s %8s\n", "system", "R-1", "R-2", "R-L",
+              english ? "(best; avg R-L) " : "", "constr", "emoRec", "bound", "p50 ms", "p95 ms",
+              "p99 ms", "dlg/s");
+  for (const auto& r : rows) {
+    char extra[32] = "";
+    if (english) std::snprintf(extra, sizeof extra, "(%5.2f)         ", r.rougeL_avg);
+    std::printf("%-40s %6.2f %6.2f %6.2f %s| %5.1f%% %5.1f%% %5.1f%% | %7.3f %7.3f %7.3f %8.0f\n",
+                r.name.c_str(), r.rouge1_best, r.rouge2_best, r.rougeL_best, extra,
+                100 * r.constraint_satisfied, 100 * r.emotion_recall, 100 * r.constraint_bound,
+                r.p50_ms, r.p95_ms, r.p99_ms, r.dialogues_per_s);
+  }
+}
+
+nlohmann::json row_json(const summarize::EvalRow& r) {
+  return {{"system", r.name},
+          {"dialogues", r.dialogues},
+          {"with_emotion", r.with_emotion},
+          {"rouge1", r.rouge1_best},
+          {"rouge2", r.rouge2_best},
+          {"rougeL", r.rougeL_best},
+          {"rouge1_avg", r.rouge1_avg},
+          {"rouge2_avg", r.rouge2_avg},
+          {"rougeL_avg", r.rougeL_avg},
+          {"constraint_satisfied", r.constraint_satisfied},
+          {"emotion_recall", r.emotion_recall},
+          {"constraint_bound", r.constraint_bound},
+          {"latency_ms", {{"p50", r.p50_ms}, {"p95", r.p95_ms}, {"p99", r.p99_ms}}},
+          {"dialogues_per_s", r.dialogues_per_s}};
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  auto options = std::make_shared<EvalOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "eval", "ROUGE, emotion constraint and latency of the summarizer and the baselines");
+  add_input_options(*cmd, options->input, "--data");
+  add_lexicon_options(*cmd, options->lexicon);
+  cmd->add_option("--model", options->model, "A trained EACA model (kessel train)");
+  cmd->add_option("--max-sentences", options->max_sentences,
+                  "Summary length in sentences for the rows without a model")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--redundancy", options->redundancy, "MMR redundancy weight in [0, 1]")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_flag("--json", options->json, "Print a JSON document instead of the table");
+  cmd->callback([options] {
+    const auto& o = *options;
+    const text::Lexicon lexicon = load_lexicon(o.lexicon);
+    const text::ReadResult input = read_input(o.input);
+    const auto systems = eval_systems(o.model, lexicon, o.max_sentences, o.redundancy);
+
+    std::vector<summarize::EvalRow> rows;
+    Progress progress("eval", static_cast<std::int64_t>(systems.size()));
+    for (const auto& system : systems) {
+      rows.push_back(summarize::evaluate(input.dialogues, lexicon, *system.scorer, system.decode,
+                                         system.name));
+      progress.update(static_cast<std::int64_t>(rows.size()), system.name);
+    }
+    progress.finish();
+    bool english = false;
+    if (!input.dialogues.empty())
+      english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
+    if (o.json) {
+      nlohmann::json j;
+      j["data"] = o.input.path;
+      j["format"] = text::to_string(input.format);
+      j["skipped"] = input.skipped.size();
+      j["rows"] = nlohmann::json::array();
+      for (const auto& r : rows) j["rows"].push_back(row_json(r));
+      std::cout << j.dump(2) << '\n';
+    } else {
+      std::printf("%s: %zu dialogues (%s), %zu with customer emotion\n", o.input.path.c_str(),
+                  rows.empty() ? 0 : rows.front().dialogues, text::to_string(input.format),
+                  rows.empty() ? 0 : rows.front().with_emotion);
+      print_table(rows, english);
+    }
+  });
+}
+
+}  // namespace kessel::cli

@@ -1,0 +1,50 @@
+#include "eval_rows.h"
+
+#include "kessel/summarize/eaca.h"
+#include "kessel/summarize/scorers.h"
+
+namespace kessel::cli {
+
+std::vector<EvalSystem> eval_systems(const std::string& model_path, const text::Lexicon& lexicon,
+                                     int max_sentences, float redundancy) {
+  summarize::DecodeOptions plain;
+  plain.max_sentences = max_sentences;
+  plain.redundancy = redundancy;
+  const std::string n = std::to_string(max_sentences);
+  std::vector<EvalSystem> systems;
+  auto add = [&](std::string name, std::shared_ptr<const summarize::Scorer> scorer,
+                 summarize::DecodeOptions decode) {
+    systems.push_back({std::move(name), std::move(scorer), decode});
+  };
+  // Baselines: position and length only, so no redundancy control and no constraint.
+  summarize::DecodeOptions baseline = plain;
+  baseline.redundancy = 0.0f;
+  baseline.emotion_constraint = false;
+  add("Lead-" + n, std::make_shared<summarize::LeadScorer>(), baseline);
+  add("Longest-" + n, std::make_shared<summarize::LongestScorer>(), baseline);
+  add("LexRank-" + n, std::make_shared<summarize::LexRankScorer>(), baseline);
+
+  summarize::CentralityOptions softmax;
+  summarize::CentralityOptions fuzzy;
+  fuzzy.normalizer = Normalizer::kFuzzy;
+  summarize::DecodeOptions unconstrained = plain;
+  unconstrained.emotion_constraint = false;
+  add("centrality softmax, no constraint", std::make_shared<summarize::CentralityScorer>(softmax),
+      unconstrained);
+  add("centrality softmax (unsupervised mode)", std::make_shared<summarize::CentralityScorer>(softmax),
+      plain);
+  add("centrality fuzzy m=2", std::make_shared<summarize::CentralityScorer>(fuzzy), plain);
+
+  if (!model_path.empty()) {
+    auto model = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(model_path));
+    model->check_lexicon(lexicon);
+    summarize::DecodeOptions trained = model->decode_options();
+    summarize::DecodeOptions free = trained;
+    free.emotion_constraint = false;
+    add("EACA, no constraint", model, free);
+    add("EACA", model, trained);
+  }
+  return systems;
+}
+
+}  // namespace kessel::cli

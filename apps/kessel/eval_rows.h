@@ -1,0 +1,25 @@
+// The systems `kessel eval` compares in one run.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+#include "kessel/text/lexicon.h"
+
+namespace kessel::cli {
+
+struct EvalSystem {
+  std::string name;
+  std::shared_ptr<const summarize::Scorer> scorer;
+  summarize::DecodeOptions decode;
+};
+
+// Lead-N, Longest-N, LexRank, attention centrality (softmax, fuzzy, and softmax without the emotion
+// constraint); with a model: EACA as trained (constraint on) and without the constraint.
+// The model must have been trained with `lexicon` (InvalidArgument otherwise).
+std::vector<EvalSystem> eval_systems(const std::string& model_path, const text::Lexicon& lexicon,
+                                     int max_sentences, float redundancy);
+
+}  // namespace kessel::cli

@@ -1,0 +1,36 @@
+// Evaluation of a scorer + decoder on dialogues with reference summaries: ROUGE under the official
+// protocols, the emotion constraint, and latency (`kessel eval`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+#include "kessel/text/rouge.h"
+
+namespace kessel::summarize {
+
+struct EvalRow {
+  std::string name;
+  std::size_t dialogues = 0;      // scored (those with at least one reference)
+  std::size_t with_emotion = 0;   // where the customer expressed an emotion
+  // ROUGE F1 x 100 averaged over dialogues. zh (CSDS protocol): one reference, best == avg.
+  // en: best = max over references, avg = mean over references.
+  double rouge1_best = 0, rouge2_best = 0, rougeL_best = 0;
+  double rouge1_avg = 0, rouge2_avg = 0, rougeL_avg = 0;
+  double constraint_satisfied = 0;  // share of dialogues whose summary satisfies the constraint
+  double emotion_recall = 0;        // share of dialogues with customer emotion whose summary keeps one
+  double constraint_bound = 0;      // share of dialogues where the constraint changed the selection
+  double p50_ms = 0, p95_ms = 0, p99_ms = 0;  // prepare + score + decode, one dialogue, one thread
+  double dialogues_per_s = 0;
+};
+
+// Scores every dialogue that has a reference; throws InvalidArgument when none has one.
+EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+                 const Scorer& scorer, const DecodeOptions& options, const std::string& name);
+
+// The reference of a dialogue as one string per reference summary (sentences joined; zh without a
+// separator, en with a space).
+std::vector<std::string> reference_strings(const text::Dialogue& dialogue, Lang lang);
+
+}  // namespace kessel::summarize
