@@ -6,8 +6,8 @@
 // K and V rows are read in their natural layout and broadcast.
 //
 // Each kernel has a plain scalar version (namespace scalar), always compiled, that the tests compare
-// the vector versions with. The vector variant is selected at compile time (AVX-512F, else scalar)
-// by the unqualified functions below; that is the only dispatch point.
+// the vector versions with. The vector variant is selected at compile time (AVX-512F, else AVX2+FMA,
+// else scalar) by the unqualified functions below; that is the only dispatch point.
 #pragma once
 
 #include "kessel/tensor.h"
@@ -43,7 +43,7 @@ void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* 
 void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
                       const float* lse, const float* drow, float* ds_rowsum);
 
-// Name of the variant the unqualified functions use ("avx512" or "scalar").
+// Name of the variant the unqualified functions use ("avx512", "avx2" or "scalar").
 const char* variant_name();
 
 namespace scalar {
@@ -58,6 +58,22 @@ void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* 
 void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
                       const float* lse, const float* drow, float* ds_rowsum);
 }  // namespace scalar
+
+#if defined(__AVX2__) && defined(__FMA__)
+#define KESSEL_TILE_HAVE_AVX2 1
+namespace avx2 {
+void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                       Index rows, Index cols, Index depth);
+void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                        const float* x, Index ldx, Index rows, Index inner, Index n);
+void exp_array(float* y, const float* x, Index n);
+void log_array(float* y, const float* x, Index n);
+void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
+void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
+void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                      const float* lse, const float* drow, float* ds_rowsum);
+}  // namespace avx2
+#endif
 
 #if defined(__AVX512F__)
 #define KESSEL_TILE_HAVE_AVX512 1

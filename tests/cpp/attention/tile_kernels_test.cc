@@ -29,6 +29,35 @@ void expect_close(const std::vector<float>& got, const std::vector<float>& want,
     ASSERT_NEAR(got[e], want[e], 1e-6 * scale) << "element " << e;
 }
 
+// Every compiled vector variant; each test runs them all against the scalar versions.
+struct Variant {
+  const char* name;
+  decltype(&scalar::rows_times_packed) rows_times_packed;
+  decltype(&scalar::accumulate_product) accumulate_product;
+  decltype(&scalar::exp_array) exp_array;
+  decltype(&scalar::log_array) log_array;
+  decltype(&scalar::exp_shift_sum) exp_shift_sum;
+  decltype(&scalar::neg_pow_shift_sum) neg_pow_shift_sum;
+  decltype(&scalar::softmax_backward) softmax_backward;
+};
+
+std::vector<Variant> variants() {
+  std::vector<Variant> v;
+  v.push_back({"dispatched", &rows_times_packed, &accumulate_product, &exp_array, &log_array,
+               &exp_shift_sum, &neg_pow_shift_sum, &softmax_backward});
+#if defined(KESSEL_TILE_HAVE_AVX2)
+  v.push_back({"avx2", &avx2::rows_times_packed, &avx2::accumulate_product, &avx2::exp_array,
+               &avx2::log_array, &avx2::exp_shift_sum, &avx2::neg_pow_shift_sum,
+               &avx2::softmax_backward});
+#endif
+#if defined(KESSEL_TILE_HAVE_AVX512)
+  v.push_back({"avx512", &avx512::rows_times_packed, &avx512::accumulate_product,
+               &avx512::exp_array, &avx512::log_array, &avx512::exp_shift_sum,
+               &avx512::neg_pow_shift_sum, &avx512::softmax_backward});
+#endif
+  return v;
+}
+
 TEST(TileKernels, VariantIsReported) {
   const std::string v = variant_name();
 #if defined(__AVX512F__)
@@ -39,45 +68,51 @@ TEST(TileKernels, VariantIsReported) {
 }
 
 TEST(TileKernels, RowsTimesPackedMatchesScalar) {
-  const Index shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {6, 64, 64}, {13, 17, 80}, {64, 64, 64},
-                             {5, 33, 1}, {64, 100, 9}, {11, 129, 16}};
-  std::uint32_t seed = 1;
-  for (const auto& sh : shapes) {
-    const Index rows = sh[0], cols = sh[1], depth = sh[2];
-    const Index ldx = depth + 3, ldy = cols + 5, ldc = cols + 2;  // strides wider than the data
-    const auto x = random_vector(static_cast<size_t>(rows * ldx), seed++);
-    const auto yt = random_vector(static_cast<size_t>(depth * ldy), seed++);
-    std::vector<float> want(static_cast<size_t>(rows * ldc), 9.0f), got = want;
-    scalar::rows_times_packed(want.data(), ldc, x.data(), ldx, yt.data(), ldy, rows, cols, depth);
-    rows_times_packed(got.data(), ldc, x.data(), ldx, yt.data(), ldy, rows, cols, depth);
-    SCOPED_TRACE(testing::Message() << rows << "x" << cols << "x" << depth);
-    expect_close(got, want, static_cast<double>(depth));
-    // Padding between rows is left alone.
-    for (Index r = 0; r < rows; ++r)
-      for (Index c = cols; c < ldc; ++c) EXPECT_EQ(got[static_cast<size_t>(r * ldc + c)], 9.0f);
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    const Index shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {6, 64, 64}, {13, 17, 80}, {64, 64, 64},
+                               {5, 33, 1}, {64, 100, 9}, {11, 129, 16}};
+    std::uint32_t seed = 1;
+    for (const auto& sh : shapes) {
+      const Index rows = sh[0], cols = sh[1], depth = sh[2];
+      const Index ldx = depth + 3, ldy = cols + 5, ldc = cols + 2;  // strides wider than the data
+      const auto x = random_vector(static_cast<size_t>(rows * ldx), seed++);
+      const auto yt = random_vector(static_cast<size_t>(depth * ldy), seed++);
+      std::vector<float> want(static_cast<size_t>(rows * ldc), 9.0f), got = want;
+      scalar::rows_times_packed(want.data(), ldc, x.data(), ldx, yt.data(), ldy, rows, cols, depth);
+      v.rows_times_packed(got.data(), ldc, x.data(), ldx, yt.data(), ldy, rows, cols, depth);
+      SCOPED_TRACE(testing::Message() << rows << "x" << cols << "x" << depth);
+      expect_close(got, want, static_cast<double>(depth));
+      // Padding between rows is left alone.
+      for (Index r = 0; r < rows; ++r)
+        for (Index c = cols; c < ldc; ++c) EXPECT_EQ(got[static_cast<size_t>(r * ldc + c)], 9.0f);
+    }
   }
 }
 
 TEST(TileKernels, AccumulateProductMatchesScalar) {
-  const Index shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {6, 64, 64}, {13, 17, 80}, {64, 64, 64},
-                             {5, 33, 1}, {64, 100, 9}, {11, 129, 70}};
-  std::uint32_t seed = 50;
-  for (const auto& sh : shapes)
-    for (bool transposed : {false, true}) {
-      const Index rows = sh[0], inner = sh[1], n = sh[2];
-      // a read row-major (a_rs = inner + 1, a_cs = 1) or column-major (a_rs = 1, a_cs = rows + 3).
-      const Index a_rs = transposed ? 1 : inner + 1, a_cs = transposed ? rows + 3 : 1;
-      const Index a_len = transposed ? inner * a_cs : rows * a_rs;
-      const auto a = random_vector(static_cast<size_t>(a_len), seed++);
-      const Index ldx = n + 4, ldc = n + 1;
-      const auto x = random_vector(static_cast<size_t>(inner * ldx), seed++);
-      std::vector<float> want = random_vector(static_cast<size_t>(rows * ldc), seed++), got = want;
-      scalar::accumulate_product(want.data(), ldc, a.data(), a_rs, a_cs, x.data(), ldx, rows,
-                                 inner, n);
-      accumulate_product(got.data(), ldc, a.data(), a_rs, a_cs, x.data(), ldx, rows, inner, n);
-      SCOPED_TRACE(testing::Message() << rows << "x" << inner << "x" << n << " t=" << transposed);
-      expect_close(got, want, static_cast<double>(inner));
-    }
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    const Index shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {6, 64, 64}, {13, 17, 80}, {64, 64, 64},
+                               {5, 33, 1}, {64, 100, 9}, {11, 129, 70}};
+    std::uint32_t seed = 50;
+    for (const auto& sh : shapes)
+      for (bool transposed : {false, true}) {
+        const Index rows = sh[0], inner = sh[1], n = sh[2];
+        // a read row-major (a_rs = inner + 1, a_cs = 1) or column-major (a_rs = 1, a_cs = rows + 3).
+        const Index a_rs = transposed ? 1 : inner + 1, a_cs = transposed ? rows + 3 : 1;
+        const Index a_len = transposed ? inner * a_cs : rows * a_rs;
+        const auto a = random_vector(static_cast<size_t>(a_len), seed++);
+        const Index ldx = n + 4, ldc = n + 1;
+        const auto x = random_vector(static_cast<size_t>(inner * ldx), seed++);
+        std::vector<float> want = random_vector(static_cast<size_t>(rows * ldc), seed++), got = want;
+        scalar::accumulate_product(want.data(), ldc, a.data(), a_rs, a_cs, x.data(), ldx, rows,
+                                   inner, n);
+        v.accumulate_product(got.data(), ldc, a.data(), a_rs, a_cs, x.data(), ldx, rows, inner, n);
+        SCOPED_TRACE(testing::Message() << rows << "x" << inner << "x" << n << " t=" << transposed);
+        expect_close(got, want, static_cast<double>(inner));
+      }
+  }
 }
 
 // Distance in units in the last place between two finite floats of the same sign.
@@ -91,113 +126,128 @@ double ulp_distance(float a, float b) {
 }
 
 TEST(TileKernels, ExpAccuracyAndSpecialValues) {
-  std::vector<float> x;
-  for (float v = -87.0f; v <= 88.0f; v += 0.0137f) x.push_back(v);
-  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, 1.0f, -1.0f, 0.5f, 88.7f}) x.push_back(v);
-  std::vector<float> y(x.size());
-  exp_array(y.data(), x.data(), static_cast<Index>(x.size()));
-  double worst = 0.0;
-  for (size_t e = 0; e < x.size(); ++e) worst = std::max(worst, ulp_distance(y[e], std::exp(x[e])));
-  EXPECT_LE(worst, 2.0);
-  // Underflow to 0 (including -inf, the masked logit), overflow to +inf, NaN stays NaN.
-  const std::vector<float> special = {-std::numeric_limits<float>::infinity(), -200.0f, -104.0f,
-                                      200.0f, std::numeric_limits<float>::infinity(),
-                                      std::numeric_limits<float>::quiet_NaN(), -90.0f};
-  std::vector<float> ys(special.size());
-  exp_array(ys.data(), special.data(), static_cast<Index>(special.size()));
-  EXPECT_EQ(ys[0], 0.0f);
-  EXPECT_EQ(ys[1], 0.0f);
-  EXPECT_LE(ys[2], 1e-44f);
-  EXPECT_EQ(ys[3], std::numeric_limits<float>::infinity());
-  EXPECT_EQ(ys[4], std::numeric_limits<float>::infinity());
-  EXPECT_TRUE(std::isnan(ys[5]));
-  EXPECT_NEAR(ys[6], std::exp(-90.0f), 1e-45f);  // denormal result
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    std::vector<float> x;
+    for (float v = -87.0f; v <= 88.0f; v += 0.0137f) x.push_back(v);
+    for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, 1.0f, -1.0f, 0.5f, 88.7f}) x.push_back(v);
+    std::vector<float> y(x.size());
+    v.exp_array(y.data(), x.data(), static_cast<Index>(x.size()));
+    double worst = 0.0;
+    for (size_t e = 0; e < x.size(); ++e) worst = std::max(worst, ulp_distance(y[e], std::exp(x[e])));
+    EXPECT_LE(worst, 2.0);
+    // Underflow to 0 (including -inf, the masked logit), overflow to +inf, NaN stays NaN.
+    const std::vector<float> special = {-std::numeric_limits<float>::infinity(), -200.0f, -104.0f,
+                                        200.0f, std::numeric_limits<float>::infinity(),
+                                        std::numeric_limits<float>::quiet_NaN(), -90.0f};
+    std::vector<float> ys(special.size());
+    v.exp_array(ys.data(), special.data(), static_cast<Index>(special.size()));
+    EXPECT_EQ(ys[0], 0.0f);
+    EXPECT_EQ(ys[1], 0.0f);
+    EXPECT_LE(ys[2], 1e-44f);
+    EXPECT_EQ(ys[3], std::numeric_limits<float>::infinity());
+    EXPECT_EQ(ys[4], std::numeric_limits<float>::infinity());
+    EXPECT_TRUE(std::isnan(ys[5]));
+    EXPECT_NEAR(ys[6], std::exp(-90.0f), 1e-45f);  // denormal result
+  }
 }
 
 TEST(TileKernels, LogAccuracyAndSpecialValues) {
-  std::vector<float> x;
-  for (float v = 1e-38f; v < 3e38f; v *= 1.0173f) x.push_back(v);
-  for (float v = 0.5f; v < 2.0f; v += 0.00037f) x.push_back(v);  // around 1, where log is small
-  x.push_back(1e-42f);                                            // denormal input
-  std::vector<float> y(x.size());
-  log_array(y.data(), x.data(), static_cast<Index>(x.size()));
-  double worst_ulp = 0.0, worst_abs = 0.0;
-  for (size_t e = 0; e < x.size(); ++e) {
-    const float want = std::log(x[e]);
-    if (std::fabs(want) > 1e-3f)
-      worst_ulp = std::max(worst_ulp, ulp_distance(y[e], want));
-    else
-      worst_abs = std::max(worst_abs, std::fabs(static_cast<double>(y[e]) - want));
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    std::vector<float> x;
+    for (float v = 1e-38f; v < 3e38f; v *= 1.0173f) x.push_back(v);
+    for (float v = 0.5f; v < 2.0f; v += 0.00037f) x.push_back(v);  // around 1, where log is small
+    x.push_back(1e-42f);                                            // denormal input
+    std::vector<float> y(x.size());
+    v.log_array(y.data(), x.data(), static_cast<Index>(x.size()));
+    double worst_ulp = 0.0, worst_abs = 0.0;
+    for (size_t e = 0; e < x.size(); ++e) {
+      const float want = std::log(x[e]);
+      if (std::fabs(want) > 1e-3f)
+        worst_ulp = std::max(worst_ulp, ulp_distance(y[e], want));
+      else
+        worst_abs = std::max(worst_abs, std::fabs(static_cast<double>(y[e]) - want));
+    }
+    EXPECT_LE(worst_ulp, 2.0);
+    EXPECT_LE(worst_abs, 2e-7);  // near log = 0 the error is absolute
+    const std::vector<float> special = {0.0f, -1.0f, std::numeric_limits<float>::infinity(),
+                                        std::numeric_limits<float>::quiet_NaN(), 1.0f};
+    std::vector<float> ys(special.size());
+    v.log_array(ys.data(), special.data(), static_cast<Index>(special.size()));
+    EXPECT_EQ(ys[0], -std::numeric_limits<float>::infinity());
+    EXPECT_TRUE(std::isnan(ys[1]));
+    EXPECT_EQ(ys[2], std::numeric_limits<float>::infinity());
+    EXPECT_TRUE(std::isnan(ys[3]));
+    EXPECT_EQ(ys[4], 0.0f);
   }
-  EXPECT_LE(worst_ulp, 2.0);
-  EXPECT_LE(worst_abs, 2e-7);  // near log = 0 the error is absolute
-  const std::vector<float> special = {0.0f, -1.0f, std::numeric_limits<float>::infinity(),
-                                      std::numeric_limits<float>::quiet_NaN(), 1.0f};
-  std::vector<float> ys(special.size());
-  log_array(ys.data(), special.data(), static_cast<Index>(special.size()));
-  EXPECT_EQ(ys[0], -std::numeric_limits<float>::infinity());
-  EXPECT_TRUE(std::isnan(ys[1]));
-  EXPECT_EQ(ys[2], std::numeric_limits<float>::infinity());
-  EXPECT_TRUE(std::isnan(ys[3]));
-  EXPECT_EQ(ys[4], 0.0f);
 }
 
 TEST(TileKernels, ExpShiftSumMatchesScalar) {
-  for (Index cols : {1, 16, 37, 64}) {
-    const Index rows = 23;
-    auto st = random_vector(static_cast<size_t>(rows * cols), 7);
-    for (float& e : st) e *= 20.0f;
-    st[3] = -std::numeric_limits<float>::infinity();  // a hidden element
-    auto shift = random_vector(static_cast<size_t>(cols), 8);
-    auto sum = random_vector(static_cast<size_t>(cols), 9);
-    auto st2 = st, sum2 = sum;
-    scalar::exp_shift_sum(st.data(), rows, cols, shift.data(), sum.data());
-    exp_shift_sum(st2.data(), rows, cols, shift.data(), sum2.data());
-    for (size_t e = 0; e < st.size(); ++e) EXPECT_LE(ulp_distance(st2[e], st[e]), 2.0);
-    EXPECT_EQ(st2[3], 0.0f);
-    for (size_t c = 0; c < sum.size(); ++c) EXPECT_NEAR(sum2[c], sum[c], 1e-6 * std::fabs(sum[c]) + 1e-6);
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    for (Index cols : {1, 16, 37, 64}) {
+      const Index rows = 23;
+      auto st = random_vector(static_cast<size_t>(rows * cols), 7);
+      for (float& e : st) e *= 20.0f;
+      st[3] = -std::numeric_limits<float>::infinity();  // a hidden element
+      auto shift = random_vector(static_cast<size_t>(cols), 8);
+      auto sum = random_vector(static_cast<size_t>(cols), 9);
+      auto st2 = st, sum2 = sum;
+      scalar::exp_shift_sum(st.data(), rows, cols, shift.data(), sum.data());
+      v.exp_shift_sum(st2.data(), rows, cols, shift.data(), sum2.data());
+      for (size_t e = 0; e < st.size(); ++e) EXPECT_LE(ulp_distance(st2[e], st[e]), 2.0);
+      EXPECT_EQ(st2[3], 0.0f);
+      for (size_t c = 0; c < sum.size(); ++c) EXPECT_NEAR(sum2[c], sum[c], 1e-6 * std::fabs(sum[c]) + 1e-6);
+    }
   }
 }
 
 TEST(TileKernels, NegPowShiftSumMatchesScalar) {
-  for (Index cols : {1, 16, 37, 64}) {
-    const Index rows = 19;
-    auto st = random_vector(static_cast<size_t>(rows * cols), 10);
-    for (float& e : st) e = e * e * 30.0f + 1e-6f;  // d2 + eps > 0
-    st[5] = std::numeric_limits<float>::infinity();  // a hidden key
-    auto shift = random_vector(static_cast<size_t>(cols), 11);
-    std::vector<float> sum(static_cast<size_t>(cols), 0.0f);
-    auto st2 = st, sum2 = sum;
-    scalar::neg_pow_shift_sum(st.data(), rows, cols, 2.0f, shift.data(), sum.data());
-    neg_pow_shift_sum(st2.data(), rows, cols, 2.0f, shift.data(), sum2.data());
-    // exp(-a ln x) turns the absolute error of ln x into a relative one, a * |ln x| ulp-sized.
-    for (size_t e = 0; e < st.size(); ++e) EXPECT_NEAR(st2[e], st[e], 2e-6 * std::fabs(st[e]));
-    EXPECT_EQ(st2[5], 0.0f);
-    for (size_t c = 0; c < sum.size(); ++c) EXPECT_NEAR(sum2[c], sum[c], 1e-6 * std::fabs(sum[c]));
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    for (Index cols : {1, 16, 37, 64}) {
+      const Index rows = 19;
+      auto st = random_vector(static_cast<size_t>(rows * cols), 10);
+      for (float& e : st) e = e * e * 30.0f + 1e-6f;  // d2 + eps > 0
+      st[5] = std::numeric_limits<float>::infinity();  // a hidden key
+      auto shift = random_vector(static_cast<size_t>(cols), 11);
+      std::vector<float> sum(static_cast<size_t>(cols), 0.0f);
+      auto st2 = st, sum2 = sum;
+      scalar::neg_pow_shift_sum(st.data(), rows, cols, 2.0f, shift.data(), sum.data());
+      v.neg_pow_shift_sum(st2.data(), rows, cols, 2.0f, shift.data(), sum2.data());
+      // exp(-a ln x) turns the absolute error of ln x into a relative one, a * |ln x| ulp-sized.
+      for (size_t e = 0; e < st.size(); ++e) EXPECT_NEAR(st2[e], st[e], 2e-6 * std::fabs(st[e]));
+      EXPECT_EQ(st2[5], 0.0f);
+      for (size_t c = 0; c < sum.size(); ++c) EXPECT_NEAR(sum2[c], sum[c], 1e-6 * std::fabs(sum[c]));
+    }
   }
 }
 
 TEST(TileKernels, SoftmaxBackwardMatchesScalar) {
-  for (Index cols : {1, 16, 37, 64}) {
-    const Index rows = 13;
-    auto st = random_vector(static_cast<size_t>(rows * cols), 12);
-    auto dp = random_vector(static_cast<size_t>(rows * cols), 13);
-    auto add = random_vector(static_cast<size_t>(rows), 14);
-    auto lse = random_vector(static_cast<size_t>(cols), 15);
-    auto drow = random_vector(static_cast<size_t>(cols), 16);
-    lse[0] = std::numeric_limits<float>::infinity();  // a row without weights (crisp / masked)
-    std::vector<float> rowsum(static_cast<size_t>(rows), 0.5f);
-    auto st2 = st, dp2 = dp, rowsum2 = rowsum;
-    scalar::softmax_backward(st.data(), dp.data(), rows, cols, 0.7f, add.data(), lse.data(),
-                             drow.data(), rowsum.data());
-    softmax_backward(st2.data(), dp2.data(), rows, cols, 0.7f, add.data(), lse.data(), drow.data(),
-                     rowsum2.data());
-    for (size_t e = 0; e < st.size(); ++e) {
-      EXPECT_NEAR(st2[e], st[e], 4e-7 * std::fabs(st[e]));
-      EXPECT_NEAR(dp2[e], dp[e], 1e-6 * std::fabs(dp[e]) + 1e-7);
+  for (const Variant& v : variants()) {
+    SCOPED_TRACE(v.name);
+    for (Index cols : {1, 16, 37, 64}) {
+      const Index rows = 13;
+      auto st = random_vector(static_cast<size_t>(rows * cols), 12);
+      auto dp = random_vector(static_cast<size_t>(rows * cols), 13);
+      auto add = random_vector(static_cast<size_t>(rows), 14);
+      auto lse = random_vector(static_cast<size_t>(cols), 15);
+      auto drow = random_vector(static_cast<size_t>(cols), 16);
+      lse[0] = std::numeric_limits<float>::infinity();  // a row without weights (crisp / masked)
+      std::vector<float> rowsum(static_cast<size_t>(rows), 0.5f);
+      auto st2 = st, dp2 = dp, rowsum2 = rowsum;
+      scalar::softmax_backward(st.data(), dp.data(), rows, cols, 0.7f, add.data(), lse.data(),
+                               drow.data(), rowsum.data());
+      v.softmax_backward(st2.data(), dp2.data(), rows, cols, 0.7f, add.data(), lse.data(), drow.data(),
+                       rowsum2.data());
+      for (size_t e = 0; e < st.size(); ++e) {
+        EXPECT_NEAR(st2[e], st[e], 4e-7 * std::fabs(st[e]));
+        EXPECT_NEAR(dp2[e], dp[e], 1e-6 * std::fabs(dp[e]) + 1e-7);
+      }
+      EXPECT_EQ(st2[0], 0.0f);
+      for (size_t r = 0; r < rowsum.size(); ++r) EXPECT_NEAR(rowsum2[r], rowsum[r], 1e-5);
     }
-    EXPECT_EQ(st2[0], 0.0f);
-    for (size_t r = 0; r < rowsum.size(); ++r) EXPECT_NEAR(rowsum2[r], rowsum[r], 1e-5);
   }
 }
 
