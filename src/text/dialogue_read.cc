@@ -114,6 +114,7 @@ namespace {
 struct Ctx {
   const std::string& file;
   long line;
+  std::vector<SkippedRecord>* ignored = nullptr;
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
     throw ParseError(file, line, field + ": " + what);
   }
@@ -279,6 +280,10 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
     if (!ab.is_array()) c.fail("abstractive_summaries", "expected a list");
     for (std::size_t s = 0; s < ab.size(); ++s) {
       const std::string f = "abstractive_summaries[" + std::to_string(s) + "]";
+      if (ab[s].is_null()) {
+        if (c.ignored != nullptr) c.ignored->push_back(SkippedRecord{c.line, f + ": null, ignored"});
+        continue;
+      }
       if (!ab[s].is_array()) c.fail(f, "expected a list of strings, got " + type_name(ab[s]));
       std::vector<std::string> sents;
       for (std::size_t k = 0; k < ab[s].size(); ++k) {
@@ -407,7 +412,8 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     ++result.lines;
-    const Ctx c{name, line_no};
+    std::vector<SkippedRecord> ignored;
+    const Ctx c{name, line_no, &ignored};
     try {
       if (const auto bad = find_invalid_utf8(line)) {
         c.fail("record", detail::concat("invalid UTF-8 at byte offset ", *bad, " of the line"));
@@ -430,6 +436,7 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
       }
       d.line = line_no;
       result.dialogues.push_back(std::move(d));
+      for (auto& i : ignored) result.ignored.push_back(std::move(i));
     } catch (const ParseError& e) {
       if (options.on_error == OnError::fail) throw;
       result.skipped.push_back(SkippedRecord{line_no, e.what()});

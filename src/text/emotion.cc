@@ -119,7 +119,7 @@ namespace {
 
 bool is_negator(const Token& t) {
   static const std::unordered_set<std::string_view> negators = {
-      "不", "没", "没有", "别", "未", "毫不", "并不", "从不", "不太", "不是", "非", "甭",
+      "不", "没", "没有", "别", "未", "毫不", "并不", "从不", "不太", "不是", "甭",
       "not", "no", "never", "without", "nothing", "nobody", "neither", "nor", "cannot"};
   if (negators.count(t.lower)) return true;
   const std::string& w = t.lower;

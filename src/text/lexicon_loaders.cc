@@ -131,8 +131,10 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
       continue;
     }
     if (!parse_int(f[6], &polarity) || polarity < 0 || polarity > 3) polarity = 0;
-    lexicon.add(term, LexiconEntry{*emotion, static_cast<float>(strength) / 9.0f,
-                                   polarity_of(polarity), "dutir"});
+    // Polarity 0 (neutral) is common on clearly emotional classes (愤怒 is NA with polarity 0); the
+    // class then decides, except for surprise, which stays neutral.
+    const Polarity p = polarity == 0 ? default_polarity(*emotion) : polarity_of(polarity);
+    lexicon.add(term, LexiconEntry{*emotion, static_cast<float>(strength) / 9.0f, p, "dutir"});
     ++r.loaded;
     // Auxiliary class (columns 8..10), when present and well formed.
     if (f.size() >= 9 && !f[7].empty()) {
@@ -140,8 +142,8 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
       long aux_strength = 0, aux_polarity = 0;
       if (aux && parse_int(f[8], &aux_strength) && aux_strength >= 1 && aux_strength <= 9) {
         if (f.size() < 10 || !parse_int(f[9], &aux_polarity)) aux_polarity = polarity;
-        lexicon.add(term, LexiconEntry{*aux, static_cast<float>(aux_strength) / 9.0f,
-                                       polarity_of(aux_polarity), "dutir"});
+        const Polarity ap = aux_polarity == 0 ? default_polarity(*aux) : polarity_of(aux_polarity);
+        lexicon.add(term, LexiconEntry{*aux, static_cast<float>(aux_strength) / 9.0f, ap, "dutir"});
         ++r.loaded;
       } else {
         r.skip("malformed auxiliary class");

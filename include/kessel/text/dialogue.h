@@ -14,7 +14,8 @@
 //               "extractive_summaries"?: [[{"turn", "sentence"}]], "abstractive_summaries"?: [[str]]}.
 //               Turn text = sentences joined by a space; the given sentences are kept as the units.
 //               Each abstractive summary is a reference; each extractive summary an extractive label
-//               set (its sentences' text is also kept as extractive_references).
+//               set. A null summary entry (12 in the public splits) is not a reference: it is
+//               listed in ReadResult::ignored.
 //   kessel     {"id", "turns": [{"speaker": "customer"|"agent", "text", "time"?}], "reference"?:
 //               [str] | str}. time: seconds (number) or an ISO 8601 string (2024-03-01T10:15:30Z,
 //               with optional fraction and +hh:mm offset; without an offset it is read as UTC), stored
@@ -88,6 +89,8 @@ struct ReadResult {
   DialogueFormat format = DialogueFormat::kessel;
   std::vector<Dialogue> dialogues;
   std::vector<SkippedRecord> skipped;
+  // Parts of kept records that were ignored (TweetSumm has null entries in abstractive_summaries).
+  std::vector<SkippedRecord> ignored;
   long lines = 0;  // non-empty lines seen
 };
 

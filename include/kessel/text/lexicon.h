@@ -7,7 +7,8 @@
 //     PA 快乐, PE 安心, PB 喜爱 -> joy; PD 尊敬, PG 相信, PH 赞扬 -> trust; PK 祝愿 -> anticipation;
 //     NA 愤怒 -> anger; NB 悲伤, NJ 失望, NH 疚, PF 思 -> sadness; NI 慌, NC 恐惧, NG 羞 -> fear;
 //     NE 烦闷, ND 贬责, NN 憎恶, NK 妒忌, NL 怀疑 -> disgust; PC 惊奇 -> surprise.
-//     The optional auxiliary class becomes a second entry.
+//     The optional auxiliary class becomes a second entry. Polarity 0 on a class other than PC is
+//     replaced by the class's polarity (the file marks e.g. 愤怒 NA as 0; ~5,500 rows are like that).
 //   NRC EmoLex (word, label, 0|1): every association 1 with one of the eight emotions becomes an entry
 //     of intensity kNrcIntensity; "positive"/"negative" only set the polarity (a word with neither
 //     gets the emotion's default polarity); words with no emotion association are not loaded.
