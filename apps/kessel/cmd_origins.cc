@@ -83,7 +83,7 @@ void print_text(const origins::Report& r) {
   for (size_t i = 0; i < f.d2.size(); ++i)
     std::printf("    d^2(x%zu, C) = %s\n", i, row_string(f.d2[i], "%.4f").c_str());
   std::printf("    u_ij = 1 / sum_k (d_ij/d_ik)^(2/(m-1)) = softmax_j(-ln d2_ij / tau), tau = m - 1\n");
-  std::printf("    %-5s %-4s %-30s %-10s %-30s %s\n", "m", "tau", "u(x0), u(x1), u(x2) [to C0]",
+  std::printf("    %-5s %-4s %-34s %-9s %-34s %s\n", "m", "tau", "u(x0), u(x1), u(x2) [to C0]",
               "|FCM-sm|", "seed's formula [to C0]", "= FCM at m'");
   for (const auto& m : f.by_m) {
     std::vector<double> u0, w0;
@@ -91,8 +91,8 @@ void print_text(const origins::Report& r) {
       u0.push_back(m.fcm[i][0]);
       w0.push_back(m.mistaken[i][0]);
     }
-    std::printf("    %-5g %-4g %-30s %-10.1e %-30s %g (diff %.1e)\n", m.m, m.tau,
-                row_string(u0, "%.6f").c_str(), m.max_abs_diff, row_string(w0, "%.6f").c_str(),
+    std::printf("    %-5g %-4g %-34s %-9.1e %-34s %g (diff %.1e)\n", m.m, m.tau,
+                row_string(u0, "%.6g").c_str(), m.max_abs_diff, row_string(w0, "%.6g").c_str(),
                 m.effective_m, m.mistaken_vs_effective_max_abs_diff);
   }
   std::printf("    The seed raises squared distances to 2/(m-1), i.e. distances to 4/(m-1): that is FCM\n"
