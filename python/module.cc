@@ -12,4 +12,5 @@ PYBIND11_MODULE(kessel, m) {
   py::register_exception<kessel::IoError>(m, "IoError", PyExc_OSError);
   // One line per area (see bindings.h).
   kessel::python::bind_attention(m);
+  kessel::python::bind_nn(m);
 }
