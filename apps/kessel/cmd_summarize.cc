@@ -29,7 +29,19 @@ struct SummarizeOptions {
   float redundancy = 0.5f;
   bool no_constraint = false;
   bool explain = false;
+  bool pretty = false;
 };
+
+// A reader's view of one result: the summary, then each customer emotion and where it came from.
+void print_pretty(std::ostream& out, const summarize::Prepared& p, const summarize::Summary& s) {
+  out << "== " << s.id << " (" << p.units.size() << " sentences, "
+      << (p.dialogue ? p.dialogue->turns.size() : 0) << " turns)\n";
+  out << s.summary << "\n";
+  for (const auto& e : s.emotions)
+    out << "  emotion " << e.emotion << " \"" << e.term << "\" turn " << e.turn << " [" << e.start
+        << ", " << e.end << ")" << (e.in_summary ? " kept" : "") << "\n";
+  out << "  constraint " << (s.constraint_satisfied ? "satisfied" : "NOT satisfied") << "\n";
+}
 
 std::unique_ptr<summarize::Scorer> make_ranker(const SummarizeOptions& o) {
   if (o.ranker == "centrality") {
@@ -97,6 +109,7 @@ void add_summarize_command(CLI::App& app) {
   cmd->add_flag("--no-constraint", options->no_constraint,
                 "Do not force an expressed customer emotion into the summary");
   cmd->add_flag("--explain", options->explain, "Add the attention map to each record");
+  cmd->add_flag("--pretty", options->pretty, "Readable text instead of JSON lines");
   cmd->callback([options] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
@@ -121,7 +134,8 @@ void add_summarize_command(CLI::App& app) {
       const summarize::UnitScores scores = ranker->score(p);
       const summarize::Summary s = summarize::decode(p, scores, decode_options);
       unsatisfied += s.constraint_satisfied ? 0 : 1;
-      out << summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
+      if (o.pretty) print_pretty(out, p, s);
+      else out << summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
       progress.update(++done);
     }
     if (!out) throw IoError("--output " + o.output + ": write failed");
