@@ -11,6 +11,7 @@ PYBIND11_MODULE(kessel, m) {
   py::register_exception<kessel::ParseError>(m, "ParseError", PyExc_ValueError);
   py::register_exception<kessel::IoError>(m, "IoError", PyExc_OSError);
   // One line per area (see bindings.h).
+  kessel::python::bind_hmm(m);
   kessel::python::bind_attention(m);
   kessel::python::bind_nn(m);
 }

@@ -34,7 +34,6 @@ struct Workspace {
   std::vector<double> beta;       // [T, S]
   std::vector<double> log_scale;  // [T]
   std::vector<double> tmp;        // [S] * 2
-  std::vector<std::int32_t> back; // [T, S] Viterbi back pointers
   void reserve(Index T, Index S);
 };
 
@@ -61,8 +60,7 @@ bool backward_scaled(double* beta, double* tmp, const Tables& tab, const double*
 // Log-space passes (log_alpha / log_beta [T, S]); return log p(x).
 double forward_log(double* log_alpha, const Tables& tab, const double* log_b, Index T);
 double backward_log(double* log_beta, const Tables& tab, const double* log_b, Index T);
-// Viterbi from log_b; path [T], back [T, S], tmp [2S]; returns log p(x, path).
-double viterbi(std::int32_t* path, std::int32_t* back, double* tmp, const Tables& tab,
-               const double* log_b, Index T);
+// Viterbi from log_b; path [T], delta [T, S] scratch; returns log p(x, path).
+double viterbi(std::int32_t* path, double* delta, const Tables& tab, const double* log_b, Index T);
 
 }  // namespace kessel::hmm::detail

@@ -159,7 +159,6 @@ void Workspace::reserve(Index T, Index S) {
     log_b.resize(ts);
     alpha.resize(ts);
     beta.resize(ts);
-    back.resize(ts);
   }
   if (log_scale.size() < static_cast<std::size_t>(T)) log_scale.resize(T);
   if (tmp.size() < static_cast<std::size_t>(2 * S)) tmp.resize(2 * S);

@@ -11,44 +11,54 @@
 namespace kessel::hmm {
 namespace detail {
 
-double viterbi(std::int32_t* path, std::int32_t* back, double* tmp, const Tables& tab,
-               const double* log_b, Index T) {
+// The forward sweep keeps only the running maxima (a unit-stride add-and-max over successors j, no
+// back pointers to select and store); the backtrack then recomputes, for the one state chosen at
+// t, which predecessor attained its maximum. delta[t-1, i] + log A[i, j] is the same double in
+// both places, so the first i that equals the maximum is exactly the strict-> argmax.
+double viterbi(std::int32_t* path, double* delta, const Tables& tab, const double* log_b,
+               Index T) {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   const Index S = tab.S;
-  double* delta = tmp;
-  double* next = tmp + S;
+  const double* log_trans = tab.log_trans.data();
   for (Index s = 0; s < S; ++s) delta[s] = tab.log_start[s] + log_b[s];
   for (Index t = 1; t < T; ++t) {
-    std::int32_t* __restrict bk = back + t * S;
-    double* __restrict nd = next;
-    for (Index j = 0; j < S; ++j) {
-      nd[j] = kNegInf;
-      bk[j] = 0;
-    }
-    // Predecessors outside, successors inside: a unit-stride compare-and-select over j.
+    const double* __restrict prev = delta + (t - 1) * S;
+    double* __restrict nd = delta + t * S;
+    for (Index j = 0; j < S; ++j) nd[j] = kNegInf;
     for (Index i = 0; i < S; ++i) {
-      const double v = delta[i];
+      const double v = prev[i];
       if (v == kNegInf) continue;
-      const double* __restrict row = tab.log_trans.data() + i * S;
-      const auto ii = static_cast<std::int32_t>(i);
+      const double* __restrict row = log_trans + i * S;
       for (Index j = 0; j < S; ++j) {
         const double c = v + row[j];
-        const bool better = c > nd[j];
-        nd[j] = better ? c : nd[j];
-        bk[j] = better ? ii : bk[j];
+        nd[j] = c > nd[j] ? c : nd[j];
       }
     }
     const double* __restrict lb = log_b + t * S;
     for (Index j = 0; j < S; ++j) nd[j] += lb[j];
-    std::swap(delta, next);
   }
+  const double* last = delta + (T - 1) * S;
   Index best = 0;
   for (Index s = 1; s < S; ++s) {
-    if (delta[s] > delta[best]) best = s;
+    if (last[s] > last[best]) best = s;
   }
-  const double score = delta[best];
+  const double score = last[best];
   path[T - 1] = static_cast<std::int32_t>(best);
-  for (Index t = T - 1; t > 0; --t) path[t - 1] = back[t * S + path[t]];
+  for (Index t = T - 1; t > 0; --t) {
+    const double* prev = delta + (t - 1) * S;
+    const Index j = path[t];
+    Index arg = 0;
+    double m = kNegInf;
+    for (Index i = 0; i < S; ++i) {
+      if (prev[i] == kNegInf) continue;
+      const double c = prev[i] + log_trans[i * S + j];
+      if (c > m) {
+        m = c;
+        arg = i;
+      }
+    }
+    path[t - 1] = static_cast<std::int32_t>(arg);
+  }
   return score;
 }
 
@@ -71,7 +81,7 @@ double viterbi(std::span<std::int32_t> path, const Model& model, SequenceView se
   detail::Workspace ws;
   ws.reserve(seq.length, tab.S);
   detail::emission_log_prob(ws.log_b.data(), tab, seq);
-  const double score = detail::viterbi(path.data(), ws.back.data(), ws.tmp.data(), tab,
+  const double score = detail::viterbi(path.data(), ws.alpha.data(), tab,
                                        ws.log_b.data(), seq.length);
   check_finite_score(score, where, 0);
   return score;
@@ -94,7 +104,7 @@ std::vector<ViterbiResult> viterbi(const Model& model, std::span<const SequenceV
       ws.reserve(T, tab.S);
       detail::emission_log_prob(ws.log_b.data(), tab, seqs[n]);
       out[n].path.resize(T);
-      out[n].log_score = detail::viterbi(out[n].path.data(), ws.back.data(), ws.tmp.data(), tab,
+      out[n].log_score = detail::viterbi(out[n].path.data(), ws.alpha.data(), tab,
                                          ws.log_b.data(), T);
     }
   }
