@@ -4,13 +4,14 @@
 // Parallel over (b, h) pairs, which are independent; stats and the gradients of parameters shared
 // across pairs (bias, rel_bias, key_boost) are reduced serially in (b, h) order afterwards, so the
 // results are bit-identical for any thread count.
+#include "attention/reference.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "attention/reference.h"
 #include "attention/score_terms.h"
 #include "util/parallel.h"
 
@@ -134,8 +135,8 @@ void compute_head_weights(HeadState& s, const AttentionInputs& in, const Attenti
       for (Index j = 0; j < Lk; ++j) {
         if (!s.visible[row + j]) continue;
         const double d2 = squared_distance(&s.q[i * D], &s.k[j * D], D);
-        const double tol = spec.fuzzy_match_tol *
-                           (s.q_norm[i] * s.q_norm[i] + s.k_norm[j] * s.k_norm[j]);
+        const double tol =
+            spec.fuzzy_match_tol * (s.q_norm[i] * s.q_norm[i] + s.k_norm[j] * s.k_norm[j]);
         if (d2 <= tol) {
           s.exact[row + j] = 1;
           ++matches;
@@ -232,7 +233,8 @@ AttentionStats reference_forward(float* out, float* lse, float* weights, const A
   return stats;
 }
 
-// ---- backward --------------------------------------------------------------------------------------
+// ---- backward
+// --------------------------------------------------------------------------------------
 
 namespace {
 
@@ -283,9 +285,9 @@ void similarity_backward(double* dqi, double* dkj, double g, const HeadState& s,
   }
 }
 
-// Backward of one (b, h); s holds the recomputed forward. dq, dk, dv are this head's slices (double,
-// zeroed by the caller). dlogit [Lq, Lk] receives the gradient of each logit (0 where hidden) when
-// non-null, for the score-term gradients.
+// Backward of one (b, h); s holds the recomputed forward. dq, dk, dv are this head's slices
+// (double, zeroed by the caller). dlogit [Lq, Lk] receives the gradient of each logit (0 where
+// hidden) when non-null, for the score-term gradients.
 void head_backward(double* dq, double* dk, double* dv, double* dlogit, const HeadState& s,
                    const float* dout, const AttentionInputs& in, const AttentionSpec& spec,
                    const ResolvedSpec& r) {
@@ -335,8 +337,7 @@ void head_backward(double* dq, double* dk, double* dv, double* dlogit, const Hea
       mean_g /= count;
       mean_gz /= count;
       for (Index j = 0; j < Lk; ++j)
-        if (s.visible[row + j])
-          g[j] = (g[j] - mean_g - s.z[row + j] * mean_gz) / s.sigma[i];
+        if (s.visible[row + j]) g[j] = (g[j] - mean_g - s.z[row + j] * mean_gz) / s.sigma[i];
     }
 
     for (Index j = 0; j < Lk; ++j)
@@ -346,9 +347,9 @@ void head_backward(double* dq, double* dk, double* dv, double* dlogit, const Hea
 }
 
 // Adds one head's logit gradients into the (double) accumulators of the score-term parameters.
-void accumulate_term_grads(double* dbias, double* drel_bias, double* dkey_boost, const double* dlogit,
-                           const AttentionInputs& in, const AttentionSpec& spec,
-                           const ResolvedSpec& r, Index b, Index h) {
+void accumulate_term_grads(double* dbias, double* drel_bias, double* dkey_boost,
+                           const double* dlogit, const AttentionInputs& in,
+                           const AttentionSpec& spec, const ResolvedSpec& r, Index b, Index h) {
   const Index Lq = in.Lq, Lk = in.Lk;
   // dbias is contiguous in bias's own shape; broadcast dimensions (extent 1) collapse to index 0.
   const auto& bs = in.bias.shape;
@@ -357,8 +358,10 @@ void accumulate_term_grads(double* dbias, double* drel_bias, double* dkey_boost,
       const double dl = dlogit[i * Lk + j];
       if (dl == 0.0) continue;
       if (dbias) {
-        const Index e = (((bs[0] == 1 ? 0 : b) * bs[1] + (bs[1] == 1 ? 0 : h)) * bs[2] +
-                         (bs[2] == 1 ? 0 : i)) * bs[3] + (bs[3] == 1 ? 0 : j);
+        const Index e =
+            (((bs[0] == 1 ? 0 : b) * bs[1] + (bs[1] == 1 ? 0 : h)) * bs[2] + (bs[2] == 1 ? 0 : i)) *
+                bs[3] +
+            (bs[3] == 1 ? 0 : j);
         dbias[e] += dl;
       }
       if (drel_bias) {
@@ -388,7 +391,8 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
   const bool want_terms = grads.dbias || grads.drel_bias || grads.dkey_boost;
 
   const Index bias_count =
-      in.bias.empty() ? 0 : in.bias.shape[0] * in.bias.shape[1] * in.bias.shape[2] * in.bias.shape[3];
+      in.bias.empty() ? 0
+                      : in.bias.shape[0] * in.bias.shape[1] * in.bias.shape[2] * in.bias.shape[3];
   std::vector<double> dbias(grads.dbias ? static_cast<size_t>(bias_count) : 0);
   std::vector<double> drel_bias(grads.drel_bias ? static_cast<size_t>(H * spec.rel_buckets) : 0);
   std::vector<double> dkey_boost(grads.dkey_boost ? static_cast<size_t>(B * Lk) : 0);
@@ -410,7 +414,8 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
         dq.assign(static_cast<size_t>(Lq * D), 0.0);
         dk.assign(static_cast<size_t>(Lk * D), 0.0);
         dv.assign(static_cast<size_t>(Lk * Dv), 0.0);
-        double* dlogit = want_terms ? &dlogits[static_cast<size_t>((bh - first) * Lq * Lk)] : nullptr;
+        double* dlogit =
+            want_terms ? &dlogits[static_cast<size_t>((bh - first) * Lq * Lk)] : nullptr;
         if (dlogit) std::fill(dlogit, dlogit + Lq * Lk, 0.0);
         head_backward(dq.data(), dk.data(), dv.data(), dlogit, s, dout + bh * Lq * Dv, in, spec, r);
         if (grads.dq) add_into(grads.dq + bh * Lq * D, dq.data(), Lq * D);
@@ -420,11 +425,10 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
     }
     if (want_terms)
       for (Index bh = first; bh < last; ++bh)
-        accumulate_term_grads(grads.dbias ? dbias.data() : nullptr,
-                              grads.drel_bias ? drel_bias.data() : nullptr,
-                              grads.dkey_boost ? dkey_boost.data() : nullptr,
-                              &dlogits[static_cast<size_t>((bh - first) * Lq * Lk)], in, spec, r,
-                              bh / H, bh % H);
+        accumulate_term_grads(
+            grads.dbias ? dbias.data() : nullptr, grads.drel_bias ? drel_bias.data() : nullptr,
+            grads.dkey_boost ? dkey_boost.data() : nullptr,
+            &dlogits[static_cast<size_t>((bh - first) * Lq * Lk)], in, spec, r, bh / H, bh % H);
   }
   if (grads.dbias) add_into(grads.dbias, dbias.data(), bias_count);
   if (grads.drel_bias) add_into(grads.drel_bias, drel_bias.data(), H * spec.rel_buckets);

@@ -11,7 +11,8 @@
 
 namespace kessel {
 
-// ---- parsing ---------------------------------------------------------------------------------------
+// ---- parsing
+// ---------------------------------------------------------------------------------------
 
 namespace {
 
@@ -72,7 +73,8 @@ KvDtype parse_kv_dtype(const std::string& name) {
   return parse_enum("kv_dtype", name, table);
 }
 
-// ---- validation ------------------------------------------------------------------------------------
+// ---- validation
+// ------------------------------------------------------------------------------------
 
 namespace {
 
@@ -91,21 +93,21 @@ std::string shape4(Index a, Index b, Index c, Index d) {
   return shape_string(s);
 }
 
-// A broadcastable [B, H, Lq, Lk] view: each extent 1 or full, and broadcast dimensions have stride 0
-// (otherwise at() would read past the data).
+// A broadcastable [B, H, Lq, Lk] view: each extent 1 or full, and broadcast dimensions have stride
+// 0 (otherwise at() would read past the data).
 template <typename T>
 void check_broadcastable(const Strided4<T>& x, const char* name, const std::array<Index, 4>& full) {
   static constexpr const char* kLetters[4] = {"B", "H", "Lq", "Lk"};
   for (int d = 0; d < 4; ++d) {
     KESSEL_CHECK_ARG(x.shape[d] == 1 || x.shape[d] == full[d], "attention: ", name, " has shape ",
-                     shape_string(x.shape), " which does not broadcast to [B, H, Lq, Lk] = ",
-                     shape_string(full), " (dimension ", kLetters[d], " must be 1 or ", full[d],
-                     ")");
+                     shape_string(x.shape),
+                     " which does not broadcast to [B, H, Lq, Lk] = ", shape_string(full),
+                     " (dimension ", kLetters[d], " must be 1 or ", full[d], ")");
     KESSEL_CHECK_ARG(x.shape[d] != 1 || full[d] == 1 || x.strides[d] == 0, "attention: ", name,
                      " broadcasts dimension ", kLetters[d], " (extent 1) but has stride ",
                      x.strides[d], "; a broadcast dimension needs stride 0");
-    KESSEL_CHECK_ARG(x.strides[d] >= 0, "attention: ", name, " has negative stride ",
-                     x.strides[d], " in dimension ", kLetters[d]);
+    KESSEL_CHECK_ARG(x.strides[d] >= 0, "attention: ", name, " has negative stride ", x.strides[d],
+                     " in dimension ", kLetters[d]);
   }
 }
 
@@ -138,8 +140,8 @@ void check_spec(const AttentionSpec& spec) {
   KESSEL_CHECK_ARG(std::isfinite(spec.fuzzy_match_tol) && spec.fuzzy_match_tol >= 0.0f,
                    "attention: fuzzy_match_tol must be finite and >= 0, got ",
                    spec.fuzzy_match_tol);
-  // Strictly positive: they are the only guard against 0/0 for a zero vector (cosine) or a row whose
-  // visible similarities are all equal (zscore).
+  // Strictly positive: they are the only guard against 0/0 for a zero vector (cosine) or a row
+  // whose visible similarities are all equal (zscore).
   KESSEL_CHECK_ARG(std::isfinite(spec.cosine_eps) && spec.cosine_eps > 0.0f,
                    "attention: cosine_eps must be finite and > 0, got ", spec.cosine_eps);
   KESSEL_CHECK_ARG(std::isfinite(spec.zscore_eps) && spec.zscore_eps > 0.0f,
@@ -148,11 +150,12 @@ void check_spec(const AttentionSpec& spec) {
                    spec.chunk_size);
   KESSEL_CHECK_ARG(std::isfinite(spec.time_decay) && spec.time_decay >= 0.0f,
                    "attention: time_decay must be finite and >= 0, got ", spec.time_decay);
-  KESSEL_CHECK_ARG(spec.normalizer != Normalizer::kFuzzy || spec.similarity == Similarity::kDot ||
-                       spec.similarity == Similarity::kNegSqEuclidean,
-                   "attention: normalizer = fuzzy implies its own similarity -ln(d2 + eps)/(m - 1); "
-                   "similarity must be left at dot (the default) or set to neg_sq_euclidean, got ",
-                   spec.similarity == Similarity::kCosine ? "cosine" : "constrained_cosine");
+  KESSEL_CHECK_ARG(
+      spec.normalizer != Normalizer::kFuzzy || spec.similarity == Similarity::kDot ||
+          spec.similarity == Similarity::kNegSqEuclidean,
+      "attention: normalizer = fuzzy implies its own similarity -ln(d2 + eps)/(m - 1); "
+      "similarity must be left at dot (the default) or set to neg_sq_euclidean, got ",
+      spec.similarity == Similarity::kCosine ? "cosine" : "constrained_cosine");
 }
 
 }  // namespace
@@ -161,8 +164,8 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
   check_spec(spec);
 
   KESSEL_CHECK_ARG(in.B >= 1 && in.H >= 1 && in.Lq >= 1 && in.Lk >= 1 && in.D >= 1 && in.Dv >= 1,
-                   "attention: every dimension must be >= 1, got B=", in.B, " H=", in.H, " Lq=",
-                   in.Lq, " Lk=", in.Lk, " D=", in.D, " Dv=", in.Dv);
+                   "attention: every dimension must be >= 1, got B=", in.B, " H=", in.H,
+                   " Lq=", in.Lq, " Lk=", in.Lk, " D=", in.D, " Dv=", in.Dv);
   const Index B = in.B, H = in.H, Lq = in.Lq, Lk = in.Lk, D = in.D, Dv = in.Dv;
   // Lq > Lk puts the first queries at negative positions, where pos / C (truncating) would merge
   // them into chunk 0; chunks over such positions have no meaning, so they are refused.
@@ -207,16 +210,16 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
   }
 
   if (!in.alibi_slopes.empty()) {
-    KESSEL_CHECK_ARG(static_cast<Index>(in.alibi_slopes.size()) == H, "attention: alibi_slopes has ",
-                     in.alibi_slopes.size(), " entries but H=", H);
+    KESSEL_CHECK_ARG(static_cast<Index>(in.alibi_slopes.size()) == H,
+                     "attention: alibi_slopes has ", in.alibi_slopes.size(), " entries but H=", H);
     check_finite(in.alibi_slopes.data(), H, "alibi_slopes", "[H]", shape_string(std::array{H}));
   }
 
   if (in.rel_bias) {
     const Index min_buckets = spec.rel_bidirectional ? 2 : 1;
-    KESSEL_CHECK_ARG(spec.rel_buckets >= min_buckets, "attention: rel_buckets must be >= ",
-                     min_buckets, spec.rel_bidirectional ? " (bidirectional)" : "", ", got ",
-                     spec.rel_buckets);
+    KESSEL_CHECK_ARG(spec.rel_buckets >= min_buckets,
+                     "attention: rel_buckets must be >= ", min_buckets,
+                     spec.rel_bidirectional ? " (bidirectional)" : "", ", got ", spec.rel_buckets);
     KESSEL_CHECK_ARG(spec.rel_max_distance >= 1, "attention: rel_max_distance must be >= 1, got ",
                      spec.rel_max_distance);
     check_finite(in.rel_bias, H * spec.rel_buckets, "rel_bias", "[H, rel_buckets]",
@@ -239,11 +242,12 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
     check_finite(in.key_boost, B * Lk, "key_boost", "[B, Lk]", shape_string(std::array{B, Lk}));
 }
 
-// ---- small helpers ---------------------------------------------------------------------------------
+// ---- small helpers
+// ---------------------------------------------------------------------------------
 
 void quantize_rows(std::int8_t* q, float* scale, const float* x, Index rows, Index cols) {
-  KESSEL_CHECK_ARG(rows >= 0 && cols >= 1, "quantize_rows: need rows >= 0 and cols >= 1, got rows=",
-                   rows, " cols=", cols);
+  KESSEL_CHECK_ARG(rows >= 0 && cols >= 1,
+                   "quantize_rows: need rows >= 0 and cols >= 1, got rows=", rows, " cols=", cols);
   if (rows == 0) return;
   KESSEL_CHECK_ARG(q && scale && x, "quantize_rows: q, scale and x must not be null");
   for (Index r = 0; r < rows; ++r) {
@@ -291,7 +295,8 @@ Index t5_relative_bucket(Index rel, Index num_buckets, Index max_distance, bool 
   const double frac = std::log(static_cast<double>(n) / static_cast<double>(max_exact)) /
                       std::log(static_cast<double>(max_distance) / static_cast<double>(max_exact));
   const Index large =
-      max_exact + static_cast<Index>(std::floor(frac * static_cast<double>(per_direction - max_exact) + 1e-9));
+      max_exact +
+      static_cast<Index>(std::floor(frac * static_cast<double>(per_direction - max_exact) + 1e-9));
   return bucket + std::min(large, per_direction - 1);
 }
 

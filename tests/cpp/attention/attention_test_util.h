@@ -7,8 +7,8 @@
 //   d.add_mask({2, 1, 7, 9}, 0.7);
 //   d.add_times();
 //   AttentionInputs in = d.inputs();
-// The view points into d's vectors: keep d alive and do not resize its vectors while the view is used.
-// Tests may edit the vectors' values in place (e.g. plant a NaN) and call inputs() again.
+// The view points into d's vectors: keep d alive and do not resize its vectors while the view is
+// used. Tests may edit the vectors' values in place (e.g. plant a NaN) and call inputs() again.
 #pragma once
 
 #include <algorithm>
@@ -35,17 +35,17 @@ struct AttentionTestData {
   std::vector<float> v;  // [B, H, Lk, Dv]  uniform(-1, 1)
 
   // Optional inputs; each is passed to inputs() only when non-empty.
-  std::vector<Index> key_lengths;      // [B]
+  std::vector<Index> key_lengths;          // [B]
   std::vector<std::uint8_t> allowed_keys;  // [B, Lk]
-  std::vector<std::uint8_t> mask;      // mask_shape, contiguous
+  std::vector<std::uint8_t> mask;          // mask_shape, contiguous
   std::array<Index, 4> mask_shape{0, 0, 0, 0};
-  std::vector<float> bias;             // bias_shape, contiguous
+  std::vector<float> bias;  // bias_shape, contiguous
   std::array<Index, 4> bias_shape{0, 0, 0, 0};
-  std::vector<float> alibi_slopes;     // [H]
-  std::vector<float> rel_bias;         // [H, rel_buckets]
-  std::vector<float> q_times;          // [B, Lq]
-  std::vector<float> k_times;          // [B, Lk]
-  std::vector<float> key_boost;        // [B, Lk]
+  std::vector<float> alibi_slopes;  // [H]
+  std::vector<float> rel_bias;      // [H, rel_buckets]
+  std::vector<float> q_times;       // [B, Lq]
+  std::vector<float> k_times;       // [B, Lk]
+  std::vector<float> key_boost;     // [B, Lk]
 
   // int8 copies of k and v (quantize_kv); inputs() uses them instead of k/v when use_int8 is set.
   bool use_int8 = false;
@@ -118,8 +118,7 @@ struct AttentionTestData {
       for (Index j = 0; j < Lk; ++j)
         k_times[static_cast<size_t>(b * Lk + j)] = line[static_cast<size_t>(j - first)];
       for (Index i = 0; i < Lq; ++i)
-        q_times[static_cast<size_t>(b * Lq + i)] =
-            line[static_cast<size_t>(i + (Lk - Lq) - first)];
+        q_times[static_cast<size_t>(b * Lq + i)] = line[static_cast<size_t>(i + (Lk - Lq) - first)];
     }
   }
 
@@ -212,8 +211,8 @@ inline double max_rel_diff(std::span<const float> a, std::span<const float> b,
   for (size_t e = 0; e < a.size(); ++e) {
     const double d = element_abs_diff(a[e], b[e]);
     if (d == 0.0) continue;
-    const double denom = std::max({std::fabs(static_cast<double>(a[e])),
-                                    std::fabs(static_cast<double>(b[e])), floor});
+    const double denom = std::max(
+        {std::fabs(static_cast<double>(a[e])), std::fabs(static_cast<double>(b[e])), floor});
     m = std::max(m, d / denom);
   }
   return m;

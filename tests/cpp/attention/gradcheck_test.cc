@@ -1,6 +1,6 @@
 // Central finite differences against the reference backward, for every learnable input (q, k, v,
-// bias in full and broadcast shapes, rel_bias, key_boost), across similarities, normalizers, zscore,
-// both time-decay modes, ALiBi and masks.
+// bias in full and broadcast shapes, rel_bias, key_boost), across similarities, normalizers,
+// zscore, both time-decay modes, ALiBi and masks.
 //
 // Loss L = sum(out * R) for a fixed random R, so dL/dout = R. Each float input element is moved by
 // +-h and the derivative taken over the difference actually stored in float.
@@ -133,10 +133,11 @@ AttentionSpec make_spec(Similarity sim, Normalizer norm, bool zscore) {
 }
 
 TEST(Gradcheck, SoftmaxEverySimilarity) {
-  const std::pair<Similarity, const char*> sims[] = {{Similarity::kDot, "dot"},
-                                                     {Similarity::kCosine, "cosine"},
-                                                     {Similarity::kConstrainedCosine, "constrained"},
-                                                     {Similarity::kNegSqEuclidean, "neg_sq_euclidean"}};
+  const std::pair<Similarity, const char*> sims[] = {
+      {Similarity::kDot, "dot"},
+      {Similarity::kCosine, "cosine"},
+      {Similarity::kConstrainedCosine, "constrained"},
+      {Similarity::kNegSqEuclidean, "neg_sq_euclidean"}};
   std::uint32_t seed = 100;
   for (const auto& [sim, name] : sims) {
     for (bool zscore : {false, true}) {

@@ -15,8 +15,8 @@
 namespace kessel {
 namespace {
 
-using testing::AttentionTestData;
 using testing::all_finite;
+using testing::AttentionTestData;
 using testing::max_abs_diff;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -222,15 +222,15 @@ TEST(ReferenceMasks, ChunkAndBridge) {
   AttentionSpec spec = reference_spec();
   spec.chunk_size = 3;
   EXPECT_THAT(visibility(d, spec),
-              ElementsAre("1110000000",   //
-                          "1110000000",   //
-                          "1110000000",   //
-                          "0011110000",   //
-                          "0011110000",   //
-                          "0011110000",   //
-                          "0010011110",   //
-                          "0010011110",   //
-                          "0010011110",   //
+              ElementsAre("1110000000",  //
+                          "1110000000",  //
+                          "1110000000",  //
+                          "0011110000",  //
+                          "0011110000",  //
+                          "0011110000",  //
+                          "0010011110",  //
+                          "0010011110",  //
+                          "0010011110",  //
                           "0010010011"));
 }
 
@@ -247,7 +247,8 @@ TEST(ReferenceMasks, TensorMasksAreAnded) {
 }
 
 TEST(Reference, ScoreTermsCompose) {
-  // One head, Lq = 2, Lk = 3, D = 1, every term on; expected logits written from the header's steps.
+  // One head, Lq = 2, Lk = 3, D = 1, every term on; expected logits written from the header's
+  // steps.
   AttentionTestData d(1, 1, 2, 3, 1, 1, 0);
   d.q = {0.5f, -1.0f};
   d.k = {1.0f, -2.0f, 0.25f};
@@ -280,7 +281,8 @@ TEST(Reference, ScoreTermsCompose) {
         // T5 with 4 buckets: 2 per direction, max_exact 1: n = 0 -> 0, n >= 1 -> 1, future +2.
         const int n = pos_q - j;
         const int bucket = (n < 0 ? 2 : 0) + (n == 0 ? 0 : 1);
-        logit[j] = sim + d.bias[j] - 0.5 * std::abs(j - pos_q) + d.rel_bias[bucket] + d.key_boost[j];
+        logit[j] =
+            sim + d.bias[j] - 0.5 * std::abs(j - pos_q) + d.rel_bias[bucket] + d.key_boost[j];
         if (mode == TimeDecayMode::kAdditive) logit[j] -= 0.3 * dt;
         sum += std::exp(logit[j]);
       }
@@ -302,8 +304,8 @@ TEST(Reference, ZscoreStandardizesOverVisibleKeys) {
   spec.zscore = true;
   spec.zscore_eps = 1e-6f;
   const double mean = 7.0 / 3.0;
-  const double sd = std::sqrt(((1 - mean) * (1 - mean) + (2 - mean) * (2 - mean) +
-                               (4 - mean) * (4 - mean)) / 3.0 + 1e-6);
+  const double sd = std::sqrt(
+      ((1 - mean) * (1 - mean) + (2 - mean) * (2 - mean) + (4 - mean) * (4 - mean)) / 3.0 + 1e-6);
   for (float scale : {1.0f, 1000.0f}) {
     spec.scale = scale;
     const double s = scale;
@@ -324,8 +326,7 @@ TEST(Reference, ExtremeScoresStayFinite) {
   EXPECT_TRUE(all_finite(r.out));
   EXPECT_TRUE(all_finite(r.lse));
   for (Index row = 0; row < 6; ++row)
-    for (Index j = 0; j < 4; ++j)
-      EXPECT_NEAR(r.weights[row * 4 + j], j == 1 ? 1.0f : 0.0f, 1e-6);
+    for (Index j = 0; j < 4; ++j) EXPECT_NEAR(r.weights[row * 4 + j], j == 1 ? 1.0f : 0.0f, 1e-6);
   // -1e4 everywhere and q = 0 (every similarity 0): lse = -1e4 + log 4, uniform weights.
   std::fill(d.bias.begin(), d.bias.end(), -1e4f);
   std::fill(d.q.begin(), d.q.end(), 0.0f);
@@ -419,9 +420,9 @@ TEST(Reference, T5RelativeBucketByHand) {
   EXPECT_EQ(t5_relative_bucket(-3, 32, 128, true), 3);
   EXPECT_EQ(t5_relative_bucket(3, 32, 128, true), 19);
   EXPECT_EQ(t5_relative_bucket(-7, 32, 128, true), 7);
-  EXPECT_EQ(t5_relative_bucket(-8, 32, 128, true), 8);     // ln 1 = 0
-  EXPECT_EQ(t5_relative_bucket(-12, 32, 128, true), 9);    // 8 * ln 1.5 / ln 16 = 1.17
-  EXPECT_EQ(t5_relative_bucket(-16, 32, 128, true), 10);   // exactly 2
+  EXPECT_EQ(t5_relative_bucket(-8, 32, 128, true), 8);    // ln 1 = 0
+  EXPECT_EQ(t5_relative_bucket(-12, 32, 128, true), 9);   // 8 * ln 1.5 / ln 16 = 1.17
+  EXPECT_EQ(t5_relative_bucket(-16, 32, 128, true), 10);  // exactly 2
   EXPECT_EQ(t5_relative_bucket(16, 32, 128, true), 26);
   EXPECT_EQ(t5_relative_bucket(-100, 32, 128, true), 15);  // 7.29
   EXPECT_EQ(t5_relative_bucket(-127, 32, 128, true), 15);  // 7.98

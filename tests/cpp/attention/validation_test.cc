@@ -14,8 +14,8 @@
 namespace kessel {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::AttentionTestData;
+using ::testing::HasSubstr;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -82,7 +82,8 @@ TEST(Validation, NullRequiredTensor) {
   AttentionTestData d = small_data();
   AttentionInputs in = d.inputs();
   in.k = nullptr;
-  EXPECT_THAT(invalid_argument_message([&] { validate_attention(in, {}); }), HasSubstr("k is null"));
+  EXPECT_THAT(invalid_argument_message([&] { validate_attention(in, {}); }),
+              HasSubstr("k is null"));
 }
 
 // AttentionInputs has one D shared by q and k, so a D mismatch between q and k cannot be expressed;
@@ -175,7 +176,8 @@ TEST(Validation, MissingTimes) {
 TEST(Validation, KeyLengthsOutOfRange) {
   AttentionTestData d = small_data();
   d.key_lengths = {7, 8};
-  EXPECT_THAT(validation_message(d, {}), HasSubstr("key_lengths[1] = 8 is outside [0, Lk] = [0, 7]"));
+  EXPECT_THAT(validation_message(d, {}),
+              HasSubstr("key_lengths[1] = 8 is outside [0, Lk] = [0, 7]"));
   d.key_lengths = {-1, 3};
   EXPECT_THAT(validation_message(d, {}), HasSubstr("key_lengths[0] = -1"));
 }
@@ -289,16 +291,14 @@ TEST(Validation, EntryPointsRejectNullOutputs) {
   EXPECT_THAT(invalid_argument_message([&] { attention_weights(nullptr, in, spec); }),
               HasSubstr("weights is null"));
   std::vector<float> out(d.out_size());
-  EXPECT_THAT(invalid_argument_message([&] {
-                attention_backward({}, out.data(), out.data(), nullptr, in, spec);
-              }),
+  EXPECT_THAT(invalid_argument_message(
+                  [&] { attention_backward({}, out.data(), out.data(), nullptr, in, spec); }),
               HasSubstr("lse"));
   std::vector<float> lse(d.lse_size()), dbias(4);
   AttentionGrads grads;
   grads.dbias = dbias.data();
-  EXPECT_THAT(invalid_argument_message([&] {
-                attention_backward(grads, out.data(), out.data(), lse.data(), in, spec);
-              }),
+  EXPECT_THAT(invalid_argument_message(
+                  [&] { attention_backward(grads, out.data(), out.data(), lse.data(), in, spec); }),
               HasSubstr("dbias is set but there is no bias"));
 }
 
@@ -311,7 +311,8 @@ TEST(Validation, ParsersNameTheUnknownValue) {
   const std::string msg = invalid_argument_message([] { parse_similarity("cos"); });
   EXPECT_THAT(msg, HasSubstr("parse_similarity: unknown similarity 'cos'"));
   EXPECT_THAT(msg, HasSubstr("neg_sq_euclidean"));
-  EXPECT_THAT(invalid_argument_message([] { parse_normalizer("Softmax"); }), HasSubstr("'Softmax'"));
+  EXPECT_THAT(invalid_argument_message([] { parse_normalizer("Softmax"); }),
+              HasSubstr("'Softmax'"));
   EXPECT_THAT(invalid_argument_message([] { parse_kv_dtype("fp16"); }), HasSubstr("'fp16'"));
 }
 
