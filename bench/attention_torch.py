@@ -6,14 +6,14 @@ measured in the same run.
         [--lengths 256,1024,4096] [--threads 1,2] [--no-rss]
 
 Shapes: B=1, H=8, D=64, L in --lengths. For each thread count (torch.set_num_threads, kessel threads=,
-openblas_set_num_threads) it times, as medians of repeats:
+openblas_set_num_threads) it times, as medians of interleaved repeats:
   torch softmax fwd       matmul, softmax, matmul (eager)
   torch fuzzy m fwd       squared distances, pow(-1/(m-1)), normalize, matmul (eager), m = 2 and 1.5
   torch softmax fwd+bwd   autograd
   kessel fused softmax fwd, fused fuzzy m=2 / m=1.5 fwd, fused softmax fwd+bwd
 FLOPs are counted as for kessel (4*H*L^2*D per forward, 3.5x for forward+backward); "vs torch" is
 torch's time over kessel's for the same case; "% sgemm" compares GFLOP/s with numpy float32 2048x2048
-matmul (OpenBLAS) at the same thread count. With --lengths not --quick, L=16384 is also run for kessel
+matmul (OpenBLAS) at the same thread count, measured before and after the cases (the better of the two). With --lengths not --quick, L=16384 is also run for kessel
 only (torch eager would need 8.6 GB for one score matrix) in a fresh subprocess that reports its peak
 RSS (resource.getrusage(RUSAGE_SELF).ru_maxrss). Progress goes to stderr, the table (or --json) to stdout.
 """
@@ -53,16 +53,25 @@ def openblas_set_threads(n):
 
 
 def median_ms(fn, budget_s, max_repeats):
-    t0 = time.perf_counter()
-    fn()  # warm-up (allocations, thread pools)
-    first = max(time.perf_counter() - t0, 1e-6)
-    repeats = int(min(max(budget_s / first, 3), max_repeats))
-    times = []
-    for _ in range(repeats):
+    return paired_median_ms([fn], budget_s, max_repeats)[0]
+
+
+def paired_median_ms(fns, budget_s, max_repeats):
+    """Median ms of each fn, timed in interleaved rounds so that load from other processes on a shared
+    machine hits every contender alike (ratios stay meaningful even when absolute times drift)."""
+    first = []
+    for fn in fns:  # warm-up (allocations, thread pools)
         t0 = time.perf_counter()
         fn()
-        times.append(1e3 * (time.perf_counter() - t0))
-    return float(np.median(times))
+        first.append(max(time.perf_counter() - t0, 1e-6))
+    repeats = int(min(max(budget_s / sum(first), 3), max_repeats))
+    times = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, t in zip(fns, times):
+            t0 = time.perf_counter()
+            fn()
+            t.append(1e3 * (time.perf_counter() - t0))
+    return [float(np.median(t)) for t in times]
 
 
 def fwd_flops(L):
@@ -163,19 +172,23 @@ def main():
             rng = np.random.default_rng(L)
             q, k, v, dout = (rng.standard_normal((B, H, L, D), dtype=np.float32) for _ in range(4))
             flops = {"fwd": fwd_flops(L), "fwd+bwd": 3.5 * fwd_flops(L)}
-            torch_ms = {}
-            for engine, cases in (("torch", torch_cases(q, k, v, dout)),
-                                  ("kessel", kessel_cases(q, k, v, dout, threads))):
-                for case, fn in cases.items():
-                    ms = median_ms(fn, budget_s, max_repeats)
-                    gflops = flops["fwd+bwd" if "bwd" in case else "fwd"] / (ms * 1e6)
-                    if engine == "torch":
-                        torch_ms[case] = ms
+            torch_fns = torch_cases(q, k, v, dout)
+            kessel_fns = kessel_cases(q, k, v, dout, threads)
+            for case in torch_fns:
+                torch_ms, kessel_ms = paired_median_ms([torch_fns[case], kessel_fns[case]],
+                                                       2 * budget_s, max_repeats)
+                gflops_of = flops["fwd+bwd" if "bwd" in case else "fwd"] / 1e6
+                for engine, ms in (("torch", torch_ms), ("kessel", kessel_ms)):
                     results.append({"engine": engine, "case": case, "L": L, "threads": threads,
-                                    "ms": ms, "gflops": gflops,
-                                    "vs_torch": torch_ms[case] / ms,
-                                    "pct_sgemm": 100.0 * gflops / sgemm[threads]})
-                    log(f"threads={threads} L={L} {engine} {case}: {ms:.2f} ms")
+                                    "ms": ms, "gflops": gflops_of / ms, "vs_torch": torch_ms / ms,
+                                    "pct_sgemm": 100.0 * gflops_of / ms / sgemm[threads]})
+                log(f"threads={threads} L={L} {case}: torch {torch_ms:.2f} ms, "
+                    f"kessel {kessel_ms:.2f} ms")
+        # sgemm again after this thread count's cases: the better of the two is the least disturbed
+        sgemm[threads] = max(sgemm[threads], sgemm_gflops(budget_s, max_repeats))
+        for r in results:
+            if r["threads"] == threads:
+                r["pct_sgemm"] = 100.0 * r["gflops"] / sgemm[threads]
         if not args.quick and not args.no_rss:
             log(f"threads={threads} L=16384 kessel fused softmax fwd in a fresh process ...")
             r = kessel_long_rss(16384, threads)

@@ -183,20 +183,22 @@ def term_spec(term, rng, B, H, Lq, Lk):
         return {"zscore": True}
     if term == "temperature":
         return {"temperature": 0.7}
+    if term == "scale":
+        return {"scale": 0.37}
     raise ValueError(term)
 
 
 TERMS = ["bias_full", "bias_broadcast_h1k", "bias_broadcast_qk", "alibi", "rel_bias_bidirectional",
          "rel_bias_unidirectional", "times_additive", "times_multiplicative", "key_boost", "zscore",
-         "temperature"]
+         "temperature", "scale"]
 
 
 @pytest.mark.parametrize("impl", IMPLS)
 @pytest.mark.parametrize("scorer", ["dot", "fuzzy"])
 @pytest.mark.parametrize("term", TERMS)
 def test_score_terms(term, scorer, impl):
-    if term == "temperature" and scorer == "fuzzy":
-        pytest.skip("temperature is a softmax-only parameter")
+    if term in ("temperature", "scale") and scorer == "fuzzy":
+        pytest.skip(f"{term} is a parameter of softmax similarities only")
     rng = rng_for("term", term, scorer)
     B, H, Lq, Lk, D = 2, 3, 65, 129, 16  # Lk - Lq up to 128 reaches T5's logarithmic buckets
     q, k, v = make_qkv(rng, B, H, Lq, Lk, D)
@@ -215,7 +217,7 @@ def test_all_terms_and_masks_combined(scorer, impl):
                  "key_boost", "zscore"]:
         spec.update(term_spec(term, rng, B, H, Lq, Lk))
     spec.update(causal=True, key_lengths=np.array([Lk, Lk - 9]), window=40,
-                mask=rng.random((B, 1, Lq, Lk)) < 0.85)
+                mask=(rng.random((B, 1, Lq, Lk)) < 0.85).astype(np.uint8))  # integer mask
     check_parity(q, k, v, spec, label=f"combined/{scorer}/{impl}")
     # lag by time instead of by position, multiplicative decay
     spec.update(min_lag=1, lag_by_time=True, time_decay_mode="multiplicative", causal=False)
@@ -398,6 +400,11 @@ def test_ranks_two_and_three(impl):
     assert out2.shape == (11, 16) and lse2.shape == (11,)
     assert np.array_equal(out3, out4[0]) and np.array_equal(lse3, lse4[0])
     assert np.allclose(out2, out4[0, 1], rtol=0, atol=1e-7)
+    # non-contiguous and float64 inputs are converted, not misread
+    v_strided = np.swapaxes(np.swapaxes(v[0], 1, 2).copy(), 1, 2)
+    assert not v_strided.flags.c_contiguous
+    out_t = kessel.attention(np.asfortranarray(q[0]), k[0].astype(np.float64), v_strided, **spec)
+    assert np.array_equal(out_t, out3)
     w2 = kessel.attention_weights(q[0, 1], k[0, 1], v[0, 1], **spec)
     assert w2.shape == (11, 13)
     dout = rng.standard_normal((11, 16)).astype(np.float32)
