@@ -7,6 +7,7 @@
 
 #include "cli_data.h"
 #include "commands.h"
+#include "report_html.h"
 #include "summary_json.h"
 #include "kessel/error.h"
 #include "kessel/summarize/scorers.h"
@@ -30,6 +31,7 @@ struct SummarizeOptions {
   bool no_constraint = false;
   bool explain = false;
   bool pretty = false;
+  std::string html;
 };
 
 // A reader's view of one result: the summary, then each customer emotion and where it came from.
@@ -110,6 +112,8 @@ void add_summarize_command(CLI::App& app) {
                 "Do not force an expressed customer emotion into the summary");
   cmd->add_flag("--explain", options->explain, "Add the attention map to each record");
   cmd->add_flag("--pretty", options->pretty, "Readable text instead of JSON lines");
+  cmd->add_option("--html", options->html,
+                  "Also write a review page: highlighted emotions, summary-to-turn links, attention map");
   cmd->callback([options] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
@@ -129,6 +133,7 @@ void add_summarize_command(CLI::App& app) {
     std::ostream& out = o.output.empty() ? std::cout : file;
     Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()));
     std::int64_t done = 0, unsatisfied = 0;
+    HtmlReport report;
     for (const auto& dialogue : input.dialogues) {
       const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
       const summarize::UnitScores scores = ranker->score(p);
@@ -136,10 +141,12 @@ void add_summarize_command(CLI::App& app) {
       unsatisfied += s.constraint_satisfied ? 0 : 1;
       if (o.pretty) print_pretty(out, p, s);
       else out << summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
+      if (!o.html.empty()) report.add(p, s, scores);
       progress.update(++done);
     }
     if (!out) throw IoError("--output " + o.output + ": write failed");
     progress.finish(std::to_string(unsatisfied) + " without a kept emotion");
+    if (!o.html.empty()) report.write(o.html);
   });
 }
 

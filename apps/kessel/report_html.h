@@ -1,0 +1,20 @@
+// `kessel summarize --html`: a self-contained review page (see report_html.cc).
+#pragma once
+
+#include <string>
+
+#include "kessel/summarize/summary.h"
+
+namespace kessel::cli {
+
+class HtmlReport {
+ public:
+  void add(const summarize::Prepared& p, const summarize::Summary& s, const summarize::UnitScores& scores);
+  void write(const std::string& path) const;  // IoError when it cannot be written
+
+ private:
+  std::string body_;
+  std::size_t count_ = 0;
+};
+
+}  // namespace kessel::cli
