@@ -10,5 +10,6 @@ void add_attention_commands(CLI::App& app);  // kessel bench attention
 void add_cluster_commands(CLI::App& app);    // kessel cluster
 void add_hmm_commands(CLI::App& app);        // kessel hmm ...
 void add_origins_command(CLI::App& app);     // kessel origins
+void add_train_command(CLI::App& app);       // kessel train
 
 }  // namespace kessel::cli

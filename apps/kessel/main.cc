@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   kessel::cli::add_hmm_commands(app);
   kessel::cli::add_attention_commands(app);
   kessel::cli::add_origins_command(app);
+  kessel::cli::add_train_command(app);
 
   try {
     app.parse(argc, argv);

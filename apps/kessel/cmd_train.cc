@@ -1,0 +1,255 @@
+// kessel train --data FILE [--dev FILE | --dev-fraction 0.15] --out MODEL.safetensors [--format ...]
+//              [--epochs N] [--seed S] [--lr X] [--cv-folds K] [--report FILE.json] ...
+// Trains the EACA scorer (include/kessel/summarize/eaca.h). With --cv-folds K it also measures the
+// recipe by K-fold cross-validation: each fold trains on the other folds (early stopping on a seeded
+// 15% inner dev split of them) and is scored on the held-out fold, which no choice has looked at.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_data.h"
+#include "commands.h"
+#include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
+
+namespace kessel::cli {
+
+namespace {
+
+struct TrainArgs {
+  InputOptions data;
+  std::string dev;
+  double dev_fraction = 0.15;
+  std::string out;
+  std::string report;
+  std::string eval;  // scored after training; never used for any choice
+  int cv_folds = 0;
+  LexiconOptions lexicon;
+  summarize::EacaConfig config;
+  summarize::TrainOptions train;
+  bool no_context = false;
+  bool no_emotion_attention = false;
+  int max_chars = -1;  // >= 0: override the budget chosen from the training summaries
+  std::vector<int> budget_sweep;  // also report scores at these max_chars (0 = no char budget)
+};
+
+// Scores of `model` on `dialogues` at each budget of the sweep (descriptive: the stored budget is
+// still the one chosen from the training summaries).
+nlohmann::json sweep(const TrainArgs& args, const summarize::EacaModel& model,
+                     const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+                     std::vector<double>* sums) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < args.budget_sweep.size(); ++i) {
+    summarize::DecodeOptions o = model.decode_options();
+    o.max_chars = args.budget_sweep[i];
+    if (o.max_chars == 0) o.max_sentences = 3;  // no char budget: a sentence budget instead
+    const auto r = summarize::evaluate_rouge(dialogues, lexicon, model, o);
+    std::fprintf(stderr, "  budget %d chars: ROUGE-1/2/L %.2f / %.2f / %.2f\n", o.max_chars, r.rouge1, r.rouge2,
+                 r.rougeL);
+    if (sums) (*sums)[i] += r.rougeL;
+    out.push_back({{"max_chars", o.max_chars}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL}});
+  }
+  return out;
+}
+
+// Scoring latency on one thread (model loaded, dialogue prepared: what the Scorer costs).
+nlohmann::json latency(const summarize::EacaModel& model, const std::vector<text::Dialogue>& dialogues,
+                       const text::Lexicon& lexicon) {
+  std::vector<double> ms;
+  for (const auto& d : dialogues) {
+    const summarize::Prepared p = summarize::prepare(d, lexicon);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto scores = model.score(p);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (scores.salience.size() != p.units.size()) throw InvalidArgument("train: scorer returned the wrong size");
+  }
+  std::sort(ms.begin(), ms.end());
+  auto q = [&](double f) { return ms.empty() ? 0.0 : ms[static_cast<std::size_t>(f * static_cast<double>(ms.size() - 1))]; };
+  std::fprintf(stderr, "scoring latency (1 thread, %zu dialogues): p50 %.3f ms | p95 %.3f ms | max %.3f ms\n",
+               ms.size(), q(0.5), q(0.95), q(1.0));
+  return {{"p50_ms", q(0.5)}, {"p95_ms", q(0.95)}, {"max_ms", q(1.0)}};
+}
+
+std::uint64_t splitmix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// A seeded permutation of 0..n-1 (Fisher-Yates on splitmix64: the same split on every platform).
+std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed) {
+  std::vector<std::size_t> p(n);
+  for (std::size_t i = 0; i < n; ++i) p[i] = i;
+  std::uint64_t state = seed ^ 0x5b1175b1175ull;
+  for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[static_cast<std::size_t>(splitmix(state) % i)]);
+  return p;
+}
+
+void split(const std::vector<text::Dialogue>& all, double fraction, std::uint64_t seed,
+           std::vector<text::Dialogue>& train, std::vector<text::Dialogue>& dev) {
+  const auto perm = permutation(all.size(), seed);
+  const auto n_dev = static_cast<std::size_t>(fraction * static_cast<double>(all.size()) + 0.5);
+  KESSEL_CHECK_ARG(n_dev >= 1 && n_dev < all.size(), "train: --dev-fraction ", fraction, " of ", all.size(),
+                   " dialogues leaves an empty train or dev split");
+  for (std::size_t i = 0; i < perm.size(); ++i) (i < n_dev ? dev : train).push_back(all[perm[i]]);
+}
+
+nlohmann::json epochs_json(const summarize::TrainResult& r) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& e : r.epochs)
+    a.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"dev_rouge1", e.dev_rouge1}, {"dev_rouge2", e.dev_rouge2},
+                 {"dev_rougeL", e.dev_rougeL}, {"dialogues_per_second", e.dialogues_per_second}});
+  return a;
+}
+
+summarize::EacaModel train_once(const TrainArgs& args, const std::vector<text::Dialogue>& train,
+                                const std::vector<text::Dialogue>& dev, const text::Lexicon& lexicon,
+                                summarize::TrainResult* result) {
+  summarize::EacaModel model = summarize::train_eaca(train, dev, lexicon, args.config, args.train, result);
+  if (args.max_chars >= 0) model.mutable_config().max_chars = args.max_chars;
+  return model;
+}
+
+void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogue>& all, const text::Lexicon& lexicon,
+                          nlohmann::json& report) {
+  const int K = args.cv_folds;
+  KESSEL_CHECK_ARG(K >= 2 && static_cast<std::size_t>(K) <= all.size(), "train: --cv-folds must be in [2, ",
+                   all.size(), "], got ", K);
+  const auto perm = permutation(all.size(), args.train.seed ^ 0xcf01d5ull);
+  double sum1 = 0, sum2 = 0, sumL = 0, seconds = 0;
+  std::vector<double> sweep_sums(args.budget_sweep.size(), 0.0);
+  nlohmann::json folds = nlohmann::json::array();
+  for (int k = 0; k < K; ++k) {
+    std::vector<text::Dialogue> rest, held, inner_train, inner_dev;
+    for (std::size_t i = 0; i < perm.size(); ++i)
+      (static_cast<int>(i % static_cast<std::size_t>(K)) == k ? held : rest).push_back(all[perm[i]]);
+    split(rest, args.dev_fraction, args.train.seed + static_cast<std::uint64_t>(k), inner_train, inner_dev);
+    std::fprintf(stderr, "cv fold %d/%d: train %zu, inner dev %zu, held out %zu\n", k + 1, K, inner_train.size(),
+                 inner_dev.size(), held.size());
+    summarize::TrainResult result;
+    const auto model = train_once(args, inner_train, inner_dev, lexicon, &result);
+    const auto r = summarize::evaluate_rouge(held, lexicon, model, model.decode_options());
+    std::fprintf(stderr, "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f (budget %d chars, best epoch %d)\n",
+                 k + 1, K, r.rouge1, r.rouge2, r.rougeL, model.config().max_chars, result.best_epoch);
+    const nlohmann::json swept = sweep(args, model, held, lexicon, &sweep_sums);
+    sum1 += r.rouge1;
+    sum2 += r.rouge2;
+    sumL += r.rougeL;
+    seconds += result.seconds;
+    folds.push_back({{"fold", k + 1}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL},
+                     {"dialogues", r.dialogues}, {"max_chars", model.config().max_chars},
+                     {"max_sentences", model.config().max_sentences}, {"best_epoch", result.best_epoch},
+                     {"seconds", result.seconds}, {"budget_sweep", swept}, {"epochs", epochs_json(result)}});
+  }
+  for (std::size_t i = 0; i < args.budget_sweep.size(); ++i)
+    std::printf("cv budget %d chars | ROUGE-L %.2f\n", args.budget_sweep[i], sweep_sums[i] / K);
+  std::printf("cv %d folds | ROUGE-1 %.2f | ROUGE-2 %.2f | ROUGE-L %.2f | %.1f s training per fold\n", K, sum1 / K,
+              sum2 / K, sumL / K, seconds / K);
+  report["cv"] = {{"folds", folds}, {"rouge1", sum1 / K}, {"rouge2", sum2 / K}, {"rougeL", sumL / K}};
+}
+
+void run_train(TrainArgs& args) {
+  KESSEL_CHECK_ARG(!args.out.empty() || args.cv_folds > 0, "train: --out is required (unless --cv-folds only measures)");
+  KESSEL_CHECK_ARG(args.dev_fraction > 0.0 && args.dev_fraction < 1.0, "train: --dev-fraction must be in (0, 1), got ",
+                   args.dev_fraction);
+  args.config.context_encoder = !args.no_context;
+  args.config.emotion_attention = !args.no_emotion_attention;
+  const text::Lexicon lexicon = load_lexicon(args.lexicon);
+  const text::ReadResult data = read_input(args.data);
+  if (args.train.data_name.empty()) args.train.data_name = args.data.path;
+  nlohmann::json report = {{"data", args.data.path}, {"seed", args.train.seed}, {"lexicon", lexicon.identity()}};
+
+  if (args.cv_folds > 0) run_cross_validation(args, data.dialogues, lexicon, report);
+  if (!args.out.empty()) {
+    std::vector<text::Dialogue> train, dev;
+    if (!args.dev.empty()) {
+      InputOptions dev_input = args.data;
+      dev_input.path = args.dev;
+      train = data.dialogues;
+      dev = read_input(dev_input).dialogues;
+    } else {
+      split(data.dialogues, args.dev_fraction, args.train.seed, train, dev);
+    }
+    summarize::TrainResult result;
+    summarize::EacaModel model = train_once(args, train, dev, lexicon, &result);
+    model.metadata()["dev"] = args.dev.empty() ? "seeded split of --data" : args.dev;
+    model.save(args.out);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto reloaded = summarize::EacaModel::load(args.out);
+    const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "model load %.2f ms\n", load_ms);
+    report["load_ms"] = load_ms;
+    report["latency"] = latency(reloaded, dev, lexicon);
+    if (!args.budget_sweep.empty()) report["dev_budget_sweep"] = sweep(args, model, dev, lexicon, nullptr);
+    if (!args.eval.empty()) {
+      InputOptions eval_input = args.data;
+      eval_input.path = args.eval;
+      const auto eval = read_input(eval_input).dialogues;
+      const auto r = summarize::evaluate_rouge(eval, lexicon, model, model.decode_options());
+      std::printf("eval %s | ROUGE-1 %.2f | ROUGE-2 %.2f | ROUGE-L %.2f | %d dialogues\n", args.eval.c_str(), r.rouge1,
+                  r.rouge2, r.rougeL, r.dialogues);
+      report["eval"] = {{"path", args.eval}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL},
+                        {"dialogues", r.dialogues}};
+      if (!args.budget_sweep.empty()) report["eval_budget_sweep"] = sweep(args, model, eval, lexicon, nullptr);
+    }
+    std::printf("model %s | best epoch %d | dev ROUGE-L %.2f | budget %d units, %d chars | %.1f s\n",
+                args.out.c_str(), result.best_epoch, result.best_dev_rougeL, model.config().max_sentences,
+                model.config().max_chars, result.seconds);
+    report["model"] = {{"path", args.out}, {"best_epoch", result.best_epoch}, {"dev_rougeL", result.best_dev_rougeL},
+                       {"max_sentences", model.config().max_sentences}, {"max_chars", model.config().max_chars},
+                       {"seconds", result.seconds}, {"epochs", epochs_json(result)}};
+  }
+  if (!args.report.empty()) {
+    std::ofstream out(args.report);
+    if (!out) throw IoError("train: cannot write --report '" + args.report + "'");
+    out << report.dump(2) << "\n";
+  }
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app) {
+  auto args = std::make_shared<TrainArgs>();
+  CLI::App* cmd = app.add_subcommand("train", "Train the EACA summarizer (safetensors model file)");
+  add_input_options(*cmd, args->data, "--data");
+  add_lexicon_options(*cmd, args->lexicon);
+  cmd->add_option("--dev", args->dev, "Dev dialogues for early stopping (same format as --data)");
+  cmd->add_option("--dev-fraction", args->dev_fraction, "Without --dev: seeded share of --data held out as dev")
+      ->capture_default_str();
+  cmd->add_option("--out", args->out, "Model file to write (.safetensors)");
+  cmd->add_option("--epochs", args->train.epochs, "Maximum epochs")->capture_default_str();
+  cmd->add_option("--patience", args->train.patience, "Early stopping: epochs without a dev ROUGE-L gain")
+      ->capture_default_str();
+  cmd->add_option("--seed", args->train.seed, "Seed (initialization, shuffling, splits)")->capture_default_str();
+  cmd->add_option("--lr", args->train.lr, "AdamW peak learning rate")->capture_default_str();
+  cmd->add_option("--batch-size", args->train.batch_size, "Dialogues per step")->capture_default_str();
+  cmd->add_option("--weight-decay", args->train.weight_decay, "AdamW weight decay")->capture_default_str();
+  cmd->add_option("--hidden", args->config.hidden, "Unit state width D")->capture_default_str();
+  cmd->add_option("--embed-dim", args->config.embed_dim, "Hashed n-gram embedding width E")->capture_default_str();
+  cmd->add_option("--buckets", args->config.hash_buckets, "Hashed n-gram buckets V")->capture_default_str();
+  cmd->add_option("--redundancy", args->config.redundancy, "Decoder MMR redundancy weight stored in the model")
+      ->capture_default_str();
+  cmd->add_flag("--no-context", args->no_context, "Ablation: drop the self-attention context encoder");
+  cmd->add_flag("--no-emotion-attention", args->no_emotion_attention, "Ablation: drop the EACA customer attention");
+  cmd->add_option("--budget-quantile", args->train.budget_quantile,
+                  "max_chars = this quantile of the training oracle summaries' lengths (0: no char budget)")
+      ->capture_default_str();
+  cmd->add_option("--max-chars", args->max_chars, "Override the char budget stored in the model");
+  cmd->add_option("--human-label-weight", args->train.human_label_weight,
+                  "Weight of human extractive selections (TweetSumm) vs the greedy oracle in the targets")
+      ->capture_default_str();
+  cmd->add_option("--eval", args->eval, "Score the trained model on these dialogues (not used for any choice)");
+  cmd->add_option("--cv-folds", args->cv_folds, "Also report K-fold cross-validated ROUGE of this recipe");
+  cmd->add_option("--budget-sweep", args->budget_sweep,
+                  "Also report ROUGE at these max_chars budgets (0: none, 3 sentences) on dev / CV folds")
+      ->delimiter(',');
+  cmd->add_option("--report", args->report, "Write the per-epoch log and scores as JSON");
+  cmd->callback([args] { run_train(*args); });
+}
+
+}  // namespace kessel::cli

@@ -1,0 +1,105 @@
+"""`kessel train` end to end on the bundled sample dialogues (fast): progress lines, the safetensors
+model file and its metadata, determinism for a seed, and errors for bad arguments."""
+import json
+import os
+import re
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+CLI = os.environ.get("KESSEL_CLI")
+SRC = Path(os.environ.get("KESSEL_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+SAMPLES_ZH = SRC / "data" / "samples" / "dialogues_zh.jsonl"
+SAMPLES_EN = SRC / "data" / "samples" / "dialogues_en.jsonl"
+
+pytestmark = pytest.mark.skipif(not CLI or not Path(CLI).exists(), reason="KESSEL_CLI not built")
+
+
+def train(tmp_path, name, *args, data=SAMPLES_ZH):
+    out = tmp_path / f"{name}.safetensors"
+    proc = subprocess.run(
+        [CLI, "train", "--data", str(data), "--dev", str(data), "--out", str(out), "--epochs", "3", *args],
+        capture_output=True, text=True, timeout=120)
+    return proc, out
+
+
+def read_safetensors(path):
+    raw = path.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + n])
+    data = raw[8 + n:]
+    return header, data
+
+
+@pytest.mark.parametrize("data", [SAMPLES_ZH, SAMPLES_EN], ids=["zh", "en"])
+def test_train_writes_a_safetensors_model_with_metadata(tmp_path, data):
+    proc, out = train(tmp_path, "m", "--seed", "3", data=data)
+    assert proc.returncode == 0, proc.stderr
+    lines = [l for l in proc.stderr.splitlines() if l.startswith("epoch ")]
+    assert len(lines) >= 1
+    for line in lines:
+        assert re.fullmatch(r"epoch \d+ \| loss \d+\.\d{4} \| dev ROUGE-L \d+\.\d \| \d+ dlg/s \| ETA \d+:\d\d", line), line
+    header, data_bytes = read_safetensors(out)
+    meta = header.pop("__metadata__")
+    for key in ("format", "hash_buckets", "embed_dim", "hidden", "attn_dim", "max_sentences", "max_chars",
+                "lexicon", "data", "seed", "best_epoch"):
+        assert key in meta, key
+    assert meta["format"] == "kessel-eaca-1"
+    assert meta["lexicon"].startswith("default:")
+    assert meta["seed"] == "3"
+    assert int(meta["max_chars"]) > 0
+    # Every tensor is F32, its offsets cover its shape, and together they tile the data section.
+    spans = []
+    for name, t in header.items():
+        assert t["dtype"] == "F32"
+        count = 1
+        for d in t["shape"]:
+            count *= d
+        begin, end = t["data_offsets"]
+        assert end - begin == 4 * count, name
+        spans.append((begin, end))
+    spans.sort()
+    assert spans[0][0] == 0 and spans[-1][1] == len(data_bytes)
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert header["emb"]["shape"] == [int(meta["hash_buckets"]), int(meta["embed_dim"])]
+
+
+def test_training_is_deterministic_for_a_seed(tmp_path):
+    p1, a = train(tmp_path, "a", "--seed", "5")
+    p2, b = train(tmp_path, "b", "--seed", "5")
+    p3, c = train(tmp_path, "c", "--seed", "6")
+    assert p1.returncode == 0 and p2.returncode == 0 and p3.returncode == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert read_safetensors(a)[1] != read_safetensors(c)[1]
+
+
+def test_cross_validation_reports_held_out_scores(tmp_path):
+    report = tmp_path / "cv.json"
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--cv-folds", "2", "--dev-fraction", "0.34",
+                           "--epochs", "2", "--report", str(report)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"cv 2 folds \| ROUGE-1 \d+\.\d\d \| ROUGE-2 \d+\.\d\d \| ROUGE-L \d+\.\d\d", proc.stdout)
+    cv = json.loads(report.read_text())["cv"]
+    assert len(cv["folds"]) == 2
+    assert all(0.0 <= f["rougeL"] <= 100.0 and f["dialogues"] == 3 for f in cv["folds"])
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--dev-fraction", "1.5"], "--dev-fraction"),
+    (["--epochs", "0"], "epochs"),
+    (["--hidden", "0"], "hidden"),
+])
+def test_bad_arguments_fail_with_a_message(tmp_path, args, message):
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(tmp_path / "x.safetensors"), *args],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert message in proc.stderr
+
+
+def test_missing_data_file_fails(tmp_path):
+    proc = subprocess.run([CLI, "train", "--data", str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "x")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert "nope.jsonl" in proc.stderr
