@@ -102,6 +102,8 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
   KESSEL_CHECK_ARG(o.max_candidates >= 1, "expand_lexicon: max_candidates=", o.max_candidates,
                    " must be >= 1");
   KESSEL_CHECK_ARG(o.top >= 1, "expand_lexicon: top=", o.top, " must be >= 1");
+  KESSEL_CHECK_ARG(o.fragment_share > 0.0f, "expand_lexicon: fragment_share=", o.fragment_share,
+                   " must be > 0");
   KESSEL_CHECK_ARG(o.fuzziness > 1.0f, "expand_lexicon: fuzziness m=", o.fuzziness, " must be > 1");
 
   ExpandResult result;
@@ -123,7 +125,9 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
         ++word_count[u.ids[p]];
         continue;
       }
-      for (int n = 1; n <= o.max_ngram; ++n) {
+      // One longer than max_ngram so the longest candidates can be tested as fragments too; keys
+      // hold at most 4 characters.
+      for (int n = 1; n <= std::min(o.max_ngram + 1, 4); ++n) {
         if (!ngram_ok(u, p, n)) break;
         ++ngram_count[ngram_key(u, p, n)];
       }
@@ -146,8 +150,30 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
     std::int64_t count;
   };
   std::vector<Cand> cands;
+  // Seeds stay candidates even when they look like fragments or the cap cuts the tail.
+  std::unordered_set<std::string> seed_terms;
+  for (const auto& s : seeds) seed_terms.insert(normalize_term(s.term));
+  // Left and right one-character extensions of every n-gram: the largest extension count.
+  std::unordered_map<std::uint64_t, std::int64_t> max_extension;
   for (const auto& [key, count] : ngram_count) {
-    if (count >= o.min_count) cands.push_back(Cand{key_text(key), key, count});
+    const int n = static_cast<int>(key >> 60);
+    if (n < 2 || count < o.min_count) continue;
+    const std::uint64_t body = key & ((std::uint64_t{1} << 60) - 1);
+    const std::uint64_t mask = (std::uint64_t{1} << (15 * (n - 1))) - 1;
+    const std::uint64_t left = (static_cast<std::uint64_t>(n - 1) << 60) | (body & mask);  // drop last
+    const std::uint64_t right = (static_cast<std::uint64_t>(n - 1) << 60) | (body >> 15);  // drop first
+    for (std::uint64_t sub : {left, right}) {
+      auto& m = max_extension[sub];
+      m = std::max(m, count);
+    }
+  }
+  for (const auto& [key, count] : ngram_count) {
+    if (count < o.min_count || static_cast<int>(key >> 60) > o.max_ngram) continue;
+    auto ext = max_extension.find(key);
+    const bool fragment = ext != max_extension.end() &&
+                          static_cast<double>(ext->second) >= o.fragment_share * static_cast<double>(count);
+    if (fragment && !seed_terms.count(key_text(key))) continue;
+    cands.push_back(Cand{key_text(key), key, count});
   }
   for (const auto& [id, count] : word_count) {
     if (count >= o.min_count) {
@@ -159,8 +185,6 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
     return a.count != b.count ? a.count > b.count : a.text < b.text;
   });
   // Seeds must stay in even when the cap cuts the tail.
-  std::unordered_set<std::string> seed_terms;
-  for (const auto& s : seeds) seed_terms.insert(normalize_term(s.term));
   std::vector<Cand> kept;
   for (std::size_t i = 0; i < cands.size(); ++i) {
     if (static_cast<int>(kept.size()) < o.max_candidates || seed_terms.count(cands[i].text)) {

@@ -9,8 +9,10 @@
 //   4. Centres: for each emotion with seeds found in the corpus, the mean of its seeds' vectors.
 //   5. Fuzzy c-means memberships (m = 2) of each candidate to those fixed centres, with squared
 //      Euclidean distances: u_i = 1 / sum_l (d2_i / d2_l)^(1 / (m - 1)).
-//   6. Output: candidates that are not seeds and do not overlap a seed (substring either way), ranked
-//      by their best membership (ties: frequency).
+//   6. Output: candidates that are not seeds, do not overlap a seed (substring either way) and are not
+//      fragments of a longer n-gram (fragment_share), ranked by their best membership (ties:
+//      frequency). In a sparse high-dimensional PPMI space all distances are close, so memberships
+//      at m = 2 stay near 1/K; the ranking is still by relative closeness (a smaller m sharpens).
 #pragma once
 
 #include <cstdint>
@@ -26,8 +28,11 @@ struct ExpandOptions {
   int max_ngram = 4;
   int min_count = 5;
   int window = 5;
-  int context_vocab = 5000;
-  int max_candidates = 100000;
+  int context_vocab = 1000;
+  int max_candidates = 20000;  // memory: max_candidates * context_vocab floats
+  // A CJK n-gram is a fragment, and not proposed, when one of its one-character extensions (left or
+  // right, within max_ngram + 1) covers at least this share of its occurrences (加努 inside 加努力).
+  float fragment_share = 0.8f;
   int top = 50;
   float fuzziness = 2.0f;  // m
 };

@@ -10,12 +10,17 @@ namespace kessel::text {
 namespace {
 
 std::vector<std::string> toy_corpus() {
+  // Varied neighbours so the emotion words are not fragments of one longer n-gram.
   std::vector<std::string> lines;
+  for (const char* pre : {"我很", "真的", "太", "好"}) {
+    for (const char* post : {"要投诉", "了啊", "死了"}) {
+      for (const char* w : {"生气", "恼怒"}) lines.push_back(std::string("快递太慢") + pre + w + post);
+    }
+    for (const char* post : {"谢谢你", "呀", "极了"}) {
+      for (const char* w : {"开心", "高兴"}) lines.push_back(std::string("礼物收到") + pre + w + post);
+    }
+  }
   for (int i = 0; i < 12; ++i) {
-    lines.push_back("快递太慢我很生气要投诉");
-    lines.push_back("快递太慢我很恼怒要投诉");
-    lines.push_back("礼物收到我很开心谢谢你");
-    lines.push_back("礼物收到我很高兴谢谢你");
     lines.push_back("the delivery is late and I am furious about it");
     lines.push_back("the delivery is late and I am livid about it");
   }
@@ -50,6 +55,7 @@ TEST(LexiconExpand, ProposesTermsSharingTheSeedsContexts) {
   EXPECT_EQ(livid->emotion, Emotion::anger);
   EXPECT_GT(angry->membership, 0.6f);
   EXPECT_EQ(angry->count, 12);
+  EXPECT_EQ(find(r, "恼"), nullptr);  // a fragment: always inside 恼怒
   for (const auto& c : r.candidates) {
     float sum = 0;
     for (float u : c.memberships) sum += u;
