@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kessel/error.h"
+#include "summarize/oracle.h"
 
 namespace kessel::summarize {
 
@@ -17,19 +18,6 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 }  // namespace
-
-std::vector<std::string> reference_strings(const text::Dialogue& dialogue, Lang lang) {
-  std::vector<std::string> refs;
-  for (const auto& sentences : dialogue.references) {
-    std::string s;
-    for (const auto& sentence : sentences) {
-      if (!s.empty() && lang == Lang::en) s += ' ';
-      s += sentence;
-    }
-    if (!s.empty()) refs.push_back(std::move(s));
-  }
-  return refs;
-}
 
 EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
                  const Scorer& scorer, const DecodeOptions& options, const std::string& name) {
@@ -48,7 +36,7 @@ EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexic
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    const auto refs = reference_strings(dialogue, p.lang);
+    const auto refs = reference_texts(dialogue, p.lang);
     if (refs.empty()) continue;
     latencies.push_back(1e3 * seconds);
     total_s += seconds;

@@ -29,8 +29,4 @@ struct EvalRow {
 EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
                  const Scorer& scorer, const DecodeOptions& options, const std::string& name);
 
-// The reference of a dialogue as one string per reference summary (sentences joined; zh without a
-// separator, en with a space).
-std::vector<std::string> reference_strings(const text::Dialogue& dialogue, Lang lang);
-
 }  // namespace kessel::summarize
