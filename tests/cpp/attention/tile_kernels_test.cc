@@ -62,6 +62,8 @@ TEST(TileKernels, VariantIsReported) {
   const std::string v = variant_name();
 #if defined(__AVX512F__)
   EXPECT_EQ(v, "avx512");
+#elif defined(KESSEL_TILE_HAVE_AVX2)
+  EXPECT_EQ(v, "avx2");
 #else
   EXPECT_EQ(v, "scalar");
 #endif
