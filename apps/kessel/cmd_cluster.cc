@@ -168,7 +168,8 @@ void add_cluster_commands(CLI::App& app) {
   cmd->add_option("--n-init", opts->n_init, "restarts; the lowest objective wins")
       ->capture_default_str();
   cmd->add_option("--max-iter", opts->max_iter, "maximum iterations")->capture_default_str();
-  cmd->add_option("--tol", opts->tol, "stop when no membership changes by tol or more")
+  cmd->add_option("--tol", opts->tol,
+                  "stop when no centre coordinate moves by tol·σ (σ: RMS feature std)")
       ->capture_default_str();
   cmd->add_option("--init", opts->init, "random (memberships) or kmeans++ (centres)")
       ->check(CLI::IsMember({"random", "kmeans++"}))

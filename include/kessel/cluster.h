@@ -42,7 +42,10 @@ using IterationCallback = std::function<void(int restart, int iteration, double 
 struct FcmOptions {
   Index clusters = 2;   // C >= 1, C <= N
   double m = 2.0;       // fuzzifier, m > 1
-  double tol = 1e-6;    // stop when max_ij |u_ij(t) - u_ij(t-1)| < tol; tol = 0 runs max_iter
+  // Stop when no centre coordinate moved by tol·σ or more in the last step (σ = RMS feature standard
+  // deviation of X, so tol is scale-free); tol = 0 runs max_iter iterations. Testing the centres
+  // rather than U means U[N, C] is not kept between iterations: one read of X per iteration.
+  double tol = 1e-6;
   int max_iter = 300;   // >= 1
   std::uint64_t seed = 0;
   int n_init = 1;       // restarts (seeds seed, seed+1, ...); the lowest final objective wins

@@ -58,12 +58,38 @@ void check_fuzzy_options(const char* fn, MatrixView x, const FcmOptions& o) {
   }
 }
 
+double data_spread(MatrixView x) {
+  double total = 0;
+  for (Index k = 0; k < x.cols; ++k) {
+    double mean = 0, var = 0;
+    for (Index i = 0; i < x.rows; ++i) mean += x.at(i, k);
+    mean /= static_cast<double>(x.rows);
+    for (Index i = 0; i < x.rows; ++i) var += (x.at(i, k) - mean) * (x.at(i, k) - mean);
+    total += var / static_cast<double>(x.rows);
+  }
+  const double spread = std::sqrt(total / static_cast<double>(x.cols));
+  return spread > 0 ? spread : 1.0;
+}
+
+double max_abs_change(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (size_t e = 0; e < a.size(); ++e) m = std::max(m, std::abs(a[e] - b[e]));
+  return m;
+}
+
 void random_memberships(double* u, Index n, Index c, std::mt19937_64& rng) {
   for (Index i = 0; i < n; ++i) {
     double total = 0;
-    for (Index j = 0; j < c; ++j) total += u[i * c + j] = uniform_open01(rng);
-    for (Index j = 0; j < c; ++j) u[i * c + j] /= total;
+    for (Index j = 0; j < c; ++j) total += u[j * n + i] = uniform_open01(rng);
+    for (Index j = 0; j < c; ++j) u[j * n + i] /= total;
   }
+}
+
+std::vector<double> to_point_major(const std::vector<double>& u, Index n, Index c) {
+  std::vector<double> out(u.size());
+  for (Index j = 0; j < c; ++j)
+    for (Index i = 0; i < n; ++i) out[i * c + j] = u[j * n + i];
+  return out;
 }
 
 std::vector<double> kmeans_plus_plus(MatrixView x, Index c, std::mt19937_64& rng) {
@@ -106,12 +132,11 @@ std::vector<double> kmeans_plus_plus(MatrixView x, Index c, std::mt19937_64& rng
 namespace {
 // Per-chunk partial sums, added in chunk order after the parallel loop.
 struct Partials {
-  std::vector<double> centre_sums, weights, objective, max_change;
+  std::vector<double> centre_sums, weights, objective;
   Partials(Index chunks, Index c, Index d)
       : centre_sums(static_cast<size_t>(chunks * c * d), 0.0),
         weights(static_cast<size_t>(chunks * c), 0.0),
-        objective(static_cast<size_t>(chunks), 0.0),
-        max_change(static_cast<size_t>(chunks), 0.0) {}
+        objective(static_cast<size_t>(chunks), 0.0) {}
 
   SweepResult reduce(Index chunks, Index c, Index d) const {
     SweepResult r;
@@ -121,26 +146,43 @@ struct Partials {
       for (Index e = 0; e < c * d; ++e) r.centre_sums[e] += centre_sums[k * c * d + e];
       for (Index j = 0; j < c; ++j) r.weights[j] += weights[k * c + j];
       r.objective += objective[k];
-      r.max_change = std::max(r.max_change, max_change[k]);
     }
     return r;
   }
 };
 
-// sums[C, D] += umᵀ[C, B] · x[B, D]; weights[C] += column sums of um.
+// Reductions with eight independent lanes: they vectorize without -ffast-math, and their order depends
+// only on n, so results stay independent of the thread count.
+double sum_lanes(const double* a, Index n) {
+  double lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  Index i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) lane[k] += a[i + k];
+  for (; i < n; ++i) lane[0] += a[i];
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
+double dot_lanes(const double* a, const double* b, Index n) {
+  double lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  Index i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) lane[k] += a[i + k] * b[i + k];
+  for (; i < n; ++i) lane[0] += a[i] * b[i];
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
+// sums[C, D] += um[C, B] · x[B, D]; weights[C] += row sums of um.
 void accumulate_centre_sums(double* sums, double* weights, const double* um, const double* x,
                             Index b, Index c, Index d) {
-  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(c), static_cast<int>(d),
-              static_cast<int>(b), 1.0, um, static_cast<int>(c), x, static_cast<int>(d), 1.0, sums,
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(c), static_cast<int>(d),
+              static_cast<int>(b), 1.0, um, static_cast<int>(b), x, static_cast<int>(d), 1.0, sums,
               static_cast<int>(d));
-  for (Index i = 0; i < b; ++i) {
-    for (Index j = 0; j < c; ++j) weights[j] += um[i * c + j];
-  }
+  for (Index j = 0; j < c; ++j) weights[j] += sum_lanes(um + j * b, b);
 }
 }  // namespace
 
 SweepResult membership_sweep(MatrixView x, Index c, double m, const BlockDistances& distances,
-                             Index scratch_per_row, double* u, bool track_change, int threads) {
+                             Index scratch_per_row, double* u, int threads) {
   const Index d = x.cols;
   const Chunks chunks(x.rows);
   Partials partials(chunks.count, c, d);
@@ -152,23 +194,26 @@ SweepResult membership_sweep(MatrixView x, Index c, double m, const BlockDistanc
     std::vector<double> scratch(static_cast<size_t>(std::max<Index>(1, kBlockRows * scratch_per_row)));
 #pragma omp for schedule(dynamic, 1)
     for (Index k = 0; k < chunks.count; ++k) {
-      double objective = 0, max_change = 0;
+      double objective = 0;
       for (Index row0 = chunks.begin(k); row0 < chunks.end(k); row0 += kBlockRows) {
         const Index b = std::min(kBlockRows, chunks.end(k) - row0);
         distances(d2.data(), row0, b, scratch.data());
         fuzzy_memberships(fresh.data(), d2.data(), b, c, m);
-        double* old = u + row0 * c;
-        for (Index e = 0; e < b * c; ++e) {
-          if (track_change) max_change = std::max(max_change, std::abs(fresh[e] - old[e]));
-          old[e] = fresh[e];
-          um[e] = fuzzy_power(fresh[e], m);
-          objective += um[e] * d2[e];
+        if (m == 2.0) {  // the common case, without pow
+          for (Index e = 0; e < b * c; ++e) um[e] = fresh[e] * fresh[e];
+        } else {
+          for (Index e = 0; e < b * c; ++e) um[e] = std::pow(fresh[e], m);
+        }
+        objective += dot_lanes(um.data(), d2.data(), b * c);
+        if (u != nullptr) {
+          for (Index j = 0; j < c; ++j) {
+            std::copy(fresh.data() + j * b, fresh.data() + (j + 1) * b, u + j * x.rows + row0);
+          }
         }
         accumulate_centre_sums(&partials.centre_sums[k * c * d], &partials.weights[k * c], um.data(),
                                x.data + row0 * d, b, c, d);
       }
       partials.objective[k] = objective;
-      partials.max_change[k] = max_change;
     }
   }
   return partials.reduce(chunks.count, c, d);
@@ -180,13 +225,16 @@ void predict_memberships(double* u, Index n, Index c, double m, const BlockDista
 #pragma omp parallel num_threads(std::min<Index>(resolve_threads(threads), chunks.count))
   {
     std::vector<double> d2(static_cast<size_t>(kBlockRows * c));
+    std::vector<double> block(static_cast<size_t>(kBlockRows * c));
     std::vector<double> scratch(static_cast<size_t>(std::max<Index>(1, kBlockRows * scratch_per_row)));
 #pragma omp for schedule(dynamic, 1)
     for (Index k = 0; k < chunks.count; ++k) {
       for (Index row0 = chunks.begin(k); row0 < chunks.end(k); row0 += kBlockRows) {
         const Index b = std::min(kBlockRows, chunks.end(k) - row0);
         distances(d2.data(), row0, b, scratch.data());
-        fuzzy_memberships(u + row0 * c, d2.data(), b, c, m);
+        fuzzy_memberships(block.data(), d2.data(), b, c, m);
+        for (Index i = 0; i < b; ++i)
+          for (Index j = 0; j < c; ++j) u[(row0 + i) * c + j] = block[j * b + i];
       }
     }
   }
@@ -204,7 +252,8 @@ SweepResult centre_sums_from_memberships(MatrixView x, const double* u, Index c,
     for (Index k = 0; k < chunks.count; ++k) {
       for (Index row0 = chunks.begin(k); row0 < chunks.end(k); row0 += kBlockRows) {
         const Index b = std::min(kBlockRows, chunks.end(k) - row0);
-        for (Index e = 0; e < b * c; ++e) um[e] = fuzzy_power(u[row0 * c + e], m);
+        for (Index j = 0; j < c; ++j)
+          for (Index i = 0; i < b; ++i) um[j * b + i] = fuzzy_power(u[j * x.rows + row0 + i], m);
         accumulate_centre_sums(&partials.centre_sums[k * c * d], &partials.weights[k * c], um.data(),
                                x.data + row0 * d, b, c, d);
       }

@@ -1,6 +1,10 @@
 // Machinery shared by fuzzy c-means and Gustafson–Kessel: the fixed partition of points into chunks,
 // seeded initialisation, argument checks, and the membership sweep that does one iteration's
 // point-parallel work. Internal to the cluster area.
+//
+// Memberships are cluster-major inside the iteration, U[C, N] (entry j * N + i), so every per-point
+// loop runs along contiguous rows; results are transposed to the public [N, C] at the end. U is only
+// written on the sweep that produces the final result: convergence is tested on the centres.
 #pragma once
 
 #include <functional>
@@ -13,8 +17,10 @@ namespace kessel::cluster {
 
 // Points are split into at most kMaxChunks contiguous chunks whose boundaries depend only on N; each
 // chunk is processed by one thread in blocks of kBlockRows and keeps its own partial sums, which are
-// then added in chunk order. So results are bit-identical for any thread count.
-inline constexpr Index kBlockRows = 256;
+// then added in chunk order. So results are bit-identical for any thread count. Never more threads
+// than chunks: an idle OpenMP thread spinning at the barrier only steals a core on a busy machine.
+// kBlockRows·C·D stays far below OpenBLAS's threading threshold (262144), so its GEMMs stay serial.
+inline constexpr Index kBlockRows = 512;
 inline constexpr Index kMaxChunks = 64;
 
 struct Chunks {
@@ -37,38 +43,46 @@ void check_fuzzy_options(const char* fn, MatrixView x, const FcmOptions& options
 void check_data(const char* fn, MatrixView x);
 void check_fuzzifier(const char* fn, double m);
 
-// U0 [N, C]: uniform(0, 1) entries, rows normalised to sum 1.
+// U0 [C, N]: uniform(0, 1) entries drawn point by point, each point's memberships normalised to 1.
 void random_memberships(double* u, Index n, Index c, std::mt19937_64& rng);
 
 // k-means++ seeding: the first centre uniform among points, each next one drawn with probability
 // proportional to the squared distance to the nearest centre chosen so far. Returns V [C, D].
 std::vector<double> kmeans_plus_plus(MatrixView x, Index c, std::mt19937_64& rng);
 
-// Fills d2[rows, C] for the points [row0, row0 + rows); `scratch` holds scratch_per_row · rows doubles.
+// Fills d2[C, rows] for the points [row0, row0 + rows); `scratch` holds scratch_per_row · rows doubles.
 using BlockDistances = std::function<void(double* d2, Index row0, Index rows, double* scratch)>;
 
 struct SweepResult {
   double objective = 0;              // Σ u^m d² with the new memberships
-  double max_change = 0;             // max |u_new − u_old| (0 when not tracked)
   std::vector<double> centre_sums;   // [C, D] Σ_i u_ij^m x_i
   std::vector<double> weights;       // [C]    Σ_i u_ij^m
 };
 
-// One iteration's pass over the points: u ← memberships from the distances (u [N, C], updated in
-// place), the objective, the largest membership change and the next centres' sums (U^m)ᵀX by dgemm.
+// One iteration's pass over the points: memberships from the distances, the objective and the next
+// centres' sums (U^m)ᵀX by dgemm. The memberships are stored in u [C, N] when u is not null.
 SweepResult membership_sweep(MatrixView x, Index c, double m, const BlockDistances& distances,
-                             Index scratch_per_row, double* u, bool track_change, int threads);
+                             Index scratch_per_row, double* u, int threads);
 
-// Memberships only, for prediction: u [N, C].
+// σ = sqrt(mean_k var(X[:, k])), the scale that makes tol unit-free (1 for constant data).
+double data_spread(MatrixView x);
+
+// max_jk |a_jk − b_jk|.
+double max_abs_change(const std::vector<double>& a, const std::vector<double>& b);
+
+// Memberships only, for prediction: u [N, C] (point-major, the public layout).
 void predict_memberships(double* u, Index n, Index c, double m, const BlockDistances& distances,
                          Index scratch_per_row, int threads);
 
-// (U^m)ᵀX and Σ U^m for given memberships (the first step after random initialisation).
+// (U^m)ᵀX and Σ U^m for given memberships u [C, N] (the first step after random initialisation).
 SweepResult centre_sums_from_memberships(MatrixView x, const double* u, Index c, double m,
                                          int threads);
 
 // V [C, D] = sums / weights. A cluster with zero total weight (every point an exact match of another
 // centre) keeps its previous centre, which is then still a minimiser of the objective.
 void centres_from_sums(double* centres, const SweepResult& sums, Index c, Index d);
+
+// [C, N] -> [N, C].
+std::vector<double> to_point_major(const std::vector<double>& u, Index n, Index c);
 
 }  // namespace kessel::cluster

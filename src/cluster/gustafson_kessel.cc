@@ -8,6 +8,7 @@
 //   F_i  ← Φ max(Λ, λ_max/β) Φᵀ                                                  cap the condition number
 //   A_i   = (ρ_i det F_i)^(1/D) F_i⁻¹,  d²_ki = (x_k − v_i)ᵀ A_i (x_k − v_i)     volume-ρ_i norm
 //   U_t   = memberships(d²)
+// until max |V_t − V_{t−1}| < tol·σ or max_iter, as in fcm.cc.
 // Without the safeguards a cluster whose points lie on a line has det F_i = 0 and A_i is 0·∞.
 #include <cblas.h>
 
@@ -44,7 +45,7 @@ double data_covariance_scale(MatrixView x) {
   return std::exp(log_det / static_cast<double>(d));
 }
 
-// cov [C, D, D] = Σ_k u_ki^m (x_k − v_i)(x_k − v_i)ᵀ / weights_i, by dsyrk on √(u^m)-weighted
+// u [C, N]; cov [C, D, D] = Σ_k u_ki^m (x_k − v_i)(x_k − v_i)ᵀ / weights_i, by dsyrk on √(u^m)-weighted
 // differences, with per-chunk partials added in chunk order.
 void fuzzy_covariances(double* cov, MatrixView x, const double* u, const double* centres,
                        const std::vector<double>& weights, Index c, double m, int threads) {
@@ -60,7 +61,7 @@ void fuzzy_covariances(double* cov, MatrixView x, const double* u, const double*
         const Index b = std::min(kBlockRows, chunks.end(k) - row0);
         for (Index j = 0; j < c; ++j) {
           for (Index i = 0; i < b; ++i) {
-            const double w = std::sqrt(fuzzy_power(u[(row0 + i) * c + j], m));
+            const double w = std::sqrt(fuzzy_power(u[j * x.rows + row0 + i], m));
             for (Index q = 0; q < d; ++q) {
               weighted[i * d + q] = w * (x.at(row0 + i, q) - centres[j * d + q]);
             }
@@ -128,13 +129,13 @@ BlockDistances mahalanobis_block_distances(MatrixView x, const double* centres, 
   };
 }
 
-GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, int restart) {
+GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, double spread, int restart) {
   const Index n = x.rows, d = x.cols, c = o.clusters;
   GkResult r;
   r.points = n;
   r.dims = d;
   r.clusters = c;
-  r.memberships.assign(static_cast<size_t>(n * c), 0.0);
+  std::vector<double> u(static_cast<size_t>(n * c), 0.0);  // [C, N] while iterating
   r.centres.assign(static_cast<size_t>(c * d), 0.0);
   r.covariances.assign(static_cast<size_t>(c * d * d), 0.0);
   r.norm_matrices.assign(static_cast<size_t>(c * d * d), 0.0);
@@ -142,8 +143,8 @@ GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, int resta
 
   SweepResult sums;
   if (o.init == Init::kRandomMemberships) {
-    random_memberships(r.memberships.data(), n, c, rng);
-    sums = centre_sums_from_memberships(x, r.memberships.data(), c, o.m, o.threads);
+    random_memberships(u.data(), n, c, rng);
+    sums = centre_sums_from_memberships(x, u.data(), c, o.m, o.threads);
   } else {
     // Initial centres give U_0 through Euclidean memberships (GK with every A_i = I).
     r.centres = o.init == Init::kGivenCentres ? o.init_centres : kmeans_plus_plus(x, c, rng);
@@ -157,11 +158,17 @@ GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, int resta
           squared_distances_gemm(d2, x.data + row0 * d, x_norms.data() + row0, rows, centres,
                                  v_norms.data(), c, d);
         },
-        0, r.memberships.data(), false, o.threads);
+        0, u.data(), o.threads);
   }
+  bool have_previous = o.init != Init::kRandomMemberships;
+  std::vector<double> previous = r.centres;
   for (int it = 1; it <= o.max_iter; ++it) {
     centres_from_sums(r.centres.data(), sums, c, d);
-    fuzzy_covariances(r.covariances.data(), x, r.memberships.data(), r.centres.data(), sums.weights,
+    r.converged = have_previous && max_abs_change(r.centres, previous) < o.tol * spread;
+    const bool last = r.converged || it == o.max_iter;
+    previous = r.centres;
+    have_previous = true;
+    fuzzy_covariances(r.covariances.data(), x, u.data(), r.centres.data(), sums.weights,
                       c, o.m, o.threads);
     for (Index j = 0; j < c; ++j) {
       safeguard_and_invert(&r.covariances[j * d * d], &r.norm_matrices[j * d * d], d, o.gamma,
@@ -169,16 +176,14 @@ GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, int resta
     }
     sums = membership_sweep(x, c, o.m,
                             mahalanobis_block_distances(x, r.centres.data(), r.norm_matrices.data(), c),
-                            2 * d, r.memberships.data(), true, o.threads);
+                            2 * d, u.data(), o.threads);
     r.objective = sums.objective;
     r.objective_history.push_back(sums.objective);
     r.iterations = it;
     if (o.on_iteration) o.on_iteration(restart, it, sums.objective);
-    if (sums.max_change < o.tol) {
-      r.converged = true;
-      break;
-    }
+    if (last) break;
   }
+  r.memberships = to_point_major(u, n, c);
   return r;
 }
 
@@ -200,9 +205,10 @@ GkResult gustafson_kessel(MatrixView x, const GkOptions& options) {
                      options.volumes[j]);
   }
   const double data_scale = data_covariance_scale(x);
+  const double spread = data_spread(x);
   GkResult best;
   for (int restart = 0; restart < options.n_init; ++restart) {
-    GkResult r = run_once(x, options, data_scale, restart);
+    GkResult r = run_once(x, options, data_scale, spread, restart);
     r.best_restart = restart;
     if (restart == 0 || r.objective < best.objective) best = std::move(r);
   }

@@ -2,48 +2,60 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace kessel::cluster {
 
 namespace {
-// Rows with exact matches: crisp membership shared equally among the coincident centres.
-bool crisp_if_exact(double* u, const double* d2, Index c) {
+// Point i lies exactly on k >= 1 centres: crisp membership shared equally among them.
+void crisp_column(double* u, const double* d2, Index i, Index b, Index c) {
   Index zeros = 0;
-  for (Index j = 0; j < c; ++j) zeros += d2[j] == 0.0;
-  if (zeros == 0) return false;
+  for (Index j = 0; j < c; ++j) zeros += d2[j * b + i] == 0.0;
   const double share = 1.0 / static_cast<double>(zeros);
-  for (Index j = 0; j < c; ++j) u[j] = d2[j] == 0.0 ? share : 0.0;
-  return true;
+  for (Index j = 0; j < c; ++j) u[j * b + i] = d2[j * b + i] == 0.0 ? share : 0.0;
 }
 }  // namespace
 
 void fuzzy_memberships(double* u, const double* d2, Index b, Index c, double m) {
+  // Every loop runs along the B points of one cluster row, contiguous, so it vectorizes.
+  std::vector<double> dmin(static_cast<size_t>(b), std::numeric_limits<double>::infinity());
+  std::vector<double> total(static_cast<size_t>(b), 0.0);
+  for (Index j = 0; j < c; ++j) {
+    for (Index i = 0; i < b; ++i) dmin[i] = std::min(dmin[i], d2[j * b + i]);
+  }
   const double exponent = 1.0 / (m - 1.0);
-  for (Index i = 0; i < b; ++i) {
-    const double* drow = d2 + i * c;
-    double* urow = u + i * c;
-    if (crisp_if_exact(urow, drow, c)) continue;
-    const double dmin = *std::min_element(drow, drow + c);
-    double total = 0;
+  for (Index j = 0; j < c; ++j) {
+    const double* drow = d2 + j * b;
+    double* urow = u + j * b;
     if (m == 2.0) {
-      for (Index j = 0; j < c; ++j) total += urow[j] = dmin / drow[j];
+      for (Index i = 0; i < b; ++i) urow[i] = dmin[i] / drow[i];
     } else {
-      for (Index j = 0; j < c; ++j) total += urow[j] = std::pow(dmin / drow[j], exponent);
+      for (Index i = 0; i < b; ++i) urow[i] = std::pow(dmin[i] / drow[i], exponent);
     }
-    const double inv = 1.0 / total;  // total >= 1: the nearest centre contributes exactly 1
-    for (Index j = 0; j < c; ++j) urow[j] *= inv;
+    for (Index i = 0; i < b; ++i) total[i] += urow[i];
+  }
+  for (Index i = 0; i < b; ++i) total[i] = 1.0 / total[i];  // total >= 1: the nearest gives 1
+  for (Index j = 0; j < c; ++j) {
+    for (Index i = 0; i < b; ++i) u[j * b + i] *= total[i];
+  }
+  for (Index i = 0; i < b; ++i) {
+    if (dmin[i] == 0.0) crisp_column(u, d2, i, b, c);  // the ratios above were 0/0 there
   }
 }
 
 void fuzzy_memberships_reference(double* u, const double* d2, Index b, Index c, double m) {
   for (Index i = 0; i < b; ++i) {
-    const double* drow = d2 + i * c;
-    double* urow = u + i * c;
-    if (crisp_if_exact(urow, drow, c)) continue;
+    bool exact = false;
+    for (Index j = 0; j < c; ++j) exact = exact || d2[j * b + i] == 0.0;
+    if (exact) {
+      crisp_column(u, d2, i, b, c);
+      continue;
+    }
     for (Index j = 0; j < c; ++j) {
       double s = 0;
-      for (Index l = 0; l < c; ++l) s += std::pow(drow[j] / drow[l], 1.0 / (m - 1.0));
-      urow[j] = 1.0 / s;
+      for (Index l = 0; l < c; ++l) s += std::pow(d2[j * b + i] / d2[l * b + i], 1.0 / (m - 1.0));
+      u[j * b + i] = 1.0 / s;
     }
   }
 }

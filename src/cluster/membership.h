@@ -11,7 +11,7 @@
 
 namespace kessel::cluster {
 
-// u[B, C] from d2[B, C]. Fast form: w_l = (d²_min / d²_l)^(1/(m−1)) ∈ (0, 1], u = w / Σ w — one power
+// u[C, B] from d2[C, B] (cluster-major, as the distance kernels write it). Fast form: w_l = (d²_min / d²_l)^(1/(m−1)) ∈ (0, 1], u = w / Σ w — one power
 // per entry instead of C, and no overflow for tiny distances or m close to 1. m == 2 avoids pow.
 void fuzzy_memberships(double* u, const double* d2, Index b, Index c, double m);
 

@@ -73,13 +73,15 @@ TEST(Memberships, ExponentIsOneOverMMinusOneOnSquaredDistances) {
 }
 
 TEST(Memberships, ExactMatchesAreCrispAndShared) {
-  const double d2[6] = {0.0, 2.0, 0.0, 3.0, 5.0, 7.0};
+  // d2 is cluster-major [C = 3, B = 2]: point 0 has (0, 2, 0), point 1 has (3, 5, 7).
+  const double d2[6] = {0.0, 3.0, 2.0, 5.0, 0.0, 7.0};
   double u[6], ref[6];
   fuzzy_memberships(u, d2, 2, 3, 2.0);
   fuzzy_memberships_reference(ref, d2, 2, 3, 2.0);
   EXPECT_EQ(u[0], 0.5);
-  EXPECT_EQ(u[1], 0.0);
-  EXPECT_EQ(u[2], 0.5);
+  EXPECT_EQ(u[2], 0.0);
+  EXPECT_EQ(u[4], 0.5);
+  EXPECT_NEAR(u[1] + u[3] + u[5], 1.0, 1e-15);
   for (int e = 0; e < 6; ++e) EXPECT_DOUBLE_EQ(u[e], ref[e]);
 }
 
