@@ -36,7 +36,8 @@ std::vector<std::string> read_lines(const std::string& path) {
 }
 
 // A REF line is either plain text (one reference) or a JSON array of strings (several references).
-std::vector<std::string> parse_references(const std::string& line, const std::string& path, long line_no) {
+std::vector<std::string> parse_references(const std::string& line, const std::string& path,
+                                          long line_no) {
   if (!line.empty() && line.front() == '[' && line.back() == ']') {
     nlohmann::json j;
     try {
@@ -73,8 +74,8 @@ void run_rouge(const std::string& pred, const std::string& ref, const std::strin
   const auto preds = read_lines(pred);
   const auto ref_lines = read_lines(ref);
   if (preds.size() != ref_lines.size()) {
-    throw InvalidArgument(detail::concat("rouge: ", pred, " has ", preds.size(), " lines but ", ref, " has ",
-                                         ref_lines.size()));
+    throw InvalidArgument(detail::concat("rouge: ", pred, " has ", preds.size(), " lines but ", ref,
+                                         " has ", ref_lines.size()));
   }
   std::vector<std::vector<std::string>> refs;
   for (std::size_t i = 0; i < ref_lines.size(); ++i) {
@@ -82,7 +83,9 @@ void run_rouge(const std::string& pred, const std::string& ref, const std::strin
   }
   const text::RougeCorpus c = text::rouge_corpus(preds, refs, lang, split);
   if (as_json) {
-    nlohmann::json j = {{"count", c.count}, {"lang", lang_name}, {"best", score_json(c.mean.best)},
+    nlohmann::json j = {{"count", c.count},
+                        {"lang", lang_name},
+                        {"best", score_json(c.mean.best)},
                         {"avg", score_json(c.mean.avg)}};
     if (lang == text::RougeLang::zh) j["zh_split"] = split_name;
     std::printf("%s\n", j.dump(2).c_str());
@@ -91,10 +94,10 @@ void run_rouge(const std::string& pred, const std::string& ref, const std::strin
   std::printf("%zu pairs, lang %s%s\n", c.count, lang_name.c_str(),
               lang == text::RougeLang::zh ? (", sentence split " + split_name).c_str() : "");
   std::printf("%-6s %8s %8s %8s   (F1 x100; P/R in --json)\n", "", "ROUGE-1", "ROUGE-2", "ROUGE-L");
-  std::printf("%-6s %8.2f %8.2f %8.2f\n", "best", c.mean.best.rouge1.f1 * 100, c.mean.best.rouge2.f1 * 100,
-              c.mean.best.rougeL.f1 * 100);
-  std::printf("%-6s %8.2f %8.2f %8.2f\n", "avg", c.mean.avg.rouge1.f1 * 100, c.mean.avg.rouge2.f1 * 100,
-              c.mean.avg.rougeL.f1 * 100);
+  std::printf("%-6s %8.2f %8.2f %8.2f\n", "best", c.mean.best.rouge1.f1 * 100,
+              c.mean.best.rouge2.f1 * 100, c.mean.best.rougeL.f1 * 100);
+  std::printf("%-6s %8.2f %8.2f %8.2f\n", "avg", c.mean.avg.rouge1.f1 * 100,
+              c.mean.avg.rouge2.f1 * 100, c.mean.avg.rougeL.f1 * 100);
 }
 
 struct ExpandArgs {
@@ -107,7 +110,8 @@ void run_expand(const ExpandArgs& a) {
   const auto seeds = text::read_seed_file(a.seeds);
   std::fprintf(stderr, "lexicon expand: %zu seeds from %s\n", seeds.size(), a.seeds.c_str());
   const auto lines = text::read_corpus_lines(a.corpus, a.corpus_format);
-  std::fprintf(stderr, "lexicon expand: %zu corpus lines from %s\n", lines.size(), a.corpus.c_str());
+  std::fprintf(stderr, "lexicon expand: %zu corpus lines from %s\n", lines.size(),
+               a.corpus.c_str());
   std::unique_ptr<Progress> bar;
   std::string stage;
   auto progress = [&](const std::string& s, std::int64_t done, std::int64_t total) {
@@ -120,8 +124,9 @@ void run_expand(const ExpandArgs& a) {
   };
   const text::ExpandResult r = text::expand_lexicon(lines, seeds, a.options, progress);
   if (bar) bar->finish();
-  std::fprintf(stderr, "lexicon expand: %zu seeds found, %zu below min count; %lld candidates scored\n",
-               r.seeds_found.size(), r.seeds_missing.size(), static_cast<long long>(r.candidate_count));
+  std::fprintf(
+      stderr, "lexicon expand: %zu seeds found, %zu below min count; %lld candidates scored\n",
+      r.seeds_found.size(), r.seeds_missing.size(), static_cast<long long>(r.candidate_count));
   if (a.json) {
     nlohmann::json j;
     j["emotions"] = nlohmann::json::array();
@@ -130,8 +135,10 @@ void run_expand(const ExpandArgs& a) {
     j["seeds_missing"] = r.seeds_missing;
     j["candidates"] = nlohmann::json::array();
     for (const auto& c : r.candidates) {
-      j["candidates"].push_back({{"term", c.term}, {"emotion", text::to_string(c.emotion)},
-                                 {"membership", c.membership}, {"count", c.count},
+      j["candidates"].push_back({{"term", c.term},
+                                 {"emotion", text::to_string(c.emotion)},
+                                 {"membership", c.membership},
+                                 {"count", c.count},
                                  {"memberships", c.memberships}});
     }
     std::printf("%s\n", j.dump(2).c_str());
@@ -140,8 +147,8 @@ void run_expand(const ExpandArgs& a) {
   std::printf("%-4s %-16s %-13s %10s %8s\n", "rank", "term", "emotion", "membership", "count");
   for (std::size_t i = 0; i < r.candidates.size(); ++i) {
     const auto& c = r.candidates[i];
-    std::printf("%-4zu %-16s %-13s %10.3f %8lld\n", i + 1, c.term.c_str(), text::to_string(c.emotion),
-                c.membership, static_cast<long long>(c.count));
+    std::printf("%-4zu %-16s %-13s %10.3f %8lld\n", i + 1, c.term.c_str(),
+                text::to_string(c.emotion), c.membership, static_cast<long long>(c.count));
   }
 }
 
@@ -153,41 +160,53 @@ void add_text_commands(CLI::App& app) {
     bool json = false;
   };
   auto rouge_args = std::make_shared<RougeArgs>();
-  CLI::App* rouge = app.add_subcommand(
-      "rouge",
-      "ROUGE-1/2/L F1 of line-aligned PRED and REF files (REF lines: text, or a JSON array of strings "
-      "for several references)");
+  CLI::App* rouge = app.add_subcommand("rouge",
+                                       "ROUGE-1/2/L F1 of line-aligned PRED and REF files (REF "
+                                       "lines: text, or a JSON array of strings "
+                                       "for several references)");
   rouge->add_option("pred", rouge_args->pred, "candidate summaries, one per line")->required();
   rouge->add_option("ref", rouge_args->ref, "references, one line per candidate")->required();
   rouge->add_option("--lang", rouge_args->lang, "zh (CSDS protocol, characters) or en (words)")
       ->check(CLI::IsMember({"zh", "en"}));
-  rouge->add_option("--zh-split", rouge_args->zh_split,
-                    "zh ROUGE-L sentence units: period (break after 。) or none (whole summary)")
+  rouge
+      ->add_option("--zh-split", rouge_args->zh_split,
+                   "zh ROUGE-L sentence units: period (break after 。) or none (whole summary)")
       ->check(CLI::IsMember({"period", "none"}));
   rouge->add_flag("--json", rouge_args->json, "print JSON (F1, precision and recall, x100)");
   rouge->callback([rouge_args] {
-    run_rouge(rouge_args->pred, rouge_args->ref, rouge_args->lang, rouge_args->zh_split, rouge_args->json);
+    run_rouge(rouge_args->pred, rouge_args->ref, rouge_args->lang, rouge_args->zh_split,
+              rouge_args->json);
   });
 
   CLI::App* lexicon = app.add_subcommand("lexicon", "emotion lexicon tools");
   lexicon->require_subcommand(1);
   auto ea = std::make_shared<ExpandArgs>();
   CLI::App* expand = lexicon->add_subcommand(
-      "expand", "propose emotion terms from a corpus: PPMI co-occurrence vectors + fuzzy memberships");
-  expand->add_option("--seeds", ea->seeds, "seed terms: term<TAB>emotion per line (a lexicon TSV works)")
+      "expand",
+      "propose emotion terms from a corpus: PPMI co-occurrence vectors + fuzzy memberships");
+  expand
+      ->add_option("--seeds", ea->seeds,
+                   "seed terms: term<TAB>emotion per line (a lexicon TSV works)")
       ->required();
   expand->add_option("--corpus", ea->corpus, "corpus file")->required();
-  expand->add_option("--corpus-format", ea->corpus_format, "text (one unit per line) or stc3 (json)")
+  expand
+      ->add_option("--corpus-format", ea->corpus_format, "text (one unit per line) or stc3 (json)")
       ->check(CLI::IsMember({"text", "stc3"}));
-  expand->add_option("--top", ea->options.top, "number of proposals to print")->capture_default_str();
+  expand->add_option("--top", ea->options.top, "number of proposals to print")
+      ->capture_default_str();
   expand->add_option("--min-count", ea->options.min_count, "minimum candidate frequency")
       ->capture_default_str();
   expand->add_option("--window", ea->options.window, "context window (units each side)")
       ->capture_default_str();
-  expand->add_option("--max-ngram", ea->options.max_ngram, "longest CJK n-gram")->capture_default_str();
-  expand->add_option("--context-vocab", ea->options.context_vocab, "context features (most frequent units)")
+  expand->add_option("--max-ngram", ea->options.max_ngram, "longest CJK n-gram")
       ->capture_default_str();
-  expand->add_option("--max-candidates", ea->options.max_candidates, "most frequent candidates scored")
+  expand
+      ->add_option("--context-vocab", ea->options.context_vocab,
+                   "context features (most frequent units)")
+      ->capture_default_str();
+  expand
+      ->add_option("--max-candidates", ea->options.max_candidates,
+                   "most frequent candidates scored")
       ->capture_default_str();
   expand->add_option("--fuzziness", ea->options.fuzziness, "fuzzy c-means exponent m > 1")
       ->capture_default_str();

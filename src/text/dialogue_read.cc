@@ -15,9 +15,12 @@ const char* to_string(Speaker s) { return s == Speaker::customer ? "customer" : 
 
 const char* to_string(DialogueFormat f) {
   switch (f) {
-    case DialogueFormat::csds: return "csds";
-    case DialogueFormat::tweetsumm: return "tweetsumm";
-    case DialogueFormat::kessel: return "kessel";
+    case DialogueFormat::csds:
+      return "csds";
+    case DialogueFormat::tweetsumm:
+      return "tweetsumm";
+    case DialogueFormat::kessel:
+      return "kessel";
   }
   return "kessel";
 }
@@ -198,7 +201,8 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
     }
     d.references.push_back(split_sentences(all));
   }
-  if (j.contains("UserSumm")) d.user_references.push_back(summary_sentences(c, j["UserSumm"], "UserSumm"));
+  if (j.contains("UserSumm"))
+    d.user_references.push_back(summary_sentences(c, j["UserSumm"], "UserSumm"));
   if (j.contains("AgentSumm")) {
     d.agent_references.push_back(summary_sentences(c, j["AgentSumm"], "AgentSumm"));
   }
@@ -210,7 +214,8 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
       if (!ids[i].is_number_integer()) c.fail(f, "expected an integer, got " + type_name(ids[i]));
       const long long v = ids[i].get<long long>();
       if (v < 0 || v >= static_cast<long long>(d.turns.size())) {
-        c.fail(f, "turn " + std::to_string(v) + " is outside [0, " + std::to_string(d.turns.size()) + ")");
+        c.fail(f, "turn " + std::to_string(v) + " is outside [0, " +
+                      std::to_string(d.turns.size()) + ")");
       }
       d.key_turns.push_back(static_cast<int>(v));
     }
@@ -237,7 +242,8 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
     Turn turn;
     turn.speaker = agent.get<bool>() ? Speaker::agent : Speaker::customer;
     const json& sents = need(c, t, "sentences", f);
-    if (!sents.is_array()) c.fail(f + ".sentences", "expected a list of strings, got " + type_name(sents));
+    if (!sents.is_array())
+      c.fail(f + ".sentences", "expected a list of strings, got " + type_name(sents));
     for (std::size_t k = 0; k < sents.size(); ++k) {
       std::string s = need_string(c, sents[k], f + ".sentences[" + std::to_string(k) + "]");
       if (!turn.text.empty()) turn.text += " ";
@@ -260,15 +266,18 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
         if (!item.is_object()) c.fail(f, "expected an object");
         const json& tt = need(c, item, "turn", f);
         const json& ss = need(c, item, "sentence", f);
-        if (!tt.is_number_integer()) c.fail(f + ".turn", "expected an integer, got " + type_name(tt));
-        if (!ss.is_number_integer()) c.fail(f + ".sentence", "expected an integer, got " + type_name(ss));
+        if (!tt.is_number_integer())
+          c.fail(f + ".turn", "expected an integer, got " + type_name(tt));
+        if (!ss.is_number_integer())
+          c.fail(f + ".sentence", "expected an integer, got " + type_name(ss));
         const long long ti = tt.get<long long>(), si = ss.get<long long>();
         if (ti < 0 || ti >= static_cast<long long>(d.turns.size())) {
           c.fail(f + ".turn", "turn " + std::to_string(ti) + " out of range");
         }
-        if (si < 0 || si >= static_cast<long long>(d.turns[static_cast<std::size_t>(ti)].sentences.size())) {
-          c.fail(f + ".sentence", "sentence " + std::to_string(si) + " out of range for turn " +
-                                      std::to_string(ti));
+        if (si < 0 ||
+            si >= static_cast<long long>(d.turns[static_cast<std::size_t>(ti)].sentences.size())) {
+          c.fail(f + ".sentence",
+                 "sentence " + std::to_string(si) + " out of range for turn " + std::to_string(ti));
         }
         refs.push_back(SentenceRef{static_cast<int>(ti), static_cast<int>(si)});
       }
@@ -281,7 +290,8 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
     for (std::size_t s = 0; s < ab.size(); ++s) {
       const std::string f = "abstractive_summaries[" + std::to_string(s) + "]";
       if (ab[s].is_null()) {
-        if (c.ignored != nullptr) c.ignored->push_back(SkippedRecord{c.line, f + ": null, ignored"});
+        if (c.ignored != nullptr)
+          c.ignored->push_back(SkippedRecord{c.line, f + ": null, ignored"});
         continue;
       }
       if (!ab[s].is_array()) c.fail(f, "expected a list of strings, got " + type_name(ab[s]));
@@ -331,10 +341,12 @@ Dialogue parse_kessel(const Ctx& c, const json& j) {
         turn.time = v;
       } else if (tm.is_string()) {
         const auto v = parse_iso8601(tm.get<std::string>());
-        if (!v) c.fail(f + ".time", "\"" + tm.get<std::string>() + "\" is not an ISO 8601 date-time");
+        if (!v)
+          c.fail(f + ".time", "\"" + tm.get<std::string>() + "\" is not an ISO 8601 date-time");
         turn.time = *v;
       } else {
-        c.fail(f + ".time", "expected seconds (number) or an ISO 8601 string, got " + type_name(tm));
+        c.fail(f + ".time",
+               "expected seconds (number) or an ISO 8601 string, got " + type_name(tm));
       }
     }
     finish_turn(turn);
@@ -354,14 +366,16 @@ DialogueFormat detect_from_json(const json& j, const Ctx& c) {
       if (t.is_object() && (t.contains("is_agent") || t.contains("sentences"))) {
         return DialogueFormat::tweetsumm;
       }
-      if (t.is_object() && (t.contains("speaker") || t.contains("text"))) return DialogueFormat::kessel;
+      if (t.is_object() && (t.contains("speaker") || t.contains("text")))
+        return DialogueFormat::kessel;
     }
     if (j.contains("conversation_id") || j.contains("abstractive_summaries")) {
       return DialogueFormat::tweetsumm;
     }
     return DialogueFormat::kessel;
   }
-  c.fail("record", "cannot tell the format: no \"Dialogue\" (csds) or \"turns\" (tweetsumm, kessel) key");
+  c.fail("record",
+         "cannot tell the format: no \"Dialogue\" (csds) or \"turns\" (tweetsumm, kessel) key");
 }
 
 }  // namespace
@@ -427,9 +441,15 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
       if (!j.is_object()) c.fail("record", "expected a JSON object, got " + type_name(j));
       Dialogue d;
       switch (result.format) {
-        case DialogueFormat::csds: d = parse_csds(c, j); break;
-        case DialogueFormat::tweetsumm: d = parse_tweetsumm(c, j); break;
-        case DialogueFormat::kessel: d = parse_kessel(c, j); break;
+        case DialogueFormat::csds:
+          d = parse_csds(c, j);
+          break;
+        case DialogueFormat::tweetsumm:
+          d = parse_tweetsumm(c, j);
+          break;
+        case DialogueFormat::kessel:
+          d = parse_kessel(c, j);
+          break;
       }
       if (d.turns.empty() && !options.allow_empty) {
         c.fail(result.format == DialogueFormat::csds ? "Dialogue" : "turns", "empty dialogue");

@@ -13,14 +13,22 @@ namespace kessel::text {
 
 const char* to_string(Emotion e) {
   switch (e) {
-    case Emotion::joy: return "joy";
-    case Emotion::trust: return "trust";
-    case Emotion::fear: return "fear";
-    case Emotion::surprise: return "surprise";
-    case Emotion::sadness: return "sadness";
-    case Emotion::disgust: return "disgust";
-    case Emotion::anger: return "anger";
-    case Emotion::anticipation: return "anticipation";
+    case Emotion::joy:
+      return "joy";
+    case Emotion::trust:
+      return "trust";
+    case Emotion::fear:
+      return "fear";
+    case Emotion::surprise:
+      return "surprise";
+    case Emotion::sadness:
+      return "sadness";
+    case Emotion::disgust:
+      return "disgust";
+    case Emotion::anger:
+      return "anger";
+    case Emotion::anticipation:
+      return "anticipation";
   }
   return "joy";
 }
@@ -33,7 +41,9 @@ std::optional<Emotion> parse_emotion(std::string_view name) {
   return std::nullopt;
 }
 
-Emotion opposite(Emotion e) { return static_cast<Emotion>((static_cast<int>(e) + 4) % kNumEmotions); }
+Emotion opposite(Emotion e) {
+  return static_cast<Emotion>((static_cast<int>(e) + 4) % kNumEmotions);
+}
 
 float wheel_angle_radians(Emotion e) {
   return static_cast<float>(static_cast<int>(e) * std::numbers::pi / 4.0);
@@ -49,10 +59,14 @@ WheelPoint wheel_coordinate(Emotion e, float intensity) {
 
 const char* to_string(Polarity p) {
   switch (p) {
-    case Polarity::positive: return "positive";
-    case Polarity::negative: return "negative";
-    case Polarity::neutral: return "neutral";
-    case Polarity::both: return "both";
+    case Polarity::positive:
+      return "positive";
+    case Polarity::negative:
+      return "negative";
+    case Polarity::neutral:
+      return "neutral";
+    case Polarity::both:
+      return "both";
   }
   return "neutral";
 }
@@ -70,9 +84,12 @@ Polarity default_polarity(Emotion e) {
   switch (e) {
     case Emotion::joy:
     case Emotion::trust:
-    case Emotion::anticipation: return Polarity::positive;
-    case Emotion::surprise: return Polarity::neutral;
-    default: return Polarity::negative;
+    case Emotion::anticipation:
+      return Polarity::positive;
+    case Emotion::surprise:
+      return Polarity::neutral;
+    default:
+      return Polarity::negative;
   }
 }
 
@@ -95,8 +112,8 @@ const std::vector<std::string>& polite_formulas() {
 
 const std::vector<std::string>& agent_only_polite_formulas() {
   static const std::vector<std::string> list = {
-      "sorry", "so sorry", "we're sorry", "we are sorry", "apologies", "apologize", "apologise",
-      "抱歉", "非常抱歉", "很抱歉", "对不起", "不好意思", "给您带来不便"};
+      "sorry", "so sorry", "we're sorry", "we are sorry", "apologies", "apologize",   "apologise",
+      "抱歉",  "非常抱歉", "很抱歉",      "对不起",       "不好意思",  "给您带来不便"};
   return list;
 }
 
@@ -119,24 +136,27 @@ namespace {
 
 bool is_negator(const Token& t) {
   static const std::unordered_set<std::string_view> negators = {
-      "不", "没", "没有", "别", "未", "毫不", "并不", "从不", "不太", "不是", "甭",
-      "not", "no", "never", "without", "nothing", "nobody", "neither", "nor", "cannot"};
+      "不", "没",  "没有", "别",    "未",      "毫不",    "并不",   "从不",    "不太", "不是",
+      "甭", "not", "no",   "never", "without", "nothing", "nobody", "neither", "nor",  "cannot"};
   if (negators.count(t.lower)) return true;
   const std::string& w = t.lower;
   const auto ends_with = [&](std::string_view suffix) {
-    return w.size() > suffix.size() && w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return w.size() > suffix.size() &&
+           w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   return t.kind == TokenKind::word && (ends_with("n't") || ends_with("n\xE2\x80\x99t"));
 }
 
-bool is_single_cjk(const Token& t) { return t.kind == TokenKind::cjk && t.char_end - t.char_start == 1; }
+bool is_single_cjk(const Token& t) {
+  return t.kind == TokenKind::cjk && t.char_end - t.char_start == 1;
+}
 
 }  // namespace
 
 std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon& lexicon, int turn,
                                             const DetectOptions& options) {
-  KESSEL_CHECK_ARG(options.negation_window >= 0, "detect_emotions: negation_window=",
-                   options.negation_window, " must be >= 0");
+  KESSEL_CHECK_ARG(options.negation_window >= 0,
+                   "detect_emotions: negation_window=", options.negation_window, " must be >= 0");
   TokenizeOptions topts;
   topts.terms = &lexicon.matcher();
   const std::vector<Token> tokens = tokenize(text, topts);
@@ -175,8 +195,8 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
 
     // Rule 5: a negator among the previous tokens of the same clause.
     bool negated = false;
-    for (std::size_t back = 1; back <= static_cast<std::size_t>(options.negation_window) && back <= k;
-         ++back) {
+    for (std::size_t back = 1;
+         back <= static_cast<std::size_t>(options.negation_window) && back <= k; ++back) {
       const Token& prev = tokens[k - back];
       if (prev.kind == TokenKind::punct) break;
       if (is_negator(prev)) {

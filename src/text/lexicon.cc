@@ -24,7 +24,8 @@ std::string normalize_term(std::string_view term) {
   return out;
 }
 
-// ---- TermMatcher -----------------------------------------------------------------------------------
+// ---- TermMatcher
+// -----------------------------------------------------------------------------------
 
 void TermMatcher::insert(std::string_view normalized_term) {
   const DecodedText d = decode_utf8(normalized_term, Utf8Mode::lossy);
@@ -46,7 +47,8 @@ void TermMatcher::insert(std::string_view normalized_term) {
   nodes_[static_cast<std::size_t>(node)].terminal = true;
 }
 
-std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n, std::size_t* consumed) const {
+std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n,
+                                       std::size_t* consumed) const {
   std::int32_t node = 0;
   std::size_t matched = 0, best = 0, best_consumed = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -65,7 +67,8 @@ std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n, std::
   return best;
 }
 
-// ---- Lexicon ---------------------------------------------------------------------------------------
+// ---- Lexicon
+// ---------------------------------------------------------------------------------------
 
 Lexicon::Lexicon() {
   for (const auto& p : polite_formulas()) matcher_.insert(p);
@@ -75,9 +78,9 @@ Lexicon::Lexicon() {
 void Lexicon::add(std::string_view term, const LexiconEntry& entry) {
   const std::string key = normalize_term(term);
   KESSEL_CHECK_ARG(!key.empty(), "Lexicon::add: empty term (source '", entry.source, "')");
-  KESSEL_CHECK_ARG(std::isfinite(entry.intensity) && entry.intensity >= 0.0f && entry.intensity <= 1.0f,
-                   "Lexicon::add: term '", key, "' has intensity ", entry.intensity,
-                   " outside [0, 1]");
+  KESSEL_CHECK_ARG(
+      std::isfinite(entry.intensity) && entry.intensity >= 0.0f && entry.intensity <= 1.0f,
+      "Lexicon::add: term '", key, "' has intensity ", entry.intensity, " outside [0, 1]");
   auto& list = entries_[key];
   if (list.empty()) matcher_.insert(key);
   list.push_back(entry);
@@ -126,7 +129,8 @@ std::string Lexicon::identity() const {
   return out;
 }
 
-// ---- TSV -------------------------------------------------------------------------------------------
+// ---- TSV
+// -------------------------------------------------------------------------------------------
 
 namespace {
 std::vector<std::string> split_tabs(const std::string& line) {
@@ -163,7 +167,8 @@ void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::strin
     if (fields.size() < 4) {
       throw ParseError(path, line_no,
                        detail::concat("expected 4 tab-separated fields (term, emotion, intensity, "
-                                      "polarity), got ", fields.size()));
+                                      "polarity), got ",
+                                      fields.size()));
     }
     const auto emotion = parse_emotion(fields[1]);
     if (!emotion) throw ParseError(path, line_no, "emotion: unknown emotion '" + fields[1] + "'");
@@ -173,7 +178,8 @@ void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::strin
       throw ParseError(path, line_no, "intensity: '" + fields[2] + "' is not a number in [0, 1]");
     }
     const auto polarity = parse_polarity(fields[3]);
-    if (!polarity) throw ParseError(path, line_no, "polarity: unknown polarity '" + fields[3] + "'");
+    if (!polarity)
+      throw ParseError(path, line_no, "polarity: unknown polarity '" + fields[3] + "'");
     if (normalize_term(fields[0]).empty()) throw ParseError(path, line_no, "term: empty");
     lexicon.add(fields[0], LexiconEntry{*emotion, intensity, *polarity, source});
     ++loaded;

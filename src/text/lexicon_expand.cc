@@ -20,8 +20,8 @@ namespace {
 // A line as a sequence of units: CJK characters and lowercased Latin words. run[i] numbers the
 // maximal CJK runs so n-grams never cross a non-CJK unit or punctuation.
 struct Units {
-  std::vector<int> ids;   // unified unit vocabulary
-  std::vector<int> cjk;   // CJK-local id (< 65535) or -1 for a word
+  std::vector<int> ids;  // unified unit vocabulary
+  std::vector<int> cjk;  // CJK-local id (< 65535) or -1 for a word
   std::vector<int> run;
 };
 
@@ -92,13 +92,15 @@ bool ngram_ok(const Units& u, std::size_t p, int n) {
 
 }  // namespace
 
-ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const std::vector<SeedTerm>& seeds,
-                            const ExpandOptions& o, const ExpandProgress& progress) {
+ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines,
+                            const std::vector<SeedTerm>& seeds, const ExpandOptions& o,
+                            const ExpandProgress& progress) {
   KESSEL_CHECK_ARG(o.max_ngram >= 1 && o.max_ngram <= 4, "expand_lexicon: max_ngram=", o.max_ngram,
                    " must be in 1..4");
   KESSEL_CHECK_ARG(o.min_count >= 1, "expand_lexicon: min_count=", o.min_count, " must be >= 1");
   KESSEL_CHECK_ARG(o.window >= 1, "expand_lexicon: window=", o.window, " must be >= 1");
-  KESSEL_CHECK_ARG(o.context_vocab >= 1, "expand_lexicon: context_vocab=", o.context_vocab, " must be >= 1");
+  KESSEL_CHECK_ARG(o.context_vocab >= 1, "expand_lexicon: context_vocab=", o.context_vocab,
+                   " must be >= 1");
   KESSEL_CHECK_ARG(o.max_candidates >= 1, "expand_lexicon: max_candidates=", o.max_candidates,
                    " must be >= 1");
   KESSEL_CHECK_ARG(o.top >= 1, "expand_lexicon: top=", o.top, " must be >= 1");
@@ -133,7 +135,8 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
       }
     }
     if (progress && (li % 2000 == 0 || li + 1 == corpus_lines.size())) {
-      progress("count", static_cast<std::int64_t>(li + 1), static_cast<std::int64_t>(corpus_lines.size()));
+      progress("count", static_cast<std::int64_t>(li + 1),
+               static_cast<std::int64_t>(corpus_lines.size()));
     }
   }
   auto key_text = [&](std::uint64_t key) {
@@ -160,8 +163,10 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
     if (n < 2 || count < o.min_count) continue;
     const std::uint64_t body = key & ((std::uint64_t{1} << 60) - 1);
     const std::uint64_t mask = (std::uint64_t{1} << (15 * (n - 1))) - 1;
-    const std::uint64_t left = (static_cast<std::uint64_t>(n - 1) << 60) | (body & mask);  // drop last
-    const std::uint64_t right = (static_cast<std::uint64_t>(n - 1) << 60) | (body >> 15);  // drop first
+    const std::uint64_t left =
+        (static_cast<std::uint64_t>(n - 1) << 60) | (body & mask);  // drop last
+    const std::uint64_t right =
+        (static_cast<std::uint64_t>(n - 1) << 60) | (body >> 15);  // drop first
     for (std::uint64_t sub : {left, right}) {
       auto& m = max_extension[sub];
       m = std::max(m, count);
@@ -170,8 +175,9 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
   for (const auto& [key, count] : ngram_count) {
     if (count < o.min_count || static_cast<int>(key >> 60) > o.max_ngram) continue;
     auto ext = max_extension.find(key);
-    const bool fragment = ext != max_extension.end() &&
-                          static_cast<double>(ext->second) >= o.fragment_share * static_cast<double>(count);
+    const bool fragment =
+        ext != max_extension.end() &&
+        static_cast<double>(ext->second) >= o.fragment_share * static_cast<double>(count);
     if (fragment && !seed_terms.count(key_text(key))) continue;
     cands.push_back(Cand{key_text(key), key, count});
   }
@@ -193,7 +199,8 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
   }
   cands.swap(kept);
   std::unordered_map<std::uint64_t, int> cand_index;
-  for (std::size_t i = 0; i < cands.size(); ++i) cand_index.emplace(cands[i].key, static_cast<int>(i));
+  for (std::size_t i = 0; i < cands.size(); ++i)
+    cand_index.emplace(cands[i].key, static_cast<int>(i));
 
   // Context features: the most frequent units.
   std::vector<int> order(unit_count.size());
@@ -203,16 +210,19 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
                ? unit_count[static_cast<std::size_t>(a)] > unit_count[static_cast<std::size_t>(b)]
                : a < b;
   });
-  const std::size_t F = std::min<std::size_t>(static_cast<std::size_t>(o.context_vocab), order.size());
+  const std::size_t F =
+      std::min<std::size_t>(static_cast<std::size_t>(o.context_vocab), order.size());
   std::vector<int> feature_of(unit_count.size(), -1);
-  for (std::size_t f = 0; f < F; ++f) feature_of[static_cast<std::size_t>(order[f])] = static_cast<int>(f);
+  for (std::size_t f = 0; f < F; ++f)
+    feature_of[static_cast<std::size_t>(order[f])] = static_cast<int>(f);
 
   // Pass 2: dense co-occurrence counts [C, F].
   const std::size_t C = cands.size();
   std::vector<float> M(C * F, 0.0f);
   auto add_context = [&](const Units& u, std::size_t p, std::size_t len, int ci) {
     float* row = M.data() + static_cast<std::size_t>(ci) * F;
-    const std::size_t lo = p >= static_cast<std::size_t>(o.window) ? p - static_cast<std::size_t>(o.window) : 0;
+    const std::size_t lo =
+        p >= static_cast<std::size_t>(o.window) ? p - static_cast<std::size_t>(o.window) : 0;
     const std::size_t hi = std::min(u.ids.size(), p + len + static_cast<std::size_t>(o.window));
     for (std::size_t q = lo; q < hi; ++q) {
       if (q >= p && q < p + len) continue;
@@ -235,7 +245,8 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
       }
     }
     if (progress && (li % 2000 == 0 || li + 1 == lines.size())) {
-      progress("cooccur", static_cast<std::int64_t>(li + 1), static_cast<std::int64_t>(lines.size()));
+      progress("cooccur", static_cast<std::int64_t>(li + 1),
+               static_cast<std::int64_t>(lines.size()));
     }
   }
 
@@ -291,7 +302,8 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
   std::vector<int> emo_slots;
   for (int e = 0; e < kNumEmotions; ++e) {
     if (centre_n[static_cast<std::size_t>(e)] == 0) continue;
-    for (double& v : centre[static_cast<std::size_t>(e)]) v /= centre_n[static_cast<std::size_t>(e)];
+    for (double& v : centre[static_cast<std::size_t>(e)])
+      v /= centre_n[static_cast<std::size_t>(e)];
     emo_slots.push_back(e);
     result.emotions.push_back(static_cast<Emotion>(e));
   }
@@ -343,7 +355,8 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines, const 
     if (a.count != b.count) return a.count > b.count;
     return a.term < b.term;
   });
-  if (scored.size() > static_cast<std::size_t>(o.top)) scored.resize(static_cast<std::size_t>(o.top));
+  if (scored.size() > static_cast<std::size_t>(o.top))
+    scored.resize(static_cast<std::size_t>(o.top));
   result.candidates = std::move(scored);
   return result;
 }
@@ -364,7 +377,8 @@ std::vector<SeedTerm> read_seed_file(const std::string& path) {
     const auto tab = line.find('\t');
     if (tab == std::string::npos) throw ParseError(path, line_no, "expected term<TAB>emotion");
     const std::size_t tab2 = line.find('\t', tab + 1);
-    const std::string name = line.substr(tab + 1, tab2 == std::string::npos ? std::string::npos : tab2 - tab - 1);
+    const std::string name =
+        line.substr(tab + 1, tab2 == std::string::npos ? std::string::npos : tab2 - tab - 1);
     const auto e = parse_emotion(name);
     if (!e) throw ParseError(path, line_no, "emotion: unknown emotion '" + name + "'");
     const std::string term = normalize_term(line.substr(0, tab));
@@ -384,7 +398,8 @@ std::vector<std::string> read_corpus_lines(const std::string& path, const std::s
     while (std::getline(in, line)) {
       ++line_no;
       if (const auto bad = find_invalid_utf8(line)) {
-        throw ParseError(path, line_no, detail::concat("line: invalid UTF-8 at byte offset ", *bad));
+        throw ParseError(path, line_no,
+                         detail::concat("line: invalid UTF-8 at byte offset ", *bad));
       }
       if (!line.empty()) out.push_back(std::move(line));
     }

@@ -1,5 +1,5 @@
-// Loaders for the external lexicons in ../shared/data/lexicons. The mapping decisions are documented
-// in kessel/text/lexicon.h and docs/text.md.
+// Loaders for the external lexicons in ../shared/data/lexicons. The mapping decisions are
+// documented in kessel/text/lexicon.h and docs/text.md.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -90,10 +90,14 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
   long line_no = 0;
   const auto polarity_of = [](long p) {
     switch (p) {
-      case 1: return Polarity::positive;
-      case 2: return Polarity::negative;
-      case 3: return Polarity::both;
-      default: return Polarity::neutral;
+      case 1:
+        return Polarity::positive;
+      case 2:
+        return Polarity::negative;
+      case 3:
+        return Polarity::both;
+      default:
+        return Polarity::neutral;
     }
   };
   while (std::getline(in, line)) {
@@ -219,8 +223,8 @@ void add_emoji_sentiment(Lexicon& lexicon, const std::string& path, LoadReport* 
     if (line.empty() || line == "\r") continue;
     const auto f = split_char(line, ',');
     long occ = 0, neg = 0, neu = 0, pos = 0;
-    if (f.size() < 7 || !parse_int(f[2], &occ) || !parse_int(f[4], &neg) || !parse_int(f[5], &neu) ||
-        !parse_int(f[6], &pos)) {
+    if (f.size() < 7 || !parse_int(f[2], &occ) || !parse_int(f[4], &neg) ||
+        !parse_int(f[5], &neu) || !parse_int(f[6], &pos)) {
       r.skip("malformed row");
       continue;
     }
@@ -276,7 +280,8 @@ void add_emoji_emotion_json(Lexicon& lexicon, const std::string& path, LoadRepor
       e.polarity = Polarity::negative;
       if (contains_any(name, {"angry", "rage", "pout", "triumph", "imp", "cursing", "symbols"})) {
         e.emotion = Emotion::anger;
-      } else if (contains_any(name, {"fear", "scream", "cold_sweat", "anguished", "grimac", "worried"})) {
+      } else if (contains_any(name,
+                              {"fear", "scream", "cold_sweat", "anguished", "grimac", "worried"})) {
         e.emotion = Emotion::fear;
       } else if (contains_any(name, {"nause", "vomit", "poop", "unamused", "confounded", "persever",
                                      "skull", "clown"})) {
@@ -304,7 +309,8 @@ void add_emoticon_json(Lexicon& lexicon, const std::string& path, LoadReport* re
     }
     // Copied: adding the emoticons may reallocate the lexicon's storage.
     std::optional<LexiconEntry> base;
-    if (const LexiconEntry* found = lexicon.primary(item["emoji"].get<std::string>())) base = *found;
+    if (const LexiconEntry* found = lexicon.primary(item["emoji"].get<std::string>()))
+      base = *found;
     for (const auto& emoticon : item["emoticons"]) {
       if (!emoticon.is_string() || emoticon.get<std::string>().empty()) {
         r.skip("emoticon not a non-empty string");

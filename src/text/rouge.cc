@@ -29,14 +29,16 @@ std::vector<int> flatten(const TokenSentences& s) {
 }
 
 // Positions in `ref` (indices) on one LCS of ref and cand, ROUGE-1.5.5 tie-breaking.
-void lcs_positions(const std::vector<int>& ref, const std::vector<int>& cand, std::vector<char>* hit) {
+void lcs_positions(const std::vector<int>& ref, const std::vector<int>& cand,
+                   std::vector<char>* hit) {
   const std::size_t m = ref.size(), n = cand.size();
   if (m == 0 || n == 0) return;
   std::vector<int> c((m + 1) * (n + 1), 0);
   auto at = [&](std::size_t i, std::size_t j) -> int& { return c[i * (n + 1) + j]; };
   for (std::size_t i = 1; i <= m; ++i) {
     for (std::size_t j = 1; j <= n; ++j) {
-      at(i, j) = ref[i - 1] == cand[j - 1] ? at(i - 1, j - 1) + 1 : std::max(at(i - 1, j), at(i, j - 1));
+      at(i, j) =
+          ref[i - 1] == cand[j - 1] ? at(i - 1, j - 1) + 1 : std::max(at(i - 1, j), at(i, j - 1));
     }
   }
   std::size_t i = m, j = n;
@@ -57,7 +59,8 @@ TokenSentences to_ids(const std::vector<std::vector<std::string>>& sents,
   TokenSentences out;
   for (const auto& s : sents) {
     std::vector<int> ids;
-    for (const auto& tok : s) ids.push_back(vocab->emplace(tok, static_cast<int>(vocab->size())).first->second);
+    for (const auto& tok : s)
+      ids.push_back(vocab->emplace(tok, static_cast<int>(vocab->size())).first->second);
     out.push_back(std::move(ids));
   }
   return out;
@@ -180,8 +183,10 @@ std::vector<std::vector<std::string>> rouge_tokens_en(std::string_view text) {
 RougeScores rouge(std::string_view candidate, std::string_view reference, RougeLang lang,
                   ZhSplit zh_split) {
   std::unordered_map<std::string, int> vocab;
-  const auto c = lang == RougeLang::zh ? rouge_tokens_zh(candidate, zh_split) : rouge_tokens_en(candidate);
-  const auto r = lang == RougeLang::zh ? rouge_tokens_zh(reference, zh_split) : rouge_tokens_en(reference);
+  const auto c =
+      lang == RougeLang::zh ? rouge_tokens_zh(candidate, zh_split) : rouge_tokens_en(candidate);
+  const auto r =
+      lang == RougeLang::zh ? rouge_tokens_zh(reference, zh_split) : rouge_tokens_en(reference);
   const TokenSentences ri = to_ids(r, &vocab), ci = to_ids(c, &vocab);
   return rouge_all(ci, ri);
 }

@@ -9,8 +9,8 @@ namespace kessel::text {
 namespace {
 
 bool is_strong_terminator(char32_t c) {
-  return c == U'。' || c == U'！' || c == U'？' || c == '!' || c == '?' || c == U'；' || c == U'…' ||
-         c == U'｡';
+  return c == U'。' || c == U'！' || c == U'？' || c == '!' || c == '?' || c == U'；' ||
+         c == U'…' || c == U'｡';
 }
 
 bool is_closer(char32_t c) {
@@ -29,10 +29,11 @@ std::string word_before(const std::vector<char32_t>& cps, std::size_t dot) {
 
 bool is_abbreviation(const std::string& w) {
   static const std::unordered_set<std::string> abbr = {
-      "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "inc", "ltd",
-      "co", "corp", "no", "vol", "approx", "dept", "est", "a.m", "p.m", "u.s", "u.k", "jan", "feb",
-      "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed",
-      "thu", "fri", "sat", "sun", "ave", "blvd", "min", "max", "fig", "acct", "tel", "ext"};
+      "mr",   "mrs",  "ms",  "dr",  "prof", "sr",   "jr",  "st",     "vs",   "etc", "e.g",
+      "i.e",  "inc",  "ltd", "co",  "corp", "no",   "vol", "approx", "dept", "est", "a.m",
+      "p.m",  "u.s",  "u.k", "jan", "feb",  "mar",  "apr", "jun",    "jul",  "aug", "sep",
+      "sept", "oct",  "nov", "dec", "mon",  "tue",  "wed", "thu",    "fri",  "sat", "sun",
+      "ave",  "blvd", "min", "max", "fig",  "acct", "tel", "ext"};
   if (abbr.count(w)) return true;
   return w.size() == 1 && w[0] >= 'a' && w[0] <= 'z';  // initials: J. Smith
 }
@@ -61,7 +62,8 @@ std::vector<std::string> split_sentences(std::string_view text) {
       start = i;
       continue;
     }
-    if (is_strong_terminator(c) || (c == '.' && i + 2 < n && cps[i + 1] == '.' && cps[i + 2] == '.')) {
+    if (is_strong_terminator(c) ||
+        (c == '.' && i + 2 < n && cps[i + 1] == '.' && cps[i + 2] == '.')) {
       std::size_t j = i + 1;
       while (j < n && (is_strong_terminator(cps[j]) || cps[j] == '.')) ++j;
       while (j < n && is_closer(cps[j])) ++j;

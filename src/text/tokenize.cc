@@ -76,7 +76,8 @@ std::size_t number_length(const char32_t* cps, std::size_t n, std::size_t i) {
 }
 
 std::size_t url_length(const char32_t* cps, std::size_t n, std::size_t i) {
-  if (!starts_with_ascii(cps + i, n - i, "http://") && !starts_with_ascii(cps + i, n - i, "https://") &&
+  if (!starts_with_ascii(cps + i, n - i, "http://") &&
+      !starts_with_ascii(cps + i, n - i, "https://") &&
       !starts_with_ascii(cps + i, n - i, "www.")) {
     return 0;
   }
@@ -84,8 +85,8 @@ std::size_t url_length(const char32_t* cps, std::size_t n, std::size_t i) {
   std::size_t j = i;
   while (j < n && !is_space(cps[j]) && !is_cjk(cps[j]) && cps[j] < 0x3000) ++j;
   // A sentence-final period or closing bracket usually belongs to the text, not the link.
-  while (j > i && (cps[j - 1] == '.' || cps[j - 1] == ',' || cps[j - 1] == ')' || cps[j - 1] == '!' ||
-                   cps[j - 1] == '?')) {
+  while (j > i && (cps[j - 1] == '.' || cps[j - 1] == ',' || cps[j - 1] == ')' ||
+                   cps[j - 1] == '!' || cps[j - 1] == '?')) {
     --j;
   }
   return j - i;
@@ -114,11 +115,12 @@ std::size_t emoji_cluster_length(const char32_t* cps, std::size_t n) {
   if (!is_emoji_base(cps[0]) && !is_skin_tone(cps[0])) return 0;
   std::size_t j = 1;
   for (;;) {
-    while (j < n && (is_variation_selector(cps[j]) || is_skin_tone(cps[j]) || is_emoji_tag(cps[j]) ||
-                     is_keycap_mark(cps[j]))) {
+    while (j < n && (is_variation_selector(cps[j]) || is_skin_tone(cps[j]) ||
+                     is_emoji_tag(cps[j]) || is_keycap_mark(cps[j]))) {
       ++j;
     }
-    if (j + 1 < n && is_zwj(cps[j]) && (is_emoji_base(cps[j + 1]) || is_regional_indicator(cps[j + 1]))) {
+    if (j + 1 < n && is_zwj(cps[j]) &&
+        (is_emoji_base(cps[j + 1]) || is_regional_indicator(cps[j + 1]))) {
       j += 2;
       continue;
     }
@@ -129,53 +131,135 @@ std::size_t emoji_cluster_length(const char32_t* cps, std::size_t n) {
 
 const char* to_string(TokenKind k) {
   switch (k) {
-    case TokenKind::cjk: return "cjk";
-    case TokenKind::word: return "word";
-    case TokenKind::number: return "number";
-    case TokenKind::placeholder: return "placeholder";
-    case TokenKind::emoji: return "emoji";
-    case TokenKind::emoticon: return "emoticon";
-    case TokenKind::weibo_emoticon: return "weibo_emoticon";
-    case TokenKind::term: return "term";
-    case TokenKind::url: return "url";
-    case TokenKind::mention: return "mention";
-    case TokenKind::hashtag: return "hashtag";
-    case TokenKind::punct: return "punct";
-    case TokenKind::other: return "other";
+    case TokenKind::cjk:
+      return "cjk";
+    case TokenKind::word:
+      return "word";
+    case TokenKind::number:
+      return "number";
+    case TokenKind::placeholder:
+      return "placeholder";
+    case TokenKind::emoji:
+      return "emoji";
+    case TokenKind::emoticon:
+      return "emoticon";
+    case TokenKind::weibo_emoticon:
+      return "weibo_emoticon";
+    case TokenKind::term:
+      return "term";
+    case TokenKind::url:
+      return "url";
+    case TokenKind::mention:
+      return "mention";
+    case TokenKind::hashtag:
+      return "hashtag";
+    case TokenKind::punct:
+      return "punct";
+    case TokenKind::other:
+      return "other";
   }
   return "other";
 }
 
 const std::vector<std::string>& builtin_emoticons() {
-  static const std::vector<std::string> list = {
-      ":)", ":-)", ":]", "=)", ":(", ":-(", ":[", "=(", ":D", ":-D", "=D", "xD", "XD", ":P", ":-P",
-      ":p", ":-p", ";)", ";-)", ":'(", ":'-(", ":,(", ":/", ":-/", ":\\", ":|", ":-|", ":O", ":-O",
-      ":o", ":-o", ":S", ":s", ":@", ":$", ":*", ":-*", ">:(", ">:-(", ">:O", "D:<", ":3", "<3",
-      "</3", "T_T", "T.T", "TT_TT", ";_;", "QAQ", "QWQ", "qaq", ">_<", ">.<", "^_^", "^^", "^.^",
-      "-_-", "-.-", "-_-||", "o_O", "O_o", "o.O", "O.o", "orz", "OTL", "Orz", "@_@", "x_x", "X_X",
-      "¯\\_(ツ)_/¯", "(╯°□°)╯︵ ┻━┻", "(´･ω･`)"};
+  static const std::vector<std::string> list = {":)",
+                                                ":-)",
+                                                ":]",
+                                                "=)",
+                                                ":(",
+                                                ":-(",
+                                                ":[",
+                                                "=(",
+                                                ":D",
+                                                ":-D",
+                                                "=D",
+                                                "xD",
+                                                "XD",
+                                                ":P",
+                                                ":-P",
+                                                ":p",
+                                                ":-p",
+                                                ";)",
+                                                ";-)",
+                                                ":'(",
+                                                ":'-(",
+                                                ":,(",
+                                                ":/",
+                                                ":-/",
+                                                ":\\",
+                                                ":|",
+                                                ":-|",
+                                                ":O",
+                                                ":-O",
+                                                ":o",
+                                                ":-o",
+                                                ":S",
+                                                ":s",
+                                                ":@",
+                                                ":$",
+                                                ":*",
+                                                ":-*",
+                                                ">:(",
+                                                ">:-(",
+                                                ">:O",
+                                                "D:<",
+                                                ":3",
+                                                "<3",
+                                                "</3",
+                                                "T_T",
+                                                "T.T",
+                                                "TT_TT",
+                                                ";_;",
+                                                "QAQ",
+                                                "QWQ",
+                                                "qaq",
+                                                ">_<",
+                                                ">.<",
+                                                "^_^",
+                                                "^^",
+                                                "^.^",
+                                                "-_-",
+                                                "-.-",
+                                                "-_-||",
+                                                "o_O",
+                                                "O_o",
+                                                "o.O",
+                                                "O.o",
+                                                "orz",
+                                                "OTL",
+                                                "Orz",
+                                                "@_@",
+                                                "x_x",
+                                                "X_X",
+                                                "¯\\_(ツ)_/¯",
+                                                "(╯°□°)╯︵ ┻━┻",
+                                                "(´･ω･`)"};
   return list;
 }
 
 bool is_placeholder_name(std::string_view c) {
   static const std::unordered_set<std::string_view> names = {
-      "数字", "地址", "姓名", "订单编号", "金额", "时间", "站点", "电话", "日期", "组织机构",
-      "邮箱", "链接", "表情", "身份证号", "商品快照", "图片", "视频", "语音", "文件", "号码",
-      "手机号", "卡号", "账号", "用户名", "快递单号", "运单号", "人名", "公司", "网址", "商品"};
+      "数字",     "地址",     "姓名", "订单编号", "金额",   "时间",     "站点",     "电话",
+      "日期",     "组织机构", "邮箱", "链接",     "表情",   "身份证号", "商品快照", "图片",
+      "视频",     "语音",     "文件", "号码",     "手机号", "卡号",     "账号",     "用户名",
+      "快递单号", "运单号",   "人名", "公司",     "网址",   "商品"};
   return names.count(c) > 0;
 }
 
 bool is_weibo_emoticon_name(std::string_view c) {
   static const std::unordered_set<std::string_view> names = {
-      "怒", "哈哈", "泪", "抓狂", "衰", "汗", "鄙视", "心", "伤心", "赞", "微笑", "嘻嘻", "可怜",
-      "委屈", "生病", "吃惊", "晕", "拜拜", "偷笑", "悲伤", "失望", "怒骂", "怒罵", "發怒", "发怒",
-      "哼", "左哼哼", "右哼哼", "打脸", "doge", "喵喵", "二哈", "笑cry", "允悲", "费解", "挖鼻",
-      "挖鼻屎", "黑线", "思考", "疑问", "白眼", "傻眼", "good", "ok", "耶", "呵呵", "爱你", "爱你哟",
-      "抱抱", "花心", "睡觉", "不要", "给力", "給力", "哈欠", "困", "酷", "鼓掌", "害羞", "亲亲",
-      "色", "阴险", "嘘", "闭嘴", "吐", "钱", "馋嘴", "顶", "弱", "强", "握手", "作揖", "赞啊",
-      "蜡烛", "心碎", "伤心", "太开心", "挤眼", "可爱", "坏笑", "舔屏", "污", "费解", "并不简单",
-      "摊手", "跪了", "中国赞", "威武", "围观", "浮云", "神马", "互粉", "礼物", "草泥马", "兔子",
-      "熊猫", "猪头", "奥特曼", "囧", "cai太好了", "泪流满面", "笑哈哈", "哈哈哈", "ok"};
+      "怒",        "哈哈",     "泪",       "抓狂",   "衰",     "汗",     "鄙视", "心",     "伤心",
+      "赞",        "微笑",     "嘻嘻",     "可怜",   "委屈",   "生病",   "吃惊", "晕",     "拜拜",
+      "偷笑",      "悲伤",     "失望",     "怒骂",   "怒罵",   "發怒",   "发怒", "哼",     "左哼哼",
+      "右哼哼",    "打脸",     "doge",     "喵喵",   "二哈",   "笑cry",  "允悲", "费解",   "挖鼻",
+      "挖鼻屎",    "黑线",     "思考",     "疑问",   "白眼",   "傻眼",   "good", "ok",     "耶",
+      "呵呵",      "爱你",     "爱你哟",   "抱抱",   "花心",   "睡觉",   "不要", "给力",   "給力",
+      "哈欠",      "困",       "酷",       "鼓掌",   "害羞",   "亲亲",   "色",   "阴险",   "嘘",
+      "闭嘴",      "吐",       "钱",       "馋嘴",   "顶",     "弱",     "强",   "握手",   "作揖",
+      "赞啊",      "蜡烛",     "心碎",     "伤心",   "太开心", "挤眼",   "可爱", "坏笑",   "舔屏",
+      "污",        "费解",     "并不简单", "摊手",   "跪了",   "中国赞", "威武", "围观",   "浮云",
+      "神马",      "互粉",     "礼物",     "草泥马", "兔子",   "熊猫",   "猪头", "奥特曼", "囧",
+      "cai太好了", "泪流满面", "笑哈哈",   "哈哈哈", "ok"};
   return names.count(c) > 0;
 }
 
@@ -224,8 +308,9 @@ std::vector<Token> tokenize(std::string_view bytes, const DecodedText& decoded,
         const std::string content = encode_utf8(cps + i + 1, j - i - 1);
         const std::size_t len = j - i + 1;
         std::size_t consumed = 0;
-        const bool in_lexicon =
-            terms != nullptr && terms->longest_match(cps + i, n - i, &consumed) > 0 && consumed == len;
+        const bool in_lexicon = terms != nullptr &&
+                                terms->longest_match(cps + i, n - i, &consumed) > 0 &&
+                                consumed == len;
         if (is_placeholder_name(content)) {
           emit(i, len, TokenKind::placeholder);
           i += len;

@@ -139,7 +139,8 @@ std::string encode_utf8(const char32_t* cps, std::size_t n) {
   return s;
 }
 
-// ---- classes -------------------------------------------------------------------------------------
+// ---- classes
+// -------------------------------------------------------------------------------------
 
 bool is_cjk(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
@@ -158,8 +159,8 @@ bool is_digit(char32_t c) { return (c >= '0' && c <= '9') || (c >= 0xFF10 && c <
 
 bool is_space(char32_t c) {
   return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-         c == 0x205F || c == 0x3000;
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000;
 }
 
 bool is_punct(char32_t c) {
@@ -177,8 +178,9 @@ bool is_emoji_base(char32_t c) {
          (c >= 0x2600 && c <= 0x27BF) || (c >= 0x2300 && c <= 0x23FF) ||
          (c >= 0x2B05 && c <= 0x2B07) || (c >= 0x2B1B && c <= 0x2B1C) || c == 0x2B50 ||
          c == 0x2B55 || c == 0x00A9 || c == 0x00AE || c == 0x203C || c == 0x2049 || c == 0x2122 ||
-         c == 0x2139 || (c >= 0x2194 && c <= 0x21AA) || c == 0x24C2 || (c >= 0x25AA && c <= 0x25FE) ||
-         c == 0x2934 || c == 0x2935 || c == 0x3030 || c == 0x303D || c == 0x3297 || c == 0x3299;
+         c == 0x2139 || (c >= 0x2194 && c <= 0x21AA) || c == 0x24C2 ||
+         (c >= 0x25AA && c <= 0x25FE) || c == 0x2934 || c == 0x2935 || c == 0x3030 || c == 0x303D ||
+         c == 0x3297 || c == 0x3299;
 }
 
 CharClass char_class(char32_t c) {
@@ -196,13 +198,20 @@ CharClass char_class(char32_t c) {
 
 const char* to_string(CharClass c) {
   switch (c) {
-    case CharClass::cjk: return "cjk";
-    case CharClass::latin: return "latin";
-    case CharClass::digit: return "digit";
-    case CharClass::emoji: return "emoji";
-    case CharClass::punct: return "punct";
-    case CharClass::space: return "space";
-    case CharClass::other: return "other";
+    case CharClass::cjk:
+      return "cjk";
+    case CharClass::latin:
+      return "latin";
+    case CharClass::digit:
+      return "digit";
+    case CharClass::emoji:
+      return "emoji";
+    case CharClass::punct:
+      return "punct";
+    case CharClass::space:
+      return "space";
+    case CharClass::other:
+      return "other";
   }
   return "other";
 }

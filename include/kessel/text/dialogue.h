@@ -1,26 +1,27 @@
 // Customer-service dialogues: one struct for the three input formats, readers with error policies,
 // and sentence splitting (the summary units).
 //
-// Formats (JSONL, one dialogue per line; detected from the keys of the first non-empty line unless the
-// caller names one):
-//   csds       {"Dialogue": [{"speaker": "Q"|"A", "utterance", "truncated"?, "utterance_recovered"?,
+// Formats (JSONL, one dialogue per line; detected from the keys of the first non-empty line unless
+// the caller names one):
+//   csds       {"Dialogue": [{"speaker": "Q"|"A", "utterance", "truncated"?,
+//   "utterance_recovered"?,
 //               "role"?}], "TopicSumm"?: [{"Topic", "QASumm"}], "FinalSumm"?, "UserSumm"?,
 //               "AgentSumm"?, "ExtGoldTurnIDs"?}. Q = customer, A = agent. utterance_recovered is
-//               preferred when present. References: FinalSumm when present (string or list of strings,
-//               joined), else the concatenation of the QASumm strings in order; UserSumm / AgentSumm
-//               go to user_references / agent_references; ExtGoldTurnIDs to key_turns.
+//               preferred when present. References: FinalSumm when present (string or list of
+//               strings, joined), else the concatenation of the QASumm strings in order; UserSumm /
+//               AgentSumm go to user_references / agent_references; ExtGoldTurnIDs to key_turns.
 //               id: "id" if present, else "tods_index", else "line<N>".
 //   tweetsumm  {"conversation_id", "turns": [{"is_agent", "sentences": [str]}],
-//               "extractive_summaries"?: [[{"turn", "sentence"}]], "abstractive_summaries"?: [[str]]}.
-//               Turn text = sentences joined by a space; the given sentences are kept as the units.
-//               Each abstractive summary is a reference; each extractive summary an extractive label
-//               set. A null summary entry (12 in the public splits) is not a reference: it is
-//               listed in ReadResult::ignored.
+//               "extractive_summaries"?: [[{"turn", "sentence"}]], "abstractive_summaries"?:
+//               [[str]]}. Turn text = sentences joined by a space; the given sentences are kept as
+//               the units. Each abstractive summary is a reference; each extractive summary an
+//               extractive label set. A null summary entry (12 in the public splits) is not a
+//               reference: it is listed in ReadResult::ignored.
 //   kessel     {"id", "turns": [{"speaker": "customer"|"agent", "text", "time"?}], "reference"?:
 //               [str] | str}. time: seconds (number) or an ISO 8601 string (2024-03-01T10:15:30Z,
-//               with optional fraction and +hh:mm offset; without an offset it is read as UTC), stored
-//               as seconds since 1970-01-01 UTC. "reference" is one reference summary given as its
-//               list of sentences (or one string, split into sentences).
+//               with optional fraction and +hh:mm offset; without an offset it is read as UTC),
+//               stored as seconds since 1970-01-01 UTC. "reference" is one reference summary given
+//               as its list of sentences (or one string, split into sentences).
 // Errors name the file, line and field: "data.jsonl:12: turns[3].speaker: expected "customer" or
 // "agent", got "bot"". Policy on_error = fail throws the first ParseError; skip records the reason
 // and goes on (ReadResult::skipped). A dialogue with no turns is an error ("turns: empty dialogue")
@@ -64,8 +65,8 @@ struct Dialogue {
   std::vector<std::vector<std::string>> references;
   std::vector<std::vector<std::string>> user_references;   // CSDS UserSumm
   std::vector<std::vector<std::string>> agent_references;  // CSDS AgentSumm
-  std::vector<std::vector<SentenceRef>> extractive;       // TweetSumm extractive summaries
-  std::vector<int> key_turns;                             // CSDS ExtGoldTurnIDs
+  std::vector<std::vector<SentenceRef>> extractive;        // TweetSumm extractive summaries
+  std::vector<int> key_turns;                              // CSDS ExtGoldTurnIDs
   DialogueFormat format = DialogueFormat::kessel;
   long line = 0;  // 1-based line in the source file
 };
@@ -94,7 +95,8 @@ struct ReadResult {
   long lines = 0;  // non-empty lines seen
 };
 
-// Reads a JSONL file. Throws IoError when it cannot be opened, ParseError (fail policy) on a bad record.
+// Reads a JSONL file. Throws IoError when it cannot be opened, ParseError (fail policy) on a bad
+// record.
 ReadResult read_dialogues(const std::string& path, const ReadOptions& options = {});
 // The same over in-memory content; `name` labels error messages.
 ReadResult read_dialogues_from_string(std::string_view content, const std::string& name,
@@ -106,9 +108,10 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
 // Seconds since 1970-01-01T00:00:00Z for an ISO 8601 date-time; nullopt when it is not one.
 std::optional<double> parse_iso8601(std::string_view s);
 
-// ---- sentences -----------------------------------------------------------------------------------
-// Splits text into sentences, keeping each terminator with its sentence and trimming white space.
-// Breaks: after a run of 。！？!?；… (plus closing quotes/brackets that follow), after newlines, and after
+// ---- sentences
+// ----------------------------------------------------------------------------------- Splits text
+// into sentences, keeping each terminator with its sentence and trimming white space. Breaks: after
+// a run of 。！？!?；… (plus closing quotes/brackets that follow), after newlines, and after
 // '.' when it ends the text or is followed by white space and the word before it is not an
 // abbreviation (Mr. Dr. e.g. etc. U.S. a.m. single initials ...). Decimals (3.5), URLs and
 // emoticons never break. Empty results are dropped.

@@ -50,23 +50,27 @@ float wheel_angle_radians(Emotion e);
 enum class Polarity : std::uint8_t { positive, negative, neutral, both };
 const char* to_string(Polarity p);
 std::optional<Polarity> parse_polarity(std::string_view name);  // pos|positive|neg|negative|neu|...
-Polarity default_polarity(Emotion e);  // joy/trust/anticipation +, fear/sadness/disgust/anger -, surprise neutral
+Polarity default_polarity(
+    Emotion e);  // joy/trust/anticipation +, fear/sadness/disgust/anger -, surprise neutral
 
-// ---- detection -------------------------------------------------------------------------------------
+// ---- detection
+// -------------------------------------------------------------------------------------
 //
 // A mention is one lexicon term found in a text. Terms are found by forward maximum matching over
 // code points (Latin case-folded, emoji variation selectors ignored); emoji clusters, emoticons and
-// Weibo bracket emoticons are looked up as whole tokens (an emoji with a skin tone falls back to its
-// base emoji).
+// Weibo bracket emoticons are looked up as whole tokens (an emoji with a skin tone falls back to
+// its base emoji).
 //
 // Which mentions count as "the customer expressed an emotion" (the summarizer's hard constraint):
 //   1. the turn is a customer turn (detect_emotions takes that as `customer_turn`);
-//   2. not a polite formula: 好的, 谢谢, 感谢, 您好, 不客气, 麻烦, 请问, thanks, thank you, please, ok,
-//      hi, hello, ... (the list is polite_formulas()); apologies (sorry, 抱歉, 对不起, 不好意思) are polite
-//      formulas in agent turns only;
+//   2. not a polite formula: 好的, 谢谢, 感谢, 您好, 不客气, 麻烦, 请问, thanks, thank you, please,
+//   ok,
+//      hi, hello, ... (the list is polite_formulas()); apologies (sorry, 抱歉, 对不起, 不好意思)
+//      are polite formulas in agent turns only;
 //   3. polarity is not neutral;
 //   4. intensity >= DetectOptions::min_intensity (default 0.3);
-//   5. negation: a negator (不 没 没有 别 未 毫不 并不 从不 不太 / not no never n't without) among the
+//   5. negation: a negator (不 没 没有 别 未 毫不 并不 从不 不太 / not no never n't without) among
+//   the
 //      `negation_window` (default 3) tokens before the term, not crossing punctuation, changes the
 //      term: a positive-polarity term flips to the opposite emotion with half the intensity and
 //      negative polarity (不开心 -> sadness, "not happy" -> sadness); any other term is dropped
@@ -86,10 +90,10 @@ struct EmotionMention {
   Emotion emotion = Emotion::joy;
   float intensity = 0.0f;  // in [0, 1]
   Polarity polarity = Polarity::neutral;
-  WheelPoint wheel;    // wheel_coordinate(emotion, intensity)
-  std::string source;  // lexicon source: "default", "dutir", "nrc", "emoji_sentiment", ...
-  bool negated = false;  // flipped by a negator (rule 5)
-  bool polite = false;   // a polite formula (rule 2)
+  WheelPoint wheel;        // wheel_coordinate(emotion, intensity)
+  std::string source;      // lexicon source: "default", "dutir", "nrc", "emoji_sentiment", ...
+  bool negated = false;    // flipped by a negator (rule 5)
+  bool polite = false;     // a polite formula (rule 2)
   bool expressed = false;  // satisfies rules 1–4: counts for the customer-emotion constraint
 };
 

@@ -1,28 +1,33 @@
-// Emotion lexicons: terms mapped to Plutchik emotions with an intensity and polarity, a term matcher
-// for forward maximum matching, the project's default lexicon (data/lexicon/*.tsv) and loaders for
-// the external lexicons in ../shared/data/lexicons (loaded by path, never copied).
+// Emotion lexicons: terms mapped to Plutchik emotions with an intensity and polarity, a term
+// matcher for forward maximum matching, the project's default lexicon (data/lexicon/*.tsv) and
+// loaders for the external lexicons in ../shared/data/lexicons (loaded by path, never copied).
 //
 // Mapping decisions (see docs/text.md for the reasoning):
 //   DUTIR (csv, 21 fine classes, intensity 1..9 -> /9, polarity 0 neu / 1 pos / 2 neg / 3 both):
-//     PA 快乐, PE 安心, PB 喜爱 -> joy; PD 尊敬, PG 相信, PH 赞扬 -> trust; PK 祝愿 -> anticipation;
-//     NA 愤怒 -> anger; NB 悲伤, NJ 失望, NH 疚, PF 思 -> sadness; NI 慌, NC 恐惧, NG 羞 -> fear;
-//     NE 烦闷, ND 贬责, NN 憎恶, NK 妒忌, NL 怀疑 -> disgust; PC 惊奇 -> surprise.
-//     The optional auxiliary class becomes a second entry. Polarity 0 on a class other than PC is
-//     replaced by the class's polarity (the file marks e.g. 愤怒 NA as 0; ~5,500 rows are like that).
-//   NRC EmoLex (word, label, 0|1): every association 1 with one of the eight emotions becomes an entry
+//     PA 快乐, PE 安心, PB 喜爱 -> joy; PD 尊敬, PG 相信, PH 赞扬 -> trust; PK 祝愿 ->
+//     anticipation; NA 愤怒 -> anger; NB 悲伤, NJ 失望, NH 疚, PF 思 -> sadness; NI 慌, NC 恐惧, NG
+//     羞 -> fear; NE 烦闷, ND 贬责, NN 憎恶, NK 妒忌, NL 怀疑 -> disgust; PC 惊奇 -> surprise. The
+//     optional auxiliary class becomes a second entry. Polarity 0 on a class other than PC is
+//     replaced by the class's polarity (the file marks e.g. 愤怒 NA as 0; ~5,500 rows are like
+//     that).
+//   NRC EmoLex (word, label, 0|1): every association 1 with one of the eight emotions becomes an
+//   entry
 //     of intensity kNrcIntensity; "positive"/"negative" only set the polarity (a word with neither
 //     gets the emotion's default polarity); words with no emotion association are not loaded.
 //   Emoji Sentiment Ranking (csv counts): sentiment s = (pos - neg) / (pos + neu + neg + 3) with
 //     add-one smoothing of each class; s >= +0.05 -> joy, s <= -0.05 -> sadness (counts carry no
-//     finer emotion), intensity min(1, |s| * 2), otherwise neutral polarity (intensity |s| * 2, joy);
-//     rows with fewer than 5 occurrences are skipped.
-//   emoji-emotion json (valence -5..5): positive -> joy (surprise for astonished / open-mouth names);
-//     negative -> anger / fear / disgust / sadness by name keywords; intensity |v| / 5; 0 -> neutral.
-//   emoticon json (ASCII emoticon -> emoji name): each emoticon copies the entry of its emoji from the
+//     finer emotion), intensity min(1, |s| * 2), otherwise neutral polarity (intensity |s| * 2,
+//     joy); rows with fewer than 5 occurrences are skipped.
+//   emoji-emotion json (valence -5..5): positive -> joy (surprise for astonished / open-mouth
+//   names);
+//     negative -> anger / fear / disgust / sadness by name keywords; intensity |v| / 5; 0 ->
+//     neutral.
+//   emoticon json (ASCII emoticon -> emoji name): each emoticon copies the entry of its emoji from
+//   the
 //     lexicon it is added to (so load the emoji tables first); unresolved emoticons are skipped and
 //     counted.
-// When several sources define a term, entries accumulate; primary() picks the entry with the highest
-// intensity among the earliest-added source that defines the term.
+// When several sources define a term, entries accumulate; primary() picks the entry with the
+// highest intensity among the earliest-added source that defines the term.
 #pragma once
 
 #include <cstdint>
@@ -49,8 +54,8 @@ struct LexiconEntry {
 // What a loader did: nothing is dropped without being counted here.
 struct LoadReport {
   std::string path;
-  std::int64_t loaded = 0;   // entries added
-  std::int64_t skipped = 0;  // records not loaded
+  std::int64_t loaded = 0;                           // entries added
+  std::int64_t skipped = 0;                          // records not loaded
   std::map<std::string, std::int64_t> skip_reasons;  // reason -> count
   void skip(const std::string& reason) {
     ++skipped;
@@ -67,8 +72,8 @@ class TermMatcher {
  public:
   void insert(std::string_view normalized_term);
   // Length in code points of the longest term starting at cps[0] (0 when none). The text is folded
-  // with fold_case and variation selectors are skipped while matching; `consumed` receives the number
-  // of text code points covered (>= the returned term length when selectors were skipped).
+  // with fold_case and variation selectors are skipped while matching; `consumed` receives the
+  // number of text code points covered (>= the returned term length when selectors were skipped).
   std::size_t longest_match(const char32_t* cps, std::size_t n, std::size_t* consumed) const;
   std::size_t size() const { return terms_; }
 
@@ -111,10 +116,11 @@ class Lexicon {
   TermMatcher matcher_;
 };
 
-// ---- the project's own lexicon ---------------------------------------------------------------------
-// TSV, one term per line: term<TAB>emotion<TAB>intensity<TAB>polarity, '#' starts a comment line.
-// emotion is one of the eight names, intensity in [0, 1], polarity pos|neg|neu|both.
-// Throws ParseError(file, line, "<field>: ...") on a malformed line.
+// ---- the project's own lexicon
+// --------------------------------------------------------------------- TSV, one term per line:
+// term<TAB>emotion<TAB>intensity<TAB>polarity, '#' starts a comment line. emotion is one of the
+// eight names, intensity in [0, 1], polarity pos|neg|neu|both. Throws ParseError(file, line,
+// "<field>: ...") on a malformed line.
 void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::string& source,
                      LoadReport* report = nullptr);
 // data/lexicon/default_{zh,en,emoji}.tsv under `dir`, source "default".
@@ -122,7 +128,8 @@ Lexicon load_default_lexicon(const std::string& dir);
 // The directory holding the default lexicon: $KESSEL_LEXICON_DIR if set, else `fallback`.
 std::string default_lexicon_dir(const std::string& fallback);
 
-// ---- external lexicons (by path) -------------------------------------------------------------------
+// ---- external lexicons (by path)
+// -------------------------------------------------------------------
 void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report = nullptr);
 void add_nrc_emolex(Lexicon& lexicon, const std::string& path, LoadReport* report = nullptr);
 void add_emoji_sentiment(Lexicon& lexicon, const std::string& path, LoadReport* report = nullptr);

@@ -1,20 +1,25 @@
 // ROUGE-1, ROUGE-2 and summary-level ROUGE-L F1, as ROUGE-1.5.5 computes them.
 //
 // Core (any language, over token ids):
-//   ROUGE-N   hits = sum over n-grams of min(count_candidate, count_reference), n-grams taken over the
+//   ROUGE-N   hits = sum over n-grams of min(count_candidate, count_reference), n-grams taken over
+//   the
 //             whole summary (sentence breaks do not stop an n-gram, as in ROUGE-1.5.5);
 //             P = hits / candidate n-grams, R = hits / reference n-grams, F = 2PR / (P + R) (0 when
 //             hits = 0).
-//   ROUGE-L   summary level: for each reference sentence r, the union of the LCS positions of r with
+//   ROUGE-L   summary level: for each reference sentence r, the union of the LCS positions of r
+//   with
 //             every candidate sentence; each token in the union is a hit while both its remaining
 //             reference count and candidate count are positive (both then decrease). P = hits /
-//             candidate tokens, R = hits / reference tokens. LCS ties are broken as ROUGE-1.5.5 does
-//             (prefer moving up in the reference when the two neighbours are equal).
-// Chinese (CSDS protocol, see docs/text.md): every code point is a token except ASCII spaces (removed,
-//   with "<q>"); leading/trailing white space is stripped; sentences end after each 。 (ZhSplit::period)
-//   or the whole summary is one sentence (ZhSplit::none, what the CSDS scripts' files2rouge call does).
+//             candidate tokens, R = hits / reference tokens. LCS ties are broken as ROUGE-1.5.5
+//             does (prefer moving up in the reference when the two neighbours are equal).
+// Chinese (CSDS protocol, see docs/text.md): every code point is a token except ASCII spaces
+// (removed,
+//   with "<q>"); leading/trailing white space is stripped; sentences end after each 。
+//   (ZhSplit::period) or the whole summary is one sentence (ZhSplit::none, what the CSDS scripts'
+//   files2rouge call does).
 // English: lowercase alphanumeric word tokens ([a-z0-9]+ after case folding); sentences from
-//   split_sentences; F1 against each reference, "best" = max over references per metric, "avg" = mean.
+//   split_sentences; F1 against each reference, "best" = max over references per metric, "avg" =
+//   mean.
 #pragma once
 
 #include <string>
@@ -65,8 +70,8 @@ struct RougeCorpus {
   std::size_t count = 0;
   MultiRougeScores mean;
 };
-// candidates[i] is scored against references[i] (one or more strings). Throws InvalidArgument when the
-// sizes differ or a reference list is empty.
+// candidates[i] is scored against references[i] (one or more strings). Throws InvalidArgument when
+// the sizes differ or a reference list is empty.
 RougeCorpus rouge_corpus(const std::vector<std::string>& candidates,
                          const std::vector<std::vector<std::string>>& references, RougeLang lang,
                          ZhSplit zh_split = ZhSplit::period);

@@ -2,21 +2,25 @@
 //
 // Rules, tried in this order at each position (white space separates and is dropped):
 //   [..]       a bracketed run of 1–10 characters: `placeholder` when the content is a known
-//              anonymization slot ([数字] [地址] [姓名] [订单编号] ..., see is_placeholder_name), or
-//              `weibo_emoticon` when it is a known Weibo emoticon ([怒] [哈哈] [泪] ...) or the
+//              anonymization slot ([数字] [地址] [姓名] [订单编号] ..., see is_placeholder_name),
+//              or `weibo_emoticon` when it is a known Weibo emoticon ([怒] [哈哈] [泪] ...) or the
 //              bracketed form is in the lexicon; otherwise '[' is plain punctuation.
 //   url        http://, https:// or www. up to white space or a CJK character.
-//   emoji      one token per cluster: flags (two regional indicators), keycaps (0-9 # * [FE0F] 20E3),
-//              tag sequences (subdivision flags), base emoji with variation selectors and skin tones,
-//              joined by ZWJ into one cluster (👩‍💻, 👨‍👩‍👧).
-//   term       the longest lexicon term (TermMatcher) when it is longer than the natural token at this
-//              position (气死我了, 芭比Q了, "thank you"); Latin ends must fall on word boundaries. A term
-//              made only of ASCII symbols is reported as `emoticon`.
+//   emoji      one token per cluster: flags (two regional indicators), keycaps (0-9 # * [FE0F]
+//   20E3),
+//              tag sequences (subdivision flags), base emoji with variation selectors and skin
+//              tones, joined by ZWJ into one cluster (👩‍💻, 👨‍👩‍👧).
+//   term       the longest lexicon term (TermMatcher) when it is longer than the natural token at
+//   this
+//              position (气死我了, 芭比Q了, "thank you"); Latin ends must fall on word boundaries.
+//              A term made only of ASCII symbols is reported as `emoticon`.
 //   mention, hashtag   @name, #tag (ASCII word characters).
-//   emoticon   built-in ASCII emoticons (builtin_emoticons(): ":(", ":-)", ":D", "T_T", ">_<", "orz",
-//              ":'(", "^_^", "<3", ...): longest first; an emoticon starting (ending) with a letter or
-//              digit must not touch a letter or digit on that side (":Default" is not ":D").
-//   word       Latin letters with inner apostrophes or hyphens (don't, e-mail), digits allowed after a
+//   emoticon   built-in ASCII emoticons (builtin_emoticons(): ":(", ":-)", ":D", "T_T", ">_<",
+//   "orz",
+//              ":'(", "^_^", "<3", ...): longest first; an emoticon starting (ending) with a letter
+//              or digit must not touch a letter or digit on that side (":Default" is not ":D").
+//   word       Latin letters with inner apostrophes or hyphens (don't, e-mail), digits allowed
+//   after a
 //              letter (v2); `lower` is the case-folded form.
 //   number     digits with inner . , : / between digits (3.5, 1,000, 10:30, 2024/03/01).
 //   cjk        one token per CJK character.
@@ -64,7 +68,7 @@ struct Token {
 
 struct TokenizeOptions {
   const TermMatcher* terms = nullptr;  // lexicon terms for forward maximum matching (optional)
-  Utf8Mode utf8 = Utf8Mode::strict;     // strict: invalid UTF-8 throws ParseError
+  Utf8Mode utf8 = Utf8Mode::strict;    // strict: invalid UTF-8 throws ParseError
 };
 
 std::vector<Token> tokenize(std::string_view text, const TokenizeOptions& options = {});

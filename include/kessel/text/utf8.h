@@ -1,9 +1,9 @@
 // UTF-8 decoding with validation, and the code point classes the tokenizer works with.
 //
 // Decoding is strict by default: the first malformed sequence (stray continuation byte, truncated
-// sequence, overlong form, surrogate, value above U+10FFFF) throws kessel::ParseError naming the file,
-// the line and the byte offset. Lossy mode, which the caller must ask for, replaces each malformed
-// byte by U+FFFD instead. Byte offsets always refer to the caller's original bytes.
+// sequence, overlong form, surrogate, value above U+10FFFF) throws kessel::ParseError naming the
+// file, the line and the byte offset. Lossy mode, which the caller must ask for, replaces each
+// malformed byte by U+FFFD instead. Byte offsets always refer to the caller's original bytes.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +27,8 @@ struct DecodedText {
 };
 
 // Decodes `bytes`. In strict mode a malformed sequence throws
-// ParseError(file, line, "invalid UTF-8 at byte offset N (0xXX): <why>"); `file` and `line` only label
-// the message (line 0 means "not from a line-oriented file").
+// ParseError(file, line, "invalid UTF-8 at byte offset N (0xXX): <why>"); `file` and `line` only
+// label the message (line 0 means "not from a line-oriented file").
 DecodedText decode_utf8(std::string_view bytes, Utf8Mode mode = Utf8Mode::strict,
                         const std::string& file = "<string>", long line = 0);
 
@@ -43,14 +43,14 @@ void append_utf8(std::string& out, char32_t cp);
 std::string encode_utf8(char32_t cp);
 std::string encode_utf8(const char32_t* cps, std::size_t n);
 
-// ---- code point classes --------------------------------------------------------------------------
-// cjk: Han ideographs (BMP, extension A and the supplementary planes), kana, Hangul syllables.
-// latin: ASCII letters, Latin-1 / Latin Extended letters, fullwidth Latin letters.
-// digit: ASCII and fullwidth digits.
+// ---- code point classes
+// -------------------------------------------------------------------------- cjk: Han ideographs
+// (BMP, extension A and the supplementary planes), kana, Hangul syllables. latin: ASCII letters,
+// Latin-1 / Latin Extended letters, fullwidth Latin letters. digit: ASCII and fullwidth digits.
 // emoji: Extended_Pictographic as approximated by emoji_base() plus the emoji components
 //        (regional indicators, skin tones, ZWJ, VS15/VS16, keycap mark, tag characters).
-// punct: ASCII punctuation and symbols, General Punctuation, CJK punctuation, fullwidth punctuation.
-// space: Unicode white space.
+// punct: ASCII punctuation and symbols, General Punctuation, CJK punctuation, fullwidth
+// punctuation. space: Unicode white space.
 enum class CharClass { cjk, latin, digit, emoji, punct, space, other };
 CharClass char_class(char32_t cp);
 const char* to_string(CharClass c);
@@ -70,7 +70,9 @@ inline bool is_variation_selector(char32_t cp) { return cp == 0xFE0F || cp == 0x
 inline bool is_zwj(char32_t cp) { return cp == 0x200D; }
 inline bool is_keycap_mark(char32_t cp) { return cp == 0x20E3; }
 inline bool is_emoji_tag(char32_t cp) { return cp >= 0xE0020 && cp <= 0xE007F; }
-inline bool is_keycap_base(char32_t cp) { return (cp >= '0' && cp <= '9') || cp == '#' || cp == '*'; }
+inline bool is_keycap_base(char32_t cp) {
+  return (cp >= '0' && cp <= '9') || cp == '#' || cp == '*';
+}
 
 // ASCII lowercase of a code point (other code points unchanged; fullwidth Latin folds to ASCII).
 char32_t fold_case(char32_t cp);

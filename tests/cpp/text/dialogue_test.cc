@@ -49,7 +49,8 @@ TEST(Dialogue, ReadsCsdsTestSplitFields) {
   EXPECT_EQ(d.references.at(0).size(), 2u);
   EXPECT_EQ(d.user_references.at(0), std::vector<std::string>{"用户问。"});
   EXPECT_EQ(d.key_turns, (std::vector<int>{0, 1}));
-  EXPECT_NE(expect_parse_error(R"({"Dialogue": [{"speaker": "Q", "utterance": "a"}], "ExtGoldTurnIDs": [5]})")
+  EXPECT_NE(expect_parse_error(
+                R"({"Dialogue": [{"speaker": "Q", "utterance": "a"}], "ExtGoldTurnIDs": [5]})")
                 .find("ExtGoldTurnIDs[0]"),
             std::string::npos);
 }
@@ -108,16 +109,21 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
   const Case cases[] = {
       {R"({"id": "x", "turns": [{"speaker": "bot", "text": "hi"}]})", "turns[0].speaker"},
       {R"({"id": "x", "turns": [{"speaker": "customer"}]})", "turns[0].text: missing"},
-      {R"({"id": "x", "turns": [{"speaker": "customer", "text": 5}]})", "turns[0].text: expected a string"},
-      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": "soon"}]})", "turns[0].time"},
-      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": [1]}]})", "turns[0].time"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": 5}]})",
+       "turns[0].text: expected a string"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": "soon"}]})",
+       "turns[0].time"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": [1]}]})",
+       "turns[0].time"},
       {R"({"id": "x", "turns": "hello"})", "turns: expected a list"},
       {R"({"id": "x", "turns": []})", "turns: empty dialogue"},
       {R"({"turns": [{"speaker": "customer", "text": "a"}]})", "id: missing"},
-      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}], "reference": 3})", "reference"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}], "reference": 3})",
+       "reference"},
       {R"({"id": "x", "turns": [)", "invalid JSON"},
       {R"([1, 2])", "expected a JSON object"},
-      {std::string(R"({"id": "x", "turns": [{"speaker": "customer", "text": ")") + "\xC3\x28" + R"("}]})",
+      {std::string(R"({"id": "x", "turns": [{"speaker": "customer", "text": ")") + "\xC3\x28" +
+           R"("}]})",
        "invalid UTF-8 at byte offset 55"},
   };
   for (const auto& c : cases) {
@@ -155,8 +161,9 @@ TEST(Dialogue, FormatDetectionAndOverride) {
   EXPECT_EQ(detect_dialogue_format("\n\n{\"Dialogue\": []}\n", "m"), DialogueFormat::csds);
   EXPECT_EQ(detect_dialogue_format(R"({"turns": [{"is_agent": true, "sentences": []}]})", "m"),
             DialogueFormat::tweetsumm);
-  EXPECT_EQ(detect_dialogue_format(R"({"id": 1, "turns": [{"speaker": "agent", "text": ""}]})", "m"),
-            DialogueFormat::kessel);
+  EXPECT_EQ(
+      detect_dialogue_format(R"({"id": 1, "turns": [{"speaker": "agent", "text": ""}]})", "m"),
+      DialogueFormat::kessel);
   EXPECT_THROW(detect_dialogue_format(R"({"foo": 1})", "m"), ParseError);
   EXPECT_THROW(detect_dialogue_format("", "m"), ParseError);
   ReadOptions o;
@@ -186,7 +193,8 @@ TEST(Dialogue, HugeDialogueAndEmojiOnlyTurns) {
 
 TEST(Sentences, ChineseAndEnglishRules) {
   EXPECT_EQ(split_sentences("太慢了！！怎么回事？我要投诉。好吧……算了\n下一行"),
-            (std::vector<std::string>{"太慢了！！", "怎么回事？", "我要投诉。", "好吧……", "算了", "下一行"}));
+            (std::vector<std::string>{"太慢了！！", "怎么回事？", "我要投诉。", "好吧……", "算了",
+                                      "下一行"}));
   EXPECT_EQ(split_sentences("Mr. Smith paid $3.50 at www.shop.com. It broke! Why? e.g. this"),
             (std::vector<std::string>{"Mr. Smith paid $3.50 at www.shop.com.", "It broke!", "Why?",
                                       "e.g. this"}));

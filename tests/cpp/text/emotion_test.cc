@@ -47,9 +47,34 @@ TEST(Wheel, CoordinatesFollowTheDocumentedOrder) {
 TEST(DefaultLexicon, LoadsAllThreeFilesWithSlang) {
   const Lexicon& lex = default_lexicon();
   EXPECT_GT(lex.size(), 700u);
-  for (const char* t : {"栓Q", "芭比Q了", "气死我了", "无语", "服了", "坑人", "垃圾", "太慢了", "急死了",
-                        "失望", "投诉", "smh", "wtf", "ugh", "ridiculous", "furious", "disappointed",
-                        "unacceptable", "😡", "😭", "🙄", "👍", "🙏", "❤️", "😤", "💔", ":(", "T_T"}) {
+  for (const char* t : {"栓Q",
+                        "芭比Q了",
+                        "气死我了",
+                        "无语",
+                        "服了",
+                        "坑人",
+                        "垃圾",
+                        "太慢了",
+                        "急死了",
+                        "失望",
+                        "投诉",
+                        "smh",
+                        "wtf",
+                        "ugh",
+                        "ridiculous",
+                        "furious",
+                        "disappointed",
+                        "unacceptable",
+                        "😡",
+                        "😭",
+                        "🙄",
+                        "👍",
+                        "🙏",
+                        "❤️",
+                        "😤",
+                        "💔",
+                        ":(",
+                        "T_T"}) {
     EXPECT_TRUE(lex.contains(t)) << t;
   }
   EXPECT_EQ(lex.primary("气死我了")->emotion, Emotion::anger);
@@ -187,8 +212,10 @@ TEST(LexiconTsv, MalformedLinesNameFileLineAndField) {
   write("\xFF\tjoy\t0.5\tpos\n");
   EXPECT_THROW(add_lexicon_tsv(lex, path, "t"), ParseError);
   EXPECT_THROW(add_lexicon_tsv(lex, path + ".missing", "t"), IoError);
-  EXPECT_THROW(lex.add("", LexiconEntry{Emotion::joy, 0.5f, Polarity::positive, "t"}), InvalidArgument);
-  EXPECT_THROW(lex.add("x", LexiconEntry{Emotion::joy, -0.1f, Polarity::positive, "t"}), InvalidArgument);
+  EXPECT_THROW(lex.add("", LexiconEntry{Emotion::joy, 0.5f, Polarity::positive, "t"}),
+               InvalidArgument);
+  EXPECT_THROW(lex.add("x", LexiconEntry{Emotion::joy, -0.1f, Polarity::positive, "t"}),
+               InvalidArgument);
 }
 
 }  // namespace

@@ -14,10 +14,12 @@ std::vector<std::string> toy_corpus() {
   std::vector<std::string> lines;
   for (const char* pre : {"我很", "真的", "太", "好"}) {
     for (const char* post : {"要投诉", "了啊", "死了"}) {
-      for (const char* w : {"生气", "恼怒"}) lines.push_back(std::string("快递太慢") + pre + w + post);
+      for (const char* w : {"生气", "恼怒"})
+        lines.push_back(std::string("快递太慢") + pre + w + post);
     }
     for (const char* post : {"谢谢你", "呀", "极了"}) {
-      for (const char* w : {"开心", "高兴"}) lines.push_back(std::string("礼物收到") + pre + w + post);
+      for (const char* w : {"开心", "高兴"})
+        lines.push_back(std::string("礼物收到") + pre + w + post);
     }
   }
   for (int i = 0; i < 12; ++i) {
@@ -60,7 +62,7 @@ TEST(LexiconExpand, ProposesTermsSharingTheSeedsContexts) {
     float sum = 0;
     for (float u : c.memberships) sum += u;
     EXPECT_NEAR(sum, 1.0f, 1e-5) << c.term;
-    EXPECT_NE(c.term, "生气");                   // seeds are not proposed
+    EXPECT_NE(c.term, "生气");                          // seeds are not proposed
     EXPECT_EQ(c.term.find("生气"), std::string::npos);  // nor n-grams overlapping a seed
   }
   for (std::size_t i = 1; i < r.candidates.size(); ++i) {
@@ -79,7 +81,8 @@ TEST(LexiconExpand, MembershipFormulaForTwoCentres) {
     lines.push_back("aa bb cc mad dd ee ff");
     lines.push_back("gg hh ii happy jj kk ll");
   }
-  const ExpandResult r = expand_lexicon(lines, {{"angry", Emotion::anger}, {"happy", Emotion::joy}}, o);
+  const ExpandResult r =
+      expand_lexicon(lines, {{"angry", Emotion::anger}, {"happy", Emotion::joy}}, o);
   const ExpandCandidate* mad = find(r, "mad");
   ASSERT_NE(mad, nullptr);
   EXPECT_EQ(mad->emotion, Emotion::anger);
@@ -95,7 +98,8 @@ TEST(LexiconExpand, RejectsBadOptionsAndTooFewSeeds) {
   EXPECT_THROW(expand_lexicon(toy_corpus(), {}, o), InvalidArgument);
   o = ExpandOptions{};
   EXPECT_THROW(expand_lexicon(toy_corpus(), {{"生气", Emotion::anger}}, o), InvalidArgument);
-  EXPECT_THROW(expand_lexicon({}, {{"a", Emotion::anger}, {"b", Emotion::joy}}, o), InvalidArgument);
+  EXPECT_THROW(expand_lexicon({}, {{"a", Emotion::anger}, {"b", Emotion::joy}}, o),
+               InvalidArgument);
 }
 
 TEST(LexiconExpand, CorpusAndSeedReaders) {
@@ -105,8 +109,9 @@ TEST(LexiconExpand, CorpusAndSeedReaders) {
     std::fputs(content.c_str(), f);
     std::fclose(f);
   };
-  write(dir + "/stc3.json",
-        R"([{"id": "1", "turns": [{"sender": "customer", "utterances": ["太慢了[怒]", "还没到"]}]}])");
+  write(
+      dir + "/stc3.json",
+      R"([{"id": "1", "turns": [{"sender": "customer", "utterances": ["太慢了[怒]", "还没到"]}]}])");
   EXPECT_EQ(read_corpus_lines(dir + "/stc3.json", "stc3"),
             (std::vector<std::string>{"太慢了[怒]", "还没到"}));
   write(dir + "/bad_stc3.json", R"([{"id": "1", "turns": [{"utterances": [3]}]}])");

@@ -17,8 +17,8 @@ std::string data_file(const std::string& rel) {
   return dir + "/" + rel;
 }
 
-#define REQUIRE_DATA(var, rel)                                                         \
-  const std::string var = data_file(rel);                                              \
+#define REQUIRE_DATA(var, rel)            \
+  const std::string var = data_file(rel); \
   if (var.empty()) GTEST_SKIP() << "shared data not found (" << rel << "); set KESSEL_DATA"
 
 TEST(RealData, CsdsValidation) {
@@ -79,7 +79,7 @@ TEST(RealData, ExternalLexicons) {
   }
   EXPECT_EQ(lex.primary("愤怒")->emotion, Emotion::anger);
   EXPECT_EQ(lex.primary("angry")->source, "nrc");
-  EXPECT_EQ(lex.primary("😠")->emotion, Emotion::anger);  // emoji-emotion name rule
+  EXPECT_EQ(lex.primary("😠")->emotion, Emotion::anger);    // emoji-emotion name rule
   EXPECT_EQ(lex.primary(">:(")->emotion, Emotion::anger);  // emoticon -> its emoji's entry
   const auto ms = detect_emotions("我非常愤怒，I am furious 😠", lex);
   ASSERT_GE(ms.size(), 3u);

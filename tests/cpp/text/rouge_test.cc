@@ -10,8 +10,8 @@ namespace {
 TEST(Rouge, HandComputedEnglish) {
   // cand: the cat sat on the mat (6) ; ref: the cat is on the mat (6)
   // unigrams: the x2, cat, on, mat -> 5 hits; P = R = 5/6
-  // bigrams cand: the-cat cat-sat sat-on on-the the-mat; ref: the-cat cat-is is-on on-the the-mat -> 3
-  // LCS: the cat on the mat = 5
+  // bigrams cand: the-cat cat-sat sat-on on-the the-mat; ref: the-cat cat-is is-on on-the the-mat
+  // -> 3 LCS: the cat on the mat = 5
   const RougeScores s = rouge("The cat sat on the mat.", "the cat is on the mat", RougeLang::en);
   EXPECT_NEAR(s.rouge1.f1, 5.0 / 6.0, 1e-12);
   EXPECT_NEAR(s.rouge2.precision, 3.0 / 5.0, 1e-12);
@@ -42,7 +42,8 @@ TEST(Rouge, ChineseCharactersPunctuationAndPeriodSplit) {
   EXPECT_EQ(toks[0], (std::vector<std::string>{"用", "户", "问", "。"}));
   EXPECT_EQ(toks[1], (std::vector<std::string>{"客", "服", "答", "。"}));
   EXPECT_EQ(rouge_tokens_zh("用户问。客服答。", ZhSplit::none).size(), 1u);
-  // cand 用户问。 (4) vs ref 用户问好。 (5): unigrams 4 hits -> P 1, R 0.8; bigrams 用户 户问 -> 2 of 3/4.
+  // cand 用户问。 (4) vs ref 用户问好。 (5): unigrams 4 hits -> P 1, R 0.8; bigrams 用户 户问 -> 2
+  // of 3/4.
   const RougeScores s = rouge("用户问。", "用户问好。", RougeLang::zh);
   EXPECT_NEAR(s.rouge1.f1, 2 * 1.0 * 0.8 / 1.8, 1e-12);
   EXPECT_NEAR(s.rouge2.precision, 2.0 / 3.0, 1e-12);
@@ -71,11 +72,13 @@ TEST(Rouge, EmptyInputsScoreZero) {
 }
 
 TEST(Rouge, MultiReferenceBestAndAverage) {
-  const MultiRougeScores m = rouge_multi("the cat sat", {"the cat sat", "a dog ran"}, RougeLang::en);
+  const MultiRougeScores m =
+      rouge_multi("the cat sat", {"the cat sat", "a dog ran"}, RougeLang::en);
   EXPECT_NEAR(m.best.rouge1.f1, 1.0, 1e-12);
   EXPECT_NEAR(m.avg.rouge1.f1, 0.5, 1e-12);
   EXPECT_THROW(rouge_multi("x", {}, RougeLang::en), InvalidArgument);
-  const RougeCorpus c = rouge_corpus({"the cat sat", "zzz"}, {{"the cat sat"}, {"a b"}}, RougeLang::en);
+  const RougeCorpus c =
+      rouge_corpus({"the cat sat", "zzz"}, {{"the cat sat"}, {"a b"}}, RougeLang::en);
   EXPECT_EQ(c.count, 2u);
   EXPECT_NEAR(c.mean.best.rouge1.f1, 0.5, 1e-12);
   EXPECT_THROW(rouge_corpus({"a"}, {}, RougeLang::en), InvalidArgument);

@@ -23,8 +23,9 @@ const Token& find(const std::vector<Token>& toks, const std::string& text) {
 
 TEST(Tokenize, CjkCharactersWordsNumbersPlaceholders) {
   const auto toks = tokenize("订单[订单编号]在[地址]，Order ABC-12 costs 3.5 dollars");
-  EXPECT_EQ(texts(toks), (std::vector<std::string>{"订", "单", "[订单编号]", "在", "[地址]", "，", "Order",
-                                                   "ABC", "-", "12", "costs", "3.5", "dollars"}));
+  EXPECT_EQ(texts(toks),
+            (std::vector<std::string>{"订", "单", "[订单编号]", "在", "[地址]", "，", "Order",
+                                      "ABC", "-", "12", "costs", "3.5", "dollars"}));
   EXPECT_EQ(find(toks, "[订单编号]").kind, TokenKind::placeholder);
   EXPECT_EQ(find(toks, "Order").lower, "order");
   EXPECT_EQ(find(toks, "3.5").kind, TokenKind::number);
@@ -45,22 +46,25 @@ TEST(Tokenize, OffsetsAreBytesAndCodePoints) {
 
 TEST(Tokenize, EmojiClustersAreOneToken) {
   const std::string family = "\U0001F468\u200D\U0001F469\u200D\U0001F467";  // 👨‍👩‍👧
-  const std::string thumbs_dark = "\U0001F44D\U0001F3FF";                    // 👍🏿
-  const std::string heart = "\u2764\uFE0F";                                  // ❤️
-  const std::string keycap = "1\uFE0F\u20E3";                                // 1️⃣
-  const std::string flag = "\U0001F1E8\U0001F1F3";                           // 🇨🇳
-  const std::string facepalm = "\U0001F926\U0001F3FD\u200D\u2640\uFE0F";     // 🤦🏽‍♀️
-  const std::string england = "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F";
-  const auto toks = tokenize(family + thumbs_dark + heart + keycap + flag + facepalm + england + "12");
-  EXPECT_EQ(texts(toks), (std::vector<std::string>{family, thumbs_dark, heart, keycap, flag, facepalm,
-                                                   england, "12"}));
+  const std::string thumbs_dark = "\U0001F44D\U0001F3FF";                   // 👍🏿
+  const std::string heart = "\u2764\uFE0F";                                 // ❤️
+  const std::string keycap = "1\uFE0F\u20E3";                               // 1️⃣
+  const std::string flag = "\U0001F1E8\U0001F1F3";                          // 🇨🇳
+  const std::string facepalm = "\U0001F926\U0001F3FD\u200D\u2640\uFE0F";    // 🤦🏽‍♀️
+  const std::string england =
+      "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F";
+  const auto toks =
+      tokenize(family + thumbs_dark + heart + keycap + flag + facepalm + england + "12");
+  EXPECT_EQ(texts(toks), (std::vector<std::string>{family, thumbs_dark, heart, keycap, flag,
+                                                   facepalm, england, "12"}));
   for (std::size_t i = 0; i + 1 < toks.size(); ++i) EXPECT_EQ(toks[i].kind, TokenKind::emoji) << i;
   EXPECT_EQ(toks.back().kind, TokenKind::number);
   EXPECT_EQ(find(toks, heart).lower, "\u2764");  // variation selector dropped for lookups
 }
 
 TEST(Tokenize, EmoticonsWithBoundaries) {
-  const auto toks = tokenize("so slow :( T_T >_< orz :'( :-) :D but :Default and https://t.co/x 10:30");
+  const auto toks =
+      tokenize("so slow :( T_T >_< orz :'( :-) :D but :Default and https://t.co/x 10:30");
   EXPECT_EQ(find(toks, ":(").kind, TokenKind::emoticon);
   EXPECT_EQ(find(toks, "T_T").kind, TokenKind::emoticon);
   EXPECT_EQ(find(toks, ">_<").kind, TokenKind::emoticon);
