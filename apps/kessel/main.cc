@@ -11,9 +11,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "kessel 0.1.0");
   // Subcommands, one line per area (see commands.h).
+  kessel::cli::add_cluster_commands(app);
   kessel::cli::add_hmm_commands(app);
   kessel::cli::add_attention_commands(app);
   kessel::cli::add_origins_command(app);
+  kessel::cli::add_text_commands(app);
+  kessel::cli::add_summarize_command(app);
+  kessel::cli::add_eval_command(app);
+  kessel::cli::add_analyze_command(app);
   kessel::cli::add_train_command(app);
 
   try {
