@@ -149,7 +149,7 @@ class PyHmm {
     if (m_.type == EmissionType::categorical) {
       py::array_t<std::int32_t> a(s.length);
       std::copy(s.symbols.begin(), s.symbols.end(), a.mutable_data());
-      return std::move(a);
+      return a;
     }
     return to_numpy(s.values, s.length, m_.dim, true);
   }
@@ -254,7 +254,7 @@ floats; a list of sequences is a batch. Bad input raises ValueError. See docs/hm
             if (!batch) return h.matrix(g[0], owned[0].length);
             py::list out;
             for (std::size_t n = 0; n < g.size(); ++n) out.append(h.matrix(g[n], owned[n].length));
-            return std::move(out);
+            return out;
           },
           py::arg("seqs"), py::arg("threads") = 0,
           "Posterior state marginals [T, S] (a list of them for a batch).")
@@ -278,7 +278,7 @@ floats; a list of sequences is a batch. Bad input raises ValueError. See docs/hm
               out.append(py::make_tuple(path, r.log_score));
             }
             if (!batch) return out[0];
-            return std::move(out);
+            return out;
           },
           py::arg("seqs"), py::arg("threads") = 0,
           "(path int32 [T], log p(x, path)); a list of those for a batch.")
