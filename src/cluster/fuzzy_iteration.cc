@@ -59,15 +59,17 @@ void check_fuzzy_options(const char* fn, MatrixView x, const FcmOptions& o) {
 }
 
 double data_spread(MatrixView x) {
+  // Row-major passes (means, then squared deviations): column-wise loops would stride through X.
+  const Index n = x.rows, d = x.cols;
+  std::vector<double> mean(static_cast<size_t>(d), 0.0), var(static_cast<size_t>(d), 0.0);
+  for (Index i = 0; i < n; ++i)
+    for (Index k = 0; k < d; ++k) mean[k] += x.at(i, k);
+  for (double& value : mean) value /= static_cast<double>(n);
+  for (Index i = 0; i < n; ++i)
+    for (Index k = 0; k < d; ++k) var[k] += (x.at(i, k) - mean[k]) * (x.at(i, k) - mean[k]);
   double total = 0;
-  for (Index k = 0; k < x.cols; ++k) {
-    double mean = 0, var = 0;
-    for (Index i = 0; i < x.rows; ++i) mean += x.at(i, k);
-    mean /= static_cast<double>(x.rows);
-    for (Index i = 0; i < x.rows; ++i) var += (x.at(i, k) - mean) * (x.at(i, k) - mean);
-    total += var / static_cast<double>(x.rows);
-  }
-  const double spread = std::sqrt(total / static_cast<double>(x.cols));
+  for (double value : var) total += value / static_cast<double>(n);
+  const double spread = std::sqrt(total / static_cast<double>(d));
   return spread > 0 ? spread : 1.0;
 }
 
