@@ -14,4 +14,5 @@ PYBIND11_MODULE(kessel, m) {
   kessel::python::bind_hmm(m);
   kessel::python::bind_attention(m);
   kessel::python::bind_nn(m);
+  kessel::python::bind_cluster(m);
 }
