@@ -239,6 +239,8 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--budget-quantile", args->train.budget_quantile,
                   "max_chars = this quantile of the training oracle summaries' lengths (0: no char budget)")
       ->capture_default_str();
+  cmd->add_flag("!--no-select-budget", args->train.select_budget,
+                "Keep the training-derived char budget instead of choosing it on dev");
   cmd->add_option("--max-chars", args->max_chars, "Override the char budget stored in the model");
   cmd->add_option("--human-label-weight", args->train.human_label_weight,
                   "Weight of human extractive selections (TweetSumm) vs the greedy oracle in the targets")

@@ -253,6 +253,27 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   }
   params = best;
   res.best_dev_rougeL = best_score;
+  if (o.select_budget && config.max_chars > 0) {
+    // A proper dev selection of the char budget around the training-derived one: char ROUGE is very
+    // sensitive to length, and the oracle's length (R1+R2 optimal) is not the ROUGE-L optimal one.
+    const int base = config.max_chars;
+    int chosen = base;
+    double chosen_score = -1.0;
+    for (float factor : {0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
+      DecodeOptions d = model.decode_options();
+      d.max_chars = std::max(1, static_cast<int>(std::lround(factor * static_cast<float>(base))));
+      const double score = evaluate_rouge(dev, lexicon, model, d).rougeL;
+      if (o.verbose) std::fprintf(stderr, "budget %d chars: dev ROUGE-L %.2f\n", d.max_chars, score);
+      if (score > chosen_score + 1e-9) {
+        chosen_score = score;
+        chosen = d.max_chars;
+      }
+    }
+    model.mutable_config().max_chars = chosen;
+    res.best_dev_rougeL = chosen_score;
+    best_score = chosen_score;
+    if (o.verbose) std::fprintf(stderr, "budget: chose %d chars on dev (training oracle median %d)\n", chosen, base);
+  }
   res.seconds = elapsed();
   auto& meta = model.metadata();
   meta["lexicon"] = lexicon.identity();

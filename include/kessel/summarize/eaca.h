@@ -92,6 +92,9 @@ struct TrainOptions {
   // Budget: max_chars = budget_quantile of the training references' lengths (code points, rendered
   // prefixes excluded) when > 0; max_sentences = the 90th percentile of oracle sizes.
   float budget_quantile = 0.5f;
+  // Then pick max_chars among {0.8, 1.0, ..., 2.0} x that budget by dev ROUGE-L (after early stopping;
+  // the dev split is then no longer an unbiased estimate: report a held-out split or CV folds).
+  bool select_budget = true;
   // Labels: TweetSumm-style human extractive selections (share of annotators who picked the unit)
   // mixed with the greedy oracle: y = human_label_weight * human + (1 - weight) * oracle.
   float human_label_weight = 1.0f;
