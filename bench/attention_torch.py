@@ -134,11 +134,12 @@ import kessel
 L, threads = int(sys.argv[1]), int(sys.argv[2])
 rng = np.random.default_rng(0)
 q, k, v = (rng.standard_normal((1, 8, L, 64), dtype=np.float32) for _ in range(3))
+before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 t0 = time.perf_counter()
 out = kessel.attention(q, k, v, threads=threads)
 ms = 1e3 * (time.perf_counter() - t0)
 print(json.dumps({"ms": ms, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "inputs_outputs_mb": 4 * q.nbytes / 2**20}))
+                  "peak_rss_before_call_mb": before_mb, "inputs_outputs_mb": 4 * q.nbytes / 2**20}))
 """
 
 
@@ -214,7 +215,8 @@ def main():
     for r in rss:
         print(f"kessel  softmax fwd      {r['L']:>6} {r['threads']:>3} {r['ms']:>10.0f} "
               f"{r['gflops']:>8.1f} {'-':>8} {r['pct_sgemm']:>7.1f}%  peak RSS "
-              f"{r['peak_rss_mb']:.0f} MB (q, k, v, out: {r['inputs_outputs_mb']:.0f} MB)")
+              f"{r['peak_rss_mb']:.0f} MB (before the call {r['peak_rss_before_call_mb']:.0f} MB; "
+              f"q, k, v, out: {r['inputs_outputs_mb']:.0f} MB)")
 
 
 if __name__ == "__main__":

@@ -125,6 +125,11 @@ def test_value_ranges():
     raises(r"times", kessel.attention, q, k, v, time_decay=0.5)  # decay needs times
 
 
+def test_chunks_need_non_negative_query_positions():
+    q, k, v = qkv(Lq=7, Lk=6)  # Lq > Lk puts the first query at position -1
+    raises(r"chunk_size", kessel.attention, q, k, v, chunk_size=2)
+
+
 def test_int8_is_forward_only():
     q, k, v = qkv()
     raises(r"int8", kessel.attention_backward, q, k, v, np.ones((2, 2, 5, 8), np.float32),
