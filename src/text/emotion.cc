@@ -193,9 +193,12 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
     m.source = entry->source;
     m.polite = polite;
 
-    // Rule 5: a negator among the previous tokens of the same clause.
+    // Rule 5: a negator among the previous tokens of the same clause. Only words are negated: an
+    // emoji or emoticon after "nobody told me" still says what the customer feels.
     bool negated = false;
-    for (std::size_t back = 1;
+    const bool lexical = t.kind != TokenKind::emoji && t.kind != TokenKind::emoticon &&
+                         t.kind != TokenKind::weibo_emoticon;
+    for (std::size_t back = 1; lexical &&
          back <= static_cast<std::size_t>(options.negation_window) && back <= k; ++back) {
       const Token& prev = tokens[k - back];
       if (prev.kind == TokenKind::punct) break;

@@ -30,6 +30,21 @@ std::vector<std::u32string> emoticons_longest_first() {
   return out;
 }
 
+// True when `last` is an opening bracket that text after it closes: "订单号:[订单编号]" and
+// "note:(see below)" hold a colon and a bracket group, not the emoticons ":[" and ":(".
+bool opens_bracket_group(char32_t last, const char32_t* cps, std::size_t n, std::size_t after) {
+  char32_t close = 0;
+  if (last == '[') close = ']';
+  else if (last == '(') close = ')';
+  else if (last == 0x3010) close = 0x3011;
+  if (close == 0 || after >= n || is_space(cps[after]) || cps[after] == close) return false;
+  for (std::size_t j = after; j < n && j < after + 12; ++j) {
+    if (cps[j] == '\n' || cps[j] == last) return false;
+    if (cps[j] == close) return true;
+  }
+  return false;
+}
+
 // Length of a built-in emoticon at cps[i] that respects the boundary rule, 0 when none.
 std::size_t emoticon_length(const char32_t* cps, std::size_t n, std::size_t i) {
   static const std::vector<std::u32string> emoticons = emoticons_longest_first();
@@ -38,6 +53,7 @@ std::size_t emoticon_length(const char32_t* cps, std::size_t n, std::size_t i) {
     if (!std::equal(e.begin(), e.end(), cps + i)) continue;
     if (is_alnum(e.front()) && i > 0 && is_alnum(cps[i - 1])) continue;
     if (is_alnum(e.back()) && i + e.size() < n && is_alnum(cps[i + e.size()])) continue;
+    if (opens_bracket_group(e.back(), cps, n, i + e.size())) continue;
     return e.size();
   }
   return 0;
@@ -359,11 +375,14 @@ std::vector<Token> tokenize(std::string_view bytes, const DecodedText& decoded,
         const bool left_ok = !(is_alnum(cps[i]) && i > 0 && is_alnum(cps[i - 1]));
         const bool right_ok =
             !(is_alnum(cps[i + consumed - 1]) && i + consumed < n && is_alnum(cps[i + consumed]));
-        if (left_ok && right_ok) {
-          bool symbols_only = true;
-          for (std::size_t k = i; k < i + consumed; ++k) {
-            if (cps[k] >= 0x80 || is_alnum(cps[k]) || is_space(cps[k])) symbols_only = false;
-          }
+        bool symbols_only = true;
+        for (std::size_t k = i; k < i + consumed; ++k) {
+          if (cps[k] >= 0x80 || is_alnum(cps[k]) || is_space(cps[k])) symbols_only = false;
+        }
+        // A lexicon emoticon obeys the built-in emoticons' bracket rule too.
+        const bool bracket_ok =
+            !symbols_only || !opens_bracket_group(cps[i + consumed - 1], cps, n, i + consumed);
+        if (left_ok && right_ok && bracket_ok) {
           len = consumed;
           kind = symbols_only ? TokenKind::emoticon : TokenKind::term;
         }

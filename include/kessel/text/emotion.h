@@ -69,8 +69,8 @@ Polarity default_polarity(
 //      are polite formulas in agent turns only;
 //   3. polarity is not neutral;
 //   4. intensity >= DetectOptions::min_intensity (default 0.3);
-//   5. negation: a negator (不 没 没有 别 未 毫不 并不 从不 不太 / not no never n't without) among
-//   the
+//   5. negation (words and lexicon terms; never emoji or emoticons): a negator (不 没 没有 别 未
+//      毫不 并不 从不 不太 / not no never n't without) among the
 //      `negation_window` (default 3) tokens before the term, not crossing punctuation, changes the
 //      term: a positive-polarity term flips to the opposite emotion with half the intensity and
 //      negative polarity (不开心 -> sadness, "not happy" -> sadness); any other term is dropped

@@ -18,7 +18,9 @@
 //   emoticon   built-in ASCII emoticons (builtin_emoticons(): ":(", ":-)", ":D", "T_T", ">_<",
 //   "orz",
 //              ":'(", "^_^", "<3", ...): longest first; an emoticon starting (ending) with a letter
-//              or digit must not touch a letter or digit on that side (":Default" is not ":D").
+//              or digit must not touch a letter or digit on that side (":Default" is not ":D"); one
+//              ending with an opening bracket that the following text closes within 12 characters is
+//              punctuation ("订单号:[订单编号]", "note:(see below)").
 //   word       Latin letters with inner apostrophes or hyphens (don't, e-mail), digits allowed
 //   after a
 //              letter (v2); `lower` is the case-folded form.

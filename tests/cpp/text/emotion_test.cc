@@ -106,6 +106,18 @@ TEST(Detect, ChineseSlangWithOffsetsAndWheel) {
   EXPECT_EQ(e->char_start, 11);
 }
 
+TEST(Detect, NegatorsDoNotNegateEmoji) {
+  // "nobody" is a negator for words ("nobody is happy") but an emoji after it still shows anger.
+  const auto ms = detect_emotions("nobody told me 😡 and I am not happy", default_lexicon(), 0);
+  bool emoji = false, flipped = false;
+  for (const auto& m : ms) {
+    if (m.term == "😡") emoji = m.expressed && !m.negated && m.emotion == Emotion::anger;
+    if (m.term == "happy") flipped = m.negated && m.emotion == Emotion::sadness;
+  }
+  EXPECT_TRUE(emoji);
+  EXPECT_TRUE(flipped);
+}
+
 TEST(Detect, PoliteFormulasNeverCount) {
   Lexicon lex;
   lex.add("谢谢", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});

@@ -79,6 +79,22 @@ TEST(Tokenize, EmoticonsWithBoundaries) {
   for (const auto& t : tokenize("corzo")) EXPECT_NE(t.kind, TokenKind::emoticon);
 }
 
+TEST(Tokenize, AColonBeforeABracketGroupIsNotAnEmoticon) {
+  // CSDS writes "订单号:[订单编号]": a colon and a placeholder, not the emoticon ":[" (with or without
+  // the lexicon, which also lists ":[").
+  Lexicon lex = load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
+  TokenizeOptions with_terms;
+  with_terms.terms = &lex.matcher();
+  for (const auto& options : {TokenizeOptions{}, with_terms}) {
+    const auto toks = tokenize("订单号:[订单编号] note:(see below) sad :( end :[", options);
+    EXPECT_EQ(find(toks, "[订单编号]").kind, TokenKind::placeholder);
+    EXPECT_EQ(find(toks, ":").kind, TokenKind::punct);
+    EXPECT_EQ(find(toks, ":(").kind, TokenKind::emoticon);  // "sad :(" closes nothing
+    EXPECT_EQ(find(toks, ":[").kind, TokenKind::emoticon);  // at the end of the text
+    EXPECT_EQ(find(toks, "see").kind, TokenKind::word);
+  }
+}
+
 TEST(Tokenize, WeiboEmoticonsVersusPlaceholders) {
   const auto toks = tokenize("[怒][哈哈]客服电话[电话]，[不存在的词]");
   EXPECT_EQ(find(toks, "[怒]").kind, TokenKind::weibo_emoticon);
