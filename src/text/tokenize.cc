@@ -30,14 +30,18 @@ std::vector<std::u32string> emoticons_longest_first() {
   return out;
 }
 
-// True when `last` is an opening bracket that text after it closes: "订单号:[订单编号]" and
-// "note:(see below)" hold a colon and a bracket group, not the emoticons ":[" and ":(".
+// True when `last` is an opening bracket that text after it closes, or that CJK text follows at
+// once: "订单号:[订单编号]" and "note:(see below)" hold a colon and a bracket group, not the emoticons
+// ":[" and ":(".
 bool opens_bracket_group(char32_t last, const char32_t* cps, std::size_t n, std::size_t after) {
   char32_t close = 0;
   if (last == '[') close = ']';
   else if (last == '(') close = ')';
   else if (last == 0x3010) close = 0x3011;
   if (close == 0 || after >= n || is_space(cps[after]) || cps[after] == close) return false;
+  // "税号:[数字" (CSDS cuts utterances at 30 characters): a bracket that CJK text follows at once is
+  // a bracket even when the cut took its closing half.
+  if (is_cjk(cps[after])) return true;
   for (std::size_t j = after; j < n && j < after + 12; ++j) {
     if (cps[j] == '\n' || cps[j] == last) return false;
     if (cps[j] == close) return true;

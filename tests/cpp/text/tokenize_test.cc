@@ -92,6 +92,7 @@ TEST(Tokenize, AColonBeforeABracketGroupIsNotAnEmoticon) {
     EXPECT_EQ(find(toks, ":(").kind, TokenKind::emoticon);  // "sad :(" closes nothing
     EXPECT_EQ(find(toks, ":[").kind, TokenKind::emoticon);  // at the end of the text
     EXPECT_EQ(find(toks, "see").kind, TokenKind::word);
+    for (const auto& t : tokenize("税号:[数字", options)) EXPECT_NE(t.kind, TokenKind::emoticon);
   }
 }
 
