@@ -62,14 +62,19 @@ nlohmann::json latency(const summarize::EacaModel& model, const std::vector<text
   std::vector<double> ms;
   for (const auto& d : dialogues) {
     const summarize::Prepared p = summarize::prepare(d, lexicon);
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto scores = model.score(p);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    if (scores.salience.size() != p.units.size()) throw InvalidArgument("train: scorer returned the wrong size");
+    // Best of 5 per dialogue: on a shared machine single timings mostly measure the scheduler.
+    double best = 1e300;
+    for (int rep = 0; rep < 5; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto scores = model.score(p);
+      best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      if (scores.salience.size() != p.units.size()) throw InvalidArgument("train: scorer returned the wrong size");
+    }
+    ms.push_back(best);
   }
   std::sort(ms.begin(), ms.end());
   auto q = [&](double f) { return ms.empty() ? 0.0 : ms[static_cast<std::size_t>(f * static_cast<double>(ms.size() - 1))]; };
-  std::fprintf(stderr, "scoring latency (1 thread, %zu dialogues): p50 %.3f ms | p95 %.3f ms | max %.3f ms\n",
+  std::fprintf(stderr, "scoring latency (1 thread, best of 5, %zu dialogues): p50 %.3f ms | p95 %.3f ms | max %.3f ms\n",
                ms.size(), q(0.5), q(0.95), q(1.0));
   return {{"p50_ms", q(0.5)}, {"p95_ms", q(0.95)}, {"max_ms", q(1.0)}};
 }
