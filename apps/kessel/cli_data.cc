@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include "kessel/error.h"
 
@@ -85,6 +86,11 @@ text::ReadResult read_input(const InputOptions& options) {
   if (!result.skipped.empty())
     std::fprintf(stderr, "%s: %zu dialogues read, %zu records skipped\n", options.path.c_str(),
                  result.dialogues.size(), result.skipped.size());
+  // An empty result would pass for "nothing to do" (summarize printing nothing, analyze reporting
+  // zeros as statistics); name the file instead.
+  if (result.dialogues.empty())
+    throw InvalidArgument(options.path + ": no dialogues (" + std::to_string(result.lines) +
+                          " non-empty lines, " + std::to_string(result.skipped.size()) + " skipped)");
   return result;
 }
 

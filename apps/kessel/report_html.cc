@@ -14,6 +14,8 @@ namespace kessel::cli {
 
 namespace {
 
+constexpr std::size_t kMaxHeatMapUnits = 300;
+
 std::string escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -89,7 +91,14 @@ void HtmlReport::add(const summarize::Prepared& p, const summarize::Summary& s,
   }
   h += "</table>\n";
   const auto& a = scores.attention;
-  if (a.size() > 0 && a.rank() == 2 && a.dim(1) == static_cast<Index>(p.units.size())) {
+  const bool has_map = a.size() > 0 && a.rank() == 2 && a.dim(1) == static_cast<Index>(p.units.size());
+  // The map has one cell per (customer sentence, sentence): a 10,000-turn dialogue would need
+  // gigabytes of HTML and no reader can scan it. Say so instead of drawing it.
+  if (has_map && p.units.size() > kMaxHeatMapUnits) {
+    h += "<p class=\"src\">Attention map omitted: " + std::to_string(p.units.size()) +
+         " sentences (the page draws it up to " + std::to_string(kMaxHeatMapUnits) +
+         "; <code>kessel summarize --explain</code> gives the full map).</p>";
+  } else if (has_map) {
     h += "<h3>Attention (customer sentences &rarr; all sentences)</h3><div class=\"heat\"><table><tr><th></th>";
     for (std::size_t u = 0; u < p.units.size(); ++u)
       h += "<th title=\"" + escape(p.units[u].text) + "\">" + std::to_string(u) + "</th>";

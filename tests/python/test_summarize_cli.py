@@ -1,0 +1,549 @@
+"""End-to-end and robustness tests of the summarizer's command-line front end (issue 4):
+`kessel summarize`, `kessel eval`, `kessel analyze` on the bundled samples, generated inputs in every
+format, bad input, extreme dialogues and (when present) the real CSDS / TweetSumm validation splits."""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+CLI = os.environ.get("KESSEL_CLI", "kessel")
+SOURCE = os.environ.get("KESSEL_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+SAMPLES = {lang: os.path.join(SOURCE, "data", "samples", f"dialogues_{lang}.jsonl") for lang in ("zh", "en")}
+DATA = os.environ.get("KESSEL_DATA", os.path.join(SOURCE, "..", "shared", "data"))
+
+ROLE_PREFIX = {"zh": ("用户:", "客服:"), "en": ("Customer: ", "Agent: ")}
+
+
+def run(*args, check=True, timeout=120):
+    p = subprocess.run([CLI, *map(str, args)], capture_output=True, text=True, timeout=timeout)
+    if check and p.returncode != 0:
+        raise AssertionError(f"kessel {' '.join(map(str, args))} failed ({p.returncode}): {p.stderr}")
+    return p
+
+
+def fails(*args):
+    """Runs a command that must fail; returns its stderr."""
+    p = run(*args, check=False)
+    assert p.returncode != 0, f"kessel {' '.join(map(str, args))} succeeded: {p.stdout[:500]}"
+    assert "Segmentation" not in p.stderr and "terminate called" not in p.stderr, p.stderr
+    return p.stderr
+
+
+def records(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def summarize(path, *extra):
+    return records(run("summarize", "--input", path, *extra).stdout)
+
+
+def read_jsonl(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def write_jsonl(path, objs):
+    with open(path, "w", encoding="utf-8") as f:
+        for o in objs:
+            f.write((o if isinstance(o, str) else json.dumps(o, ensure_ascii=False)) + "\n")
+    return path
+
+
+def dialogue(did, *turns, **extra):
+    """kessel-format dialogue from (speaker, text[, time]) tuples."""
+    out = {"id": did, "turns": []}
+    for t in turns:
+        turn = {"speaker": t[0], "text": t[1]}
+        if len(t) > 2:
+            turn["time"] = t[2]
+        out["turns"].append(turn)
+    out.update(extra)
+    return out
+
+
+def core(sentence_text, lang):
+    """A summary sentence without its role prefix and (zh) its 。 terminator."""
+    prefix = next((p for p in ROLE_PREFIX[lang] if sentence_text.startswith(p)), None)
+    assert prefix is not None, f"no role prefix in {sentence_text!r}"
+    body = sentence_text[len(prefix):]
+    if lang == "zh":
+        assert body.endswith("。"), sentence_text
+        body = body[:-1]
+    return prefix, body
+
+
+def check_record(rec, source, lang, max_sentences=None):
+    """Everything the output schema promises about one record, checked against its source dialogue."""
+    assert set(rec) >= {"id", "summary", "sentences", "emotions", "constraint_satisfied"}
+    assert rec["id"] == source["id"]
+    turns = source["turns"]
+    assert rec["sentences"], rec
+    if max_sentences is not None:
+        assert len(rec["sentences"]) <= max_sentences
+    previous = -1
+    for s in rec["sentences"]:
+        assert set(s) == {"text", "turn", "score"}
+        assert 0 <= s["turn"] < len(turns)
+        assert s["turn"] >= previous, "sentences are in dialogue order"
+        previous = s["turn"]
+        prefix, body = core(s["text"], lang)
+        speaker = turns[s["turn"]]["speaker"]
+        assert prefix == ROLE_PREFIX[lang][0 if speaker == "customer" else 1], (s, speaker)
+        assert body and body in turns[s["turn"]]["text"], (body, turns[s["turn"]]["text"])
+    sep = "" if lang == "zh" else " "
+    assert rec["summary"] == sep.join(s["text"] for s in rec["sentences"])
+    for e in rec["emotions"]:
+        assert set(e) == {"term", "turn", "start", "end", "emotion", "in_summary"}
+        text = turns[e["turn"]]["text"]
+        assert 0 <= e["start"] < e["end"] <= len(text)
+        assert text[e["start"]:e["end"]] == e["term"], (e, text)
+        assert turns[e["turn"]]["speaker"] == "customer", "only customer emotions are listed"
+        kept = any(s["turn"] == e["turn"] and e["term"] in s["text"] for s in rec["sentences"])
+        if e["in_summary"]:
+            assert kept, (e, rec["summary"])
+    if rec["emotions"]:
+        assert rec["constraint_satisfied"] is True
+        assert any(e["in_summary"] for e in rec["emotions"])
+
+
+# ---- summarize on the bundled samples -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_summarize_samples_schema(lang):
+    sources = read_jsonl(SAMPLES[lang])
+    recs = summarize(SAMPLES[lang])
+    assert [r["id"] for r in recs] == [s["id"] for s in sources], "one record per dialogue, in order"
+    for rec, src in zip(recs, sources):
+        check_record(rec, src, lang, max_sentences=4)
+    assert sum(len(r["emotions"]) for r in recs) > 0, "the samples are written to carry emotions"
+    if lang == "zh":
+        assert all(r["summary"].startswith(("用户:", "客服:")) and r["summary"].endswith("。") for r in recs)
+    else:
+        assert all(r["summary"].startswith(("Customer: ", "Agent: ")) for r in recs)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("n", [1, 2])
+def test_summarize_max_sentences(lang, n):
+    sources = read_jsonl(SAMPLES[lang])
+    for rec, src in zip(summarize(SAMPLES[lang], "--max-sentences", n), sources):
+        check_record(rec, src, lang, max_sentences=n)
+
+
+@pytest.mark.parametrize("ranker", ["lead", "longest", "lexrank"])
+def test_summarize_rankers(ranker):
+    sources = read_jsonl(SAMPLES["en"])
+    recs = summarize(SAMPLES["en"], "--ranker", ranker, "--max-sentences", 2, "--no-constraint")
+    for rec, src in zip(recs, sources):
+        check_record_loose(rec, src, "en", 2)
+        texts = [core(s["text"], "en")[1] for s in rec["sentences"]]
+        if ranker == "lead":
+            assert rec["sentences"][0]["turn"] == 0 and texts[0] in src["turns"][0]["text"]
+        if ranker == "longest":
+            longest = max(len(t["text"]) for t in src["turns"])
+            assert max(len(t) for t in texts) >= longest / 3, "Longest picks long sentences"
+
+
+def check_record_loose(rec, source, lang, max_sentences):
+    """check_record without the constraint (for --no-constraint runs)."""
+    rec = dict(rec)
+    rec["emotions"] = [e for e in rec["emotions"]]
+    saved = rec["emotions"]
+    rec["emotions"] = []
+    check_record(rec, source, lang, max_sentences)
+    for e in saved:
+        text = source["turns"][e["turn"]]["text"]
+        assert text[e["start"]:e["end"]] == e["term"]
+
+
+def test_summarize_fuzzy_attention():
+    sources = read_jsonl(SAMPLES["zh"])
+    recs = summarize(SAMPLES["zh"], "--attention", "fuzzy")
+    for rec, src in zip(recs, sources):
+        check_record(rec, src, "zh", 4)
+
+
+def low_salience_emotion_dialogue():
+    """The only customer emotion sits in a short last sentence; the rest is long, repetitive agent
+    text that every ranker prefers."""
+    agent = "Your refund for order 12345 has been processed and the refund will reach your card in three days."
+    return dialogue(
+        "low-salience",
+        ("customer", "Hello, I want a refund for order 12345 please, the refund for order 12345."),
+        ("agent", agent),
+        ("customer", "Will the refund for order 12345 reach my card in three days?"),
+        ("agent", agent + " The refund for order 12345 is confirmed."),
+        ("customer", "ugh. furious."),
+    )
+
+
+@pytest.mark.parametrize("ranker", ["lead", "centrality"])
+def test_no_constraint_can_drop_emotion(tmp_path, ranker):
+    path = write_jsonl(tmp_path / "d.jsonl", [low_salience_emotion_dialogue()])
+    (free,) = summarize(path, "--ranker", ranker, "--max-sentences", 1, "--no-constraint")
+    assert free["emotions"], "the dialogue has a customer emotion"
+    assert free["constraint_satisfied"] is False
+    assert not any(e["in_summary"] for e in free["emotions"])
+    (kept,) = summarize(path, "--ranker", ranker, "--max-sentences", 1)
+    assert kept["constraint_satisfied"] is True
+    assert len(kept["sentences"]) == 1 and kept["sentences"][0]["turn"] == 4
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_explain_attention_rows_sum_to_one(lang):
+    recs = summarize(SAMPLES[lang], "--explain")
+    for rec in recs:
+        att = rec["attention"]
+        units, queries, weights = att["units"], att["queries"], att["weights"]
+        assert len(weights) == len(queries) > 0
+        for q, row in zip(queries, weights):
+            assert 0 <= q < len(units)
+            assert len(row) == len(units)
+            assert all(w >= 0 for w in row)
+            assert abs(sum(row) - 1.0) < 1e-3, row
+    assert "attention" not in summarize(SAMPLES[lang])[0]
+
+
+def test_html_report(tmp_path):
+    html = tmp_path / "report.html"
+    recs = summarize(SAMPLES["zh"], "--html", html)
+    page = html.read_text(encoding="utf-8")
+    assert page.lstrip().lower().startswith("<!doctype html")
+    for rec in recs:
+        for s in rec["sentences"]:
+            assert html_escape(s["text"]) in page
+            assert f'-t{s["turn"]}">{html_escape(s["text"])}</a>' in page, "summary links to its turn"
+        for e in rec["emotions"]:
+            assert f">{html_escape(e['term'])}</mark>" in page
+    assert '<mark class="kept"' in page
+    assert page.count("<section") == len(recs)
+    assert "Attention (customer sentences" in page
+
+
+def html_escape(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def test_html_report_large_dialogue(tmp_path):
+    # 400 sentences: the heat map (customer sentences x sentences) is left out, and the page says so.
+    turns = [("customer" if i % 2 == 0 else "agent", f"Order <{i}> & co is late, \"really\".") for i in range(400)]
+    turns[10] = ("customer", "This is ridiculous, I am furious.")
+    path = write_jsonl(tmp_path / "big.jsonl", [dialogue("big", *turns)])
+    html = tmp_path / "big.html"
+    (rec,) = summarize(path, "--html", html)
+    page = html.read_text(encoding="utf-8")
+    assert "Attention map omitted: 400 sentences" in page
+    assert len(page) < 1_000_000
+    assert html_escape(turns[1][1]) in page and turns[1][1] not in page
+    assert any(e["in_summary"] for e in rec["emotions"]) and '<mark class="kept"' in page
+
+
+def test_pretty(tmp_path):
+    p = run("summarize", "--input", SAMPLES["en"], "--pretty")
+    recs = summarize(SAMPLES["en"])
+    for rec in recs:
+        assert f"== {rec['id']}" in p.stdout
+        assert rec["summary"] in p.stdout
+    assert not p.stdout.lstrip().startswith("{")
+
+
+def test_output_file(tmp_path):
+    out = tmp_path / "out.jsonl"
+    p = run("summarize", "--input", SAMPLES["zh"], "--output", out)
+    assert p.stdout == ""
+    assert [r["id"] for r in read_jsonl(out)] == [s["id"] for s in read_jsonl(SAMPLES["zh"])]
+
+
+# ---- formats --------------------------------------------------------------------------------------
+
+
+def csds_record(i):
+    return {
+        "tods_index": i,
+        "Dialogue": [
+            {"speaker": "Q", "role": "用户", "utterance": "我的快递怎么还没到，气死我了", "truncated": False},
+            {"speaker": "A", "role": "客服", "utterance": "亲亲，这边帮您查询一下物流信息。", "truncated": False},
+            {"speaker": "Q", "role": "用户", "utterance": "快点", "truncated": False},
+        ],
+        "TopicSumm": [{"Topic": "物流", "QASumm": "用户询问快递为何未到。客服回答帮忙查询。"}],
+    }
+
+
+def tweetsumm_record(i):
+    return {
+        "conversation_id": f"tw{i}",
+        "turns": [
+            {"is_agent": False, "sentences": ["@Air my bag is lost.", "This is ridiculous 😡"]},
+            {"is_agent": True, "sentences": ["Sorry to hear that.", "Please DM us your tag number."]},
+        ],
+        "abstractive_summaries": [["Customer lost a bag.", "Agent asks for the tag number."]],
+        "extractive_summaries": [[{"turn": 0, "sentence": 0}]],
+    }
+
+
+def test_format_detection(tmp_path):
+    csds = write_jsonl(tmp_path / "c.jsonl", [csds_record(0), csds_record(1)])
+    tw = write_jsonl(tmp_path / "t.jsonl", [tweetsumm_record(0)])
+    ks = write_jsonl(tmp_path / "k.jsonl", [dialogue("k0", ("customer", "hi, my order is late"), ("agent", "sorry"))])
+    c = summarize(csds)
+    assert [r["id"] for r in c] == ["0", "1"]
+    assert all(r["summary"].startswith("用户:") for r in c)
+    assert any(e["term"] in "气死我了" for e in c[0]["emotions"])
+    (t,) = summarize(tw)
+    assert t["id"] == "tw0" and t["summary"].startswith("Customer: ")
+    assert {s["turn"] for s in t["sentences"]} <= {0, 1}
+    (k,) = summarize(ks)
+    assert k["id"] == "k0"
+    assert json.loads(run("analyze", "--data", csds, "--json").stdout)["dialogues"] == 2
+    ev = json.loads(run("eval", "--data", tw, "--json").stdout)
+    assert ev["format"] == "tweetsumm"
+    assert json.loads(run("eval", "--data", csds, "--json").stdout)["format"] == "csds"
+
+
+def test_format_override(tmp_path):
+    ks = write_jsonl(tmp_path / "k.jsonl", [dialogue("k0", ("customer", "my order is late"), ("agent", "sorry"))])
+    assert summarize(ks, "--format", "kessel")[0]["id"] == "k0"
+    err = fails("summarize", "--input", ks, "--format", "csds")
+    assert "k.jsonl:1" in err and "Dialogue" in err
+    err = fails("summarize", "--input", ks, "--format", "xml")
+    assert "--format" in err
+
+
+def test_times_iso8601_and_numeric(tmp_path):
+    iso = dialogue("iso", ("customer", "hello, where is my parcel", "2024-03-01T10:00:00Z"),
+                   ("agent", "checking now", "2024-03-01T18:05:00+08:00"))
+    num = dialogue("num", ("customer", "hello, where is my parcel", 10), ("agent", "checking now", 130.5))
+    for d, span in ((iso, 300.0), (num, 120.5)):
+        path = write_jsonl(tmp_path / f"{d['id']}.jsonl", [d])
+        a = json.loads(run("analyze", "--data", path, "--json").stdout)
+        assert a["physical"]["dialogues_with_times"] == 1.0
+        assert a["physical"]["time_span_s"] == [pytest.approx(span), pytest.approx(span)]
+        assert summarize(path)[0]["id"] == d["id"]
+    bad = dialogue("bad", ("customer", "hello", "yesterday at noon"), ("agent", "hi"))
+    err = fails("summarize", "--input", write_jsonl(tmp_path / "bad.jsonl", [bad]))
+    assert "bad.jsonl:1" in err and "time" in err
+
+
+# ---- bad input ------------------------------------------------------------------------------------
+
+GOOD = dialogue("good", ("customer", "my order is late and I am angry"), ("agent", "sorry, we will check"))
+
+BAD_RECORDS = {
+    "empty_dialogue": ({"id": "e", "turns": []}, "turns"),
+    "missing_turns": ({"id": "m"}, "turns"),
+    "missing_text": ({"id": "m", "turns": [{"speaker": "customer"}]}, "text"),
+    "text_not_string": ({"id": "w", "turns": [{"speaker": "customer", "text": 42}]}, "text"),
+    "turns_not_list": ({"id": "w", "turns": "hello"}, "turns"),
+    "speaker_bot": ({"id": "b", "turns": [{"speaker": "bot", "text": "hi"}]}, "speaker"),
+    "truncated_json": ('{"id": "t", "turns": [{"speaker": "customer", "te', ""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RECORDS))
+def test_bad_record_fails_with_location(tmp_path, case):
+    record, field = BAD_RECORDS[case]
+    path = write_jsonl(tmp_path / "in.jsonl", [GOOD, record])
+    err = fails("summarize", "--input", path)
+    assert "in.jsonl:2" in err, err
+    assert field in err, err
+
+
+def test_on_error_skip_reports_every_record(tmp_path):
+    lines = [GOOD]
+    for i, case in enumerate(sorted(BAD_RECORDS)):
+        lines.append(BAD_RECORDS[case][0])
+        lines.append(dict(GOOD, id=f"good{i}"))
+    path = tmp_path / "in.jsonl"
+    write_jsonl(path, lines)
+    with open(path, "ab") as f:
+        f.write(b'{"id": "utf8", "turns": [{"speaker": "customer", "text": "bad \xff\xfe byte"}]}\n')
+    p = run("summarize", "--input", path, "--on-error", "skip")
+    recs = records(p.stdout)
+    assert [r["id"] for r in recs] == ["good"] + [f"good{i}" for i in range(len(BAD_RECORDS))]
+    bad_lines = [2 + 2 * i for i in range(len(BAD_RECORDS))] + [len(lines) + 1]
+    for line in bad_lines:
+        assert f"in.jsonl:{line}:" in p.stderr, (line, p.stderr)
+    assert f"{len(bad_lines)} records skipped" in p.stderr, p.stderr
+
+
+def test_invalid_utf8_names_file_and_line(tmp_path):
+    path = tmp_path / "bad_utf8.jsonl"
+    with open(path, "wb") as f:
+        f.write(json.dumps(GOOD).encode() + b"\n")
+        f.write(b'{"id": "x", "turns": [{"speaker": "customer", "text": "caf\xc3 \xff"}]}\n')
+    err = fails("summarize", "--input", path)
+    assert "bad_utf8.jsonl:2" in err and "UTF-8" in err, err
+
+
+def test_empty_file(tmp_path):
+    for content in ("", "\n  \n"):
+        path = tmp_path / "empty.jsonl"
+        path.write_text(content)
+        for cmd, flag in (("summarize", "--input"), ("eval", "--data"), ("analyze", "--data")):
+            err = fails(cmd, flag, path)
+            assert "empty.jsonl: no dialogues" in err, err
+    # Every record skipped: the same error, after the skip report.
+    path = write_jsonl(tmp_path / "allbad.jsonl", [{"id": "e", "turns": []}])
+    err = fails("summarize", "--input", path, "--on-error", "skip")
+    assert "allbad.jsonl:1:" in err and "1 skipped" in err, err
+
+
+def test_missing_input_and_unwritable_output(tmp_path):
+    err = fails("summarize", "--input", tmp_path / "nope.jsonl")
+    assert "nope.jsonl" in err
+    err = fails("summarize", "--input", SAMPLES["en"], "--output", tmp_path / "no_dir" / "out.jsonl")
+    assert "--output" in err and "no_dir" in err
+    err = fails("summarize", "--input", SAMPLES["en"], "--html", tmp_path / "no_dir" / "r.html")
+    assert "no_dir" in err
+
+
+# ---- extreme dialogues ----------------------------------------------------------------------------
+
+
+def test_extreme_dialogues(tmp_path):
+    cases = [
+        dialogue("emoji", ("customer", "😡😡"), ("agent", "👍"), ("customer", "👍")),
+        dialogue("agent-only", ("agent", "Hello, how can I help?"), ("agent", "Are you still there?")),
+        dialogue("one-turn", ("customer", "Where is my refund? I am so angry.")),
+        dialogue("zh-one", ("customer", "无语")),
+    ]
+    path = write_jsonl(tmp_path / "x.jsonl", cases)
+    recs = summarize(path)
+    assert [r["id"] for r in recs] == [c["id"] for c in cases]
+    emoji, agent_only, one_turn, zh_one = recs
+    assert emoji["emotions"] and emoji["emotions"][0]["term"] == "😡"
+    assert emoji["constraint_satisfied"] and emoji["emotions"][0]["in_summary"]
+    assert agent_only["emotions"] == [] and agent_only["constraint_satisfied"] is True
+    assert all(s["text"].startswith("Agent: ") for s in agent_only["sentences"])
+    assert [s["turn"] for s in one_turn["sentences"]] == [0, 0]
+    assert zh_one["summary"] == "用户:无语。"
+    for rec, src in zip(recs, cases):
+        check_record(rec, src, "zh" if src["id"] == "zh-one" else "en", 4)
+
+
+def long_dialogue(n):
+    turns = []
+    for i in range(n):
+        if i % 2 == 0:
+            turns.append(("customer", f"Where is order {i}? It shipped on Monday." + (" I am furious!" if i == n // 2 else "")))
+        else:
+            turns.append(("agent", f"Sorry, order {i} ships tomorrow."))
+    return dialogue(f"long{n}", *turns)
+
+
+def summarize_timed(path, *extra):
+    start = time.perf_counter()
+    p = run("summarize", "--input", path, *extra, timeout=900)
+    return records(p.stdout), time.perf_counter() - start
+
+
+@pytest.mark.parametrize("ranker", ["lead", "longest"])
+def test_10000_turn_dialogue(tmp_path, ranker):
+    # Reader, tokenizer, emotion detection, decoding and output at 10,000 turns. The attention and
+    # LexRank rankers are O(units^2) in time and memory; see test_10000_turn_dialogue_centrality.
+    src = long_dialogue(10_000)
+    path = write_jsonl(tmp_path / "long.jsonl", [src])
+    (rec,), seconds = summarize_timed(path, "--ranker", ranker)
+    print(f"\nsummarize --ranker {ranker}, 10,000 turns: {seconds:.2f} s")
+    check_record(rec, src, "en", 4)
+    assert [e["turn"] for e in rec["emotions"]] == [5000] and rec["emotions"][0]["in_summary"]
+
+
+@pytest.mark.skipif(not os.environ.get("KESSEL_SLOW_TESTS"),
+                    reason="O(units^2): about a minute of CPU and 1 GB at 10,000 turns; set KESSEL_SLOW_TESTS=1")
+def test_10000_turn_dialogue_centrality(tmp_path):
+    src = long_dialogue(10_000)
+    path = write_jsonl(tmp_path / "long.jsonl", [src])
+    (rec,), seconds = summarize_timed(path)
+    print(f"\nsummarize (centrality), 10,000 turns: {seconds:.2f} s")
+    check_record(rec, src, "en", 4)
+
+
+def test_long_turns(tmp_path):
+    # 100,000 characters in one turn: as one unbroken sentence, and as 100 sentences of 1,000.
+    unbroken = "late " * 19_999 + "angry"
+    sentences = " ".join(("The parcel " + "is very " * 123 + "late.")[:999] for _ in range(100))
+    cjk = "快递" * 50_000
+    cases = [
+        dialogue("unbroken", ("customer", unbroken), ("agent", "ok")),
+        dialogue("sentences", ("customer", sentences + " I am angry."), ("agent", "ok")),
+        dialogue("cjk", ("customer", cjk + "，气死我了"), ("agent", "好的")),
+    ]
+    assert all(len(c["turns"][0]["text"]) >= 100_000 for c in cases)
+    path = write_jsonl(tmp_path / "wide.jsonl", cases)
+    recs, seconds = summarize_timed(path)
+    print(f"\nsummarize three 100,000-character turns: {seconds:.2f} s")
+    for rec, src in zip(recs, cases):
+        check_record(rec, src, "zh" if src["id"] == "cjk" else "en", 4)
+        text = src["turns"][0]["text"]
+        assert rec["emotions"] and rec["emotions"][-1]["end"] == len(text.rstrip("."))
+
+
+# ---- eval and analyze -----------------------------------------------------------------------------
+
+BASELINE_ROWS = ("Lead-4", "Longest-4", "LexRank-4")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_eval_samples(lang):
+    ev = json.loads(run("eval", "--data", SAMPLES[lang], "--json").stdout)
+    rows = {r["system"]: r for r in ev["rows"]}
+    for name in BASELINE_ROWS:
+        assert name in rows
+    centrality = [n for n in rows if n.startswith("centrality")]
+    assert len(centrality) >= 3
+    n = len(read_jsonl(SAMPLES[lang]))
+    for r in rows.values():
+        assert r["dialogues"] == n
+        for k in ("rouge1", "rouge2", "rougeL", "rouge1_avg", "rouge2_avg", "rougeL_avg"):
+            assert 0 <= r[k] <= 100, (r["system"], k, r[k])
+        assert r["rouge1"] > 0
+        assert 0 <= r["constraint_satisfied"] <= 1 and 0 <= r["emotion_recall"] <= 1
+        assert r["latency_ms"]["p50"] <= r["latency_ms"]["p95"] <= r["latency_ms"]["p99"]
+    for name in rows:
+        if name.startswith("centrality") and "no constraint" not in name:
+            assert rows[name]["constraint_satisfied"] == 1.0 and rows[name]["emotion_recall"] == 1.0
+    table = run("eval", "--data", SAMPLES[lang]).stdout
+    assert f"{n} dialogues" in table
+    for name in BASELINE_ROWS:
+        assert name in table
+
+
+def test_eval_without_references(tmp_path):
+    path = write_jsonl(tmp_path / "noref.jsonl", [GOOD])
+    err = fails("eval", "--data", path)
+    assert "reference" in err, err
+
+
+def test_analyze(tmp_path):
+    a = json.loads(run("analyze", "--data", SAMPLES["zh"], "--json").stdout)
+    assert {"compute", "data", "cognitive", "physical"} <= set(a)
+    assert a["dialogues"] == len(read_jsonl(SAMPLES["zh"]))
+    assert a["compute"]["stages"] and all(s["total_ms"] >= 0 for s in a["compute"]["stages"])
+    assert 0 < a["data"]["token_entropy_bits"]
+    assert a["cognitive"]["constraint_satisfied"] == 1.0
+    timed = [d for d in read_jsonl(SAMPLES["zh"]) if all("time" in t for t in d["turns"])]
+    assert a["physical"]["dialogues_with_times"] == pytest.approx(len(timed) / a["dialogues"])
+    text = run("analyze", "--data", SAMPLES["en"]).stdout
+    for heading in ("COMPUTE", "DATA", "COGNITIVE", "PHYSICAL"):
+        assert heading in text
+
+
+# ---- real data ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rel,n", [("csds/val.jsonl", 777), ("tweetsumm/valid.jsonl", 110)])
+def test_eval_real_data(rel, n):
+    path = os.path.join(DATA, rel)
+    if not os.path.exists(path):
+        pytest.skip(f"{path} absent (real data lives in ../shared/data or $KESSEL_DATA)")
+    start = time.perf_counter()
+    ev = json.loads(run("eval", "--data", path, "--json", timeout=300).stdout)
+    print(f"\neval {rel}: {time.perf_counter() - start:.1f} s")
+    assert ev["skipped"] == 0
+    for r in ev["rows"]:
+        assert r["dialogues"] == n
+        assert 0 < r["rougeL"] <= 100
