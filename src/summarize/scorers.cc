@@ -126,19 +126,9 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   const int D = options_.dim;
   const std::vector<float> x = unit_tfidf(p, D);
 
-  // Self is hidden: a unit's similarity to itself says nothing about its centrality (and under fuzzy
-  // weights an exact self-match would take the whole row).
-  std::vector<std::uint8_t> mask(static_cast<std::size_t>(U) * U, 1);
-  for (int i = 0; i < U; ++i) mask[static_cast<std::size_t>(i) * U + i] = 0;
   std::vector<float> boost(static_cast<std::size_t>(U), 0.0f);
   for (std::size_t m = 0; m < p.mentions.size(); ++m)
     if (p.mentions[m].expressed) boost[static_cast<std::size_t>(p.mention_unit[m])] = options_.emotion_boost;
-
-  AttentionInputs in;
-  in.B = 1, in.H = 1, in.Lq = U, in.Lk = U, in.D = D, in.Dv = D;
-  in.q = in.k = in.v = x.data();
-  in.mask = Strided4<std::uint8_t>::contiguous(mask.data(), {1, 1, U, U});
-  if (options_.emotion_boost != 0.0f) in.key_boost = boost.data();
   AttentionSpec spec;
   spec.normalizer = options_.normalizer;
   if (options_.normalizer == Normalizer::kSoftmax) {
@@ -149,8 +139,27 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
     spec.fuzzy_eps = 1e-6f;  // empty units sit at the origin together; keep their weights finite
   }
   spec.threads = 1;
+
+  // Rows are independent (no positions, per-row normalization), so the queries go through the engine
+  // in blocks: its reference path keeps several double [Lq, Lk] scratch matrices, about 7 GB for
+  // one 10,000-turn dialogue when all queries went at once.
+  constexpr int kQueryBlock = 256;
   std::vector<float> weights(static_cast<std::size_t>(U) * U);
-  attention_weights(weights.data(), in, spec);
+  std::vector<std::uint8_t> mask;
+  for (int r0 = 0; r0 < U; r0 += kQueryBlock) {
+    const int rows = std::min(kQueryBlock, U - r0);
+    // Self is hidden: a unit's similarity to itself says nothing about its centrality (and under
+    // fuzzy weights an exact self-match would take the whole row).
+    mask.assign(static_cast<std::size_t>(rows) * U, 1);
+    for (int i = 0; i < rows; ++i) mask[static_cast<std::size_t>(i) * U + r0 + i] = 0;
+    AttentionInputs in;
+    in.B = 1, in.H = 1, in.Lq = rows, in.Lk = U, in.D = D, in.Dv = D;
+    in.q = x.data() + static_cast<std::size_t>(r0) * D;
+    in.k = in.v = x.data();
+    in.mask = Strided4<std::uint8_t>::contiguous(mask.data(), {1, 1, rows, U});
+    if (options_.emotion_boost != 0.0f) in.key_boost = boost.data();
+    attention_weights(weights.data() + static_cast<std::size_t>(r0) * U, in, spec);
+  }
 
   out.salience = damped_stationary(weights, U, options_.damping, options_.iterations, options_.tolerance);
   // Queries are the customer units: the map a reviewer wants is "what did each customer sentence

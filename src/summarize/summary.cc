@@ -40,6 +40,14 @@ bool is_terminal_punct(char32_t cp) {
   }
 }
 
+// False for a unit of terminal punctuation and space only ("？？？", "..."): render_unit would turn it
+// into an empty "用户:。", which says nothing and takes a slot of the budget.
+bool has_content(const Unit& unit) {
+  for (char32_t cp : text::decode_utf8(unit.text, text::Utf8Mode::lossy).cps)
+    if (!is_terminal_punct(cp) && !text::is_space(cp)) return true;
+  return false;
+}
+
 // Redundancy between two units: Jaccard overlap of their character bigrams (zh) or lowercase words
 // (en). Cheap and language-appropriate; only relative values matter to MMR.
 std::set<std::u32string> unit_grams(const Unit& unit, Lang lang) {
@@ -151,6 +159,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                    "decode: redundancy must be in [0, 1], got ", options.redundancy);
   for (std::size_t u = 0; u < U; ++u)
     KESSEL_CHECK_ARG(std::isfinite(scores.salience[u]), "decode: salience[", u, "] is not finite");
+  KESSEL_CHECK_ARG(scores.max_chars >= 0, "decode: scores.max_chars must be >= 0, got ", scores.max_chars);
+  // The scorer's per-dialogue budget, when it has one, replaces the fixed one.
+  const int max_chars = scores.max_chars > 0 ? scores.max_chars : options.max_chars;
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";
@@ -167,6 +178,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   if (options.redundancy > 0.0f)
     for (const auto& unit : p.units) grams.push_back(unit_grams(unit, p.lang));
 
+  std::vector<char> selectable(U, 0);
+  for (std::size_t u = 0; u < U; ++u) selectable[u] = p.units[u].chars > 0 && has_content(p.units[u]);
+
   std::vector<int> selected;
   std::vector<char> taken(U, 0);
   int chars = 0;
@@ -174,8 +188,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     int best = -1;
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
-      if (taken[u] || p.units[u].chars == 0) continue;
-      if (options.max_chars > 0 && !selected.empty() && chars + p.units[u].chars > options.max_chars)
+      if (taken[u] || !selectable[u]) continue;
+      if (max_chars > 0 && !selected.empty() && chars + p.units[u].chars > max_chars)
         continue;
       double overlap = 0.0;
       if (options.redundancy > 0.0f)
@@ -211,7 +225,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const int unit = p.mention_unit[static_cast<std::size_t>(preferred)];
     const int unit_chars = p.units[static_cast<std::size_t>(unit)].chars;
     const bool fits = static_cast<int>(selected.size()) < options.max_sentences &&
-                      (options.max_chars <= 0 || chars + unit_chars <= options.max_chars);
+                      (max_chars <= 0 || chars + unit_chars <= max_chars);
     if (!fits && !selected.empty()) {
       auto weakest = std::min_element(selected.begin(), selected.end(), [&](int a, int b) {
         return scores.salience[static_cast<std::size_t>(a)] < scores.salience[static_cast<std::size_t>(b)];

@@ -207,6 +207,33 @@ def test_explain_attention_rows_sum_to_one(lang):
     assert "attention" not in summarize(SAMPLES[lang])[0]
 
 
+def test_explain_large_dialogue_masks_self(tmp_path):
+    # More units than the ranker's query block (256): every row still hides its own unit and sums to 1.
+    turns = [("customer" if i % 3 else "agent", f"Parcel {i % 17} is at depot {i % 5}.") for i in range(600)]
+    path = write_jsonl(tmp_path / "d.jsonl", [dialogue("d", *turns)])
+    for attention in ("softmax", "fuzzy"):
+        (rec,) = summarize(path, "--explain", "--attention", attention)
+        att = rec["attention"]
+        assert len(att["units"]) == 600 and len(att["queries"]) == 400
+        for q, row in zip(att["queries"], att["weights"]):
+            assert row[q] == 0.0, (attention, q)
+            assert abs(sum(row) - 1.0) < 1e-3
+
+
+def test_punctuation_only_units_not_selected(tmp_path):
+    cases = [
+        dialogue("zh", ("customer", "？？？"), ("customer", "我的订单呢？"), ("agent", "。。。"), ("agent", "在的，马上发货。")),
+        dialogue("en", ("customer", "..."), ("customer", "Where is my order?"), ("agent", "!!"), ("agent", "It ships today.")),
+        dialogue("only", ("customer", "？？？"), ("agent", "...")),
+    ]
+    path = write_jsonl(tmp_path / "p.jsonl", cases)
+    for ranker in ("lead", "centrality", "longest", "lexrank"):
+        zh, en, only = summarize(path, "--ranker", ranker)
+        assert zh["summary"] == "用户:我的订单呢。客服:在的，马上发货。", (ranker, zh)
+        assert en["summary"] == "Customer: Where is my order? Agent: It ships today.", (ranker, en)
+        assert only["sentences"] == [] and only["summary"] == "", "nothing to say: an empty summary"
+
+
 def test_html_report(tmp_path):
     html = tmp_path / "report.html"
     recs = summarize(SAMPLES["zh"], "--html", html)
