@@ -86,6 +86,12 @@ void add_eval_command(CLI::App& app) {
       progress.update(static_cast<std::int64_t>(rows.size()), system.name);
     }
     progress.finish();
+    // evaluate() scores only the dialogues that have a reference; say how many were left out.
+    const std::size_t scored = rows.empty() ? 0 : rows.front().dialogues;
+    const std::size_t unscored = input.dialogues.size() - scored;
+    if (unscored > 0)
+      std::fprintf(stderr, "%s: %zu of %zu dialogues have no reference summary and are not scored\n",
+                   o.input.path.c_str(), unscored, input.dialogues.size());
     bool english = false;
     if (!input.dialogues.empty())
       english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
@@ -94,13 +100,16 @@ void add_eval_command(CLI::App& app) {
       j["data"] = o.input.path;
       j["format"] = text::to_string(input.format);
       j["skipped"] = input.skipped.size();
+      j["read"] = input.dialogues.size();
+      j["without_reference"] = unscored;
       j["rows"] = nlohmann::json::array();
       for (const auto& r : rows) j["rows"].push_back(row_json(r));
       std::cout << j.dump(2) << '\n';
     } else {
-      std::printf("%s: %zu dialogues (%s), %zu with customer emotion\n", o.input.path.c_str(),
-                  rows.empty() ? 0 : rows.front().dialogues, text::to_string(input.format),
-                  rows.empty() ? 0 : rows.front().with_emotion);
+      std::printf("%s: %zu dialogues (%s), %zu with customer emotion", o.input.path.c_str(), scored,
+                  text::to_string(input.format), rows.empty() ? 0 : rows.front().with_emotion);
+      if (unscored > 0) std::printf("; %zu more without a reference, not scored", unscored);
+      std::printf("\n");
       print_table(rows, english);
     }
   });

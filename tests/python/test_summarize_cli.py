@@ -545,6 +545,17 @@ def test_eval_without_references(tmp_path):
     assert "reference" in err, err
 
 
+def test_eval_reports_dialogues_without_references(tmp_path):
+    sources = read_jsonl(SAMPLES["en"])[:2] + [GOOD]
+    path = write_jsonl(tmp_path / "mix.jsonl", sources)
+    p = run("eval", "--data", path, "--json")
+    ev = json.loads(p.stdout)
+    assert ev["read"] == 3 and ev["without_reference"] == 1
+    assert all(r["dialogues"] == 2 for r in ev["rows"])
+    assert "1 of 3 dialogues have no reference summary" in p.stderr
+    assert "1 more without a reference, not scored" in run("eval", "--data", path).stdout
+
+
 def test_analyze(tmp_path):
     a = json.loads(run("analyze", "--data", SAMPLES["zh"], "--json").stdout)
     assert {"compute", "data", "cognitive", "physical"} <= set(a)
@@ -570,7 +581,7 @@ def test_eval_real_data(rel, n):
     start = time.perf_counter()
     ev = json.loads(run("eval", "--data", path, "--json", timeout=300).stdout)
     print(f"\neval {rel}: {time.perf_counter() - start:.1f} s")
-    assert ev["skipped"] == 0
+    assert ev["skipped"] == 0 and ev["read"] == n and ev["without_reference"] == 0
     for r in ev["rows"]:
         assert r["dialogues"] == n
         assert 0 < r["rougeL"] <= 100
