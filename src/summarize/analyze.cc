@@ -85,8 +85,10 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
       if (!turn.time) {
         timed = false;
       } else {
-        if (t == 0) first = *turn.time;
-        last = *turn.time;
+        // Earliest to latest, not first to last turn: sources do give times out of order, and a
+        // duration is never negative.
+        first = t == 0 ? *turn.time : std::min(first, *turn.time);
+        last = t == 0 ? *turn.time : std::max(last, *turn.time);
       }
     }
     if (timed && !dialogue.turns.empty()) {

@@ -343,7 +343,10 @@ def test_times_iso8601_and_numeric(tmp_path):
     iso = dialogue("iso", ("customer", "hello, where is my parcel", "2024-03-01T10:00:00Z"),
                    ("agent", "checking now", "2024-03-01T18:05:00+08:00"))
     num = dialogue("num", ("customer", "hello, where is my parcel", 10), ("agent", "checking now", 130.5))
-    for d, span in ((iso, 300.0), (num, 120.5)):
+    # Out of order (agent reply stamped before the question): the duration is still earliest..latest.
+    back = dialogue("back", ("customer", "hello, where is my parcel", 500), ("agent", "checking now", 200),
+                    ("customer", "thanks", 300))
+    for d, span in ((iso, 300.0), (num, 120.5), (back, 300.0)):
         path = write_jsonl(tmp_path / f"{d['id']}.jsonl", [d])
         a = json.loads(run("analyze", "--data", path, "--json").stdout)
         assert a["physical"]["dialogues_with_times"] == 1.0
