@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-#include "cluster/distances.h"
 #include "cluster/fuzzy_iteration.h"
 #include "kessel/cluster.h"
 
@@ -15,17 +14,17 @@ namespace kessel::cluster {
 
 namespace {
 
-BlockDistances euclidean_block_distances(MatrixView x, const std::vector<double>& x_norms,
-                                         const double* centres, const std::vector<double>& v_norms,
-                                         Index c) {
-  return [=, &x_norms, &v_norms](double* d2, Index row0, Index rows, double*) {
-    squared_distances_gemm(d2, x.data + row0 * x.cols, x_norms.data() + row0, rows, centres,
-                           v_norms.data(), c, x.cols);
+// Direct squared distances, the same kernel as euclidean_sweep's, so that predicting on the training
+// data reproduces the fitted memberships exactly. scratch holds the transposed block, [D, rows].
+BlockDistances direct_block_distances(MatrixView x, const double* centres, Index c) {
+  return [=](double* d2, Index row0, Index rows, double* xt) {
+    for (Index i = 0; i < rows; ++i)
+      for (Index k = 0; k < x.cols; ++k) xt[k * rows + i] = x.at(row0 + i, k);
+    squared_distances_transposed(d2, xt, rows, rows, centres, c, x.cols);
   };
 }
 
-FcmResult run_once(MatrixView x, const std::vector<double>& x_norms, double spread,
-                   const FcmOptions& o, int restart) {
+FcmResult run_once(MatrixView x, double spread, const FcmOptions& o, int restart) {
   const Index n = x.rows, d = x.cols, c = o.clusters;
   FcmResult r;
   r.points = n;
@@ -33,7 +32,6 @@ FcmResult run_once(MatrixView x, const std::vector<double>& x_norms, double spre
   r.clusters = c;
   std::vector<double> u(static_cast<size_t>(n * c), 0.0);  // [C, N] while iterating
   r.centres.assign(static_cast<size_t>(c * d), 0.0);
-  std::vector<double> v_norms(static_cast<size_t>(c));
   std::mt19937_64 rng(o.seed + static_cast<std::uint64_t>(restart));
 
   SweepResult sums;
@@ -42,10 +40,7 @@ FcmResult run_once(MatrixView x, const std::vector<double>& x_norms, double spre
     sums = centre_sums_from_memberships(x, u.data(), c, o.m, o.threads);
   } else {
     r.centres = o.init == Init::kGivenCentres ? o.init_centres : kmeans_plus_plus(x, c, rng);
-    squared_row_norms(v_norms.data(), r.centres.data(), c, d);
-    sums = membership_sweep(x, c, o.m,
-                            euclidean_block_distances(x, x_norms, r.centres.data(), v_norms, c), 0,
-                            nullptr, o.threads);
+    sums = euclidean_sweep(x, r.centres.data(), c, o.m, nullptr, o.threads);
   }
   bool have_previous = o.init != Init::kRandomMemberships;
   std::vector<double> previous = r.centres;
@@ -55,10 +50,7 @@ FcmResult run_once(MatrixView x, const std::vector<double>& x_norms, double spre
     const bool last = r.converged || it == o.max_iter;
     previous = r.centres;
     have_previous = true;
-    squared_row_norms(v_norms.data(), r.centres.data(), c, d);
-    sums = membership_sweep(x, c, o.m,
-                            euclidean_block_distances(x, x_norms, r.centres.data(), v_norms, c), 0,
-                            last ? u.data() : nullptr, o.threads);
+    sums = euclidean_sweep(x, r.centres.data(), c, o.m, last ? u.data() : nullptr, o.threads);
     r.objective = sums.objective;
     r.objective_history.push_back(sums.objective);
     r.iterations = it;
@@ -73,12 +65,10 @@ FcmResult run_once(MatrixView x, const std::vector<double>& x_norms, double spre
 
 FcmResult fuzzy_c_means(MatrixView x, const FcmOptions& options) {
   check_fuzzy_options("fuzzy_c_means", x, options);
-  std::vector<double> x_norms(static_cast<size_t>(x.rows));
-  squared_row_norms(x_norms.data(), x.data, x.rows, x.cols);
   const double spread = data_spread(x);
   FcmResult best;
   for (int restart = 0; restart < options.n_init; ++restart) {
-    FcmResult r = run_once(x, x_norms, spread, options, restart);
+    FcmResult r = run_once(x, spread, options, restart);
     r.best_restart = restart;
     if (restart == 0 || r.objective < best.objective) best = std::move(r);
   }
@@ -94,13 +84,9 @@ std::vector<double> fcm_predict(MatrixView x, MatrixView centres, double m, int 
   KESSEL_CHECK_ARG(centres.cols == x.cols, "fcm_predict: x has D=", x.cols, " but centres have D=",
                    centres.cols);
   check_data("fcm_predict (centres)", centres);
-  std::vector<double> x_norms(static_cast<size_t>(x.rows)), v_norms(static_cast<size_t>(centres.rows));
-  squared_row_norms(x_norms.data(), x.data, x.rows, x.cols);
-  squared_row_norms(v_norms.data(), centres.data, centres.rows, centres.cols);
   std::vector<double> u(static_cast<size_t>(x.rows * centres.rows));
   predict_memberships(u.data(), x.rows, centres.rows, m,
-                      euclidean_block_distances(x, x_norms, centres.data, v_norms, centres.rows), 0,
-                      threads);
+                      direct_block_distances(x, centres.data, centres.rows), x.cols, threads);
   return u;
 }
 

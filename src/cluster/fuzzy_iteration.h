@@ -64,6 +64,16 @@ struct SweepResult {
 SweepResult membership_sweep(MatrixView x, Index c, double m, const BlockDistances& distances,
                              Index scratch_per_row, double* u, int threads);
 
+// FCM's sweep with Euclidean distances, fused per block of points (euclidean_sweep.cc): distances,
+// memberships, u^m, objective and centre sums in one pass while the block is in L1. The same result
+// as membership_sweep with squared_distances_reference, up to summation order. centres [C, D].
+SweepResult euclidean_sweep(MatrixView x, const double* centres, Index c, double m, double* u,
+                            int threads);
+
+// d2[C, B] = Σ_k (x_ik − v_jk)² from the transposed block xt [D, B] with row stride ld; v [C, D].
+void squared_distances_transposed(double* d2, const double* xt, Index ld, Index b, const double* v,
+                                  Index c, Index d);
+
 // σ = sqrt(mean_k var(X[:, k])), the scale that makes tol unit-free (1 for constant data).
 double data_spread(MatrixView x);
 

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "cluster/distances.h"
+#include "cluster/fuzzy_iteration.h"
 #include "cluster/membership.h"
 
 namespace kessel::cluster {
@@ -116,6 +117,59 @@ TEST(MahalanobisDistances, GemmMatchesReference) {
       for (Index e = 0; e < b * c; ++e) EXPECT_NEAR(fast[e], ref[e], 1e-10 * (1 + ref[e]));
     }
   }
+}
+
+}  // namespace
+}  // namespace kessel::cluster
+
+namespace kessel::cluster {
+namespace {
+
+TEST(EuclideanSweep, MatchesGenericSweepWithReferenceDistancesOnOddSizes) {
+  // 1100 points span several blocks and a ragged last one; d = 17 and c = 3 are not lane multiples.
+  for (double m : {1.4, 2.0, 3.1}) {
+    for (Index n : {1, 9, 1100}) {
+      for (Index c : {1, 3, 8}) {
+        const Index d = n == 1100 ? 17 : 5;
+        if (c > n) continue;
+        const auto x = random_values(n * d, 100 + n + d, 1.0);
+        auto v = random_values(c * d, 200 + c);
+        std::copy(x.begin(), x.begin() + d, v.begin());  // one point sits on a centre: crisp column
+        const MatrixView xv{x.data(), n, d};
+        const BlockDistances reference = [&](double* d2, Index row0, Index rows, double*) {
+          squared_distances_reference(d2, x.data() + row0 * d, rows, v.data(), c, d);
+        };
+        std::vector<double> u_fast(n * c), u_ref(n * c);
+        const SweepResult fast = euclidean_sweep(xv, v.data(), c, m, u_fast.data(), 1);
+        const SweepResult ref = membership_sweep(xv, c, m, reference, 0, u_ref.data(), 1);
+        EXPECT_NEAR(fast.objective, ref.objective, 1e-11 * ref.objective) << "m=" << m << " n=" << n;
+        for (Index j = 0; j < c; ++j) {
+          EXPECT_NEAR(fast.weights[j], ref.weights[j], 1e-11 * (1 + ref.weights[j]));
+          for (Index k = 0; k < d; ++k) {
+            EXPECT_NEAR(fast.centre_sums[j * d + k], ref.centre_sums[j * d + k],
+                        1e-11 * (1 + std::abs(ref.centre_sums[j * d + k])));
+          }
+        }
+        for (Index e = 0; e < n * c; ++e) EXPECT_NEAR(u_fast[e], u_ref[e], 1e-13);
+        EXPECT_EQ(u_fast[0], 1.0) << "the point on centre 0 belongs to it crisply";
+      }
+    }
+  }
+}
+
+TEST(EuclideanSweep, BitIdenticalForAnyThreadCount) {
+  const Index n = 70'000, d = 6, c = 4;  // more than one chunk
+  const auto x = random_values(n * d, 7);
+  const auto v = random_values(c * d, 8);
+  const MatrixView xv{x.data(), n, d};
+  const SweepResult one = euclidean_sweep(xv, v.data(), c, 2.0, nullptr, 1);
+  const SweepResult two = euclidean_sweep(xv, v.data(), c, 2.0, nullptr, 2);
+  const SweepResult three = euclidean_sweep(xv, v.data(), c, 2.0, nullptr, 3);
+  EXPECT_EQ(one.objective, two.objective);
+  EXPECT_EQ(one.objective, three.objective);
+  EXPECT_EQ(one.centre_sums, two.centre_sums);
+  EXPECT_EQ(one.centre_sums, three.centre_sums);
+  EXPECT_EQ(one.weights, three.weights);
 }
 
 }  // namespace
