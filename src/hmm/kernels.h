@@ -20,6 +20,7 @@ struct Tables {
   std::vector<double> trans;            // [S, S]  A[i, j]
   std::vector<double> trans_t;          // [S, S]  A[j, i] (backward: beta[i] = sum_j A[i,j] w[j])
   std::vector<double> log_trans;        // [S, S]
+  std::vector<double> log_trans_t;      // [S, S]  log A[j, i] (Viterbi: max over predecessors i)
   std::vector<double> log_emis_t;       // [K, S]  categorical: log b_s(k), symbol-major
   std::vector<double> means_t;          // [D, S]
   std::vector<double> neg_half_inv_var_t;  // [D, S]  -1 / (2 var)

@@ -122,10 +122,12 @@ Tables make_tables(const Model& m) {
   t.trans = m.transitions;
   t.trans_t.resize(S * S);
   t.log_trans.resize(S * S);
+  t.log_trans_t.resize(S * S);
   for (Index i = 0; i < S; ++i) {
     for (Index j = 0; j < S; ++j) {
       t.trans_t[j * S + i] = m.transitions[i * S + j];
       t.log_trans[i * S + j] = std::log(m.transitions[i * S + j]);
+      t.log_trans_t[j * S + i] = t.log_trans[i * S + j];
     }
   }
   if (m.type == EmissionType::categorical) {

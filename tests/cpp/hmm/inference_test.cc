@@ -126,6 +126,20 @@ TEST(HmmKernels, MatchReferenceOnOddSizes) {
   }
 }
 
+// The Viterbi max-plus step runs in eight lanes over predecessors: sizes around and past the lane
+// width (and the benchmark's S = 50) against the plain predecessor loop, paths identical.
+TEST(HmmKernels, ViterbiMatchesReferenceAroundLaneWidths) {
+  for (Index S : {8, 9, 16, 23, 50}) {
+    const Model m = random_gaussian(S * 41, S, 4);
+    for (const auto& seq : sample(m, 3, 50, S + 7)) {
+      std::vector<std::int32_t> path(50), path_ref;
+      const double score_ref = reference::viterbi(path_ref, m, seq.view());
+      EXPECT_NEAR(viterbi(path, m, seq.view()), score_ref, 1e-10 * (1 + std::fabs(score_ref)));
+      EXPECT_EQ(path, path_ref) << "S=" << S;
+    }
+  }
+}
+
 TEST(HmmKernels, BatchResultsAreIdenticalForAnyThreadCount) {
   // Big enough (~3 MFLOP) that batch_threads really runs the requested number of threads.
   const Model m = random_gaussian(11, 16, 4);
