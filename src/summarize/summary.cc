@@ -159,9 +159,6 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                    "decode: redundancy must be in [0, 1], got ", options.redundancy);
   for (std::size_t u = 0; u < U; ++u)
     KESSEL_CHECK_ARG(std::isfinite(scores.salience[u]), "decode: salience[", u, "] is not finite");
-  KESSEL_CHECK_ARG(scores.max_chars >= 0, "decode: scores.max_chars must be >= 0, got ", scores.max_chars);
-  // The scorer's per-dialogue budget, when it has one, replaces the fixed one.
-  const int max_chars = scores.max_chars > 0 ? scores.max_chars : options.max_chars;
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";
@@ -189,7 +186,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
       if (taken[u] || !selectable[u]) continue;
-      if (max_chars > 0 && !selected.empty() && chars + p.units[u].chars > max_chars)
+      if (options.max_chars > 0 && !selected.empty() && chars + p.units[u].chars > options.max_chars)
         continue;
       double overlap = 0.0;
       if (options.redundancy > 0.0f)
@@ -224,13 +221,18 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     }
     const int unit = p.mention_unit[static_cast<std::size_t>(preferred)];
     const int unit_chars = p.units[static_cast<std::size_t>(unit)].chars;
-    const bool fits = static_cast<int>(selected.size()) < options.max_sentences &&
-                      (max_chars <= 0 || chars + unit_chars <= max_chars);
-    if (!fits && !selected.empty()) {
+    auto fits = [&] {
+      return static_cast<int>(selected.size()) < options.max_sentences &&
+             (options.max_chars <= 0 || chars + unit_chars <= options.max_chars);
+    };
+    // Dropping the weakest unit frees a sentence but maybe not enough characters: drop until the
+    // emotion unit fits (alone, it may exceed the character budget, as the first pick may).
+    while (!fits() && !selected.empty()) {
       auto weakest = std::min_element(selected.begin(), selected.end(), [&](int a, int b) {
         return scores.salience[static_cast<std::size_t>(a)] < scores.salience[static_cast<std::size_t>(b)];
       });
       taken[static_cast<std::size_t>(*weakest)] = 0;
+      chars -= p.units[static_cast<std::size_t>(*weakest)].chars;
       selected.erase(weakest);
     }
     taken[static_cast<std::size_t>(unit)] = 1;

@@ -133,6 +133,18 @@ def test_summarize_max_sentences(lang, n):
         check_record(rec, src, lang, max_sentences=n)
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("max_chars", [20, 60])
+def test_summarize_max_chars_with_constraint(lang, max_chars):
+    # The budget holds after the constraint swaps an emotion sentence in (only a single sentence may
+    # exceed it, as the first pick may).
+    sources = read_jsonl(SAMPLES[lang])
+    for rec, src in zip(summarize(SAMPLES[lang], "--max-chars", max_chars), sources):
+        check_record(rec, src, lang, 4)
+        bodies = [core(s["text"], lang)[1] for s in rec["sentences"]]
+        assert len(bodies) == 1 or sum(len(b) for b in bodies) <= max_chars, (max_chars, bodies)
+
+
 @pytest.mark.parametrize("ranker", ["lead", "longest", "lexrank"])
 def test_summarize_rankers(ranker):
     sources = read_jsonl(SAMPLES["en"])
