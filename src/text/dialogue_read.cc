@@ -56,7 +56,10 @@ std::optional<double> parse_iso8601(std::string_view s) {
       !digits(8, 2, &d)) {
     return std::nullopt;
   }
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+  if (mo < 1 || mo > 12 || d < 1) return std::nullopt;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  static constexpr int kDaysIn[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (d > kDaysIn[mo - 1] + (mo == 2 && leap ? 1 : 0)) return std::nullopt;  // 2024-02-30, 2023-02-29
   std::size_t p = 10;
   double frac = 0.0;
   double offset = 0.0;
@@ -94,6 +97,7 @@ std::optional<double> parse_iso8601(std::string_view s) {
         if (q < s.size() && !digits(q, 2, &om)) return std::nullopt;
         if (q < s.size()) q += 2;
         if (q != s.size()) return std::nullopt;
+        if (oh > 23 || om > 59) return std::nullopt;  // +25:00 is no offset
         offset = sign * (oh * 3600.0 + om * 60.0);
         p = s.size();
       } else {

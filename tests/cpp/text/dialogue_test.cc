@@ -96,6 +96,13 @@ TEST(Dialogue, Iso8601) {
   EXPECT_DOUBLE_EQ(*parse_iso8601("1970-01-02"), 86400.0);
   EXPECT_DOUBLE_EQ(*parse_iso8601("2000-03-01T00:00:00.250Z"), 951868800.25);
   EXPECT_DOUBLE_EQ(*parse_iso8601("2000-03-01 01:00:00-0130"), 951868800.0 + 3600 + 5400);
+  // Impossible calendar dates and offsets are not times.
+  EXPECT_FALSE(parse_iso8601("2024-02-30T10:00:00Z").has_value());
+  EXPECT_FALSE(parse_iso8601("2023-02-29T10:00:00Z").has_value());
+  EXPECT_FALSE(parse_iso8601("2024-04-31T10:00:00Z").has_value());
+  EXPECT_FALSE(parse_iso8601("2024-03-01T10:00:00+25:00").has_value());
+  EXPECT_TRUE(parse_iso8601("2024-02-29T10:00:00Z").has_value());  // a leap day
+  EXPECT_TRUE(parse_iso8601("2000-02-29").has_value());
   EXPECT_FALSE(parse_iso8601("yesterday").has_value());
   EXPECT_FALSE(parse_iso8601("2024-13-01T00:00:00Z").has_value());
   EXPECT_FALSE(parse_iso8601("2024-01-01T00:00:00Zjunk").has_value());
