@@ -106,7 +106,9 @@ void add_summarize_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--max-chars", options->max_chars, "Optional length budget in characters (0: off)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--redundancy", options->redundancy, "MMR redundancy weight in [0, 1]")
+  cmd->add_option("--redundancy", options->redundancy,
+                  "MMR redundancy weight in [0, 1] (default 0.5 for centrality, 0 for the baselines, "
+                  "as in kessel eval)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--no-constraint", options->no_constraint,
                 "Do not force an expressed customer emotion into the summary");
@@ -114,7 +116,7 @@ void add_summarize_command(CLI::App& app) {
   cmd->add_flag("--pretty", options->pretty, "Readable text instead of JSON lines");
   cmd->add_option("--html", options->html,
                   "Also write a review page: highlighted emotions, summary-to-turn links, attention map");
-  cmd->callback([options] {
+  cmd->callback([options, cmd] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
@@ -122,7 +124,10 @@ void add_summarize_command(CLI::App& app) {
     summarize::DecodeOptions decode_options;
     decode_options.max_sentences = o.max_sentences;
     decode_options.max_chars = o.max_chars;
-    decode_options.redundancy = o.redundancy;
+    // The baselines are position/length/graph rankers as published: no redundancy control unless
+    // asked for, so `summarize --ranker lead --no-constraint` reproduces eval's Lead-N row.
+    const bool baseline = o.ranker != "centrality";
+    decode_options.redundancy = baseline && cmd->count("--redundancy") == 0 ? 0.0f : o.redundancy;
     decode_options.emotion_constraint = !o.no_constraint;
 
     std::ofstream file;
