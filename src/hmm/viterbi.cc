@@ -28,28 +28,26 @@ inline double hmax(V8 v) {
   return std::max(a, b);
 }
 
-// out[r] = max_i (prev[i] + col_r[i]) for the four columns col_r = col + r·S, in eight lanes (one load
-// of prev for four columns). max is exact, so the value equals that of any other evaluation order;
-// there are no NaNs (log-probabilities are finite or -inf, and -inf + finite = -inf).
-void max_plus4(double* out, const double* __restrict prev, const double* __restrict col, Index S) {
+// nd[j0 + 8q + l] = max_i (prev[i] + log A[i, j0 + 8q + l]) for Q blocks of eight destinations:
+// the maxima stay in registers across the whole loop over predecessors i (one broadcast of prev[i],
+// Q row loads). max is exact, so the value is that of any other evaluation order; there are no NaNs
+// (log-probabilities are finite or -inf, and -inf + finite = -inf).
+template <int Q>
+void max_plus_rows(double* nd, const double* __restrict prev, const double* __restrict log_trans,
+                   Index S, Index j0) {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-  const V8 neg = {kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf};
-  V8 m0 = neg, m1 = neg, m2 = neg, m3 = neg;
-  Index i = 0;
-  for (; i + 8 <= S; i += 8) {
-    const V8 p = load8(prev + i);
-    m0 = vmax(p + load8(col + i), m0);
-    m1 = vmax(p + load8(col + S + i), m1);
-    m2 = vmax(p + load8(col + 2 * S + i), m2);
-    m3 = vmax(p + load8(col + 3 * S + i), m3);
+  V8 m[Q];
+  for (int q = 0; q < Q; ++q) m[q] = V8{kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf};
+  for (Index i = 0; i < S; ++i) {
+    const double p = prev[i];
+    const double* row = log_trans + i * S + j0;
+    for (int q = 0; q < Q; ++q) m[q] = vmax(p + load8(row + 8 * q), m[q]);
   }
-  double r[4] = {hmax(m0), hmax(m1), hmax(m2), hmax(m3)};
-  for (; i < S; ++i) {
-    for (int q = 0; q < 4; ++q) r[q] = std::max(r[q], prev[i] + col[q * S + i]);
-  }
-  for (int q = 0; q < 4; ++q) out[q] = r[q];
+  for (int q = 0; q < Q; ++q) std::memcpy(nd + j0 + 8 * q, &m[q], sizeof m[q]);
 }
 
+// max_i (prev[i] + col[i]) for one destination whose column col = log A[:, j] is contiguous (the
+// fewer-than-eight destinations left over).
 double max_plus(const double* __restrict prev, const double* __restrict col, Index S) {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   V8 m = {kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf};
@@ -61,9 +59,10 @@ double max_plus(const double* __restrict prev, const double* __restrict col, Ind
 }
 }  // namespace
 
-// The forward sweep keeps only the running maxima: per destination j, a max over the contiguous
-// column log A[:, j] (stored transposed), with no back pointers to select and store; the backtrack
-// then recomputes, for the one state chosen at t, which predecessor attained its maximum.
+// The forward sweep keeps only the running maxima: blocks of eight destinations j held in registers
+// over the loop on predecessors i (rows of log A), the leftover destinations as a max over their
+// contiguous column of log A transposed; no back pointers to select and store. The backtrack then
+// recomputes, for the one state chosen at t, which predecessor attained its maximum.
 // delta[t-1, i] + log A[i, j] is the same double in both places, so the first i that equals the
 // maximum is exactly the strict-> argmax.
 double viterbi(std::int32_t* path, double* delta, const Tables& tab, const double* log_b,
@@ -78,7 +77,8 @@ double viterbi(std::int32_t* path, double* delta, const Tables& tab, const doubl
     double* __restrict nd = delta + t * S;
     const double* __restrict lb = log_b + t * S;
     Index j = 0;
-    for (; j + 4 <= S; j += 4) max_plus4(nd + j, prev, log_trans_t + j * S, S);
+    for (; j + 32 <= S; j += 32) max_plus_rows<4>(nd, prev, log_trans, S, j);
+    for (; j + 8 <= S; j += 8) max_plus_rows<1>(nd, prev, log_trans, S, j);
     for (; j < S; ++j) nd[j] = max_plus(prev, log_trans_t + j * S, S);
     for (j = 0; j < S; ++j) nd[j] += lb[j];
   }
@@ -92,11 +92,12 @@ double viterbi(std::int32_t* path, double* delta, const Tables& tab, const doubl
   for (Index t = T - 1; t > 0; --t) {
     const double* prev = delta + (t - 1) * S;
     const Index j = path[t];
+    const double* col = log_trans_t + j * S;  // the same doubles as log A[:, j], contiguous
     Index arg = 0;
     double m = kNegInf;
     for (Index i = 0; i < S; ++i) {
       if (prev[i] == kNegInf) continue;
-      const double c = prev[i] + log_trans[i * S + j];
+      const double c = prev[i] + col[i];
       if (c > m) {
         m = c;
         arg = i;

@@ -129,7 +129,7 @@ TEST(HmmKernels, MatchReferenceOnOddSizes) {
 // The Viterbi max-plus step runs in eight lanes over predecessors: sizes around and past the lane
 // width (and the benchmark's S = 50) against the plain predecessor loop, paths identical.
 TEST(HmmKernels, ViterbiMatchesReferenceAroundLaneWidths) {
-  for (Index S : {8, 9, 16, 23, 50}) {
+  for (Index S : {8, 9, 16, 23, 32, 41, 50}) {
     const Model m = random_gaussian(S * 41, S, 4);
     for (const auto& seq : sample(m, 3, 50, S + 7)) {
       std::vector<std::int32_t> path(50), path_ref;
