@@ -1,8 +1,8 @@
-// The fused FCM sweep: one pass over each block of points, while it is in L1/L2, computes the direct
-// squared distances to every centre, the memberships, u^m, the objective and the centre sums. The
-// generic membership_sweep (used by Gustafson–Kessel and as this kernel's reference in the tests)
-// instead calls dgemm twice per block; for FCM's small C·D those calls cost more in packing and
-// dispatch than in arithmetic.
+// The fused FCM sweep: one pass over each block of points, while it is in L1/L2, computes the
+// direct squared distances to every centre, the memberships, u^m, the objective and the centre
+// sums. The generic membership_sweep (used by Gustafson–Kessel and as this kernel's reference in
+// the tests) instead calls dgemm twice per block; for FCM's small C·D those calls cost more in
+// packing and dispatch than in arithmetic.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -16,8 +16,8 @@ namespace kessel::cluster {
 namespace {
 
 // Eight doubles as one GCC vector: explicit lanes, so the per-lane operation order is exactly the
-// scalar one (g++ 12 auto-vectorized these loops into scalar inserts and split mul/add). Compiles to
-// whatever vector width the target has.
+// scalar one (g++ 12 auto-vectorized these loops into scalar inserts and split mul/add). Compiles
+// to whatever vector width the target has.
 using V8 = double __attribute__((vector_size(64)));
 inline V8 load8(const double* p) {
   V8 v;
@@ -37,20 +37,20 @@ double dot8(const double* a, const double* b, Index n) {
 }
 
 // Points per fused block: the block's scratch (xt, d2, u, u^m: (D + 3C)·rows doubles) then stays
-// close to L1 for FCM-sized C and D. Chunk boundaries are multiples of kBlockRows, itself a multiple
-// of this, so the blocks, and with them every summation order, depend only on N.
+// close to L1 for FCM-sized C and D. Chunk boundaries are multiples of kBlockRows, itself a
+// multiple of this, so the blocks, and with them every summation order, depend only on N.
 constexpr Index kFusedRows = 128;
 static_assert(kBlockRows % kFusedRows == 0);
-// xt's row stride: a multiple of 8 doubles plus one cache line, so that its D rows do not all fall in
-// the same L1 set (a 2^k-byte stride made the transpose's stores conflict-miss on every write).
+// xt's row stride: a multiple of 8 doubles plus one cache line, so that its D rows do not all fall
+// in the same L1 set (a 2^k-byte stride made the transpose's stores conflict-miss on every write).
 constexpr Index kTransposeStride = kFusedRows + 8;
 
 constexpr Index round8(Index n) { return (n + 7) / 8 * 8; }
 
-// Per-thread scratch for one block of at most kFusedRows points. xt and um have their columns padded
-// with zeros up to a multiple of 8, so the centre sums run in whole 8-lane steps (adding 0·0 changes
-// nothing). The lane accumulators carry the centre sums and weights through a whole chunk; they are
-// reduced once per chunk, not once per block.
+// Per-thread scratch for one block of at most kFusedRows points. xt and um have their columns
+// padded with zeros up to a multiple of 8, so the centre sums run in whole 8-lane steps (adding 0·0
+// changes nothing). The lane accumulators carry the centre sums and weights through a whole chunk;
+// they are reduced once per chunk, not once per block.
 struct BlockScratch {
   std::vector<double> xt, d2, u, um, sum_lanes, weight_lanes;
   BlockScratch(Index c, Index d)
@@ -62,9 +62,10 @@ struct BlockScratch {
         weight_lanes(static_cast<size_t>(c * 8)) {}
 };
 
-// xt [D, ld] = x[B, D]ᵀ, so that the distance and centre-sum loops below run along the B points with
-// unit stride; columns B..round8(B) are zeroed. Redone every iteration: a once-per-fit transposed copy
-// of X measured slower (its page faults, and D interleaved read streams the prefetcher misses).
+// xt [D, ld] = x[B, D]ᵀ, so that the distance and centre-sum loops below run along the B points
+// with unit stride; columns B..round8(B) are zeroed. Redone every iteration: a once-per-fit
+// transposed copy of X measured slower (its page faults, and D interleaved read streams the
+// prefetcher misses).
 void transpose_block(double* xt, Index ld, const double* x, Index b, Index d) {
   for (Index i = 0; i < b; ++i)
     for (Index k = 0; k < d; ++k) xt[k * ld + i] = x[i * d + k];
@@ -72,8 +73,8 @@ void transpose_block(double* xt, Index ld, const double* x, Index b, Index d) {
     for (Index i = b; i < round8(b); ++i) xt[k * ld + i] = 0.0;
 }
 
-// acc[q][8] += Σ over 8-lane steps of a[i] · b_q[i] for the rows b_q = b + q·ld, q < 4 (one load of a
-// for four products); n a multiple of 8.
+// acc[q][8] += Σ over 8-lane steps of a[i] · b_q[i] for the rows b_q = b + q·ld, q < 4 (one load of
+// a for four products); n a multiple of 8.
 void dot4_into_lanes(double* __restrict acc, const double* __restrict a, const double* __restrict b,
                      Index ld, Index n) {
   V8 l0 = load8(acc), l1 = load8(acc + 8), l2 = load8(acc + 16), l3 = load8(acc + 24);
@@ -112,9 +113,9 @@ double reduce_lanes(const double* lane) {
 
 void squared_distances_transposed(double* d2, const double* xt, Index ld, Index b, const double* v,
                                   Index c, Index d) {
-  // Direct Σ_k (x_ik − v_jk)², summed over k in order: exact for a point on a centre and free of the
-  // cancellation that the ‖x‖² + ‖v‖² − 2x·v form has to repair. Eight points at a time, so the sum
-  // stays in a register across k; the ragged tail does the same operations one point at a time.
+  // Direct Σ_k (x_ik − v_jk)², summed over k in order: exact for a point on a centre and free of
+  // the cancellation that the ‖x‖² + ‖v‖² − 2x·v form has to repair. Eight points at a time, so the
+  // sum stays in a register across k; the ragged tail does the same operations one point at a time.
   Index i0 = 0;
   for (; i0 + 8 <= b; i0 += 8) {
     Index j = 0;
@@ -123,7 +124,8 @@ void squared_distances_transposed(double* d2, const double* xt, Index ld, Index 
       V8 a0 = {0, 0, 0, 0, 0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
       for (Index k = 0; k < d; ++k) {
         const V8 xk = load8(xt + k * ld + i0);
-        const V8 e0 = xk - v0[k], e1 = xk - v0[d + k], e2 = xk - v0[2 * d + k], e3 = xk - v0[3 * d + k];
+        const V8 e0 = xk - v0[k], e1 = xk - v0[d + k], e2 = xk - v0[2 * d + k],
+                 e3 = xk - v0[3 * d + k];
         a0 += e0 * e0;
         a1 += e1 * e1;
         a2 += e2 * e2;
@@ -163,7 +165,7 @@ SweepResult euclidean_sweep(MatrixView x, const double* centres, Index c, double
   std::vector<double> part_sums(static_cast<size_t>(chunks.count * c * d), 0.0);
   std::vector<double> part_weights(static_cast<size_t>(chunks.count * c), 0.0);
   std::vector<double> part_objective(static_cast<size_t>(chunks.count), 0.0);
-#pragma omp parallel num_threads(std::min<Index>(resolve_threads(threads), chunks.count))
+#pragma omp parallel num_threads(std::min <Index>(resolve_threads(threads), chunks.count))
   {
     BlockScratch s(c, d);
 #pragma omp for schedule(dynamic, 1)
@@ -180,7 +182,7 @@ SweepResult euclidean_sweep(MatrixView x, const double* centres, Index c, double
         for (Index j = 0; j < c; ++j) {
           const double* uj = s.u.data() + j * b;
           double* __restrict umj = s.um.data() + j * kFusedRows;  // padded rows, see BlockScratch
-          if (m == 2.0) {  // the common case, without pow
+          if (m == 2.0) {                                         // the common case, without pow
             for (Index i = 0; i < b; ++i) umj[i] = uj[i] * uj[i];
           } else {
             for (Index i = 0; i < b; ++i) umj[i] = std::pow(uj[i], m);
@@ -203,7 +205,8 @@ SweepResult euclidean_sweep(MatrixView x, const double* centres, Index c, double
           }
         }
       }
-      for (Index e = 0; e < c * d; ++e) part_sums[k * c * d + e] = reduce_lanes(&s.sum_lanes[e * 8]);
+      for (Index e = 0; e < c * d; ++e)
+        part_sums[k * c * d + e] = reduce_lanes(&s.sum_lanes[e * 8]);
       for (Index j = 0; j < c; ++j) part_weights[k * c + j] = reduce_lanes(&s.weight_lanes[j * 8]);
       part_objective[static_cast<size_t>(k)] = objective;
     }

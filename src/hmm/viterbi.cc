@@ -37,7 +37,8 @@ void max_plus_rows(double* nd, const double* __restrict prev, const double* __re
                    Index S, Index j0) {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   V8 m[Q];
-  for (int q = 0; q < Q; ++q) m[q] = V8{kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf};
+  for (int q = 0; q < Q; ++q)
+    m[q] = V8{kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf, kNegInf};
   for (Index i = 0; i < S; ++i) {
     const double p = prev[i];
     const double* row = log_trans + i * S + j0;
@@ -65,8 +66,7 @@ double max_plus(const double* __restrict prev, const double* __restrict col, Ind
 // recomputes, for the one state chosen at t, which predecessor attained its maximum.
 // delta[t-1, i] + log A[i, j] is the same double in both places, so the first i that equals the
 // maximum is exactly the strict-> argmax.
-double viterbi(std::int32_t* path, double* delta, const Tables& tab, const double* log_b,
-               Index T) {
+double viterbi(std::int32_t* path, double* delta, const Tables& tab, const double* log_b, Index T) {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   const Index S = tab.S;
   const double* log_trans = tab.log_trans.data();
@@ -122,13 +122,13 @@ double viterbi(std::span<std::int32_t> path, const Model& model, SequenceView se
   model.validate(where);
   const auto tab = detail::make_tables(model);
   detail::check_sequence(tab, seq, where);
-  KESSEL_CHECK_ARG(static_cast<Index>(path.size()) == seq.length, where, ": path has ",
-                   path.size(), " entries, expected T=", seq.length);
+  KESSEL_CHECK_ARG(static_cast<Index>(path.size()) == seq.length, where, ": path has ", path.size(),
+                   " entries, expected T=", seq.length);
   detail::Workspace ws;
   ws.reserve(seq.length, tab.S);
   detail::emission_log_prob(ws.log_b.data(), tab, seq);
-  const double score = detail::viterbi(path.data(), ws.alpha.data(), tab,
-                                       ws.log_b.data(), seq.length);
+  const double score =
+      detail::viterbi(path.data(), ws.alpha.data(), tab, ws.log_b.data(), seq.length);
   check_finite_score(score, where, 0);
   return score;
 }
@@ -150,8 +150,8 @@ std::vector<ViterbiResult> viterbi(const Model& model, std::span<const SequenceV
       ws.reserve(T, tab.S);
       detail::emission_log_prob(ws.log_b.data(), tab, seqs[n]);
       out[n].path.resize(T);
-      out[n].log_score = detail::viterbi(out[n].path.data(), ws.alpha.data(), tab,
-                                         ws.log_b.data(), T);
+      out[n].log_score =
+          detail::viterbi(out[n].path.data(), ws.alpha.data(), tab, ws.log_b.data(), T);
     }
   }
   for (Index n = 0; n < N; ++n) check_finite_score(out[n].log_score, where, n);
