@@ -37,8 +37,23 @@ struct TrainArgs {
   std::vector<int> budget_sweep;  // also report scores at these max_chars (0 = no char budget)
 };
 
-// Scores of `model` on `dialogues` at each budget of the sweep (descriptive: the stored budget is
-// still the one chosen from the training summaries).
+// The model with its per-dialogue budget switched off, so that DecodeOptions::max_chars decides.
+class FixedBudget final : public summarize::Scorer {
+ public:
+  explicit FixedBudget(const summarize::Scorer& inner) : inner_(inner) {}
+  std::string name() const override { return inner_.name(); }
+  summarize::UnitScores score(const summarize::Prepared& p) const override {
+    summarize::UnitScores s = inner_.score(p);
+    s.max_chars = 0;
+    return s;
+  }
+
+ private:
+  const summarize::Scorer& inner_;
+};
+
+// Scores of `model` on `dialogues` at each fixed budget of the sweep (descriptive: the stored budget
+// is still the one chosen from the training summaries; the per-dialogue budget is off here).
 nlohmann::json sweep(const TrainArgs& args, const summarize::EacaModel& model,
                      const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
                      std::vector<double>* sums) {
@@ -47,7 +62,7 @@ nlohmann::json sweep(const TrainArgs& args, const summarize::EacaModel& model,
     summarize::DecodeOptions o = model.decode_options();
     o.max_chars = args.budget_sweep[i];
     if (o.max_chars == 0) o.max_sentences = 3;  // no char budget: a sentence budget instead
-    const auto r = summarize::evaluate_rouge(dialogues, lexicon, model, o);
+    const auto r = summarize::evaluate_rouge(dialogues, lexicon, FixedBudget(model), o);
     std::fprintf(stderr, "  budget %d chars: ROUGE-1/2/L %.2f / %.2f / %.2f\n", o.max_chars, r.rouge1, r.rouge2,
                  r.rougeL);
     if (sums) (*sums)[i] += r.rougeL;
@@ -112,11 +127,20 @@ nlohmann::json epochs_json(const summarize::TrainResult& r) {
   return a;
 }
 
+nlohmann::json budget_json(const summarize::EacaConfig& c) {
+  if (c.budget_max <= 0) return nullptr;
+  return {{"intercept", c.budget_intercept}, {"slope", c.budget_slope}, {"min", c.budget_min},
+          {"max", c.budget_max}, {"scale", c.budget_scale}};
+}
+
 summarize::EacaModel train_once(const TrainArgs& args, const std::vector<text::Dialogue>& train,
                                 const std::vector<text::Dialogue>& dev, const text::Lexicon& lexicon,
                                 summarize::TrainResult* result) {
   summarize::EacaModel model = summarize::train_eaca(train, dev, lexicon, args.config, args.train, result);
-  if (args.max_chars >= 0) model.mutable_config().max_chars = args.max_chars;
+  if (args.max_chars >= 0) {
+    model.mutable_config().max_chars = args.max_chars;
+    model.mutable_config().budget_max = 0;  // an explicit fixed budget replaces the per-dialogue one
+  }
   return model;
 }
 
@@ -139,8 +163,11 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     summarize::TrainResult result;
     const auto model = train_once(args, inner_train, inner_dev, lexicon, &result);
     const auto r = summarize::evaluate_rouge(held, lexicon, model, model.decode_options());
-    std::fprintf(stderr, "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f (budget %d chars, best epoch %d)\n",
-                 k + 1, K, r.rouge1, r.rouge2, r.rougeL, model.config().max_chars, result.best_epoch);
+    const auto& c = model.config();
+    std::fprintf(stderr,
+                 "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f (budget %d chars%s, best epoch %d)\n", k + 1,
+                 K, r.rouge1, r.rouge2, r.rougeL, c.max_chars, c.budget_max > 0 ? ", per-dialogue" : "",
+                 result.best_epoch);
     const nlohmann::json swept = sweep(args, model, held, lexicon, &sweep_sums);
     sum1 += r.rouge1;
     sum2 += r.rouge2;
@@ -148,6 +175,7 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     seconds += result.seconds;
     folds.push_back({{"fold", k + 1}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL},
                      {"dialogues", r.dialogues}, {"max_chars", model.config().max_chars},
+                     {"budget", budget_json(model.config())},
                      {"max_sentences", model.config().max_sentences}, {"best_epoch", result.best_epoch},
                      {"seconds", result.seconds}, {"budget_sweep", swept}, {"epochs", epochs_json(result)}});
   }
@@ -207,7 +235,7 @@ void run_train(TrainArgs& args) {
                 model.config().max_chars, result.seconds);
     report["model"] = {{"path", args.out}, {"best_epoch", result.best_epoch}, {"dev_rougeL", result.best_dev_rougeL},
                        {"max_sentences", model.config().max_sentences}, {"max_chars", model.config().max_chars},
-                       {"seconds", result.seconds}, {"epochs", epochs_json(result)}};
+                       {"budget", budget_json(model.config())}, {"seconds", result.seconds}, {"epochs", epochs_json(result)}};
   }
   if (!args.report.empty()) {
     std::ofstream out(args.report);
@@ -246,7 +274,10 @@ void add_train_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("!--no-select-budget", args->train.select_budget,
                 "Keep the training-derived char budget instead of choosing it on dev");
-  cmd->add_option("--max-chars", args->max_chars, "Override the char budget stored in the model");
+  cmd->add_flag("!--fixed-budget", args->train.length_budget,
+                "One char budget for every dialogue instead of one fitted on the dialogue's length");
+  cmd->add_option("--max-chars", args->max_chars,
+                  "Override the char budget stored in the model (a fixed budget: the per-dialogue one is dropped)");
   cmd->add_option("--human-label-weight", args->train.human_label_weight,
                   "Weight of human extractive selections (TweetSumm) vs the greedy oracle in the targets")
       ->capture_default_str();

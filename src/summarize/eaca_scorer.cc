@@ -1,4 +1,5 @@
 // EacaModel: construction, scoring (the Scorer interface), metadata and safetensors I/O.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -39,6 +40,11 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"max_sentences", std::to_string(c.max_sentences)},
           {"max_chars", std::to_string(c.max_chars)},
           {"redundancy", format_float(c.redundancy)},
+          {"budget_intercept", format_float(c.budget_intercept)},
+          {"budget_slope", format_float(c.budget_slope)},
+          {"budget_min", std::to_string(c.budget_min)},
+          {"budget_max", std::to_string(c.budget_max)},
+          {"budget_scale", format_float(c.budget_scale)},
           {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
 }
 
@@ -83,10 +89,36 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
   c.max_sentences = get_int("max_sentences");
   c.max_chars = get_int("max_chars");
   c.redundancy = get_float("redundancy");
+  // The per-dialogue budget came later: a file with none of its keys is an older model (fixed budget);
+  // one with only some of them is damaged.
+  const char* budget_keys[] = {"budget_intercept", "budget_slope", "budget_min", "budget_max", "budget_scale"};
+  int present = 0;
+  for (const char* k : budget_keys) present += m.count(k) ? 1 : 0;
+  if (present > 0) {
+    c.budget_intercept = get_float("budget_intercept");
+    c.budget_slope = get_float("budget_slope");
+    c.budget_min = get_int("budget_min");
+    c.budget_max = get_int("budget_max");
+    c.budget_scale = get_float("budget_scale");
+    if (c.budget_max < 0 || (c.budget_max > 0 && (c.budget_min < 1 || c.budget_min > c.budget_max)) ||
+        !(c.budget_scale > 0.0f))
+      throw ParseError(file, 0, "__metadata__: budget_min " + std::to_string(c.budget_min) + ", budget_max " +
+                                    std::to_string(c.budget_max) + ", budget_scale " + format_float(c.budget_scale) +
+                                    " out of range (need 1 <= min <= max, or max = 0; scale > 0)");
+  }
   if (c.hash_buckets < 1 || c.embed_dim < 1 || c.hidden < 1 || c.attn_dim < 1 || c.max_sentences < 1 ||
       c.max_chars < 0 || c.time_decay < 0.0f || c.redundancy < 0.0f || c.redundancy > 1.0f)
     throw ParseError(file, 0, "__metadata__: hyperparameters out of range");
   return c;
+}
+
+int length_budget(const EacaConfig& c, long dialogue_chars) {
+  if (c.budget_max <= 0) return 0;
+  KESSEL_CHECK_ARG(dialogue_chars >= 0, "length_budget: dialogue_chars must be >= 0, got ", dialogue_chars);
+  const double fitted = static_cast<double>(c.budget_intercept) +
+                        static_cast<double>(c.budget_slope) * static_cast<double>(dialogue_chars);
+  const double clamped = std::clamp(fitted, static_cast<double>(c.budget_min), static_cast<double>(c.budget_max));
+  return std::max(1, static_cast<int>(std::lround(static_cast<double>(c.budget_scale) * clamped)));
 }
 
 EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(config) {
@@ -122,6 +154,9 @@ UnitScores EacaModel::score(const Prepared& p) const {
   s.salience = a.salience;
   s.mention_source = a.mention_logit;
   s.has_emotion = 1.0f / (1.0f + std::exp(-a.has_logit));
+  long dialogue_chars = 0;
+  for (const auto& unit : p.units) dialogue_chars += unit.chars;
+  s.max_chars = length_budget(config_, dialogue_chars);
   if (a.Q > 0 && a.U <= kMaxExplainUnits) {
     AttentionInputs in;
     in.B = in.H = 1;

@@ -26,6 +26,7 @@ struct Example {
   EacaTargets targets;
   std::vector<int> oracle;
   int oracle_chars = 0;
+  long dialogue_chars = 0;  // sum of Unit::chars: the length the per-dialogue budget is fitted on
 };
 
 std::uint64_t splitmix(std::uint64_t& state) {
@@ -66,6 +67,7 @@ Example make_example(const text::Dialogue& dialogue, const text::Lexicon& lexico
     oracle[static_cast<std::size_t>(u)] = 1.0f;
     ex.oracle_chars += p.units[static_cast<std::size_t>(u)].chars;
   }
+  for (const auto& unit : p.units) ex.dialogue_chars += unit.chars;
   ex.targets.salience = oracle;
   if (!dialogue.extractive.empty() && human_weight > 0.0f) {
     std::vector<float> human(U, 0.0f);
@@ -96,6 +98,34 @@ float quantile(std::vector<int> v, float q) {
   std::sort(v.begin(), v.end());
   const auto i = static_cast<std::size_t>(std::clamp(q, 0.0f, 1.0f) * static_cast<float>(v.size() - 1) + 0.5f);
   return static_cast<float>(v[i]);
+}
+
+// Least squares of the oracle summary length on the dialogue length, clamped to the 5th..95th
+// percentile of the oracle lengths: a long dialogue's summary is longer (CSDS: r = 0.42), but a
+// straight line would give absurd budgets at the extremes of the length range.
+// Returns the correlation of the two lengths (0 when either is constant), for the log.
+double fit_length_budget(EacaConfig& c, const std::vector<long>& x, const std::vector<int>& y) {
+  const double n = static_cast<double>(x.size());
+  double mx = 0.0, my = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    mx += static_cast<double>(x[i]);
+    my += static_cast<double>(y[i]);
+  }
+  mx /= n;
+  my /= n;
+  double sxx = 0.0, sxy = 0.0, syy = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxx += (static_cast<double>(x[i]) - mx) * (static_cast<double>(x[i]) - mx);
+    sxy += (static_cast<double>(x[i]) - mx) * (static_cast<double>(y[i]) - my);
+    syy += (static_cast<double>(y[i]) - my) * (static_cast<double>(y[i]) - my);
+  }
+  const double slope = sxx > 0.0 ? sxy / sxx : 0.0;  // all dialogues the same length: a constant budget
+  c.budget_slope = static_cast<float>(slope);
+  c.budget_intercept = static_cast<float>(my - slope * mx);
+  c.budget_min = std::max(1, static_cast<int>(quantile(y, 0.05f)));
+  c.budget_max = std::max(c.budget_min, static_cast<int>(quantile(y, 0.95f)));
+  c.budget_scale = 1.0f;
+  return sxx > 0.0 && syy > 0.0 ? sxy / std::sqrt(sxx * syy) : 0.0;
 }
 
 std::string eta(double seconds) {
@@ -166,19 +196,32 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
 
   // Budget from the training summaries: the oracle's length is the length the references reward.
   std::vector<int> sizes, chars;
+  std::vector<long> dialogue_chars;
   for (const auto& ex : examples) {
     if (ex.oracle.empty()) continue;
     sizes.push_back(static_cast<int>(ex.oracle.size()));
     chars.push_back(ex.oracle_chars);
+    dialogue_chars.push_back(ex.dialogue_chars);
   }
+  config.budget_max = 0;  // the per-dialogue budget is fitted here or not at all
+  double length_r = 0.0;
   if (!sizes.empty()) {
     config.max_sentences = std::max(1, static_cast<int>(quantile(sizes, 0.9f)));
     config.max_chars = o.budget_quantile > 0.0f ? std::max(1, static_cast<int>(quantile(chars, o.budget_quantile))) : 0;
+    if (o.length_budget && config.max_chars > 0) length_r = fit_length_budget(config, dialogue_chars, chars);
   }
-  if (o.verbose)
+  if (o.verbose) {
     std::fprintf(stderr, "train: %zu dialogues (%d without reference skipped), dev %d | budget %d units, %d chars\n",
                  examples.size(), no_reference, dev_refs, config.max_sentences, config.max_chars);
+    if (config.budget_max > 0)
+      std::fprintf(stderr, "train: per-dialogue budget clamp(%.2f + %.4f x dialogue chars, %d, %d) (r = %.2f)\n",
+                   config.budget_intercept, config.budget_slope, config.budget_min, config.budget_max, length_r);
+  }
 
+  // Early stopping decodes with the fixed budget: the per-dialogue one only joins in the budget choice
+  // after training, so both budget forms are compared on the same parameters.
+  const EacaConfig fitted = config;
+  config.budget_max = 0;
   EacaModel model(config, o.seed);
   auto& params = model.parameters();
   const std::int64_t P = static_cast<std::int64_t>(params.size());
@@ -253,26 +296,48 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   }
   params = best;
   res.best_dev_rougeL = best_score;
-  if (o.select_budget && config.max_chars > 0) {
+  auto set_budget = [&](float factor, bool per_dialogue) {
+    EacaConfig& c = model.mutable_config();
+    c.max_chars = std::max(1, static_cast<int>(std::lround(factor * static_cast<float>(fitted.max_chars))));
+    c.budget_intercept = per_dialogue ? fitted.budget_intercept : 0.0f;
+    c.budget_slope = per_dialogue ? fitted.budget_slope : 0.0f;
+    c.budget_min = per_dialogue ? fitted.budget_min : 0;
+    c.budget_max = per_dialogue ? fitted.budget_max : 0;
+    c.budget_scale = per_dialogue ? factor : 1.0f;
+  };
+  if (o.select_budget && fitted.max_chars > 0) {
     // A proper dev selection of the char budget around the training-derived one: char ROUGE is very
     // sensitive to length, and the oracle's length (R1+R2 optimal) is not the ROUGE-L optimal one.
-    const int base = config.max_chars;
-    int chosen = base;
+    // The same factors scale the fixed budget and, when fitted, the per-dialogue one; dev picks the
+    // form too, so a data set where the length fit does not help keeps the fixed budget. The fixed
+    // max_chars follows the factor either way, a consistent fallback in decode_options().
+    float chosen_factor = 1.0f;
+    bool chosen_per_dialogue = false;
     double chosen_score = -1.0;
-    for (float factor : {0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
-      DecodeOptions d = model.decode_options();
-      d.max_chars = std::max(1, static_cast<int>(std::lround(factor * static_cast<float>(base))));
-      const double score = evaluate_rouge(dev, lexicon, model, d).rougeL;
-      if (o.verbose) std::fprintf(stderr, "budget %d chars: dev ROUGE-L %.2f\n", d.max_chars, score);
-      if (score > chosen_score + 1e-9) {
-        chosen_score = score;
-        chosen = d.max_chars;
+    for (bool per_dialogue : {false, true}) {
+      if (per_dialogue && fitted.budget_max <= 0) continue;
+      for (float factor : {0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
+        set_budget(factor, per_dialogue);
+        const double score = evaluate_rouge(dev, lexicon, model, model.decode_options()).rougeL;
+        if (o.verbose)
+          std::fprintf(stderr, "budget x%.1f %s (%d chars fixed): dev ROUGE-L %.2f\n", factor,
+                       per_dialogue ? "per dialogue" : "fixed", model.config().max_chars, score);
+        if (score > chosen_score + 1e-9) {
+          chosen_score = score;
+          chosen_factor = factor;
+          chosen_per_dialogue = per_dialogue;
+        }
       }
     }
-    model.mutable_config().max_chars = chosen;
+    set_budget(chosen_factor, chosen_per_dialogue);
     res.best_dev_rougeL = chosen_score;
     best_score = chosen_score;
-    if (o.verbose) std::fprintf(stderr, "budget: chose %d chars on dev (training oracle median %d)\n", chosen, base);
+    if (o.verbose)
+      std::fprintf(stderr, "budget: chose x%.1f %s on dev (%d chars fixed; training oracle median %d)\n",
+                   chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", model.config().max_chars,
+                   fitted.max_chars);
+  } else if (fitted.budget_max > 0) {
+    set_budget(1.0f, true);  // not chosen on dev: the fit as it is
   }
   res.seconds = elapsed();
   auto& meta = model.metadata();

@@ -159,6 +159,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                    "decode: redundancy must be in [0, 1], got ", options.redundancy);
   for (std::size_t u = 0; u < U; ++u)
     KESSEL_CHECK_ARG(std::isfinite(scores.salience[u]), "decode: salience[", u, "] is not finite");
+  KESSEL_CHECK_ARG(scores.max_chars >= 0, "decode: scores.max_chars must be >= 0, got ", scores.max_chars);
+  // The scorer's per-dialogue budget, when it has one, replaces the fixed one.
+  const int max_chars = scores.max_chars > 0 ? scores.max_chars : options.max_chars;
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";
@@ -186,7 +189,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
       if (taken[u] || !selectable[u]) continue;
-      if (options.max_chars > 0 && !selected.empty() && chars + p.units[u].chars > options.max_chars)
+      if (max_chars > 0 && !selected.empty() && chars + p.units[u].chars > max_chars)
         continue;
       double overlap = 0.0;
       if (options.redundancy > 0.0f)
@@ -223,7 +226,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const int unit_chars = p.units[static_cast<std::size_t>(unit)].chars;
     auto fits = [&] {
       return static_cast<int>(selected.size()) < options.max_sentences &&
-             (options.max_chars <= 0 || chars + unit_chars <= options.max_chars);
+             (max_chars <= 0 || chars + unit_chars <= max_chars);
     };
     // Dropping the weakest unit frees a sentence but maybe not enough characters: drop until the
     // emotion unit fits (alone, it may exceed the character budget, as the first pick may).

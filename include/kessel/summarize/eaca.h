@@ -33,7 +33,21 @@ struct EacaConfig {
   int max_sentences = 4;
   int max_chars = 0;
   float redundancy = 0.3f;
+  // Per-dialogue char budget, on when budget_max > 0 (length_budget below); EacaModel::score returns
+  // it as UnitScores::max_chars, which replaces max_chars. Fitted on the training oracle summaries'
+  // lengths against the dialogues' lengths; budget_scale is chosen on dev. Models saved without these
+  // keys load with budget_max = 0: the fixed max_chars, as before.
+  float budget_intercept = 0.0f;  // chars
+  float budget_slope = 0.0f;      // chars of summary per char of dialogue
+  int budget_min = 0;             // clamp of the fitted length, before the scale
+  int budget_max = 0;
+  float budget_scale = 1.0f;
 };
+
+// The per-dialogue budget: max(1, round(budget_scale * clamp(budget_intercept + budget_slope *
+// dialogue_chars, budget_min, budget_max))), where dialogue_chars is the sum of the units' code points
+// (Unit::chars, as the decoder counts them). 0 when the config has none (budget_max == 0).
+int length_budget(const EacaConfig& config, long dialogue_chars);
 
 // Model hyperparameters as metadata strings, and back (ParseError naming the key on a bad value).
 std::map<std::string, std::string> config_metadata(const EacaConfig& config);
@@ -94,7 +108,12 @@ struct TrainOptions {
   float budget_quantile = 0.5f;
   // Then pick max_chars among {0.8, 1.0, ..., 2.0} x that budget by dev ROUGE-L (after early stopping;
   // the dev split is then no longer an unbiased estimate: report a held-out split or CV folds).
+  // With length_budget the same factor grid picks budget_scale, and max_chars follows it.
   bool select_budget = true;
+  // Per-dialogue budget: least squares of the oracle summary's chars on the dialogue's chars over the
+  // training dialogues, clamped to the 5th..95th percentile of the oracle lengths (EacaConfig::budget_*).
+  // Off: one fixed max_chars for every dialogue.
+  bool length_budget = true;
   // Labels: TweetSumm-style human extractive selections (share of annotators who picked the unit)
   // mixed with the greedy oracle: y = human_label_weight * human + (1 - weight) * oracle.
   // Default 0: on TweetSumm the oracle targets scored higher on the inner dev split (docs/eaca.md).

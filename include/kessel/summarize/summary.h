@@ -47,6 +47,10 @@ struct UnitScores {
   std::vector<float> salience;        // [U] higher = more summary-worthy (any scale)
   std::vector<float> mention_source;  // [M] preference for keeping each mention (empty: uniform)
   float has_emotion = -1.0f;          // P(summary should carry an emotion); < 0 when not modelled
+  // The scorer's budget for this dialogue in code points; 0 = use DecodeOptions. When > 0 it replaces
+  // DecodeOptions::max_chars (max_sentences still applies): a scorer that predicts how long this
+  // dialogue's summary should be (EACA: a fit on the dialogue's length) sets it.
+  int max_chars = 0;
   // Optional explanation: attention of customer-unit queries over all units, [Q, U] row-major, with
   // the unit index of each query row. Empty when the scorer has none.
   std::vector<int> attention_queries;
@@ -62,7 +66,7 @@ class Scorer {
 
 struct DecodeOptions {
   int max_sentences = 4;        // length budget in units
-  int max_chars = 0;            // optional budget in code points (0: off)
+  int max_chars = 0;            // optional budget in code points (0: off; UnitScores::max_chars > 0 wins)
   float redundancy = 0.5f;      // MMR trade-off: 0 = pure salience; overlap penalty weight otherwise
   bool emotion_constraint = true;  // keep at least one expressed customer emotion when there is one
 };
@@ -92,7 +96,8 @@ struct Summary {
   bool constraint_bound = false;           // the constraint changed the selection
 };
 
-// Picks units under the budget with redundancy control, in dialogue order; with the constraint on,
+// Picks units under the budget (UnitScores::max_chars when > 0, else DecodeOptions::max_chars; the
+// first unit is always allowed) with redundancy control, in dialogue order; with the constraint on,
 // when the customer expressed an emotion and no selected unit carries one, the unit holding the
 // preferred mention (mention_source, else the most intense) replaces the lowest-scoring selected unit
 // (or is added when the budget allows). Renders the summary text.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/text/lexicon.h"
 #include "summarize/eaca_features.h"
@@ -150,6 +151,57 @@ TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
   EXPECT_NO_THROW(loaded.check_lexicon(fx.lex));
   text::Lexicon other;
   EXPECT_THROW(loaded.check_lexicon(other), InvalidArgument);
+}
+
+TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
+  EacaConfig c;
+  c.hash_buckets = 97;
+  c.embed_dim = 6;
+  c.hidden = 8;
+  c.attn_dim = 4;
+  c.max_chars = 40;
+  EXPECT_EQ(length_budget(c, 500), 0);  // budget_max = 0: none, the fixed max_chars decides
+  c.budget_intercept = 20.0f;
+  c.budget_slope = 0.1f;
+  c.budget_min = 30;
+  c.budget_max = 90;
+  EXPECT_EQ(length_budget(c, 300), 50);   // 20 + 0.1 * 300
+  EXPECT_EQ(length_budget(c, 0), 30);     // clamped below
+  EXPECT_EQ(length_budget(c, 5000), 90);  // and above
+  c.budget_scale = 1.5f;
+  EXPECT_EQ(length_budget(c, 300), 75);  // the dev-chosen scale applies after the clamp
+  EXPECT_EQ(length_budget(c, 5000), 135);
+  EXPECT_THROW(length_budget(c, -1), InvalidArgument);
+
+  Fixture fx(false);
+  long chars = 0;
+  for (const auto& unit : fx.prepared.units) chars += unit.chars;
+  EacaModel a(c, 3);
+  EXPECT_EQ(a.score(fx.prepared).max_chars, length_budget(c, chars));
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_budget.safetensors").string();
+  a.save(path);
+  const EacaModel loaded = EacaModel::load(path);
+  EXPECT_EQ(loaded.config().budget_intercept, 20.0f);
+  EXPECT_EQ(loaded.config().budget_slope, 0.1f);
+  EXPECT_EQ(loaded.config().budget_min, 30);
+  EXPECT_EQ(loaded.config().budget_max, 90);
+  EXPECT_EQ(loaded.config().budget_scale, 1.5f);
+  EXPECT_EQ(loaded.score(fx.prepared).max_chars, length_budget(c, chars));
+
+  // A model saved before the per-dialogue budget existed has none of its keys: the fixed budget.
+  auto meta = config_metadata(c);
+  for (const char* k : {"budget_intercept", "budget_slope", "budget_min", "budget_max", "budget_scale"}) meta.erase(k);
+  const EacaConfig old = config_from_metadata(meta, "old.safetensors");
+  EXPECT_EQ(old.budget_max, 0);
+  EXPECT_EQ(old.max_chars, 40);
+  EXPECT_EQ(EacaModel(old, 3).score(fx.prepared).max_chars, 0);
+  // Some keys but not all, or an inverted clamp: a damaged file, not an old one.
+  meta["budget_max"] = "90";
+  EXPECT_THROW(config_from_metadata(meta, "partial.safetensors"), ParseError);
+  meta = config_metadata(c);
+  meta["budget_min"] = "100";
+  EXPECT_THROW(config_from_metadata(meta, "inverted.safetensors"), ParseError);
+  std::filesystem::remove(path);
 }
 
 TEST(EacaModel, RejectsBadConfig) {

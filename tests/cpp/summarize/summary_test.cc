@@ -128,6 +128,38 @@ TEST(Summary, RedundancyAvoidsNearDuplicates) {
   EXPECT_EQ(out.sentences[1].unit, 2);
 }
 
+TEST(Summary, ScorerBudgetReplacesTheFixedCharBudget) {
+  // Units of 9, 7 and 3 code points.
+  auto d = make_dialogue({{Speaker::customer, {"订单什么时候发货？"}},
+                          {Speaker::agent, {"今天下午发货。"}},
+                          {Speaker::customer, {"好的。"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units[0].chars, 9);
+  ASSERT_EQ(p.units[1].chars, 7);
+  UnitScores s;
+  s.salience = {0.9f, 0.8f, 0.1f};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.redundancy = 0.0f;
+  o.max_chars = 10;  // the fixed budget: only unit 0 fits with anything (9 + 3 > 10 too)
+  ASSERT_EQ(decode(p, s, o).sentences.size(), 1u);
+  s.max_chars = 16;  // the scorer's budget wins: units 0 and 1 (16), not unit 2 on top
+  Summary out = decode(p, s, o);
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[1].unit, 1);
+  o.max_chars = 0;  // and applies when the options have no char budget at all
+  EXPECT_EQ(decode(p, s, o).sentences.size(), 2u);
+  s.max_chars = 0;  // 0 falls back to the options: no char budget, all three units
+  EXPECT_EQ(decode(p, s, o).sentences.size(), 3u);
+  s.max_chars = -1;
+  try {
+    decode(p, s, o);
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("max_chars"));
+  }
+}
+
 TEST(Summary, BadScoresAreClearErrors) {
   auto d = make_dialogue({{Speaker::customer, {"你好。"}}});
   Prepared p = prepare(d, lexicon());
