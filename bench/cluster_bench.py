@@ -46,8 +46,12 @@ def worker(args):
     for _ in range(args.repeat):
         start, start_cpu = time.perf_counter(), time.process_time()
         if args.impl == "kessel":
-            fn = kessel.fcm if args.problem == "fcm" else kessel.gk
-            result = fn(x, c, m=2.0, tol=0.0, max_iter=iters, init=init, threads=args.threads)
+            if args.problem == "fcm":  # centres and memberships only: no validity indices
+                result = kessel.fcm(x, c, m=2.0, tol=0.0, max_iter=iters, init=init,
+                                    threads=args.threads, precision=args.precision, indices=False)
+            else:
+                result = kessel.gk(x, c, m=2.0, tol=0.0, max_iter=iters, init=init,
+                                   threads=args.threads)
         elif args.problem == "fcm":
             result = fcm_numpy.fcm(x, c, m=2.0, tol=0.0, max_iter=iters, init_centres=init,
                                    distance=fcm_numpy.squared_distances_gemm)
@@ -61,10 +65,11 @@ def worker(args):
                           objective=float(result["objective_history"][-1]))))
 
 
-def run(args, impl, problem, threads):
+def run(args, impl, problem, threads, precision="float64"):
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
     cmd = [sys.executable, __file__, "--worker", "--impl", impl, "--problem", problem, "--threads",
-           str(threads), "--build-dir", args.build_dir, "--repeat", str(args.repeat)]
+           str(threads), "--build-dir", args.build_dir, "--repeat", str(args.repeat),
+           "--precision", precision]
     if args.quick:
         cmd.append("--quick")
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
@@ -81,6 +86,7 @@ def main():
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--impl", help=argparse.SUPPRESS)
     p.add_argument("--problem", help=argparse.SUPPRESS)
+    p.add_argument("--precision", default="float64", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         args.threads = int(args.threads)
@@ -89,19 +95,24 @@ def main():
     import numpy as np
 
     rows = []
+    # fcm-f32: kessel.fcm(precision="float32"), against the same float64 numpy run.
     for problem in ("fcm", "gk"):
         for threads in (int(t) for t in args.threads.split(",")):
             print(f"[{problem}] threads {threads} ...", file=sys.stderr, flush=True)
-            ours = run(args, "kessel", problem, threads)
             base = run(args, "numpy", problem, threads)
-            diff = float(np.abs(np.array(ours["centers"]) - np.array(base["centers"])).max())
-            rows.append(dict(problem=problem, threads=threads, n=ours["n"], d=ours["d"], c=ours["c"],
-                             iters=ours["iters"], kessel_s=ours["seconds"], numpy_s=base["seconds"],
-                             kessel_ms_per_iter=ours["per_iter_ms"],
-                             numpy_ms_per_iter=base["per_iter_ms"],
-                             speedup=base["seconds"] / ours["seconds"],
-                             cpu_speedup=base["cpu_seconds"] / ours["cpu_seconds"],
-                             max_centre_diff=diff))
+            variants = [("float64", problem)]
+            if problem == "fcm":
+                variants.append(("float32", "fcm-f32"))
+            for precision, name in variants:
+                ours = run(args, "kessel", problem, threads, precision)
+                diff = float(np.abs(np.array(ours["centers"]) - np.array(base["centers"])).max())
+                rows.append(dict(problem=name, threads=threads, n=ours["n"], d=ours["d"], c=ours["c"],
+                                 iters=ours["iters"], kessel_s=ours["seconds"],
+                                 numpy_s=base["seconds"], kessel_ms_per_iter=ours["per_iter_ms"],
+                                 numpy_ms_per_iter=base["per_iter_ms"],
+                                 speedup=base["seconds"] / ours["seconds"],
+                                 cpu_speedup=base["cpu_seconds"] / ours["cpu_seconds"],
+                                 max_centre_diff=diff))
     if args.json:
         print(json.dumps(rows, indent=2))
         return

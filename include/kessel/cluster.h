@@ -36,6 +36,13 @@ enum class Init {
   kGivenCentres,       // V0 = FcmOptions::init_centres
 };
 
+// Arithmetic of FCM's iteration. kFloat32 reads a float copy of X (made once per fit, N·D floats)
+// and computes distances, memberships and per-block sums in float, accumulating across blocks in
+// double: about 3x faster, centres and memberships within ~1e-6 (relative) of kDouble. Needs
+// |x| < 0.25·sqrt(FLT_MAX/D) (≈1.2e18 for D = 16; float squared distances stay finite).
+// Gustafson–Kessel supports kDouble only.
+enum class Precision { kDouble, kFloat32 };
+
 // Called once per iteration: restart index (0-based), iteration (1-based), objective.
 using IterationCallback = std::function<void(int restart, int iteration, double objective)>;
 
@@ -52,6 +59,7 @@ struct FcmOptions {
   Init init = Init::kRandomMemberships;
   std::vector<double> init_centres;  // [C, D], only with Init::kGivenCentres (then n_init must be 1)
   int threads = 0;                   // <= 0: OpenMP default
+  Precision precision = Precision::kDouble;
   IterationCallback on_iteration;    // optional progress hook
 };
 

@@ -24,15 +24,23 @@ BlockDistances direct_block_distances(MatrixView x, const double* centres, Index
   };
 }
 
-FcmResult run_once(MatrixView x, double spread, const FcmOptions& o, int restart) {
+// xf: pack_float_blocks(x) for Precision::kFloat32, else empty.
+FcmResult run_once(MatrixView x, const std::vector<float>& xf, double spread, const FcmOptions& o,
+                   int restart) {
   const Index n = x.rows, d = x.cols, c = o.clusters;
   FcmResult r;
   r.points = n;
   r.dims = d;
   r.clusters = c;
-  std::vector<double> u(static_cast<size_t>(n * c), 0.0);  // [C, N] while iterating
+  // The double sweep writes U [C, N] (transposed at the end); the float one writes [N, C] directly.
+  std::vector<double> u(static_cast<size_t>(n * c));
   r.centres.assign(static_cast<size_t>(c * d), 0.0);
   std::mt19937_64 rng(o.seed + static_cast<std::uint64_t>(restart));
+  const bool single = o.precision == Precision::kFloat32;
+  const auto sweep = [&](double* out) {
+    return single ? euclidean_sweep_f32(xf.data(), n, d, r.centres.data(), c, o.m, out, o.threads)
+                  : euclidean_sweep(x, r.centres.data(), c, o.m, out, o.threads);
+  };
 
   SweepResult sums;
   if (o.init == Init::kRandomMemberships) {
@@ -40,7 +48,7 @@ FcmResult run_once(MatrixView x, double spread, const FcmOptions& o, int restart
     sums = centre_sums_from_memberships(x, u.data(), c, o.m, o.threads);
   } else {
     r.centres = o.init == Init::kGivenCentres ? o.init_centres : kmeans_plus_plus(x, c, rng);
-    sums = euclidean_sweep(x, r.centres.data(), c, o.m, nullptr, o.threads);
+    sums = sweep(nullptr);
   }
   bool have_previous = o.init != Init::kRandomMemberships;
   std::vector<double> previous = r.centres;
@@ -50,14 +58,14 @@ FcmResult run_once(MatrixView x, double spread, const FcmOptions& o, int restart
     const bool last = r.converged || it == o.max_iter;
     previous = r.centres;
     have_previous = true;
-    sums = euclidean_sweep(x, r.centres.data(), c, o.m, last ? u.data() : nullptr, o.threads);
+    sums = sweep(last ? u.data() : nullptr);
     r.objective = sums.objective;
     r.objective_history.push_back(sums.objective);
     r.iterations = it;
     if (o.on_iteration) o.on_iteration(restart, it, sums.objective);
     if (last) break;
   }
-  r.memberships = to_point_major(u, n, c);
+  r.memberships = single ? std::move(u) : to_point_major(u, n, c);
   return r;
 }
 
@@ -65,10 +73,13 @@ FcmResult run_once(MatrixView x, double spread, const FcmOptions& o, int restart
 
 FcmResult fuzzy_c_means(MatrixView x, const FcmOptions& options) {
   check_fuzzy_options("fuzzy_c_means", x, options);
-  const double spread = data_spread(x);
+  std::vector<float> xf;
+  if (options.precision == Precision::kFloat32) xf = pack_float_blocks("fuzzy_c_means", x);
+  // σ only scales tol; with tol = 0 the convergence test is never true, so skip its two passes.
+  const double spread = options.tol > 0 ? data_spread(x) : 1.0;
   FcmResult best;
   for (int restart = 0; restart < options.n_init; ++restart) {
-    FcmResult r = run_once(x, spread, options, restart);
+    FcmResult r = run_once(x, xf, spread, options, restart);
     r.best_restart = restart;
     if (restart == 0 || r.objective < best.objective) best = std::move(r);
   }

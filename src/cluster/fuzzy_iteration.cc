@@ -33,7 +33,12 @@ void check_fuzzifier(const char* fn, double m) {
 }
 
 void check_fuzzy_options(const char* fn, MatrixView x, const FcmOptions& o) {
-  check_data(fn, x);
+  if (o.precision == Precision::kDouble) {
+    check_data(fn, x);
+  } else {  // pack_float_blocks checks the values in the pass that converts them
+    KESSEL_CHECK_ARG(x.rows >= 1 && x.cols >= 1 && x.data != nullptr, fn,
+                     ": x must be a non-empty [N, D] matrix, got [", x.rows, ", ", x.cols, "]");
+  }
   KESSEL_CHECK_ARG(o.clusters >= 1, fn, ": clusters must be >= 1, got ", o.clusters);
   KESSEL_CHECK_ARG(o.clusters <= x.rows, fn, ": clusters = ", o.clusters, " exceeds the ", x.rows,
                    " points");

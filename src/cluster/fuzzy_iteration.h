@@ -70,6 +70,16 @@ SweepResult membership_sweep(MatrixView x, Index c, double m, const BlockDistanc
 SweepResult euclidean_sweep(MatrixView x, const double* centres, Index c, double m, double* u,
                             int threads);
 
+// euclidean_sweep in single precision (euclidean_sweep_f32.cc) over xp = pack_float_blocks(X):
+// float distances, memberships and per-block sums, accumulated in double across blocks. The
+// memberships, when u is not null, are written point-major, u [N, C] (the public layout).
+SweepResult euclidean_sweep_f32(const float* xp, Index n, Index d, const double* centres, Index c,
+                                double m, double* u, int threads);
+// X as float in blocks of 256 points, each transposed to [D, 256]; the last block zero-padded.
+// Throws InvalidArgument (naming fn) for NaN or |x| >= 0.25·sqrt(FLT_MAX/D), where float squared
+// distances could overflow (≈1.2e18 for D = 16).
+std::vector<float> pack_float_blocks(const char* fn, MatrixView x);
+
 // d2[C, B] = Σ_k (x_ik − v_jk)² from the transposed block xt [D, B] with row stride ld; v [C, D].
 void squared_distances_transposed(double* d2, const double* xt, Index ld, Index b, const double* v,
                                   Index c, Index d);

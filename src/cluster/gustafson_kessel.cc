@@ -191,6 +191,8 @@ GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, double sp
 
 GkResult gustafson_kessel(MatrixView x, const GkOptions& options) {
   check_fuzzy_options("gustafson_kessel", x, options);
+  KESSEL_CHECK_ARG(options.precision == Precision::kDouble,
+                   "gustafson_kessel: precision must be double (float32 is FCM only)");
   KESSEL_CHECK_ARG(options.gamma >= 0 && options.gamma <= 1,
                    "gustafson_kessel: gamma must be in [0, 1], got ", options.gamma);
   KESSEL_CHECK_ARG(std::isfinite(options.beta) && options.beta >= 1,

@@ -44,6 +44,20 @@ def test_fcm_matches_numpy_from_same_centres(m):
     assert ours["objective"] == ours["objective_history"][-1]
 
 
+@pytest.mark.parametrize("m", [1.6, 2.0, 2.5])
+def test_fcm_float32_close_to_numpy(m):
+    # precision="float32": float distances and per-block sums, so ~1e-6 relative, not 1e-9.
+    init = IRIS[[0, 50, 100]]
+    ours = kessel.fcm(IRIS, 3, m=m, tol=0, max_iter=60, init=init, precision="float32",
+                      indices=False)
+    ref = fcm_numpy.fcm(IRIS, 3, m=m, tol=0, max_iter=60, init_centres=init)
+    np.testing.assert_allclose(ours["centers"], ref["centers"], atol=1e-5)
+    np.testing.assert_allclose(ours["memberships"], ref["memberships"], atol=1e-5)
+    np.testing.assert_allclose(ours["objective_history"], ref["objective_history"], rtol=1e-5)
+    np.testing.assert_allclose(ours["memberships"].sum(axis=1), 1.0, atol=1e-6)
+    assert "pc" not in ours and "xb" not in ours
+
+
 def test_fcm_iris_published_centres():
     r = kessel.fcm(IRIS, 3, seed=0, n_init=3, tol=1e-8)
     centres = r["centers"][np.argsort(r["centers"][:, 2])]
@@ -144,6 +158,9 @@ def test_gk_recovers_orientation_and_stays_finite_on_a_line():
         (lambda: kessel.gk(IRIS, 3, gamma=2.0), "gamma must be in [0, 1]"),
         (lambda: kessel.gk(IRIS, 3, rho=[1.0]), "volumes has 1 entries"),
         (lambda: kessel.fcm_predict(IRIS, IRIS[:2, :3]), "but centres have D=3"),
+        (lambda: kessel.fcm(IRIS, 3, precision="half"), "precision must be 'float64' or 'float32'"),
+        (lambda: kessel.fcm(np.array([[1.0, np.nan], [2, 3]]), 1, precision="float32"),
+         "is not finite or beyond"),
     ],
 )
 def test_bad_arguments_raise_value_error(call, message):
