@@ -27,7 +27,10 @@ EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexic
   double total_s = 0.0;
   std::size_t kept = 0, satisfied = 0, bound = 0;
   // One untimed pass over the first dialogue: thread pools and caches start warm, as in a service.
-  if (!dialogues.empty()) decode(prepare(dialogues.front(), lexicon), scorer.score(prepare(dialogues.front(), lexicon)), options);
+  if (!dialogues.empty()) {
+    const Prepared warm = prepare(dialogues.front(), lexicon);
+    decode(warm, scorer.score(warm), options);
+  }
   for (const auto& dialogue : dialogues) {
     const auto start = std::chrono::steady_clock::now();
     const Prepared p = prepare(dialogue, lexicon);
