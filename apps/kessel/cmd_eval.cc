@@ -21,6 +21,7 @@ struct EvalOptions {
   InputOptions input;
   LexiconOptions lexicon;
   std::string model;
+  std::vector<std::string> compare;
   int max_sentences = 4;
   float redundancy = 0.5f;
   bool json = false;
@@ -66,6 +67,10 @@ void add_eval_command(CLI::App& app) {
   add_input_options(*cmd, options->input, "--data");
   add_lexicon_options(*cmd, options->lexicon);
   cmd->add_option("--model", options->model, "A trained EACA model (kessel train)");
+  cmd->add_option("--compare-model", options->compare,
+                  "More trained models to score in the same run, e.g. ones trained with --attention plain "
+                  "or fuzzy (repeatable; a plain-attention model is decoded without the constraint)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--max-sentences", options->max_sentences,
                   "Summary length in sentences for the rows without a model")
       ->check(CLI::Range(1, 1000));
@@ -76,7 +81,7 @@ void add_eval_command(CLI::App& app) {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
-    const auto systems = eval_systems(o.model, lexicon, o.max_sentences, o.redundancy);
+    const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy);
 
     std::vector<summarize::EvalRow> rows;
     Progress progress("eval", static_cast<std::int64_t>(systems.size()));

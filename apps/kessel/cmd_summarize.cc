@@ -10,6 +10,7 @@
 #include "report_html.h"
 #include "summary_json.h"
 #include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/scorers.h"
 #include "kessel/summarize/summary.h"
 #include "util/progress.h"
@@ -22,6 +23,7 @@ struct SummarizeOptions {
   InputOptions input;
   LexiconOptions lexicon;
   std::string output;
+  std::string model;  // a trained EACA model; replaces --ranker
   std::string ranker = "centrality";
   std::string attention = "softmax";
   int max_sentences = 4;  // the median sentence count of the CSDS val references and of the
@@ -97,6 +99,10 @@ void add_summarize_command(CLI::App& app) {
   add_input_options(*cmd, options->input);
   add_lexicon_options(*cmd, options->lexicon);
   cmd->add_option("--output,-o", options->output, "Output JSONL (default: standard output)");
+  cmd->add_option("--model", options->model,
+                  "A trained EACA model (kessel train); its stored length budget and redundancy apply "
+                  "unless --max-sentences/--max-chars/--redundancy are given")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--ranker", options->ranker,
                   "Unit ranker without a model: centrality (attention, default) | lead | longest | lexrank")
       ->check(CLI::IsMember({"centrality", "lead", "longest", "lexrank"}));
@@ -120,14 +126,31 @@ void add_summarize_command(CLI::App& app) {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
-    const auto ranker = make_ranker(o);
+    if (!o.model.empty() && cmd->count("--ranker") > 0)
+      throw InvalidArgument("--ranker: cannot be combined with --model (the model is the ranker)");
+    std::unique_ptr<summarize::Scorer> ranker;
     summarize::DecodeOptions decode_options;
     decode_options.max_sentences = o.max_sentences;
     decode_options.max_chars = o.max_chars;
-    // The baselines are position/length/graph rankers as published: no redundancy control unless
-    // asked for, so `summarize --ranker lead --no-constraint` reproduces eval's Lead-N row.
-    const bool baseline = o.ranker != "centrality";
-    decode_options.redundancy = baseline && cmd->count("--redundancy") == 0 ? 0.0f : o.redundancy;
+    decode_options.redundancy = o.redundancy;
+    if (!o.model.empty()) {
+      auto model = std::make_unique<summarize::EacaModel>(summarize::EacaModel::load(o.model));
+      model->check_lexicon(lexicon);
+      // The model's budget was chosen on its dev split; explicit options override it. An explicit
+      // --max-chars also drops the per-dialogue budget (it is a fixed budget by definition).
+      const summarize::DecodeOptions stored = model->decode_options();
+      if (cmd->count("--max-sentences") == 0) decode_options.max_sentences = stored.max_sentences;
+      if (cmd->count("--max-chars") == 0) decode_options.max_chars = stored.max_chars;
+      else model->mutable_config().budget_max = 0;
+      if (cmd->count("--redundancy") == 0) decode_options.redundancy = stored.redundancy;
+      ranker = std::move(model);
+    } else {
+      ranker = make_ranker(o);
+      // The baselines are position/length/graph rankers as published: no redundancy control unless
+      // asked for, so `summarize --ranker lead --no-constraint` reproduces eval's Lead-N row.
+      const bool baseline = o.ranker != "centrality";
+      if (baseline && cmd->count("--redundancy") == 0) decode_options.redundancy = 0.0f;
+    }
     decode_options.emotion_constraint = !o.no_constraint;
 
     std::ofstream file;

@@ -33,6 +33,8 @@ struct TrainArgs {
   summarize::TrainOptions train;
   bool no_context = false;
   bool no_emotion_attention = false;
+  bool no_compress = false;
+  std::string attention = "eaca";
   int max_chars = -1;  // >= 0: override the budget chosen from the training summaries
   std::vector<int> budget_sweep;  // also report scores at these max_chars (0 = no char budget)
 };
@@ -192,6 +194,9 @@ void run_train(TrainArgs& args) {
                    args.dev_fraction);
   args.config.context_encoder = !args.no_context;
   args.config.emotion_attention = !args.no_emotion_attention;
+  args.train.compress = !args.no_compress;
+  args.config.emotion_terms = args.attention == "eaca" || args.attention == "fuzzy";
+  args.config.normalizer = args.attention == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
   const text::Lexicon lexicon = load_lexicon(args.lexicon);
   const text::ReadResult data = read_input(args.data);
   if (args.train.data_name.empty()) args.train.data_name = args.data.path;
@@ -268,6 +273,12 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--redundancy", args->config.redundancy, "Decoder MMR redundancy weight stored in the model")
       ->capture_default_str();
   cmd->add_flag("--no-context", args->no_context, "Ablation: drop the self-attention context encoder");
+  cmd->add_option("--attention", args->attention,
+                  "eaca (softmax with the emotion score terms) | plain (softmax, no wheel, key boost or time "
+                  "decay: the seed's standard-Transformer row) | fuzzy (the emotion terms, fuzzy membership m=2)")
+      ->check(CLI::IsMember({"eaca", "plain", "fuzzy"}));
+  cmd->add_flag("--no-compress", args->no_compress,
+                "Do not train the token-deletion model (Chinese): render selected units whole");
   cmd->add_flag("--no-emotion-attention", args->no_emotion_attention, "Ablation: drop the EACA customer attention");
   cmd->add_option("--budget-quantile", args->train.budget_quantile,
                   "max_chars = this quantile of the training oracle summaries' lengths (0: no char budget)")

@@ -1,12 +1,14 @@
 #include "eval_rows.h"
 
+#include <filesystem>
+
 #include "kessel/summarize/eaca.h"
 #include "kessel/summarize/scorers.h"
 
 namespace kessel::cli {
 
-std::vector<EvalSystem> eval_systems(const std::string& model_path, const text::Lexicon& lexicon,
-                                     int max_sentences, float redundancy) {
+std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::vector<std::string>& compare,
+                                     const text::Lexicon& lexicon, int max_sentences, float redundancy) {
   summarize::DecodeOptions plain;
   plain.max_sentences = max_sentences;
   plain.redundancy = redundancy;
@@ -42,7 +44,27 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const text::
     summarize::DecodeOptions free = trained;
     free.emotion_constraint = false;
     add("EACA, no constraint", model, free);
+    if (model->config().compress_threshold > 0.0f) {
+      auto whole = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(model_path));
+      whole->mutable_config().compress_threshold = 0.0f;
+      add("EACA, no token deletion", whole, trained);
+    }
     add("EACA", model, trained);
+  }
+  for (const auto& path : compare) {
+    auto other = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(path));
+    other->check_lexicon(lexicon);
+    const auto& c = other->config();
+    summarize::DecodeOptions decode = other->decode_options();
+    std::string name;
+    if (!c.emotion_terms) {
+      decode.emotion_constraint = false;
+      name = std::string("EACA plain ") + (c.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax") +
+             " attention, no constraint";
+    } else {
+      name = std::string("EACA, ") + (c.normalizer == Normalizer::kFuzzy ? "fuzzy m=2" : "softmax") + " attention";
+    }
+    add(name + " (" + std::filesystem::path(path).filename().string() + ")", other, decode);
   }
   return systems;
 }

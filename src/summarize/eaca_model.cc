@@ -64,7 +64,8 @@ AttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   c.in.k = a.kc.data();
   c.in.v = a.vc.data();
   c.spec.threads = 1;
-  if (!f.times.empty() && sw.time_decay > 0.0f) {
+  c.spec.normalizer = sw.normalizer;
+  if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
     c.in.q_times = f.times.data();
     c.in.k_times = f.times.data();
     c.spec.time_decay = sw.time_decay;
@@ -83,11 +84,12 @@ AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   c.in.q = a.qe.data();
   c.in.k = a.ke.data();
   c.in.v = a.h1.data();
-  c.in.key_boost = a.boost.data();
+  if (sw.emotion_terms) c.in.key_boost = a.boost.data();
   c.spec.threads = 1;
+  c.spec.normalizer = sw.normalizer;
   // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq); no
   // positional term or mask is used here, so the alignment is irrelevant.
-  if (!f.times.empty() && sw.time_decay > 0.0f) {
+  if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
     c.in.q_times = a.qtimes.data();
     c.in.k_times = f.times.data();
     c.spec.time_decay = sw.time_decay;
@@ -209,6 +211,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     linear_forward(tmp.data(), a.h1.data(), w.wke, nullptr, U, D, A);
     for (int u = 0; u < U; ++u) {
       std::copy_n(tmp.data() + sz(u) * A, A, a.ke.data() + sz(u) * Ae);
+      if (!sw.emotion_terms) continue;
       a.ke[sz(u) * Ae + A] = f.wheel[sz(u) * 2];
       a.ke[sz(u) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
     }
@@ -216,8 +219,10 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     for (int q = 0; q < Q; ++q) {
       const int u = f.customer_units[sz(q)];
       std::copy_n(tmp.data() + sz(u) * A, A, a.qe.data() + sz(q) * Ae);
-      a.qe[sz(q) * Ae + A] = f.wheel[sz(u) * 2];
-      a.qe[sz(q) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
+      if (sw.emotion_terms) {
+        a.qe[sz(q) * Ae + A] = f.wheel[sz(u) * 2];
+        a.qe[sz(q) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
+      }
       if (!a.qtimes.empty()) a.qtimes[sz(q)] = f.times[sz(u)];
     }
     a.boost.resize(sz(U));
@@ -328,9 +333,9 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
     g.dq = dqe.data();
     g.dk = dke.data();
     g.dv = dh1.data();  // v = h1: the value gradient lands directly in dh1
-    g.dkey_boost = dboost.data();
+    if (sw.emotion_terms) g.dkey_boost = dboost.data();
     attention_backward(g, de.data(), a.e.data(), a.lse_e.data(), c.in, c.spec);
-    for (int u = 0; u < U; ++u) gw.boost[0] += dboost[sz(u)] * f.emotion[sz(u)];
+    for (int u = 0; u < U; ++u) gw.boost[0] += dboost[sz(u)] * f.emotion[sz(u)];  // 0 without the terms
     // ke[u, :A] = h1[u] Wke^T (the wheel columns are inputs, their gradient is dropped).
     std::vector<float> dk_a(sz(U) * A), dq_a(sz(U) * A, 0.0f);
     for (int u = 0; u < U; ++u) std::copy_n(dke.data() + sz(u) * Ae, A, dk_a.data() + sz(u) * A);

@@ -84,7 +84,13 @@ struct EacaSwitches {
   bool context_encoder = true;
   bool emotion_attention = true;
   float time_decay = 0.0f;
+  // false: the "plain attention" variant (the seed's standard-Transformer row) — no wheel columns in
+  // the EACA queries/keys (they stay 0), no key boost, no time decay in either attention layer.
+  bool emotion_terms = true;
+  Normalizer normalizer = Normalizer::kSoftmax;  // of both attention layers (fuzzy: m = 2)
 };
+
+EacaSwitches switches_of(const EacaConfig& config);
 
 // Fills act. `mention_unit` [M] from Prepared. Single-threaded (deterministic, and dialogues are small).
 void eaca_forward(EacaActivations& act, const EacaWeights& w, const EacaDims& dims, const EacaSwitches& sw,

@@ -6,6 +6,7 @@
 #include "kessel/attention.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
+#include "summarize/compress.h"
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
 #include "summarize/safetensors.h"
@@ -22,11 +23,11 @@ std::string format_float(float v) {
   return std::string(buf, r.ptr);
 }
 
-EacaSwitches switches_of(const EacaConfig& c) {
-  return EacaSwitches{c.context_encoder, c.emotion_attention, c.time_decay};
-}
-
 }  // namespace
+
+EacaSwitches switches_of(const EacaConfig& c) {
+  return EacaSwitches{c.context_encoder, c.emotion_attention, c.time_decay, c.emotion_terms, c.normalizer};
+}
 
 std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
   return {{"format", "kessel-eaca-1"},
@@ -45,6 +46,9 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"budget_min", std::to_string(c.budget_min)},
           {"budget_max", std::to_string(c.budget_max)},
           {"budget_scale", format_float(c.budget_scale)},
+          {"compress_threshold", format_float(c.compress_threshold)},
+          {"emotion_terms", c.emotion_terms ? "true" : "false"},
+          {"normalizer", c.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax"},
           {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
 }
 
@@ -106,6 +110,20 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
                                     std::to_string(c.budget_max) + ", budget_scale " + format_float(c.budget_scale) +
                                     " out of range (need 1 <= min <= max, or max = 0; scale > 0)");
   }
+  // Later keys: absent means the behaviour of the models saved before them.
+  if (m.count("emotion_terms")) c.emotion_terms = get_bool("emotion_terms");
+  if (m.count("normalizer")) {
+    const std::string& n = get("normalizer");
+    if (n != "softmax" && n != "fuzzy")
+      throw ParseError(file, 0, "__metadata__.normalizer: expected softmax or fuzzy, got '" + n + "'");
+    c.normalizer = n == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
+  }
+  if (m.count("compress_threshold")) {
+    c.compress_threshold = get_float("compress_threshold");
+    if (c.compress_threshold < 0.0f || c.compress_threshold >= 1.0f)
+      throw ParseError(file, 0, "__metadata__.compress_threshold: " + format_float(c.compress_threshold) +
+                                    " out of range [0, 1)");
+  }
   if (c.hash_buckets < 1 || c.embed_dim < 1 || c.hidden < 1 || c.attn_dim < 1 || c.max_sentences < 1 ||
       c.max_chars < 0 || c.time_decay < 0.0f || c.redundancy < 0.0f || c.redundancy > 1.0f)
     throw ParseError(file, 0, "__metadata__: hyperparameters out of range");
@@ -157,6 +175,16 @@ UnitScores EacaModel::score(const Prepared& p) const {
   long dialogue_chars = 0;
   for (const auto& unit : p.units) dialogue_chars += unit.chars;
   s.max_chars = length_budget(config_, dialogue_chars);
+  if (config_.compress_threshold > 0.0f && !compressor_.empty() && p.lang == Lang::zh) {
+    const auto tokens = compress_features(p, static_cast<int>(compressor_.size()) - 1);
+    s.unit_text.reserve(p.units.size());
+    for (std::size_t u = 0; u < p.units.size(); ++u)
+      s.unit_text.push_back(compress_unit(p.units[u], tokens[u], compressor_, config_.compress_threshold));
+  } else if (p.lang == Lang::en) {
+    const auto tokens = compress_features(p, 1);
+    s.unit_text.reserve(p.units.size());
+    for (std::size_t u = 0; u < p.units.size(); ++u) s.unit_text.push_back(drop_addressing(p.units[u], tokens[u]));
+  }
   if (a.Q > 0 && a.U <= kMaxExplainUnits) {
     AttentionInputs in;
     in.B = in.H = 1;
@@ -167,10 +195,11 @@ UnitScores EacaModel::score(const Prepared& p) const {
     in.q = a.qe.data();
     in.k = a.ke.data();
     in.v = a.h1.data();
-    in.key_boost = a.boost.data();
+    if (sw.emotion_terms) in.key_boost = a.boost.data();
     AttentionSpec spec;
     spec.threads = 1;
-    if (!f.times.empty() && sw.time_decay > 0.0f) {
+    spec.normalizer = sw.normalizer;
+    if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
       in.q_times = a.qtimes.data();
       in.k_times = f.times.data();
       spec.time_decay = sw.time_decay;
@@ -194,6 +223,13 @@ void EacaModel::save(const std::string& path) const {
     t.data.assign(params_.begin() + spec.offset, params_.begin() + spec.offset + spec.size());
     file.tensors.push_back(std::move(t));
   }
+  if (!compressor_.empty()) {
+    NamedTensor t;
+    t.name = "compress.weight";
+    t.shape = {static_cast<std::int64_t>(compressor_.size())};
+    t.data = compressor_;
+    file.tensors.push_back(std::move(t));
+  }
   write_safetensors(path, file);
 }
 
@@ -209,6 +245,16 @@ EacaModel EacaModel::load(const std::string& path) {
     for (float v : t->data)
       if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + spec.name + ": non-finite value");
     std::copy(t->data.begin(), t->data.end(), model.params_.begin() + spec.offset);
+  }
+  if (const NamedTensor* t = file.find("compress.weight")) {
+    if (t->shape.size() != 1 || t->shape[0] < 2)
+      throw ParseError(path, 0, "tensor compress.weight: expected shape [buckets + 1]");
+    for (float v : t->data)
+      if (!std::isfinite(v)) throw ParseError(path, 0, "tensor compress.weight: non-finite value");
+    model.compressor_ = t->data;
+  } else if (config.compress_threshold > 0.0f) {
+    throw ParseError(path, 0, "tensor compress.weight: missing, but __metadata__.compress_threshold is " +
+                                  format_float(config.compress_threshold));
   }
   model.metadata_ = file.metadata;
   return model;

@@ -12,6 +12,7 @@
 #include "kessel/text/lexicon.h"
 #include "kessel/text/rouge.h"
 #include "summarize/adamw.h"
+#include "summarize/compress.h"
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
 #include "summarize/oracle.h"
@@ -25,6 +26,7 @@ struct Example {
   UnitFeatures features;
   EacaTargets targets;
   std::vector<int> oracle;
+  std::vector<std::string> references;
   int oracle_chars = 0;
   long dialogue_chars = 0;  // sum of Unit::chars: the length the per-dialogue budget is fitted on
 };
@@ -61,6 +63,7 @@ Example make_example(const text::Dialogue& dialogue, const text::Lexicon& lexico
   ex.features = compute_features(p, dims.V);
   const auto refs = reference_texts(dialogue, p.lang);
   ex.oracle = greedy_oracle(p, refs);
+  ex.references = refs;
   const std::size_t U = p.units.size();
   std::vector<float> oracle(U, 0.0f);
   for (int u : ex.oracle) {
@@ -91,6 +94,38 @@ Example make_example(const text::Dialogue& dialogue, const text::Lexicon& lexico
   }
   ex.targets.has_emotion = refs.empty() ? -1.0f : has;
   return ex;
+}
+
+// The token-deletion model (compress.h), trained on the tokens of the training dialogues' oracle units
+// with LCS targets against their references. Chinese only: false, and nothing trained, when most
+// training dialogues are not Chinese.
+bool fit_compressor(const std::vector<Example>& examples, EacaModel& model, std::uint64_t seed, bool verbose) {
+  std::size_t zh = 0;
+  for (const auto& ex : examples) zh += ex.prepared.lang == Lang::zh ? 1 : 0;
+  if (2 * zh <= examples.size()) return false;
+  std::vector<KeepExample> data;
+  double kept = 0.0;
+  for (const auto& ex : examples) {
+    if (ex.prepared.lang != Lang::zh || ex.oracle.empty()) continue;
+    const auto tokens = compress_features(ex.prepared, kCompressBuckets);
+    for (int u : ex.oracle) {
+      const UnitTokens& ut = tokens[static_cast<std::size_t>(u)];
+      const std::vector<float> y = keep_targets(ut, ex.references);
+      for (std::size_t t = 0; t < y.size(); ++t) {
+        if (ut.forced[t]) continue;  // never deleted, nothing to learn
+        data.push_back({ut.features[t], y[t]});
+        kept += y[t];
+      }
+    }
+  }
+  if (data.empty()) return false;
+  CompressTrainOptions co;
+  co.seed = seed;
+  model.compressor() = train_compressor(data, kCompressBuckets, co);
+  if (verbose)
+    std::fprintf(stderr, "compress: trained on %zu tokens of the oracle units (%.1f%% on a reference LCS)\n",
+                 data.size(), 100.0 * kept / static_cast<double>(data.size()));
+  return true;
 }
 
 float quantile(std::vector<int> v, float q) {
@@ -145,7 +180,7 @@ DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text
     const auto refs = reference_texts(dialogue, p.lang);
     if (refs.empty()) continue;
     const Summary s = decode(p, scorer.score(p), options);
-    const auto r = text::rouge_multi(s.summary, refs, p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en,
+    const auto r = text::rouge_multi(scored_text(s, p.lang), refs, p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en,
                                      text::ZhSplit::period);
     out.rouge1 += r.best.rouge1.f1;
     out.rouge2 += r.best.rouge2.f1;
@@ -239,7 +274,7 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
 
   const EacaWeights w = carve_weights(params.data(), dims);
   const EacaWeights gw = carve_weights(grads.data(), dims);
-  const EacaSwitches sw{config.context_encoder, config.emotion_attention, config.time_decay};
+  const EacaSwitches sw = switches_of(config);
   const LossWeights lw{o.coverage_weight, o.source_weight};
 
   std::vector<int> order(examples.size());
@@ -296,6 +331,10 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   }
   params = best;
   res.best_dev_rougeL = best_score;
+  // Token deletion: candidates for dev, 0 = off. The compressor is trained on the training split only.
+  std::vector<float> thresholds = {0.0f};
+  if (o.compress && fit_compressor(examples, model, o.seed, o.verbose))
+    thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, 0.4f, 0.45f, 0.5f, 0.55f};
   auto set_budget = [&](float factor, bool per_dialogue) {
     EacaConfig& c = model.mutable_config();
     c.max_chars = std::max(1, static_cast<int>(std::lround(factor * static_cast<float>(fitted.max_chars))));
@@ -311,33 +350,40 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
     // The same factors scale the fixed budget and, when fitted, the per-dialogue one; dev picks the
     // form too, so a data set where the length fit does not help keeps the fixed budget. The fixed
     // max_chars follows the factor either way, a consistent fallback in decode_options().
-    float chosen_factor = 1.0f;
+    float chosen_factor = 1.0f, chosen_threshold = 0.0f;
     bool chosen_per_dialogue = false;
     double chosen_score = -1.0;
-    for (bool per_dialogue : {false, true}) {
-      if (per_dialogue && fitted.budget_max <= 0) continue;
-      for (float factor : {0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
-        set_budget(factor, per_dialogue);
-        const double score = evaluate_rouge(dev, lexicon, model, model.decode_options()).rougeL;
-        if (o.verbose)
-          std::fprintf(stderr, "budget x%.1f %s (%d chars fixed): dev ROUGE-L %.2f\n", factor,
-                       per_dialogue ? "per dialogue" : "fixed", model.config().max_chars, score);
-        if (score > chosen_score + 1e-9) {
-          chosen_score = score;
-          chosen_factor = factor;
-          chosen_per_dialogue = per_dialogue;
+    for (float threshold : thresholds) {
+      model.mutable_config().compress_threshold = threshold;
+      for (bool per_dialogue : {false, true}) {
+        if (per_dialogue && fitted.budget_max <= 0) continue;
+        for (float factor : {0.6f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
+          set_budget(factor, per_dialogue);
+          const double score = evaluate_rouge(dev, lexicon, model, model.decode_options()).rougeL;
+          if (o.verbose)
+            std::fprintf(stderr, "budget x%.1f %s (%d chars fixed), compress %.2f: dev ROUGE-L %.2f\n", factor,
+                         per_dialogue ? "per dialogue" : "fixed", model.config().max_chars, threshold, score);
+          if (score > chosen_score + 1e-9) {
+            chosen_score = score;
+            chosen_factor = factor;
+            chosen_per_dialogue = per_dialogue;
+            chosen_threshold = threshold;
+          }
         }
       }
     }
     set_budget(chosen_factor, chosen_per_dialogue);
+    model.mutable_config().compress_threshold = chosen_threshold;
+    if (chosen_threshold <= 0.0f) model.compressor().clear();  // off: nothing to store
     res.best_dev_rougeL = chosen_score;
     best_score = chosen_score;
     if (o.verbose)
-      std::fprintf(stderr, "budget: chose x%.1f %s on dev (%d chars fixed; training oracle median %d)\n",
-                   chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", model.config().max_chars,
-                   fitted.max_chars);
-  } else if (fitted.budget_max > 0) {
-    set_budget(1.0f, true);  // not chosen on dev: the fit as it is
+      std::fprintf(stderr, "budget: chose x%.1f %s, compress %.2f on dev (%d chars fixed; training oracle median %d)\n",
+                   chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", chosen_threshold,
+                   model.config().max_chars, fitted.max_chars);
+  } else {
+    if (fitted.budget_max > 0) set_budget(1.0f, true);  // not chosen on dev: the fit as it is
+    model.compressor().clear();  // no dev choice, no threshold: compression stays off
   }
   res.seconds = elapsed();
   auto& meta = model.metadata();

@@ -44,7 +44,7 @@ EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexic
     latencies.push_back(1e3 * seconds);
     total_s += seconds;
     const auto lang = p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en;
-    const auto r = text::rouge_multi(summary.summary, refs, lang, text::ZhSplit::period);
+    const auto r = text::rouge_multi(scored_text(summary, p.lang), refs, lang, text::ZhSplit::period);
     row.rouge1_best += r.best.rouge1.f1;
     row.rouge2_best += r.best.rouge2.f1;
     row.rougeL_best += r.best.rougeL.f1;

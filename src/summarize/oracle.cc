@@ -59,7 +59,7 @@ std::vector<int> greedy_oracle(const Prepared& p, const std::vector<std::string>
   std::vector<TokenSentences> refs;
   for (const auto& r : references) refs.push_back(vocab.ids(protocol_tokens(r, p.lang)));
   std::vector<TokenSentences> units;
-  for (const auto& u : p.units) units.push_back(vocab.ids(protocol_tokens(render_unit(u, p.lang), p.lang)));
+  for (const auto& u : p.units) units.push_back(vocab.ids(protocol_tokens(scored_unit(u, p.lang), p.lang)));
 
   auto objective = [&](const TokenSentences& cand) {
     double total = 0.0;

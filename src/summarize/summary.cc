@@ -42,8 +42,8 @@ bool is_terminal_punct(char32_t cp) {
 
 // False for a unit of terminal punctuation and space only ("？？？", "..."): render_unit would turn it
 // into an empty "用户:。", which says nothing and takes a slot of the budget.
-bool has_content(const Unit& unit) {
-  for (char32_t cp : text::decode_utf8(unit.text, text::Utf8Mode::lossy).cps)
+bool has_content(const std::string& text) {
+  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps)
     if (!is_terminal_punct(cp) && !text::is_space(cp)) return true;
   return false;
 }
@@ -116,6 +116,9 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
     text::DetectOptions options;
     options.customer_turn = turn.speaker == text::Speaker::customer;
     const auto spans = sentence_spans(turn);
+    for (std::size_t s = 0; s < spans.size(); ++s)
+      if (spans[s].first != std::string::npos)
+        p.units[static_cast<std::size_t>(first_unit) + s].byte_start = static_cast<long>(spans[s].first);
     for (auto& m : text::detect_emotions(turn.text, lexicon, t, options)) {
       int unit = -1;
       for (std::size_t s = 0; s < spans.size(); ++s) {
@@ -134,16 +137,32 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
   return p;
 }
 
-std::string render_unit(const Unit& unit, Lang lang) {
+std::string render_unit(const Unit& unit, Lang lang) { return render_unit(unit, unit.text, lang); }
+
+std::string render_unit(const Unit& unit, const std::string& text, Lang lang) {
   if (lang == Lang::en) {
-    return std::string(unit.speaker == text::Speaker::customer ? "Customer: " : "Agent: ") + unit.text;
+    return std::string(unit.speaker == text::Speaker::customer ? "Customer: " : "Agent: ") + text;
   }
-  auto decoded = text::decode_utf8(unit.text, text::Utf8Mode::lossy);
+  auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
   std::size_t end = decoded.cps.size();
   while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || text::is_space(decoded.cps[end - 1])))
     --end;
   std::string body = text::encode_utf8(decoded.cps.data(), end);
   return std::string(unit.speaker == text::Speaker::customer ? "用户:" : "客服:") + body + "。";
+}
+
+std::string scored_unit(const Unit& unit, Lang lang) {
+  return lang == Lang::zh ? render_unit(unit, lang) : unit.text;
+}
+
+std::string scored_text(const Summary& summary, Lang lang) {
+  if (lang == Lang::zh) return summary.summary;
+  std::string out;
+  for (const auto& s : summary.sentences) {
+    if (!out.empty()) out += ' ';
+    out += s.body;
+  }
+  return out;
 }
 
 Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
@@ -160,6 +179,14 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   for (std::size_t u = 0; u < U; ++u)
     KESSEL_CHECK_ARG(std::isfinite(scores.salience[u]), "decode: salience[", u, "] is not finite");
   KESSEL_CHECK_ARG(scores.max_chars >= 0, "decode: scores.max_chars must be >= 0, got ", scores.max_chars);
+  KESSEL_CHECK_ARG(scores.unit_text.empty() || scores.unit_text.size() == U, "decode: unit_text has ",
+                   scores.unit_text.size(), " entries but the dialogue has ", U, " units");
+  // What each unit costs against the budget: its code points as rendered (compressed when given).
+  std::vector<int> unit_chars(U);
+  for (std::size_t u = 0; u < U; ++u)
+    unit_chars[u] = scores.unit_text.empty()
+                        ? p.units[u].chars
+                        : static_cast<int>(text::decode_utf8(scores.unit_text[u], text::Utf8Mode::lossy).size());
   // The scorer's per-dialogue budget, when it has one, replaces the fixed one.
   const int max_chars = scores.max_chars > 0 ? scores.max_chars : options.max_chars;
 
@@ -179,7 +206,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     for (const auto& unit : p.units) grams.push_back(unit_grams(unit, p.lang));
 
   std::vector<char> selectable(U, 0);
-  for (std::size_t u = 0; u < U; ++u) selectable[u] = p.units[u].chars > 0 && has_content(p.units[u]);
+  for (std::size_t u = 0; u < U; ++u)
+    selectable[u] = unit_chars[u] > 0 && has_content(scores.unit_text.empty() ? p.units[u].text : scores.unit_text[u]);
 
   std::vector<int> selected;
   std::vector<char> taken(U, 0);
@@ -189,7 +217,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
       if (taken[u] || !selectable[u]) continue;
-      if (max_chars > 0 && !selected.empty() && chars + p.units[u].chars > max_chars)
+      if (max_chars > 0 && !selected.empty() && chars + unit_chars[u] > max_chars)
         continue;
       double overlap = 0.0;
       if (options.redundancy > 0.0f)
@@ -203,13 +231,26 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (best < 0) break;
     taken[static_cast<std::size_t>(best)] = 1;
     selected.push_back(best);
-    chars += p.units[static_cast<std::size_t>(best)].chars;
+    chars += unit_chars[static_cast<std::size_t>(best)];
   }
 
   // The hard constraint: keep at least one expressed customer emotion.
+  // A mention is kept when its unit is selected and, for a compressed unit, its words survived.
+  auto mention_kept = [&](std::size_t m) {
+    const auto unit = static_cast<std::size_t>(p.mention_unit[m]);
+    if (!taken[unit]) return false;
+    if (scores.unit_text.empty()) return true;
+    const auto& mention = p.mentions[m];
+    const std::string written =
+        p.dialogue ? p.dialogue->turns[static_cast<std::size_t>(mention.turn)].text.substr(
+                         static_cast<std::size_t>(mention.byte_start),
+                         static_cast<std::size_t>(mention.byte_end - mention.byte_start))
+                   : mention.term;
+    return scores.unit_text[unit].find(written) != std::string::npos;
+  };
   auto keeps_emotion = [&] {
     for (std::size_t m = 0; m < p.mentions.size(); ++m)
-      if (p.mentions[m].expressed && taken[static_cast<std::size_t>(p.mention_unit[m])]) return true;
+      if (p.mentions[m].expressed && mention_kept(m)) return true;
     return false;
   };
   if (options.emotion_constraint && p.customer_expressed_emotion() && !keeps_emotion()) {
@@ -223,10 +264,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
       if (preferred < 0 || better(m, static_cast<std::size_t>(preferred))) preferred = static_cast<int>(m);
     }
     const int unit = p.mention_unit[static_cast<std::size_t>(preferred)];
-    const int unit_chars = p.units[static_cast<std::size_t>(unit)].chars;
+    const int needed = unit_chars[static_cast<std::size_t>(unit)];
     auto fits = [&] {
       return static_cast<int>(selected.size()) < options.max_sentences &&
-             (max_chars <= 0 || chars + unit_chars <= max_chars);
+             (max_chars <= 0 || chars + needed <= max_chars);
     };
     // Dropping the weakest unit frees a sentence but maybe not enough characters: drop until the
     // emotion unit fits (alone, it may exceed the character budget, as the first pick may).
@@ -235,7 +276,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
         return scores.salience[static_cast<std::size_t>(a)] < scores.salience[static_cast<std::size_t>(b)];
       });
       taken[static_cast<std::size_t>(*weakest)] = 0;
-      chars -= p.units[static_cast<std::size_t>(*weakest)].chars;
+      chars -= unit_chars[static_cast<std::size_t>(*weakest)];
       selected.erase(weakest);
     }
     taken[static_cast<std::size_t>(unit)] = 1;
@@ -247,12 +288,26 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   for (int u : selected) {
     const Unit& unit = p.units[static_cast<std::size_t>(u)];
     SummarySentence s;
-    s.text = render_unit(unit, p.lang);
+    const std::string& body = scores.unit_text.empty() ? unit.text : scores.unit_text[static_cast<std::size_t>(u)];
+    s.text = render_unit(unit, body, p.lang);
+    // The label is the rendering's first code points up to and including ':' (and the space after it in en).
+    const std::size_t colon = s.text.find(':');
+    s.body = s.text.substr(p.lang == Lang::en ? colon + 2 : colon + 1);
     s.turn = unit.turn;
     s.unit = u;
     s.score = scores.salience[static_cast<std::size_t>(u)];
-    if (!out.summary.empty() && p.lang == Lang::en) out.summary += ' ';
-    out.summary += s.text;
+    // Consecutive sentences of one speaker share one label, as the official baselines label
+    // utterances rather than sentences: zh "用户:A，B。", en "Customer: A B".
+    const bool same_speaker = !out.sentences.empty() &&
+                              p.units[static_cast<std::size_t>(out.sentences.back().unit)].speaker == unit.speaker;
+    if (p.lang == Lang::zh) {
+      static const std::string kStop = "。";
+      if (same_speaker) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + s.body);
+      else out.summary += s.text;
+    } else {
+      if (!out.summary.empty()) out.summary += ' ';
+      out.summary += same_speaker ? s.body : s.text;
+    }
     out.sentences.push_back(std::move(s));
   }
   for (std::size_t m = 0; m < p.mentions.size(); ++m) {
@@ -264,7 +319,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     e.start = static_cast<long>(mention.char_start);
     e.end = static_cast<long>(mention.char_end);
     e.emotion = text::to_string(mention.emotion);
-    e.in_summary = taken[static_cast<std::size_t>(p.mention_unit[m])] != 0;
+    e.in_summary = mention_kept(m);
     out.emotions.push_back(std::move(e));
   }
   out.constraint_satisfied = !p.customer_expressed_emotion() || keeps_emotion();

@@ -161,22 +161,21 @@ std::vector<std::vector<std::string>> rouge_tokens_zh(std::string_view text, ZhS
 }
 
 std::vector<std::vector<std::string>> rouge_tokens_en(std::string_view text) {
-  std::vector<std::vector<std::string>> out;
-  for (const auto& sentence : split_sentences(text)) {
-    std::vector<std::string> toks;
-    std::string cur;
-    for (char ch : sentence) {
-      const char c = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + 32) : ch;
-      if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-        cur.push_back(c);
-      } else if (!cur.empty()) {
-        toks.push_back(cur);
-        cur.clear();
-      }
+  // One sentence: the whole summary (see rouge.h for why).
+  std::vector<std::string> toks;
+  std::string cur;
+  for (char ch : text) {
+    const char c = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + 32) : ch;
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      cur.push_back(c);
+    } else if (!cur.empty()) {
+      toks.push_back(cur);
+      cur.clear();
     }
-    if (!cur.empty()) toks.push_back(cur);
-    if (!toks.empty()) out.push_back(std::move(toks));
   }
+  if (!cur.empty()) toks.push_back(cur);
+  std::vector<std::vector<std::string>> out;
+  if (!toks.empty()) out.push_back(std::move(toks));
   return out;
 }
 

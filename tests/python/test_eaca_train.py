@@ -103,3 +103,60 @@ def test_missing_data_file_fails(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "nope.jsonl" in proc.stderr
+
+
+def test_summarize_and_eval_use_trained_models_and_variants(tmp_path):
+    """`summarize --model` decodes with the stored budget; `eval --compare-model` adds one row per
+    variant (plain attention without the constraint, fuzzy attention with it)."""
+    proc, model = train(tmp_path, "m", "--seed", "2")
+    assert proc.returncode == 0, proc.stderr
+    proc_p, plain = train(tmp_path, "plain", "--seed", "2", "--attention", "plain")
+    assert proc_p.returncode == 0, proc_p.stderr
+    proc_f, fuzzy = train(tmp_path, "fuzzy", "--seed", "2", "--attention", "fuzzy")
+    assert proc_f.returncode == 0, proc_f.stderr
+    meta_p = read_safetensors(plain)[0]["__metadata__"]
+    meta_f = read_safetensors(fuzzy)[0]["__metadata__"]
+    assert (meta_p["emotion_terms"], meta_p["normalizer"]) == ("false", "softmax")
+    assert (meta_f["emotion_terms"], meta_f["normalizer"]) == ("true", "fuzzy")
+
+    out = tmp_path / "s.jsonl"
+    s = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(model), "--output", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert s.returncode == 0, s.stderr
+    recs = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+    sources = [json.loads(l) for l in SAMPLES_ZH.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in recs] == [d["id"] for d in sources]
+    max_sentences = int(read_safetensors(model)[0]["__metadata__"]["max_sentences"])
+    for r in recs:
+        assert r["constraint_satisfied"]
+        assert 1 <= len(r["sentences"]) <= max_sentences
+        assert r["summary"].startswith(("用户:", "客服:")) and r["summary"].endswith("。")
+
+    bad = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(model), "--ranker", "lead"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--ranker" in bad.stderr
+
+    e = subprocess.run([CLI, "eval", "--data", str(SAMPLES_ZH), "--model", str(model), "--compare-model", str(plain),
+                        "--compare-model", str(fuzzy), "--json"], capture_output=True, text=True, timeout=120)
+    assert e.returncode == 0, e.stderr
+    rows = {r["system"]: r for r in json.loads(e.stdout)["rows"]}
+    assert "EACA" in rows and "EACA, no constraint" in rows
+    plain_row = rows["EACA plain softmax attention, no constraint (plain.safetensors)"]
+    fuzzy_row = rows["EACA, fuzzy m=2 attention (fuzzy.safetensors)"]
+    assert fuzzy_row["constraint_satisfied"] == 1.0
+    assert 0.0 <= plain_row["rougeL"] <= 100.0
+
+
+def test_a_model_trained_with_another_lexicon_is_refused(tmp_path):
+    proc, model = train(tmp_path, "m", "--seed", "2")
+    assert proc.returncode == 0, proc.stderr
+    lexdir = tmp_path / "lex"
+    lexdir.mkdir()
+    for name in ("default_zh.tsv", "default_en.tsv", "default_emoji.tsv"):
+        (lexdir / name).write_bytes((SRC / "data" / "lexicon" / name).read_bytes())
+    with open(lexdir / "default_zh.tsv", "a", encoding="utf-8") as f:
+        f.write("新词测试\tanger\t0.5\tneg\n")
+    s = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(model),
+                        "--lexicon-dir", str(lexdir)], capture_output=True, text=True, timeout=60)
+    assert s.returncode != 0
+    assert "lexicon" in s.stderr

@@ -74,6 +74,20 @@ def core(sentence_text, lang):
     return prefix, body
 
 
+def render_summary(sentences, lang):
+    """The summary string the sentences make: consecutive sentences of one speaker share one label
+    (zh "用户:A，B。", en "Customer: A B")."""
+    out, last = "", None
+    for s in sentences:
+        prefix, body = core(s["text"], lang)
+        if lang == "zh":
+            out = out[:-1] + "，" + body + "。" if prefix == last else out + s["text"]
+        else:
+            out = (out + " " if out else "") + (body if prefix == last else s["text"])
+        last = prefix
+    return out
+
+
 def check_record(rec, source, lang, max_sentences=None):
     """Everything the output schema promises about one record, checked against its source dialogue."""
     assert set(rec) >= {"id", "summary", "sentences", "emotions", "constraint_satisfied"}
@@ -92,8 +106,7 @@ def check_record(rec, source, lang, max_sentences=None):
         speaker = turns[s["turn"]]["speaker"]
         assert prefix == ROLE_PREFIX[lang][0 if speaker == "customer" else 1], (s, speaker)
         assert body and body in turns[s["turn"]]["text"], (body, turns[s["turn"]]["text"])
-    sep = "" if lang == "zh" else " "
-    assert rec["summary"] == sep.join(s["text"] for s in rec["sentences"])
+    assert rec["summary"] == render_summary(rec["sentences"], lang)
     for e in rec["emotions"]:
         assert set(e) == {"term", "turn", "start", "end", "emotion", "in_summary"}
         text = turns[e["turn"]]["text"]

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "kessel/attention.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/lexicon.h"
@@ -29,6 +30,11 @@ struct EacaConfig {
   bool context_encoder = true;  // the self-attention context layer
   bool emotion_attention = true;  // the EACA customer-query attention (else g = 0)
   float time_decay = 0.0023104906f;  // per second (ln 2 / 300 s), used when a dialogue has times
+  // Variants for the comparison rows of `kessel eval`: emotion_terms = false is plain attention (no
+  // wheel columns, key boost or time decay: the seed's "standard Transformer" row); the normalizer of
+  // both attention layers is softmax or fuzzy membership (m = 2).
+  bool emotion_terms = true;
+  Normalizer normalizer = Normalizer::kSoftmax;
   // Decoding budget, chosen per data set from the training summaries (eaca_train.cc).
   int max_sentences = 4;
   int max_chars = 0;
@@ -42,6 +48,10 @@ struct EacaConfig {
   int budget_min = 0;             // clamp of the fitted length, before the scale
   int budget_max = 0;
   float budget_scale = 1.0f;
+  // Token deletion inside selected units (src/summarize/compress.h): tokens whose keep probability is
+  // below this are dropped from the rendered unit. 0: off (and no compressor weights are stored).
+  // Chosen on dev with the budget; trained for Chinese only.
+  float compress_threshold = 0.0f;
 };
 
 // The per-dialogue budget: max(1, round(budget_scale * clamp(budget_intercept + budget_slope *
@@ -83,10 +93,15 @@ class EacaModel final : public Scorer {
   // Flat parameter access for training and tests.
   std::vector<float>& parameters();
   const std::vector<float>& parameters() const;
+  // The token-deletion model's weights (kCompressBuckets + 1, last = bias); empty when the model has
+  // none. Used only while config().compress_threshold > 0 and the dialogue is Chinese.
+  std::vector<float>& compressor() { return compressor_; }
+  const std::vector<float>& compressor() const { return compressor_; }
 
  private:
   EacaConfig config_;
   std::vector<float> params_;
+  std::vector<float> compressor_;
   std::map<std::string, std::string> metadata_;
 };
 
@@ -118,6 +133,10 @@ struct TrainOptions {
   // mixed with the greedy oracle: y = human_label_weight * human + (1 - weight) * oracle.
   // Default 0: on TweetSumm the oracle targets scored higher on the inner dev split (docs/eaca.md).
   float human_label_weight = 0.0f;
+  // Token deletion (compress.h): train the compressor on the oracle units of the training dialogues
+  // and let dev pick its threshold (0 = off among the candidates) together with the budget. Only when
+  // most training dialogues are Chinese.
+  bool compress = true;
 };
 
 struct EpochLog {

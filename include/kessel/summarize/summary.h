@@ -28,6 +28,7 @@ struct Unit {
   text::Speaker speaker = text::Speaker::customer;
   std::string text;
   int chars = 0;  // code points
+  long byte_start = -1;  // byte offset of `text` in the turn's text; -1 when the reader rewrote it
 };
 
 // A dialogue prepared once for every scorer: units, emotion mentions (all turns; `expressed` marks
@@ -51,6 +52,10 @@ struct UnitScores {
   // DecodeOptions::max_chars (max_sentences still applies): a scorer that predicts how long this
   // dialogue's summary should be (EACA: a fit on the dialogue's length) sets it.
   int max_chars = 0;
+  // Optional compressed text of each unit ([U]; empty: every unit as written). The decoder renders a
+  // selected unit from it and counts its code points against the budget. A scorer that compresses
+  // must keep every expressed emotion mention of the unit in it (EACA's compressor does).
+  std::vector<std::string> unit_text;
   // Optional explanation: attention of customer-unit queries over all units, [Q, U] row-major, with
   // the unit index of each query row. Empty when the scorer has none.
   std::vector<int> attention_queries;
@@ -72,7 +77,8 @@ struct DecodeOptions {
 };
 
 struct SummarySentence {
-  std::string text;  // the unit text as rendered in the summary (terminator normalized)
+  std::string text;  // the unit text as rendered in the summary (role label, terminator normalized)
+  std::string body;  // the same without the role label
   int turn = 0;
   int unit = 0;
   float score = 0.0f;
@@ -89,7 +95,9 @@ struct SummaryEmotion {
 
 struct Summary {
   std::string id;
-  std::string summary;  // zh: "用户:…。客服:…。"  en: "Customer: … Agent: …"
+  // zh: "用户:…。客服:…。"  en: "Customer: … Agent: …"; consecutive sentences of one speaker share
+  // one label ("用户:A，B。", "Customer: A B").
+  std::string summary;
   std::vector<SummarySentence> sentences;  // in dialogue order
   std::vector<SummaryEmotion> emotions;    // the expressed customer emotions
   bool constraint_satisfied = true;        // true when there was nothing to keep, or one is kept
@@ -106,5 +114,15 @@ Summary decode(const Prepared& dialogue, const UnitScores& scores, const DecodeO
 // Rendering of one unit as the official extractive baselines do: zh "用户:<text>。" / "客服:<text>。"
 // (terminal punctuation replaced by 。), en "Customer: <text>" / "Agent: <text>".
 std::string render_unit(const Unit& unit, Lang lang);
+// The same with `text` in place of the unit's own text (a compressed unit).
+std::string render_unit(const Unit& unit, const std::string& text, Lang lang);
+
+// What ROUGE scores for this language's protocol. zh: the unit rendered with its role label, as the
+// CSDS extractive baselines' outputs were scored ("用户:…。"). en: the unit's text without the
+// "Customer: "/"Agent: " label: the published TweetSumm figures score unlabelled sentences, and the
+// words "customer" and "agent" occur in nearly every reference, so the labels alone add ~3 ROUGE-L to
+// any system (Lead-3 on valid: 30.6 -> 33.6).
+std::string scored_unit(const Unit& unit, Lang lang);
+std::string scored_text(const Summary& summary, Lang lang);
 
 }  // namespace kessel::summarize

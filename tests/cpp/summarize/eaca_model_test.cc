@@ -8,6 +8,7 @@
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/text/lexicon.h"
+#include "summarize/compress.h"
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
 
@@ -96,6 +97,14 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesUntimed) { check_gradients(false,
 TEST(EacaModel, GradientsMatchFiniteDifferencesWithTimeDecay) { check_gradients(true, {true, true, 0.01f}); }
 TEST(EacaModel, GradientsMatchFiniteDifferencesNoContext) { check_gradients(true, {false, true, 0.01f}); }
 TEST(EacaModel, GradientsMatchFiniteDifferencesNoEmotionAttention) { check_gradients(false, {true, false, 0.0f}); }
+// The comparison variants of `kessel eval`: plain attention (no wheel, boost or decay) and fuzzy
+// membership in both layers.
+TEST(EacaModel, GradientsMatchFiniteDifferencesPlainAttention) {
+  check_gradients(true, {true, true, 0.01f, false, Normalizer::kSoftmax});
+}
+TEST(EacaModel, GradientsMatchFiniteDifferencesFuzzyAttention) {
+  check_gradients(true, {true, true, 0.01f, true, Normalizer::kFuzzy});
+}
 
 TEST(EacaModel, EmbeddingGradientOnlyTouchesUsedBuckets) {
   Fixture fx(false);
@@ -201,6 +210,36 @@ TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
   meta = config_metadata(c);
   meta["budget_min"] = "100";
   EXPECT_THROW(config_from_metadata(meta, "inverted.safetensors"), ParseError);
+  std::filesystem::remove(path);
+}
+
+TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
+  Fixture fx(false);
+  EacaConfig c;
+  c.hash_buckets = 97;
+  c.embed_dim = 6;
+  c.hidden = 8;
+  c.attn_dim = 4;
+  c.emotion_terms = false;
+  c.normalizer = Normalizer::kFuzzy;
+  c.compress_threshold = 0.3f;
+  EacaModel a(c, 5);
+  a.compressor().assign(kCompressBuckets + 1, 0.25f);
+  a.metadata()["lexicon"] = fx.lex.identity();
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_variant.safetensors").string();
+  a.save(path);
+  const EacaModel loaded = EacaModel::load(path);
+  EXPECT_FALSE(loaded.config().emotion_terms);
+  EXPECT_EQ(loaded.config().normalizer, Normalizer::kFuzzy);
+  EXPECT_FLOAT_EQ(loaded.config().compress_threshold, 0.3f);
+  EXPECT_EQ(loaded.compressor(), a.compressor());
+  const UnitScores s = loaded.score(fx.prepared);
+  EXPECT_EQ(s.salience, a.score(fx.prepared).salience);
+  EXPECT_EQ(s.unit_text.size(), fx.prepared.units.size());  // zh with a threshold: compressed texts
+  // A threshold without the weights is a damaged file.
+  a.compressor().clear();
+  a.save(path);
+  EXPECT_THROW(EacaModel::load(path), ParseError);
   std::filesystem::remove(path);
 }
 

@@ -109,8 +109,55 @@ TEST(Summary, EnglishRendering) {
   // With it, "ridiculous" replaces the weaker of the two (the agent's unit).
   o.emotion_constraint = true;
   Summary out = decode(p, s, o);
-  EXPECT_EQ(out.summary, "Customer: My order never arrived. Customer: This is ridiculous!");
+  // One speaker's consecutive sentences share one label; the scored text has no labels at all.
+  EXPECT_EQ(out.summary, "Customer: My order never arrived. This is ridiculous!");
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[1].text, "Customer: This is ridiculous!");
+  EXPECT_EQ(out.sentences[1].body, "This is ridiculous!");
+  EXPECT_EQ(scored_text(out, Lang::en), "My order never arrived. This is ridiculous!");
   EXPECT_TRUE(out.constraint_satisfied);
+}
+
+TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
+  auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "怎么回事？"}},
+                          {Speaker::agent, {"我马上为您查询物流。"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.redundancy = 0.0f;
+  const Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary, "用户:我的快递三天没到，怎么回事。客服:我马上为您查询物流。");
+  EXPECT_EQ(scored_text(out, Lang::zh), out.summary);  // CSDS scores the labelled text
+  ASSERT_EQ(out.sentences.size(), 3u);
+  EXPECT_EQ(out.sentences[1].text, "用户:怎么回事。");
+}
+
+TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
+  auto d = make_dialogue({{Speaker::customer, {"您好请问我的快递什么时候到，气死我了"}},
+                          {Speaker::agent, {"亲亲这边马上为您查询物流哦"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f};
+  s.unit_text = {"快递什么时候到，气死我了", "马上查询物流"};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  o.max_chars = 18;  // 12 + 6 compressed code points fit; the originals (18 + 13) would not
+  Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary, "用户:快递什么时候到，气死我了。客服:马上查询物流。");
+  ASSERT_FALSE(out.emotions.empty());
+  EXPECT_TRUE(out.emotions[0].in_summary);
+  EXPECT_TRUE(out.constraint_satisfied);
+  // A compressed text that lost the emotion term does not count as keeping it.
+  s.unit_text[0] = "快递什么时候到";
+  o.emotion_constraint = false;
+  out = decode(p, s, o);
+  EXPECT_FALSE(out.emotions[0].in_summary);
+  EXPECT_FALSE(out.constraint_satisfied);
+  s.unit_text.pop_back();
+  EXPECT_THROW(decode(p, s, o), InvalidArgument);
 }
 
 TEST(Summary, RedundancyAvoidsNearDuplicates) {

@@ -19,6 +19,15 @@ TEST(Rouge, HandComputedEnglish) {
   EXPECT_NEAR(s.rougeL.f1, 5.0 / 6.0, 1e-12);
 }
 
+TEST(Rouge, EnglishRougeLIsTheLcsOfTheWholeTexts) {
+  // Whole-text LCS, not the summary-level union: "a b. c d." vs "c d a b" has LCS 2 (a b, or c d);
+  // the union over the candidate's two sentences would credit all 4.
+  const RougeScores s = rouge("A b. C d.", "c d a b", RougeLang::en);
+  EXPECT_NEAR(s.rougeL.recall, 0.5, 1e-12);
+  EXPECT_NEAR(s.rougeL.precision, 0.5, 1e-12);
+  EXPECT_NEAR(s.rouge1.f1, 1.0, 1e-12);
+}
+
 TEST(Rouge, SummaryLevelLcsIsTheUnionOverCandidateSentences) {
   // The ROUGE paper's example (Lin 2004, section 3.2): r = w1 w2 w3 w4 w5, c1 = w1 w2 w6 w7 w8,
   // c2 = w1 w3 w8 w9 w5. Union LCS = w1 w2 w3 w5 -> 4 hits; recall 4/5, precision 4/10.

@@ -1,0 +1,260 @@
+#include "summarize/compress.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
+
+#include "kessel/error.h"
+#include "kessel/text/rouge.h"
+#include "kessel/text/utf8.h"
+#include "summarize/eaca_features.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+std::string form_of(const text::Token& t) {
+  if (t.kind == text::TokenKind::number) return "<num>";
+  return t.lower.empty() ? t.text : t.lower;
+}
+
+bool is_content(const text::Token& t) {
+  return t.kind != text::TokenKind::punct && t.kind != text::TokenKind::other;
+}
+
+// Small integer buckets for counts and lengths.
+int bucket_count(int n) { return n <= 2 ? n : (n <= 5 ? 3 : 4); }
+
+std::uint64_t splitmix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// LCS membership mask over `a` against `b` (code points), ties as in the ROUGE LCS backtrack.
+std::vector<char> lcs_mask(const std::u32string& a, const std::u32string& b) {
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<int> dp((n + 1) * (m + 1), 0);
+  auto at = [&](std::size_t i, std::size_t j) -> int& { return dp[i * (m + 1) + j]; };
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < m; ++j)
+      at(i + 1, j + 1) = a[i] == b[j] ? at(i, j) + 1 : std::max(at(i, j + 1), at(i + 1, j));
+  std::vector<char> mask(n, 0);
+  std::size_t i = n, j = m;
+  while (i > 0 && j > 0) {
+    if (a[i - 1] == b[j - 1]) {
+      mask[i - 1] = 1;
+      --i;
+      --j;
+    } else if (at(i - 1, j) >= at(i, j - 1)) {
+      --i;
+    } else {
+      --j;
+    }
+  }
+  return mask;
+}
+
+}  // namespace
+
+std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
+  KESSEL_CHECK_ARG(buckets >= 1, "compress_features: buckets must be >= 1, got ", buckets);
+  const auto B = static_cast<std::uint64_t>(buckets);
+  std::vector<UnitTokens> out(p.units.size());
+  // Dialogue-level context: in how many units each form occurs, per speaker.
+  std::unordered_map<std::string, std::pair<int, int>> occurs;  // form -> (customer units, agent units)
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    out[u].tokens = text::tokenize(p.units[u].text, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy});
+    std::vector<std::string> seen;
+    for (const auto& t : out[u].tokens) seen.push_back(form_of(t));
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    for (const auto& f : seen) {
+      auto& c = occurs[f];
+      (p.units[u].speaker == text::Speaker::customer ? c.first : c.second) += 1;
+    }
+  }
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    const Unit& unit = p.units[u];
+    UnitTokens& ut = out[u];
+    const auto& toks = ut.tokens;
+    const int T = static_cast<int>(toks.size());
+    const bool customer = unit.speaker == text::Speaker::customer;
+    const std::string spk = customer ? "C" : "A";
+    const std::string len = std::to_string(std::min(unit.chars / 4, 10));
+    ut.features.resize(toks.size());
+    ut.forced.assign(toks.size(), 0);
+    auto form = [&](int i) -> std::string {
+      if (i < 0) return "^";
+      if (i >= T) return "$";
+      return form_of(toks[static_cast<std::size_t>(i)]);
+    };
+    for (int i = 0; i < T; ++i) {
+      const std::string t = form(i), pv = form(i - 1), nx = form(i + 1), pv2 = form(i - 2), nx2 = form(i + 2);
+      const auto& c = occurs[t];
+      const int own = customer ? c.first - 1 : c.second - 1;   // other units of the same speaker
+      const int other = customer ? c.second : c.first;         // units of the other speaker
+      const std::string kind = text::to_string(toks[static_cast<std::size_t>(i)].kind);
+      const int rel = T > 1 ? (4 * i) / T : 0;
+      const std::string feats[] = {
+          "t|" + t,
+          "pt|" + pv + "|" + t,
+          "tn|" + t + "|" + nx,
+          "ppt|" + pv2 + "|" + pv + "|" + t,
+          "tnn|" + t + "|" + nx + "|" + nx2,
+          "pn|" + pv + "|" + nx,
+          "st|" + spk + "|" + t,
+          "pos|" + spk + "|" + std::to_string(rel) + "|" + std::to_string(i == 0) + std::to_string(i == T - 1),
+          "len|" + spk + "|" + len,
+          "own|" + kind + "|" + std::to_string(bucket_count(std::max(0, own))),
+          "oth|" + kind + "|" + std::to_string(bucket_count(other)),
+          "tot|" + t + "|" + std::to_string(std::min(1, own + other)),
+      };
+      auto& ids = ut.features[static_cast<std::size_t>(i)];
+      for (const auto& f : feats) ids.push_back(static_cast<std::int32_t>(fnv1a64(f, fnv1a64("compress")) % B));
+    }
+    // Expressed customer emotion mentions in this unit: their tokens stay.
+    if (unit.byte_start < 0) continue;
+    for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+      if (p.mention_unit[m] != static_cast<int>(u) || !p.mentions[m].expressed) continue;
+      const std::int64_t s = p.mentions[m].byte_start - unit.byte_start;
+      const std::int64_t e = p.mentions[m].byte_end - unit.byte_start;
+      for (int i = 0; i < T; ++i) {
+        const auto& tok = toks[static_cast<std::size_t>(i)];
+        if (tok.byte_start < e && tok.byte_end > s) ut.forced[static_cast<std::size_t>(i)] = 1;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<float>& weights) {
+  KESSEL_CHECK_ARG(!weights.empty(), "keep_probabilities: no weights");
+  const float bias = weights.back();
+  const auto B = static_cast<std::int32_t>(weights.size() - 1);
+  std::vector<float> out;
+  out.reserve(unit.features.size());
+  for (const auto& ids : unit.features) {
+    float z = bias;
+    for (std::int32_t id : ids) {
+      KESSEL_CHECK_ARG(id >= 0 && id < B, "keep_probabilities: feature id ", id, " outside [0, ", B, ")");
+      z += weights[static_cast<std::size_t>(id)];
+    }
+    out.push_back(1.0f / (1.0f + std::exp(-z)));
+  }
+  return out;
+}
+
+namespace {
+
+// The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
+// white space separated in the source. The unit's own text when no content token is kept.
+std::string rebuild(const Unit& unit, const std::vector<text::Token>& tokens, const std::vector<char>& keep) {
+  std::string out;
+  std::int64_t last_end = -1;
+  bool content = false;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!keep[i]) continue;
+    const auto& t = tokens[i];
+    if (last_end >= 0) {
+      const std::string_view gap(unit.text.data() + last_end, static_cast<std::size_t>(t.byte_start - last_end));
+      if (gap.find_first_of(" \t\n\r") != std::string_view::npos) out += ' ';
+    }
+    out.append(unit.text, static_cast<std::size_t>(t.byte_start), static_cast<std::size_t>(t.byte_end - t.byte_start));
+    last_end = t.byte_end;
+    content = content || is_content(t);
+  }
+  return content ? out : unit.text;
+}
+
+}  // namespace
+
+std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std::vector<float>& weights,
+                          float threshold) {
+  if (threshold <= 0.0f || tokens.tokens.empty()) return unit.text;
+  const std::vector<float> p = keep_probabilities(tokens, weights);
+  std::vector<char> keep(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) keep[i] = tokens.forced[i] || p[i] >= threshold;
+  return rebuild(unit, tokens.tokens, keep);
+}
+
+std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) {
+  std::vector<char> keep(tokens.tokens.size());
+  bool dropped = false;
+  for (std::size_t i = 0; i < keep.size(); ++i) {
+    const auto kind = tokens.tokens[i].kind;
+    keep[i] = tokens.forced[i] || (kind != text::TokenKind::mention && kind != text::TokenKind::url);
+    dropped = dropped || !keep[i];
+  }
+  if (!dropped) return unit.text;
+  // A unit that was nothing but addressing ("@AppleSupport https://t.co/...") says nothing: empty, so
+  // the decoder never selects it.
+  bool content = false;
+  for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && is_content(tokens.tokens[i]));
+  return content ? rebuild(unit, tokens.tokens, keep) : std::string();
+}
+
+std::vector<float> keep_targets(const UnitTokens& unit, const std::vector<std::string>& references) {
+  std::vector<int> hits;  // per code point of the unit text: on some reference sentence's LCS
+  std::u32string a;
+  for (const auto& t : unit.tokens) {
+    const auto cps = text::decode_utf8(t.text, text::Utf8Mode::lossy).cps;
+    a.append(cps.begin(), cps.end());
+  }
+  hits.assign(a.size(), 0);
+  for (const auto& ref : references) {
+    for (const auto& sentence : text::rouge_tokens_zh(ref, text::ZhSplit::period)) {
+      std::u32string b;
+      for (const auto& tok : sentence) {
+        const auto cps = text::decode_utf8(tok, text::Utf8Mode::lossy).cps;
+        b.append(cps.begin(), cps.end());
+      }
+      const auto mask = lcs_mask(a, b);
+      for (std::size_t i = 0; i < a.size(); ++i) hits[i] |= mask[i];
+    }
+  }
+  std::vector<float> y;
+  std::size_t pos = 0;
+  for (const auto& t : unit.tokens) {
+    const std::size_t n = text::decode_utf8(t.text, text::Utf8Mode::lossy).cps.size();
+    int on = 0;
+    for (std::size_t i = 0; i < n; ++i) on += hits[pos + i];
+    y.push_back(2 * on >= static_cast<int>(n) && n > 0 ? 1.0f : 0.0f);
+    pos += n;
+  }
+  return y;
+}
+
+std::vector<float> train_compressor(const std::vector<KeepExample>& examples, int buckets,
+                                    const CompressTrainOptions& o) {
+  KESSEL_CHECK_ARG(buckets >= 1, "train_compressor: buckets must be >= 1, got ", buckets);
+  KESSEL_CHECK_ARG(o.epochs >= 1 && o.lr > 0.0f && o.l2 >= 0.0f, "train_compressor: epochs ", o.epochs,
+                   ", lr ", o.lr, ", l2 ", o.l2, " out of range");
+  const std::size_t B = static_cast<std::size_t>(buckets);
+  std::vector<float> w(B + 1, 0.0f);
+  std::vector<float> g2(B + 1, 1e-6f);  // AdaGrad accumulators
+  std::vector<std::size_t> order(examples.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::uint64_t rng = o.seed ^ 0xc0ffee;
+  for (int epoch = 0; epoch < o.epochs; ++epoch) {
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[splitmix(rng) % i]);
+    for (std::size_t k : order) {
+      const KeepExample& ex = examples[k];
+      float z = w[B];
+      for (std::int32_t id : ex.features) z += w[static_cast<std::size_t>(id)];
+      const float g = 1.0f / (1.0f + std::exp(-z)) - ex.target;  // d BCE / d z
+      auto update = [&](std::size_t j) {
+        const float gj = g + o.l2 * w[j];
+        g2[j] += gj * gj;
+        w[j] -= o.lr * gj / std::sqrt(g2[j]);
+      };
+      update(B);
+      for (std::int32_t id : ex.features) update(static_cast<std::size_t>(id));
+    }
+  }
+  return w;
+}
+
+}  // namespace kessel::summarize

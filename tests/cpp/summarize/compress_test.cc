@@ -1,0 +1,121 @@
+#include "summarize/compress.h"
+
+#include <gtest/gtest.h>
+
+#include "kessel/error.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+
+text::Dialogue make_dialogue(std::vector<std::pair<Speaker, std::vector<std::string>>> turns) {
+  text::Dialogue d;
+  d.id = "c1";
+  for (auto& [speaker, sentences] : turns) {
+    text::Turn t;
+    t.speaker = speaker;
+    for (const auto& s : sentences) t.text += s;
+    t.sentences = sentences;
+    d.turns.push_back(std::move(t));
+  }
+  return d;
+}
+
+const text::Lexicon& lexicon() {
+  static const text::Lexicon lex = text::load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
+  return lex;
+}
+
+std::string joined(const UnitTokens& u) {
+  std::string s;
+  for (const auto& t : u.tokens) s += t.text;
+  return s;
+}
+
+TEST(Compress, FeaturesAreDeterministicAndInRange) {
+  auto d = make_dialogue({{Speaker::customer, {"您好，请问我的订单[订单编号]什么时候发货呢？"}},
+                          {Speaker::agent, {"亲亲，订单今天发货哦。"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto a = compress_features(p, 1000), b = compress_features(p, 1000);
+  ASSERT_EQ(a.size(), 2u);
+  for (std::size_t u = 0; u < a.size(); ++u) {
+    ASSERT_EQ(a[u].features.size(), a[u].tokens.size());
+    EXPECT_EQ(a[u].features, b[u].features);
+    for (const auto& ids : a[u].features)
+      for (auto id : ids) {
+        EXPECT_GE(id, 0);
+        EXPECT_LT(id, 1000);
+      }
+  }
+  // The placeholder is one token: deletion can never cut it in half.
+  bool placeholder = false;
+  for (const auto& t : a[0].tokens) placeholder = placeholder || t.text == "[订单编号]";
+  EXPECT_TRUE(placeholder);
+  EXPECT_THROW(compress_features(p, 0), InvalidArgument);
+}
+
+TEST(Compress, TargetsMarkTheTokensOnAReferenceLcs) {
+  auto d = make_dialogue({{Speaker::customer, {"请问订单什么时候发货"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 64);
+  const auto y = keep_targets(units[0], {"用户询问订单发货时间。"});
+  ASSERT_EQ(y.size(), units[0].tokens.size());
+  std::string kept;
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (y[i] > 0.5f) kept += units[0].tokens[i].text;
+  // LCS of 请问订单什么时候发货 with 用户询问订单发货时间 is 问订单发货 (or an equal-length variant).
+  EXPECT_EQ(kept.size(), std::string("问订单发货").size());
+  EXPECT_NE(kept.find("订单"), std::string::npos);
+}
+
+TEST(Compress, DeletionDropsLowTokensButKeepsEmotionTermsAndNeverEmptiesAUnit) {
+  auto d = make_dialogue({{Speaker::customer, {"亲，快递还没到，气死我了"}}, {Speaker::agent, {"好的呢"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 97);
+  // Weights: every feature strongly "delete" (bias -10), so only forced tokens survive.
+  std::vector<float> w(98, 0.0f);
+  w.back() = -10.0f;
+  const std::string c0 = compress_unit(p.units[0], units[0], w, 0.5f);
+  EXPECT_EQ(c0, "气死我了");  // the expressed emotion term is forced; everything else goes
+  // No forced token in the agent unit: nothing would remain, so the unit stays whole.
+  EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
+  // Threshold 0 is off.
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.0f), p.units[0].text);
+  // Bias +10: everything kept, the text is unchanged.
+  w.back() = 10.0f;
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), p.units[0].text);
+  EXPECT_EQ(joined(units[0]), p.units[0].text);
+}
+
+TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
+  auto d = make_dialogue({{Speaker::customer, {"@AppleSupport my phone keeps crashing https://t.co/abc please help"}},
+                          {Speaker::agent, {"@jane https://t.co/xyz"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 1);
+  EXPECT_EQ(drop_addressing(p.units[0], units[0]), "my phone keeps crashing please help");
+  EXPECT_EQ(drop_addressing(p.units[1], units[1]), "");  // nothing but addressing: never selected
+}
+
+TEST(Compress, TrainingLearnsASeparableRule) {
+  // Feature 1 means "keep", feature 2 means "delete"; feature 0 is noise on both.
+  std::vector<KeepExample> data;
+  for (int i = 0; i < 200; ++i) {
+    data.push_back({{0, 1}, 1.0f});
+    data.push_back({{0, 2}, 0.0f});
+  }
+  const auto w = train_compressor(data, 3, CompressTrainOptions{});
+  ASSERT_EQ(w.size(), 4u);
+  UnitTokens keep, drop;
+  keep.features = {{0, 1}};
+  drop.features = {{0, 2}};
+  EXPECT_GT(keep_probabilities(keep, w)[0], 0.9f);
+  EXPECT_LT(keep_probabilities(drop, w)[0], 0.1f);
+  EXPECT_EQ(train_compressor(data, 3, CompressTrainOptions{}), w);  // deterministic
+  drop.features = {{7}};
+  EXPECT_THROW(keep_probabilities(drop, w), InvalidArgument);
+  EXPECT_THROW(train_compressor(data, 0, CompressTrainOptions{}), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
