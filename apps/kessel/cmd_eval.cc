@@ -1,5 +1,6 @@
 // kessel eval: ROUGE, the emotion constraint and latency for the summarizer and, in the same run, the
 // baselines — the table of the seed, measured.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -28,14 +29,16 @@ struct EvalOptions {
 };
 
 void print_table(const std::vector<summarize::EvalRow>& rows, bool english) {
-  std::printf("%-40s %6s %6s %6s %s| %6s %6s %6s | %7s %7s %7s %8s\n", "system", "R-1", "R-2", "R-L",
+  int width = 40;  // the system column fits the longest name
+  for (const auto& r : rows) width = std::max(width, static_cast<int>(r.name.size()));
+  std::printf("%-*s %6s %6s %6s %s| %6s %6s %6s | %7s %7s %7s %8s\n", width, "system", "R-1", "R-2", "R-L",
               english ? "(best; avg R-L) " : "", "constr", "emoRec", "bound", "p50 ms", "p95 ms",
               "p99 ms", "dlg/s");
   for (const auto& r : rows) {
     char extra[32] = "";
     if (english) std::snprintf(extra, sizeof extra, "(%5.2f)         ", r.rougeL_avg);
-    std::printf("%-40s %6.2f %6.2f %6.2f %s| %5.1f%% %5.1f%% %5.1f%% | %7.3f %7.3f %7.3f %8.0f\n",
-                r.name.c_str(), r.rouge1_best, r.rouge2_best, r.rougeL_best, extra,
+    std::printf("%-*s %6.2f %6.2f %6.2f %s| %5.1f%% %5.1f%% %5.1f%% | %7.3f %7.3f %7.3f %8.0f\n",
+                width, r.name.c_str(), r.rouge1_best, r.rouge2_best, r.rougeL_best, extra,
                 100 * r.constraint_satisfied, 100 * r.emotion_recall, 100 * r.constraint_bound,
                 r.p50_ms, r.p95_ms, r.p99_ms, r.dialogues_per_s);
   }
