@@ -13,6 +13,7 @@ void bind_attention(py::module_& m);
 void bind_cluster(py::module_& m);
 void bind_hmm(py::module_& m);
 void bind_nn(py::module_& m);
+void bind_summarize(py::module_& m);
 
 // A C-contiguous float32 array: the form every kernel takes. Converts (copying) other dtypes/orders.
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;

@@ -15,4 +15,5 @@ PYBIND11_MODULE(kessel, m) {
   kessel::python::bind_attention(m);
   kessel::python::bind_nn(m);
   kessel::python::bind_cluster(m);
+  kessel::python::bind_summarize(m);
 }

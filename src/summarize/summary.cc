@@ -272,9 +272,15 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // Dropping the weakest unit frees a sentence but maybe not enough characters: drop until the
     // emotion unit fits (alone, it may exceed the character budget, as the first pick may).
     while (!fits() && !selected.empty()) {
-      auto weakest = std::min_element(selected.begin(), selected.end(), [&](int a, int b) {
-        return scores.salience[static_cast<std::size_t>(a)] < scores.salience[static_cast<std::size_t>(b)];
-      });
+      // The MMR value of each selected unit beside the emotion unit: the one that adds least goes
+      // (with no redundancy weight, the least salient).
+      auto keep_value = [&](int v) {
+        const auto x = static_cast<std::size_t>(v);
+        const double overlap = options.redundancy > 0.0f ? jaccard(grams[x], grams[static_cast<std::size_t>(unit)]) : 0.0;
+        return (1.0 - options.redundancy) * norm(x) - options.redundancy * overlap;
+      };
+      auto weakest = std::min_element(selected.begin(), selected.end(),
+                                      [&](int a, int b) { return keep_value(a) < keep_value(b); });
       taken[static_cast<std::size_t>(*weakest)] = 0;
       chars -= unit_chars[static_cast<std::size_t>(*weakest)];
       selected.erase(weakest);

@@ -1,0 +1,190 @@
+// kessel.Summarizer and kessel.rouge: the EACA summarizer from Python. A dialogue is a dict (or a JSON
+// string) in any of the three input formats (kessel, CSDS, TweetSumm); the result is the dict that
+// `kessel summarize` writes as one JSON line (README: output schema).
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bindings.h"
+#include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
+#include "kessel/summarize/scorers.h"
+#include "kessel/summarize/summary.h"
+#include "kessel/text/dialogue.h"
+#include "kessel/text/lexicon.h"
+#include "kessel/text/rouge.h"
+
+namespace kessel::python {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The default lexicon: `given`, else $KESSEL_HOME/data/lexicon, else the source tree the module was
+// built from. IoError naming every place tried.
+std::string lexicon_dir(const std::optional<std::string>& given) {
+  auto has = [](const fs::path& d) { return fs::exists(d / "default_zh.tsv"); };
+  if (given) {
+    if (!has(*given)) throw IoError("Summarizer: lexicon_dir " + *given + ": no default_zh.tsv there");
+    return *given;
+  }
+  std::vector<fs::path> tried;
+  if (const char* home = std::getenv("KESSEL_HOME")) tried.push_back(fs::path(home) / "data/lexicon");
+#ifdef KESSEL_SOURCE_DIR
+  tried.push_back(fs::path(KESSEL_SOURCE_DIR) / "data/lexicon");
+#endif
+  for (const auto& d : tried)
+    if (has(d)) return d.string();
+  std::string list;
+  for (const auto& d : tried) list += " " + d.string();
+  throw IoError("Summarizer: default lexicon not found (tried" + list + "); pass lexicon_dir or set KESSEL_HOME");
+}
+
+class PySummarizer {
+ public:
+  PySummarizer(const std::optional<std::string>& model, const std::optional<std::string>& lexicon_dir_arg,
+               const std::string& ranker, const std::string& attention, std::optional<int> max_sentences,
+               std::optional<int> max_chars, std::optional<float> redundancy, bool constraint)
+      : lexicon_(text::load_default_lexicon(lexicon_dir(lexicon_dir_arg))) {
+    KESSEL_CHECK_ARG(!max_sentences || *max_sentences >= 1, "Summarizer: max_sentences must be >= 1, got ",
+                     max_sentences.value_or(0));
+    KESSEL_CHECK_ARG(!max_chars || *max_chars >= 0, "Summarizer: max_chars must be >= 0, got ", max_chars.value_or(0));
+    KESSEL_CHECK_ARG(!redundancy || (*redundancy >= 0.0f && *redundancy <= 1.0f),
+                     "Summarizer: redundancy must be in [0, 1], got ", redundancy.value_or(0.0f));
+    if (model) {
+      KESSEL_CHECK_ARG(ranker == "centrality", "Summarizer: ranker='", ranker,
+                       "' cannot be combined with a model (the model is the ranker)");
+      auto m = std::make_unique<summarize::EacaModel>(summarize::EacaModel::load(*model));
+      m->check_lexicon(lexicon_);
+      decode_ = m->decode_options();
+      if (max_chars) m->mutable_config().budget_max = 0;  // an explicit budget is a fixed one
+      scorer_ = std::move(m);
+    } else {
+      if (ranker == "centrality") {
+        summarize::CentralityOptions c;
+        c.normalizer = parse_normalizer(attention);
+        scorer_ = std::make_unique<summarize::CentralityScorer>(c);
+        decode_.redundancy = 0.5f;
+      } else {
+        if (ranker == "lead") scorer_ = std::make_unique<summarize::LeadScorer>();
+        else if (ranker == "longest") scorer_ = std::make_unique<summarize::LongestScorer>();
+        else if (ranker == "lexrank") scorer_ = std::make_unique<summarize::LexRankScorer>();
+        else throw InvalidArgument("Summarizer: ranker must be centrality, lead, longest or lexrank, got '" + ranker + "'");
+        decode_.redundancy = 0.0f;  // the baselines as published, as in `kessel summarize`
+      }
+      decode_.max_sentences = 4;
+      decode_.max_chars = 0;
+    }
+    if (max_sentences) decode_.max_sentences = *max_sentences;
+    if (max_chars) decode_.max_chars = *max_chars;
+    if (redundancy) decode_.redundancy = *redundancy;
+    decode_.emotion_constraint = constraint;
+  }
+
+  // One dialogue (dict or JSON string, any input format) -> the output record.
+  py::dict summarize(const py::object& dialogue) const {
+    const std::string line = py::isinstance<py::str>(dialogue)
+                                 ? dialogue.cast<std::string>()
+                                 : py::module_::import("json").attr("dumps")(dialogue, py::arg("ensure_ascii") = false).cast<std::string>();
+    const text::ReadResult read = text::read_dialogues_from_string(line, "<dialogue>");
+    KESSEL_CHECK_ARG(read.dialogues.size() == 1, "Summarizer.summarize: expected one dialogue, got ",
+                     read.dialogues.size());
+    const text::Dialogue& d = read.dialogues.front();
+    const summarize::Prepared p = summarize::prepare(d, lexicon_);
+    const summarize::Summary s = summarize::decode(p, scorer_->score(p), decode_);
+    py::dict out;
+    out["id"] = s.id;
+    out["summary"] = s.summary;
+    py::list sentences;
+    for (const auto& x : s.sentences) {
+      py::dict e;
+      e["text"] = x.text;
+      e["turn"] = x.turn;
+      e["score"] = x.score;
+      sentences.append(e);
+    }
+    out["sentences"] = sentences;
+    py::list emotions;
+    for (const auto& x : s.emotions) {
+      py::dict e;
+      e["term"] = x.term;
+      e["turn"] = x.turn;
+      e["start"] = x.start;
+      e["end"] = x.end;
+      e["emotion"] = x.emotion;
+      e["in_summary"] = x.in_summary;
+      emotions.append(e);
+    }
+    out["emotions"] = emotions;
+    out["constraint_satisfied"] = s.constraint_satisfied;
+    return out;
+  }
+
+  std::string scorer_name() const { return scorer_->name(); }
+  int max_sentences() const { return decode_.max_sentences; }
+
+ private:
+  text::Lexicon lexicon_;
+  std::unique_ptr<summarize::Scorer> scorer_;
+  summarize::DecodeOptions decode_;
+};
+
+py::dict rouge_dict(const text::MultiRougeScores& r) {
+  auto one = [](const text::RougeScores& s) {
+    py::dict d;
+    const std::pair<const char*, const text::RougeScore*> parts[] = {
+        {"rouge1", &s.rouge1}, {"rouge2", &s.rouge2}, {"rougeL", &s.rougeL}};
+    for (const auto& [name, score] : parts)
+      d[name] = py::dict(py::arg("f") = 100.0 * score->f1, py::arg("p") = 100.0 * score->precision,
+                         py::arg("r") = 100.0 * score->recall);
+    return d;
+  };
+  py::dict out;
+  out["best"] = one(r.best);
+  out["avg"] = one(r.avg);
+  return out;
+}
+
+}  // namespace
+
+void bind_summarize(py::module_& m) {
+  py::class_<PySummarizer>(m, "Summarizer", R"doc(The EACA summarizer (the same decoder as `kessel summarize`).
+
+Summarizer(model=None, lexicon_dir=None, ranker="centrality", attention="softmax",
+           max_sentences=None, max_chars=None, redundancy=None, constraint=True)
+
+model: a safetensors file from `kessel train` (its stored budget applies unless max_sentences /
+max_chars / redundancy are given); without one, the unsupervised ranker `ranker` (centrality with
+`attention` softmax|fuzzy, or lead|longest|lexrank). The lexicon must be the one the model was
+trained with (ValueError otherwise).)doc")
+      .def(py::init<const std::optional<std::string>&, const std::optional<std::string>&, const std::string&,
+                    const std::string&, std::optional<int>, std::optional<int>, std::optional<float>, bool>(),
+           py::arg("model") = py::none(), py::arg("lexicon_dir") = py::none(), py::arg("ranker") = "centrality",
+           py::arg("attention") = "softmax", py::arg("max_sentences") = py::none(),
+           py::arg("max_chars") = py::none(), py::arg("redundancy") = py::none(), py::arg("constraint") = true)
+      .def("summarize", &PySummarizer::summarize, py::arg("dialogue"),
+           R"doc(Summarize one dialogue: a dict (or JSON string) in the kessel, CSDS or TweetSumm format.
+Returns {"id", "summary", "sentences": [{"text", "turn", "score"}], "emotions": [{"term", "turn",
+"start", "end", "emotion", "in_summary"}], "constraint_satisfied"}. ValueError names the bad field.)doc")
+      .def_property_readonly("scorer", &PySummarizer::scorer_name)
+      .def_property_readonly("max_sentences", &PySummarizer::max_sentences);
+
+  m.def(
+      "rouge",
+      [](const std::string& candidate, const py::object& refs, const std::string& lang) {
+        // One reference as a string, or several as a list of strings.
+        const std::vector<std::string> references = py::isinstance<py::str>(refs)
+                                                        ? std::vector<std::string>{refs.cast<std::string>()}
+                                                        : refs.cast<std::vector<std::string>>();
+        KESSEL_CHECK_ARG(!references.empty(), "rouge: references must not be empty");
+        return rouge_dict(text::rouge_multi(candidate, references, text::parse_rouge_lang(lang)));
+      },
+      py::arg("candidate"), py::arg("references"), py::arg("lang") = "zh",
+      R"doc(ROUGE-1/2/L of one candidate against one reference (str) or several (list of str) (x100; `kessel rouge`'s protocol:
+zh = CSDS characters with a break after each 。, en = lowercase words, whole-text LCS). Returns
+{"best": {...}, "avg": {...}}, each {"rouge1"|"rouge2"|"rougeL": {"f", "p", "r"}}.)doc");
+}
+
+}  // namespace kessel::python

@@ -1,0 +1,119 @@
+"""kessel.Summarizer and kessel.rouge: the same results as the CLI, and clear errors for bad input."""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+kessel = pytest.importorskip("kessel")
+
+CLI = os.environ.get("KESSEL_CLI")
+SRC = Path(os.environ.get("KESSEL_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+SAMPLES = {"zh": SRC / "data" / "samples" / "dialogues_zh.jsonl", "en": SRC / "data" / "samples" / "dialogues_en.jsonl"}
+needs_cli = pytest.mark.skipif(not CLI or not Path(CLI).exists(), reason="KESSEL_CLI not built")
+
+
+def dialogues(lang):
+    return [json.loads(l) for l in SAMPLES[lang].read_text(encoding="utf-8").splitlines() if l.strip()]
+
+
+def cli_summaries(path, *args):
+    proc = subprocess.run([CLI, "summarize", "--input", str(path), *args], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(l) for l in proc.stdout.splitlines()]
+
+
+@needs_cli
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("ranker,args", [("centrality", []), ("lead", ["--ranker", "lead"])])
+def test_matches_the_cli_record_for_record(lang, ranker, args):
+    s = kessel.Summarizer(ranker=ranker)
+    expected = cli_summaries(SAMPLES[lang], *args)
+    got = [s.summarize(d) for d in dialogues(lang)]
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert g["summary"] == e["summary"]
+        assert [x["turn"] for x in g["sentences"]] == [x["turn"] for x in e["sentences"]]
+        assert [x["text"] for x in g["sentences"]] == [x["text"] for x in e["sentences"]]
+        assert g["emotions"] == e["emotions"]
+        assert g["constraint_satisfied"] == e["constraint_satisfied"]
+
+
+@needs_cli
+def test_a_trained_model_gives_the_cli_result(tmp_path):
+    model = tmp_path / "m.safetensors"
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES["zh"]), "--dev", str(SAMPLES["zh"]), "--out", str(model),
+                           "--epochs", "2"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    s = kessel.Summarizer(model=str(model))
+    assert s.scorer == "eaca"
+    expected = cli_summaries(SAMPLES["zh"], "--model", str(model))
+    assert [s.summarize(d)["summary"] for d in dialogues("zh")] == [e["summary"] for e in expected]
+    with pytest.raises(ValueError, match="ranker"):
+        kessel.Summarizer(model=str(model), ranker="lead")
+
+
+def test_accepts_json_strings_and_the_other_formats():
+    s = kessel.Summarizer()
+    d = dialogues("zh")[0]
+    assert s.summarize(json.dumps(d, ensure_ascii=False)) == s.summarize(d)
+    csds = {"Dialogue": [{"speaker": "Q", "role": "用户", "utterance": "我的订单怎么还没发货，气死我了", "truncated": False},
+                         {"speaker": "A", "role": "客服", "utterance": "非常抱歉，马上为您催促仓库发货。", "truncated": False}],
+            "TopicSumm": []}
+    out = s.summarize(csds)
+    assert out["constraint_satisfied"]
+    assert any(e["term"] == "气死我了" and e["in_summary"] for e in out["emotions"])
+
+
+@pytest.mark.parametrize("dialogue,message", [
+    ({"id": "x", "turns": []}, "empty"),
+    ({"id": "x", "turns": [{"speaker": "robot", "text": "hi"}]}, "speaker"),
+    ({"id": "x", "turns": [{"speaker": "customer"}]}, "text"),
+    ({"id": "x"}, "turns"),
+    ("not json", "<dialogue>"),
+])
+def test_bad_dialogues_are_value_errors_naming_the_field(dialogue, message):
+    with pytest.raises(ValueError, match=message):
+        kessel.Summarizer().summarize(dialogue)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"ranker": "magic"}, "ranker"),
+    ({"attention": "cubic"}, "cubic"),
+    ({"max_sentences": 0}, "max_sentences"),
+    ({"max_chars": -1}, "max_chars"),
+    ({"redundancy": 1.5}, "redundancy"),
+])
+def test_bad_options_are_value_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        kessel.Summarizer(**kwargs)
+
+
+def test_missing_files_are_os_errors(tmp_path):
+    with pytest.raises(OSError, match="lexicon_dir"):
+        kessel.Summarizer(lexicon_dir=str(tmp_path))
+    with pytest.raises(OSError):
+        kessel.Summarizer(model=str(tmp_path / "nope.safetensors"))
+
+
+def test_options_shape_the_summary():
+    d = dialogues("zh")[0]
+    one = kessel.Summarizer(max_sentences=1, constraint=False).summarize(d)
+    assert len(one["sentences"]) == 1
+    assert kessel.Summarizer(max_sentences=2).max_sentences == 2
+
+
+def test_rouge_matches_hand_computed_values():
+    # zh: characters; 用户:查询。 (6) vs 用户询问。 (5): 用 户 询 。 hit, so P = 4/6 and R = 4/5.
+    r = kessel.rouge("用户:查询。", "用户询问。")
+    assert r["best"]["rouge1"]["p"] == pytest.approx(400.0 / 6.0)
+    assert r["best"]["rouge1"]["r"] == pytest.approx(80.0)
+    # en: best and average over two references.
+    r = kessel.rouge("the cat", ["a cat", "the dog"], lang="en")
+    assert r["best"]["rouge1"]["f"] == pytest.approx(50.0)
+    assert r["avg"]["rouge1"]["f"] == pytest.approx(50.0)
+    with pytest.raises(ValueError, match="references"):
+        kessel.rouge("x", [])
+    with pytest.raises(ValueError, match="lang"):
+        kessel.rouge("x", "y", lang="fr")
