@@ -180,20 +180,68 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   return rebuild(unit, tokens.tokens, keep);
 }
 
+namespace {
+
+bool is_word(const text::Token& t) { return t.kind == text::TokenKind::word; }
+bool is_greeting(const std::string& lower) {
+  return lower == "hi" || lower == "hey" || lower == "hello" || lower == "hiya" || lower == "dear";
+}
+bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
+
+// "Hi there," / "Hello Shayc!" / "Hey," at the start of a unit: the greeting word, at most one more
+// word ("there", a name), then the , ! or . that ends the salutation. Returns the tokens to drop (0: none).
+std::size_t salutation_length(const std::vector<text::Token>& t) {
+  if (t.empty() || !is_word(t[0]) || !is_greeting(t[0].lower)) return 0;
+  std::size_t i = 1;
+  if (i < t.size() && is_word(t[i]) && (t[i].lower == "there" || t[i].lower == "all" || is_upper_ascii(t[i].text[0])))
+    ++i;
+  if (i < t.size() && t[i].kind == text::TokenKind::punct &&
+      (t[i].text == "," || t[i].text == "!" || t[i].text == "."))
+    return i + 1;
+  return 0;
+}
+
+// An agent's sign-off at the end of a unit: "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter word that
+// starts upper-case). Returns the index of the mark, or the size when there is none.
+std::size_t signature_start(const std::vector<text::Token>& t) {
+  if (t.size() < 3) return t.size();
+  const auto& mark = t[t.size() - 2];
+  const auto& initials = t.back();
+  const bool mark_ok = mark.text == "^" || mark.text == "-" || mark.text == "*" || mark.text == "~";
+  if (mark_ok && is_word(initials) && initials.text.size() <= 4 && is_upper_ascii(initials.text[0]))
+    return t.size() - 2;
+  return t.size();
+}
+
+}  // namespace
+
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) {
-  std::vector<char> keep(tokens.tokens.size());
+  const auto& t = tokens.tokens;
+  std::vector<char> keep(t.size(), 1);
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t[i].kind == text::TokenKind::mention || t[i].kind == text::TokenKind::url) keep[i] = 0;
+  // The salutation and sign-off are found on the tokens that remain ("@jane Hi there, ..." too).
+  std::vector<text::Token> rest;
+  std::vector<std::size_t> where;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (keep[i]) {
+      rest.push_back(t[i]);
+      where.push_back(i);
+    }
+  const std::size_t greet = salutation_length(rest);
+  for (std::size_t k = 0; k < greet; ++k) keep[where[k]] = 0;
+  for (std::size_t k = std::max(greet, signature_start(rest)); k < rest.size(); ++k) keep[where[k]] = 0;
   bool dropped = false;
-  for (std::size_t i = 0; i < keep.size(); ++i) {
-    const auto kind = tokens.tokens[i].kind;
-    keep[i] = tokens.forced[i] || (kind != text::TokenKind::mention && kind != text::TokenKind::url);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (tokens.forced[i]) keep[i] = 1;
     dropped = dropped || !keep[i];
   }
   if (!dropped) return unit.text;
   // A unit that was nothing but addressing ("@AppleSupport https://t.co/...") says nothing: empty, so
   // the decoder never selects it.
   bool content = false;
-  for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && is_content(tokens.tokens[i]));
-  return content ? rebuild(unit, tokens.tokens, keep) : std::string();
+  for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && is_content(t[i]));
+  return content ? rebuild(unit, t, keep) : std::string();
 }
 
 std::vector<float> keep_targets(const UnitTokens& unit, const std::vector<std::string>& references) {

@@ -44,8 +44,9 @@ std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<
 std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std::vector<float>& weights,
                           float threshold);
 
-// The unit's text without @mentions and URLs (forced tokens stay); empty when nothing else remains, so
-// that the decoder never selects the unit. EACA applies it to English units: a tweet's addressing (@AppleSupport) and links
+// The unit's text without its addressing: @mentions, URLs, a leading salutation ("Hi there,",
+// "Hello Shayc!") and an agent's trailing sign-off ("^XS", "-AB"). Forced tokens stay. Empty when
+// nothing else remains, so that the decoder never selects the unit. EACA applies it to English units: a tweet's addressing (@AppleSupport) and links
 // are not what a summary reports, and no reference repeats them.
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens);
 

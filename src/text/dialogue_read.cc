@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -140,6 +141,28 @@ std::string need_string(const Ctx& c, const json& j, const std::string& field) {
   return j.get<std::string>();
 }
 
+// Tweets keep Twitter's HTML escapes (&amp; &lt; &gt; &quot; &#39;): a reader sees "&gt;", ROUGE sees
+// "gt". Only these five, which Twitter produces; anything else stays as written.
+std::string unescape_html(const std::string& s) {
+  if (s.find('&') == std::string::npos) return s;
+  static const std::pair<const char*, const char*> kEntities[] = {
+      {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}};
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    bool replaced = false;
+    if (s[i] == '&')
+      for (const auto& [from, to] : kEntities)
+        if (s.compare(i, std::strlen(from), from) == 0) {
+          out += to;
+          i += std::strlen(from);
+          replaced = true;
+          break;
+        }
+    if (!replaced) out += s[i++];
+  }
+  return out;
+}
+
 // A summary given as a string or a list of strings -> its sentences.
 std::vector<std::string> summary_sentences(const Ctx& c, const json& j, const std::string& field) {
   std::vector<std::string> out;
@@ -249,7 +272,7 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
     if (!sents.is_array())
       c.fail(f + ".sentences", "expected a list of strings, got " + type_name(sents));
     for (std::size_t k = 0; k < sents.size(); ++k) {
-      std::string s = need_string(c, sents[k], f + ".sentences[" + std::to_string(k) + "]");
+      std::string s = unescape_html(need_string(c, sents[k], f + ".sentences[" + std::to_string(k) + "]"));
       if (!turn.text.empty()) turn.text += " ";
       turn.text += s;
       turn.sentences.push_back(std::move(s));

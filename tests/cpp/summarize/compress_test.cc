@@ -97,6 +97,20 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   EXPECT_EQ(drop_addressing(p.units[1], units[1]), "");  // nothing but addressing: never selected
 }
 
+TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
+  auto d = make_dialogue({{Speaker::agent, {"@jane Hi there, please DM us your order number ^XS"}},
+                          {Speaker::agent, {"Hello Shayc! We have fixed it -AB"}},
+                          {Speaker::customer, {"Hi, this is ridiculous"}},
+                          {Speaker::customer, {"hi there is a problem with my bill"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 1);
+  EXPECT_EQ(drop_addressing(p.units[0], units[0]), "please DM us your order number");
+  EXPECT_EQ(drop_addressing(p.units[1], units[1]), "We have fixed it");
+  EXPECT_EQ(drop_addressing(p.units[2], units[2]), "this is ridiculous");
+  // No punctuation closes a salutation here: "hi there is a problem" keeps every word.
+  EXPECT_EQ(drop_addressing(p.units[3], units[3]), p.units[3].text);
+}
+
 TEST(Compress, TrainingLearnsASeparableRule) {
   // Feature 1 means "keep", feature 2 means "delete"; feature 0 is noise on both.
   std::vector<KeepExample> data;

@@ -58,7 +58,7 @@ TEST(Dialogue, ReadsCsdsTestSplitFields) {
 TEST(Dialogue, ReadsTweetSumm) {
   const std::string line =
       R"({"conversation_id": "c1", "turns": [{"tweet_id": 1, "is_agent": false, "sentences": ["@Co my app crashes :(", "Help!"]},)"
-      R"( {"tweet_id": 2, "is_agent": true, "sentences": ["@123 Sorry!"]}],)"
+      R"( {"tweet_id": 2, "is_agent": true, "sentences": ["@123 Sorry! Settings &gt; Apps &amp; more &lt;3 &copy;"]}],)"
       R"( "extractive_summaries": [[{"turn": 0, "sentence": 0, "text": "x"}, {"turn": 1, "sentence": 0}]],)"
       R"( "abstractive_summaries": [["Customer's app crashes.", "Agent apologizes."], ["App crash."]]})";
   const ReadResult r = read_dialogues_from_string(line, "m");
@@ -68,6 +68,8 @@ TEST(Dialogue, ReadsTweetSumm) {
   EXPECT_EQ(d.turns[0].sentences.size(), 2u);
   EXPECT_EQ(d.turns[0].text, "@Co my app crashes :( Help!");
   EXPECT_EQ(d.turns[1].speaker, Speaker::agent);
+  // Twitter's HTML escapes are undone; other entities stay as written.
+  EXPECT_EQ(d.turns[1].text, "@123 Sorry! Settings > Apps & more <3 &copy;");
   ASSERT_EQ(d.extractive.size(), 1u);
   EXPECT_EQ(d.extractive[0][1].turn, 1);
   EXPECT_EQ(d.references.size(), 2u);
