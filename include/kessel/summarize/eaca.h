@@ -121,7 +121,7 @@ struct TrainOptions {
   // Budget: max_chars = budget_quantile of the training references' lengths (code points, rendered
   // prefixes excluded) when > 0; max_sentences = the 90th percentile of oracle sizes.
   float budget_quantile = 0.5f;
-  // Then pick max_chars among {0.8, 1.0, ..., 2.0} x that budget by dev ROUGE-L (after early stopping;
+  // Then pick max_chars among {0.6, 0.8, ..., 2.0} x that budget by dev ROUGE-L (after early stopping;
   // the dev split is then no longer an unbiased estimate: report a held-out split or CV folds).
   // With length_budget the same factor grid picks budget_scale, and max_chars follows it.
   bool select_budget = true;
