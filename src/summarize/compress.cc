@@ -9,6 +9,7 @@
 #include "kessel/text/rouge.h"
 #include "kessel/text/utf8.h"
 #include "summarize/eaca_features.h"
+#include "util/splitmix.h"
 
 namespace kessel::summarize {
 
@@ -25,13 +26,6 @@ bool is_content(const text::Token& t) {
 
 // Small integer buckets for counts and lengths.
 int bucket_count(int n) { return n <= 2 ? n : (n <= 5 ? 3 : 4); }
-
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // LCS membership mask over `a` against `b` (code points), ties as in the ROUGE LCS backtrack.
 std::vector<char> lcs_mask(const std::u32string& a, const std::u32string& b) {
@@ -287,7 +281,7 @@ std::vector<float> train_compressor(const std::vector<KeepExample>& examples, in
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::uint64_t rng = o.seed ^ 0xc0ffee;
   for (int epoch = 0; epoch < o.epochs; ++epoch) {
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[splitmix(rng) % i]);
+    shuffle_splitmix(order, rng);
     for (std::size_t k : order) {
       const KeepExample& ex = examples[k];
       float z = w[B];

@@ -5,6 +5,7 @@
 
 #include "kessel/attention.h"
 #include "kessel/error.h"
+#include "util/splitmix.h"
 
 namespace kessel::summarize {
 
@@ -144,12 +145,8 @@ EacaWeights carve_weights(float* base, const EacaDims& d) {
 
 void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
   std::uint64_t state = seed;
-  auto next = [&] {  // splitmix64: the same stream on every platform, unlike std distributions
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return static_cast<float>(static_cast<double>(z >> 11) * 0x1.0p-53);  // [0, 1)
+  auto next = [&] {  // [0, 1), the same stream on every platform
+    return static_cast<float>(static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53);
   };
   for (const auto& s : eaca_param_specs(d)) {
     float* p = params + s.offset;

@@ -16,6 +16,7 @@
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
 #include "summarize/oracle.h"
+#include "util/splitmix.h"
 
 namespace kessel::summarize {
 
@@ -30,21 +31,6 @@ struct Example {
   int oracle_chars = 0;
   long dialogue_chars = 0;  // sum of Unit::chars: the length the per-dialogue budget is fitted on
 };
-
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-// Fisher-Yates with our own generator: std::shuffle's use of the engine is implementation-defined.
-void shuffle(std::vector<int>& v, std::uint64_t& state) {
-  for (std::size_t i = v.size(); i > 1; --i) {
-    const std::size_t j = static_cast<std::size_t>(splitmix(state) % i);
-    std::swap(v[i - 1], v[j]);
-  }
-}
 
 bool contains_term(const std::vector<std::string>& refs, const std::string& term, Lang lang) {
   const std::string needle = lang == Lang::en ? text::normalize_term(term) : term;
@@ -287,7 +273,7 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   EacaActivations act;
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     const double epoch_start = elapsed();
-    shuffle(order, rng);
+    shuffle_splitmix(order, rng);
     double loss_sum = 0.0;
     for (std::size_t b0 = 0; b0 < order.size(); b0 += static_cast<std::size_t>(o.batch_size)) {
       const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(o.batch_size));
