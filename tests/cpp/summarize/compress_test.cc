@@ -3,29 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "kessel/error.h"
+#include "test_dialogues.h"
 
 namespace kessel::summarize {
 namespace {
 
 using text::Speaker;
 
-text::Dialogue make_dialogue(std::vector<std::pair<Speaker, std::vector<std::string>>> turns) {
-  text::Dialogue d;
-  d.id = "c1";
-  for (auto& [speaker, sentences] : turns) {
-    text::Turn t;
-    t.speaker = speaker;
-    for (const auto& s : sentences) t.text += s;
-    t.sentences = sentences;
-    d.turns.push_back(std::move(t));
-  }
-  return d;
-}
-
-const text::Lexicon& lexicon() {
-  static const text::Lexicon lex = text::load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
-  return lex;
-}
+using testing::make_dialogue;
+const text::Lexicon& lexicon() { return testing::default_lexicon(); }
 
 std::string joined(const UnitTokens& u) {
   std::string s;

@@ -6,29 +6,15 @@
 #include <cmath>
 
 #include "kessel/error.h"
+#include "test_dialogues.h"
 
 namespace kessel::summarize {
 namespace {
 
 using text::Speaker;
 
-text::Dialogue make_dialogue(std::vector<std::pair<Speaker, std::vector<std::string>>> turns) {
-  text::Dialogue d;
-  d.id = "d1";
-  for (auto& [speaker, sentences] : turns) {
-    text::Turn t;
-    t.speaker = speaker;
-    for (const auto& s : sentences) t.text += s;
-    t.sentences = sentences;
-    d.turns.push_back(std::move(t));
-  }
-  return d;
-}
-
-const text::Lexicon& lexicon() {
-  static const text::Lexicon lex = text::load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
-  return lex;
-}
+using testing::make_dialogue;
+const text::Lexicon& lexicon() { return testing::default_lexicon(); }
 
 TEST(Summary, PrepareMakesOneUnitPerSentenceAndMapsMentions) {
   auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
