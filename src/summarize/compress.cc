@@ -144,14 +144,19 @@ std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<
 namespace {
 
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
-// white space separated in the source. The unit's own text when no content token is kept.
+// white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
+// "好，，谢谢") is dropped too. The unit's own text when no content token is kept.
 std::string rebuild(const Unit& unit, const std::vector<text::Token>& tokens, const std::vector<char>& keep) {
   std::string out;
   std::int64_t last_end = -1;
   bool content = false;
+  bool last_punct = true;  // nothing kept yet: a punctuation token here would lead the text
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!keep[i]) continue;
     const auto& t = tokens[i];
+    const bool punct = t.kind == text::TokenKind::punct;
+    if (punct && last_punct) continue;
+    last_punct = punct;
     if (last_end >= 0) {
       const std::string_view gap(unit.text.data() + last_end, static_cast<std::size_t>(t.byte_start - last_end));
       if (gap.find_first_of(" \t\n\r") != std::string_view::npos) out += ' ';

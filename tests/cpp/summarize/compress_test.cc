@@ -81,6 +81,12 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const auto units = compress_features(p, 1);
   EXPECT_EQ(drop_addressing(p.units[0], units[0]), "my phone keeps crashing please help");
   EXPECT_EQ(drop_addressing(p.units[1], units[1]), "");  // nothing but addressing: never selected
+  // Punctuation that a deletion leaves leading or doubled goes too.
+  auto d2 = make_dialogue({{Speaker::agent, {"@jane, please DM us"}}, {Speaker::agent, {"ok!! @jane! thanks"}}});
+  const Prepared p2 = prepare(d2, lexicon());
+  const auto units2 = compress_features(p2, 1);
+  EXPECT_EQ(drop_addressing(p2.units[0], units2[0]), "please DM us");
+  EXPECT_EQ(drop_addressing(p2.units[1], units2[1]), "ok!! thanks");
 }
 
 TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
