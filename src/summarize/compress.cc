@@ -27,40 +27,36 @@ bool is_content(const text::Token& t) {
 // Small integer buckets for counts and lengths.
 int bucket_count(int n) { return n <= 2 ? n : (n <= 5 ? 3 : 4); }
 
-// LCS membership mask over `a` against `b` (code points), ties as in the ROUGE LCS backtrack.
-std::vector<char> lcs_mask(const std::u32string& a, const std::u32string& b) {
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<int> dp((n + 1) * (m + 1), 0);
-  auto at = [&](std::size_t i, std::size_t j) -> int& { return dp[i * (m + 1) + j]; };
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < m; ++j)
-      at(i + 1, j + 1) = a[i] == b[j] ? at(i, j) + 1 : std::max(at(i, j + 1), at(i + 1, j));
-  std::vector<char> mask(n, 0);
-  std::size_t i = n, j = m;
-  while (i > 0 && j > 0) {
-    if (a[i - 1] == b[j - 1]) {
-      mask[i - 1] = 1;
-      --i;
-      --j;
-    } else if (at(i - 1, j) >= at(i, j - 1)) {
-      --i;
-    } else {
-      --j;
+}  // namespace
+
+std::vector<UnitTokens> unit_tokens(const Prepared& p) {
+  std::vector<UnitTokens> out(p.units.size());
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    const Unit& unit = p.units[u];
+    UnitTokens& ut = out[u];
+    ut.tokens = text::tokenize(unit.text, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy});
+    ut.forced.assign(ut.tokens.size(), 0);
+    // Expressed customer emotion mentions in this unit: their tokens stay.
+    if (unit.byte_start < 0) continue;
+    for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+      if (p.mention_unit[m] != static_cast<int>(u) || !p.mentions[m].expressed) continue;
+      const std::int64_t s = p.mentions[m].byte_start - unit.byte_start;
+      const std::int64_t e = p.mentions[m].byte_end - unit.byte_start;
+      for (std::size_t i = 0; i < ut.tokens.size(); ++i)
+        if (ut.tokens[i].byte_start < e && ut.tokens[i].byte_end > s) ut.forced[i] = 1;
     }
   }
-  return mask;
+  return out;
 }
-
-}  // namespace
 
 std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
   KESSEL_CHECK_ARG(buckets >= 1, "compress_features: buckets must be >= 1, got ", buckets);
   const auto B = static_cast<std::uint64_t>(buckets);
-  std::vector<UnitTokens> out(p.units.size());
+  const std::uint64_t seed = fnv1a64("compress");
+  std::vector<UnitTokens> out = unit_tokens(p);
   // Dialogue-level context: in how many units each form occurs, per speaker.
   std::unordered_map<std::string, std::pair<int, int>> occurs;  // form -> (customer units, agent units)
   for (std::size_t u = 0; u < p.units.size(); ++u) {
-    out[u].tokens = text::tokenize(p.units[u].text, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy});
     std::vector<std::string> seen;
     for (const auto& t : out[u].tokens) seen.push_back(form_of(t));
     std::sort(seen.begin(), seen.end());
@@ -79,7 +75,6 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
     const std::string spk = customer ? "C" : "A";
     const std::string len = std::to_string(std::min(unit.chars / 4, 10));
     ut.features.resize(toks.size());
-    ut.forced.assign(toks.size(), 0);
     auto form = [&](int i) -> std::string {
       if (i < 0) return "^";
       if (i >= T) return "$";
@@ -107,18 +102,7 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
           "tot|" + t + "|" + std::to_string(std::min(1, own + other)),
       };
       auto& ids = ut.features[static_cast<std::size_t>(i)];
-      for (const auto& f : feats) ids.push_back(static_cast<std::int32_t>(fnv1a64(f, fnv1a64("compress")) % B));
-    }
-    // Expressed customer emotion mentions in this unit: their tokens stay.
-    if (unit.byte_start < 0) continue;
-    for (std::size_t m = 0; m < p.mentions.size(); ++m) {
-      if (p.mention_unit[m] != static_cast<int>(u) || !p.mentions[m].expressed) continue;
-      const std::int64_t s = p.mentions[m].byte_start - unit.byte_start;
-      const std::int64_t e = p.mentions[m].byte_end - unit.byte_start;
-      for (int i = 0; i < T; ++i) {
-        const auto& tok = toks[static_cast<std::size_t>(i)];
-        if (tok.byte_start < e && tok.byte_end > s) ut.forced[static_cast<std::size_t>(i)] = 1;
-      }
+      for (const auto& f : feats) ids.push_back(static_cast<std::int32_t>(fnv1a64(f, seed) % B));
     }
   }
   return out;
@@ -244,28 +228,28 @@ std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) {
 }
 
 std::vector<float> keep_targets(const UnitTokens& unit, const std::vector<std::string>& references) {
-  std::vector<int> hits;  // per code point of the unit text: on some reference sentence's LCS
-  std::u32string a;
+  // The unit's code points (as ids) and how many each token has.
+  std::vector<int> a;
+  std::vector<std::size_t> sizes;
   for (const auto& t : unit.tokens) {
     const auto cps = text::decode_utf8(t.text, text::Utf8Mode::lossy).cps;
-    a.append(cps.begin(), cps.end());
+    a.insert(a.end(), cps.begin(), cps.end());
+    sizes.push_back(cps.size());
   }
-  hits.assign(a.size(), 0);
+  std::vector<char> hits(a.size(), 0);  // on some reference sentence's LCS
   for (const auto& ref : references) {
     for (const auto& sentence : text::rouge_tokens_zh(ref, text::ZhSplit::period)) {
-      std::u32string b;
+      std::vector<int> b;
       for (const auto& tok : sentence) {
         const auto cps = text::decode_utf8(tok, text::Utf8Mode::lossy).cps;
-        b.append(cps.begin(), cps.end());
+        b.insert(b.end(), cps.begin(), cps.end());
       }
-      const auto mask = lcs_mask(a, b);
-      for (std::size_t i = 0; i < a.size(); ++i) hits[i] |= mask[i];
+      text::lcs_positions(a, b, &hits);
     }
   }
   std::vector<float> y;
   std::size_t pos = 0;
-  for (const auto& t : unit.tokens) {
-    const std::size_t n = text::decode_utf8(t.text, text::Utf8Mode::lossy).cps.size();
+  for (std::size_t n : sizes) {
     int on = 0;
     for (std::size_t i = 0; i < n; ++i) on += hits[pos + i];
     y.push_back(2 * on >= static_cast<int>(n) && n > 0 ? 1.0f : 0.0f);

@@ -25,13 +25,15 @@ namespace kessel::summarize {
 
 inline constexpr int kCompressBuckets = 1 << 18;
 
-// Hashed feature ids of every token of unit `u` (tokenized with text::tokenize, default options):
-// `features[t]` lists the ids of token t. Pure function of the dialogue.
+// The tokens of every unit (text::tokenize, no lexicon terms), which of them an expressed customer
+// emotion mention covers, and — from compress_features only — the hashed feature ids of each token
+// (`features[t]` lists the ids of token t). Pure functions of the dialogue.
 struct UnitTokens {
   std::vector<text::Token> tokens;
-  std::vector<std::vector<std::int32_t>> features;
+  std::vector<std::vector<std::int32_t>> features;  // empty from unit_tokens
   std::vector<char> forced;  // 1: inside an expressed customer emotion mention, never deleted
 };
+std::vector<UnitTokens> unit_tokens(const Prepared& p);
 std::vector<UnitTokens> compress_features(const Prepared& p, int buckets);
 
 // Keep probability of each token: sigmoid(bias + sum of the token's feature weights).

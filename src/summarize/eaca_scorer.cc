@@ -181,7 +181,7 @@ UnitScores EacaModel::score(const Prepared& p) const {
     for (std::size_t u = 0; u < p.units.size(); ++u)
       s.unit_text.push_back(compress_unit(p.units[u], tokens[u], compressor_, config_.compress_threshold));
   } else if (p.lang == Lang::en) {
-    const auto tokens = compress_features(p, 1);
+    const auto tokens = unit_tokens(p);  // drop_addressing needs no features
     s.unit_text.reserve(p.units.size());
     for (std::size_t u = 0; u < p.units.size(); ++u) s.unit_text.push_back(drop_addressing(p.units[u], tokens[u]));
   }

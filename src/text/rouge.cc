@@ -28,7 +28,20 @@ std::vector<int> flatten(const TokenSentences& s) {
   return out;
 }
 
-// Positions in `ref` (indices) on one LCS of ref and cand, ROUGE-1.5.5 tie-breaking.
+TokenSentences to_ids(const std::vector<std::vector<std::string>>& sents,
+                      std::unordered_map<std::string, int>* vocab) {
+  TokenSentences out;
+  for (const auto& s : sents) {
+    std::vector<int> ids;
+    for (const auto& tok : s)
+      ids.push_back(vocab->emplace(tok, static_cast<int>(vocab->size())).first->second);
+    out.push_back(std::move(ids));
+  }
+  return out;
+}
+
+}  // namespace
+
 void lcs_positions(const std::vector<int>& ref, const std::vector<int>& cand,
                    std::vector<char>* hit) {
   const std::size_t m = ref.size(), n = cand.size();
@@ -53,20 +66,6 @@ void lcs_positions(const std::vector<int>& ref, const std::vector<int>& cand,
     }
   }
 }
-
-TokenSentences to_ids(const std::vector<std::vector<std::string>>& sents,
-                      std::unordered_map<std::string, int>* vocab) {
-  TokenSentences out;
-  for (const auto& s : sents) {
-    std::vector<int> ids;
-    for (const auto& tok : s)
-      ids.push_back(vocab->emplace(tok, static_cast<int>(vocab->size())).first->second);
-    out.push_back(std::move(ids));
-  }
-  return out;
-}
-
-}  // namespace
 
 RougeScore rouge_n(const TokenSentences& candidate, const TokenSentences& reference, int n) {
   KESSEL_CHECK_ARG(n >= 1, "rouge_n: n=", n, " must be >= 1");

@@ -44,6 +44,10 @@ struct RougeScores {
 using TokenSentences = std::vector<std::vector<int>>;
 RougeScore rouge_n(const TokenSentences& candidate, const TokenSentences& reference, int n);
 RougeScore rouge_l_summary(const TokenSentences& candidate, const TokenSentences& reference);
+// Marks in `hit` (size ref.size(); entries are set, never cleared) the positions of `ref` on one
+// longest common subsequence of ref and cand, with ROUGE-1.5.5's tie-breaking (prefer stepping back in
+// ref). Calling it for several `cand` accumulates the union that summary-level ROUGE-L credits.
+void lcs_positions(const std::vector<int>& ref, const std::vector<int>& cand, std::vector<char>* hit);
 RougeScores rouge_all(const TokenSentences& candidate, const TokenSentences& reference);
 
 enum class RougeLang { zh, en };

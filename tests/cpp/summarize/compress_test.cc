@@ -78,13 +78,13 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   auto d = make_dialogue({{Speaker::customer, {"@AppleSupport my phone keeps crashing https://t.co/abc please help"}},
                           {Speaker::agent, {"@jane https://t.co/xyz"}}});
   const Prepared p = prepare(d, lexicon());
-  const auto units = compress_features(p, 1);
+  const auto units = unit_tokens(p);
   EXPECT_EQ(drop_addressing(p.units[0], units[0]), "my phone keeps crashing please help");
   EXPECT_EQ(drop_addressing(p.units[1], units[1]), "");  // nothing but addressing: never selected
   // Punctuation that a deletion leaves leading or doubled goes too.
   auto d2 = make_dialogue({{Speaker::agent, {"@jane, please DM us"}}, {Speaker::agent, {"ok!! @jane! thanks"}}});
   const Prepared p2 = prepare(d2, lexicon());
-  const auto units2 = compress_features(p2, 1);
+  const auto units2 = unit_tokens(p2);
   EXPECT_EQ(drop_addressing(p2.units[0], units2[0]), "please DM us");
   EXPECT_EQ(drop_addressing(p2.units[1], units2[1]), "ok!! thanks");
 }
@@ -95,7 +95,7 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
                           {Speaker::customer, {"Hi, this is ridiculous"}},
                           {Speaker::customer, {"hi there is a problem with my bill"}}});
   const Prepared p = prepare(d, lexicon());
-  const auto units = compress_features(p, 1);
+  const auto units = unit_tokens(p);
   EXPECT_EQ(drop_addressing(p.units[0], units[0]), "please DM us your order number");
   EXPECT_EQ(drop_addressing(p.units[1], units[1]), "We have fixed it");
   EXPECT_EQ(drop_addressing(p.units[2], units[2]), "this is ridiculous");
