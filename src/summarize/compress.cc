@@ -20,21 +20,19 @@ std::string form_of(const text::Token& t) {
   return t.lower.empty() ? t.text : t.lower;
 }
 
-bool is_content(const text::Token& t) {
-  return t.kind != text::TokenKind::punct && t.kind != text::TokenKind::other;
-}
-
 // Small integer buckets for counts and lengths.
 int bucket_count(int n) { return n <= 2 ? n : (n <= 5 ? 3 : 4); }
 
 }  // namespace
 
 std::vector<UnitTokens> unit_tokens(const Prepared& p) {
+  KESSEL_CHECK_ARG(p.unit_tokens.size() == p.units.size(), "unit_tokens: Prepared has ", p.unit_tokens.size(),
+                   " unit token lists for ", p.units.size(), " units (build it with prepare())");
   std::vector<UnitTokens> out(p.units.size());
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     const Unit& unit = p.units[u];
     UnitTokens& ut = out[u];
-    ut.tokens = text::tokenize(unit.text, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy});
+    ut.tokens = p.unit_tokens[u];
     ut.forced.assign(ut.tokens.size(), 0);
     // Expressed customer emotion mentions in this unit: their tokens stay.
     if (unit.byte_start < 0) continue;
@@ -147,7 +145,7 @@ std::string rebuild(const Unit& unit, const std::vector<text::Token>& tokens, co
     }
     out.append(unit.text, static_cast<std::size_t>(t.byte_start), static_cast<std::size_t>(t.byte_end - t.byte_start));
     last_end = t.byte_end;
-    content = content || is_content(t);
+    content = content || !text::is_punctuation(t);
   }
   return content ? out : unit.text;
 }
@@ -223,7 +221,7 @@ std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) {
   // A unit that was nothing but addressing ("@AppleSupport https://t.co/...") says nothing: empty, so
   // the decoder never selects it.
   bool content = false;
-  for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && is_content(t[i]));
+  for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && !text::is_punctuation(t[i]));
   return content ? rebuild(unit, t, keep) : std::string();
 }
 

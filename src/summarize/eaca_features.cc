@@ -12,32 +12,8 @@
 
 namespace kessel::summarize {
 
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed) {
-  std::uint64_t h = seed;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-namespace {
-
-bool is_punct_token(const text::Token& t) {
-  return t.kind == text::TokenKind::punct || t.kind == text::TokenKind::other;
-}
-
-std::vector<text::Token> unit_tokens(std::string_view s) {
-  text::TokenizeOptions options;
-  options.utf8 = text::Utf8Mode::lossy;  // units come from validated input; never fail on scoring
-  return text::tokenize(s, options);
-}
-
-}  // namespace
-
-std::vector<std::int32_t> hashed_ngrams(std::string_view s, int buckets) {
+std::vector<std::int32_t> hashed_ngrams(const std::vector<text::Token>& tokens, int buckets) {
   KESSEL_CHECK_ARG(buckets >= 1, "hashed_ngrams: buckets must be >= 1, got ", buckets);
-  const auto tokens = unit_tokens(s);
   std::vector<std::int32_t> ids;
   const auto B = static_cast<std::uint64_t>(buckets);
   const text::Token* prev = nullptr;
@@ -45,7 +21,7 @@ std::vector<std::int32_t> hashed_ngrams(std::string_view s, int buckets) {
     // Numbers are one class: the value rarely matters to salience and would scatter over buckets.
     const std::string form = t.kind == text::TokenKind::number ? std::string("<num>") : t.lower;
     ids.push_back(static_cast<std::int32_t>(fnv1a64(form, fnv1a64("1")) % B));
-    if (is_punct_token(t)) {
+    if (text::is_punctuation(t)) {
       prev = nullptr;
       continue;
     }
@@ -59,8 +35,14 @@ std::vector<std::int32_t> hashed_ngrams(std::string_view s, int buckets) {
   return ids;
 }
 
+std::vector<std::int32_t> hashed_ngrams(std::string_view s, int buckets) {
+  return hashed_ngrams(text::tokenize(s, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy}), buckets);
+}
+
 UnitFeatures compute_features(const Prepared& p, int buckets) {
   KESSEL_CHECK_ARG(p.dialogue != nullptr, "compute_features: Prepared has no dialogue");
+  KESSEL_CHECK_ARG(p.unit_tokens.size() == p.units.size(), "compute_features: Prepared has ", p.unit_tokens.size(),
+                   " unit token lists for ", p.units.size(), " units (build it with prepare())");
   const int U = static_cast<int>(p.units.size());
   const int T = static_cast<int>(p.dialogue->turns.size());
   UnitFeatures f;
@@ -87,14 +69,15 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
   int first_customer = -1;
   for (int u = 0; u < U; ++u) {
     const Unit& unit = p.units[static_cast<std::size_t>(u)];
-    const auto ids = hashed_ngrams(unit.text, buckets);
+    const auto& tokens = p.unit_tokens[static_cast<std::size_t>(u)];
+    const auto ids = hashed_ngrams(tokens, buckets);
     f.token_ids.insert(f.token_ids.end(), ids.begin(), ids.end());
     f.token_offsets.push_back(static_cast<std::int32_t>(f.token_ids.size()));
 
     bool number = false;
-    for (const auto& t : unit_tokens(unit.text)) {
+    for (const auto& t : tokens) {
       if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder) number = true;
-      if (is_punct_token(t)) continue;
+      if (text::is_punctuation(t)) continue;
       auto [it, inserted] = vocab.emplace(t.lower, static_cast<int>(vocab.size()));
       if (inserted) {
         total.push_back(0.0f);

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "kessel/summarize/summary.h"
+#include "kessel/text/tokenize.h"
+#include "util/hash.h"
 
 namespace kessel::summarize {
 
@@ -57,12 +59,11 @@ struct UnitFeatures {
   float max_intensity = 0.0f;
 };
 
-// Deterministic 64-bit FNV-1a; ids are hash % buckets (stable across runs, platforms and builds).
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed = 0xcbf29ce484222325ull);
-
-// Hashed n-grams of a unit: every token's normalized form (tokenize.h) and every pair of adjacent
-// non-punctuation tokens (CJK tokens are single characters, so this is character unigrams + bigrams
-// for Chinese and words + word bigrams for English). buckets must be >= 1.
+// Hashed n-grams of a unit (ids = fnv1a64 % buckets, util/hash.h): every token's normalized form
+// (tokenize.h) and every pair of adjacent non-punctuation tokens (CJK tokens are single characters, so
+// this is character unigrams + bigrams for Chinese and words + word bigrams for English).
+// buckets must be >= 1. The text form tokenizes as prepare() does (Prepared::unit_tokens).
+std::vector<std::int32_t> hashed_ngrams(const std::vector<text::Token>& tokens, int buckets);
 std::vector<std::int32_t> hashed_ngrams(std::string_view text, int buckets);
 
 // Times must all be present (every turn timed) to be used; a dialogue with some untimed turns is

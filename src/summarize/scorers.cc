@@ -9,37 +9,31 @@
 
 #include "kessel/error.h"
 #include "kessel/text/tokenize.h"
+#include "util/hash.h"
 
 namespace kessel::summarize {
 
 namespace {
 
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+// This ranker has always hashed from 1469598103934665603, the FNV offset basis missing its last digit
+// (the standard one is 14695981039346656037). Any basis works; this one keeps the rankings as they were.
+constexpr std::uint64_t kBasis = 1469598103934665603ull;
 
 // The hashed features of one unit, with repeats (term frequency).
-std::vector<std::uint32_t> unit_features(const Unit& unit, int dim) {
-  text::TokenizeOptions options;
-  options.utf8 = text::Utf8Mode::lossy;
-  const auto tokens = text::tokenize(unit.text, options);
+std::vector<std::uint32_t> unit_features(const std::vector<text::Token>& tokens, int dim) {
   std::vector<std::uint32_t> features;
   const std::string* previous_cjk = nullptr;
   for (const auto& t : tokens) {
-    if (t.kind == text::TokenKind::punct || t.kind == text::TokenKind::other) {
+    if (text::is_punctuation(t)) {
       previous_cjk = nullptr;
       continue;
     }
-    features.push_back(static_cast<std::uint32_t>(fnv1a(t.lower) % static_cast<std::uint64_t>(dim)));
+    features.push_back(static_cast<std::uint32_t>(fnv1a64(t.lower, kBasis) % static_cast<std::uint64_t>(dim)));
     if (t.kind == text::TokenKind::cjk) {
       if (previous_cjk) {
         // The bigram hash chains the two characters so it differs from both unigrams.
         features.push_back(static_cast<std::uint32_t>(
-            fnv1a(t.lower, fnv1a(*previous_cjk) ^ 0x9e3779b97f4a7c15ull) % static_cast<std::uint64_t>(dim)));
+            fnv1a64(t.lower, fnv1a64(*previous_cjk, kBasis) ^ 0x9e3779b97f4a7c15ull) % static_cast<std::uint64_t>(dim)));
       }
       previous_cjk = &t.lower;
     } else {
@@ -53,11 +47,13 @@ std::vector<std::uint32_t> unit_features(const Unit& unit, int dim) {
 
 std::vector<float> unit_tfidf(const Prepared& p, int dim) {
   KESSEL_CHECK_ARG(dim >= 1, "unit_tfidf: dim must be >= 1, got ", dim);
+  KESSEL_CHECK_ARG(p.unit_tokens.size() == p.units.size(), "unit_tfidf: Prepared has ", p.unit_tokens.size(),
+                   " unit token lists for ", p.units.size(), " units (build it with prepare())");
   const std::size_t U = p.units.size();
   std::vector<std::vector<std::uint32_t>> features(U);
   std::vector<int> df(static_cast<std::size_t>(dim), 0);
   for (std::size_t u = 0; u < U; ++u) {
-    features[u] = unit_features(p.units[u], dim);
+    features[u] = unit_features(p.unit_tokens[u], dim);
     auto unique = features[u];
     std::sort(unique.begin(), unique.end());
     unique.erase(std::unique(unique.begin(), unique.end()), unique.end());

@@ -14,6 +14,7 @@
 #include "kessel/text/dialogue.h"
 #include "kessel/text/emotion.h"
 #include "kessel/text/lexicon.h"
+#include "kessel/text/tokenize.h"
 
 namespace kessel::summarize {
 
@@ -37,6 +38,9 @@ struct Prepared {
   const text::Dialogue* dialogue = nullptr;
   Lang lang = Lang::zh;
   std::vector<Unit> units;
+  // [U] each unit's tokens (text::tokenize, lossy, no lexicon terms): tokenized once here for every
+  // scorer's text features and for token deletion.
+  std::vector<std::vector<text::Token>> unit_tokens;
   std::vector<text::EmotionMention> mentions;  // char offsets are into Turn::text of mention.turn
   std::vector<int> mention_unit;               // unit index of each mention
   bool customer_expressed_emotion() const;

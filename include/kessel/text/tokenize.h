@@ -74,6 +74,8 @@ struct TokenizeOptions {
 };
 
 std::vector<Token> tokenize(std::string_view text, const TokenizeOptions& options = {});
+// A token that carries no word: punctuation runs and lone other code points.
+inline bool is_punctuation(const Token& t) { return t.kind == TokenKind::punct || t.kind == TokenKind::other; }
 // Same, on text the caller already decoded (`bytes` must be the text `decoded` came from).
 std::vector<Token> tokenize(std::string_view bytes, const DecodedText& decoded,
                             const TokenizeOptions& options = {});
