@@ -9,8 +9,7 @@
 
 #include "bindings.h"
 #include "kessel/error.h"
-#include "kessel/summarize/eaca.h"
-#include "kessel/summarize/scorers.h"
+#include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/lexicon.h"
@@ -48,39 +47,17 @@ class PySummarizer {
                const std::string& ranker, const std::string& attention, std::optional<int> max_sentences,
                std::optional<int> max_chars, std::optional<float> redundancy, bool constraint)
       : lexicon_(text::load_default_lexicon(lexicon_dir(lexicon_dir_arg))) {
-    KESSEL_CHECK_ARG(!max_sentences || *max_sentences >= 1, "Summarizer: max_sentences must be >= 1, got ",
-                     max_sentences.value_or(0));
-    KESSEL_CHECK_ARG(!max_chars || *max_chars >= 0, "Summarizer: max_chars must be >= 0, got ", max_chars.value_or(0));
-    KESSEL_CHECK_ARG(!redundancy || (*redundancy >= 0.0f && *redundancy <= 1.0f),
-                     "Summarizer: redundancy must be in [0, 1], got ", redundancy.value_or(0.0f));
-    if (model) {
-      KESSEL_CHECK_ARG(ranker == "centrality", "Summarizer: ranker='", ranker,
-                       "' cannot be combined with a model (the model is the ranker)");
-      auto m = std::make_unique<summarize::EacaModel>(summarize::EacaModel::load(*model));
-      m->check_lexicon(lexicon_);
-      decode_ = m->decode_options();
-      if (max_chars) m->mutable_config().budget_max = 0;  // an explicit budget is a fixed one
-      scorer_ = std::move(m);
-    } else {
-      if (ranker == "centrality") {
-        summarize::CentralityOptions c;
-        c.normalizer = parse_normalizer(attention);
-        scorer_ = std::make_unique<summarize::CentralityScorer>(c);
-        decode_.redundancy = 0.5f;
-      } else {
-        if (ranker == "lead") scorer_ = std::make_unique<summarize::LeadScorer>();
-        else if (ranker == "longest") scorer_ = std::make_unique<summarize::LongestScorer>();
-        else if (ranker == "lexrank") scorer_ = std::make_unique<summarize::LexRankScorer>();
-        else throw InvalidArgument("Summarizer: ranker must be centrality, lead, longest or lexrank, got '" + ranker + "'");
-        decode_.redundancy = 0.0f;  // the baselines as published, as in `kessel summarize`
-      }
-      decode_.max_sentences = 4;
-      decode_.max_chars = 0;
-    }
-    if (max_sentences) decode_.max_sentences = *max_sentences;
-    if (max_chars) decode_.max_chars = *max_chars;
-    if (redundancy) decode_.redundancy = *redundancy;
-    decode_.emotion_constraint = constraint;
+    KESSEL_CHECK_ARG(!model || ranker == "centrality", "Summarizer: ranker='", ranker,
+                     "' cannot be combined with a model (the model is the ranker)");
+    summarize::SummarizerOptions o;
+    o.model = model.value_or("");
+    o.ranker = ranker;
+    o.attention = parse_normalizer(attention);
+    o.max_sentences = max_sentences;
+    o.max_chars = max_chars;
+    o.redundancy = redundancy;
+    o.constraint = constraint;
+    summarizer_ = summarize::make_summarizer(o, lexicon_);
   }
 
   // One dialogue (dict or JSON string, any input format) -> the output record.
@@ -93,7 +70,7 @@ class PySummarizer {
                      read.dialogues.size());
     const text::Dialogue& d = read.dialogues.front();
     const summarize::Prepared p = summarize::prepare(d, lexicon_);
-    const summarize::Summary s = summarize::decode(p, scorer_->score(p), decode_);
+    const summarize::Summary s = summarize::decode(p, summarizer_.scorer->score(p), summarizer_.decode);
     py::dict out;
     out["id"] = s.id;
     out["summary"] = s.summary;
@@ -122,13 +99,12 @@ class PySummarizer {
     return out;
   }
 
-  std::string scorer_name() const { return scorer_->name(); }
-  int max_sentences() const { return decode_.max_sentences; }
+  std::string scorer_name() const { return summarizer_.scorer->name(); }
+  int max_sentences() const { return summarizer_.decode.max_sentences; }
 
  private:
   text::Lexicon lexicon_;
-  std::unique_ptr<summarize::Scorer> scorer_;
-  summarize::DecodeOptions decode_;
+  summarize::Summarizer summarizer_;
 };
 
 py::dict rouge_dict(const text::MultiRougeScores& r) {

@@ -10,8 +10,7 @@
 #include "report_html.h"
 #include "summary_json.h"
 #include "kessel/error.h"
-#include "kessel/summarize/eaca.h"
-#include "kessel/summarize/scorers.h"
+#include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
 #include "util/progress.h"
 
@@ -26,8 +25,8 @@ struct SummarizeOptions {
   std::string model;  // a trained EACA model; replaces --ranker
   std::string ranker = "centrality";
   std::string attention = "softmax";
-  int max_sentences = 4;  // the median sentence count of the CSDS val references and of the
-                          // TweetSumm train extractive summaries (both 4; see docs/eaca.md)
+  // Used only when given; the defaults are make_summarizer's (summarizer.h).
+  int max_sentences = 4;
   int max_chars = 0;
   float redundancy = 0.5f;
   bool no_constraint = false;
@@ -45,18 +44,6 @@ void print_pretty(std::ostream& out, const summarize::Prepared& p, const summari
     out << "  emotion " << e.emotion << " \"" << e.term << "\" turn " << e.turn << " [" << e.start
         << ", " << e.end << ")" << (e.in_summary ? " kept" : "") << "\n";
   out << "  constraint " << (s.constraint_satisfied ? "satisfied" : "NOT satisfied") << "\n";
-}
-
-std::unique_ptr<summarize::Scorer> make_ranker(const SummarizeOptions& o) {
-  if (o.ranker == "centrality") {
-    summarize::CentralityOptions c;
-    c.normalizer = parse_normalizer(o.attention);
-    return std::make_unique<summarize::CentralityScorer>(c);
-  }
-  if (o.ranker == "lead") return std::make_unique<summarize::LeadScorer>();
-  if (o.ranker == "longest") return std::make_unique<summarize::LongestScorer>();
-  if (o.ranker == "lexrank") return std::make_unique<summarize::LexRankScorer>();
-  throw InvalidArgument("--ranker: unknown ranker '" + o.ranker + "'");
 }
 
 }  // namespace
@@ -128,30 +115,17 @@ void add_summarize_command(CLI::App& app) {
     const text::ReadResult input = read_input(o.input);
     if (!o.model.empty() && cmd->count("--ranker") > 0)
       throw InvalidArgument("--ranker: cannot be combined with --model (the model is the ranker)");
-    std::unique_ptr<summarize::Scorer> ranker;
-    summarize::DecodeOptions decode_options;
-    decode_options.max_sentences = o.max_sentences;
-    decode_options.max_chars = o.max_chars;
-    decode_options.redundancy = o.redundancy;
-    if (!o.model.empty()) {
-      auto model = std::make_unique<summarize::EacaModel>(summarize::EacaModel::load(o.model));
-      model->check_lexicon(lexicon);
-      // The model's budget was chosen on its dev split; explicit options override it. An explicit
-      // --max-chars also drops the per-dialogue budget (it is a fixed budget by definition).
-      const summarize::DecodeOptions stored = model->decode_options();
-      if (cmd->count("--max-sentences") == 0) decode_options.max_sentences = stored.max_sentences;
-      if (cmd->count("--max-chars") == 0) decode_options.max_chars = stored.max_chars;
-      else model->mutable_config().budget_max = 0;
-      if (cmd->count("--redundancy") == 0) decode_options.redundancy = stored.redundancy;
-      ranker = std::move(model);
-    } else {
-      ranker = make_ranker(o);
-      // The baselines are position/length/graph rankers as published: no redundancy control unless
-      // asked for, so `summarize --ranker lead --no-constraint` reproduces eval's Lead-N row.
-      const bool baseline = o.ranker != "centrality";
-      if (baseline && cmd->count("--redundancy") == 0) decode_options.redundancy = 0.0f;
-    }
-    decode_options.emotion_constraint = !o.no_constraint;
+    summarize::SummarizerOptions so;
+    so.model = o.model;
+    so.ranker = o.ranker;
+    so.attention = parse_normalizer(o.attention);
+    if (cmd->count("--max-sentences") > 0) so.max_sentences = o.max_sentences;
+    if (cmd->count("--max-chars") > 0) so.max_chars = o.max_chars;
+    if (cmd->count("--redundancy") > 0) so.redundancy = o.redundancy;
+    so.constraint = !o.no_constraint;
+    const summarize::Summarizer summarizer = summarize::make_summarizer(so, lexicon);
+    const summarize::Scorer& ranker = *summarizer.scorer;
+    const summarize::DecodeOptions& decode_options = summarizer.decode;
 
     std::ofstream file;
     if (!o.output.empty()) {
@@ -164,7 +138,7 @@ void add_summarize_command(CLI::App& app) {
     HtmlReport report;
     for (const auto& dialogue : input.dialogues) {
       const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
-      const summarize::UnitScores scores = ranker->score(p);
+      const summarize::UnitScores scores = ranker.score(p);
       const summarize::Summary s = summarize::decode(p, scores, decode_options);
       unsatisfied += s.constraint_satisfied ? 0 : 1;
       if (o.pretty) print_pretty(out, p, s);

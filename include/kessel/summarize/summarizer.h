@@ -1,0 +1,40 @@
+// The summarizer a front end builds from its options: a scorer (a trained EACA model or an
+// unsupervised ranker) and the decoder settings that go with it. `kessel summarize` and
+// kessel.Summarizer both build theirs here, so the two apply the same defaults and overrides.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "kessel/attention.h"
+#include "kessel/summarize/summary.h"
+#include "kessel/text/lexicon.h"
+
+namespace kessel::summarize {
+
+struct SummarizerOptions {
+  std::string model;                  // a trained EACA model (kessel train); empty: use `ranker`
+  std::string ranker = "centrality";  // without a model: centrality | lead | longest | lexrank
+  Normalizer attention = Normalizer::kSoftmax;  // the centrality ranker's normalizer
+  // Overrides of the defaults. With a model the defaults are its stored budget and redundancy, and an
+  // explicit max_chars also drops its per-dialogue budget (it is a fixed budget by definition).
+  // Without one: 4 sentences (the median sentence count of the CSDS val references and of the
+  // TweetSumm train extractive summaries; docs/eaca.md), no char budget, redundancy 0.5 for centrality and 0 for the baselines
+  // (position, length and graph rankers as published, so they reproduce `kessel eval`'s rows).
+  std::optional<int> max_sentences;
+  std::optional<int> max_chars;
+  std::optional<float> redundancy;
+  bool constraint = true;  // keep an expressed customer emotion
+};
+
+struct Summarizer {
+  std::unique_ptr<Scorer> scorer;
+  DecodeOptions decode;
+};
+
+// InvalidArgument for a bad option (naming it), ParseError/IoError for a bad model file, and
+// InvalidArgument when the model was trained with another lexicon.
+Summarizer make_summarizer(const SummarizerOptions& options, const text::Lexicon& lexicon);
+
+}  // namespace kessel::summarize

@@ -1,0 +1,47 @@
+#include "kessel/summarize/summarizer.h"
+
+#include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
+#include "kessel/summarize/scorers.h"
+
+namespace kessel::summarize {
+
+Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexicon) {
+  KESSEL_CHECK_ARG(!o.max_sentences || *o.max_sentences >= 1, "make_summarizer: max_sentences must be >= 1, got ",
+                   o.max_sentences.value_or(0));
+  KESSEL_CHECK_ARG(!o.max_chars || *o.max_chars >= 0, "make_summarizer: max_chars must be >= 0, got ", o.max_chars.value_or(0));
+  KESSEL_CHECK_ARG(!o.redundancy || (*o.redundancy >= 0.0f && *o.redundancy <= 1.0f),
+                   "make_summarizer: redundancy must be in [0, 1], got ", o.redundancy.value_or(0.0f));
+  Summarizer s;
+  if (!o.model.empty()) {
+    auto model = std::make_unique<EacaModel>(EacaModel::load(o.model));
+    model->check_lexicon(lexicon);
+    s.decode = model->decode_options();
+    if (o.max_chars) model->mutable_config().budget_max = 0;
+    s.scorer = std::move(model);
+  } else {
+    if (o.ranker == "centrality") {
+      CentralityOptions c;
+      c.normalizer = o.attention;
+      s.scorer = std::make_unique<CentralityScorer>(c);
+    } else if (o.ranker == "lead") {
+      s.scorer = std::make_unique<LeadScorer>();
+    } else if (o.ranker == "longest") {
+      s.scorer = std::make_unique<LongestScorer>();
+    } else if (o.ranker == "lexrank") {
+      s.scorer = std::make_unique<LexRankScorer>();
+    } else {
+      throw InvalidArgument("make_summarizer: ranker must be centrality, lead, longest or lexrank, got '" + o.ranker + "'");
+    }
+    s.decode.max_sentences = 4;
+    s.decode.max_chars = 0;
+    s.decode.redundancy = o.ranker == "centrality" ? 0.5f : 0.0f;
+  }
+  if (o.max_sentences) s.decode.max_sentences = *o.max_sentences;
+  if (o.max_chars) s.decode.max_chars = *o.max_chars;
+  if (o.redundancy) s.decode.redundancy = *o.redundancy;
+  s.decode.emotion_constraint = o.constraint;
+  return s;
+}
+
+}  // namespace kessel::summarize

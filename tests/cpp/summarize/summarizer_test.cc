@@ -1,0 +1,62 @@
+#include "kessel/summarize/summarizer.h"
+
+#include <gtest/gtest.h>
+
+#include "kessel/error.h"
+#include "kessel/summarize/scorers.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+TEST(Summarizer, DefaultsFollowTheRanker) {
+  const auto& lex = testing::default_lexicon();
+  SummarizerOptions o;
+  Summarizer centrality = make_summarizer(o, lex);
+  EXPECT_EQ(centrality.decode.max_sentences, 4);
+  EXPECT_EQ(centrality.decode.max_chars, 0);
+  EXPECT_FLOAT_EQ(centrality.decode.redundancy, 0.5f);
+  EXPECT_TRUE(centrality.decode.emotion_constraint);
+  o.ranker = "lead";
+  Summarizer lead = make_summarizer(o, lex);
+  EXPECT_EQ(lead.scorer->name(), LeadScorer().name());
+  EXPECT_FLOAT_EQ(lead.decode.redundancy, 0.0f);  // the published baselines: no MMR
+}
+
+TEST(Summarizer, OverridesApplyAndBadOptionsAreNamed) {
+  const auto& lex = testing::default_lexicon();
+  SummarizerOptions o;
+  o.ranker = "lexrank";
+  o.max_sentences = 2;
+  o.max_chars = 50;
+  o.redundancy = 0.25f;
+  o.constraint = false;
+  const Summarizer s = make_summarizer(o, lex);
+  EXPECT_EQ(s.decode.max_sentences, 2);
+  EXPECT_EQ(s.decode.max_chars, 50);
+  EXPECT_FLOAT_EQ(s.decode.redundancy, 0.25f);
+  EXPECT_FALSE(s.decode.emotion_constraint);
+  auto fails = [&](SummarizerOptions bad, const char* name) {
+    try {
+      make_summarizer(bad, lex);
+      ADD_FAILURE() << "no error for " << name;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  };
+  SummarizerOptions bad;
+  bad.ranker = "magic";
+  fails(bad, "ranker");
+  bad = {};
+  bad.max_sentences = 0;
+  fails(bad, "max_sentences");
+  bad = {};
+  bad.redundancy = 1.5f;
+  fails(bad, "redundancy");
+  bad = {};
+  bad.model = "/nonexistent/model.safetensors";
+  EXPECT_THROW(make_summarizer(bad, lex), Error);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
