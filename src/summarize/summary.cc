@@ -140,16 +140,28 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
 
 std::string render_unit(const Unit& unit, Lang lang) { return render_unit(unit, unit.text, lang); }
 
-std::string render_unit(const Unit& unit, const std::string& text, Lang lang) {
-  if (lang == Lang::en) {
-    return std::string(unit.speaker == text::Speaker::customer ? "Customer: " : "Agent: ") + text;
-  }
+namespace {
+
+// The role label that starts a rendered unit, and the unit's text as it follows the label.
+std::string role_label(text::Speaker speaker, Lang lang) {
+  const bool customer = speaker == text::Speaker::customer;
+  if (lang == Lang::en) return customer ? "Customer: " : "Agent: ";
+  return customer ? "用户:" : "客服:";
+}
+
+std::string render_body(const std::string& text, Lang lang) {
+  if (lang == Lang::en) return text;
   auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
   std::size_t end = decoded.cps.size();
   while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || text::is_space(decoded.cps[end - 1])))
     --end;
-  std::string body = text::encode_utf8(decoded.cps.data(), end);
-  return std::string(unit.speaker == text::Speaker::customer ? "用户:" : "客服:") + body + "。";
+  return text::encode_utf8(decoded.cps.data(), end) + "。";
+}
+
+}  // namespace
+
+std::string render_unit(const Unit& unit, const std::string& text, Lang lang) {
+  return role_label(unit.speaker, lang) + render_body(text, lang);
 }
 
 std::string scored_unit(const Unit& unit, Lang lang) {
@@ -296,10 +308,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const Unit& unit = p.units[static_cast<std::size_t>(u)];
     SummarySentence s;
     const std::string& body = scores.unit_text.empty() ? unit.text : scores.unit_text[static_cast<std::size_t>(u)];
-    s.text = render_unit(unit, body, p.lang);
-    // The label is the rendering's first code points up to and including ':' (and the space after it in en).
-    const std::size_t colon = s.text.find(':');
-    s.body = s.text.substr(p.lang == Lang::en ? colon + 2 : colon + 1);
+    s.body = render_body(body, p.lang);
+    s.text = role_label(unit.speaker, p.lang) + s.body;
     s.turn = unit.turn;
     s.unit = u;
     s.score = scores.salience[static_cast<std::size_t>(u)];
