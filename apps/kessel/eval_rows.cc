@@ -45,7 +45,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
     free.emotion_constraint = false;
     add("EACA, no constraint", model, free);
     if (model->config().compress_threshold > 0.0f) {
-      auto whole = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(model_path));
+      auto whole = std::make_shared<summarize::EacaModel>(*model);
       whole->mutable_config().compress_threshold = 0.0f;
       add("EACA, no token deletion", whole, trained);
     }

@@ -145,6 +145,7 @@ EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(con
   eaca_init(params_.data(), d, seed);
 }
 EacaModel::~EacaModel() = default;
+EacaModel::EacaModel(const EacaModel&) = default;
 EacaModel::EacaModel(EacaModel&&) noexcept = default;
 EacaModel& EacaModel::operator=(EacaModel&&) noexcept = default;
 

@@ -68,6 +68,7 @@ class EacaModel final : public Scorer {
   // Parameters initialized from `seed` (deterministic).
   EacaModel(const EacaConfig& config, std::uint64_t seed);
   ~EacaModel() override;
+  EacaModel(const EacaModel&);
   EacaModel(EacaModel&&) noexcept;
   EacaModel& operator=(EacaModel&&) noexcept;
 
