@@ -141,6 +141,28 @@ std::string need_string(const Ctx& c, const json& j, const std::string& field) {
   return j.get<std::string>();
 }
 
+// `j[key]` must be a list of objects; body(field, turn) runs on each, field = "key[i]".
+template <typename Body>
+void for_each_turn(const Ctx& c, const json& j, const char* key, Body body) {
+  const json& turns = need(c, j, key, "");
+  if (!turns.is_array()) c.fail(key, "expected a list of turns, got " + type_name(turns));
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    const std::string f = std::string(key) + "[" + std::to_string(i) + "]";
+    const json& t = turns[i];
+    if (!t.is_object()) c.fail(f, "expected an object, got " + type_name(t));
+    body(f, t);
+  }
+}
+
+// The turn's "speaker" string, which must be `customer` or `agent` (the format's two spellings).
+Speaker need_speaker(const Ctx& c, const json& t, const std::string& f, const char* customer, const char* agent) {
+  const std::string speaker = need_string(c, need(c, t, "speaker", f), f + ".speaker");
+  if (speaker == customer) return Speaker::customer;
+  if (speaker != agent)
+    c.fail(f + ".speaker", std::string("expected \"") + customer + "\" or \"" + agent + "\", got \"" + speaker + "\"");
+  return Speaker::agent;
+}
+
 // Tweets keep Twitter's HTML escapes (&amp; &lt; &gt; &quot; &#39;): a reader sees "&gt;", ROUGE sees
 // "gt". Only these five, which Twitter produces; anything else stays as written.
 std::string unescape_html(const std::string& s) {
@@ -189,21 +211,9 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
   } else {
     d.id = "line" + std::to_string(c.line);
   }
-  const json& turns = need(c, j, "Dialogue", "");
-  if (!turns.is_array()) c.fail("Dialogue", "expected a list of turns, got " + type_name(turns));
-  for (std::size_t i = 0; i < turns.size(); ++i) {
-    const std::string f = "Dialogue[" + std::to_string(i) + "]";
-    const json& t = turns[i];
-    if (!t.is_object()) c.fail(f, "expected an object, got " + type_name(t));
+  for_each_turn(c, j, "Dialogue", [&](const std::string& f, const json& t) {
     Turn turn;
-    const std::string speaker = need_string(c, need(c, t, "speaker", f), f + ".speaker");
-    if (speaker == "Q") {
-      turn.speaker = Speaker::customer;
-    } else if (speaker == "A") {
-      turn.speaker = Speaker::agent;
-    } else {
-      c.fail(f + ".speaker", "expected \"Q\" or \"A\", got \"" + speaker + "\"");
-    }
+    turn.speaker = need_speaker(c, t, f, "Q", "A");
     turn.text = need_string(c, need(c, t, "utterance", f), f + ".utterance");
     if (t.contains("utterance_recovered") && !t["utterance_recovered"].is_null()) {
       turn.text = need_string(c, t["utterance_recovered"], f + ".utterance_recovered");
@@ -214,7 +224,7 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
     if (t.contains("role") && t["role"].is_string()) turn.role = t["role"].get<std::string>();
     finish_turn(turn);
     d.turns.push_back(std::move(turn));
-  }
+  });
   if (j.contains("FinalSumm")) {
     d.references.push_back(summary_sentences(c, j["FinalSumm"], "FinalSumm"));
   } else if (j.contains("TopicSumm")) {
@@ -258,12 +268,7 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
   } else {
     d.id = "line" + std::to_string(c.line);
   }
-  const json& turns = need(c, j, "turns", "");
-  if (!turns.is_array()) c.fail("turns", "expected a list of turns, got " + type_name(turns));
-  for (std::size_t i = 0; i < turns.size(); ++i) {
-    const std::string f = "turns[" + std::to_string(i) + "]";
-    const json& t = turns[i];
-    if (!t.is_object()) c.fail(f, "expected an object, got " + type_name(t));
+  for_each_turn(c, j, "turns", [&](const std::string& f, const json& t) {
     const json& agent = need(c, t, "is_agent", f);
     if (!agent.is_boolean()) c.fail(f + ".is_agent", "expected a boolean, got " + type_name(agent));
     Turn turn;
@@ -279,7 +284,7 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
     }
     turn.role = turn.speaker == Speaker::agent ? "agent" : "customer";
     d.turns.push_back(std::move(turn));
-  }
+  });
   if (j.contains("extractive_summaries")) {
     const json& ex = j["extractive_summaries"];
     if (!ex.is_array()) c.fail("extractive_summaries", "expected a list");
@@ -343,22 +348,10 @@ Dialogue parse_kessel(const Ctx& c, const json& j) {
   } else {
     c.fail("id", "expected a string or an integer, got " + type_name(id));
   }
-  const json& turns = need(c, j, "turns", "");
-  if (!turns.is_array()) c.fail("turns", "expected a list of turns, got " + type_name(turns));
-  for (std::size_t i = 0; i < turns.size(); ++i) {
-    const std::string f = "turns[" + std::to_string(i) + "]";
-    const json& t = turns[i];
-    if (!t.is_object()) c.fail(f, "expected an object, got " + type_name(t));
+  for_each_turn(c, j, "turns", [&](const std::string& f, const json& t) {
     Turn turn;
-    const std::string speaker = need_string(c, need(c, t, "speaker", f), f + ".speaker");
-    if (speaker == "customer") {
-      turn.speaker = Speaker::customer;
-    } else if (speaker == "agent") {
-      turn.speaker = Speaker::agent;
-    } else {
-      c.fail(f + ".speaker", "expected \"customer\" or \"agent\", got \"" + speaker + "\"");
-    }
-    turn.role = speaker;
+    turn.speaker = need_speaker(c, t, f, "customer", "agent");
+    turn.role = turn.speaker == Speaker::customer ? "customer" : "agent";
     turn.text = need_string(c, need(c, t, "text", f), f + ".text");
     if (t.contains("time") && !t["time"].is_null()) {
       const json& tm = t["time"];
@@ -378,7 +371,7 @@ Dialogue parse_kessel(const Ctx& c, const json& j) {
     }
     finish_turn(turn);
     d.turns.push_back(std::move(turn));
-  }
+  });
   if (j.contains("reference") && !j["reference"].is_null()) {
     d.references.push_back(summary_sentences(c, j["reference"], "reference"));
   }
