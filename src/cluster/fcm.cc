@@ -50,21 +50,8 @@ FcmResult run_once(MatrixView x, const std::vector<float>& xf, double spread, co
     r.centres = o.init == Init::kGivenCentres ? o.init_centres : kmeans_plus_plus(x, c, rng);
     sums = sweep(nullptr);
   }
-  bool have_previous = o.init != Init::kRandomMemberships;
-  std::vector<double> previous = r.centres;
-  for (int it = 1; it <= o.max_iter; ++it) {
-    centres_from_sums(r.centres.data(), sums, c, d);
-    r.converged = have_previous && max_abs_change(r.centres, previous) < o.tol * spread;
-    const bool last = r.converged || it == o.max_iter;
-    previous = r.centres;
-    have_previous = true;
-    sums = sweep(last ? u.data() : nullptr);
-    r.objective = sums.objective;
-    r.objective_history.push_back(sums.objective);
-    r.iterations = it;
-    if (o.on_iteration) o.on_iteration(restart, it, sums.objective);
-    if (last) break;
-  }
+  alternate(r, sums, o.init != Init::kRandomMemberships, o, spread, restart,
+            [&](bool last, const SweepResult&) { return sweep(last ? u.data() : nullptr); });
   r.memberships = single ? std::move(u) : to_point_major(u, n, c);
   return r;
 }
@@ -77,13 +64,8 @@ FcmResult fuzzy_c_means(MatrixView x, const FcmOptions& options) {
   if (options.precision == Precision::kFloat32) xf = pack_float_blocks("fuzzy_c_means", x);
   // σ only scales tol; with tol = 0 the convergence test is never true, so skip its two passes.
   const double spread = options.tol > 0 ? data_spread(x) : 1.0;
-  FcmResult best;
-  for (int restart = 0; restart < options.n_init; ++restart) {
-    FcmResult r = run_once(x, xf, spread, options, restart);
-    r.best_restart = restart;
-    if (restart == 0 || r.objective < best.objective) best = std::move(r);
-  }
-  return best;
+  return best_of_restarts<FcmResult>(options.n_init,
+                                     [&](int restart) { return run_once(x, xf, spread, options, restart); });
 }
 
 std::vector<double> fcm_predict(MatrixView x, MatrixView centres, double m, int threads) {

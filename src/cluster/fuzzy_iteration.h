@@ -105,4 +105,40 @@ void centres_from_sums(double* centres, const SweepResult& sums, Index c, Index 
 // [C, N] -> [N, C].
 std::vector<double> to_point_major(const std::vector<double>& u, Index n, Index c);
 
+// The alternating optimization FCM and GK share, from the initial sums: centres from the sums; stop
+// when no centre coordinate moved by tol·spread since the previous step (not tested on the first step
+// after a membership-only start, which has no previous centres); then `sweep(last, sums)` returns the
+// next sums (`last`: this sweep's memberships are the result). Fills r.centres, converged, objective,
+// objective_history and iterations.
+template <typename Sweep>
+void alternate(FcmResult& r, SweepResult sums, bool have_previous, const FcmOptions& o, double spread,
+               int restart, Sweep sweep) {
+  std::vector<double> previous = r.centres;
+  for (int it = 1; it <= o.max_iter; ++it) {
+    centres_from_sums(r.centres.data(), sums, r.clusters, r.dims);
+    r.converged = have_previous && max_abs_change(r.centres, previous) < o.tol * spread;
+    const bool last = r.converged || it == o.max_iter;
+    previous = r.centres;
+    have_previous = true;
+    sums = sweep(last, sums);
+    r.objective = sums.objective;
+    r.objective_history.push_back(sums.objective);
+    r.iterations = it;
+    if (o.on_iteration) o.on_iteration(restart, it, sums.objective);
+    if (last) break;
+  }
+}
+
+// n_init restarts of run_once(restart); the one with the lowest objective (the first on ties).
+template <typename Result, typename RunOnce>
+Result best_of_restarts(int n_init, RunOnce run_once) {
+  Result best;
+  for (int restart = 0; restart < n_init; ++restart) {
+    Result r = run_once(restart);
+    r.best_restart = restart;
+    if (restart == 0 || r.objective < best.objective) best = std::move(r);
+  }
+  return best;
+}
+
 }  // namespace kessel::cluster

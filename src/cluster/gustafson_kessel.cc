@@ -160,29 +160,19 @@ GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, double sp
         },
         0, u.data(), o.threads);
   }
-  bool have_previous = o.init != Init::kRandomMemberships;
-  std::vector<double> previous = r.centres;
-  for (int it = 1; it <= o.max_iter; ++it) {
-    centres_from_sums(r.centres.data(), sums, c, d);
-    r.converged = have_previous && max_abs_change(r.centres, previous) < o.tol * spread;
-    const bool last = r.converged || it == o.max_iter;
-    previous = r.centres;
-    have_previous = true;
-    fuzzy_covariances(r.covariances.data(), x, u.data(), r.centres.data(), sums.weights,
-                      c, o.m, o.threads);
-    for (Index j = 0; j < c; ++j) {
-      safeguard_and_invert(&r.covariances[j * d * d], &r.norm_matrices[j * d * d], d, o.gamma,
-                           data_scale, o.beta, o.volumes.empty() ? 1.0 : o.volumes[j], j);
-    }
-    sums = membership_sweep(x, c, o.m,
-                            mahalanobis_block_distances(x, r.centres.data(), r.norm_matrices.data(), c),
-                            2 * d, u.data(), o.threads);
-    r.objective = sums.objective;
-    r.objective_history.push_back(sums.objective);
-    r.iterations = it;
-    if (o.on_iteration) o.on_iteration(restart, it, sums.objective);
-    if (last) break;
-  }
+  // GK needs U at every step (the covariances), so every sweep stores it.
+  alternate(r, sums, o.init != Init::kRandomMemberships, o, spread, restart,
+            [&](bool, const SweepResult& current) {
+              fuzzy_covariances(r.covariances.data(), x, u.data(), r.centres.data(), current.weights, c, o.m,
+                                o.threads);
+              for (Index j = 0; j < c; ++j) {
+                safeguard_and_invert(&r.covariances[j * d * d], &r.norm_matrices[j * d * d], d, o.gamma,
+                                     data_scale, o.beta, o.volumes.empty() ? 1.0 : o.volumes[j], j);
+              }
+              return membership_sweep(x, c, o.m,
+                                      mahalanobis_block_distances(x, r.centres.data(), r.norm_matrices.data(), c),
+                                      2 * d, u.data(), o.threads);
+            });
   r.memberships = to_point_major(u, n, c);
   return r;
 }
@@ -208,13 +198,8 @@ GkResult gustafson_kessel(MatrixView x, const GkOptions& options) {
   }
   const double data_scale = data_covariance_scale(x);
   const double spread = data_spread(x);
-  GkResult best;
-  for (int restart = 0; restart < options.n_init; ++restart) {
-    GkResult r = run_once(x, options, data_scale, spread, restart);
-    r.best_restart = restart;
-    if (restart == 0 || r.objective < best.objective) best = std::move(r);
-  }
-  return best;
+  return best_of_restarts<GkResult>(options.n_init,
+                                    [&](int restart) { return run_once(x, options, data_scale, spread, restart); });
 }
 
 std::vector<double> gk_predict(MatrixView x, MatrixView centres, std::span<const double> norm_matrices,
