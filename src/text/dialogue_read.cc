@@ -398,17 +398,26 @@ DialogueFormat detect_from_json(const json& j, const Ctx& c) {
          "cannot tell the format: no \"Dialogue\" (csds) or \"turns\" (tweetsumm, kessel) key");
 }
 
+// The next line of `content` from `pos` (without its '\n' and a trailing '\r'), advancing pos and the
+// 1-based line_no; false at the end.
+bool next_line(std::string_view content, std::size_t& pos, long& line_no, std::string_view& line) {
+  if (pos >= content.size()) return false;
+  std::size_t end = content.find('\n', pos);
+  if (end == std::string_view::npos) end = content.size();
+  ++line_no;
+  line = content.substr(pos, end - pos);
+  pos = end + 1;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return true;
+}
+
 }  // namespace
 
 DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
   long line_no = 0;
   std::size_t pos = 0;
-  while (pos < content.size()) {
-    std::size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    ++line_no;
-    std::string_view line = content.substr(pos, end - pos);
-    pos = end + 1;
+  std::string_view line;
+  while (next_line(content, pos, line_no, line)) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
       line.remove_suffix(1);
     }
@@ -437,13 +446,8 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
   result.format = options.format ? *options.format : detect_dialogue_format(content, name);
   long line_no = 0;
   std::size_t pos = 0;
-  while (pos < content.size()) {
-    std::size_t end = content.find('\n', pos);
-    if (end == std::string_view::npos) end = content.size();
-    ++line_no;
-    std::string_view line = content.substr(pos, end - pos);
-    pos = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::string_view line;
+  while (next_line(content, pos, line_no, line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     ++result.lines;
     std::vector<SkippedRecord> ignored;
