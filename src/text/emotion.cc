@@ -110,29 +110,51 @@ const std::vector<std::string>& polite_formulas() {
   return list;
 }
 
-const std::vector<std::string>& agent_only_polite_formulas() {
+const std::vector<std::string>& apology_formulas() {
   static const std::vector<std::string> list = {
       "sorry", "so sorry", "we're sorry", "we are sorry", "apologies", "apologize",   "apologise",
       "抱歉",  "非常抱歉", "很抱歉",      "对不起",       "不好意思",  "给您带来不便"};
   return list;
 }
 
-bool is_polite_formula(std::string_view normalized_term, bool customer_turn) {
-  static const std::unordered_set<std::string_view> polite = [] {
-    std::unordered_set<std::string_view> s;
-    for (const auto& p : polite_formulas()) s.insert(p);
-    return s;
-  }();
-  static const std::unordered_set<std::string_view> agent_only = [] {
-    std::unordered_set<std::string_view> s;
-    for (const auto& p : agent_only_polite_formulas()) s.insert(p);
-    return s;
-  }();
-  if (polite.count(normalized_term)) return true;
-  return !customer_turn && agent_only.count(normalized_term) > 0;
+const std::vector<std::string>& gratitude_formulas() {
+  static const std::vector<std::string> list = {
+      "谢谢", "谢谢您", "谢谢你", "谢啦", "多谢", "感谢", "感谢您", "非常感谢", "辛苦了", "感谢您的支持",
+      "thanks", "thank you", "thank u", "thx", "ty", "cheers", "appreciate it", "much appreciated"};
+  return list;
 }
 
 namespace {
+
+std::unordered_set<std::string_view> as_set(const std::vector<std::string>& list) {
+  return {list.begin(), list.end()};
+}
+
+}  // namespace
+
+bool is_polite_formula(std::string_view normalized_term) {
+  static const std::unordered_set<std::string_view> polite = [] {
+    auto s = as_set(polite_formulas());
+    for (const auto& p : apology_formulas()) s.insert(p);
+    return s;
+  }();
+  return polite.count(normalized_term) > 0;
+}
+
+namespace {
+
+bool is_gratitude(std::string_view normalized_term) {
+  static const std::unordered_set<std::string_view> set = as_set(gratitude_formulas());
+  return set.count(normalized_term) > 0;
+}
+
+// A punctuation token that ends a sentence (rule 2b's scope): . ! ? 。 ！ ？ ; ； or a line break.
+bool ends_sentence(const Token& t) {
+  if (t.kind != TokenKind::punct) return false;
+  for (std::string_view stop : {".", "!", "?", ";", "\n", "\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F", "\xEF\xBC\x9B"})
+    if (t.text.find(stop) != std::string::npos) return true;
+  return false;
+}
 
 bool is_negator(const Token& t) {
   static const std::unordered_set<std::string_view> negators = {
@@ -160,6 +182,14 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
   TokenizeOptions topts;
   topts.terms = &lexicon.matcher();
   const std::vector<Token> tokens = tokenize(text, topts);
+  // Rule 2b: the sentences (runs of tokens between sentence ends) that hold a thanks formula.
+  std::vector<int> sentence(tokens.size(), 0);
+  std::vector<char> thanks_sentence(1, 0);
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    sentence[k] = static_cast<int>(thanks_sentence.size()) - 1;
+    if (is_gratitude(tokens[k].lower)) thanks_sentence.back() = 1;
+    if (ends_sentence(tokens[k])) thanks_sentence.push_back(0);
+  }
   std::vector<EmotionMention> out;
   for (std::size_t k = 0; k < tokens.size(); ++k) {
     const Token& t = tokens[k];
@@ -167,7 +197,7 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
         t.kind == TokenKind::placeholder || t.kind == TokenKind::number) {
       continue;
     }
-    const bool polite = is_polite_formula(t.lower, options.customer_turn);
+    const bool polite = is_polite_formula(t.lower);
     const LexiconEntry* entry = lexicon.primary(t.lower);
     if (entry == nullptr && t.kind == TokenKind::emoji) {
       // Fall back to the base emoji without skin tones or ZWJ continuations.
@@ -214,6 +244,8 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
       m.polarity = Polarity::negative;
       m.negated = true;
     }
+    if (m.polarity == Polarity::positive && thanks_sentence[static_cast<std::size_t>(sentence[k])])
+      m.polite = true;  // rule 2b: a courtesy
     m.wheel = wheel_coordinate(m.emotion, m.intensity);
     m.expressed = options.customer_turn && !m.polite && m.polarity != Polarity::neutral &&
                   m.intensity >= options.min_intensity;

@@ -72,7 +72,7 @@ std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n,
 
 Lexicon::Lexicon() {
   for (const auto& p : polite_formulas()) matcher_.insert(p);
-  for (const auto& p : agent_only_polite_formulas()) matcher_.insert(p);
+  for (const auto& p : apology_formulas()) matcher_.insert(p);
 }
 
 void Lexicon::add(std::string_view term, const LexiconEntry& entry) {

@@ -64,9 +64,11 @@ Polarity default_polarity(
 // Which mentions count as "the customer expressed an emotion" (the summarizer's hard constraint):
 //   1. the turn is a customer turn (detect_emotions takes that as `customer_turn`);
 //   2. not a polite formula: 好的, 谢谢, 感谢, 您好, 不客气, 麻烦, 请问, thanks, thank you, please,
-//   ok,
-//      hi, hello, ... (the list is polite_formulas()); apologies (sorry, 抱歉, 对不起, 不好意思)
-//      are polite formulas in agent turns only;
+//      ok, hi, hello, ... (polite_formulas()) and the apologies sorry, 抱歉, 对不起, 不好意思
+//      (apology_formulas(): "sorry for the late reply" is courtesy from either side);
+//   2b. not a courtesy: a positive-polarity mention (after rule 5) in the same sentence as a thanks
+//      formula (gratitude_formulas(): "Great, thanks!", "Thank you :)", "好的谢谢亲😊") thanks
+//      rather than expresses a feeling. Negative mentions stay ("thanks for nothing, useless");
 //   3. polarity is not neutral;
 //   4. intensity >= DetectOptions::min_intensity (default 0.3);
 //   5. negation (words and lexicon terms; never emoji or emoticons): a negator (不 没 没有 别 未
@@ -93,7 +95,7 @@ struct EmotionMention {
   WheelPoint wheel;        // wheel_coordinate(emotion, intensity)
   std::string source;      // lexicon source: "default", "dutir", "nrc", "emoji_sentiment", ...
   bool negated = false;    // flipped by a negator (rule 5)
-  bool polite = false;     // a polite formula (rule 2)
+  bool polite = false;     // a polite formula (rule 2) or a courtesy (rule 2b)
   bool expressed = false;  // satisfies rules 1–4: counts for the customer-emotion constraint
 };
 
@@ -108,9 +110,11 @@ struct DetectOptions {
 std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon& lexicon,
                                             int turn = -1, const DetectOptions& options = {});
 
-// The polite formulas of rule 2 (normalized: lowercase). agent_only lists the apologies.
+// The polite formulas of rule 2 (normalized: lowercase), the apologies (also polite) and the thanks
+// formulas of rule 2b (a subset of the polite formulas).
 const std::vector<std::string>& polite_formulas();
-const std::vector<std::string>& agent_only_polite_formulas();
-bool is_polite_formula(std::string_view normalized_term, bool customer_turn);
+const std::vector<std::string>& apology_formulas();
+const std::vector<std::string>& gratitude_formulas();
+bool is_polite_formula(std::string_view normalized_term);
 
 }  // namespace kessel::text

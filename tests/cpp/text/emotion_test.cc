@@ -118,6 +118,29 @@ TEST(Detect, NegatorsDoNotNegateEmoji) {
   EXPECT_TRUE(flipped);
 }
 
+TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
+  Lexicon lex;
+  lex.add("great", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
+  lex.add("useless", LexiconEntry{Emotion::disgust, 0.7f, Polarity::negative, "test"});
+  lex.add("开心", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "default"});
+  lex.add(":)", LexiconEntry{Emotion::joy, 0.5f, Polarity::positive, "test"});
+  auto expressed = [&](std::string_view text) {
+    std::vector<std::string> out;
+    for (const auto& m : detect_emotions(text, lex, 0))
+      if (m.expressed) out.push_back(m.term);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(expressed("Great, thanks!"), V{});
+  EXPECT_EQ(expressed("thank you :)"), V{});
+  EXPECT_EQ(expressed("好的谢谢，开心"), V{});
+  // Another sentence, a negative term, or a positive term negated into a negative one still count.
+  EXPECT_EQ(expressed("Great. Thanks"), V{"Great"});
+  EXPECT_EQ(expressed("thanks for nothing, useless"), V{"useless"});
+  EXPECT_EQ(expressed("not great, thanks"), V{"great"});
+  EXPECT_EQ(expressed("开心！谢谢"), V{"开心"});
+}
+
 TEST(Detect, PoliteFormulasNeverCount) {
   Lexicon lex;
   lex.add("谢谢", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
@@ -129,7 +152,8 @@ TEST(Detect, PoliteFormulasNeverCount) {
   EXPECT_TRUE(ms[0].polite);
   EXPECT_FALSE(ms[0].expressed);
   EXPECT_FALSE(ms[1].expressed);
-  EXPECT_TRUE(ms[2].expressed);  // a customer's "sorry" is not an agent apology
+  EXPECT_TRUE(ms[2].polite);  // an apology is courtesy from either side ("sorry for the late reply")
+  EXPECT_FALSE(ms[2].expressed);
   DetectOptions agent;
   agent.customer_turn = false;
   const auto ma = detect_emotions("sorry", lex, 1, agent);
