@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
+#include "util/splitmix.h"
 
 namespace kessel::cli {
 
@@ -96,19 +97,12 @@ nlohmann::json latency(const summarize::EacaModel& model, const std::vector<text
   return {{"p50_ms", q(0.5)}, {"p95_ms", q(0.95)}, {"max_ms", q(1.0)}};
 }
 
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // A seeded permutation of 0..n-1 (Fisher-Yates on splitmix64: the same split on every platform).
 std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed) {
   std::vector<std::size_t> p(n);
   for (std::size_t i = 0; i < n; ++i) p[i] = i;
   std::uint64_t state = seed ^ 0x5b1175b1175ull;
-  for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[static_cast<std::size_t>(splitmix(state) % i)]);
+  for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[static_cast<std::size_t>(splitmix64(state) % i)]);
   return p;
 }
 
@@ -124,9 +118,16 @@ void split(const std::vector<text::Dialogue>& all, double fraction, std::uint64_
 nlohmann::json epochs_json(const summarize::TrainResult& r) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& e : r.epochs)
-    a.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"dev_rouge1", e.dev_rouge1}, {"dev_rouge2", e.dev_rouge2},
+    a.push_back({{"member", e.member}, {"epoch", e.epoch}, {"loss", e.loss}, {"dev_rouge1", e.dev_rouge1}, {"dev_rouge2", e.dev_rouge2},
                  {"dev_rougeL", e.dev_rougeL}, {"dialogues_per_second", e.dialogues_per_second}});
   return a;
+}
+
+// The early-stopping epoch of each ensemble member, "3" or "3,2,4".
+std::string best_epochs(const summarize::TrainResult& r) {
+  std::string out;
+  for (int e : r.member_best_epochs) out += (out.empty() ? "" : ",") + std::to_string(e);
+  return out;
 }
 
 nlohmann::json budget_json(const summarize::EacaConfig& c) {
@@ -167,9 +168,9 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     const auto r = summarize::evaluate_rouge(held, lexicon, model, model.decode_options());
     const auto& c = model.config();
     std::fprintf(stderr,
-                 "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f (budget %d chars%s, best epoch %d)\n", k + 1,
+                 "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f (budget %d chars%s, best epoch %s)\n", k + 1,
                  K, r.rouge1, r.rouge2, r.rougeL, c.max_chars, c.budget_max > 0 ? ", per-dialogue" : "",
-                 result.best_epoch);
+                 best_epochs(result).c_str());
     const nlohmann::json swept = sweep(args, model, held, lexicon, &sweep_sums);
     sum1 += r.rouge1;
     sum2 += r.rouge2;
@@ -179,7 +180,7 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
                      {"dialogues", r.dialogues}, {"max_chars", model.config().max_chars},
                      {"budget", budget_json(model.config())},
                      {"max_sentences", model.config().max_sentences}, {"best_epoch", result.best_epoch},
-                     {"seconds", result.seconds}, {"budget_sweep", swept}, {"epochs", epochs_json(result)}});
+                     {"member_best_epochs", result.member_best_epochs}, {"seconds", result.seconds}, {"budget_sweep", swept}, {"epochs", epochs_json(result)}});
   }
   for (std::size_t i = 0; i < args.budget_sweep.size(); ++i)
     std::printf("cv budget %d chars | ROUGE-L %.2f\n", args.budget_sweep[i], sweep_sums[i] / K);
@@ -235,10 +236,11 @@ void run_train(TrainArgs& args) {
                         {"dialogues", r.dialogues}};
       if (!args.budget_sweep.empty()) report["eval_budget_sweep"] = sweep(args, model, eval, lexicon, nullptr);
     }
-    std::printf("model %s | best epoch %d | dev ROUGE-L %.2f | budget %d units, %d chars | %.1f s\n",
-                args.out.c_str(), result.best_epoch, result.best_dev_rougeL, model.config().max_sentences,
+    std::printf("model %s | best epoch %s | dev ROUGE-L %.2f | budget %d units, %d chars | %.1f s\n",
+                args.out.c_str(), best_epochs(result).c_str(), result.best_dev_rougeL, model.config().max_sentences,
                 model.config().max_chars, result.seconds);
-    report["model"] = {{"path", args.out}, {"best_epoch", result.best_epoch}, {"dev_rougeL", result.best_dev_rougeL},
+    report["model"] = {{"path", args.out}, {"members", model.config().members}, {"best_epoch", result.best_epoch},
+                       {"member_best_epochs", result.member_best_epochs}, {"dev_rougeL", result.best_dev_rougeL},
                        {"max_sentences", model.config().max_sentences}, {"max_chars", model.config().max_chars},
                        {"budget", budget_json(model.config())}, {"seconds", result.seconds}, {"epochs", epochs_json(result)}};
   }
@@ -270,6 +272,10 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--hidden", args->config.hidden, "Unit state width D")->capture_default_str();
   cmd->add_option("--embed-dim", args->config.embed_dim, "Hashed n-gram embedding width E")->capture_default_str();
   cmd->add_option("--buckets", args->config.hash_buckets, "Hashed n-gram buckets V")->capture_default_str();
+  cmd->add_option("--members", args->config.members,
+                  "Ensemble size: networks trained from different seeds whose scores are averaged")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--redundancy", args->config.redundancy, "Decoder MMR redundancy weight stored in the model")
       ->capture_default_str();
   cmd->add_flag("--no-context", args->no_context, "Ablation: drop the self-attention context encoder");

@@ -10,12 +10,20 @@
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
 #include "summarize/safetensors.h"
+#include "util/splitmix.h"
 
 namespace kessel::summarize {
 
 namespace {
 
 constexpr int kMaxExplainUnits = 512;  // the [Q, U] attention map is skipped above this
+constexpr int kMaxMembers = 64;        // ensemble size accepted from a config or a file
+
+// Tensor name of parameter `name` of ensemble member k: member 0 keeps the plain name (the single
+// model's file layout), member k > 0 is "member<k>.<name>".
+std::string member_tensor(int k, const std::string& name) {
+  return k == 0 ? name : "member" + std::to_string(k) + "." + name;
+}
 
 std::string format_float(float v) {
   char buf[32];
@@ -49,6 +57,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"compress_threshold", format_float(c.compress_threshold)},
           {"emotion_terms", c.emotion_terms ? "true" : "false"},
           {"normalizer", c.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax"},
+          {"members", std::to_string(c.members)},
           {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
 }
 
@@ -124,6 +133,13 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
       throw ParseError(file, 0, "__metadata__.compress_threshold: " + format_float(c.compress_threshold) +
                                     " out of range [0, 1)");
   }
+  c.members = 1;  // files saved before ensembles hold one network
+  if (m.count("members")) {
+    c.members = get_int("members");
+    if (c.members < 1 || c.members > kMaxMembers)
+      throw ParseError(file, 0, "__metadata__.members: " + std::to_string(c.members) + " out of range [1, " +
+                                    std::to_string(kMaxMembers) + "]");
+  }
   if (c.hash_buckets < 1 || c.embed_dim < 1 || c.hidden < 1 || c.attn_dim < 1 || c.max_sentences < 1 ||
       c.max_chars < 0 || c.time_decay < 0.0f || c.redundancy < 0.0f || c.redundancy > 1.0f)
     throw ParseError(file, 0, "__metadata__: hyperparameters out of range");
@@ -139,10 +155,39 @@ int length_budget(const EacaConfig& c, long dialogue_chars) {
   return std::max(1, static_cast<int>(std::lround(static_cast<double>(c.budget_scale) * clamped)));
 }
 
+std::uint64_t member_seed(std::uint64_t seed, int k) {
+  if (k == 0) return seed;
+  std::uint64_t state = seed ^ 0x3e3be8b5c0ffee11ull;
+  std::uint64_t out = 0;
+  for (int i = 0; i < k; ++i) out = splitmix64(state);
+  return out;
+}
+
 EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(config) {
+  KESSEL_CHECK_ARG(config.members >= 1 && config.members <= kMaxMembers, "EacaModel: members must be in [1, ",
+                   kMaxMembers, "], got ", config.members);
   const EacaDims d = dims_of(config);
-  params_.assign(static_cast<std::size_t>(eaca_param_count(d)), 0.0f);
-  eaca_init(params_.data(), d, seed);
+  const std::int64_t P = eaca_param_count(d);
+  params_.assign(static_cast<std::size_t>(P * config.members), 0.0f);
+  for (int k = 0; k < config.members; ++k) eaca_init(params_.data() + P * k, d, member_seed(seed, k));
+}
+
+EacaModel EacaModel::ensemble(const std::vector<EacaModel>& members) {
+  KESSEL_CHECK_ARG(!members.empty(), "EacaModel::ensemble: no members");
+  EacaConfig config = members.front().config();
+  KESSEL_CHECK_ARG(static_cast<int>(members.size()) <= kMaxMembers, "EacaModel::ensemble: ", members.size(),
+                   " members, at most ", kMaxMembers);
+  for (const auto& m : members) {
+    KESSEL_CHECK_ARG(m.config().members == 1, "EacaModel::ensemble: a member is itself an ensemble of ",
+                     m.config().members);
+    KESSEL_CHECK_ARG(config_metadata(m.config()) == config_metadata(config),
+                     "EacaModel::ensemble: the members' configs differ");
+  }
+  EacaModel out = members.front();
+  out.config_.members = static_cast<int>(members.size());
+  out.params_.clear();
+  for (const auto& m : members) out.params_.insert(out.params_.end(), m.params_.begin(), m.params_.end());
+  return out;
 }
 EacaModel::~EacaModel() = default;
 EacaModel::EacaModel(const EacaModel&) = default;
@@ -161,18 +206,66 @@ DecodeOptions EacaModel::decode_options() const {
   return o;
 }
 
+namespace {
+
+// The EACA attention map of one member's forward pass, [Q, U], added into `out`.
+void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw,
+                       const UnitFeatures& f) {
+  AttentionInputs in;
+  in.B = in.H = 1;
+  in.Lq = a.Q;
+  in.Lk = a.U;
+  in.D = d.Ae();
+  in.Dv = d.D;
+  in.q = a.qe.data();
+  in.k = a.ke.data();
+  in.v = a.h1.data();
+  if (sw.emotion_terms) in.key_boost = a.boost.data();
+  AttentionSpec spec;
+  spec.threads = 1;
+  spec.normalizer = sw.normalizer;
+  if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
+    in.q_times = a.qtimes.data();
+    in.k_times = f.times.data();
+    spec.time_decay = sw.time_decay;
+  }
+  std::vector<float> weights(static_cast<std::size_t>(a.Q) * static_cast<std::size_t>(a.U));
+  attention_weights(weights.data(), in, spec);
+  for (std::size_t i = 0; i < weights.size(); ++i) out[i] += weights[i];
+}
+
+}  // namespace
+
 UnitScores EacaModel::score(const Prepared& p) const {
   const EacaDims d = dims_of(config_);
   const UnitFeatures f = compute_features(p, d.V);
-  // The weights are only read; the const_cast lets the one view type serve parameters and gradients.
-  const EacaWeights w = carve_weights(const_cast<float*>(params_.data()), d);
   const EacaSwitches sw = switches_of(config_);
-  EacaActivations a;
-  eaca_forward(a, w, d, sw, f, p.mention_unit);
+  const std::int64_t P = eaca_param_count(d);
+  const int K = config_.members;
+  // Each member's logits, averaged; the features are computed once for all members.
   UnitScores s;
-  s.salience = a.salience;
-  s.mention_source = a.mention_logit;
-  s.has_emotion = 1.0f / (1.0f + std::exp(-a.has_logit));
+  s.salience.assign(p.units.size(), 0.0f);
+  s.mention_source.assign(p.mention_unit.size(), 0.0f);
+  float has_logit = 0.0f;
+  EacaActivations a;
+  for (int k = 0; k < K; ++k) {
+    // The weights are only read; the const_cast lets the one view type serve parameters and gradients.
+    const EacaWeights w = carve_weights(const_cast<float*>(params_.data()) + P * k, d);
+    eaca_forward(a, w, d, sw, f, p.mention_unit);
+    for (std::size_t u = 0; u < s.salience.size(); ++u) s.salience[u] += a.salience[u] / static_cast<float>(K);
+    for (std::size_t m = 0; m < s.mention_source.size(); ++m)
+      s.mention_source[m] += a.mention_logit[m] / static_cast<float>(K);
+    has_logit += a.has_logit / static_cast<float>(K);
+    if (a.Q > 0 && a.U <= kMaxExplainUnits) {
+      if (k == 0) s.attention = Tensor({a.Q, a.U});
+      add_attention_map(s.attention.data(), a, d, sw, f);
+    }
+  }
+  if (s.attention.size() > 0) {
+    for (Index i = 0; i < s.attention.size(); ++i) s.attention.data()[i] /= static_cast<float>(K);
+    s.attention_queries = f.customer_units;
+  }
+  s.has_emotion = 1.0f / (1.0f + std::exp(-has_logit));
   long dialogue_chars = 0;
   for (const auto& unit : p.units) dialogue_chars += unit.chars;
   s.max_chars = length_budget(config_, dialogue_chars);
@@ -186,29 +279,6 @@ UnitScores EacaModel::score(const Prepared& p) const {
     s.unit_text.reserve(p.units.size());
     for (std::size_t u = 0; u < p.units.size(); ++u) s.unit_text.push_back(drop_addressing(p.units[u], tokens[u]));
   }
-  if (a.Q > 0 && a.U <= kMaxExplainUnits) {
-    AttentionInputs in;
-    in.B = in.H = 1;
-    in.Lq = a.Q;
-    in.Lk = a.U;
-    in.D = d.Ae();
-    in.Dv = d.D;
-    in.q = a.qe.data();
-    in.k = a.ke.data();
-    in.v = a.h1.data();
-    if (sw.emotion_terms) in.key_boost = a.boost.data();
-    AttentionSpec spec;
-    spec.threads = 1;
-    spec.normalizer = sw.normalizer;
-    if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
-      in.q_times = a.qtimes.data();
-      in.k_times = f.times.data();
-      spec.time_decay = sw.time_decay;
-    }
-    s.attention = Tensor({a.Q, a.U});
-    attention_weights(s.attention.data(), in, spec);
-    s.attention_queries = f.customer_units;
-  }
   return s;
 }
 
@@ -217,13 +287,16 @@ void EacaModel::save(const std::string& path) const {
   SafetensorsFile file;
   file.metadata = metadata_;
   for (const auto& [k, v] : config_metadata(config_)) file.metadata[k] = v;
-  for (const auto& spec : eaca_param_specs(d)) {
-    NamedTensor t;
-    t.name = spec.name;
-    t.shape = spec.shape;
-    t.data.assign(params_.begin() + spec.offset, params_.begin() + spec.offset + spec.size());
-    file.tensors.push_back(std::move(t));
-  }
+  const std::int64_t P = eaca_param_count(d);
+  for (int k = 0; k < config_.members; ++k)
+    for (const auto& spec : eaca_param_specs(d)) {
+      NamedTensor t;
+      t.name = member_tensor(k, spec.name);
+      t.shape = spec.shape;
+      const auto begin = params_.begin() + P * k + spec.offset;
+      t.data.assign(begin, begin + spec.size());
+      file.tensors.push_back(std::move(t));
+    }
   if (!compressor_.empty()) {
     NamedTensor t;
     t.name = "compress.weight";
@@ -239,14 +312,17 @@ EacaModel EacaModel::load(const std::string& path) {
   const EacaConfig config = config_from_metadata(file.metadata, path);
   EacaModel model(config, 0);
   const EacaDims d = dims_of(config);
-  for (const auto& spec : eaca_param_specs(d)) {
-    const NamedTensor* t = file.find(spec.name);
-    if (!t) throw ParseError(path, 0, "tensor " + spec.name + ": missing");
-    if (t->shape != spec.shape) throw ParseError(path, 0, "tensor " + spec.name + ": shape does not match the metadata");
-    for (float v : t->data)
-      if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + spec.name + ": non-finite value");
-    std::copy(t->data.begin(), t->data.end(), model.params_.begin() + spec.offset);
-  }
+  const std::int64_t P = eaca_param_count(d);
+  for (int k = 0; k < config.members; ++k)
+    for (const auto& spec : eaca_param_specs(d)) {
+      const std::string name = member_tensor(k, spec.name);
+      const NamedTensor* t = file.find(name);
+      if (!t) throw ParseError(path, 0, "tensor " + name + ": missing");
+      if (t->shape != spec.shape) throw ParseError(path, 0, "tensor " + name + ": shape does not match the metadata");
+      for (float v : t->data)
+        if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + name + ": non-finite value");
+      std::copy(t->data.begin(), t->data.end(), model.params_.begin() + P * k + spec.offset);
+    }
   if (const NamedTensor* t = file.find("compress.weight")) {
     if (t->shape.size() != 1 || t->shape[0] < 2)
       throw ParseError(path, 0, "tensor compress.weight: expected shape [buckets + 1]");

@@ -182,6 +182,98 @@ DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text
   return out;
 }
 
+namespace {
+
+// One network (config.members = 1) trained from `seed` with early stopping on dev ROUGE-L at the fixed
+// budget; its epoch logs, best epoch and best dev score are appended to `res`.
+EacaModel train_member(const std::vector<Example>& examples, const std::vector<text::Dialogue>& dev,
+                       const text::Lexicon& lexicon, const EacaConfig& config, const TrainOptions& o,
+                       std::uint64_t seed, int member, TrainResult& res) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const EacaDims dims = dims_of(config);
+  EacaModel model(config, seed);
+  auto& params = model.parameters();
+  const std::int64_t P = static_cast<std::int64_t>(params.size());
+  std::vector<float> grads(params.size(), 0.0f);
+  std::vector<std::uint8_t> decay(params.size(), 0);
+  for (const auto& s : eaca_param_specs(dims))
+    std::fill(decay.begin() + s.offset, decay.begin() + s.offset + s.size(), s.decay ? 1 : 0);
+  const std::int64_t steps_per_epoch = (static_cast<std::int64_t>(examples.size()) + o.batch_size - 1) / o.batch_size;
+  AdamWOptions ao;
+  ao.lr = o.lr;
+  ao.weight_decay = o.weight_decay;
+  ao.total_steps = steps_per_epoch * o.epochs;
+  ao.warmup_steps = static_cast<std::int64_t>(o.warmup_fraction * static_cast<float>(ao.total_steps));
+  AdamW opt(P, decay, ao);
+
+  const EacaWeights w = carve_weights(params.data(), dims);
+  const EacaWeights gw = carve_weights(grads.data(), dims);
+  const EacaSwitches sw = switches_of(config);
+  const LossWeights lw{o.coverage_weight, o.source_weight};
+
+  std::vector<int> order(examples.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::uint64_t rng = seed ^ 0x5eed5eed5eedull;
+  std::vector<float> best = params;
+  double best_score = -1.0;
+  int best_epoch = 0;
+  int since_best = 0;
+  EacaActivations act;
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    const double epoch_start = elapsed();
+    shuffle_splitmix(order, rng);
+    double loss_sum = 0.0;
+    for (std::size_t b0 = 0; b0 < order.size(); b0 += static_cast<std::size_t>(o.batch_size)) {
+      const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(o.batch_size));
+      std::fill(grads.begin(), grads.end(), 0.0f);
+      for (std::size_t b = b0; b < b1; ++b) {
+        const Example& ex = examples[static_cast<std::size_t>(order[b])];
+        eaca_forward(act, w, dims, sw, ex.features, ex.prepared.mention_unit);
+        loss_sum += eaca_backward(gw, act, w, dims, sw, ex.features, ex.prepared.mention_unit, ex.targets, lw);
+      }
+      const float inv = 1.0f / static_cast<float>(b1 - b0);
+      for (auto& g : grads) g *= inv;
+      opt.step(params.data(), grads.data());
+    }
+    const double train_seconds = elapsed() - epoch_start;
+    const DevRouge r = evaluate_rouge(dev, lexicon, model, model.decode_options());
+    EpochLog log;
+    log.member = member;
+    log.epoch = epoch;
+    log.loss = loss_sum / static_cast<double>(examples.size());
+    log.dev_rouge1 = r.rouge1;
+    log.dev_rouge2 = r.rouge2;
+    log.dev_rougeL = r.rougeL;
+    log.dialogues_per_second = static_cast<double>(examples.size()) / std::max(1e-9, train_seconds);
+    res.epochs.push_back(log);
+    if (r.rougeL > best_score) {
+      best_score = r.rougeL;
+      best = params;
+      best_epoch = epoch;
+      since_best = 0;
+    } else {
+      ++since_best;
+    }
+    const double per_epoch = elapsed() / epoch;
+    const int left = std::min(o.epochs - epoch, o.patience - since_best);
+    if (o.verbose)
+      std::fprintf(stderr, "epoch %d | loss %.4f | dev ROUGE-L %.1f | %.0f dlg/s | ETA %s\n", epoch, log.loss,
+                   r.rougeL, log.dialogues_per_second, eta(per_epoch * std::max(0, left)).c_str());
+    if (since_best >= o.patience) {
+      if (o.verbose) std::fprintf(stderr, "early stop: no dev ROUGE-L gain for %d epochs\n", o.patience);
+      break;
+    }
+  }
+  params = best;
+  res.member_best_epochs.push_back(best_epoch);
+  res.member_dev_rougeL.push_back(best_score);
+  if (o.verbose) std::fprintf(stderr, "best epoch %d | dev ROUGE-L %.2f\n", best_epoch, best_score);
+  return model;
+}
+
+}  // namespace
+
 EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector<text::Dialogue>& dev,
                      const text::Lexicon& lexicon, const EacaConfig& config_in, const TrainOptions& o,
                      TrainResult* result) {
@@ -243,79 +335,22 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   // after training, so both budget forms are compared on the same parameters.
   const EacaConfig fitted = config;
   config.budget_max = 0;
-  EacaModel model(config, o.seed);
-  auto& params = model.parameters();
-  const std::int64_t P = static_cast<std::int64_t>(params.size());
-  std::vector<float> grads(params.size(), 0.0f);
-  std::vector<std::uint8_t> decay(params.size(), 0);
-  for (const auto& s : eaca_param_specs(dims))
-    std::fill(decay.begin() + s.offset, decay.begin() + s.offset + s.size(), s.decay ? 1 : 0);
-  const std::int64_t steps_per_epoch = (static_cast<std::int64_t>(examples.size()) + o.batch_size - 1) / o.batch_size;
-  AdamWOptions ao;
-  ao.lr = o.lr;
-  ao.weight_decay = o.weight_decay;
-  ao.total_steps = steps_per_epoch * o.epochs;
-  ao.warmup_steps = static_cast<std::int64_t>(o.warmup_fraction * static_cast<float>(ao.total_steps));
-  AdamW opt(P, decay, ao);
-
-  const EacaWeights w = carve_weights(params.data(), dims);
-  const EacaWeights gw = carve_weights(grads.data(), dims);
-  const EacaSwitches sw = switches_of(config);
-  const LossWeights lw{o.coverage_weight, o.source_weight};
-
-  std::vector<int> order(examples.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::uint64_t rng = o.seed ^ 0x5eed5eed5eedull;
+  const int K = config.members;
+  config.members = 1;
   TrainResult res;
-  std::vector<float> best = params;
-  double best_score = -1.0;
-  int since_best = 0;
-  EacaActivations act;
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
-    const double epoch_start = elapsed();
-    shuffle_splitmix(order, rng);
-    double loss_sum = 0.0;
-    for (std::size_t b0 = 0; b0 < order.size(); b0 += static_cast<std::size_t>(o.batch_size)) {
-      const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(o.batch_size));
-      std::fill(grads.begin(), grads.end(), 0.0f);
-      for (std::size_t b = b0; b < b1; ++b) {
-        const Example& ex = examples[static_cast<std::size_t>(order[b])];
-        eaca_forward(act, w, dims, sw, ex.features, ex.prepared.mention_unit);
-        loss_sum += eaca_backward(gw, act, w, dims, sw, ex.features, ex.prepared.mention_unit, ex.targets, lw);
-      }
-      const float inv = 1.0f / static_cast<float>(b1 - b0);
-      for (auto& g : grads) g *= inv;
-      opt.step(params.data(), grads.data());
-    }
-    const double train_seconds = elapsed() - epoch_start;
-    const DevRouge r = evaluate_rouge(dev, lexicon, model, model.decode_options());
-    EpochLog log;
-    log.epoch = epoch;
-    log.loss = loss_sum / static_cast<double>(examples.size());
-    log.dev_rouge1 = r.rouge1;
-    log.dev_rouge2 = r.rouge2;
-    log.dev_rougeL = r.rougeL;
-    log.dialogues_per_second = static_cast<double>(examples.size()) / std::max(1e-9, train_seconds);
-    res.epochs.push_back(log);
-    if (r.rougeL > best_score) {
-      best_score = r.rougeL;
-      best = params;
-      res.best_epoch = epoch;
-      since_best = 0;
-    } else {
-      ++since_best;
-    }
-    const double per_epoch = elapsed() / epoch;
-    const int left = std::min(o.epochs - epoch, o.patience - since_best);
-    if (o.verbose)
-      std::fprintf(stderr, "epoch %d | loss %.4f | dev ROUGE-L %.1f | %.0f dlg/s | ETA %s\n", epoch, log.loss,
-                   r.rougeL, log.dialogues_per_second, eta(per_epoch * std::max(0, left)).c_str());
-    if (since_best >= o.patience) {
-      if (o.verbose) std::fprintf(stderr, "early stop: no dev ROUGE-L gain for %d epochs\n", o.patience);
-      break;
-    }
+  std::vector<EacaModel> members;
+  for (int k = 0; k < K; ++k) {
+    if (o.verbose && K > 1) std::fprintf(stderr, "member %d/%d\n", k + 1, K);
+    members.push_back(train_member(examples, dev, lexicon, config, o, member_seed(o.seed, k), k, res));
   }
-  params = best;
+  EacaModel model = K == 1 ? std::move(members.front()) : EacaModel::ensemble(members);
+  members.clear();
+  double best_score = res.member_dev_rougeL.front();
+  if (K > 1) {
+    best_score = evaluate_rouge(dev, lexicon, model, model.decode_options()).rougeL;
+    if (o.verbose) std::fprintf(stderr, "ensemble of %d: dev ROUGE-L %.2f\n", K, best_score);
+  }
+  res.best_epoch = res.member_best_epochs.front();
   res.best_dev_rougeL = best_score;
   // Token deletion: candidates for dev, 0 = off. The compressor is trained on the training split only.
   std::vector<float> thresholds = {0.0f};
@@ -377,7 +412,9 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   meta["data"] = o.data_name;
   meta["train_dialogues"] = std::to_string(examples.size());
   meta["seed"] = std::to_string(o.seed);
-  meta["best_epoch"] = std::to_string(res.best_epoch);
+  std::string epochs;
+  for (int e : res.member_best_epochs) epochs += (epochs.empty() ? "" : ",") + std::to_string(e);
+  meta["best_epoch"] = epochs;  // one per ensemble member
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", best_score);
   meta["dev_rougeL"] = buf;

@@ -52,6 +52,11 @@ struct EacaConfig {
   // below this are dropped from the rendered unit. 0: off (and no compressor weights are stored).
   // Chosen on dev with the budget; trained for Chinese only.
   float compress_threshold = 0.0f;
+  // Ensemble: `members` independently initialized and trained copies of the network (same features,
+  // budget and compressor); score() averages their salience, emotion-source and has-emotion logits and
+  // their attention maps. Member 0 is initialized from the training seed, so members = 1 is the single
+  // model. Models saved before this key load with 1. Default 5: docs/eaca.md has the measurements.
+  int members = 5;
 };
 
 // The per-dialogue budget: max(1, round(budget_scale * clamp(budget_intercept + budget_slope *
@@ -65,8 +70,11 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& metada
 
 class EacaModel final : public Scorer {
  public:
-  // Parameters initialized from `seed` (deterministic).
+  // Parameters initialized from `seed` (deterministic); member k > 0 from member_seed(seed, k).
   EacaModel(const EacaConfig& config, std::uint64_t seed);
+  // The models' networks as one ensemble (config.members = their count). All must have the same
+  // config apart from members (1 each); the first one's config, compressor and metadata are kept.
+  static EacaModel ensemble(const std::vector<EacaModel>& members);
   ~EacaModel() override;
   EacaModel(const EacaModel&);
   EacaModel(EacaModel&&) noexcept;
@@ -91,7 +99,7 @@ class EacaModel final : public Scorer {
   // Throws InvalidArgument when the model was trained with a different lexicon (identity mismatch).
   void check_lexicon(const text::Lexicon& lexicon) const;
 
-  // Flat parameter access for training and tests.
+  // Flat parameter access for training and tests: config().members blocks of eaca_param_count each.
   std::vector<float>& parameters();
   const std::vector<float>& parameters() const;
   // The token-deletion model's weights (kCompressBuckets + 1, last = bias); empty when the model has
@@ -105,6 +113,10 @@ class EacaModel final : public Scorer {
   std::vector<float> compressor_;
   std::map<std::string, std::string> metadata_;
 };
+
+// The initialization seed of ensemble member k: `seed` itself for k = 0, a splitmix64 draw otherwise
+// (so an ensemble's members never share a stream with another seed's member 0).
+std::uint64_t member_seed(std::uint64_t seed, int k);
 
 // ---- training ----------------------------------------------------------------------------------------
 struct TrainOptions {
@@ -141,6 +153,7 @@ struct TrainOptions {
 };
 
 struct EpochLog {
+  int member = 0;  // ensemble member (EacaConfig::members), 0 for a single model
   int epoch = 0;
   double loss = 0.0;
   double dev_rouge1 = 0.0, dev_rouge2 = 0.0, dev_rougeL = 0.0;  // F1 x 100
@@ -148,9 +161,11 @@ struct EpochLog {
 };
 
 struct TrainResult {
-  std::vector<EpochLog> epochs;
-  int best_epoch = 0;
-  double best_dev_rougeL = 0.0;
+  std::vector<EpochLog> epochs;              // every member's, in training order
+  int best_epoch = 0;                        // member 0's
+  std::vector<int> member_best_epochs;       // early-stopping epoch of each member
+  std::vector<double> member_dev_rougeL;     // each member's best dev ROUGE-L (fixed base budget)
+  double best_dev_rougeL = 0.0;              // the returned model's, after the budget choice
   double seconds = 0.0;
 };
 

@@ -243,9 +243,70 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   std::filesystem::remove(path);
 }
 
+TEST(EacaModel, EnsembleAveragesItsMembersAndRoundTrips) {
+  Fixture fx(false);
+  EacaConfig c;
+  c.hash_buckets = 97;
+  c.embed_dim = 6;
+  c.hidden = 8;
+  c.attn_dim = 4;
+  c.members = 1;
+  // Member k of a seeded ensemble is the single model from member_seed(seed, k); member 0 is seed's.
+  EXPECT_EQ(member_seed(9, 0), 9u);
+  EXPECT_NE(member_seed(9, 1), member_seed(9, 2));
+  std::vector<EacaModel> singles;
+  for (int k = 0; k < 3; ++k) singles.emplace_back(c, member_seed(9, k));
+  EacaConfig c3 = c;
+  c3.members = 3;
+  const EacaModel seeded(c3, 9);
+  EacaModel joined = EacaModel::ensemble(singles);
+  EXPECT_EQ(joined.config().members, 3);
+  EXPECT_EQ(joined.parameters(), seeded.parameters());
+
+  // Scores are the members' mean logits; the attention map is their mean (still a distribution).
+  const UnitScores e = joined.score(fx.prepared);
+  std::vector<UnitScores> m;
+  for (const auto& single : singles) m.push_back(single.score(fx.prepared));
+  for (std::size_t u = 0; u < e.salience.size(); ++u)
+    EXPECT_NEAR(e.salience[u], (m[0].salience[u] + m[1].salience[u] + m[2].salience[u]) / 3.0f, 1e-5f);
+  for (std::size_t k = 0; k < e.mention_source.size(); ++k)
+    EXPECT_NEAR(e.mention_source[k], (m[0].mention_source[k] + m[1].mention_source[k] + m[2].mention_source[k]) / 3.0f,
+                1e-5f);
+  ASSERT_EQ(e.attention.size(), m[0].attention.size());
+  for (Index i = 0; i < e.attention.size(); ++i)
+    EXPECT_NEAR(e.attention[i], (m[0].attention[i] + m[1].attention[i] + m[2].attention[i]) / 3.0f, 1e-6f);
+
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_ensemble.safetensors").string();
+  joined.metadata()["lexicon"] = fx.lex.identity();
+  joined.save(path);
+  const EacaModel loaded = EacaModel::load(path);
+  EXPECT_EQ(loaded.config().members, 3);
+  EXPECT_EQ(loaded.parameters(), joined.parameters());
+  EXPECT_EQ(loaded.score(fx.prepared).salience, e.salience);
+  std::filesystem::remove(path);
+
+  // A file without the key is a single model; an out-of-range count is a damaged file.
+  auto meta = config_metadata(c3);
+  meta.erase("members");
+  EXPECT_EQ(config_from_metadata(meta, "old.safetensors").members, 1);
+  meta["members"] = "0";
+  EXPECT_THROW(config_from_metadata(meta, "bad.safetensors"), ParseError);
+  // Members must agree and be single models.
+  EacaConfig wider = c;
+  wider.hidden = 9;
+  EXPECT_THROW(EacaModel::ensemble({EacaModel(c, 1), EacaModel(wider, 2)}), InvalidArgument);
+  EXPECT_THROW(EacaModel::ensemble({seeded}), InvalidArgument);
+  EXPECT_THROW(EacaModel::ensemble({}), InvalidArgument);
+}
+
 TEST(EacaModel, RejectsBadConfig) {
   EacaConfig c;
   c.hidden = 0;
+  EXPECT_THROW(EacaModel(c, 1), InvalidArgument);
+  c = EacaConfig{};
+  c.members = 0;
+  EXPECT_THROW(EacaModel(c, 1), InvalidArgument);
+  c.members = 65;
   EXPECT_THROW(EacaModel(c, 1), InvalidArgument);
 }
 
