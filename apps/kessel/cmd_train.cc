@@ -25,6 +25,7 @@ struct TrainArgs {
   InputOptions data;
   std::string dev;
   double dev_fraction = 0.15;
+  bool dev_fraction_given = false;  // --dev-fraction on the command line: a seeded dev split, no cross-fitting
   std::string out;
   std::string report;
   std::string eval;  // scored after training; never used for any choice
@@ -160,7 +161,10 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     std::vector<text::Dialogue> rest, held, inner_train, inner_dev;
     for (std::size_t i = 0; i < perm.size(); ++i)
       (static_cast<int>(i % static_cast<std::size_t>(K)) == k ? held : rest).push_back(all[perm[i]]);
-    split(rest, args.dev_fraction, args.train.seed + static_cast<std::uint64_t>(k), inner_train, inner_dev);
+    if (args.train.cross_fit)
+      inner_train = rest;  // the members' folds are the dev data
+    else
+      split(rest, args.dev_fraction, args.train.seed + static_cast<std::uint64_t>(k), inner_train, inner_dev);
     std::fprintf(stderr, "cv fold %d/%d: train %zu, inner dev %zu, held out %zu\n", k + 1, K, inner_train.size(),
                  inner_dev.size(), held.size());
     summarize::TrainResult result;
@@ -196,6 +200,8 @@ void run_train(TrainArgs& args) {
   args.config.context_encoder = !args.no_context;
   args.config.emotion_attention = !args.no_emotion_attention;
   args.train.compress = !args.no_compress;
+  // An ensemble is cross-fitted on --data unless a dev set or split is asked for (train_eaca's cross_fit).
+  args.train.cross_fit = args.config.members >= 2 && args.dev.empty() && !args.dev_fraction_given;
   args.config.emotion_terms = args.attention == "eaca" || args.attention == "fuzzy";
   args.config.normalizer = args.attention == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
   const text::Lexicon lexicon = load_lexicon(args.lexicon);
@@ -206,7 +212,9 @@ void run_train(TrainArgs& args) {
   if (args.cv_folds > 0) run_cross_validation(args, data.dialogues, lexicon, report);
   if (!args.out.empty()) {
     std::vector<text::Dialogue> train, dev;
-    if (!args.dev.empty()) {
+    if (args.train.cross_fit) {
+      train = data.dialogues;
+    } else if (!args.dev.empty()) {
       InputOptions dev_input = args.data;
       dev_input.path = args.dev;
       train = data.dialogues;
@@ -216,14 +224,16 @@ void run_train(TrainArgs& args) {
     }
     summarize::TrainResult result;
     summarize::EacaModel model = train_once(args, train, dev, lexicon, &result);
-    model.metadata()["dev"] = args.dev.empty() ? "seeded split of --data" : args.dev;
+    model.metadata()["dev"] = args.train.cross_fit ? "out of fold (cross-fitting)"
+                              : args.dev.empty()    ? "seeded split of --data"
+                                                    : args.dev;
     model.save(args.out);
     const auto t0 = std::chrono::steady_clock::now();
     const auto reloaded = summarize::EacaModel::load(args.out);
     const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "model load %.2f ms\n", load_ms);
     report["load_ms"] = load_ms;
-    report["latency"] = latency(reloaded, dev, lexicon);
+    report["latency"] = latency(reloaded, dev.empty() ? train : dev, lexicon);
     if (!args.budget_sweep.empty()) report["dev_budget_sweep"] = sweep(args, model, dev, lexicon, nullptr);
     if (!args.eval.empty()) {
       InputOptions eval_input = args.data;
@@ -259,7 +269,9 @@ void add_train_command(CLI::App& app) {
   add_input_options(*cmd, args->data, "--data");
   add_lexicon_options(*cmd, args->lexicon);
   cmd->add_option("--dev", args->dev, "Dev dialogues for early stopping (same format as --data)");
-  cmd->add_option("--dev-fraction", args->dev_fraction, "Without --dev: seeded share of --data held out as dev")
+  cmd->add_option("--dev-fraction", args->dev_fraction,
+                  "Hold out this seeded share of --data as dev (default for --members 1; an ensemble without "
+                  "--dev or --dev-fraction is cross-fitted instead)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Model file to write (.safetensors)");
   cmd->add_option("--epochs", args->train.epochs, "Maximum epochs")->capture_default_str();
@@ -273,7 +285,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--embed-dim", args->config.embed_dim, "Hashed n-gram embedding width E")->capture_default_str();
   cmd->add_option("--buckets", args->config.hash_buckets, "Hashed n-gram buckets V")->capture_default_str();
   cmd->add_option("--members", args->config.members,
-                  "Ensemble size: networks trained from different seeds whose scores are averaged")
+                  "Ensemble size: networks trained from different seeds whose scores are averaged. Without --dev or "
+                  "--dev-fraction, member k trains on all but fold k of --data and early-stops on fold k, and the "
+                  "budget is chosen out of fold on all of --data (cross-fitting)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
   cmd->add_option("--redundancy", args->config.redundancy, "Decoder MMR redundancy weight stored in the model")
@@ -304,7 +318,10 @@ void add_train_command(CLI::App& app) {
                   "Also report ROUGE at these max_chars budgets (0: none, 3 sentences) on dev / CV folds")
       ->delimiter(',');
   cmd->add_option("--report", args->report, "Write the per-epoch log and scores as JSON");
-  cmd->callback([args] { run_train(*args); });
+  cmd->callback([args, cmd] {
+    args->dev_fraction_given = cmd->count("--dev-fraction") > 0;
+    run_train(*args);
+  });
 }
 
 }  // namespace kessel::cli

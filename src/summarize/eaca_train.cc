@@ -85,13 +85,14 @@ Example make_example(const text::Dialogue& dialogue, const text::Lexicon& lexico
 // The token-deletion model (compress.h), trained on the tokens of the training dialogues' oracle units
 // with LCS targets against their references. Chinese only: false, and nothing trained, when most
 // training dialogues are not Chinese.
-bool fit_compressor(const std::vector<Example>& examples, EacaModel& model, std::uint64_t seed, bool verbose) {
+bool fit_compressor(const std::vector<const Example*>& examples, EacaModel& model, std::uint64_t seed, bool verbose) {
   std::size_t zh = 0;
-  for (const auto& ex : examples) zh += ex.prepared.lang == Lang::zh ? 1 : 0;
+  for (const Example* ex : examples) zh += ex->prepared.lang == Lang::zh ? 1 : 0;
   if (2 * zh <= examples.size()) return false;
   std::vector<KeepExample> data;
   double kept = 0.0;
-  for (const auto& ex : examples) {
+  for (const Example* pex : examples) {
+    const Example& ex = *pex;
     if (ex.prepared.lang != Lang::zh || ex.oracle.empty()) continue;
     const auto tokens = compress_features(ex.prepared, kCompressBuckets);
     for (int u : ex.oracle) {
@@ -186,7 +187,7 @@ namespace {
 
 // One network (config.members = 1) trained from `seed` with early stopping on dev ROUGE-L at the fixed
 // budget; its epoch logs, best epoch and best dev score are appended to `res`.
-EacaModel train_member(const std::vector<Example>& examples, const std::vector<text::Dialogue>& dev,
+EacaModel train_member(const std::vector<const Example*>& examples, const std::vector<text::Dialogue>& dev,
                        const text::Lexicon& lexicon, const EacaConfig& config, const TrainOptions& o,
                        std::uint64_t seed, int member, TrainResult& res) {
   const auto start = std::chrono::steady_clock::now();
@@ -228,7 +229,7 @@ EacaModel train_member(const std::vector<Example>& examples, const std::vector<t
       const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(o.batch_size));
       std::fill(grads.begin(), grads.end(), 0.0f);
       for (std::size_t b = b0; b < b1; ++b) {
-        const Example& ex = examples[static_cast<std::size_t>(order[b])];
+        const Example& ex = *examples[static_cast<std::size_t>(order[b])];
         eaca_forward(act, w, dims, sw, ex.features, ex.prepared.mention_unit);
         loss_sum += eaca_backward(gw, act, w, dims, sw, ex.features, ex.prepared.mention_unit, ex.targets, lw);
       }
@@ -274,6 +275,97 @@ EacaModel train_member(const std::vector<Example>& examples, const std::vector<t
 
 }  // namespace
 
+namespace {
+
+// A model and dev dialogues it never trained on: the ensemble and the dev split, or (cross-fitting)
+// member k and fold k. The decoding choices are scored on all parts together.
+struct DevPart {
+  EacaModel* model;
+  const std::vector<text::Dialogue>* dialogues;
+};
+
+// Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
+double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon) {
+  double sum = 0.0;
+  int n = 0;
+  for (const auto& part : parts) {
+    const DevRouge r = evaluate_rouge(*part.dialogues, lexicon, *part.model, part.model->decode_options());
+    sum += r.rougeL * r.dialogues;
+    n += r.dialogues;
+  }
+  return n > 0 ? sum / n : 0.0;
+}
+
+std::vector<std::size_t> seeded_permutation(std::size_t n, std::uint64_t seed) {
+  std::vector<std::size_t> p(n);
+  for (std::size_t i = 0; i < n; ++i) p[i] = i;
+  shuffle_splitmix(p, seed);
+  return p;
+}
+
+// The char budget: `factor` times the training-derived one, fixed or per dialogue.
+void set_budget(EacaConfig& c, const EacaConfig& fitted, float factor, bool per_dialogue) {
+  c.max_chars = std::max(1, static_cast<int>(std::lround(factor * static_cast<float>(fitted.max_chars))));
+  c.budget_intercept = per_dialogue ? fitted.budget_intercept : 0.0f;
+  c.budget_slope = per_dialogue ? fitted.budget_slope : 0.0f;
+  c.budget_min = per_dialogue ? fitted.budget_min : 0;
+  c.budget_max = per_dialogue ? fitted.budget_max : 0;
+  c.budget_scale = per_dialogue ? factor : 1.0f;
+}
+
+// The decoding choices on dev, applied to every part's model; returns the chosen dev ROUGE-L.
+// A proper dev selection of the char budget around the training-derived one: char ROUGE is very
+// sensitive to length, and the oracle's length (R1+R2 optimal) is not the ROUGE-L optimal one. The same
+// factors scale the fixed budget and, when fitted, the per-dialogue one; dev picks the form too, so a
+// data set where the length fit does not help keeps the fixed budget. The fixed max_chars follows the
+// factor either way, a consistent fallback in decode_options(). With a compressor, dev picks its
+// threshold (0 = off) in the same grid.
+double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, const EacaConfig& fitted,
+                       bool compressor, bool verbose) {
+  std::vector<float> thresholds = {0.0f};
+  if (compressor) thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, 0.4f, 0.45f, 0.5f, 0.55f};
+  auto apply = [&](auto&& change) {
+    for (const auto& part : parts) change(part.model->mutable_config());
+  };
+  float chosen_factor = 1.0f, chosen_threshold = 0.0f;
+  bool chosen_per_dialogue = false;
+  double chosen = -1.0;
+  for (float threshold : thresholds)
+    for (bool per_dialogue : {false, true}) {
+      if (per_dialogue && fitted.budget_max <= 0) continue;
+      for (float factor : {0.6f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
+        apply([&](EacaConfig& c) {
+          c.compress_threshold = threshold;
+          set_budget(c, fitted, factor, per_dialogue);
+        });
+        const double score = dev_rougeL(parts, lexicon);
+        if (verbose)
+          std::fprintf(stderr, "budget x%.1f %s (%d chars fixed), compress %.2f: dev ROUGE-L %.2f\n", factor,
+                       per_dialogue ? "per dialogue" : "fixed", parts.front().model->config().max_chars, threshold,
+                       score);
+        if (score > chosen + 1e-9) {
+          chosen = score;
+          chosen_factor = factor;
+          chosen_per_dialogue = per_dialogue;
+          chosen_threshold = threshold;
+        }
+      }
+    }
+  apply([&](EacaConfig& c) {
+    c.compress_threshold = chosen_threshold;
+    set_budget(c, fitted, chosen_factor, chosen_per_dialogue);
+  });
+  if (chosen_threshold <= 0.0f)
+    for (const auto& part : parts) part.model->compressor().clear();  // off: nothing to store
+  if (verbose)
+    std::fprintf(stderr, "budget: chose x%.1f %s, compress %.2f on dev (%d chars fixed; training oracle median %d)\n",
+                 chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", chosen_threshold,
+                 parts.front().model->config().max_chars, fitted.max_chars);
+  return chosen;
+}
+
+}  // namespace
+
 EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector<text::Dialogue>& dev,
                      const text::Lexicon& lexicon, const EacaConfig& config_in, const TrainOptions& o,
                      TrainResult* result) {
@@ -305,7 +397,13 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
                    " training dialogues has a reference summary");
   int dev_refs = 0;
   for (const auto& d : dev) dev_refs += !d.references.empty();
-  KESSEL_CHECK_ARG(dev_refs > 0, "train_eaca: none of the ", dev.size(), " dev dialogues has a reference summary");
+  if (o.cross_fit) {
+    KESSEL_CHECK_ARG(config.members >= 2 && static_cast<std::size_t>(config.members) <= examples.size(),
+                     "train_eaca: cross-fitting needs 2 to ", examples.size(), " members (one fold each), got ",
+                     config.members);
+  } else {
+    KESSEL_CHECK_ARG(dev_refs > 0, "train_eaca: none of the ", dev.size(), " dev dialogues has a reference summary");
+  }
 
   // Budget from the training summaries: the oracle's length is the length the references reward.
   std::vector<int> sizes, chars;
@@ -324,8 +422,10 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
     if (o.length_budget && config.max_chars > 0) length_r = fit_length_budget(config, dialogue_chars, chars);
   }
   if (o.verbose) {
-    std::fprintf(stderr, "train: %zu dialogues (%d without reference skipped), dev %d | budget %d units, %d chars\n",
-                 examples.size(), no_reference, dev_refs, config.max_sentences, config.max_chars);
+    std::fprintf(stderr, "train: %zu dialogues (%d without reference skipped), dev %s | budget %d units, %d chars\n",
+                 examples.size(), no_reference,
+                 o.cross_fit ? "out of fold" : std::to_string(dev_refs).c_str(), config.max_sentences,
+                 config.max_chars);
     if (config.budget_max > 0)
       std::fprintf(stderr, "train: per-dialogue budget clamp(%.2f + %.4f x dialogue chars, %d, %d) (r = %.2f)\n",
                    config.budget_intercept, config.budget_slope, config.budget_min, config.budget_max, length_r);
@@ -337,74 +437,67 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   config.budget_max = 0;
   const int K = config.members;
   config.members = 1;
+  std::vector<const Example*> all;
+  for (const auto& ex : examples) all.push_back(&ex);
   TrainResult res;
   std::vector<EacaModel> members;
-  for (int k = 0; k < K; ++k) {
-    if (o.verbose && K > 1) std::fprintf(stderr, "member %d/%d\n", k + 1, K);
-    members.push_back(train_member(examples, dev, lexicon, config, o, member_seed(o.seed, k), k, res));
-  }
-  EacaModel model = K == 1 ? std::move(members.front()) : EacaModel::ensemble(members);
-  members.clear();
-  double best_score = res.member_dev_rougeL.front();
-  if (K > 1) {
-    best_score = evaluate_rouge(dev, lexicon, model, model.decode_options()).rougeL;
-    if (o.verbose) std::fprintf(stderr, "ensemble of %d: dev ROUGE-L %.2f\n", K, best_score);
-  }
-  res.best_epoch = res.member_best_epochs.front();
-  res.best_dev_rougeL = best_score;
-  // Token deletion: candidates for dev, 0 = off. The compressor is trained on the training split only.
-  std::vector<float> thresholds = {0.0f};
-  if (o.compress && fit_compressor(examples, model, o.seed, o.verbose))
-    thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, 0.4f, 0.45f, 0.5f, 0.55f};
-  auto set_budget = [&](float factor, bool per_dialogue) {
-    EacaConfig& c = model.mutable_config();
-    c.max_chars = std::max(1, static_cast<int>(std::lround(factor * static_cast<float>(fitted.max_chars))));
-    c.budget_intercept = per_dialogue ? fitted.budget_intercept : 0.0f;
-    c.budget_slope = per_dialogue ? fitted.budget_slope : 0.0f;
-    c.budget_min = per_dialogue ? fitted.budget_min : 0;
-    c.budget_max = per_dialogue ? fitted.budget_max : 0;
-    c.budget_scale = per_dialogue ? factor : 1.0f;
-  };
-  if (o.select_budget && fitted.max_chars > 0) {
-    // A proper dev selection of the char budget around the training-derived one: char ROUGE is very
-    // sensitive to length, and the oracle's length (R1+R2 optimal) is not the ROUGE-L optimal one.
-    // The same factors scale the fixed budget and, when fitted, the per-dialogue one; dev picks the
-    // form too, so a data set where the length fit does not help keeps the fixed budget. The fixed
-    // max_chars follows the factor either way, a consistent fallback in decode_options().
-    float chosen_factor = 1.0f, chosen_threshold = 0.0f;
-    bool chosen_per_dialogue = false;
-    double chosen_score = -1.0;
-    for (float threshold : thresholds) {
-      model.mutable_config().compress_threshold = threshold;
-      for (bool per_dialogue : {false, true}) {
-        if (per_dialogue && fitted.budget_max <= 0) continue;
-        for (float factor : {0.6f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
-          set_budget(factor, per_dialogue);
-          const double score = evaluate_rouge(dev, lexicon, model, model.decode_options()).rougeL;
-          if (o.verbose)
-            std::fprintf(stderr, "budget x%.1f %s (%d chars fixed), compress %.2f: dev ROUGE-L %.2f\n", factor,
-                         per_dialogue ? "per dialogue" : "fixed", model.config().max_chars, threshold, score);
-          if (score > chosen_score + 1e-9) {
-            chosen_score = score;
-            chosen_factor = factor;
-            chosen_per_dialogue = per_dialogue;
-            chosen_threshold = threshold;
-          }
-        }
-      }
+  std::vector<std::vector<text::Dialogue>> folds;  // cross-fitting: the dialogues member k never saw
+  std::vector<DevPart> parts;                      // what the decoding choices are scored on
+  if (o.cross_fit) {
+    // Member k trains on every fold but k and early-stops on fold k; the decoding choices are then
+    // scored out of fold, on all training dialogues.
+    const auto perm = seeded_permutation(all.size(), o.seed ^ 0xc505f17ull);
+    folds.resize(static_cast<std::size_t>(K));
+    std::vector<std::vector<const Example*>> rest(static_cast<std::size_t>(K));
+    for (std::size_t i = 0; i < perm.size(); ++i) {
+      const auto fold = i % static_cast<std::size_t>(K);
+      const Example* ex = all[perm[i]];
+      folds[fold].push_back(*ex->prepared.dialogue);
+      for (std::size_t k = 0; k < rest.size(); ++k)
+        if (k != fold) rest[k].push_back(ex);
     }
-    set_budget(chosen_factor, chosen_per_dialogue);
-    model.mutable_config().compress_threshold = chosen_threshold;
-    if (chosen_threshold <= 0.0f) model.compressor().clear();  // off: nothing to store
-    res.best_dev_rougeL = chosen_score;
-    best_score = chosen_score;
-    if (o.verbose)
-      std::fprintf(stderr, "budget: chose x%.1f %s, compress %.2f on dev (%d chars fixed; training oracle median %d)\n",
-                   chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", chosen_threshold,
-                   model.config().max_chars, fitted.max_chars);
+    for (int k = 0; k < K; ++k) {
+      if (o.verbose)
+        std::fprintf(stderr, "member %d/%d: train %zu, fold %zu\n", k + 1, K, rest[static_cast<std::size_t>(k)].size(),
+                     folds[static_cast<std::size_t>(k)].size());
+      members.push_back(train_member(rest[static_cast<std::size_t>(k)], folds[static_cast<std::size_t>(k)], lexicon,
+                                     config, o, member_seed(o.seed, k), k, res));
+      if (o.compress) fit_compressor(rest[static_cast<std::size_t>(k)], members.back(), o.seed, false);
+    }
+    for (int k = 0; k < K; ++k) parts.push_back({&members[static_cast<std::size_t>(k)], &folds[static_cast<std::size_t>(k)]});
   } else {
-    if (fitted.budget_max > 0) set_budget(1.0f, true);  // not chosen on dev: the fit as it is
-    model.compressor().clear();  // no dev choice, no threshold: compression stays off
+    for (int k = 0; k < K; ++k) {
+      if (o.verbose && K > 1) std::fprintf(stderr, "member %d/%d\n", k + 1, K);
+      members.push_back(train_member(all, dev, lexicon, config, o, member_seed(o.seed, k), k, res));
+    }
+    if (K > 1) {
+      EacaModel joined = EacaModel::ensemble(members);
+      members.clear();
+      members.push_back(std::move(joined));
+    }
+    if (o.compress) fit_compressor(all, members.front(), o.seed, o.verbose);
+    parts.push_back({&members.front(), &dev});
+  }
+  double best_score = dev_rougeL(parts, lexicon);
+  if (o.verbose && K > 1)
+    std::fprintf(stderr, "%s of %d: dev ROUGE-L %.2f\n", o.cross_fit ? "out of fold, members" : "ensemble", K, best_score);
+  res.best_epoch = res.member_best_epochs.front();
+
+  const bool compressor = !members.front().compressor().empty();
+  if (o.select_budget && fitted.max_chars > 0) {
+    best_score = choose_decoding(parts, lexicon, fitted, compressor, o.verbose);
+  } else {
+    for (auto& part : parts) {
+      set_budget(part.model->mutable_config(), fitted, 1.0f, fitted.budget_max > 0);  // not chosen on dev: the fit as it is
+      part.model->compressor().clear();  // no dev choice, no threshold: compression stays off
+    }
+  }
+  res.best_dev_rougeL = best_score;
+  EacaModel model = o.cross_fit ? EacaModel::ensemble(members) : std::move(members.front());
+  if (o.cross_fit) {
+    // The folds' compressors only served the out-of-fold choice: the model's is trained on everything.
+    model.compressor().clear();
+    if (model.config().compress_threshold > 0.0f) fit_compressor(all, model, o.seed, o.verbose);
   }
   res.seconds = elapsed();
   auto& meta = model.metadata();

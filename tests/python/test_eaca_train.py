@@ -86,10 +86,39 @@ def test_cross_validation_reports_held_out_scores(tmp_path):
     assert all(0.0 <= f["rougeL"] <= 100.0 and f["dialogues"] == 3 for f in cv["folds"])
 
 
+def test_cross_fitting_trains_one_member_per_fold(tmp_path):
+    def run(name):
+        out = tmp_path / f"{name}.safetensors"
+        # An ensemble with neither --dev nor --dev-fraction is cross-fitted on --data.
+        proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(out),
+                               "--members", "3", "--epochs", "2", "--seed", "4"],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return proc, out
+    proc, out = run("a")
+    # Six dialogues, three folds: each member trains on four and early-stops on the other two.
+    assert re.findall(r"member (\d)/3: train (\d+), fold (\d+)", proc.stderr) == [
+        ("1", "4", "2"), ("2", "4", "2"), ("3", "4", "2")]
+    assert "dev out of fold" in proc.stderr
+    header, _ = read_safetensors(out)
+    meta = header["__metadata__"]
+    assert meta["members"] == "3"
+    assert meta["dev"] == "out of fold (cross-fitting)"
+    assert len(meta["best_epoch"].split(",")) == 3
+    assert "member2.emb" in header and "member3.emb" not in header
+    assert run("b")[1].read_bytes() == out.read_bytes()  # deterministic for a seed
+    summary = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(out)],
+                             capture_output=True, text=True, timeout=60)
+    assert summary.returncode == 0, summary.stderr
+    assert len(summary.stdout.splitlines()) == 6
+
+
 @pytest.mark.parametrize("args,message", [
     (["--dev-fraction", "1.5"], "--dev-fraction"),
     (["--epochs", "0"], "epochs"),
     (["--hidden", "0"], "hidden"),
+    (["--members", "0"], "--members"),
+    (["--members", "7"], "cross-fitting needs 2 to 6 members"),  # six sample dialogues, one fold each
 ])
 def test_bad_arguments_fail_with_a_message(tmp_path, args, message):
     proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(tmp_path / "x.safetensors"), *args],
