@@ -34,6 +34,16 @@ text::Dialogue tiny_dialogue(bool timed) {
   return d;
 }
 
+// A small model for the save/load and scoring tests (the gradient checks use the tinier EacaDims).
+EacaConfig small_config() {
+  EacaConfig c;
+  c.hash_buckets = 97;
+  c.embed_dim = 6;
+  c.hidden = 8;
+  c.attn_dim = 4;
+  return c;
+}
+
 struct Fixture {
   text::Lexicon lex = lexicon();
   text::Dialogue dialogue;
@@ -127,11 +137,7 @@ TEST(EacaModel, EmbeddingGradientOnlyTouchesUsedBuckets) {
 
 TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
   Fixture fx(true);
-  EacaConfig c;
-  c.hash_buckets = 97;
-  c.embed_dim = 6;
-  c.hidden = 8;
-  c.attn_dim = 4;
+  EacaConfig c = small_config();
   c.max_chars = 40;
   EacaModel a(c, 3), b(c, 3);
   const UnitScores sa = a.score(fx.prepared), sb = b.score(fx.prepared);
@@ -163,11 +169,7 @@ TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
 }
 
 TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
-  EacaConfig c;
-  c.hash_buckets = 97;
-  c.embed_dim = 6;
-  c.hidden = 8;
-  c.attn_dim = 4;
+  EacaConfig c = small_config();
   c.max_chars = 40;
   EXPECT_EQ(length_budget(c, 500), 0);  // budget_max = 0: none, the fixed max_chars decides
   c.budget_intercept = 20.0f;
@@ -215,11 +217,7 @@ TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
 
 TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   Fixture fx(false);
-  EacaConfig c;
-  c.hash_buckets = 97;
-  c.embed_dim = 6;
-  c.hidden = 8;
-  c.attn_dim = 4;
+  EacaConfig c = small_config();
   c.emotion_terms = false;
   c.normalizer = Normalizer::kFuzzy;
   c.compress_threshold = 0.3f;
@@ -245,11 +243,7 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
 
 TEST(EacaModel, EnsembleAveragesItsMembersAndRoundTrips) {
   Fixture fx(false);
-  EacaConfig c;
-  c.hash_buckets = 97;
-  c.embed_dim = 6;
-  c.hidden = 8;
-  c.attn_dim = 4;
+  EacaConfig c = small_config();
   c.members = 1;
   // Member k of a seeded ensemble is the single model from member_seed(seed, k); member 0 is seed's.
   EXPECT_EQ(member_seed(9, 0), 9u);
