@@ -8,6 +8,7 @@
 #include "cli_data.h"
 #include "commands.h"
 #include "report_html.h"
+#include "summarizer_flags.h"
 #include "summary_json.h"
 #include "kessel/error.h"
 #include "kessel/summarize/summarizer.h"
@@ -22,14 +23,7 @@ struct SummarizeOptions {
   InputOptions input;
   LexiconOptions lexicon;
   std::string output;
-  std::string model;  // a trained EACA model; replaces --ranker
-  std::string ranker = "centrality";
-  std::string attention = "softmax";
-  // Used only when given; the defaults are make_summarizer's (summarizer.h).
-  int max_sentences = 4;
-  int max_chars = 0;
-  float redundancy = 0.5f;
-  bool no_constraint = false;
+  SummarizerFlags summarizer;
   bool explain = false;
   bool pretty = false;
   std::string html;
@@ -86,25 +80,7 @@ void add_summarize_command(CLI::App& app) {
   add_input_options(*cmd, options->input);
   add_lexicon_options(*cmd, options->lexicon);
   cmd->add_option("--output,-o", options->output, "Output JSONL (default: standard output)");
-  cmd->add_option("--model", options->model,
-                  "A trained EACA model (kessel train); its stored length budget and redundancy apply "
-                  "unless --max-sentences/--max-chars/--redundancy are given")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--ranker", options->ranker,
-                  "Unit ranker without a model: centrality (attention, default) | lead | longest | lexrank")
-      ->check(CLI::IsMember({"centrality", "lead", "longest", "lexrank"}));
-  cmd->add_option("--attention", options->attention, "Centrality attention: softmax | fuzzy")
-      ->check(CLI::IsMember({"softmax", "fuzzy"}));
-  cmd->add_option("--max-sentences", options->max_sentences, "Summary length in sentences")
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-chars", options->max_chars, "Optional length budget in characters (0: off)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--redundancy", options->redundancy,
-                  "MMR redundancy weight in [0, 1] (default 0.5 for centrality, 0 for the baselines, "
-                  "as in kessel eval)")
-      ->check(CLI::Range(0.0, 1.0));
-  cmd->add_flag("--no-constraint", options->no_constraint,
-                "Do not force an expressed customer emotion into the summary");
+  add_summarizer_flags(*cmd, options->summarizer);
   cmd->add_flag("--explain", options->explain, "Add the attention map to each record");
   cmd->add_flag("--pretty", options->pretty, "Readable text instead of JSON lines");
   cmd->add_option("--html", options->html,
@@ -113,17 +89,7 @@ void add_summarize_command(CLI::App& app) {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
-    if (!o.model.empty() && cmd->count("--ranker") > 0)
-      throw InvalidArgument("--ranker: cannot be combined with --model (the model is the ranker)");
-    summarize::SummarizerOptions so;
-    so.model = o.model;
-    so.ranker = o.ranker;
-    so.attention = parse_normalizer(o.attention);
-    if (cmd->count("--max-sentences") > 0) so.max_sentences = o.max_sentences;
-    if (cmd->count("--max-chars") > 0) so.max_chars = o.max_chars;
-    if (cmd->count("--redundancy") > 0) so.redundancy = o.redundancy;
-    so.constraint = !o.no_constraint;
-    const summarize::Summarizer summarizer = summarize::make_summarizer(so, lexicon);
+    const summarize::Summarizer summarizer = summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
     const summarize::Scorer& ranker = *summarizer.scorer;
     const summarize::DecodeOptions& decode_options = summarizer.decode;
 

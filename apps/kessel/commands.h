@@ -16,5 +16,6 @@ void add_eval_command(CLI::App& app);        // kessel eval
 void add_analyze_command(CLI::App& app);     // kessel analyze
 
 void add_train_command(CLI::App& app);      // kessel train
+void add_serve_command(CLI::App& app);      // kessel serve
 
 }  // namespace kessel::cli

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
@@ -125,9 +126,8 @@ void HtmlReport::add(const summarize::Prepared& p, const summarize::Summary& s,
   h += "</section>\n";
 }
 
-void HtmlReport::write(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) throw IoError("--html " + path + ": cannot open for writing");
+std::string HtmlReport::html() const {
+  std::ostringstream out;
   out << "<!doctype html><html><head><meta charset=\"utf-8\"><title>kessel summaries</title><style>"
          "body{font-family:sans-serif;max-width:70em;margin:1em auto;line-height:1.45}"
          "section{border-top:2px solid #888;margin-top:2em}"
@@ -141,6 +141,13 @@ void HtmlReport::write(const std::string& path) const {
          "Summary sentences link to their source turns; green rows are the turns the summary quotes."
          "</p>\n"
       << body_ << "</body></html>\n";
+  return out.str();
+}
+
+void HtmlReport::write(const std::string& path) const {
+  std::ofstream out(path);
+  if (!out) throw IoError("--html " + path + ": cannot open for writing");
+  out << html();
   if (!out) throw IoError("--html " + path + ": write failed");
 }
 

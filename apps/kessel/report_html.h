@@ -1,4 +1,4 @@
-// `kessel summarize --html`: a self-contained review page (see report_html.cc).
+// `kessel summarize --html` and `kessel serve`: a self-contained review page (see report_html.cc).
 #pragma once
 
 #include <string>
@@ -10,6 +10,7 @@ namespace kessel::cli {
 class HtmlReport {
  public:
   void add(const summarize::Prepared& p, const summarize::Summary& s, const summarize::UnitScores& scores);
+  std::string html() const;                   // the whole page
   void write(const std::string& path) const;  // IoError when it cannot be written
 
  private:

@@ -1,0 +1,172 @@
+// kessel serve: the summarizer over HTTP (cpp-httplib), with a review page. One summarizer (model or
+// ranker, lexicon, decode options: the same options as `kessel summarize`) serves every request;
+// Scorer::score and decode() are const, so the server's worker threads share it.
+//
+//   GET  /           the review page: paste dialogues, see the report (the `summarize --html` page)
+//   POST /summarize  dialogues in the body -> one JSON record per dialogue, JSONL (summarize's schema);
+//                    ?explain=1 adds the attention map
+//   POST /review     dialogues in the body -> the HTML report
+//   GET  /health     {"status": "ok", "scorer", "lexicon"}
+//
+// A body is JSONL in any of the three dialogue formats (detected), one JSON object, or a JSON array of
+// them. A bad body is a 400 whose {"error"} names the line and field, as the file readers do; a body
+// over --max-body-mb is a 413; nothing is skipped silently.
+#include <httplib.h>
+
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "cli_data.h"
+#include "commands.h"
+#include "report_html.h"
+#include "summarizer_flags.h"
+#include "summary_json.h"
+#include "kessel/error.h"
+#include "kessel/summarize/summarizer.h"
+#include "kessel/summarize/summary.h"
+
+namespace kessel::cli {
+
+namespace {
+
+struct ServeOptions {
+  LexiconOptions lexicon;
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port (printed)
+  double max_body_mb = 16.0;
+  SummarizerFlags summarizer;
+};
+
+// The request body as JSONL: a single JSON object or an array of objects (pretty-printed or not) is
+// turned into one line per dialogue; anything else is read as JSONL, line by line.
+std::string as_jsonl(const std::string& body) {
+  const nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_object()) return parsed.dump();
+  if (parsed.is_array() && !parsed.empty()) {
+    std::string out;
+    for (const auto& item : parsed) out += item.dump() + "\n";
+    return out;
+  }
+  return body;
+}
+
+text::ReadResult read_body(const std::string& body) {
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InvalidArgument("request: the body holds no dialogue (send JSONL, a JSON object or an array)");
+  return text::read_dialogues_from_string(as_jsonl(body), "request");
+}
+
+const char* kReviewPage = R"html(<!doctype html><html><head><meta charset="utf-8"><title>kessel review</title>
+<style>body{font-family:sans-serif;max-width:70em;margin:1em auto;line-height:1.45}
+textarea{width:100%;height:14em;font-family:monospace}iframe{width:100%;height:60em;border:1px solid #ccc}
+#err{color:#b00020;white-space:pre-wrap}</style></head><body>
+<h1>kessel review</h1>
+<p>Paste dialogues: JSONL (one dialogue a line) in the kessel, CSDS or TweetSumm format, a JSON object,
+or an array. The summary keeps the customer's emotion words (bold yellow) and links each sentence to its
+turn. <code>POST /summarize</code> returns the same as JSON lines.</p>
+<textarea id="d">{"id": "zh-1", "turns": [{"speaker": "customer", "text": "我的快递三天了还没到，气死我了！"}, {"speaker": "agent", "text": "非常抱歉，请提供一下订单号。"}, {"speaker": "customer", "text": "订单号123456，太失望了"}, {"speaker": "agent", "text": "已为您催促，今天送达。"}]}
+{"id": "en-1", "turns": [{"speaker": "customer", "text": "My order never arrived and nobody answers. This is ridiculous!"}, {"speaker": "agent", "text": "Sorry about that. Can you DM us the order number?"}, {"speaker": "customer", "text": "Sent. Please hurry."}, {"speaker": "agent", "text": "Thanks, a replacement ships today."}]}</textarea>
+<p><button onclick="go()">Summarize</button> <span id="err"></span></p>
+<iframe id="out" title="report"></iframe>
+<script>
+async function go() {
+  const err = document.getElementById('err');
+  err.textContent = '';
+  const r = await fetch('review', {method: 'POST', body: document.getElementById('d').value});
+  const text = await r.text();
+  if (!r.ok) { try { err.textContent = JSON.parse(text).error; } catch (e) { err.textContent = text; } return; }
+  document.getElementById('out').srcdoc = text;
+}
+</script></body></html>
+)html";
+
+void reply_error(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  // The message may quote the request, invalid UTF-8 included: replace such bytes rather than throw.
+  res.set_content(nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                  "application/json");
+}
+
+void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
+  const text::Lexicon lexicon = load_lexicon(o.lexicon);
+  const summarize::Summarizer summarizer = summarize::make_summarizer(so, lexicon);
+  const std::string lexicon_id = lexicon.identity();
+
+  httplib::Server server;
+  server.set_payload_max_length(static_cast<std::size_t>(o.max_body_mb * 1024.0 * 1024.0));
+  // A handler's typed error becomes a 400 naming what was wrong; anything else a 500.
+  server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+    try {
+      std::rethrow_exception(ep);
+    } catch (const Error& e) {
+      reply_error(res, 400, e.what());
+    } catch (const std::exception& e) {
+      reply_error(res, 500, std::string("internal error: ") + e.what());
+    } catch (...) {
+      reply_error(res, 500, "internal error");
+    }
+  });
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;  // already answered (the exception handler)
+    if (res.status == 404) reply_error(res, 404, "no such endpoint: " + req.method + " " + req.path);
+    else if (res.status == 413) reply_error(res, 413, "request body too large (see --max-body-mb)");
+    else reply_error(res, res.status, "HTTP " + std::to_string(res.status));
+  });
+
+  server.Get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content(kReviewPage, "text/html; charset=utf-8"); });
+  server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content(nlohmann::json{{"status", "ok"}, {"scorer", summarizer.scorer->name()}, {"lexicon", lexicon_id}}.dump() + "\n",
+                    "application/json");
+  });
+  server.Post("/summarize", [&](const httplib::Request& req, httplib::Response& res) {
+    const bool explain = req.has_param("explain") && req.get_param_value("explain") != "0";
+    const text::ReadResult input = read_body(req.body);
+    std::string out;
+    for (const auto& dialogue : input.dialogues) {
+      const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
+      const summarize::UnitScores scores = summarizer.scorer->score(p);
+      const summarize::Summary s = summarize::decode(p, scores, summarizer.decode);
+      out += summary_to_json(p, s, explain ? &scores : nullptr).dump() + "\n";
+    }
+    res.set_content(out, "application/x-ndjson; charset=utf-8");
+  });
+  server.Post("/review", [&](const httplib::Request& req, httplib::Response& res) {
+    const text::ReadResult input = read_body(req.body);
+    HtmlReport report;
+    for (const auto& dialogue : input.dialogues) {
+      const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
+      const summarize::UnitScores scores = summarizer.scorer->score(p);
+      report.add(p, summarize::decode(p, scores, summarizer.decode), scores);
+    }
+    res.set_content(report.html(), "text/html; charset=utf-8");
+  });
+
+  const int port = o.port == 0 ? server.bind_to_any_port(o.host) : (server.bind_to_port(o.host, o.port) ? o.port : -1);
+  if (port < 0) throw IoError("serve: cannot listen on " + o.host + ":" + std::to_string(o.port));
+  std::fprintf(stderr, "kessel serve: %s on http://%s:%d/ (review page at /, POST /summarize, POST /review)\n",
+               summarizer.scorer->name().c_str(), o.host.c_str(), port);
+  std::fflush(stderr);
+  if (!server.listen_after_bind()) throw IoError("serve: the server stopped with an error");
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+  auto options = std::make_shared<ServeOptions>();
+  CLI::App* cmd = app.add_subcommand("serve", "Serve the summarizer over HTTP, with a review page");
+  add_lexicon_options(*cmd, options->lexicon);
+  cmd->add_option("--host", options->host, "Address to listen on")->capture_default_str();
+  cmd->add_option("--port", options->port, "Port (0: any free port, printed on standard error)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--max-body-mb", options->max_body_mb, "Largest request body accepted, in MiB")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 4096.0));
+  add_summarizer_flags(*cmd, options->summarizer);
+  cmd->callback([options, cmd] { serve(*options, summarizer_options(options->summarizer, *cmd)); });
+}
+
+}  // namespace kessel::cli

@@ -1,0 +1,42 @@
+#include "summarizer_flags.h"
+
+#include "kessel/attention.h"
+#include "kessel/error.h"
+
+namespace kessel::cli {
+
+void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
+  cmd.add_option("--model", f.model,
+                 "A trained EACA model (kessel train); its stored length budget and redundancy apply "
+                 "unless --max-sentences/--max-chars/--redundancy are given")
+      ->check(CLI::ExistingFile);
+  cmd.add_option("--ranker", f.ranker,
+                 "Unit ranker without a model: centrality (attention, default) | lead | longest | lexrank")
+      ->check(CLI::IsMember({"centrality", "lead", "longest", "lexrank"}));
+  cmd.add_option("--attention", f.attention, "Centrality attention: softmax | fuzzy")
+      ->check(CLI::IsMember({"softmax", "fuzzy"}));
+  cmd.add_option("--max-sentences", f.max_sentences, "Summary length in sentences")->check(CLI::Range(1, 1000));
+  cmd.add_option("--max-chars", f.max_chars, "Optional length budget in characters (0: off)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--redundancy", f.redundancy,
+                 "MMR redundancy weight in [0, 1] (default 0.5 for centrality, 0 for the baselines, "
+                 "as in kessel eval)")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_flag("--no-constraint", f.no_constraint, "Do not force an expressed customer emotion into the summary");
+}
+
+summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const CLI::App& cmd) {
+  if (!f.model.empty() && cmd.count("--ranker") > 0)
+    throw InvalidArgument("--ranker: cannot be combined with --model (the model is the ranker)");
+  summarize::SummarizerOptions so;
+  so.model = f.model;
+  so.ranker = f.ranker;
+  so.attention = parse_normalizer(f.attention);
+  if (cmd.count("--max-sentences") > 0) so.max_sentences = f.max_sentences;
+  if (cmd.count("--max-chars") > 0) so.max_chars = f.max_chars;
+  if (cmd.count("--redundancy") > 0) so.redundancy = f.redundancy;
+  so.constraint = !f.no_constraint;
+  return so;
+}
+
+}  // namespace kessel::cli

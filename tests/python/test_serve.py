@@ -1,0 +1,152 @@
+"""`kessel serve`: the HTTP front end returns what `kessel summarize` returns, serves the review page,
+answers bad requests with a 400 that names the line and field, and is safe under concurrent requests."""
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CLI = os.environ.get("KESSEL_CLI")
+SRC = Path(os.environ.get("KESSEL_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+SAMPLES = {lang: SRC / "data" / "samples" / f"dialogues_{lang}.jsonl" for lang in ("zh", "en")}
+
+pytestmark = pytest.mark.skipif(not CLI or not Path(CLI).exists(), reason="KESSEL_CLI not built")
+
+
+class Server:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([CLI, "serve", "--port", "0", *args], stderr=subprocess.PIPE, text=True)
+        line = self.proc.stderr.readline()  # "kessel serve: <scorer> on http://127.0.0.1:<port>/ ..."
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, f"no address in {line!r}"
+        self.url = f"http://127.0.0.1:{m.group(1)}"
+
+    def request(self, path, body=None, method=None):
+        data = body.encode() if isinstance(body, str) else body
+        req = urllib.request.Request(self.url + path, data=data, method=method or ("POST" if data is not None else "GET"))
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, r.headers.get("Content-Type", ""), r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers.get("Content-Type", ""), e.read().decode()
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server()
+    yield s
+    s.close()
+
+
+def lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def cli_records(path, *args):
+    p = subprocess.run([CLI, "summarize", "--input", str(path), *args], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return lines(p.stdout)
+
+
+def test_health_names_the_scorer_and_lexicon(server):
+    status, ctype, body = server.request("/health")
+    assert status == 200 and ctype.startswith("application/json")
+    health = json.loads(body)
+    assert health["status"] == "ok"
+    assert "centrality" in health["scorer"].lower()
+    assert health["lexicon"].startswith("default:")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_summarize_returns_the_cli_records(server, lang):
+    status, ctype, body = server.request("/summarize", SAMPLES[lang].read_text(encoding="utf-8"))
+    assert status == 200 and "ndjson" in ctype
+    assert lines(body) == cli_records(SAMPLES[lang])
+    status, _, body = server.request("/summarize?explain=1", SAMPLES[lang].read_text(encoding="utf-8"))
+    assert status == 200
+    assert lines(body) == cli_records(SAMPLES[lang], "--explain")
+    assert all("attention" in r for r in lines(body))
+
+
+def test_one_object_or_an_array_is_accepted(server):
+    dialogues = [json.loads(line) for line in SAMPLES["en"].read_text(encoding="utf-8").splitlines() if line.strip()]
+    expected = cli_records(SAMPLES["en"])
+    status, _, body = server.request("/summarize", json.dumps(dialogues[0], indent=2))
+    assert status == 200 and lines(body) == expected[:1]
+    status, _, body = server.request("/summarize", json.dumps(dialogues, indent=1))
+    assert status == 200 and lines(body) == expected
+
+
+def test_review_page_and_report(server):
+    status, ctype, page = server.request("/")
+    assert status == 200 and ctype.startswith("text/html")
+    assert "<textarea" in page and "fetch('review'" in page
+    status, ctype, report = server.request("/review", SAMPLES["zh"].read_text(encoding="utf-8"))
+    assert status == 200 and ctype.startswith("text/html")
+    first = cli_records(SAMPLES["zh"])[0]
+    assert "kessel summaries" in report
+    assert first["sentences"][0]["text"].split(":", 1)[1][:4] in report  # the summary is on the page
+
+
+@pytest.mark.parametrize("body,status,message", [
+    ('{"id": "x", "turns": [{"speaker": "boss", "text": "hi"}]}', 400, 'request:1: turns[0].speaker'),
+    ('{"id": "a", "turns": [{"speaker": "customer", "text": "ok"}]}\n{"id": "b", "turns": []}', 400, "request:2"),
+    ("not json at all", 400, "request:1"),
+    ("", 400, "holds no dialogue"),
+    ("  \n ", 400, "holds no dialogue"),
+])
+def test_bad_requests_name_the_line_and_field(server, body, status, message):
+    got, ctype, text = server.request("/summarize", body)
+    assert got == status and ctype.startswith("application/json")
+    assert message in json.loads(text)["error"]
+
+
+def test_invalid_utf8_is_a_400(server):
+    body = b'{"id": "x", "turns": [{"speaker": "customer", "text": "bad \xff byte"}]}'
+    got, _, text = server.request("/summarize", body)
+    assert got == 400
+    assert "UTF-8" in json.loads(text)["error"]
+
+
+def test_unknown_endpoints_are_404(server):
+    got, _, text = server.request("/nope")
+    assert got == 404 and "no such endpoint" in json.loads(text)["error"]
+
+
+def test_concurrent_requests_get_the_same_answers(server):
+    bodies = [SAMPLES[lang].read_text(encoding="utf-8") for lang in ("zh", "en")] * 8
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda b: server.request("/summarize", b), bodies))
+    assert all(r[0] == 200 for r in results)
+    assert {r[2] for r in results[0::2]} == {results[0][2]}
+    assert {r[2] for r in results[1::2]} == {results[1][2]}
+
+
+def test_body_limit_and_options():
+    s = Server("--max-body-mb", "0.001", "--ranker", "lead", "--max-sentences", "2")
+    try:
+        got, _, text = s.request("/summarize", "x" * 5000)
+        assert got == 413 and "too large" in json.loads(text)["error"]
+        assert "lead" in json.loads(s.request("/health")[2])["scorer"].lower()
+        got, _, body = s.request("/summarize", SAMPLES["en"].read_text(encoding="utf-8").splitlines()[0])
+        assert got == 200
+        assert lines(body) == cli_records(SAMPLES["en"], "--ranker", "lead", "--max-sentences", "2")[:1]
+    finally:
+        s.close()
+
+
+def test_bad_options_fail_before_listening(tmp_path):
+    p = subprocess.run([CLI, "serve", "--port", "0", "--model", str(tmp_path / "none.safetensors")],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode != 0 and "none.safetensors" in p.stderr
+    p = subprocess.run([CLI, "serve", "--port", "70000"], capture_output=True, text=True, timeout=30)
+    assert p.returncode != 0 and "--port" in p.stderr
