@@ -11,6 +11,7 @@
 #include "kessel/error.h"
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
+#include "kessel/summarize/summary_json.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/lexicon.h"
 #include "kessel/text/rouge.h"
@@ -61,7 +62,7 @@ class PySummarizer {
   }
 
   // One dialogue (dict or JSON string, any input format) -> the output record.
-  py::dict summarize(const py::object& dialogue) const {
+  py::object summarize(const py::object& dialogue) const {
     const std::string line = py::isinstance<py::str>(dialogue)
                                  ? dialogue.cast<std::string>()
                                  : py::module_::import("json").attr("dumps")(dialogue, py::arg("ensure_ascii") = false).cast<std::string>();
@@ -71,32 +72,8 @@ class PySummarizer {
     const text::Dialogue& d = read.dialogues.front();
     const summarize::Prepared p = summarize::prepare(d, lexicon_);
     const summarize::Summary s = summarize::decode(p, summarizer_.scorer->score(p), summarizer_.decode);
-    py::dict out;
-    out["id"] = s.id;
-    out["summary"] = s.summary;
-    py::list sentences;
-    for (const auto& x : s.sentences) {
-      py::dict e;
-      e["text"] = x.text;
-      e["turn"] = x.turn;
-      e["score"] = x.score;
-      sentences.append(e);
-    }
-    out["sentences"] = sentences;
-    py::list emotions;
-    for (const auto& x : s.emotions) {
-      py::dict e;
-      e["term"] = x.term;
-      e["turn"] = x.turn;
-      e["start"] = x.start;
-      e["end"] = x.end;
-      e["emotion"] = x.emotion;
-      e["in_summary"] = x.in_summary;
-      emotions.append(e);
-    }
-    out["emotions"] = emotions;
-    out["constraint_satisfied"] = s.constraint_satisfied;
-    return out;
+    // The record `kessel summarize` writes, through Python's json so that the two cannot drift apart.
+    return py::module_::import("json").attr("loads")(summarize::summary_to_json(p, s, nullptr).dump());
   }
 
   std::string scorer_name() const { return summarizer_.scorer->name(); }

@@ -23,10 +23,10 @@
 #include "commands.h"
 #include "report_html.h"
 #include "summarizer_flags.h"
-#include "summary_json.h"
 #include "kessel/error.h"
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
+#include "kessel/summarize/summary_json.h"
 
 namespace kessel::cli {
 
@@ -129,7 +129,7 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
       const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
       const summarize::UnitScores scores = summarizer.scorer->score(p);
       const summarize::Summary s = summarize::decode(p, scores, summarizer.decode);
-      out += summary_to_json(p, s, explain ? &scores : nullptr).dump() + "\n";
+      out += summarize::summary_to_json(p, s, explain ? &scores : nullptr).dump() + "\n";
     }
     res.set_content(out, "application/x-ndjson; charset=utf-8");
   });

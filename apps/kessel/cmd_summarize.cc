@@ -9,10 +9,10 @@
 #include "commands.h"
 #include "report_html.h"
 #include "summarizer_flags.h"
-#include "summary_json.h"
 #include "kessel/error.h"
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
+#include "kessel/summarize/summary_json.h"
 #include "util/progress.h"
 
 namespace kessel::cli {
@@ -41,37 +41,6 @@ void print_pretty(std::ostream& out, const summarize::Prepared& p, const summari
 }
 
 }  // namespace
-
-nlohmann::json summary_to_json(const summarize::Prepared& p, const summarize::Summary& s,
-                               const summarize::UnitScores* explain) {
-  nlohmann::json j;
-  j["id"] = s.id;
-  j["summary"] = s.summary;
-  j["sentences"] = nlohmann::json::array();
-  for (const auto& sent : s.sentences)
-    j["sentences"].push_back({{"text", sent.text}, {"turn", sent.turn}, {"score", sent.score}});
-  j["emotions"] = nlohmann::json::array();
-  for (const auto& e : s.emotions)
-    j["emotions"].push_back({{"term", e.term},
-                             {"turn", e.turn},
-                             {"start", e.start},
-                             {"end", e.end},
-                             {"emotion", e.emotion},
-                             {"in_summary", e.in_summary}});
-  j["constraint_satisfied"] = s.constraint_satisfied;
-  if (explain && explain->attention.size() > 0) {
-    const auto& a = explain->attention;
-    nlohmann::json units = nlohmann::json::array();
-    for (const auto& u : p.units) units.push_back({{"turn", u.turn}, {"text", u.text}});
-    nlohmann::json rows = nlohmann::json::array();
-    for (Index r = 0; r < a.dim(0); ++r) {
-      std::vector<float> row(a.data() + r * a.dim(1), a.data() + (r + 1) * a.dim(1));
-      rows.push_back(row);
-    }
-    j["attention"] = {{"units", units}, {"queries", explain->attention_queries}, {"weights", rows}};
-  }
-  return j;
-}
 
 void add_summarize_command(CLI::App& app) {
   auto options = std::make_shared<SummarizeOptions>();
@@ -108,7 +77,7 @@ void add_summarize_command(CLI::App& app) {
       const summarize::Summary s = summarize::decode(p, scores, decode_options);
       unsatisfied += s.constraint_satisfied ? 0 : 1;
       if (o.pretty) print_pretty(out, p, s);
-      else out << summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
+      else out << summarize::summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
       if (!o.html.empty()) report.add(p, s, scores);
       progress.update(++done);
     }

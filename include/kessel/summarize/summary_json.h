@@ -1,16 +1,16 @@
-// The `kessel summarize` output record (README: output schema), shared by summarize and the HTML report.
+// The summarizer's output record (README: output schema), the one definition that `kessel summarize`,
+// `kessel serve` and kessel.Summarizer all write.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include "kessel/summarize/summary.h"
 
-namespace kessel::cli {
+namespace kessel::summarize {
 
 // {"id", "summary", "sentences": [{"text", "turn", "score"}], "emotions": [{"term", "turn", "start",
 //  "end", "emotion", "in_summary"}], "constraint_satisfied"} plus "attention" when `explain` is given
 // and has a map: {"units": [{"turn", "text"}], "queries": [unit], "weights": [[...]]}.
-nlohmann::json summary_to_json(const summarize::Prepared& p, const summarize::Summary& s,
-                               const summarize::UnitScores* explain);
+nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain);
 
-}  // namespace kessel::cli
+}  // namespace kessel::summarize

@@ -1,0 +1,35 @@
+#include "kessel/summarize/summary_json.h"
+
+namespace kessel::summarize {
+
+nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain) {
+  nlohmann::json j;
+  j["id"] = s.id;
+  j["summary"] = s.summary;
+  j["sentences"] = nlohmann::json::array();
+  for (const auto& sent : s.sentences)
+    j["sentences"].push_back({{"text", sent.text}, {"turn", sent.turn}, {"score", sent.score}});
+  j["emotions"] = nlohmann::json::array();
+  for (const auto& e : s.emotions)
+    j["emotions"].push_back({{"term", e.term},
+                             {"turn", e.turn},
+                             {"start", e.start},
+                             {"end", e.end},
+                             {"emotion", e.emotion},
+                             {"in_summary", e.in_summary}});
+  j["constraint_satisfied"] = s.constraint_satisfied;
+  if (explain && explain->attention.size() > 0) {
+    const auto& a = explain->attention;
+    nlohmann::json units = nlohmann::json::array();
+    for (const auto& u : p.units) units.push_back({{"turn", u.turn}, {"text", u.text}});
+    nlohmann::json rows = nlohmann::json::array();
+    for (Index r = 0; r < a.dim(0); ++r) {
+      std::vector<float> row(a.data() + r * a.dim(1), a.data() + (r + 1) * a.dim(1));
+      rows.push_back(row);
+    }
+    j["attention"] = {{"units", units}, {"queries", explain->attention_queries}, {"weights", rows}};
+  }
+  return j;
+}
+
+}  // namespace kessel::summarize
