@@ -70,10 +70,9 @@ class PySummarizer {
     KESSEL_CHECK_ARG(read.dialogues.size() == 1, "Summarizer.summarize: expected one dialogue, got ",
                      read.dialogues.size());
     const text::Dialogue& d = read.dialogues.front();
-    const summarize::Prepared p = summarize::prepare(d, lexicon_);
-    const summarize::Summary s = summarize::decode(p, summarizer_.scorer->score(p), summarizer_.decode);
+    const summarize::Summarized r = summarizer_.run(d, lexicon_);
     // The record `kessel summarize` writes, through Python's json so that the two cannot drift apart.
-    return py::module_::import("json").attr("loads")(summarize::summary_to_json(p, s, nullptr).dump());
+    return py::module_::import("json").attr("loads")(summarize::summary_to_json(r.prepared, r.summary, nullptr).dump());
   }
 
   std::string scorer_name() const { return summarizer_.scorer->name(); }

@@ -126,9 +126,7 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
     const text::ReadResult input = read_body(req.body);
     std::string out;
     for (const auto& dialogue : input.dialogues) {
-      const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
-      const summarize::UnitScores scores = summarizer.scorer->score(p);
-      const summarize::Summary s = summarize::decode(p, scores, summarizer.decode);
+      const auto [p, scores, s] = summarizer.run(dialogue, lexicon);
       out += summarize::summary_to_json(p, s, explain ? &scores : nullptr).dump() + "\n";
     }
     res.set_content(out, "application/x-ndjson; charset=utf-8");
@@ -137,9 +135,8 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
     const text::ReadResult input = read_body(req.body);
     HtmlReport report;
     for (const auto& dialogue : input.dialogues) {
-      const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
-      const summarize::UnitScores scores = summarizer.scorer->score(p);
-      report.add(p, summarize::decode(p, scores, summarizer.decode), scores);
+      const auto r = summarizer.run(dialogue, lexicon);
+      report.add(r.prepared, r.summary, r.scores);
     }
     res.set_content(report.html(), "text/html; charset=utf-8");
   });

@@ -59,8 +59,6 @@ void add_summarize_command(CLI::App& app) {
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
     const summarize::Summarizer summarizer = summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
-    const summarize::Scorer& ranker = *summarizer.scorer;
-    const summarize::DecodeOptions& decode_options = summarizer.decode;
 
     std::ofstream file;
     if (!o.output.empty()) {
@@ -72,9 +70,7 @@ void add_summarize_command(CLI::App& app) {
     std::int64_t done = 0, unsatisfied = 0;
     HtmlReport report;
     for (const auto& dialogue : input.dialogues) {
-      const summarize::Prepared p = summarize::prepare(dialogue, lexicon);
-      const summarize::UnitScores scores = ranker.score(p);
-      const summarize::Summary s = summarize::decode(p, scores, decode_options);
+      const auto [p, scores, s] = summarizer.run(dialogue, lexicon);
       unsatisfied += s.constraint_satisfied ? 0 : 1;
       if (o.pretty) print_pretty(out, p, s);
       else out << summarize::summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';

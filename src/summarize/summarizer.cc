@@ -6,6 +6,14 @@
 
 namespace kessel::summarize {
 
+Summarized Summarizer::run(const text::Dialogue& dialogue, const text::Lexicon& lexicon) const {
+  Summarized out;
+  out.prepared = prepare(dialogue, lexicon);
+  out.scores = scorer->score(out.prepared);
+  out.summary = summarize::decode(out.prepared, out.scores, decode);
+  return out;
+}
+
 Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexicon) {
   KESSEL_CHECK_ARG(!o.max_sentences || *o.max_sentences >= 1, "make_summarizer: max_sentences must be >= 1, got ",
                    o.max_sentences.value_or(0));

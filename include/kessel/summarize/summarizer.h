@@ -28,9 +28,18 @@ struct SummarizerOptions {
   bool constraint = true;  // keep an expressed customer emotion
 };
 
+// One dialogue through a summarizer. `prepared` points into the dialogue, which must outlive it.
+struct Summarized {
+  Prepared prepared;
+  UnitScores scores;
+  Summary summary;
+};
+
 struct Summarizer {
   std::unique_ptr<Scorer> scorer;
   DecodeOptions decode;
+  // prepare -> score -> decode, as every front end runs it. Const: threads may share one summarizer.
+  Summarized run(const text::Dialogue& dialogue, const text::Lexicon& lexicon) const;
 };
 
 // InvalidArgument for a bad option (naming it), ParseError/IoError for a bad model file, and

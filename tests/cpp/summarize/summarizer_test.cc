@@ -23,6 +23,24 @@ TEST(Summarizer, DefaultsFollowTheRanker) {
   EXPECT_FLOAT_EQ(lead.decode.redundancy, 0.0f);  // the published baselines: no MMR
 }
 
+TEST(Summarizer, RunIsPrepareScoreDecode) {
+  const auto& lex = testing::default_lexicon();
+  const auto d = testing::make_dialogue({{text::Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
+                                         {text::Speaker::agent, {"非常抱歉。", "我马上为您查询物流。"}}});
+  SummarizerOptions o;
+  o.max_sentences = 2;
+  const Summarizer s = make_summarizer(o, lex);
+  const Summarized r = s.run(d, lex);
+  const Prepared p = prepare(d, lex);
+  const UnitScores scores = s.scorer->score(p);
+  const Summary expected = decode(p, scores, s.decode);
+  EXPECT_EQ(r.prepared.dialogue, &d);
+  EXPECT_EQ(r.prepared.units.size(), p.units.size());
+  EXPECT_EQ(r.scores.salience, scores.salience);
+  EXPECT_EQ(r.summary.summary, expected.summary);
+  EXPECT_EQ(r.summary.constraint_satisfied, expected.constraint_satisfied);
+}
+
 TEST(Summarizer, OverridesApplyAndBadOptionsAreNamed) {
   const auto& lex = testing::default_lexicon();
   SummarizerOptions o;
