@@ -478,13 +478,18 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
     if (o.compress) fit_compressor(all, members.front(), o.seed, o.verbose);
     parts.push_back({&members.front(), &dev});
   }
-  double best_score = dev_rougeL(parts, lexicon);
+  res.best_epoch = res.member_best_epochs.front();
+  // The dev score before any decoding choice: a single network's is its early-stopping score, an
+  // ensemble's (or the members' out of fold) is decoded here, only when it is reported or kept.
+  const bool select = o.select_budget && fitted.max_chars > 0;
+  double best_score = 0.0;
+  if (K == 1 && !o.cross_fit) best_score = res.member_dev_rougeL.front();
+  else if (o.verbose || !select) best_score = dev_rougeL(parts, lexicon);
   if (o.verbose && K > 1)
     std::fprintf(stderr, "%s of %d: dev ROUGE-L %.2f\n", o.cross_fit ? "out of fold, members" : "ensemble", K, best_score);
-  res.best_epoch = res.member_best_epochs.front();
 
   const bool compressor = !members.front().compressor().empty();
-  if (o.select_budget && fitted.max_chars > 0) {
+  if (select) {
     best_score = choose_decoding(parts, lexicon, fitted, compressor, o.verbose);
   } else {
     for (auto& part : parts) {

@@ -213,6 +213,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     hi = *std::max_element(scores.salience.begin(), scores.salience.end());
   }
   auto norm = [&](std::size_t u) { return hi > lo ? (scores.salience[u] - lo) / (hi - lo) : 1.0f; };
+  // MMR: what unit u adds beside units it overlaps by `overlap` (Jaccard of n-grams).
+  auto mmr_value = [&](std::size_t u, double overlap) {
+    return (1.0 - options.redundancy) * norm(u) - options.redundancy * overlap;
+  };
 
   std::vector<std::set<std::u32string>> grams;
   if (options.redundancy > 0.0f)
@@ -235,7 +239,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
       double overlap = 0.0;
       if (options.redundancy > 0.0f)
         for (int s : selected) overlap = std::max(overlap, jaccard(grams[u], grams[static_cast<std::size_t>(s)]));
-      const double value = (1.0 - options.redundancy) * norm(u) - options.redundancy * overlap;
+      const double value = mmr_value(u, overlap);
       if (value > best_value) {
         best_value = value;
         best = static_cast<int>(u);
@@ -289,8 +293,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
       // (with no redundancy weight, the least salient).
       auto keep_value = [&](int v) {
         const auto x = static_cast<std::size_t>(v);
-        const double overlap = options.redundancy > 0.0f ? jaccard(grams[x], grams[static_cast<std::size_t>(unit)]) : 0.0;
-        return (1.0 - options.redundancy) * norm(x) - options.redundancy * overlap;
+        return mmr_value(x, options.redundancy > 0.0f ? jaccard(grams[x], grams[static_cast<std::size_t>(unit)]) : 0.0);
       };
       auto weakest = std::min_element(selected.begin(), selected.end(),
                                       [&](int a, int b) { return keep_value(a) < keep_value(b); });
