@@ -25,21 +25,12 @@ namespace fs = std::filesystem;
 // The default lexicon: `given`, else $KESSEL_HOME/data/lexicon, else the source tree the module was
 // built from. IoError naming every place tried.
 std::string lexicon_dir(const std::optional<std::string>& given) {
-  auto has = [](const fs::path& d) { return fs::exists(d / "default_zh.tsv"); };
-  if (given) {
-    if (!has(*given)) throw IoError("Summarizer: lexicon_dir " + *given + ": no default_zh.tsv there");
-    return *given;
-  }
-  std::vector<fs::path> tried;
-  if (const char* home = std::getenv("KESSEL_HOME")) tried.push_back(fs::path(home) / "data/lexicon");
+  std::vector<std::string> candidates;
+  if (const char* home = std::getenv("KESSEL_HOME")) candidates.push_back((fs::path(home) / "data/lexicon").string());
 #ifdef KESSEL_SOURCE_DIR
-  tried.push_back(fs::path(KESSEL_SOURCE_DIR) / "data/lexicon");
+  candidates.push_back((fs::path(KESSEL_SOURCE_DIR) / "data/lexicon").string());
 #endif
-  for (const auto& d : tried)
-    if (has(d)) return d.string();
-  std::string list;
-  for (const auto& d : tried) list += " " + d.string();
-  throw IoError("Summarizer: default lexicon not found (tried" + list + "); pass lexicon_dir or set KESSEL_HOME");
+  return text::find_default_lexicon_dir(given.value_or(""), candidates, "lexicon_dir", "Summarizer: ");
 }
 
 class PySummarizer {

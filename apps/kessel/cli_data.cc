@@ -22,25 +22,15 @@ void add_lexicon_options(CLI::App& cmd, LexiconOptions& options) {
 }
 
 std::string default_lexicon_dir(const std::string& given) {
-  std::vector<fs::path> tried;
-  auto has_lexicon = [](const fs::path& dir) { return fs::exists(dir / "default_zh.tsv"); };
-  if (!given.empty()) {
-    if (!has_lexicon(given))
-      throw IoError("--lexicon-dir " + given + ": no default_zh.tsv there");
-    return given;
-  }
-  if (const char* home = std::getenv("KESSEL_HOME")) tried.push_back(fs::path(home) / "data/lexicon");
+  std::vector<std::string> candidates;
+  if (const char* home = std::getenv("KESSEL_HOME")) candidates.push_back((fs::path(home) / "data/lexicon").string());
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) tried.push_back(exe.parent_path().parent_path() / "data/lexicon");
+  if (!ec) candidates.push_back((exe.parent_path().parent_path() / "data/lexicon").string());
 #ifdef KESSEL_SOURCE_DIR
-  tried.push_back(fs::path(KESSEL_SOURCE_DIR) / "data/lexicon");
+  candidates.push_back((fs::path(KESSEL_SOURCE_DIR) / "data/lexicon").string());
 #endif
-  for (const auto& dir : tried)
-    if (has_lexicon(dir)) return dir.string();
-  std::string list;
-  for (const auto& dir : tried) list += " " + dir.string();
-  throw IoError("default lexicon not found (tried" + list + "); pass --lexicon-dir or set KESSEL_HOME");
+  return text::find_default_lexicon_dir(given, candidates, "--lexicon-dir");
 }
 
 text::Lexicon load_lexicon(const LexiconOptions& options) {

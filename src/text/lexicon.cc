@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -198,9 +199,18 @@ Lexicon load_default_lexicon(const std::string& dir) {
   return lexicon;
 }
 
-std::string default_lexicon_dir(const std::string& fallback) {
-  const char* env = std::getenv("KESSEL_LEXICON_DIR");
-  return (env != nullptr && *env != '\0') ? std::string(env) : fallback;
+std::string find_default_lexicon_dir(const std::string& given, const std::vector<std::string>& candidates,
+                                     const std::string& what, const std::string& context) {
+  auto has_lexicon = [](const std::string& dir) { return std::filesystem::exists(dir + "/default_zh.tsv"); };
+  if (!given.empty()) {
+    if (!has_lexicon(given)) throw IoError(context + what + " " + given + ": no default_zh.tsv there");
+    return given;
+  }
+  for (const auto& dir : candidates)
+    if (has_lexicon(dir)) return dir;
+  std::string list;
+  for (const auto& dir : candidates) list += " " + dir;
+  throw IoError(context + "default lexicon not found (tried" + list + "); pass " + what + " or set KESSEL_HOME");
 }
 
 }  // namespace kessel::text

@@ -125,8 +125,12 @@ void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::strin
                      LoadReport* report = nullptr);
 // data/lexicon/default_{zh,en,emoji}.tsv under `dir`, source "default".
 Lexicon load_default_lexicon(const std::string& dir);
-// The directory holding the default lexicon: $KESSEL_LEXICON_DIR if set, else `fallback`.
-std::string default_lexicon_dir(const std::string& fallback);
+// The directory holding the default lexicon (default_zh.tsv, ...): `given` when not empty, else the
+// first of `candidates` that holds it. IoError "<context><what> <given>: no default_zh.tsv there", or
+// "<context>default lexicon not found (tried <candidates>); pass <what> or set KESSEL_HOME".
+// `what` names the caller's option (--lexicon-dir, lexicon_dir); `context` prefixes the message.
+std::string find_default_lexicon_dir(const std::string& given, const std::vector<std::string>& candidates,
+                                     const std::string& what, const std::string& context = "");
 
 // ---- external lexicons (by path)
 // -------------------------------------------------------------------
