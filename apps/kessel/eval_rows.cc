@@ -38,8 +38,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
   add("centrality fuzzy m=2", std::make_shared<summarize::CentralityScorer>(fuzzy), plain);
 
   if (!model_path.empty()) {
-    auto model = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(model_path));
-    model->check_lexicon(lexicon);
+    auto model = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(model_path, lexicon));
     summarize::DecodeOptions trained = model->decode_options();
     summarize::DecodeOptions free = trained;
     free.emotion_constraint = false;
@@ -52,8 +51,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
     add("EACA", model, trained);
   }
   for (const auto& path : compare) {
-    auto other = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(path));
-    other->check_lexicon(lexicon);
+    auto other = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(path, lexicon));
     const auto& c = other->config();
     summarize::DecodeOptions decode = other->decode_options();
     std::string name;

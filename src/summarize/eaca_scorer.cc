@@ -337,6 +337,12 @@ EacaModel EacaModel::load(const std::string& path) {
   return model;
 }
 
+EacaModel EacaModel::load(const std::string& path, const text::Lexicon& lexicon) {
+  EacaModel model = load(path);
+  model.check_lexicon(lexicon);
+  return model;
+}
+
 void EacaModel::check_lexicon(const text::Lexicon& lexicon) const {
   auto it = metadata_.find("lexicon");
   KESSEL_CHECK_ARG(it != metadata_.end(), "EacaModel: the model file records no lexicon identity "

@@ -22,8 +22,7 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
                    "make_summarizer: redundancy must be in [0, 1], got ", o.redundancy.value_or(0.0f));
   Summarizer s;
   if (!o.model.empty()) {
-    auto model = std::make_unique<EacaModel>(EacaModel::load(o.model));
-    model->check_lexicon(lexicon);
+    auto model = std::make_unique<EacaModel>(EacaModel::load(o.model, lexicon));
     s.decode = model->decode_options();
     if (o.max_chars) model->mutable_config().budget_max = 0;
     s.scorer = std::move(model);

@@ -96,6 +96,8 @@ class EacaModel final : public Scorer {
   void save(const std::string& path) const;  // safetensors; IoError on failure
   // ParseError when tensors are missing or mis-shaped, or metadata is bad.
   static EacaModel load(const std::string& path);
+  // load(path), then check_lexicon(lexicon): what every front end that scores with the model needs.
+  static EacaModel load(const std::string& path, const text::Lexicon& lexicon);
   // Throws InvalidArgument when the model was trained with a different lexicon (identity mismatch).
   void check_lexicon(const text::Lexicon& lexicon) const;
 

@@ -159,6 +159,8 @@ TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
   const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_roundtrip.safetensors").string();
   a.save(path);
   const EacaModel loaded = EacaModel::load(path);
+  EXPECT_EQ(EacaModel::load(path, fx.lex).parameters(), a.parameters());  // load and check the lexicon
+  EXPECT_THROW(EacaModel::load(path, text::Lexicon{}), InvalidArgument);
   std::filesystem::remove(path);
   EXPECT_EQ(loaded.parameters(), a.parameters());
   EXPECT_EQ(loaded.config().max_chars, 40);
