@@ -1,6 +1,7 @@
-// EACA training: labels (greedy ROUGE oracle, human extractive selections, emotion targets), the
-// length budget from the training summaries, AdamW over shuffled mini-batches, dev ROUGE-L early
-// stopping. Deterministic for a seed: single-threaded kernels and a fixed shuffling stream.
+// EACA training: AdamW over shuffled mini-batches with dev ROUGE-L early stopping, one network or an
+// ensemble (dev split or cross-fitted folds), then the token-deletion model and the decoding choices.
+// Labels are in eaca_labels.*, the length budget and the decoding choices in eaca_decoding_choice.*.
+// Deterministic for a seed: single-threaded kernels and a fixed shuffling stream.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,7 +14,9 @@
 #include "kessel/text/rouge.h"
 #include "summarize/adamw.h"
 #include "summarize/compress.h"
+#include "summarize/eaca_decoding_choice.h"
 #include "summarize/eaca_features.h"
+#include "summarize/eaca_labels.h"
 #include "summarize/eaca_model.h"
 #include "summarize/oracle.h"
 #include "util/splitmix.h"
@@ -22,77 +25,17 @@ namespace kessel::summarize {
 
 namespace {
 
-struct Example {
-  Prepared prepared;
-  UnitFeatures features;
-  EacaTargets targets;
-  std::vector<int> oracle;
-  std::vector<std::string> references;
-  int oracle_chars = 0;
-  long dialogue_chars = 0;  // sum of Unit::chars: the length the per-dialogue budget is fitted on
-};
-
-bool contains_term(const std::vector<std::string>& refs, const std::string& term, Lang lang) {
-  const std::string needle = lang == Lang::en ? text::normalize_term(term) : term;
-  for (const auto& r : refs) {
-    const std::string hay = lang == Lang::en ? text::normalize_term(r) : r;
-    if (!needle.empty() && hay.find(needle) != std::string::npos) return true;
-  }
-  return false;
-}
-
-Example make_example(const text::Dialogue& dialogue, const text::Lexicon& lexicon, const EacaDims& dims,
-                     float human_weight) {
-  Example ex;
-  ex.prepared = prepare(dialogue, lexicon);
-  const Prepared& p = ex.prepared;
-  ex.features = compute_features(p, dims.V);
-  const auto refs = reference_texts(dialogue, p.lang);
-  ex.oracle = greedy_oracle(p, refs);
-  ex.references = refs;
-  const std::size_t U = p.units.size();
-  std::vector<float> oracle(U, 0.0f);
-  for (int u : ex.oracle) {
-    oracle[static_cast<std::size_t>(u)] = 1.0f;
-    ex.oracle_chars += p.units[static_cast<std::size_t>(u)].chars;
-  }
-  for (const auto& unit : p.units) ex.dialogue_chars += unit.chars;
-  ex.targets.salience = oracle;
-  if (!dialogue.extractive.empty() && human_weight > 0.0f) {
-    std::vector<float> human(U, 0.0f);
-    for (const auto& selection : dialogue.extractive)
-      for (const auto& ref : selection)
-        for (std::size_t u = 0; u < U; ++u)
-          if (p.units[u].turn == ref.turn && p.units[u].sentence == ref.sentence)
-            human[u] += 1.0f / static_cast<float>(dialogue.extractive.size());
-    for (std::size_t u = 0; u < U; ++u)
-      ex.targets.salience[u] = human_weight * std::min(1.0f, human[u]) + (1.0f - human_weight) * oracle[u];
-  }
-  // Emotion targets: a kept mention is one whose term the reference repeats; the summary "has
-  // emotion" when any expressed mention is kept that way.
-  ex.targets.mention.assign(p.mentions.size(), -1.0f);
-  float has = 0.0f;
-  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
-    if (!p.mentions[m].expressed) continue;
-    const bool kept = contains_term(refs, p.mentions[m].term, p.lang);
-    ex.targets.mention[m] = kept ? 1.0f : 0.0f;
-    if (kept) has = 1.0f;
-  }
-  ex.targets.has_emotion = refs.empty() ? -1.0f : has;
-  return ex;
-}
-
 // The token-deletion model (compress.h), trained on the tokens of the training dialogues' oracle units
 // with LCS targets against their references. Chinese only: false, and nothing trained, when most
 // training dialogues are not Chinese.
-bool fit_compressor(const std::vector<const Example*>& examples, EacaModel& model, std::uint64_t seed, bool verbose) {
+bool fit_compressor(const std::vector<const TrainingExample*>& examples, EacaModel& model, std::uint64_t seed, bool verbose) {
   std::size_t zh = 0;
-  for (const Example* ex : examples) zh += ex->prepared.lang == Lang::zh ? 1 : 0;
+  for (const TrainingExample* ex : examples) zh += ex->prepared.lang == Lang::zh ? 1 : 0;
   if (2 * zh <= examples.size()) return false;
   std::vector<KeepExample> data;
   double kept = 0.0;
-  for (const Example* pex : examples) {
-    const Example& ex = *pex;
+  for (const TrainingExample* pex : examples) {
+    const TrainingExample& ex = *pex;
     if (ex.prepared.lang != Lang::zh || ex.oracle.empty()) continue;
     const auto tokens = compress_features(ex.prepared, kCompressBuckets);
     for (int u : ex.oracle) {
@@ -113,41 +56,6 @@ bool fit_compressor(const std::vector<const Example*>& examples, EacaModel& mode
     std::fprintf(stderr, "compress: trained on %zu tokens of the oracle units (%.1f%% on a reference LCS)\n",
                  data.size(), 100.0 * kept / static_cast<double>(data.size()));
   return true;
-}
-
-float quantile(std::vector<int> v, float q) {
-  if (v.empty()) return 0.0f;
-  std::sort(v.begin(), v.end());
-  const auto i = static_cast<std::size_t>(std::clamp(q, 0.0f, 1.0f) * static_cast<float>(v.size() - 1) + 0.5f);
-  return static_cast<float>(v[i]);
-}
-
-// Least squares of the oracle summary length on the dialogue length, clamped to the 5th..95th
-// percentile of the oracle lengths: a long dialogue's summary is longer (CSDS: r = 0.42), but a
-// straight line would give absurd budgets at the extremes of the length range.
-// Returns the correlation of the two lengths (0 when either is constant), for the log.
-double fit_length_budget(EacaConfig& c, const std::vector<long>& x, const std::vector<int>& y) {
-  const double n = static_cast<double>(x.size());
-  double mx = 0.0, my = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    mx += static_cast<double>(x[i]);
-    my += static_cast<double>(y[i]);
-  }
-  mx /= n;
-  my /= n;
-  double sxx = 0.0, sxy = 0.0, syy = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sxx += (static_cast<double>(x[i]) - mx) * (static_cast<double>(x[i]) - mx);
-    sxy += (static_cast<double>(x[i]) - mx) * (static_cast<double>(y[i]) - my);
-    syy += (static_cast<double>(y[i]) - my) * (static_cast<double>(y[i]) - my);
-  }
-  const double slope = sxx > 0.0 ? sxy / sxx : 0.0;  // all dialogues the same length: a constant budget
-  c.budget_slope = static_cast<float>(slope);
-  c.budget_intercept = static_cast<float>(my - slope * mx);
-  c.budget_min = std::max(1, static_cast<int>(quantile(y, 0.05f)));
-  c.budget_max = std::max(c.budget_min, static_cast<int>(quantile(y, 0.95f)));
-  c.budget_scale = 1.0f;
-  return sxx > 0.0 && syy > 0.0 ? sxy / std::sqrt(sxx * syy) : 0.0;
 }
 
 std::string eta(double seconds) {
@@ -187,7 +95,7 @@ namespace {
 
 // One network (config.members = 1) trained from `seed` with early stopping on dev ROUGE-L at the fixed
 // budget; its epoch logs, best epoch and best dev score are appended to `res`.
-EacaModel train_member(const std::vector<const Example*>& examples, const std::vector<text::Dialogue>& dev,
+EacaModel train_member(const std::vector<const TrainingExample*>& examples, const std::vector<text::Dialogue>& dev,
                        const text::Lexicon& lexicon, const EacaConfig& config, const TrainOptions& o,
                        std::uint64_t seed, int member, TrainResult& res) {
   const auto start = std::chrono::steady_clock::now();
@@ -229,7 +137,7 @@ EacaModel train_member(const std::vector<const Example*>& examples, const std::v
       const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(o.batch_size));
       std::fill(grads.begin(), grads.end(), 0.0f);
       for (std::size_t b = b0; b < b1; ++b) {
-        const Example& ex = *examples[static_cast<std::size_t>(order[b])];
+        const TrainingExample& ex = *examples[static_cast<std::size_t>(order[b])];
         eaca_forward(act, w, dims, sw, ex.features, ex.prepared.mention_unit);
         loss_sum += eaca_backward(gw, act, w, dims, sw, ex.features, ex.prepared.mention_unit, ex.targets, lw);
       }
@@ -273,95 +181,11 @@ EacaModel train_member(const std::vector<const Example*>& examples, const std::v
   return model;
 }
 
-}  // namespace
-
-namespace {
-
-// A model and dev dialogues it never trained on: the ensemble and the dev split, or (cross-fitting)
-// member k and fold k. The decoding choices are scored on all parts together.
-struct DevPart {
-  EacaModel* model;
-  const std::vector<text::Dialogue>* dialogues;
-};
-
-// Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
-double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon) {
-  double sum = 0.0;
-  int n = 0;
-  for (const auto& part : parts) {
-    const DevRouge r = evaluate_rouge(*part.dialogues, lexicon, *part.model, part.model->decode_options());
-    sum += r.rougeL * r.dialogues;
-    n += r.dialogues;
-  }
-  return n > 0 ? sum / n : 0.0;
-}
-
 std::vector<std::size_t> seeded_permutation(std::size_t n, std::uint64_t seed) {
   std::vector<std::size_t> p(n);
   for (std::size_t i = 0; i < n; ++i) p[i] = i;
   shuffle_splitmix(p, seed);
   return p;
-}
-
-// The char budget: `factor` times the training-derived one, fixed or per dialogue.
-void set_budget(EacaConfig& c, const EacaConfig& fitted, float factor, bool per_dialogue) {
-  c.max_chars = std::max(1, static_cast<int>(std::lround(factor * static_cast<float>(fitted.max_chars))));
-  c.budget_intercept = per_dialogue ? fitted.budget_intercept : 0.0f;
-  c.budget_slope = per_dialogue ? fitted.budget_slope : 0.0f;
-  c.budget_min = per_dialogue ? fitted.budget_min : 0;
-  c.budget_max = per_dialogue ? fitted.budget_max : 0;
-  c.budget_scale = per_dialogue ? factor : 1.0f;
-}
-
-// The decoding choices on dev, applied to every part's model; returns the chosen dev ROUGE-L.
-// A proper dev selection of the char budget around the training-derived one: char ROUGE is very
-// sensitive to length, and the oracle's length (R1+R2 optimal) is not the ROUGE-L optimal one. The same
-// factors scale the fixed budget and, when fitted, the per-dialogue one; dev picks the form too, so a
-// data set where the length fit does not help keeps the fixed budget. The fixed max_chars follows the
-// factor either way, a consistent fallback in decode_options(). With a compressor, dev picks its
-// threshold (0 = off) in the same grid.
-double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, const EacaConfig& fitted,
-                       bool compressor, bool verbose) {
-  std::vector<float> thresholds = {0.0f};
-  if (compressor) thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, 0.4f, 0.45f, 0.5f, 0.55f};
-  auto apply = [&](auto&& change) {
-    for (const auto& part : parts) change(part.model->mutable_config());
-  };
-  float chosen_factor = 1.0f, chosen_threshold = 0.0f;
-  bool chosen_per_dialogue = false;
-  double chosen = -1.0;
-  for (float threshold : thresholds)
-    for (bool per_dialogue : {false, true}) {
-      if (per_dialogue && fitted.budget_max <= 0) continue;
-      for (float factor : {0.6f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
-        apply([&](EacaConfig& c) {
-          c.compress_threshold = threshold;
-          set_budget(c, fitted, factor, per_dialogue);
-        });
-        const double score = dev_rougeL(parts, lexicon);
-        if (verbose)
-          std::fprintf(stderr, "budget x%.1f %s (%d chars fixed), compress %.2f: dev ROUGE-L %.2f\n", factor,
-                       per_dialogue ? "per dialogue" : "fixed", parts.front().model->config().max_chars, threshold,
-                       score);
-        if (score > chosen + 1e-9) {
-          chosen = score;
-          chosen_factor = factor;
-          chosen_per_dialogue = per_dialogue;
-          chosen_threshold = threshold;
-        }
-      }
-    }
-  apply([&](EacaConfig& c) {
-    c.compress_threshold = chosen_threshold;
-    set_budget(c, fitted, chosen_factor, chosen_per_dialogue);
-  });
-  if (chosen_threshold <= 0.0f)
-    for (const auto& part : parts) part.model->compressor().clear();  // off: nothing to store
-  if (verbose)
-    std::fprintf(stderr, "budget: chose x%.1f %s, compress %.2f on dev (%d chars fixed; training oracle median %d)\n",
-                 chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", chosen_threshold,
-                 parts.front().model->config().max_chars, fitted.max_chars);
-  return chosen;
 }
 
 }  // namespace
@@ -383,10 +207,10 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
 
   EacaConfig config = config_in;
   const EacaDims dims = dims_of(config);
-  std::vector<Example> examples;
+  std::vector<TrainingExample> examples;
   int no_reference = 0;
   for (const auto& d : train) {
-    Example ex = make_example(d, lexicon, dims, o.human_label_weight);
+    TrainingExample ex = make_example(d, lexicon, dims, o.human_label_weight);
     if (ex.targets.has_emotion < 0.0f) {
       ++no_reference;
       continue;
@@ -437,7 +261,7 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   config.budget_max = 0;
   const int K = config.members;
   config.members = 1;
-  std::vector<const Example*> all;
+  std::vector<const TrainingExample*> all;
   for (const auto& ex : examples) all.push_back(&ex);
   TrainResult res;
   std::vector<EacaModel> members;
@@ -448,10 +272,10 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
     // scored out of fold, on all training dialogues.
     const auto perm = seeded_permutation(all.size(), o.seed ^ 0xc505f17ull);
     folds.resize(static_cast<std::size_t>(K));
-    std::vector<std::vector<const Example*>> rest(static_cast<std::size_t>(K));
+    std::vector<std::vector<const TrainingExample*>> rest(static_cast<std::size_t>(K));
     for (std::size_t i = 0; i < perm.size(); ++i) {
       const auto fold = i % static_cast<std::size_t>(K);
-      const Example* ex = all[perm[i]];
+      const TrainingExample* ex = all[perm[i]];
       folds[fold].push_back(*ex->prepared.dialogue);
       for (std::size_t k = 0; k < rest.size(); ++k)
         if (k != fold) rest[k].push_back(ex);
