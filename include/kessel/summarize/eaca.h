@@ -154,7 +154,7 @@ struct TrainOptions {
   bool compress = true;
   // Cross-fitting: split the training dialogues into EacaConfig::members folds (seeded); member k
   // trains on the other folds and early-stops on fold k, and the decoding choices (budget, deletion
-  // threshold, constraint room) are scored out of fold on all training dialogues. `dev` is then not
+  // threshold) are scored out of fold on all training dialogues. `dev` is then not
   // used and may be empty. Every dialogue trains all members but one, and the choices see the whole
   // training set rather than a 15% split.
   bool cross_fit = false;
