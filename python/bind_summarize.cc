@@ -18,27 +18,25 @@
 
 namespace kessel::python {
 
-namespace {
-
-namespace fs = std::filesystem;
-
-// The default lexicon: `given`, else $KESSEL_HOME/data/lexicon, else the source tree the module was
-// built from. IoError naming every place tried.
-std::string lexicon_dir(const std::optional<std::string>& given) {
+std::string default_lexicon_dir(const std::optional<std::string>& given, const char* what, const char* context) {
+  namespace fs = std::filesystem;
   std::vector<std::string> candidates;
   if (const char* home = std::getenv("KESSEL_HOME")) candidates.push_back((fs::path(home) / "data/lexicon").string());
 #ifdef KESSEL_SOURCE_DIR
   candidates.push_back((fs::path(KESSEL_SOURCE_DIR) / "data/lexicon").string());
 #endif
-  return text::find_default_lexicon_dir(given.value_or(""), candidates, "lexicon_dir", "Summarizer: ");
+  return text::find_default_lexicon_dir(given.value_or(""), candidates, what, context);
 }
+
+namespace {
+
 
 class PySummarizer {
  public:
   PySummarizer(const std::optional<std::string>& model, const std::optional<std::string>& lexicon_dir_arg,
                const std::string& ranker, const std::string& attention, std::optional<int> max_sentences,
                std::optional<int> max_chars, std::optional<float> redundancy, bool constraint)
-      : lexicon_(text::load_default_lexicon(lexicon_dir(lexicon_dir_arg))) {
+      : lexicon_(text::load_default_lexicon(default_lexicon_dir(lexicon_dir_arg, "lexicon_dir", "Summarizer: "))) {
     KESSEL_CHECK_ARG(!model || ranker == "centrality", "Summarizer: ranker='", ranker,
                      "' cannot be combined with a model (the model is the ranker)");
     summarize::SummarizerOptions o;

@@ -5,6 +5,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
+#include <string>
+
 namespace kessel::python {
 
 namespace py = pybind11;
@@ -14,6 +17,11 @@ void bind_cluster(py::module_& m);
 void bind_hmm(py::module_& m);
 void bind_nn(py::module_& m);
 void bind_summarize(py::module_& m);
+void bind_eaca_trace(py::module_& m);
+
+// The default lexicon's directory: `given`, else $KESSEL_HOME/data/lexicon, else the source tree the
+// module was built from. IoError naming `what` and every place tried, prefixed by `context`.
+std::string default_lexicon_dir(const std::optional<std::string>& given, const char* what, const char* context);
 
 // A C-contiguous float32 array: the form every kernel takes. Converts (copying) other dtypes/orders.
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;

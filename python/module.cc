@@ -16,4 +16,5 @@ PYBIND11_MODULE(kessel, m) {
   kessel::python::bind_nn(m);
   kessel::python::bind_cluster(m);
   kessel::python::bind_summarize(m);
+  kessel::python::bind_eaca_trace(m);
 }
