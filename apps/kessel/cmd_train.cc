@@ -13,6 +13,7 @@
 
 #include "cli_data.h"
 #include "commands.h"
+#include "training_curves.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "util/splitmix.h"
@@ -28,6 +29,7 @@ struct TrainArgs {
   bool dev_fraction_given = false;  // --dev-fraction on the command line: a seeded dev split, no cross-fitting
   std::string out;
   std::string report;
+  std::string curves;  // --curves: the training-curves page (HTML)
   std::string eval;  // scored after training; never used for any choice
   int cv_folds = 0;
   LexiconOptions lexicon;
@@ -195,6 +197,11 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
 
 void run_train(TrainArgs& args) {
   KESSEL_CHECK_ARG(!args.out.empty() || args.cv_folds > 0, "train: --out is required (unless --cv-folds only measures)");
+  KESSEL_CHECK_ARG(args.curves.empty() || !args.out.empty(), "train: --curves needs --out (it draws the model's training)");
+  // Output files that are written after training are checked before it: a typo should not cost a run.
+  for (const auto& [path, option] : {std::pair{args.curves, "--curves"}, std::pair{args.report, "--report"}})
+    if (!path.empty() && !std::ofstream(path, std::ios::app))
+      throw IoError(std::string("train: cannot write ") + option + " '" + path + "'");
   KESSEL_CHECK_ARG(args.dev_fraction > 0.0 && args.dev_fraction < 1.0, "train: --dev-fraction must be in (0, 1), got ",
                    args.dev_fraction);
   args.config.context_encoder = !args.no_context;
@@ -249,6 +256,19 @@ void run_train(TrainArgs& args) {
     std::printf("model %s | best epoch %s | dev ROUGE-L %.2f | budget %d units, %d chars | %.1f s\n",
                 args.out.c_str(), best_epochs(result).c_str(), result.best_dev_rougeL, model.config().max_sentences,
                 model.config().max_chars, result.seconds);
+    if (!args.curves.empty()) {
+      const std::string title = "kessel train: " + args.data.path + " (seed " + std::to_string(args.train.seed) + ")";
+      const int members = model.config().members;
+      char line[200];
+      std::snprintf(line, sizeof line, "%s, best epoch %s, dev ROUGE-L %.2f after the budget choice, %.1f s",
+                    members == 1 ? "one network" : ("an ensemble of " + std::to_string(members)).c_str(),
+                    best_epochs(result).c_str(), result.best_dev_rougeL, result.seconds);
+      std::ofstream out(args.curves);
+      if (!out) throw IoError("train: cannot write --curves '" + args.curves + "'");
+      out << training_curves_html(result, title, line);
+      if (!out) throw IoError("train: cannot write --curves '" + args.curves + "'");
+      std::fprintf(stderr, "training curves: %s\n", args.curves.c_str());
+    }
     report["model"] = {{"path", args.out}, {"members", model.config().members}, {"best_epoch", result.best_epoch},
                        {"member_best_epochs", result.member_best_epochs}, {"dev_rougeL", result.best_dev_rougeL},
                        {"max_sentences", model.config().max_sentences}, {"max_chars", model.config().max_chars},
@@ -318,6 +338,7 @@ void add_train_command(CLI::App& app) {
                   "Also report ROUGE at these max_chars budgets (0: none, 3 sentences) on dev / CV folds")
       ->delimiter(',');
   cmd->add_option("--report", args->report, "Write the per-epoch log and scores as JSON");
+  cmd->add_option("--curves", args->curves, "Write the training curves (loss, dev ROUGE-L per member and epoch) as HTML");
   cmd->callback([args, cmd] {
     args->dev_fraction_given = cmd->count("--dev-fraction") > 0;
     run_train(*args);

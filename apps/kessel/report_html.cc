@@ -13,11 +13,7 @@
 
 namespace kessel::cli {
 
-namespace {
-
-constexpr std::size_t kMaxHeatMapUnits = 300;
-
-std::string escape(std::string_view s) {
+std::string html_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
@@ -32,6 +28,10 @@ std::string escape(std::string_view s) {
   return out;
 }
 
+namespace {
+
+constexpr std::size_t kMaxHeatMapUnits = 300;
+
 // Turn text with each emotion mention wrapped in <mark>; offsets are code points.
 std::string highlighted_turn(const std::string& text, const std::vector<summarize::SummaryEmotion>& emotions,
                              int turn) {
@@ -45,14 +45,14 @@ std::string highlighted_turn(const std::string& text, const std::vector<summariz
   const long n = static_cast<long>(decoded.size());
   for (const auto* e : here) {
     if (e->start < pos || e->end > n) continue;  // overlapping or stale offsets: leave unmarked
-    out += escape(text::encode_utf8(decoded.cps.data() + pos, static_cast<std::size_t>(e->start - pos)));
+    out += html_escape(text::encode_utf8(decoded.cps.data() + pos, static_cast<std::size_t>(e->start - pos)));
     out += std::string("<mark class=\"") + (e->in_summary ? "kept" : "lost") + "\" title=\"" +
-           escape(e->emotion) + (e->in_summary ? ", kept in the summary" : "") + "\">";
-    out += escape(text::encode_utf8(decoded.cps.data() + e->start, static_cast<std::size_t>(e->end - e->start)));
+           html_escape(e->emotion) + (e->in_summary ? ", kept in the summary" : "") + "\">";
+    out += html_escape(text::encode_utf8(decoded.cps.data() + e->start, static_cast<std::size_t>(e->end - e->start)));
     out += "</mark>";
     pos = e->end;
   }
-  out += escape(text::encode_utf8(decoded.cps.data() + pos, static_cast<std::size_t>(n - pos)));
+  out += html_escape(text::encode_utf8(decoded.cps.data() + pos, static_cast<std::size_t>(n - pos)));
   return out;
 }
 
@@ -70,10 +70,10 @@ void HtmlReport::add(const summarize::Prepared& p, const summarize::Summary& s,
                      const summarize::UnitScores& scores) {
   const std::string anchor = "d" + std::to_string(count_++);
   std::string& h = body_;
-  h += "<section id=\"" + anchor + "\"><h2>" + escape(s.id) + "</h2>\n";
+  h += "<section id=\"" + anchor + "\"><h2>" + html_escape(s.id) + "</h2>\n";
   h += "<h3>Summary</h3><ol class=\"summary\">";
   for (const auto& sent : s.sentences)
-    h += "<li><a href=\"#" + anchor + "-t" + std::to_string(sent.turn) + "\">" + escape(sent.text) +
+    h += "<li><a href=\"#" + anchor + "-t" + std::to_string(sent.turn) + "\">" + html_escape(sent.text) +
          "</a> <span class=\"src\">turn " + std::to_string(sent.turn) + "</span></li>";
   h += "</ol><p class=\"constraint\">emotion constraint: ";
   h += s.constraint_satisfied ? "satisfied" : "<b>not satisfied</b>";
@@ -102,13 +102,13 @@ void HtmlReport::add(const summarize::Prepared& p, const summarize::Summary& s,
   } else if (has_map) {
     h += "<h3>Attention (customer sentences &rarr; all sentences)</h3><div class=\"heat\"><table><tr><th></th>";
     for (std::size_t u = 0; u < p.units.size(); ++u)
-      h += "<th title=\"" + escape(p.units[u].text) + "\">" + std::to_string(u) + "</th>";
+      h += "<th title=\"" + html_escape(p.units[u].text) + "\">" + std::to_string(u) + "</th>";
     h += "</tr>";
     float max_w = 0.0f;
     for (Index i = 0; i < a.size(); ++i) max_w = std::max(max_w, a[i]);
     for (Index r = 0; r < a.dim(0); ++r) {
       const int q = r < static_cast<Index>(scores.attention_queries.size()) ? scores.attention_queries[static_cast<std::size_t>(r)] : -1;
-      h += "<tr><th title=\"" + (q >= 0 ? escape(p.units[static_cast<std::size_t>(q)].text) : std::string()) + "\">" +
+      h += "<tr><th title=\"" + (q >= 0 ? html_escape(p.units[static_cast<std::size_t>(q)].text) : std::string()) + "\">" +
            std::to_string(q) + "</th>";
       for (Index j = 0; j < a.dim(1); ++j) {
         const float w = a[r * a.dim(1) + j];
@@ -120,7 +120,7 @@ void HtmlReport::add(const summarize::Prepared& p, const summarize::Summary& s,
     }
     h += "</table></div><p class=\"src\">Sentences: ";
     for (std::size_t u = 0; u < p.units.size(); ++u)
-      h += std::to_string(u) + " = turn " + std::to_string(p.units[u].turn) + " &ldquo;" + escape(p.units[u].text) + "&rdquo;; ";
+      h += std::to_string(u) + " = turn " + std::to_string(p.units[u].turn) + " &ldquo;" + html_escape(p.units[u].text) + "&rdquo;; ";
     h += "</p>";
   }
   h += "</section>\n";

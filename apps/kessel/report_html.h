@@ -2,10 +2,14 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "kessel/summarize/summary.h"
 
 namespace kessel::cli {
+
+// & < > " as entities: text and attribute values in the generated pages.
+std::string html_escape(std::string_view s);
 
 class HtmlReport {
  public:

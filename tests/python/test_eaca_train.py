@@ -113,6 +113,37 @@ def test_cross_fitting_trains_one_member_per_fold(tmp_path):
     assert len(summary.stdout.splitlines()) == 6
 
 
+def test_curves_draw_one_line_per_member_and_its_best_epoch(tmp_path):
+    out, curves = tmp_path / "m.safetensors", tmp_path / "curves.html"
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(out), "--members", "3",
+                           "--epochs", "4", "--curves", str(curves)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    page = curves.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page
+    assert page.count("<svg") == 2  # loss and dev ROUGE-L
+    # Per chart: one polyline per member with one point per epoch it trained, one ring per member.
+    lines = re.findall(r'<polyline class="member" data-member="(\d)"[^>]*points="([^"]*)"', page)
+    assert [m for m, _ in lines] == ["0", "1", "2"] * 2
+    trained = [len(p.split()) for _, p in lines[:3]]
+    assert all(1 <= n <= 4 for n in trained) and [len(p.split()) for _, p in lines[3:]] == trained
+    best = re.findall(r"member (\d): best epoch (\d+)", page)
+    assert len(best) == 6
+    meta = read_safetensors(out)[0]["__metadata__"]
+    assert [e for _, e in best[:3]] == meta["best_epoch"].split(",")
+    assert len(re.findall(r"member \d/3: train", proc.stderr)) == 3
+
+
+def test_curves_need_a_model_and_a_writable_path(tmp_path):
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--cv-folds", "2", "--curves",
+                           str(tmp_path / "c.html")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "--curves needs --out" in proc.stderr
+    # Checked before training, so that a typo does not cost a training run.
+    for option in ("--curves", "--report"):
+        proc, out = train(tmp_path, "m", option, str(tmp_path / "no" / "such" / "dir" / "c"))
+        assert proc.returncode != 0 and f"cannot write {option}" in proc.stderr
+        assert "epoch 1" not in proc.stderr and not out.exists()
+
+
 @pytest.mark.parametrize("args,message", [
     (["--dev-fraction", "1.5"], "--dev-fraction"),
     (["--epochs", "0"], "epochs"),
