@@ -44,17 +44,14 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
                        const std::optional<py::dict>& params, const std::optional<std::string>& lexicon_dir,
                        float coverage_weight, float source_weight) {
   const char* fn = "_eaca_trace";
-  KESSEL_CHECK_ARG(attention == "eaca" || attention == "plain" || attention == "fuzzy", fn,
-                   ": attention must be eaca, plain or fuzzy, got '", attention, "'");
   summarize::EacaConfig config;
+  summarize::set_attention_variant(config, attention);
   config.hash_buckets = hash_buckets;
   config.embed_dim = embed_dim;
   config.hidden = hidden;
   config.attn_dim = attn_dim;
   config.context_encoder = context_encoder;
   config.emotion_attention = emotion_attention;
-  config.emotion_terms = attention != "plain";  // as kessel train --attention
-  config.normalizer = attention == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
   config.members = 1;
   const summarize::EacaDims dims = summarize::dims_of(config);
 

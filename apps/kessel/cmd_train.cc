@@ -209,8 +209,7 @@ void run_train(TrainArgs& args) {
   args.train.compress = !args.no_compress;
   // An ensemble is cross-fitted on --data unless a dev set or split is asked for (train_eaca's cross_fit).
   args.train.cross_fit = args.config.members >= 2 && args.dev.empty() && !args.dev_fraction_given;
-  args.config.emotion_terms = args.attention == "eaca" || args.attention == "fuzzy";
-  args.config.normalizer = args.attention == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
+  summarize::set_attention_variant(args.config, args.attention);
   const text::Lexicon lexicon = load_lexicon(args.lexicon);
   const text::ReadResult data = read_input(args.data);
   if (args.train.data_name.empty()) args.train.data_name = args.data.path;

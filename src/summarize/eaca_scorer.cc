@@ -163,6 +163,13 @@ std::uint64_t member_seed(std::uint64_t seed, int k) {
   return out;
 }
 
+void set_attention_variant(EacaConfig& config, const std::string& name) {
+  KESSEL_CHECK_ARG(name == "eaca" || name == "plain" || name == "fuzzy",
+                   "attention must be eaca, plain or fuzzy, got '", name, "'");
+  config.emotion_terms = name != "plain";
+  config.normalizer = name == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
+}
+
 EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(config) {
   KESSEL_CHECK_ARG(config.members >= 1 && config.members <= kMaxMembers, "EacaModel: members must be in [1, ",
                    kMaxMembers, "], got ", config.members);

@@ -120,6 +120,12 @@ class EacaModel final : public Scorer {
 // (so an ensemble's members never share a stream with another seed's member 0).
 std::uint64_t member_seed(std::uint64_t seed, int k);
 
+// The attention variant of `kessel train --attention`: "eaca" (softmax with the emotion score terms),
+// "plain" (softmax without them: the seed's standard-Transformer row) or "fuzzy" (the emotion terms
+// with fuzzy-membership normalization, m = 2). Sets emotion_terms and normalizer; InvalidArgument
+// for any other name.
+void set_attention_variant(EacaConfig& config, const std::string& name);
+
 // ---- training ----------------------------------------------------------------------------------------
 struct TrainOptions {
   int epochs = 30;
