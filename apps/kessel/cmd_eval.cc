@@ -26,7 +26,51 @@ struct EvalOptions {
   int max_sentences = 4;
   float redundancy = 0.5f;
   bool json = false;
+  int bootstrap = 1000;  // resamples for the intervals; 0: none
 };
+
+constexpr double kLevel = 0.95;
+constexpr std::uint64_t kBootstrapSeed = 1;
+
+// Each row's ROUGE-L interval and its paired difference from the reference row (none for that row).
+struct RowIntervals {
+  summarize::Interval rougeL;
+  bool compared = false;
+  double delta = 0.0;
+  summarize::Interval delta_ci;
+};
+
+std::vector<RowIntervals> intervals(const std::vector<summarize::EvalRow>& rows, std::size_t ref, int resamples) {
+  std::vector<RowIntervals> out(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    out[i].rougeL = summarize::bootstrap_mean_interval(rows[i].rougeL_dialogues, resamples, kLevel, kBootstrapSeed);
+    if (i == ref || ref >= rows.size()) continue;
+    std::vector<double> diff(rows[i].rougeL_dialogues.size());
+    for (std::size_t d = 0; d < diff.size(); ++d) diff[d] = rows[i].rougeL_dialogues[d] - rows[ref].rougeL_dialogues[d];
+    out[i].compared = true;
+    out[i].delta = rows[i].rougeL_best - rows[ref].rougeL_best;
+    out[i].delta_ci = summarize::bootstrap_mean_interval(diff, resamples, kLevel, kBootstrapSeed);
+  }
+  return out;
+}
+
+void print_intervals(const std::vector<summarize::EvalRow>& rows, const std::vector<RowIntervals>& ci,
+                     std::size_t ref, int resamples) {
+  int width = 40;
+  for (const auto& r : rows) width = std::max(width, static_cast<int>(r.name.size()));
+  std::printf("\nROUGE-L with %.0f%% bootstrap intervals (%d resamples of the %zu dialogues), and each row minus %s,\n"
+              "paired on the same dialogues (an interval that excludes 0 is a difference the sample supports):\n",
+              100 * kLevel, resamples, rows.front().dialogues, rows[ref].name.c_str());
+  std::printf("%-*s %6s %16s | %7s %16s\n", width, "system", "R-L", "95% interval", "diff", "95% interval");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::printf("%-*s %6.2f  [%6.2f, %6.2f] |", width, rows[i].name.c_str(), rows[i].rougeL_best, ci[i].rougeL.lo,
+                ci[i].rougeL.hi);
+    if (ci[i].compared)
+      std::printf(" %+7.2f  [%+6.2f, %+6.2f]\n", ci[i].delta, ci[i].delta_ci.lo, ci[i].delta_ci.hi);
+    else
+      std::printf(" %7s\n", "(ref)");
+  }
+}
 
 void print_table(const std::vector<summarize::EvalRow>& rows, bool english) {
   int width = 40;  // the system column fits the longest name
@@ -80,12 +124,20 @@ void add_eval_command(CLI::App& app) {
   cmd->add_option("--redundancy", options->redundancy, "MMR redundancy weight in [0, 1]")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--json", options->json, "Print a JSON document instead of the table");
+  cmd->add_option("--bootstrap", options->bootstrap,
+                  "Resamples for the 95% bootstrap intervals of ROUGE-L and of each row's paired difference from "
+                  "EACA (the unsupervised mode without a model); 0: none")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   cmd->callback([options] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
     const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy);
 
+    std::size_t ref = systems.size();
+    for (std::size_t i = 0; i < systems.size(); ++i)
+      if (systems[i].reference) ref = i;
     std::vector<summarize::EvalRow> rows;
     Progress progress("eval", static_cast<std::int64_t>(systems.size()));
     for (const auto& system : systems) {
@@ -103,6 +155,7 @@ void add_eval_command(CLI::App& app) {
     bool english = false;
     if (!input.dialogues.empty())
       english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
+    const std::vector<RowIntervals> ci = o.bootstrap > 0 ? intervals(rows, ref, o.bootstrap) : std::vector<RowIntervals>{};
     if (o.json) {
       nlohmann::json j;
       j["data"] = o.input.path;
@@ -111,7 +164,18 @@ void add_eval_command(CLI::App& app) {
       j["read"] = input.dialogues.size();
       j["without_reference"] = unscored;
       j["rows"] = nlohmann::json::array();
-      for (const auto& r : rows) j["rows"].push_back(row_json(r));
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        nlohmann::json r = row_json(rows[i]);
+        if (!ci.empty()) {
+          r["rougeL_interval"] = {ci[i].rougeL.lo, ci[i].rougeL.hi};
+          if (ci[i].compared)
+            r["rougeL_minus_reference"] = {{"diff", ci[i].delta}, {"interval", {ci[i].delta_ci.lo, ci[i].delta_ci.hi}}};
+        }
+        j["rows"].push_back(std::move(r));
+      }
+      if (!ci.empty())
+        j["bootstrap"] = {{"resamples", o.bootstrap}, {"level", kLevel}, {"seed", kBootstrapSeed},
+                          {"reference", ref < rows.size() ? rows[ref].name : ""}};
       std::cout << j.dump(2) << '\n';
     } else {
       std::printf("%s: %zu dialogues (%s), %zu with customer emotion", o.input.path.c_str(), scored,
@@ -119,6 +183,7 @@ void add_eval_command(CLI::App& app) {
       if (unscored > 0) std::printf("; %zu more without a reference, not scored", unscored);
       std::printf("\n");
       print_table(rows, english);
+      if (!ci.empty() && ref < rows.size()) print_intervals(rows, ci, ref, o.bootstrap);
     }
   });
 }

@@ -35,6 +35,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
       unconstrained);
   add("centrality softmax (unsupervised mode)", std::make_shared<summarize::CentralityScorer>(softmax),
       plain);
+  systems.back().reference = model_path.empty();  // without a model, the others are compared with this one
   add("centrality fuzzy m=2", std::make_shared<summarize::CentralityScorer>(fuzzy), plain);
 
   if (!model_path.empty()) {
@@ -49,6 +50,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
       add("EACA, no token deletion", whole, trained);
     }
     add("EACA", model, trained);
+    systems.back().reference = true;
   }
   for (const auto& path : compare) {
     auto other = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(path, lexicon));

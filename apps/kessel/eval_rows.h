@@ -14,6 +14,7 @@ struct EvalSystem {
   std::string name;
   std::shared_ptr<const summarize::Scorer> scorer;
   summarize::DecodeOptions decode;
+  bool reference = false;  // the row the others are compared with: EACA, or the unsupervised mode without a model
 };
 
 // Lead-N, Longest-N, LexRank, attention centrality (softmax, fuzzy, and softmax without the emotion

@@ -6,6 +6,7 @@
 
 #include "kessel/error.h"
 #include "summarize/oracle.h"
+#include "util/splitmix.h"
 
 namespace kessel::summarize {
 
@@ -51,6 +52,7 @@ EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexic
     row.rouge1_avg += r.avg.rouge1.f1;
     row.rouge2_avg += r.avg.rouge2.f1;
     row.rougeL_avg += r.avg.rougeL.f1;
+    row.rougeL_dialogues.push_back(100.0 * r.best.rougeL.f1);
     ++row.dialogues;
     satisfied += summary.constraint_satisfied ? 1 : 0;
     bound += summary.constraint_bound ? 1 : 0;
@@ -76,6 +78,23 @@ EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexic
   row.p99_ms = percentile(latencies, 0.99);
   row.dialogues_per_s = total_s > 0 ? n / total_s : 0.0;
   return row;
+}
+
+Interval bootstrap_mean_interval(const std::vector<double>& values, int resamples, double level, std::uint64_t seed) {
+  KESSEL_CHECK_ARG(!values.empty(), "bootstrap_mean_interval: no values");
+  KESSEL_CHECK_ARG(resamples >= 1, "bootstrap_mean_interval: resamples must be >= 1, got ", resamples);
+  KESSEL_CHECK_ARG(level > 0.0 && level < 1.0, "bootstrap_mean_interval: level must be in (0, 1), got ", level);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    KESSEL_CHECK_ARG(std::isfinite(values[i]), "bootstrap_mean_interval: values[", i, "] is not finite");
+  const std::size_t n = values.size();
+  std::vector<double> means(static_cast<std::size_t>(resamples));
+  std::uint64_t state = seed;
+  for (auto& mean : means) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) sum += values[static_cast<std::size_t>(splitmix64(state) % n)];
+    mean = sum / static_cast<double>(n);
+  }
+  return {percentile(means, (1.0 - level) / 2.0), percentile(means, (1.0 + level) / 2.0)};
 }
 
 }  // namespace kessel::summarize

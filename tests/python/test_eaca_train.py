@@ -205,6 +205,13 @@ def test_summarize_and_eval_use_trained_models_and_variants(tmp_path):
     fuzzy_row = rows["EACA, fuzzy m=2 attention (fuzzy.safetensors)"]
     assert fuzzy_row["constraint_satisfied"] == 1.0
     assert 0.0 <= plain_row["rougeL"] <= 100.0
+    # Every row is compared with EACA, paired on the same dialogues: the constraint's cost with an interval.
+    ev = json.loads(e.stdout)
+    assert ev["bootstrap"]["reference"] == "EACA"
+    assert "rougeL_minus_reference" not in rows["EACA"]
+    cost = rows["EACA, no constraint"]["rougeL_minus_reference"]
+    assert cost["diff"] == pytest.approx(rows["EACA, no constraint"]["rougeL"] - rows["EACA"]["rougeL"], abs=1e-9)
+    assert cost["interval"][0] - 1e-9 <= cost["diff"] <= cost["interval"][1] + 1e-9
 
 
 def test_a_model_trained_with_another_lexicon_is_refused(tmp_path):

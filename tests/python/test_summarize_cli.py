@@ -3,6 +3,7 @@
 format, bad input, extreme dialogues and (when present) the real CSDS / TweetSumm validation splits."""
 import json
 import os
+import re
 import subprocess
 import time
 
@@ -566,6 +567,32 @@ def test_eval_samples(lang):
     assert f"{n} dialogues" in table
     for name in BASELINE_ROWS:
         assert name in table
+
+
+def test_eval_bootstrap_intervals():
+    ev = json.loads(run("eval", "--data", SAMPLES["en"], "--json").stdout)
+    boot = ev["bootstrap"]
+    assert boot == {"resamples": 1000, "level": 0.95, "seed": 1, "reference": "centrality softmax (unsupervised mode)"}
+    rows = {r["system"]: r for r in ev["rows"]}
+    ref = rows[boot["reference"]]
+    for name, r in rows.items():
+        lo, hi = r["rougeL_interval"]
+        assert lo - 1e-9 <= r["rougeL"] <= hi + 1e-9, name
+        if name == boot["reference"]:
+            assert "rougeL_minus_reference" not in r
+            continue
+        d = r["rougeL_minus_reference"]
+        assert d["diff"] == pytest.approx(r["rougeL"] - ref["rougeL"], abs=1e-9)
+        assert d["interval"][0] - 1e-9 <= d["diff"] <= d["interval"][1] + 1e-9, name
+    # The same run twice gives the same intervals (fixed seed); --bootstrap 0 leaves them out.
+    again = json.loads(run("eval", "--data", SAMPLES["en"], "--json").stdout)
+    assert [r["rougeL_interval"] for r in again["rows"]] == [r["rougeL_interval"] for r in ev["rows"]]
+    off = json.loads(run("eval", "--data", SAMPLES["en"], "--json", "--bootstrap", "0").stdout)
+    assert "bootstrap" not in off and all("rougeL_interval" not in r for r in off["rows"])
+    table = run("eval", "--data", SAMPLES["en"], "--bootstrap", "200").stdout
+    assert "95% bootstrap intervals (200 resamples of the 6 dialogues)" in table
+    assert re.search(r"centrality softmax \(unsupervised mode\)\s+\d+\.\d\d\s+\[\s*\d+\.\d\d,\s+\d+\.\d\d\] \|\s+\(ref\)", table)
+    assert "bootstrap" in fails("eval", "--data", SAMPLES["en"], "--bootstrap", "-1")
 
 
 def test_eval_without_references(tmp_path):

@@ -2,6 +2,7 @@
 // protocols, the emotion constraint, and latency (`kessel eval`).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,23 @@ struct EvalRow {
   double constraint_bound = 0;      // share of dialogues where the constraint changed the selection
   double p50_ms = 0, p95_ms = 0, p99_ms = 0;  // prepare + score + decode, one dialogue, one thread
   double dialogues_per_s = 0;
+  std::vector<double> rougeL_dialogues;  // each scored dialogue's ROUGE-L (best) F1 x 100, in input order
 };
 
 // Scores every dialogue that has a reference; throws InvalidArgument when none has one.
 EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
                  const Scorer& scorer, const DecodeOptions& options, const std::string& name);
+
+// A confidence interval for a mean.
+struct Interval {
+  double lo = 0.0, hi = 0.0;
+};
+
+// Percentile bootstrap (Efron & Tibshirani 1993, ch. 13): resample `values` with replacement
+// `resamples` times and return the (1 - level)/2 and (1 + level)/2 quantiles (nearest rank) of the
+// resampled means. Deterministic for a seed (splitmix64). For two systems scored on the same
+// dialogues, pass the per-dialogue differences: the paired bootstrap of Koehn (2004).
+// InvalidArgument for no values, a non-finite value, resamples < 1 or level outside (0, 1).
+Interval bootstrap_mean_interval(const std::vector<double>& values, int resamples, double level, std::uint64_t seed);
 
 }  // namespace kessel::summarize

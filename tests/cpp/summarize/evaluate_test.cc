@@ -1,0 +1,89 @@
+#include "kessel/summarize/evaluate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "kessel/error.h"
+
+namespace kessel::summarize {
+namespace {
+
+// n values spread evenly over [0, 100): mean 50 - 50/n, variance close to 100^2 / 12.
+std::vector<double> spread(int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(100.0 * ((i * 7919) % n) / n);
+  return v;
+}
+
+TEST(BootstrapInterval, ConstantValuesGiveAPointInterval) {
+  const Interval ci = bootstrap_mean_interval(std::vector<double>(30, 41.5), 200, 0.95, 1);
+  EXPECT_DOUBLE_EQ(ci.lo, 41.5);
+  EXPECT_DOUBLE_EQ(ci.hi, 41.5);
+}
+
+TEST(BootstrapInterval, AgreesWithTheNormalApproximationForALargeSample) {
+  // For n = 400 the sampling distribution of the mean is close to normal: the 95% interval is about
+  // mean +- 1.96 sd / sqrt(n) (the bootstrap uses the plug-in sd, with divisor n).
+  const auto v = spread(400);
+  double mean = 0.0, var = 0.0;
+  for (double x : v) mean += x / v.size();
+  for (double x : v) var += (x - mean) * (x - mean) / v.size();
+  const double half = 1.959964 * std::sqrt(var / v.size());
+  const Interval ci = bootstrap_mean_interval(v, 4000, 0.95, 3);
+  EXPECT_NEAR(ci.hi - ci.lo, 2.0 * half, 0.1 * 2.0 * half);
+  EXPECT_NEAR(0.5 * (ci.lo + ci.hi), mean, 0.1 * half);
+  EXPECT_LT(ci.lo, mean);
+  EXPECT_GT(ci.hi, mean);
+}
+
+TEST(BootstrapInterval, HigherLevelsGiveWiderIntervals) {
+  const auto v = spread(50);
+  const Interval i80 = bootstrap_mean_interval(v, 2000, 0.80, 5);
+  const Interval i99 = bootstrap_mean_interval(v, 2000, 0.99, 5);
+  EXPECT_LT(i99.lo, i80.lo);
+  EXPECT_GT(i99.hi, i80.hi);
+}
+
+TEST(BootstrapInterval, IsDeterministicForASeed) {
+  const auto v = spread(37);
+  const Interval a = bootstrap_mean_interval(v, 500, 0.95, 9);
+  const Interval b = bootstrap_mean_interval(v, 500, 0.95, 9);
+  const Interval c = bootstrap_mean_interval(v, 500, 0.95, 10);
+  EXPECT_EQ(a.lo, b.lo);
+  EXPECT_EQ(a.hi, b.hi);
+  EXPECT_TRUE(a.lo != c.lo || a.hi != c.hi);
+}
+
+TEST(BootstrapInterval, PairedDifferencesOfIdenticalSystemsAreZero) {
+  const auto a = spread(25);
+  std::vector<double> diff(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) diff[i] = a[i] - a[i];
+  const Interval ci = bootstrap_mean_interval(diff, 300, 0.95, 1);
+  EXPECT_EQ(ci.lo, 0.0);
+  EXPECT_EQ(ci.hi, 0.0);
+}
+
+TEST(BootstrapInterval, BadArgumentsAreNamed) {
+  const auto v = spread(10);
+  auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([] { bootstrap_mean_interval({}, 10, 0.95, 1); }).find("no values"), std::string::npos);
+  EXPECT_NE(message([&] { bootstrap_mean_interval(v, 0, 0.95, 1); }).find("resamples must be >= 1"), std::string::npos);
+  EXPECT_NE(message([&] { bootstrap_mean_interval(v, 10, 1.0, 1); }).find("level must be in (0, 1)"), std::string::npos);
+  auto bad = v;
+  bad[3] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(message([&] { bootstrap_mean_interval(bad, 10, 0.95, 1); }).find("values[3] is not finite"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
