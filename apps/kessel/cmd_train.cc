@@ -13,9 +13,10 @@
 
 #include "cli_data.h"
 #include "commands.h"
-#include "training_curves.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
+#include "kessel/summarize/evaluate.h"
+#include "training_curves.h"
 #include "util/splitmix.h"
 
 namespace kessel::cli {
@@ -150,6 +151,11 @@ summarize::EacaModel train_once(const TrainArgs& args, const std::vector<text::D
   return model;
 }
 
+// The 95% bootstrap interval of a mean ROUGE-L over dialogues (as kessel eval: 1000 resamples, seed 1).
+summarize::Interval interval(const std::vector<double>& rougeL) {
+  return summarize::bootstrap_mean_interval(rougeL, 1000, 0.95, 1);
+}
+
 void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogue>& all, const text::Lexicon& lexicon,
                           nlohmann::json& report) {
   const int K = args.cv_folds;
@@ -157,6 +163,7 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
                    all.size(), "], got ", K);
   const auto perm = permutation(all.size(), args.train.seed ^ 0xcf01d5ull);
   double sum1 = 0, sum2 = 0, sumL = 0, seconds = 0;
+  std::vector<double> held_out;  // every held-out dialogue's ROUGE-L, for the interval
   std::vector<double> sweep_sums(args.budget_sweep.size(), 0.0);
   nlohmann::json folds = nlohmann::json::array();
   for (int k = 0; k < K; ++k) {
@@ -181,6 +188,7 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     sum1 += r.rouge1;
     sum2 += r.rouge2;
     sumL += r.rougeL;
+    held_out.insert(held_out.end(), r.rougeL_dialogues.begin(), r.rougeL_dialogues.end());
     seconds += result.seconds;
     folds.push_back({{"fold", k + 1}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL},
                      {"dialogues", r.dialogues}, {"max_chars", model.config().max_chars},
@@ -190,9 +198,12 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
   }
   for (std::size_t i = 0; i < args.budget_sweep.size(); ++i)
     std::printf("cv budget %d chars | ROUGE-L %.2f\n", args.budget_sweep[i], sweep_sums[i] / K);
-  std::printf("cv %d folds | ROUGE-1 %.2f | ROUGE-2 %.2f | ROUGE-L %.2f | %.1f s training per fold\n", K, sum1 / K,
-              sum2 / K, sumL / K, seconds / K);
-  report["cv"] = {{"folds", folds}, {"rouge1", sum1 / K}, {"rouge2", sum2 / K}, {"rougeL", sumL / K}};
+  const summarize::Interval ci = interval(held_out);
+  std::printf("cv %d folds | ROUGE-1 %.2f | ROUGE-2 %.2f | ROUGE-L %.2f (95%% interval [%.2f, %.2f] over the %zu "
+              "held-out dialogues) | %.1f s training per fold\n",
+              K, sum1 / K, sum2 / K, sumL / K, ci.lo, ci.hi, held_out.size(), seconds / K);
+  report["cv"] = {{"folds", folds}, {"rouge1", sum1 / K}, {"rouge2", sum2 / K}, {"rougeL", sumL / K},
+                  {"rougeL_interval", {ci.lo, ci.hi}}, {"dialogues", held_out.size()}};
 }
 
 void run_train(TrainArgs& args) {
@@ -246,10 +257,13 @@ void run_train(TrainArgs& args) {
       eval_input.path = args.eval;
       const auto eval = read_input(eval_input).dialogues;
       const auto r = summarize::evaluate_rouge(eval, lexicon, model, model.decode_options());
-      std::printf("eval %s | ROUGE-1 %.2f | ROUGE-2 %.2f | ROUGE-L %.2f | %d dialogues\n", args.eval.c_str(), r.rouge1,
-                  r.rouge2, r.rougeL, r.dialogues);
+      KESSEL_CHECK_ARG(r.dialogues > 0, "train: none of the dialogues of --eval '", args.eval,
+                       "' has a reference summary");
+      const summarize::Interval ci = interval(r.rougeL_dialogues);
+      std::printf("eval %s | ROUGE-1 %.2f | ROUGE-2 %.2f | ROUGE-L %.2f (95%% interval [%.2f, %.2f]) | %d dialogues\n",
+                  args.eval.c_str(), r.rouge1, r.rouge2, r.rougeL, ci.lo, ci.hi, r.dialogues);
       report["eval"] = {{"path", args.eval}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL},
-                        {"dialogues", r.dialogues}};
+                        {"rougeL_interval", {ci.lo, ci.hi}}, {"dialogues", r.dialogues}};
       if (!args.budget_sweep.empty()) report["eval_budget_sweep"] = sweep(args, model, eval, lexicon, nullptr);
     }
     std::printf("model %s | best epoch %s | dev ROUGE-L %.2f | budget %d units, %d chars | %.1f s\n",

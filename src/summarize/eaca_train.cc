@@ -80,6 +80,7 @@ DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text
     out.rouge1 += r.best.rouge1.f1;
     out.rouge2 += r.best.rouge2.f1;
     out.rougeL += r.best.rougeL.f1;
+    out.rougeL_dialogues.push_back(100.0 * r.best.rougeL.f1);
     ++out.dialogues;
   }
   if (out.dialogues > 0) {

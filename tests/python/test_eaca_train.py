@@ -84,6 +84,12 @@ def test_cross_validation_reports_held_out_scores(tmp_path):
     cv = json.loads(report.read_text())["cv"]
     assert len(cv["folds"]) == 2
     assert all(0.0 <= f["rougeL"] <= 100.0 and f["dialogues"] == 3 for f in cv["folds"])
+    # The interval is over all held-out dialogues pooled, and holds their mean.
+    lo, hi = cv["rougeL_interval"]
+    assert cv["dialogues"] == 6 and 0.0 <= lo <= hi <= 100.0
+    m = re.search(r"ROUGE-L (\d+\.\d\d) \(95% interval \[(\d+\.\d\d), (\d+\.\d\d)\] over the 6 held-out dialogues\)",
+                  proc.stdout)
+    assert m and float(m.group(2)) == pytest.approx(lo, abs=0.006) and float(m.group(3)) == pytest.approx(hi, abs=0.006)
 
 
 def test_cross_fitting_trains_one_member_per_fold(tmp_path):
