@@ -128,7 +128,7 @@ namespace {
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
 // "好，，谢谢") is dropped too. The unit's own text when no content token is kept.
-std::string rebuild(const Unit& unit, const std::vector<text::Token>& tokens, const std::vector<char>& keep) {
+std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const std::vector<char>& keep) {
   std::string out;
   std::int64_t last_end = -1;
   bool content = false;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,10 @@ inline constexpr int kCompressBuckets = 1 << 18;
 
 // The tokens of every unit (text::tokenize, no lexicon terms), which of them an expressed customer
 // emotion mention covers, and — from compress_features only — the hashed feature ids of each token
-// (`features[t]` lists the ids of token t). Pure functions of the dialogue.
+// (`features[t]` lists the ids of token t). Pure functions of the dialogue. `tokens` views
+// Prepared::unit_tokens: the Prepared must outlive the UnitTokens.
 struct UnitTokens {
-  std::vector<text::Token> tokens;
+  std::span<const text::Token> tokens;
   std::vector<std::vector<std::int32_t>> features;  // empty from unit_tokens
   std::vector<char> forced;  // 1: inside an expressed customer emotion mention, never deleted
 };
