@@ -127,7 +127,7 @@ void add_eval_command(CLI::App& app) {
   cmd->add_option("--bootstrap", options->bootstrap,
                   "Resamples for the 95% bootstrap intervals of ROUGE-L and of each row's paired difference from "
                   "EACA (the unsupervised mode without a model); 0: none")
-      ->check(CLI::Range(0, 1000000))
+      ->check(CLI::Range(0, 100000))
       ->capture_default_str();
   cmd->callback([options] {
     const auto& o = *options;
