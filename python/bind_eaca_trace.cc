@@ -55,11 +55,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
   config.members = 1;
   const summarize::EacaDims dims = summarize::dims_of(config);
 
-  const std::string line = py::isinstance<py::str>(dialogue)
-                               ? dialogue.cast<std::string>()
-                               : py::module_::import("json").attr("dumps")(dialogue, py::arg("ensure_ascii") = false).cast<std::string>();
-  const text::ReadResult read = text::read_dialogues_from_string(line, "<dialogue>");
-  KESSEL_CHECK_ARG(read.dialogues.size() == 1, fn, ": expected one dialogue, got ", read.dialogues.size());
+  const text::Dialogue d = one_dialogue(dialogue, fn);
   const text::Lexicon lexicon = text::load_default_lexicon(default_lexicon_dir(lexicon_dir, "lexicon_dir", "_eaca_trace: "));
 
   std::vector<float> flat;
@@ -76,7 +72,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
       std::copy_n(a.data(), s.size(), flat.begin() + s.offset);
     }
   }
-  const summarize::EacaTrace t = summarize::eaca_trace(read.dialogues.front(), lexicon, config, seed, flat,
+  const summarize::EacaTrace t = summarize::eaca_trace(d, lexicon, config, seed, flat,
                                                        summarize::LossWeights{coverage_weight, source_weight});
   const auto& f = t.features;
   const auto U = static_cast<py::ssize_t>(f.units);

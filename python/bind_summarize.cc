@@ -28,8 +28,16 @@ std::string default_lexicon_dir(const std::optional<std::string>& given, const c
   return text::find_default_lexicon_dir(given.value_or(""), candidates, what, context);
 }
 
-namespace {
+text::Dialogue one_dialogue(const py::object& dialogue, const char* fn) {
+  const std::string line = py::isinstance<py::str>(dialogue)
+                               ? dialogue.cast<std::string>()
+                               : py::module_::import("json").attr("dumps")(dialogue, py::arg("ensure_ascii") = false).cast<std::string>();
+  text::ReadResult read = text::read_dialogues_from_string(line, "<dialogue>");
+  KESSEL_CHECK_ARG(read.dialogues.size() == 1, fn, ": expected one dialogue, got ", read.dialogues.size());
+  return std::move(read.dialogues.front());
+}
 
+namespace {
 
 class PySummarizer {
  public:
@@ -52,13 +60,7 @@ class PySummarizer {
 
   // One dialogue (dict or JSON string, any input format) -> the output record.
   py::object summarize(const py::object& dialogue) const {
-    const std::string line = py::isinstance<py::str>(dialogue)
-                                 ? dialogue.cast<std::string>()
-                                 : py::module_::import("json").attr("dumps")(dialogue, py::arg("ensure_ascii") = false).cast<std::string>();
-    const text::ReadResult read = text::read_dialogues_from_string(line, "<dialogue>");
-    KESSEL_CHECK_ARG(read.dialogues.size() == 1, "Summarizer.summarize: expected one dialogue, got ",
-                     read.dialogues.size());
-    const text::Dialogue& d = read.dialogues.front();
+    const text::Dialogue d = one_dialogue(dialogue, "Summarizer.summarize");
     const summarize::Summarized r = summarizer_.run(d, lexicon_);
     // The record `kessel summarize` writes, through Python's json so that the two cannot drift apart.
     return py::module_::import("json").attr("loads")(summarize::summary_to_json(r.prepared, r.summary, nullptr).dump());

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "kessel/text/dialogue.h"
+
 namespace kessel::python {
 
 namespace py = pybind11;
@@ -22,6 +24,11 @@ void bind_eaca_trace(py::module_& m);
 // The default lexicon's directory: `given`, else $KESSEL_HOME/data/lexicon, else the source tree the
 // module was built from. IoError naming `what` and every place tried, prefixed by `context`.
 std::string default_lexicon_dir(const std::optional<std::string>& given, const char* what, const char* context);
+
+// One dialogue from Python: a dict, or a JSON string, in any of the three input formats (kessel, CSDS,
+// TweetSumm). ParseError naming the field for a bad record; InvalidArgument "<fn>: expected one
+// dialogue, got N" otherwise.
+text::Dialogue one_dialogue(const py::object& dialogue, const char* fn);
 
 // A C-contiguous float32 array: the form every kernel takes. Converts (copying) other dtypes/orders.
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
