@@ -26,11 +26,8 @@ struct EvalOptions {
   int max_sentences = 4;
   float redundancy = 0.5f;
   bool json = false;
-  int bootstrap = 1000;  // resamples for the intervals; 0: none
+  int bootstrap = summarize::kBootstrapResamples;  // resamples for the intervals; 0: none
 };
-
-constexpr double kLevel = 0.95;
-constexpr std::uint64_t kBootstrapSeed = 1;
 
 // Each row's ROUGE-L interval and its paired difference from the reference row (none for that row).
 struct RowIntervals {
@@ -43,13 +40,15 @@ struct RowIntervals {
 std::vector<RowIntervals> intervals(const std::vector<summarize::EvalRow>& rows, std::size_t ref, int resamples) {
   std::vector<RowIntervals> out(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    out[i].rougeL = summarize::bootstrap_mean_interval(rows[i].rougeL_dialogues, resamples, kLevel, kBootstrapSeed);
+    out[i].rougeL = summarize::bootstrap_mean_interval(rows[i].rougeL_dialogues, resamples,
+                                                       summarize::kIntervalLevel, summarize::kBootstrapSeed);
     if (i == ref || ref >= rows.size()) continue;
     std::vector<double> diff(rows[i].rougeL_dialogues.size());
     for (std::size_t d = 0; d < diff.size(); ++d) diff[d] = rows[i].rougeL_dialogues[d] - rows[ref].rougeL_dialogues[d];
     out[i].compared = true;
     out[i].delta = rows[i].rougeL_best - rows[ref].rougeL_best;
-    out[i].delta_ci = summarize::bootstrap_mean_interval(diff, resamples, kLevel, kBootstrapSeed);
+    out[i].delta_ci =
+        summarize::bootstrap_mean_interval(diff, resamples, summarize::kIntervalLevel, summarize::kBootstrapSeed);
   }
   return out;
 }
@@ -60,7 +59,7 @@ void print_intervals(const std::vector<summarize::EvalRow>& rows, const std::vec
   for (const auto& r : rows) width = std::max(width, static_cast<int>(r.name.size()));
   std::printf("\nROUGE-L with %.0f%% bootstrap intervals (%d resamples of the %zu dialogues), and each row minus %s,\n"
               "paired on the same dialogues (an interval that excludes 0 is a difference the sample supports):\n",
-              100 * kLevel, resamples, rows.front().dialogues, rows[ref].name.c_str());
+              100 * summarize::kIntervalLevel, resamples, rows.front().dialogues, rows[ref].name.c_str());
   std::printf("%-*s %6s %16s | %7s %16s\n", width, "system", "R-L", "95% interval", "diff", "95% interval");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     std::printf("%-*s %6.2f  [%6.2f, %6.2f] |", width, rows[i].name.c_str(), rows[i].rougeL_best, ci[i].rougeL.lo,
@@ -174,7 +173,9 @@ void add_eval_command(CLI::App& app) {
         j["rows"].push_back(std::move(r));
       }
       if (!ci.empty())
-        j["bootstrap"] = {{"resamples", o.bootstrap}, {"level", kLevel}, {"seed", kBootstrapSeed},
+        j["bootstrap"] = {{"resamples", o.bootstrap},
+                          {"level", summarize::kIntervalLevel},
+                          {"seed", summarize::kBootstrapSeed},
                           {"reference", ref < rows.size() ? rows[ref].name : ""}};
       std::cout << j.dump(2) << '\n';
     } else {

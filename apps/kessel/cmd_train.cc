@@ -151,9 +151,10 @@ summarize::EacaModel train_once(const TrainArgs& args, const std::vector<text::D
   return model;
 }
 
-// The 95% bootstrap interval of a mean ROUGE-L over dialogues (as kessel eval: 1000 resamples, seed 1).
+// The bootstrap interval of a mean ROUGE-L over dialogues, with kessel eval's default settings.
 summarize::Interval interval(const std::vector<double>& rougeL) {
-  return summarize::bootstrap_mean_interval(rougeL, 1000, 0.95, 1);
+  return summarize::bootstrap_mean_interval(rougeL, summarize::kBootstrapResamples, summarize::kIntervalLevel,
+                                            summarize::kBootstrapSeed);
 }
 
 void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogue>& all, const text::Lexicon& lexicon,

@@ -43,4 +43,10 @@ struct Interval {
 // InvalidArgument for no values, a non-finite value, resamples < 1 or level outside (0, 1).
 Interval bootstrap_mean_interval(const std::vector<double>& values, int resamples, double level, std::uint64_t seed);
 
+// The settings `kessel eval` and `kessel train` report their intervals with (--bootstrap changes the
+// resamples of kessel eval).
+inline constexpr int kBootstrapResamples = 1000;
+inline constexpr double kIntervalLevel = 0.95;
+inline constexpr std::uint64_t kBootstrapSeed = 1;
+
 }  // namespace kessel::summarize
