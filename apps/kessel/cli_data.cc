@@ -72,7 +72,7 @@ text::ReadResult read_input(const InputOptions& options) {
   ro.on_error = text::parse_on_error(options.on_error);
   text::ReadResult result = text::read_dialogues(options.path, ro);
   for (const auto& s : result.skipped)
-    std::fprintf(stderr, "skipped %s:%ld: %s\n", options.path.c_str(), s.line, s.reason.c_str());
+    std::fprintf(stderr, "skipped %s\n", s.reason.c_str());  // the reason names the file and line
   if (!result.skipped.empty())
     std::fprintf(stderr, "%s: %zu dialogues read, %zu records skipped\n", options.path.c_str(),
                  result.dialogues.size(), result.skipped.size());

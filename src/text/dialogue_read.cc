@@ -2,6 +2,7 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "kessel/error.h"
@@ -414,23 +415,32 @@ bool next_line(std::string_view content, std::size_t& pos, long& line_no, std::s
 }  // namespace
 
 DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
+  // The first record that tells its format decides. Records before it that cannot (bad JSON, not an
+  // object, no known key) do not stop detection: the reader then reports each of them under
+  // --on-error. When no record tells, the first one's problem is the error.
   long line_no = 0;
   std::size_t pos = 0;
   std::string_view line;
+  std::optional<ParseError> first_problem;
   while (next_line(content, pos, line_no, line)) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
       line.remove_suffix(1);
     }
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     const Ctx c{name, line_no};
-    json j;
     try {
-      j = json::parse(line);
-    } catch (const json::parse_error& e) {
-      c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what());
+      json j;
+      try {
+        j = json::parse(line);
+      } catch (const json::parse_error& e) {
+        c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what());
+      }
+      return detect_from_json(j, c);
+    } catch (const ParseError& e) {
+      if (!first_problem) first_problem = e;
     }
-    return detect_from_json(j, c);
   }
+  if (first_problem) throw *first_problem;
   throw ParseError(name, 0, "record: cannot detect the format of an empty file");
 }
 

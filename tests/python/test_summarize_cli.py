@@ -426,6 +426,20 @@ def test_on_error_skip_reports_every_record(tmp_path):
     assert f"{len(bad_lines)} records skipped" in p.stderr, p.stderr
 
 
+def test_a_bad_first_record_does_not_stop_format_detection(tmp_path):
+    path = tmp_path / "first_bad.jsonl"
+    with open(path, "wb") as f:
+        f.write(b'{"id": "x", "turns": [{"speaker": "customer", "text": "caf\xc3 \xff"}]}\n')
+        f.write(json.dumps(GOOD).encode() + b"\n")
+    # Without --format: fails on the bad record itself (not on detection), or skips it.
+    err = fails("summarize", "--input", path)
+    assert "first_bad.jsonl:1: record: invalid UTF-8" in err, err
+    p = run("summarize", "--input", path, "--on-error", "skip")
+    assert [r["id"] for r in records(p.stdout)] == [GOOD["id"]]
+    assert p.stderr.count("first_bad.jsonl:1:") == 1, p.stderr  # named once per skipped record
+    assert "1 records skipped" in p.stderr, p.stderr
+
+
 def test_invalid_utf8_names_file_and_line(tmp_path):
     path = tmp_path / "bad_utf8.jsonl"
     with open(path, "wb") as f:

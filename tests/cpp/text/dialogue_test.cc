@@ -176,6 +176,28 @@ TEST(Dialogue, FormatDetectionAndOverride) {
   EXPECT_THROW(detect_dialogue_format(R"({"foo": 1})", "m"), ParseError);
   EXPECT_THROW(detect_dialogue_format("", "m"), ParseError);
   ReadOptions o;
+  {
+    // A first record that cannot tell its format does not decide it: the next one does, and the
+    // reader then reports the bad record itself (skipped here, with its line).
+    const std::string content = "{\"turns\": [\"oops\"\n{\"foo\": 1}\n{\"Dialogue\": [{\"speaker\": \"Q\", \"utterance\": \"你好\"}]}\n";
+    EXPECT_EQ(detect_dialogue_format(content, "m"), DialogueFormat::csds);
+    ReadOptions skip;
+    skip.on_error = OnError::skip;
+    const ReadResult r = read_dialogues_from_string(content, "m", skip);
+    EXPECT_EQ(r.format, DialogueFormat::csds);
+    ASSERT_EQ(r.dialogues.size(), 1u);
+    ASSERT_EQ(r.skipped.size(), 2u);
+    EXPECT_EQ(r.skipped[0].line, 1);
+    EXPECT_NE(r.skipped[0].reason.find("m:1: record: invalid JSON"), std::string::npos) << r.skipped[0].reason;
+    // No record tells: the first one's problem is the error.
+    try {
+      detect_dialogue_format("[1]\n{\"foo\": 1}\n", "m");
+      ADD_FAILURE() << "expected a ParseError";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), 1);
+      EXPECT_NE(std::string(e.what()).find("expected a JSON object"), std::string::npos) << e.what();
+    }
+  }
   o.format = DialogueFormat::csds;  // explicit format wins, so a kessel record fails as csds
   const std::string msg =
       expect_parse_error(R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}]})", o);
