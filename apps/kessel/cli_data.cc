@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
+#include <sstream>
 #include <string>
 
 #include "kessel/error.h"
@@ -59,7 +61,7 @@ text::Lexicon load_lexicon(const LexiconOptions& options) {
 }
 
 void add_input_options(CLI::App& cmd, InputOptions& options, const std::string& flag) {
-  cmd.add_option(flag, options.path, "Dialogues (JSONL: csds, tweetsumm or kessel format)")->required();
+  cmd.add_option(flag, options.path, "Dialogues (JSONL: csds, tweetsumm or kessel format; '-': standard input)")->required();
   cmd.add_option("--format", options.format, "csds | tweetsumm | kessel (detected when omitted)")
       ->check(CLI::IsMember({"csds", "tweetsumm", "kessel"}));
   cmd.add_option("--on-error", options.on_error, "What to do with a bad record: fail | skip")
@@ -70,7 +72,14 @@ text::ReadResult read_input(const InputOptions& options) {
   text::ReadOptions ro;
   if (!options.format.empty()) ro.format = text::parse_dialogue_format(options.format);
   ro.on_error = text::parse_on_error(options.on_error);
-  text::ReadResult result = text::read_dialogues(options.path, ro);
+  text::ReadResult result;
+  if (options.path == "-") {  // standard input, named <stdin> in errors
+    std::ostringstream content;
+    content << std::cin.rdbuf();
+    result = text::read_dialogues_from_string(content.str(), "<stdin>", ro);
+  } else {
+    result = text::read_dialogues(options.path, ro);
+  }
   for (const auto& s : result.skipped)
     std::fprintf(stderr, "skipped %s\n", s.reason.c_str());  // the reason names the file and line
   if (!result.skipped.empty())

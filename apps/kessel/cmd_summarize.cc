@@ -48,7 +48,7 @@ void add_summarize_command(CLI::App& app) {
       "summarize", "Summarize customer-service dialogues, keeping the customer's emotion words");
   add_input_options(*cmd, options->input);
   add_lexicon_options(*cmd, options->lexicon);
-  cmd->add_option("--output,-o", options->output, "Output JSONL (default: standard output)");
+  cmd->add_option("--output,-o", options->output, "Output JSONL (default, or '-': standard output)");
   add_summarizer_flags(*cmd, options->summarizer);
   cmd->add_flag("--explain", options->explain, "Add the attention map to each record");
   cmd->add_flag("--pretty", options->pretty, "Readable text instead of JSON lines");
@@ -61,11 +61,12 @@ void add_summarize_command(CLI::App& app) {
     const summarize::Summarizer summarizer = summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
 
     std::ofstream file;
-    if (!o.output.empty()) {
+    const bool to_stdout = o.output.empty() || o.output == "-";
+    if (!to_stdout) {
       file.open(o.output);
       if (!file) throw IoError("--output " + o.output + ": cannot open for writing");
     }
-    std::ostream& out = o.output.empty() ? std::cout : file;
+    std::ostream& out = to_stdout ? std::cout : file;
     Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()));
     std::int64_t done = 0, unsatisfied = 0;
     HtmlReport report;

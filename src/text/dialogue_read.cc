@@ -359,6 +359,9 @@ Dialogue parse_kessel(const Ctx& c, const json& j) {
       if (tm.is_number()) {
         const double v = tm.get<double>();
         if (!std::isfinite(v)) c.fail(f + ".time", "not a finite number");
+        if (std::fabs(v) > kMaxTimeSeconds)
+          c.fail(f + ".time", detail::concat(v, " s is out of range (|time| <= ", kMaxTimeSeconds,
+                                             " s); times are seconds, so divide milliseconds by 1000"));
         turn.time = v;
       } else if (tm.is_string()) {
         const auto v = parse_iso8601(tm.get<std::string>());

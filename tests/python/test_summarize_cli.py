@@ -440,6 +440,20 @@ def test_a_bad_first_record_does_not_stop_format_detection(tmp_path):
     assert "1 records skipped" in p.stderr, p.stderr
 
 
+def test_dash_reads_standard_input_and_writes_standard_output(tmp_path):
+    lines = [GOOD, dialogue("two", ("customer", "where is my refund :("), ("agent", "it is on its way"))]
+    text = "".join(json.dumps(r) + "\n" for r in lines)
+    p = subprocess.run([CLI, "summarize", "--input", "-", "--output", "-"], input=text, capture_output=True,
+                       text=True, timeout=60, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert [r["id"] for r in records(p.stdout)] == ["good", "two"]
+    assert not (tmp_path / "-").exists()
+    # Errors in standard input are named <stdin> with their line.
+    p = subprocess.run([CLI, "summarize", "--input", "-"], input=text + '{"id": "x", "turns": []}\n',
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and "<stdin>:3: turns: empty dialogue" in p.stderr, p.stderr
+
+
 def test_invalid_utf8_names_file_and_line(tmp_path):
     path = tmp_path / "bad_utf8.jsonl"
     with open(path, "wb") as f:

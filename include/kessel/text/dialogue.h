@@ -44,6 +44,11 @@ const char* to_string(DialogueFormat f);
 // "csds" | "tweetsumm" | "kessel"; throws InvalidArgument otherwise.
 DialogueFormat parse_dialogue_format(std::string_view name);
 
+// The largest |time| a reader accepts, in seconds (about 3,200 years from 1970). Beyond it the
+// differences the time features take would lose all precision in float, or overflow; epoch
+// milliseconds (1.7e12 today) land here too, and the error says so.
+inline constexpr double kMaxTimeSeconds = 1e11;
+
 struct Turn {
   Speaker speaker = Speaker::customer;
   std::string text;

@@ -124,6 +124,14 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
        "turns[0].time"},
       {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": [1]}]})",
        "turns[0].time"},
+      // Far beyond any date (their differences would overflow the time features), and epoch
+      // milliseconds, which the error names.
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": 1e308}]})",
+       "turns[0].time: 1e+308 s is out of range"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": -2e11}]})",
+       "turns[0].time: -2e+11 s is out of range"},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "time": 1709258400000}]})",
+       "divide milliseconds by 1000"},
       {R"({"id": "x", "turns": "hello"})", "turns: expected a list"},
       {R"({"id": "x", "turns": []})", "turns: empty dialogue"},
       {R"({"turns": [{"speaker": "customer", "text": "a"}]})", "id: missing"},
