@@ -30,19 +30,24 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
                    " unit token lists for ", p.units.size(), " units (build it with prepare())");
   std::vector<UnitTokens> out(p.units.size());
   for (std::size_t u = 0; u < p.units.size(); ++u) {
-    const Unit& unit = p.units[u];
-    UnitTokens& ut = out[u];
-    ut.tokens = p.unit_tokens[u];
-    ut.forced.assign(ut.tokens.size(), 0);
-    // Expressed customer emotion mentions in this unit: their tokens stay.
+    out[u].tokens = p.unit_tokens[u];
+    out[u].forced.assign(out[u].tokens.size(), 0);
+  }
+  // Expressed customer emotion mentions: their tokens stay. Tokens are in text order, so the ones a
+  // mention overlaps start at the first that ends after it starts (one linear scan per mention was
+  // quadratic on a turn with thousands of mentions).
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    const int u = p.mention_unit[m];
+    if (u < 0 || !p.mentions[m].expressed) continue;
+    const Unit& unit = p.units[static_cast<std::size_t>(u)];
     if (unit.byte_start < 0) continue;
-    for (std::size_t m = 0; m < p.mentions.size(); ++m) {
-      if (p.mention_unit[m] != static_cast<int>(u) || !p.mentions[m].expressed) continue;
-      const std::int64_t s = p.mentions[m].byte_start - unit.byte_start;
-      const std::int64_t e = p.mentions[m].byte_end - unit.byte_start;
-      for (std::size_t i = 0; i < ut.tokens.size(); ++i)
-        if (ut.tokens[i].byte_start < e && ut.tokens[i].byte_end > s) ut.forced[i] = 1;
-    }
+    UnitTokens& ut = out[static_cast<std::size_t>(u)];
+    const std::int64_t s = p.mentions[m].byte_start - unit.byte_start;
+    const std::int64_t e = p.mentions[m].byte_end - unit.byte_start;
+    const auto first = std::partition_point(ut.tokens.begin(), ut.tokens.end(),
+                                            [&](const text::Token& t) { return t.byte_end <= s; });
+    for (auto it = first; it != ut.tokens.end() && it->byte_start < e; ++it)
+      ut.forced[static_cast<std::size_t>(it - ut.tokens.begin())] = 1;
   }
   return out;
 }
