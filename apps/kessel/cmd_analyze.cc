@@ -7,6 +7,7 @@
 #include "cli_data.h"
 #include "commands.h"
 #include "kessel/summarize/analyze.h"
+#include "summarizer_flags.h"
 
 namespace kessel::cli {
 
@@ -15,7 +16,7 @@ namespace {
 struct AnalyzeOptions {
   InputOptions input;
   LexiconOptions lexicon;
-  int max_sentences = 4;
+  SummarizerFlags summarizer;  // --model or --ranker, and the budget overrides, as in kessel summarize
   bool json = false;
 };
 
@@ -29,7 +30,7 @@ nlohmann::json to_json(const summarize::Analysis& a) {
   return {{"dialogues", a.dialogues},
           {"turns", a.turns},
           {"units", a.units},
-          {"compute", {{"stages", stages}}},
+          {"compute", {{"scorer", a.scorer}, {"stages", stages}}},
           {"data",
            {{"tokens", a.tokens},
             {"vocabulary", a.vocabulary},
@@ -43,9 +44,7 @@ nlohmann::json to_json(const summarize::Analysis& a) {
             {"emotion_counts", a.emotion_counts},
             {"top_terms", terms}}},
           {"cognitive",
-           {{"enforced",
-             {"emotion constraint (hard: keep one expressed customer emotion)",
-              "sentence budget", "redundancy control (MMR)", "self-attention masked in the ranker"}},
+           {{"enforced", a.enforced},
             {"constraint_binds", a.constraint_binds},
             {"constraint_satisfied", a.constraint_satisfied},
             {"budget_binds", a.budget_binds}}},
@@ -61,10 +60,13 @@ nlohmann::json to_json(const summarize::Analysis& a) {
 void print_text(const summarize::Analysis& a, const std::string& path) {
   std::printf("%s: %zu dialogues, %zu turns, %zu sentence units\n\n", path.c_str(), a.dialogues, a.turns,
               a.units);
-  std::printf("COMPUTE (unsupervised pipeline, one thread)\n");
-  for (const auto& s : a.stages)
-    std::printf("  %-46s %9.3f ms/dialogue  %10.1f ms total%s\n", s.stage.c_str(), s.per_dialogue_ms,
-                s.total_ms, s.gflop > 0 ? ("  " + std::to_string(s.gflop) + " GFLOP").c_str() : "");
+  std::printf("COMPUTE (%s, one thread)\n", a.scorer.c_str());
+  for (const auto& s : a.stages) {
+    char gflop[48] = "";
+    if (s.gflop > 0) std::snprintf(gflop, sizeof gflop, "  %.4f GFLOP", s.gflop);
+    std::printf("  %-60s %9.3f ms/dialogue  %10.1f ms total%s\n", s.stage.c_str(), s.per_dialogue_ms,
+                s.total_ms, gflop);
+  }
   std::printf("\nDATA\n  tokens %zu, vocabulary %zu, token entropy %.2f bits\n", a.tokens, a.vocabulary,
               a.token_entropy_bits);
   std::printf("  units per dialogue: mean %.1f, max %zu; customer share %.1f%%\n", a.units_per_dialogue_mean,
@@ -81,7 +83,9 @@ void print_text(const summarize::Analysis& a, const std::string& path) {
   std::printf("  emotion constraint (hard): binds in %.1f%% of dialogues, satisfied in %.1f%%\n",
               100 * a.constraint_binds, 100 * a.constraint_satisfied);
   std::printf("  sentence budget: binds in %.1f%% (more units than the budget)\n", 100 * a.budget_binds);
-  std::printf("  redundancy control (MMR) and self-masked attention: always on\n");
+  std::printf("  enforced:");
+  for (std::size_t i = 0; i < a.enforced.size(); ++i) std::printf("%s %s", i ? ";" : "", a.enforced[i].c_str());
+  std::printf("\n");
   std::printf("\nPHYSICAL (modalities)\n  token kinds:");
   for (const auto& [k, c] : a.token_kinds) std::printf(" %s %zu", k.c_str(), c);
   std::printf("\n  turns with emoji %.1f%%; dialogues with times %.1f%%", 100 * a.turns_with_emoji,
@@ -99,16 +103,15 @@ void add_analyze_command(CLI::App& app) {
       "analyze", "The four constraint quadrants of a dialogue file: compute, data, cognitive, physical");
   add_input_options(*cmd, options->input, "--data");
   add_lexicon_options(*cmd, options->lexicon);
-  cmd->add_option("--max-sentences", options->max_sentences, "Summary length in sentences")
-      ->check(CLI::Range(1, 1000));
+  add_summarizer_flags(*cmd, options->summarizer);
   cmd->add_flag("--json", options->json, "Print JSON");
-  cmd->callback([options] {
+  cmd->callback([options, cmd] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
+    const summarize::Summarizer summarizer =
+        summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
     const text::ReadResult input = read_input(o.input);
-    summarize::DecodeOptions decode;
-    decode.max_sentences = o.max_sentences;
-    const summarize::Analysis a = summarize::analyze(input.dialogues, lexicon, decode);
+    const summarize::Analysis a = summarize::analyze(input.dialogues, lexicon, *summarizer.scorer, summarizer.decode);
     if (o.json) std::cout << to_json(a).dump(2) << '\n';
     else print_text(a, o.input.path);
   });

@@ -13,31 +13,38 @@
 
 namespace kessel::summarize {
 
-Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon, const Scorer& scorer,
                  const DecodeOptions& options, std::size_t top) {
   Analysis a;
   a.dialogues = dialogues.size();
-  const CentralityScorer ranker;
-  const int dim = CentralityOptions{}.dim;
-  double t_prepare = 0, t_score = 0, t_decode = 0, t_oracle = 0, attention_flops = 0;
+  a.scorer = scorer.name();
+  double t_prepare = 0, t_decode = 0, t_oracle = 0;
+  std::vector<LayerCost> parts;  // the scorer's, summed over dialogues in first-seen order
+  std::vector<LayerCost> cost;
   std::unordered_map<std::string, std::size_t> token_counts, term_counts;
   std::size_t customer_units = 0, oracle_selected = 0, oracle_units = 0, with_emotion = 0;
   std::size_t bound = 0, satisfied = 0, over_budget = 0, turns_with_emoji = 0, with_times = 0;
-  std::size_t turn_chars = 0;
+  std::size_t turn_chars = 0, char_budget = 0, rendered = 0;
   bool first_span = true;
 
   for (const auto& dialogue : dialogues) {
     Timer timer;
     const Prepared p = prepare(dialogue, lexicon);
     t_prepare += timer.milliseconds();
-    timer.reset();
-    const UnitScores scores = ranker.score(p);
-    t_score += timer.milliseconds();
+    cost.clear();
+    const UnitScores scores = scorer.score_profiled(p, cost);
+    for (const auto& c : cost) {
+      auto it = std::find_if(parts.begin(), parts.end(), [&](const LayerCost& x) { return x.layer == c.layer; });
+      if (it == parts.end()) {
+        parts.push_back(c);
+      } else {
+        it->ms += c.ms;
+        it->flops += c.flops;
+      }
+    }
     timer.reset();
     const Summary s = decode(p, scores, options);
     t_decode += timer.milliseconds();
-    const double U = static_cast<double>(p.units.size());
-    attention_flops += 2.0 * U * U * dim * 2.0;  // QK^T and PV of the centrality attention
 
     a.turns += dialogue.turns.size();
     a.units += p.units.size();
@@ -49,6 +56,8 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
       ++a.emotion_counts[text::to_string(m.emotion)];
       ++term_counts[m.term];
     }
+    char_budget += scores.max_chars > 0 ? 1 : 0;  // the scorer's own, per dialogue
+    rendered += scores.unit_text.empty() ? 0 : 1;
     bound += s.constraint_bound ? 1 : 0;
     satisfied += s.constraint_satisfied ? 1 : 0;
     over_budget += static_cast<int>(p.units.size()) > options.max_sentences ? 1 : 0;
@@ -105,7 +114,7 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
     a.stages.push_back({std::move(name), ms, ms / n, gflop});
   };
   stage("prepare: tokenize, emotions, units", t_prepare, 0.0);
-  stage("score: tf-idf + attention + power iteration", t_score, attention_flops * 1e-9);
+  for (const auto& c : parts) stage("score: " + c.layer, c.ms, c.flops * 1e-9);
   stage("decode: MMR + emotion constraint", t_decode, 0.0);
   if (a.with_references) stage("greedy ROUGE oracle (labels)", t_oracle, 0.0);
 
@@ -124,6 +133,14 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
   });
   if (terms.size() > top) terms.resize(top);
   a.top_terms = std::move(terms);
+  if (options.emotion_constraint)
+    a.enforced.push_back("emotion constraint (hard: keep one expressed customer emotion)");
+  a.enforced.push_back("sentence budget (" + std::to_string(options.max_sentences) + " units)");
+  if (char_budget > 0) a.enforced.push_back("character budget (the model's, per dialogue)");
+  else if (options.max_chars > 0)
+    a.enforced.push_back("character budget (" + std::to_string(options.max_chars) + " code points)");
+  if (options.redundancy > 0.0f) a.enforced.push_back("redundancy control (MMR)");
+  if (rendered > 0) a.enforced.push_back("rendering: token deletion (zh) or addressing removal (en)");
   a.constraint_binds = static_cast<double>(bound) / n;
   a.constraint_satisfied = static_cast<double>(satisfied) / n;
   a.budget_binds = static_cast<double>(over_budget) / n;

@@ -6,6 +6,7 @@
 #include "kessel/attention.h"
 #include "kessel/error.h"
 #include "util/splitmix.h"
+#include "util/timer.h"
 
 namespace kessel::summarize {
 
@@ -162,11 +163,19 @@ void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
 }
 
 void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, const EacaSwitches& sw,
-                  const UnitFeatures& f, const std::vector<int>& mention_unit) {
+                  const UnitFeatures& f, const std::vector<int>& mention_unit, EacaForwardCost* cost) {
   const int U = f.units, F = d.F(), D = d.D, A = d.A, Ae = d.Ae(), E = d.E;
   a.U = U;
   a.Q = sw.emotion_attention ? static_cast<int>(f.customer_units.size()) : 0;
   const int Q = a.Q;
+  Timer timer;
+  auto layer_done = [&](EacaForwardCost::Layer layer, double flops) {
+    if (!cost) return;
+    cost->ms[layer] += timer.milliseconds();
+    cost->flops[layer] += flops;
+    timer.reset();
+  };
+  const double Uf = U, Qf = Q;  // for the FLOP counts
   a.x.assign(sz(U) * F, 0.0f);
   for (int u = 0; u < U; ++u) {
     float* xr = a.x.data() + sz(u) * F;
@@ -183,6 +192,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   a.h0.resize(sz(U) * D);
   linear_forward(a.h0.data(), a.x.data(), w.w_in, w.b_in, U, F, D);
   for (auto& v : a.h0) v = std::tanh(v);
+  layer_done(EacaForwardCost::kFuse, 2.0 * E * static_cast<double>(f.token_ids.size()) + 2.0 * Uf * F * D);
 
   a.h1 = a.h0;
   if (sw.context_encoder && U > 0) {
@@ -197,6 +207,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     const AttnCall c = context_call(a, d, sw, f);
     attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
     for (std::size_t i = 0; i < a.h1.size(); ++i) a.h1[i] += a.ctx[i];
+    layer_done(EacaForwardCost::kContext, 2.0 * Uf * D * (2.0 * A + D) + 2.0 * Uf * Uf * (A + D));
   }
 
   a.g.assign(sz(D), 0.0f);
@@ -230,6 +241,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
     for (int q = 0; q < Q; ++q)
       for (int k = 0; k < D; ++k) a.g[sz(k)] += a.e[sz(q) * D + k] / static_cast<float>(Q);
+    layer_done(EacaForwardCost::kEmotion, 2.0 * Uf * D * 2.0 * A + 2.0 * Qf * Uf * (Ae + D));
   }
 
   // Salience: z = tanh([h1 ; g] Ws^T + bs), sal = z . vs + cs.
@@ -256,6 +268,8 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     for (int k = 0; k < D; ++k) s += w.wm[k] * hr[k];
     a.mention_logit[m] = s;
   }
+  layer_done(EacaForwardCost::kHeads,
+             2.0 * Uf * (2.0 * D * D + D) + 2.0 * (D + 2) + 2.0 * static_cast<double>(mention_unit.size()) * (D + 1));
 }
 
 double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const EacaWeights& w, const EacaDims& d,

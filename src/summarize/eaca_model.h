@@ -92,9 +92,22 @@ struct EacaSwitches {
 
 EacaSwitches switches_of(const EacaConfig& config);
 
+// Time and floating-point work of eaca_forward's layers, added to on each call (`kessel analyze`).
+// FLOPs count the multiply-adds of the products and attention (2 per multiply-add), not the
+// elementwise tanh/exp.
+struct EacaForwardCost {
+  enum Layer { kFuse, kContext, kEmotion, kHeads, kLayers };
+  static constexpr const char* kNames[kLayers] = {"embed + fuse -> h0", "context self-attention (engine)",
+                                                  "EACA customer attention (engine)",
+                                                  "heads: salience, emotion source, has-emotion"};
+  double ms[kLayers] = {};
+  double flops[kLayers] = {};
+};
+
 // Fills act. `mention_unit` [M] from Prepared. Single-threaded (deterministic, and dialogues are small).
+// With `cost`, each layer's time and work are added to it.
 void eaca_forward(EacaActivations& act, const EacaWeights& w, const EacaDims& dims, const EacaSwitches& sw,
-                  const UnitFeatures& f, const std::vector<int>& mention_unit);
+                  const UnitFeatures& f, const std::vector<int>& mention_unit, EacaForwardCost* cost = nullptr);
 
 struct EacaTargets {
   std::vector<float> salience;  // [U] in [0, 1]

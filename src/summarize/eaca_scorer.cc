@@ -11,6 +11,7 @@
 #include "summarize/eaca_model.h"
 #include "summarize/safetensors.h"
 #include "util/splitmix.h"
+#include "util/timer.h"
 
 namespace kessel::summarize {
 
@@ -243,9 +244,18 @@ void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d, 
 
 }  // namespace
 
-UnitScores EacaModel::score(const Prepared& p) const {
+UnitScores EacaModel::score(const Prepared& p) const { return score_impl(p, nullptr); }
+
+UnitScores EacaModel::score_profiled(const Prepared& p, std::vector<LayerCost>& cost) const {
+  return score_impl(p, &cost);
+}
+
+UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost) const {
+  Timer timer;
   const EacaDims d = dims_of(config_);
   const UnitFeatures f = compute_features(p, d.V);
+  if (cost) cost->push_back({"features: n-gram hashing, dense, wheel, time", timer.milliseconds(), 0.0});
+  EacaForwardCost forward_cost;
   const EacaSwitches sw = switches_of(config_);
   const std::int64_t P = eaca_param_count(d);
   const int K = config_.members;
@@ -258,7 +268,7 @@ UnitScores EacaModel::score(const Prepared& p) const {
   for (int k = 0; k < K; ++k) {
     // The weights are only read; the const_cast lets the one view type serve parameters and gradients.
     const EacaWeights w = carve_weights(const_cast<float*>(params_.data()) + P * k, d);
-    eaca_forward(a, w, d, sw, f, p.mention_unit);
+    eaca_forward(a, w, d, sw, f, p.mention_unit, cost ? &forward_cost : nullptr);
     for (std::size_t u = 0; u < s.salience.size(); ++u) s.salience[u] += a.salience[u] / static_cast<float>(K);
     for (std::size_t m = 0; m < s.mention_source.size(); ++m)
       s.mention_source[m] += a.mention_logit[m] / static_cast<float>(K);
@@ -273,6 +283,12 @@ UnitScores EacaModel::score(const Prepared& p) const {
     s.attention_queries = f.customer_units;
   }
   s.has_emotion = 1.0f / (1.0f + std::exp(-has_logit));
+  if (cost) {
+    // Summed over the members: the ensemble's cost, layer by layer.
+    for (int l = 0; l < EacaForwardCost::kLayers; ++l)
+      cost->push_back({EacaForwardCost::kNames[l], forward_cost.ms[l], forward_cost.flops[l]});
+    timer.reset();
+  }
   long dialogue_chars = 0;
   for (const auto& unit : p.units) dialogue_chars += unit.chars;
   s.max_chars = length_budget(config_, dialogue_chars);
@@ -286,6 +302,7 @@ UnitScores EacaModel::score(const Prepared& p) const {
     s.unit_text.reserve(p.units.size());
     for (std::size_t u = 0; u < p.units.size(); ++u) s.unit_text.push_back(drop_addressing(p.units[u], tokens[u]));
   }
+  if (cost) cost->push_back({"rendering: token deletion (zh) or addressing (en)", timer.milliseconds(), 0.0});
   return s;
 }
 

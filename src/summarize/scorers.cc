@@ -10,6 +10,7 @@
 #include "kessel/error.h"
 #include "kessel/text/tokenize.h"
 #include "util/hash.h"
+#include "util/timer.h"
 
 namespace kessel::summarize {
 
@@ -113,6 +114,21 @@ CentralityScorer::CentralityScorer(CentralityOptions options) : options_(options
 std::string CentralityScorer::name() const {
   return options_.normalizer == Normalizer::kFuzzy ? "Attention centrality (fuzzy)"
                                                    : "Attention centrality (softmax)";
+}
+
+UnitScores Scorer::score_profiled(const Prepared& p, std::vector<LayerCost>& cost) const {
+  Timer timer;
+  UnitScores s = score(p);
+  cost.push_back({"score", timer.milliseconds(), 0.0});
+  return s;
+}
+
+UnitScores CentralityScorer::score_profiled(const Prepared& p, std::vector<LayerCost>& cost) const {
+  Timer timer;
+  UnitScores s = score(p);
+  const double U = static_cast<double>(p.units.size());
+  cost.push_back({"tf-idf + attention + power iteration", timer.milliseconds(), 2.0 * U * U * options_.dim * 2.0});
+  return s;
 }
 
 UnitScores CentralityScorer::score(const Prepared& p) const {

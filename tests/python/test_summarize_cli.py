@@ -654,6 +654,41 @@ def test_analyze(tmp_path):
         assert heading in text
 
 
+def test_analyze_with_a_model_reports_each_layer(tmp_path):
+    model = tmp_path / "m.safetensors"
+    run("train", "--data", SAMPLES["zh"], "--out", model, "--members", "2", "--epochs", "2")
+    a = json.loads(run("analyze", "--data", SAMPLES["zh"], "--model", model, "--json").stdout)
+    assert a["compute"]["scorer"] == "eaca"
+    stages = {s["stage"]: s for s in a["compute"]["stages"]}
+    layers = ["score: features: n-gram hashing, dense, wheel, time", "score: embed + fuse -> h0",
+              "score: context self-attention (engine)", "score: EACA customer attention (engine)",
+              "score: heads: salience, emotion source, has-emotion",
+              "score: rendering: token deletion (zh) or addressing (en)"]
+    assert [s["stage"] for s in a["compute"]["stages"]][1:7] == layers
+    assert all(stages[name]["gflop"] > 0 for name in layers[1:5])
+    # The two attention layers' FLOPs, recomputed from the shapes kessel summarize --explain reports
+    # ([Q, U] per dialogue) and the model's widths, summed over the members.
+    header_len = int.from_bytes(model.read_bytes()[:8], "little")
+    meta = json.loads(model.read_bytes()[8:8 + header_len])["__metadata__"]
+    D, A, K = int(meta["hidden"]), int(meta["attn_dim"]), int(meta["members"])
+    context = emotion = 0.0
+    for r in records(run("summarize", "--input", SAMPLES["zh"], "--model", model, "--explain").stdout):
+        assert "attention" in r, r["id"]  # every sample dialogue has customer units
+        U, Q = len(r["attention"]["units"]), len(r["attention"]["queries"])
+        context += K * (2 * U * D * (2 * A + D) + 2 * U * U * (A + D))
+        emotion += K * (2 * U * D * 2 * A + 2 * Q * U * (A + 2 + D))
+    assert stages["score: context self-attention (engine)"]["gflop"] == pytest.approx(context * 1e-9, rel=1e-9)
+    assert stages["score: EACA customer attention (engine)"]["gflop"] == pytest.approx(emotion * 1e-9, rel=1e-9)
+    # The constraints listed are the ones in force: the model's budget, and not the constraint when it is off.
+    enforced = a["cognitive"]["enforced"]
+    assert enforced[0].startswith("emotion constraint") and any("sentence budget" in e for e in enforced)
+    off = json.loads(run("analyze", "--data", SAMPLES["zh"], "--model", model, "--no-constraint", "--json").stdout)
+    assert not any(e.startswith("emotion constraint") for e in off["cognitive"]["enforced"])
+    assert "COMPUTE (eaca, one thread)" in run("analyze", "--data", SAMPLES["zh"], "--model", model).stdout
+    err = fails("analyze", "--data", SAMPLES["zh"], "--model", model, "--ranker", "lead")
+    assert "--ranker" in err, err
+
+
 # ---- real data ------------------------------------------------------------------------------------
 
 

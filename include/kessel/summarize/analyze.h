@@ -1,5 +1,6 @@
 // `kessel analyze`: the seed's four constraint quadrants, measured on a dialogue file.
-//   compute    time per stage of the pipeline and the attention FLOPs
+//   compute    time and FLOPs per stage of the pipeline, and per layer of the scorer (EACA: features,
+//              fusion, context attention, customer attention, heads, rendering)
 //   data       token entropy, vocabulary, units per dialogue, oracle label balance, emotion terms
 //   cognitive  which constraints are enforced and how often they bind
 //   physical   modalities present (emoji, emoticons, Weibo emoticons, placeholders, times) and ranges
@@ -23,7 +24,8 @@ struct StageTime {
 struct Analysis {
   std::size_t dialogues = 0, turns = 0, units = 0;
   // compute
-  std::vector<StageTime> stages;
+  std::string scorer;              // Scorer::name()
+  std::vector<StageTime> stages;   // prepare, the scorer's parts ("score: ..."), decode, oracle
   // data
   double token_entropy_bits = 0.0;  // Shannon entropy of the token distribution
   std::size_t tokens = 0, vocabulary = 0;
@@ -36,6 +38,7 @@ struct Analysis {
   std::map<std::string, std::size_t> emotion_counts;  // expressed customer mentions per emotion
   std::vector<std::pair<std::string, std::size_t>> top_terms;  // most frequent expressed terms
   // cognitive
+  std::vector<std::string> enforced;  // the constraints this scorer and decoder enforce, in words
   double constraint_binds = 0.0;   // share of dialogues where the emotion constraint changed the pick
   double constraint_satisfied = 0.0;
   double budget_binds = 0.0;       // share of dialogues with more units than the sentence budget
@@ -48,9 +51,10 @@ struct Analysis {
   std::size_t turn_chars_max = 0;
 };
 
-// Runs the unsupervised pipeline (centrality ranker, `options` decoding) over the dialogues, timing
-// each stage; `top_terms` keeps the `top` most frequent expressed terms.
-Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+// Runs `scorer` and the decoder with `options` (a trained model's budget, say) over the dialogues,
+// timing each stage and each of the scorer's parts (Scorer::score_profiled); `top_terms` keeps the
+// `top` most frequent expressed terms.
+Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon, const Scorer& scorer,
                  const DecodeOptions& options, std::size_t top = 15);
 
 }  // namespace kessel::summarize

@@ -84,6 +84,8 @@ class EacaModel final : public Scorer {
   // Salience logits per unit, mention-source logits, P(has emotion) and the EACA attention map
   // (customer-unit queries over all units; filled when the dialogue has at most 512 units).
   UnitScores score(const Prepared& dialogue) const override;
+  // The parts: features, then each layer summed over the members, then rendering.
+  UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const override;
 
   DecodeOptions decode_options() const;  // the stored budget, constraint on
   const EacaConfig& config() const { return config_; }
@@ -110,6 +112,8 @@ class EacaModel final : public Scorer {
   const std::vector<float>& compressor() const { return compressor_; }
 
  private:
+  UnitScores score_impl(const Prepared& dialogue, std::vector<LayerCost>* cost) const;
+
   EacaConfig config_;
   std::vector<float> params_;
   std::vector<float> compressor_;

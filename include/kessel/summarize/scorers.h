@@ -39,6 +39,8 @@ class CentralityScorer : public Scorer {
   explicit CentralityScorer(CentralityOptions options = {});
   std::string name() const override;
   UnitScores score(const Prepared& dialogue) const override;
+  // One part, with the FLOPs of the attention (QK^T and PV over the units' tf-idf vectors).
+  UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const override;
 
  private:
   CentralityOptions options_;

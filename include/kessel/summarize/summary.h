@@ -66,11 +66,21 @@ struct UnitScores {
   Tensor attention;
 };
 
+// Time and floating-point work of one part of a score() call (`kessel analyze`'s compute quadrant).
+struct LayerCost {
+  std::string layer;
+  double ms = 0.0;
+  double flops = 0.0;  // 0 where the work is not floating-point arithmetic worth counting
+};
+
 class Scorer {
  public:
   virtual ~Scorer() = default;
   virtual std::string name() const = 0;
   virtual UnitScores score(const Prepared& dialogue) const = 0;
+  // score(), with the cost of each of its parts appended to `cost`. The default times the whole call
+  // as one part named "score"; scorers with layers say more.
+  virtual UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const;
 };
 
 struct DecodeOptions {
