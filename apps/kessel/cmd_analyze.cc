@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "kessel/summarize/analyze.h"
 #include "summarizer_flags.h"
+#include "util/progress.h"
 
 namespace kessel::cli {
 
@@ -111,7 +112,11 @@ void add_analyze_command(CLI::App& app) {
     const summarize::Summarizer summarizer =
         summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
     const text::ReadResult input = read_input(o.input);
-    const summarize::Analysis a = summarize::analyze(input.dialogues, lexicon, *summarizer.scorer, summarizer.decode);
+    Progress progress("analyze", static_cast<std::int64_t>(input.dialogues.size()));
+    const summarize::Analysis a =
+        summarize::analyze(input.dialogues, lexicon, *summarizer.scorer, summarizer.decode, 15,
+                           [&](std::size_t done) { progress.update(static_cast<std::int64_t>(done)); });
+    progress.finish();
     if (o.json) std::cout << to_json(a).dump(2) << '\n';
     else print_text(a, o.input.path);
   });

@@ -14,7 +14,8 @@
 namespace kessel::summarize {
 
 Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon, const Scorer& scorer,
-                 const DecodeOptions& options, std::size_t top) {
+                 const DecodeOptions& options, std::size_t top,
+                 const std::function<void(std::size_t done)>& progress) {
   Analysis a;
   a.dialogues = dialogues.size();
   a.scorer = scorer.name();
@@ -107,6 +108,7 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
       a.time_span_s_max = first_span ? span : std::max(a.time_span_s_max, span);
       first_span = false;
     }
+    if (progress) progress(static_cast<std::size_t>(&dialogue - dialogues.data()) + 1);
   }
 
   const double n = std::max<std::size_t>(1, a.dialogues);

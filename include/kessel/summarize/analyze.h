@@ -6,6 +6,7 @@
 //   physical   modalities present (emoji, emoticons, Weibo emoticons, placeholders, times) and ranges
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -54,7 +55,9 @@ struct Analysis {
 // Runs `scorer` and the decoder with `options` (a trained model's budget, say) over the dialogues,
 // timing each stage and each of the scorer's parts (Scorer::score_profiled); `top_terms` keeps the
 // `top` most frequent expressed terms.
+// `progress`, when given, is called with the number of dialogues done after each one.
 Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon, const Scorer& scorer,
-                 const DecodeOptions& options, std::size_t top = 15);
+                 const DecodeOptions& options, std::size_t top = 15,
+                 const std::function<void(std::size_t done)>& progress = nullptr);
 
 }  // namespace kessel::summarize
