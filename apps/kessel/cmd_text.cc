@@ -77,6 +77,8 @@ void run_rouge(const std::string& pred, const std::string& ref, const std::strin
     throw InvalidArgument(detail::concat("rouge: ", pred, " has ", preds.size(), " lines but ", ref,
                                          " has ", ref_lines.size()));
   }
+  // A table of zeros over no pairs would read as a score.
+  if (preds.empty()) throw InvalidArgument(detail::concat("rouge: ", pred, " and ", ref, " have no lines to score"));
   std::vector<std::vector<std::string>> refs;
   for (std::size_t i = 0; i < ref_lines.size(); ++i) {
     refs.push_back(parse_references(ref_lines[i], ref, static_cast<long>(i + 1)));

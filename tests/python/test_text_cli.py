@@ -92,6 +92,9 @@ def test_rouge_rejects_bad_input(tmp_path):
     assert p.returncode != 0 and "references[1]" in p.stderr
     p = run("rouge", str(tmp_path / "p.txt"), str(tmp_path / "missing.txt"), check=False)
     assert p.returncode != 0
+    (tmp_path / "empty.txt").write_bytes(b"")
+    p = run("rouge", str(tmp_path / "empty.txt"), str(tmp_path / "empty.txt"), check=False)
+    assert p.returncode != 0 and "no lines to score" in p.stderr, p.stderr
 
 
 def test_lexicon_expand_on_a_small_corpus(tmp_path):
