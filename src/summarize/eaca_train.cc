@@ -137,17 +137,41 @@ EacaModel train_member(const std::vector<const TrainingExample*>& examples, cons
     for (std::size_t b0 = 0; b0 < order.size(); b0 += static_cast<std::size_t>(o.batch_size)) {
       const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(o.batch_size));
       std::fill(grads.begin(), grads.end(), 0.0f);
+      // A step too large for the weights shows as a non-finite loss or gradient, or as non-finite
+      // attention inputs (the engine refuses them): each is reported as divergence, with the remedy.
+      auto diverged = [&](const std::string& what) {
+        return InvalidArgument(detail::concat("train_eaca: training diverged (", what, ") in member ", member + 1,
+                                              ", epoch ", epoch, ", step ", b0 / static_cast<std::size_t>(o.batch_size) + 1,
+                                              " with lr ", o.lr, "; lower --lr"));
+      };
+      double batch_loss = 0.0;
       for (std::size_t b = b0; b < b1; ++b) {
         const TrainingExample& ex = *examples[static_cast<std::size_t>(order[b])];
-        eaca_forward(act, w, dims, sw, ex.features, ex.prepared.mention_unit);
-        loss_sum += eaca_backward(gw, act, w, dims, sw, ex.features, ex.prepared.mention_unit, ex.targets, lw);
+        try {
+          eaca_forward(act, w, dims, sw, ex.features, ex.prepared.mention_unit);
+        } catch (const InvalidArgument& e) {
+          throw diverged(e.what());
+        }
+        batch_loss += eaca_backward(gw, act, w, dims, sw, ex.features, ex.prepared.mention_unit, ex.targets, lw);
       }
+      if (!std::isfinite(batch_loss)) throw diverged(detail::concat("loss ", batch_loss));
+      loss_sum += batch_loss;
       const float inv = 1.0f / static_cast<float>(b1 - b0);
       for (auto& g : grads) g *= inv;
+      if (!std::all_of(grads.begin(), grads.end(), [](float g) { return std::isfinite(g); }))
+        throw diverged("a non-finite gradient");
       opt.step(params.data(), grads.data());
+      if (!std::all_of(params.begin(), params.end(), [](float v) { return std::isfinite(v); }))
+        throw diverged("a non-finite weight after the step");
     }
     const double train_seconds = elapsed() - epoch_start;
-    const DevRouge r = evaluate_rouge(dev, lexicon, model, model.decode_options());
+    DevRouge r;
+    try {
+      r = evaluate_rouge(dev, lexicon, model, model.decode_options());
+    } catch (const InvalidArgument& e) {  // the weights are finite but overflow on the dev dialogues
+      throw InvalidArgument(detail::concat("train_eaca: training diverged (", e.what(), ") in member ", member + 1,
+                                           ", epoch ", epoch, " with lr ", o.lr, "; lower --lr"));
+    }
     EpochLog log;
     log.member = member;
     log.epoch = epoch;
@@ -223,6 +247,8 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   int dev_refs = 0;
   for (const auto& d : dev) dev_refs += !d.references.empty();
   if (o.cross_fit) {
+    KESSEL_CHECK_ARG(examples.size() >= 2, "train_eaca: cross-fitting needs at least 2 training dialogues with a "
+                     "reference, got ", examples.size(), "; give a dev set or train one network (members = 1)");
     KESSEL_CHECK_ARG(config.members >= 2 && static_cast<std::size_t>(config.members) <= examples.size(),
                      "train_eaca: cross-fitting needs 2 to ", examples.size(), " members (one fold each), got ",
                      config.members);

@@ -233,3 +233,17 @@ def test_a_model_trained_with_another_lexicon_is_refused(tmp_path):
                         "--lexicon-dir", str(lexdir)], capture_output=True, text=True, timeout=60)
     assert s.returncode != 0
     assert "lexicon" in s.stderr
+
+
+def test_divergence_and_too_little_data_are_named(tmp_path):
+    # A learning rate that blows the weights up is reported as divergence with its remedy, not as the
+    # engine's complaint about a NaN query.
+    proc, _ = train(tmp_path, "m", "--lr", "1e30")
+    assert proc.returncode != 0
+    assert "training diverged" in proc.stderr and "lower --lr" in proc.stderr, proc.stderr
+    one = tmp_path / "one.jsonl"
+    one.write_text(SAMPLES_ZH.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    proc = subprocess.run([CLI, "train", "--data", str(one), "--out", str(tmp_path / "o.safetensors")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert "cross-fitting needs at least 2 training dialogues with a reference, got 1" in proc.stderr, proc.stderr
