@@ -141,6 +141,11 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
       throw ParseError(file, 0, "__metadata__.members: " + std::to_string(c.members) + " out of range [1, " +
                                     std::to_string(kMaxMembers) + "]");
   }
+  // Widths beyond these would overflow the parameter count; no trained model comes near them.
+  constexpr int kMaxWidth = 1 << 16, kMaxBuckets = 1 << 26;
+  if (c.hash_buckets > kMaxBuckets || c.embed_dim > kMaxWidth || c.hidden > kMaxWidth || c.attn_dim > kMaxWidth)
+    throw ParseError(file, 0, "__metadata__: hash_buckets (at most " + std::to_string(kMaxBuckets) +
+                                  ") or embed_dim/hidden/attn_dim (at most " + std::to_string(kMaxWidth) + ") too large");
   if (c.hash_buckets < 1 || c.embed_dim < 1 || c.hidden < 1 || c.attn_dim < 1 || c.max_sentences < 1 ||
       c.max_chars < 0 || c.time_decay < 0.0f || c.redundancy < 0.0f || c.redundancy > 1.0f)
     throw ParseError(file, 0, "__metadata__: hyperparameters out of range");
@@ -334,9 +339,10 @@ void EacaModel::save(const std::string& path) const {
 EacaModel EacaModel::load(const std::string& path) {
   const SafetensorsFile file = read_safetensors(path);
   const EacaConfig config = config_from_metadata(file.metadata, path);
-  EacaModel model(config, 0);
   const EacaDims d = dims_of(config);
   const std::int64_t P = eaca_param_count(d);
+  // Every tensor is checked against the metadata before the model is allocated: metadata that
+  // promises more than the file holds is an error about the file, not an allocation failure.
   for (int k = 0; k < config.members; ++k)
     for (const auto& spec : eaca_param_specs(d)) {
       const std::string name = member_tensor(k, spec.name);
@@ -345,6 +351,11 @@ EacaModel EacaModel::load(const std::string& path) {
       if (t->shape != spec.shape) throw ParseError(path, 0, "tensor " + name + ": shape does not match the metadata");
       for (float v : t->data)
         if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + name + ": non-finite value");
+    }
+  EacaModel model(config, 0);
+  for (int k = 0; k < config.members; ++k)
+    for (const auto& spec : eaca_param_specs(d)) {
+      const NamedTensor* t = file.find(member_tensor(k, spec.name));
       std::copy(t->data.begin(), t->data.end(), model.params_.begin() + P * k + spec.offset);
     }
   if (const NamedTensor* t = file.find("compress.weight")) {

@@ -11,6 +11,7 @@
 #include "summarize/compress.h"
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
+#include "summarize/safetensors.h"
 
 namespace kessel::summarize {
 namespace {
@@ -240,6 +241,33 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   a.compressor().clear();
   a.save(path);
   EXPECT_THROW(EacaModel::load(path), ParseError);
+  std::filesystem::remove(path);
+}
+
+// A damaged file is a ParseError naming what is wrong, whatever its metadata promises.
+TEST(EacaModel, LoadRejectsMetadataTheTensorsDoNotBackAndNonFiniteWeights) {
+  EacaModel a(small_config(), 2);
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_damaged.safetensors").string();
+  a.save(path);
+  const SafetensorsFile good = read_safetensors(path);
+  auto load_error = [&](const SafetensorsFile& f) {
+    write_safetensors(path, f);
+    try {
+      EacaModel::load(path);
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  SafetensorsFile f = good;
+  f.metadata["hidden"] = "40000";  // would need gigabytes; the tensors are checked first
+  EXPECT_NE(load_error(f).find("shape does not match the metadata"), std::string::npos) << load_error(f);
+  f.metadata["hidden"] = "2000000000";  // would overflow the parameter count
+  EXPECT_NE(load_error(f).find("too large"), std::string::npos) << load_error(f);
+  f = good;
+  for (auto& t : f.tensors)
+    if (t.name == "ws") t.data[3] = std::nanf("");
+  EXPECT_NE(load_error(f).find("tensor ws: non-finite value"), std::string::npos) << load_error(f);
   std::filesystem::remove(path);
 }
 
