@@ -1,9 +1,13 @@
 // kessel summarize: one JSON object per input dialogue, in input order.
+#include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
 
 #include "cli_data.h"
 #include "commands.h"
@@ -27,6 +31,7 @@ struct SummarizeOptions {
   bool explain = false;
   bool pretty = false;
   std::string html;
+  int threads = 1;
 };
 
 // A reader's view of one result: the summary, then each customer emotion and where it came from.
@@ -54,6 +59,10 @@ void add_summarize_command(CLI::App& app) {
   cmd->add_flag("--pretty", options->pretty, "Readable text instead of JSON lines");
   cmd->add_option("--html", options->html,
                   "Also write a review page: highlighted emotions, summary-to-turn links, attention map");
+  cmd->add_option("--threads", options->threads,
+                  "Dialogues summarized at once (each on one thread); the output is the same, in input order")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   cmd->callback([options, cmd] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
@@ -70,13 +79,30 @@ void add_summarize_command(CLI::App& app) {
     Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()));
     std::int64_t done = 0, unsatisfied = 0;
     HtmlReport report;
-    for (const auto& dialogue : input.dialogues) {
-      const auto [p, scores, s] = summarizer.run(dialogue, lexicon);
-      unsatisfied += s.constraint_satisfied ? 0 : 1;
-      if (o.pretty) print_pretty(out, p, s);
-      else out << summarize::summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
-      if (!o.html.empty()) report.add(p, s, scores);
-      progress.update(++done);
+    // Blocks of dialogues are summarized in parallel, then written in input order; each dialogue's
+    // work is single-threaded, so the output does not depend on --threads.
+    const std::size_t n = input.dialogues.size(), block = 64 * static_cast<std::size_t>(o.threads);
+    for (std::size_t b0 = 0; b0 < n; b0 += block) {
+      const std::size_t b1 = std::min(n, b0 + block);
+      std::vector<std::optional<summarize::Summarized>> results(b1 - b0);
+      std::vector<std::exception_ptr> errors(b1 - b0);
+#pragma omp parallel for schedule(dynamic) num_threads(o.threads)
+      for (std::size_t i = b0; i < b1; ++i) {
+        try {
+          results[i - b0] = summarizer.run(input.dialogues[i], lexicon);
+        } catch (...) {
+          errors[i - b0] = std::current_exception();
+        }
+      }
+      for (std::size_t i = b0; i < b1; ++i) {
+        if (errors[i - b0]) std::rethrow_exception(errors[i - b0]);
+        const auto& [p, scores, s] = *results[i - b0];
+        unsatisfied += s.constraint_satisfied ? 0 : 1;
+        if (o.pretty) print_pretty(out, p, s);
+        else out << summarize::summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
+        if (!o.html.empty()) report.add(p, s, scores);
+        progress.update(++done);
+      }
     }
     if (!out) throw IoError("--output " + o.output + ": write failed");
     progress.finish(std::to_string(unsatisfied) + " without a kept emotion");

@@ -454,6 +454,18 @@ def test_dash_reads_standard_input_and_writes_standard_output(tmp_path):
     assert p.returncode != 0 and "<stdin>:3: turns: empty dialogue" in p.stderr, p.stderr
 
 
+def test_threads_do_not_change_the_output(tmp_path):
+    # More dialogues than one block of 64 per thread, so blocks and their order are exercised.
+    base = read_jsonl(SAMPLES["zh"]) + read_jsonl(SAMPLES["en"])
+    many = [dict(d, id=f"{d['id']}-{i}") for i in range(25) for d in base]
+    path = write_jsonl(tmp_path / "many.jsonl", many)
+    one = run("summarize", "--input", path, "--explain", "--threads", "1").stdout
+    three = run("summarize", "--input", path, "--explain", "--threads", "3").stdout
+    assert one == three and len(one.splitlines()) == len(many) > 3 * 64
+    assert [r["id"] for r in records(three)] == [d["id"] for d in many]
+    assert "--threads" in fails("summarize", "--input", path, "--threads", "0")
+
+
 def test_invalid_utf8_names_file_and_line(tmp_path):
     path = tmp_path / "bad_utf8.jsonl"
     with open(path, "wb") as f:
