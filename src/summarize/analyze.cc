@@ -5,7 +5,6 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "kessel/summarize/scorers.h"
 #include "kessel/text/tokenize.h"
 #include "kessel/text/utf8.h"
 #include "summarize/oracle.h"
