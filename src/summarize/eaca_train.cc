@@ -130,6 +130,13 @@ EacaModel train_member(const std::vector<const TrainingExample*>& examples, cons
   int best_epoch = 0;
   int since_best = 0;
   EacaActivations act;
+  // A step too large for the weights shows as a non-finite loss, gradient or weight, or as attention
+  // inputs the engine refuses (in training or in dev scoring): each is reported as divergence, with
+  // where it happened and the remedy.
+  auto diverged = [&](const std::string& what, const std::string& where) {
+    return InvalidArgument(detail::concat("train_eaca: training diverged (", what, ") in member ", member + 1, ", ",
+                                          where, " with lr ", o.lr, "; lower --lr"));
+  };
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     const double epoch_start = elapsed();
     shuffle_splitmix(order, rng);
@@ -137,12 +144,8 @@ EacaModel train_member(const std::vector<const TrainingExample*>& examples, cons
     for (std::size_t b0 = 0; b0 < order.size(); b0 += static_cast<std::size_t>(o.batch_size)) {
       const std::size_t b1 = std::min(order.size(), b0 + static_cast<std::size_t>(o.batch_size));
       std::fill(grads.begin(), grads.end(), 0.0f);
-      // A step too large for the weights shows as a non-finite loss or gradient, or as non-finite
-      // attention inputs (the engine refuses them): each is reported as divergence, with the remedy.
-      auto diverged = [&](const std::string& what) {
-        return InvalidArgument(detail::concat("train_eaca: training diverged (", what, ") in member ", member + 1,
-                                              ", epoch ", epoch, ", step ", b0 / static_cast<std::size_t>(o.batch_size) + 1,
-                                              " with lr ", o.lr, "; lower --lr"));
+      auto diverged_here = [&](const std::string& what) {
+        return diverged(what, detail::concat("epoch ", epoch, ", step ", b0 / static_cast<std::size_t>(o.batch_size) + 1));
       };
       double batch_loss = 0.0;
       for (std::size_t b = b0; b < b1; ++b) {
@@ -150,27 +153,26 @@ EacaModel train_member(const std::vector<const TrainingExample*>& examples, cons
         try {
           eaca_forward(act, w, dims, sw, ex.features, ex.prepared.mention_unit);
         } catch (const InvalidArgument& e) {
-          throw diverged(e.what());
+          throw diverged_here(e.what());
         }
         batch_loss += eaca_backward(gw, act, w, dims, sw, ex.features, ex.prepared.mention_unit, ex.targets, lw);
       }
-      if (!std::isfinite(batch_loss)) throw diverged(detail::concat("loss ", batch_loss));
+      if (!std::isfinite(batch_loss)) throw diverged_here(detail::concat("loss ", batch_loss));
       loss_sum += batch_loss;
       const float inv = 1.0f / static_cast<float>(b1 - b0);
       for (auto& g : grads) g *= inv;
       if (!std::all_of(grads.begin(), grads.end(), [](float g) { return std::isfinite(g); }))
-        throw diverged("a non-finite gradient");
+        throw diverged_here("a non-finite gradient");
       opt.step(params.data(), grads.data());
       if (!std::all_of(params.begin(), params.end(), [](float v) { return std::isfinite(v); }))
-        throw diverged("a non-finite weight after the step");
+        throw diverged_here("a non-finite weight after the step");
     }
     const double train_seconds = elapsed() - epoch_start;
     DevRouge r;
     try {
       r = evaluate_rouge(dev, lexicon, model, model.decode_options());
     } catch (const InvalidArgument& e) {  // the weights are finite but overflow on the dev dialogues
-      throw InvalidArgument(detail::concat("train_eaca: training diverged (", e.what(), ") in member ", member + 1,
-                                           ", epoch ", epoch, " with lr ", o.lr, "; lower --lr"));
+      throw diverged(e.what(), detail::concat("epoch ", epoch));
     }
     EpochLog log;
     log.member = member;
