@@ -343,20 +343,23 @@ EacaModel EacaModel::load(const std::string& path) {
   const std::int64_t P = eaca_param_count(d);
   // Every tensor is checked against the metadata before the model is allocated: metadata that
   // promises more than the file holds is an error about the file, not an allocation failure.
+  const auto specs = eaca_param_specs(d);
+  std::vector<const NamedTensor*> found;  // member-major, in specs order
   for (int k = 0; k < config.members; ++k)
-    for (const auto& spec : eaca_param_specs(d)) {
+    for (const auto& spec : specs) {
       const std::string name = member_tensor(k, spec.name);
       const NamedTensor* t = file.find(name);
       if (!t) throw ParseError(path, 0, "tensor " + name + ": missing");
       if (t->shape != spec.shape) throw ParseError(path, 0, "tensor " + name + ": shape does not match the metadata");
       for (float v : t->data)
         if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + name + ": non-finite value");
+      found.push_back(t);
     }
   EacaModel model(config, 0);
   for (int k = 0; k < config.members; ++k)
-    for (const auto& spec : eaca_param_specs(d)) {
-      const NamedTensor* t = file.find(member_tensor(k, spec.name));
-      std::copy(t->data.begin(), t->data.end(), model.params_.begin() + P * k + spec.offset);
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const NamedTensor* t = found[static_cast<std::size_t>(k) * specs.size() + i];
+      std::copy(t->data.begin(), t->data.end(), model.params_.begin() + P * k + specs[i].offset);
     }
   if (const NamedTensor* t = file.find("compress.weight")) {
     if (t->shape.size() != 1 || t->shape[0] < 2)
