@@ -278,8 +278,7 @@ void run_train(TrainArgs& args) {
                     members == 1 ? "one network" : ("an ensemble of " + std::to_string(members)).c_str(),
                     best_epochs(result).c_str(), result.best_dev_rougeL, result.seconds);
       std::ofstream out(args.curves);
-      if (!out) throw IoError("train: cannot write --curves '" + args.curves + "'");
-      out << training_curves_html(result, title, line);
+      out << training_curves_html(result, title, line);  // a stream that failed to open fails this too
       if (!out) throw IoError("train: cannot write --curves '" + args.curves + "'");
       std::fprintf(stderr, "training curves: %s\n", args.curves.c_str());
     }
