@@ -14,6 +14,17 @@
 
 namespace kessel::attention_detail::tile {
 
+inline constexpr float kLog2e = 1.44269504088896341f;      // 1 / ln 2, rounded to float
+inline constexpr float kLog2eLow = 1.9259629911e-08f;  // 1 / ln 2 - kLog2e
+
+// Polynomials of the vector neg_pow_shift_sum kernels, highest degree first (Horner).
+// log2(m) = s q(s^2), s = (m - 1)/(m + 1), m in [0.75, 1.5): a least-squares fit of the atanh series
+// over |s| <= 0.2, 1.1e-8 absolute.
+inline constexpr float kLog2Poly[] = {4.364358783e-01f, 5.765324831e-01f, 9.618005157e-01f, 2.885390043e+00f};
+// 2^r on [-1/2, 1/2]: the degree-6 Chebyshev interpolant, 2e-8 relative.
+inline constexpr float kExp2Poly[] = {1.546973198e-04f, 1.340043217e-03f, 9.618025603e-03f, 5.550327214e-02f,
+                                      2.402265121e-01f, 6.931472067e-01f, 1.0f};
+
 // c[r*ldc + col] = sum_{d < depth} x[r*ldx + d] * yt[d*ldy + col]   for r < rows, col < cols.
 // Overwrites c. x: natural rows (K or V tile); yt: packed transposed block (Q^T or dO^T).
 void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,

@@ -149,6 +149,59 @@ inline __m256 log8(__m256 x) {
   return y;
 }
 
+// -shift log2(e) as hi + lo, as in the AVX-512 variant.
+inline void shift_log2(__m256 shift, __m256& hi, __m256& lo) {
+  const __m256 ns = _mm256_sub_ps(_mm256_setzero_ps(), shift);
+  hi = _mm256_mul_ps(ns, _mm256_set1_ps(kLog2e));
+  lo = _mm256_fmadd_ps(ns, _mm256_set1_ps(kLog2eLow), _mm256_fmsub_ps(ns, _mm256_set1_ps(kLog2e), hi));
+}
+
+// x^(-a) e^(-shift) as 2^t, as neg_pow16 in the AVX-512 variant (the method is described there):
+// exponent and mantissa taken from the bits as in log8, 2^n applied as two factors as in exp8, and
+// the special values (x = 0, +inf, NaN, x < 0) set at the end.
+inline __m256 neg_pow8(__m256 x, __m256 na, __m256 sh_hi, __m256 sh_lo) {
+  const __m256 is_denormal = _mm256_cmp_ps(x, _mm256_set1_ps(1.17549435e-38f), _CMP_LT_OQ);
+  const __m256 xs = _mm256_blendv_ps(x, _mm256_mul_ps(x, _mm256_set1_ps(8388608.0f)), is_denormal);
+  const __m256i bits = _mm256_castps_si256(xs);
+  __m256 e = _mm256_cvtepi32_ps(
+      _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(0xff)),
+                       _mm256_set1_epi32(127)));
+  e = _mm256_sub_ps(e, _mm256_and_ps(is_denormal, _mm256_set1_ps(23.0f)));
+  __m256 m = _mm256_castsi256_ps(_mm256_or_si256(
+      _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff)), _mm256_set1_epi32(0x3f800000)));
+  const __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(1.5f), _CMP_GE_OQ);  // to [0.75, 1.5)
+  m = _mm256_blendv_ps(m, _mm256_mul_ps(m, _mm256_set1_ps(0.5f)), big);
+  e = _mm256_add_ps(e, _mm256_and_ps(big, _mm256_set1_ps(1.0f)));
+  const __m256 f = _mm256_sub_ps(m, _mm256_set1_ps(1.0f));
+  // s = f / (f + 2) through rcp (12 bits) and one Newton step (about 2^-23), cheaper than a divide.
+  const __m256 den = _mm256_add_ps(f, _mm256_set1_ps(2.0f));
+  const __m256 r0 = _mm256_rcp_ps(den);
+  const __m256 r1 = _mm256_mul_ps(r0, _mm256_fnmadd_ps(den, r0, _mm256_set1_ps(2.0f)));
+  const __m256 s = _mm256_mul_ps(f, r1);
+  const __m256 s2 = _mm256_mul_ps(s, s);
+  __m256 q = _mm256_set1_ps(kLog2Poly[0]);
+  for (int k = 1; k < 4; ++k) q = _mm256_fmadd_ps(q, s2, _mm256_set1_ps(kLog2Poly[k]));  // log2(m) = s q
+  const __m256 ns = _mm256_mul_ps(na, s);
+  const __m256 hi = _mm256_fmadd_ps(na, e, sh_hi);
+  __m256 t = _mm256_fmadd_ps(ns, q, hi);
+  t = _mm256_max_ps(_mm256_set1_ps(-160.0f), t);
+  t = _mm256_min_ps(_mm256_set1_ps(150.0f), t);
+  const __m256 n = _mm256_round_ps(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_add_ps(_mm256_fmadd_ps(ns, q, _mm256_sub_ps(hi, n)), sh_lo);
+  r = _mm256_max_ps(_mm256_set1_ps(-1.0f), r);
+  __m256 p = _mm256_set1_ps(kExp2Poly[0]);
+  for (int k = 1; k < 7; ++k) p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kExp2Poly[k]));
+  const __m256i ni = _mm256_cvtps_epi32(n);
+  const __m256i n1 = _mm256_srai_epi32(ni, 1), n2 = _mm256_sub_epi32(ni, n1);
+  const __m256i bias = _mm256_set1_epi32(127);
+  const __m256 f1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23));
+  const __m256 f2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n2, bias), 23));
+  __m256 y = _mm256_mul_ps(_mm256_mul_ps(p, f1), f2);
+  y = _mm256_blendv_ps(y, _mm256_set1_ps(INFINITY), _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_EQ_OQ));
+  y = _mm256_blendv_ps(y, _mm256_setzero_ps(), _mm256_cmp_ps(x, _mm256_set1_ps(INFINITY), _CMP_EQ_OQ));
+  return _mm256_blendv_ps(y, _mm256_set1_ps(NAN), _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_NGE_UQ));
+}
+
 }  // namespace
 
 void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
@@ -228,13 +281,14 @@ void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float*
 void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
   const __m256 na = _mm256_set1_ps(-a);
   for_vectors(cols, [&](Index c0, __m256i m) {
-    const __m256 sh = _mm256_maskload_ps(shift + c0, m);
+    __m256 sh_hi, sh_lo;
+    shift_log2(_mm256_maskload_ps(shift + c0, m), sh_hi, sh_lo);
     __m256 acc = _mm256_maskload_ps(sum + c0, m);
     for (Index r = 0; r < rows; ++r) {
       float* p = st + r * cols + c0;
       const __m256 x = _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_maskload_ps(p, m),
                                         _mm256_castsi256_ps(m));
-      const __m256 y = _mm256_and_ps(exp8(_mm256_fmsub_ps(na, log8(x), sh)), _mm256_castsi256_ps(m));
+      const __m256 y = _mm256_and_ps(neg_pow8(x, na, sh_hi, sh_lo), _mm256_castsi256_ps(m));
       _mm256_maskstore_ps(p, m, y);
       acc = _mm256_add_ps(acc, y);
     }
