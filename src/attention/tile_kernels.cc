@@ -217,13 +217,10 @@ inline __m512 exp16(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
-// log(x) = e ln2 + log(m), m = mantissa in [0.75, 1.5); log(m) = 2 atanh(s), s = (m-1)/(m+1),
-// |s| < 0.2, by its odd series to s^9 (truncation < 3e-8 relative). getexp/getmant handle denormals
-// and the special values by themselves: getexp(0) = -inf gives log(0) = -inf, getexp(+inf) = +inf
-// gives +inf, and negative inputs or NaN give a NaN mantissa (_MM_MANT_SIGN_nan).
-inline __m512 log16(__m512 x) {
+// The reduction log16 and neg_pow16 share: x = 2^e m with m in [0.75, 1.5), and s = (m-1)/(m+1).
+inline __m512 log_reduce16(__m512 x, __m512& e) {
   const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
-  __m512 e = _mm512_getexp_ps(x);
+  e = _mm512_getexp_ps(x);
   // getexp reports the exponent for a mantissa in [1, 2); a mantissa reduced below 1 came from [1.5, 2).
   e = _mm512_mask_add_ps(e, _mm512_cmp_ps_mask(m, _mm512_set1_ps(1.0f), _CMP_LT_OQ), e,
                          _mm512_set1_ps(1.0f));
@@ -232,7 +229,16 @@ inline __m512 log16(__m512 x) {
   const __m512 den = _mm512_add_ps(f, _mm512_set1_ps(2.0f));
   const __m512 r0 = _mm512_rcp14_ps(den);
   const __m512 r1 = _mm512_mul_ps(r0, _mm512_fnmadd_ps(den, r0, _mm512_set1_ps(2.0f)));
-  const __m512 s = _mm512_mul_ps(f, r1);
+  return _mm512_mul_ps(f, r1);
+}
+
+// log(x) = e ln2 + log(m), m = mantissa in [0.75, 1.5); log(m) = 2 atanh(s), s = (m-1)/(m+1),
+// |s| < 0.2, by its odd series to s^9 (truncation < 3e-8 relative). getexp/getmant handle denormals
+// and the special values by themselves: getexp(0) = -inf gives log(0) = -inf, getexp(+inf) = +inf
+// gives +inf, and negative inputs or NaN give a NaN mantissa (_MM_MANT_SIGN_nan).
+inline __m512 log16(__m512 x) {
+  __m512 e;
+  const __m512 s = log_reduce16(x, e);
   const __m512 s2 = _mm512_mul_ps(s, s);
   __m512 p = _mm512_set1_ps(2.0f / 9.0f);
   p = _mm512_fmadd_ps(p, s2, _mm512_set1_ps(2.0f / 7.0f));
@@ -263,15 +269,8 @@ inline void shift_log2(__m512 shift, __m512& hi, __m512& lo) {
 //   close, the case that matters); 2^r by kExp2Poly; scalef applies 2^n.
 // Specials: x = +inf (a hidden key) gives exactly 0, x = 0 gives +inf, NaN or x < 0 gives NaN.
 inline __m512 neg_pow16(__m512 x, __m512 na, __m512 sh_hi, __m512 sh_lo) {
-  const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_nan);
-  __m512 e = _mm512_getexp_ps(x);
-  e = _mm512_mask_add_ps(e, _mm512_cmp_ps_mask(m, _mm512_set1_ps(1.0f), _CMP_LT_OQ), e,
-                         _mm512_set1_ps(1.0f));
-  const __m512 f = _mm512_sub_ps(m, _mm512_set1_ps(1.0f));
-  const __m512 den = _mm512_add_ps(f, _mm512_set1_ps(2.0f));
-  const __m512 r0 = _mm512_rcp14_ps(den);
-  const __m512 r1 = _mm512_mul_ps(r0, _mm512_fnmadd_ps(den, r0, _mm512_set1_ps(2.0f)));
-  const __m512 s = _mm512_mul_ps(f, r1);
+  __m512 e;
+  const __m512 s = log_reduce16(x, e);
   const __m512 s2 = _mm512_mul_ps(s, s);
   __m512 q = _mm512_set1_ps(kLog2Poly[0]);
   for (int k = 1; k < 4; ++k) q = _mm512_fmadd_ps(q, s2, _mm512_set1_ps(kLog2Poly[k]));  // log2(m) = s q

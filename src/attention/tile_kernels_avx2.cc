@@ -115,13 +115,14 @@ inline __m256 exp8(__m256 x) {
   return _mm256_mul_ps(_mm256_mul_ps(p, f1), f2);
 }
 
-// log as in the AVX-512 variant, exponent and mantissa taken from the bits (denormals prescaled).
-inline __m256 log8(__m256 x) {
+// The reduction log8 and neg_pow8 share: x = 2^e m with m in [0.75, 1.5) taken from the bits
+// (denormals prescaled); returns f = m - 1. Special values are left to the callers.
+inline __m256 log_reduce8(__m256 x, __m256& e) {
   const __m256 tiny = _mm256_set1_ps(1.17549435e-38f);
   const __m256 is_denormal = _mm256_cmp_ps(x, tiny, _CMP_LT_OQ);
   const __m256 xs = _mm256_blendv_ps(x, _mm256_mul_ps(x, _mm256_set1_ps(8388608.0f)), is_denormal);
   const __m256i bits = _mm256_castps_si256(xs);
-  __m256 e = _mm256_cvtepi32_ps(
+  e = _mm256_cvtepi32_ps(
       _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(0xff)),
                        _mm256_set1_epi32(127)));
   e = _mm256_sub_ps(e, _mm256_and_ps(is_denormal, _mm256_set1_ps(23.0f)));
@@ -130,7 +131,13 @@ inline __m256 log8(__m256 x) {
   const __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(1.5f), _CMP_GE_OQ);  // to [0.75, 1.5)
   m = _mm256_blendv_ps(m, _mm256_mul_ps(m, _mm256_set1_ps(0.5f)), big);
   e = _mm256_add_ps(e, _mm256_and_ps(big, _mm256_set1_ps(1.0f)));
-  const __m256 f = _mm256_sub_ps(m, _mm256_set1_ps(1.0f));
+  return _mm256_sub_ps(m, _mm256_set1_ps(1.0f));
+}
+
+// log as in the AVX-512 variant, on log_reduce8; the special values are set at the end.
+inline __m256 log8(__m256 x) {
+  __m256 e;
+  const __m256 f = log_reduce8(x, e);
   const __m256 s = _mm256_div_ps(f, _mm256_add_ps(f, _mm256_set1_ps(2.0f)));
   const __m256 s2 = _mm256_mul_ps(s, s);
   __m256 p = _mm256_set1_ps(2.0f / 9.0f);
@@ -160,19 +167,8 @@ inline void shift_log2(__m256 shift, __m256& hi, __m256& lo) {
 // exponent and mantissa taken from the bits as in log8, 2^n applied as two factors as in exp8, and
 // the special values (x = 0, +inf, NaN, x < 0) set at the end.
 inline __m256 neg_pow8(__m256 x, __m256 na, __m256 sh_hi, __m256 sh_lo) {
-  const __m256 is_denormal = _mm256_cmp_ps(x, _mm256_set1_ps(1.17549435e-38f), _CMP_LT_OQ);
-  const __m256 xs = _mm256_blendv_ps(x, _mm256_mul_ps(x, _mm256_set1_ps(8388608.0f)), is_denormal);
-  const __m256i bits = _mm256_castps_si256(xs);
-  __m256 e = _mm256_cvtepi32_ps(
-      _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(0xff)),
-                       _mm256_set1_epi32(127)));
-  e = _mm256_sub_ps(e, _mm256_and_ps(is_denormal, _mm256_set1_ps(23.0f)));
-  __m256 m = _mm256_castsi256_ps(_mm256_or_si256(
-      _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff)), _mm256_set1_epi32(0x3f800000)));
-  const __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(1.5f), _CMP_GE_OQ);  // to [0.75, 1.5)
-  m = _mm256_blendv_ps(m, _mm256_mul_ps(m, _mm256_set1_ps(0.5f)), big);
-  e = _mm256_add_ps(e, _mm256_and_ps(big, _mm256_set1_ps(1.0f)));
-  const __m256 f = _mm256_sub_ps(m, _mm256_set1_ps(1.0f));
+  __m256 e;
+  const __m256 f = log_reduce8(x, e);
   // s = f / (f + 2) through rcp (12 bits) and one Newton step (about 2^-23), cheaper than a divide.
   const __m256 den = _mm256_add_ps(f, _mm256_set1_ps(2.0f));
   const __m256 r0 = _mm256_rcp_ps(den);
