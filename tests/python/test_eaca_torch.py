@@ -124,13 +124,20 @@ CASES = [
     ("en", 1, False, "fuzzy", False, True),  # no context layer
     ("zh", 0, True, "eaca", True, False),    # no EACA attention: g = 0
 ]
+SMALL = dict(hash_buckets=257, embed_dim=5, hidden=6, attn_dim=3)
+# The default widths (E = 4, D = 64, A = 16): layers with 8 or more outputs take linear_forward's
+# vectorized path, which the small widths never reach.
+DEFAULT_WIDTHS = dict(hash_buckets=257, embed_dim=4, hidden=64, attn_dim=16)
+WIDTH_CASES = [case + (SMALL,) for case in CASES] + [
+    ("zh", 1, True, "eaca", True, True, DEFAULT_WIDTHS),
+    ("en", 0, True, "eaca", True, True, DEFAULT_WIDTHS),
+]
 
 
-@pytest.mark.parametrize("lang,index,timed,attention,context,emotion", CASES)
-def test_forward_and_gradients_match_pytorch(lang, index, timed, attention, context, emotion):
+@pytest.mark.parametrize("lang,index,timed,attention,context,emotion,widths", WIDTH_CASES)
+def test_forward_and_gradients_match_pytorch(lang, index, timed, attention, context, emotion, widths):
     d = dialogue(lang, index, timed)
-    kw = dict(attention=attention, context_encoder=context, emotion_attention=emotion, seed=7,
-              hash_buckets=257, embed_dim=5, hidden=6, attn_dim=3)
+    kw = dict(attention=attention, context_encoder=context, emotion_attention=emotion, seed=7, **widths)
     base = kessel._eaca_trace(d, **kw)
     trace = kessel._eaca_trace(d, params=perturbed_params(base, 11), **kw)
     f = trace["features"]
