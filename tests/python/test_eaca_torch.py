@@ -125,8 +125,8 @@ CASES = [
     ("zh", 0, True, "eaca", True, False),    # no EACA attention: g = 0
 ]
 SMALL = dict(hash_buckets=257, embed_dim=5, hidden=6, attn_dim=3)
-# The default widths (E = 4, D = 64, A = 16): layers with 8 or more outputs take linear_forward's
-# vectorized path, which the small widths never reach.
+# The default widths (E = 4, D = 64, A = 16): linear_forward's inner loops then run whole vectors,
+# where at the small widths they are all remainder.
 DEFAULT_WIDTHS = dict(hash_buckets=257, embed_dim=4, hidden=64, attn_dim=16)
 WIDTH_CASES = [case + (SMALL,) for case in CASES] + [
     ("zh", 1, True, "eaca", True, True, DEFAULT_WIDTHS),
