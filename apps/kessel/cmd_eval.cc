@@ -132,7 +132,10 @@ void add_eval_command(CLI::App& app) {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
-    const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy);
+    bool english = false;
+    if (!input.dialogues.empty())
+      english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
+    const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy, english);
 
     std::size_t ref = systems.size();
     for (std::size_t i = 0; i < systems.size(); ++i)
@@ -151,9 +154,6 @@ void add_eval_command(CLI::App& app) {
     if (unscored > 0)
       std::fprintf(stderr, "%s: %zu of %zu dialogues have no reference summary and are not scored\n",
                    o.input.path.c_str(), unscored, input.dialogues.size());
-    bool english = false;
-    if (!input.dialogues.empty())
-      english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
     const std::vector<RowIntervals> ci = o.bootstrap > 0 ? intervals(rows, ref, o.bootstrap) : std::vector<RowIntervals>{};
     if (o.json) {
       nlohmann::json j;

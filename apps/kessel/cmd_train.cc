@@ -39,6 +39,7 @@ struct TrainArgs {
   bool no_context = false;
   bool no_emotion_attention = false;
   bool no_compress = false;
+  std::string voice = "reported";
   std::string attention = "eaca";
   int max_chars = -1;  // >= 0: override the budget chosen from the training summaries
   std::vector<int> budget_sweep;  // also report scores at these max_chars (0 = no char budget)
@@ -219,6 +220,7 @@ void run_train(TrainArgs& args) {
   args.config.context_encoder = !args.no_context;
   args.config.emotion_attention = !args.no_emotion_attention;
   args.train.compress = !args.no_compress;
+  args.config.reported_speech = args.voice == "reported";
   // An ensemble is cross-fitted on --data unless a dev set or split is asked for (train_eaca's cross_fit).
   args.train.cross_fit = args.config.members >= 2 && args.dev.empty() && !args.dev_fraction_given;
   summarize::set_attention_variant(args.config, args.attention);
@@ -332,6 +334,11 @@ void add_train_command(CLI::App& app) {
       ->check(CLI::IsMember({"eaca", "plain", "fuzzy"}));
   cmd->add_flag("--no-compress", args->no_compress,
                 "Do not train the token-deletion model (Chinese): render selected units whole");
+  cmd->add_option("--voice", args->voice,
+                  "English rendering stored in the model: reported (first and second person rewritten into the "
+                  "third, as summaries report) | verbatim (the sentences as written)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"reported", "verbatim"}));
   cmd->add_flag("--no-emotion-attention", args->no_emotion_attention, "Ablation: drop the EACA customer attention");
   cmd->add_option("--budget-quantile", args->train.budget_quantile,
                   "max_chars = this quantile of the training oracle summaries' lengths (0: no char budget)")

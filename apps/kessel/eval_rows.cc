@@ -8,7 +8,8 @@
 namespace kessel::cli {
 
 std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::vector<std::string>& compare,
-                                     const text::Lexicon& lexicon, int max_sentences, float redundancy) {
+                                     const text::Lexicon& lexicon, int max_sentences, float redundancy,
+                                     bool english) {
   summarize::DecodeOptions plain;
   plain.max_sentences = max_sentences;
   plain.redundancy = redundancy;
@@ -48,6 +49,11 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
       auto whole = std::make_shared<summarize::EacaModel>(*model);
       whole->mutable_config().compress_threshold = 0.0f;
       add("EACA, no token deletion", whole, trained);
+    }
+    if (english && model->config().reported_speech) {
+      auto verbatim = std::make_shared<summarize::EacaModel>(*model);
+      verbatim->mutable_config().reported_speech = false;
+      add("EACA, verbatim (no reported speech)", verbatim, trained);
     }
     add("EACA", model, trained);
     systems.back().reference = true;

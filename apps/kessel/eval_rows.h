@@ -19,11 +19,12 @@ struct EvalSystem {
 
 // Lead-N, Longest-N, LexRank, attention centrality (softmax, fuzzy, and softmax without the emotion
 // constraint); with a model: EACA as trained (constraint on), without the constraint, and without
-// token deletion when it has a compressor. Each `compare` model adds one row named after its attention
+// token deletion when it has a compressor, and (`english`) verbatim when it renders reported speech. Each `compare` model adds one row named after its attention
 // variant (kessel train --attention): plain attention is decoded without the constraint (the seed's
 // "standard Transformer" row), the others with it. Every model must have been trained with `lexicon`
 // (InvalidArgument otherwise).
 std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::vector<std::string>& compare,
-                                     const text::Lexicon& lexicon, int max_sentences, float redundancy);
+                                     const text::Lexicon& lexicon, int max_sentences, float redundancy,
+                                     bool english);
 
 }  // namespace kessel::cli

@@ -23,6 +23,10 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
                  "as in kessel eval)")
       ->check(CLI::Range(0.0, 1.0));
   cmd.add_flag("--no-constraint", f.no_constraint, "Do not force an expressed customer emotion into the summary");
+  cmd.add_option("--voice", f.voice,
+                 "With --model, English rendering: reported (first and second person rewritten into the third) | "
+                 "verbatim; default: the model's (kessel train --voice)")
+      ->check(CLI::IsMember({"reported", "verbatim"}));
 }
 
 summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const CLI::App& cmd) {
@@ -36,6 +40,10 @@ summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const 
   if (cmd.count("--max-chars") > 0) so.max_chars = f.max_chars;
   if (cmd.count("--redundancy") > 0) so.redundancy = f.redundancy;
   so.constraint = !f.no_constraint;
+  if (!f.voice.empty()) {
+    if (f.model.empty()) throw InvalidArgument("--voice: needs --model (the unsupervised rankers render verbatim)");
+    so.reported_speech = f.voice == "reported";
+  }
   return so;
 }
 

@@ -18,6 +18,7 @@ struct SummarizerFlags {
   int max_chars = 0;
   float redundancy = 0.5f;
   bool no_constraint = false;
+  std::string voice;  // empty: the model's
 };
 
 void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& flags);

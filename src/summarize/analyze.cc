@@ -141,7 +141,7 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
   else if (options.max_chars > 0)
     a.enforced.push_back("character budget (" + std::to_string(options.max_chars) + " code points)");
   if (options.redundancy > 0.0f) a.enforced.push_back("redundancy control (MMR)");
-  if (rendered > 0) a.enforced.push_back("rendering: token deletion (zh) or addressing removal (en)");
+  if (rendered > 0) a.enforced.push_back("rendering: token deletion (zh) or addressing removal and, when the model has it, reported speech (en)");
   a.constraint_binds = static_cast<double>(bound) / n;
   a.constraint_satisfied = static_cast<double>(satisfied) / n;
   a.budget_binds = static_cast<double>(over_budget) / n;

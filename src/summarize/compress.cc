@@ -9,6 +9,7 @@
 #include "kessel/text/rouge.h"
 #include "kessel/text/utf8.h"
 #include "summarize/eaca_features.h"
+#include "summarize/reported_speech.h"
 #include "util/splitmix.h"
 
 namespace kessel::summarize {
@@ -133,7 +134,9 @@ namespace {
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
 // "好，，谢谢") is dropped too. The unit's own text when no content token is kept.
-std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const std::vector<char>& keep) {
+// `forms`, when given, replaces each token with a non-empty entry (reported speech).
+std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const std::vector<char>& keep,
+                    const std::vector<std::string>* forms = nullptr) {
   std::string out;
   std::int64_t last_end = -1;
   bool content = false;
@@ -148,7 +151,10 @@ std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const
       const std::string_view gap(unit.text.data() + last_end, static_cast<std::size_t>(t.byte_start - last_end));
       if (gap.find_first_of(" \t\n\r") != std::string_view::npos) out += ' ';
     }
-    out.append(unit.text, static_cast<std::size_t>(t.byte_start), static_cast<std::size_t>(t.byte_end - t.byte_start));
+    if (forms != nullptr && !(*forms)[i].empty())
+      out += (*forms)[i];
+    else
+      out.append(unit.text, static_cast<std::size_t>(t.byte_start), static_cast<std::size_t>(t.byte_end - t.byte_start));
     last_end = t.byte_end;
     content = content || !text::is_punctuation(t);
   }
@@ -201,7 +207,9 @@ std::size_t signature_start(const std::vector<text::Token>& t) {
 
 }  // namespace
 
-std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) {
+std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
+
+std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech) {
   const auto& t = tokens.tokens;
   std::vector<char> keep(t.size(), 1);
   for (std::size_t i = 0; i < t.size(); ++i)
@@ -222,12 +230,18 @@ std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) {
     if (tokens.forced[i]) keep[i] = 1;
     dropped = dropped || !keep[i];
   }
-  if (!dropped) return unit.text;
+  std::vector<std::string> forms;
+  bool rewritten = false;
+  if (reported_speech) {
+    forms = reported_forms(t, unit.speaker, tokens.forced);
+    for (std::size_t i = 0; i < t.size(); ++i) rewritten = rewritten || (keep[i] && !forms[i].empty());
+  }
+  if (!dropped && !rewritten) return unit.text;
   // A unit that was nothing but addressing ("@AppleSupport https://t.co/...") says nothing: empty, so
   // the decoder never selects it.
   bool content = false;
   for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && !text::is_punctuation(t[i]));
-  return content ? rebuild(unit, t, keep) : std::string();
+  return content ? rebuild(unit, t, keep, rewritten ? &forms : nullptr) : std::string();
 }
 
 std::vector<float> keep_targets(const UnitTokens& unit, const std::vector<std::string>& references) {

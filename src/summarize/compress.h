@@ -53,6 +53,9 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
 // nothing else remains, so that the decoder never selects the unit. EACA applies it to English units: a tweet's addressing (@AppleSupport) and links
 // are not what a summary reports, and no reference repeats them.
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens);
+// How EACA renders an English unit: drop_addressing, and with `reported_speech` the unit's first and
+// second person rewritten into the third (reported_speech.h).
+std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech);
 
 // Training targets: token t of a unit is "kept" when at least half of its code points lie on a
 // longest common subsequence of the unit's text with one of the reference sentences (zh: code points,

@@ -56,6 +56,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"budget_max", std::to_string(c.budget_max)},
           {"budget_scale", format_float(c.budget_scale)},
           {"compress_threshold", format_float(c.compress_threshold)},
+          {"reported_speech", c.reported_speech ? "true" : "false"},
           {"emotion_terms", c.emotion_terms ? "true" : "false"},
           {"normalizer", c.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax"},
           {"members", std::to_string(c.members)},
@@ -134,6 +135,7 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
       throw ParseError(file, 0, "__metadata__.compress_threshold: " + format_float(c.compress_threshold) +
                                     " out of range [0, 1)");
   }
+  c.reported_speech = m.count("reported_speech") ? get_bool("reported_speech") : false;
   c.members = 1;  // files saved before ensembles hold one network
   if (m.count("members")) {
     c.members = get_int("members");
@@ -305,9 +307,11 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
   } else if (p.lang == Lang::en) {
     const auto tokens = unit_tokens(p);  // drop_addressing needs no features
     s.unit_text.reserve(p.units.size());
-    for (std::size_t u = 0; u < p.units.size(); ++u) s.unit_text.push_back(drop_addressing(p.units[u], tokens[u]));
+    for (std::size_t u = 0; u < p.units.size(); ++u)
+      s.unit_text.push_back(render_english(p.units[u], tokens[u], config_.reported_speech));
   }
-  if (cost) cost->push_back({"rendering: token deletion (zh) or addressing (en)", timer.milliseconds(), 0.0});
+  if (cost)
+    cost->push_back({"rendering: token deletion (zh) or addressing and reported speech (en)", timer.milliseconds(), 0.0});
   return s;
 }
 

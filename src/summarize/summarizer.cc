@@ -25,8 +25,11 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
     auto model = std::make_unique<EacaModel>(EacaModel::load(o.model, lexicon));
     s.decode = model->decode_options();
     if (o.max_chars) model->mutable_config().budget_max = 0;
+    if (o.reported_speech) model->mutable_config().reported_speech = *o.reported_speech;
     s.scorer = std::move(model);
   } else {
+    KESSEL_CHECK_ARG(!o.reported_speech, "make_summarizer: voice needs a model (the unsupervised rankers render "
+                                         "the sentences verbatim)");
     if (o.ranker == "centrality") {
       CentralityOptions c;
       c.normalizer = o.attention;

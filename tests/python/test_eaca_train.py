@@ -247,3 +247,56 @@ def test_divergence_and_too_little_data_are_named(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "cross-fitting needs at least 2 training dialogues with a reference, got 1" in proc.stderr, proc.stderr
+
+
+def test_english_models_render_reported_speech_unless_asked_for_verbatim(tmp_path):
+    """An English model stores reported_speech = true: its summaries report the first and second person
+    in the third ("I'm missing a wedding" -> "they're missing a wedding"); `--voice verbatim` (train or
+    summarize) keeps the sentences as written, and `eval` shows both rows. The unsupervised rankers
+    render verbatim, so `--voice` without a model is refused."""
+    proc, model = train(tmp_path, "en", "--seed", "2", data=SAMPLES_EN)
+    assert proc.returncode == 0, proc.stderr
+    assert read_safetensors(model)[0]["__metadata__"]["reported_speech"] == "true"
+    proc_v, verbatim_model = train(tmp_path, "en_v", "--seed", "2", "--voice", "verbatim", data=SAMPLES_EN)
+    assert proc_v.returncode == 0, proc_v.stderr
+    assert read_safetensors(verbatim_model)[0]["__metadata__"]["reported_speech"] == "false"
+
+    def summaries(*args):
+        s = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_EN), "--model", str(model), "--max-sentences",
+                            "40", "--max-chars", "0", "--no-constraint", *args], capture_output=True, text=True, timeout=60)
+        assert s.returncode == 0, s.stderr
+        return [json.loads(l) for l in s.stdout.splitlines()]
+
+    reported, verbatim = summaries(), summaries("--voice", "verbatim")
+    first_person = re.compile(r"\b(I|I'm|I've|me|my|we|We|we're|We've|us|our)\b")
+    sources = [json.loads(l) for l in SAMPLES_EN.read_text(encoding="utf-8").splitlines()]
+    changed = 0
+    for r, v, d in zip(reported, verbatim, sources):
+        # Without a char budget (which counts the rendered text) the same sentences are chosen: the voice
+        # is rendering only.
+        assert [s["turn"] for s in r["sentences"]] == [s["turn"] for s in v["sentences"]]
+        assert r["emotions"] == v["emotions"]
+        assert not first_person.search(r["summary"]), r["summary"]
+        changed += r["summary"] != v["summary"]
+        turns = " ".join(t["text"] for t in d["turns"])
+        for s in v["sentences"]:  # verbatim: each sentence's text (after its label) is in the dialogue
+            body = s["text"].split(": ", 1)[1]
+            assert all(word in turns for word in body.split()), body
+    assert changed >= len(sources) // 2
+    assert "they're missing a wedding" in " ".join(r["summary"] for r in reported)
+
+    e = subprocess.run([CLI, "eval", "--data", str(SAMPLES_EN), "--model", str(model), "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert e.returncode == 0, e.stderr
+    rows = {r["system"] for r in json.loads(e.stdout)["rows"]}
+    assert {"EACA", "EACA, verbatim (no reported speech)"} <= rows
+    e = subprocess.run([CLI, "eval", "--data", str(SAMPLES_EN), "--model", str(verbatim_model), "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert "EACA, verbatim (no reported speech)" not in {r["system"] for r in json.loads(e.stdout)["rows"]}
+
+    bad = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_EN), "--voice", "reported"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--voice" in bad.stderr and "--model" in bad.stderr
+    bad = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_EN), "--model", str(model), "--voice", "loud"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--voice" in bad.stderr

@@ -675,7 +675,7 @@ def test_analyze_with_a_model_reports_each_layer(tmp_path):
     layers = ["score: features: n-gram hashing, dense, wheel, time", "score: embed + fuse -> h0",
               "score: context self-attention (engine)", "score: EACA customer attention (engine)",
               "score: heads: salience, emotion source, has-emotion",
-              "score: rendering: token deletion (zh) or addressing (en)"]
+              "score: rendering: token deletion (zh) or addressing and reported speech (en)"]
     assert [s["stage"] for s in a["compute"]["stages"]][1:7] == layers
     assert all(stages[name]["gflop"] > 0 for name in layers[1:5])
     # The two attention layers' FLOPs, recomputed from the shapes kessel summarize --explain reports

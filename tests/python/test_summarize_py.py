@@ -54,6 +54,24 @@ def test_a_trained_model_gives_the_cli_result(tmp_path):
         kessel.Summarizer(model=str(model), ranker="lead")
 
 
+@needs_cli
+def test_voice_overrides_an_english_models_rendering(tmp_path):
+    model = tmp_path / "en.safetensors"
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES["en"]), "--dev", str(SAMPLES["en"]), "--out", str(model),
+                           "--epochs", "2"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    for voice in ("reported", "verbatim"):
+        s = kessel.Summarizer(model=str(model), voice=voice, max_chars=0)
+        expected = cli_summaries(SAMPLES["en"], "--model", str(model), "--voice", voice, "--max-chars", "0")
+        assert [s.summarize(d)["summary"] for d in dialogues("en")] == [e["summary"] for e in expected]
+    reported = kessel.Summarizer(model=str(model), max_chars=0)  # the model's own choice: reported
+    verbatim = kessel.Summarizer(model=str(model), voice="verbatim", max_chars=0)
+    d = dialogues("en")[0]
+    assert reported.summarize(d)["summary"] != verbatim.summarize(d)["summary"]
+    with pytest.raises(ValueError, match="voice"):
+        kessel.Summarizer(model=str(model), voice="loud")
+
+
 def test_accepts_json_strings_and_the_other_formats():
     s = kessel.Summarizer()
     d = dialogues("zh")[0]
@@ -84,6 +102,7 @@ def test_bad_dialogues_are_value_errors_naming_the_field(dialogue, message):
     ({"max_sentences": 0}, "max_sentences"),
     ({"max_chars": -1}, "max_chars"),
     ({"redundancy": 1.5}, "redundancy"),
+    ({"voice": "reported"}, "voice needs a model"),
 ])
 def test_bad_options_are_value_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -52,6 +52,10 @@ struct EacaConfig {
   // below this are dropped from the rendered unit. 0: off (and no compressor weights are stored).
   // Chosen on dev with the budget; trained for Chinese only.
   float compress_threshold = 0.0f;
+  // English units are rendered in reported speech: first and second person rewritten into the third
+  // (src/summarize/reported_speech.h). Models saved before this key load with false (verbatim, as they
+  // were trained and scored).
+  bool reported_speech = true;
   // Ensemble: `members` independently initialized and trained copies of the network (same features,
   // budget and compressor); score() averages their salience, emotion-source and has-emotion logits and
   // their attention maps. Member 0 is initialized from the training seed, so members = 1 is the single

@@ -26,6 +26,9 @@ struct SummarizerOptions {
   std::optional<int> max_chars;
   std::optional<float> redundancy;
   bool constraint = true;  // keep an expressed customer emotion
+  // With a model: render English in reported speech (true) or verbatim (false) instead of the model's
+  // stored choice. Without one it must be empty: the unsupervised rankers render verbatim.
+  std::optional<bool> reported_speech;
 };
 
 // One dialogue through a summarizer. `prepared` points into the dialogue, which must outlive it.

@@ -1,0 +1,215 @@
+#include "summarize/reported_speech.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace kessel::summarize {
+
+namespace {
+
+using text::Token;
+
+// A word's lower-case form with the typographic apostrophe (U+2019) folded to '.
+std::string key_of(const Token& t) {
+  std::string k = t.lower;
+  for (std::size_t at; (at = k.find("\xE2\x80\x99")) != std::string::npos;) k.replace(at, 3, "'");
+  return k;
+}
+
+struct Form {
+  std::string_view from, to;
+};
+
+// First person, both speakers.
+constexpr std::array kFirstPerson{
+    Form{"i", "they"},           Form{"me", "them"},          Form{"my", "their"},
+    Form{"mine", "theirs"},      Form{"myself", "themselves"}, Form{"i'm", "they're"},
+    Form{"im", "they're"},       Form{"i've", "they've"},     Form{"ive", "they've"},
+    Form{"i'll", "they'll"},     Form{"i'd", "they'd"},       Form{"we", "they"},
+    Form{"us", "them"},          Form{"our", "their"},        Form{"ours", "theirs"},
+    Form{"ourselves", "themselves"}, Form{"we're", "they're"}, Form{"we've", "they've"},
+    Form{"we'll", "they'll"},    Form{"we'd", "they'd"},
+};
+// Second person in an agent's unit: the customer.
+constexpr std::array kSecondPerson{
+    Form{"you", "the customer"},          Form{"your", "their"},
+    Form{"yours", "theirs"},              Form{"yourself", "themselves"},
+    Form{"yourselves", "themselves"},     Form{"you're", "the customer is"},
+    Form{"you've", "the customer has"},   Form{"you'll", "the customer will"},
+    Form{"you'd", "the customer would"},
+};
+// A verb next to "you" that changes with the subject: "you are" -> "the customer is", "are you" ->
+// "is the customer".
+constexpr std::array kAgreement{
+    Form{"are", "is"},       Form{"were", "was"},       Form{"have", "has"},     Form{"do", "does"},
+    Form{"aren't", "isn't"}, Form{"weren't", "wasn't"}, Form{"haven't", "hasn't"}, Form{"don't", "doesn't"},
+};
+// Base forms that follow a subject "you" in service conversations and take -s after "the customer".
+constexpr std::array<std::string_view, 96> kBaseVerbs{
+    "need",     "want",    "use",      "receive",  "get",      "see",      "know",    "like",
+    "try",      "mean",    "go",       "say",      "think",    "feel",     "hear",    "call",
+    "pay",      "buy",     "order",    "live",     "own",      "work",     "visit",   "travel",
+    "fly",      "book",    "check",    "find",     "look",     "wish",     "require", "mention",
+    "expect",   "contact", "send",     "make",     "take",     "keep",     "come",    "leave",
+    "experience", "notice", "reach",   "qualify",  "remember", "believe",  "agree",   "purchase",
+    "plan",     "hold",    "prefer",   "hope",     "continue", "start",    "stay",    "return",
+    "update",   "download", "install", "apply",    "click",    "tap",      "enter",   "follow",
+    "select",   "choose",  "save",     "change",   "delete",   "reset",    "restart", "lose",
+    "miss",     "drive",   "ride",     "rent",     "ship",     "add",      "cancel",  "request",
+    "connect",  "share",   "confirm",  "provide",  "understand", "seem",   "play",    "watch",
+    "stream",   "subscribe", "upgrade", "switch",  "turn",     "open",     "run",     "appear",
+};
+// Adverbs that may stand between "you" and its verb ("you also need").
+constexpr std::array<std::string_view, 14> kAdverbs{"also",   "just",    "still",    "only",     "really",
+                                                    "already", "never",  "always",   "often",    "usually",
+                                                    "currently", "actually", "probably", "simply"};
+// Words before "you" that make it an object or an inverted subject: the verb after it stays a base
+// form ("can you check", "let you know", "help you get").
+constexpr std::array<std::string_view, 29> kBaseAfter{
+    "can",   "could", "will",  "would",  "shall",  "should", "may",     "might",    "must",   "do",
+    "does",  "did",   "don't", "doesn't", "didn't", "let",   "help",    "make",     "made",   "have",
+    "has",   "had",   "see",   "watch",  "hear",   "won't",  "wouldn't", "can't",   "couldn't"};
+// Words after which an auxiliary starts a question ("How long have you ..."), besides the unit's
+// start and punctuation.
+constexpr std::array<std::string_view, 15> kQuestionLead{"what", "where", "when", "why",  "how",
+                                                         "which", "who",  "long", "much", "many",
+                                                         "and",  "but",   "so",   "or",   "if"};
+
+template <typename List>
+bool contains(const List& list, std::string_view k) {
+  return std::find(list.begin(), list.end(), k) != list.end();
+}
+template <std::size_t N>
+const Form* find_form(const std::array<Form, N>& list, std::string_view k) {
+  for (const auto& f : list)
+    if (f.from == k) return &f;
+  return nullptr;
+}
+
+bool is_word(const Token& t) { return t.kind == text::TokenKind::word; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool all_upper(const std::string& s) {
+  bool letters = false;
+  for (char c : s) {
+    if (c >= 'a' && c <= 'z') return false;
+    letters = letters || is_upper(c);
+  }
+  return letters;
+}
+// The token starts a sentence: first in the unit, or after . ! ? or an ellipsis.
+bool starts_sentence(std::span<const Token> t, std::size_t i) {
+  // Addressing before it (@mentions, links) is not rendered.
+  while (i > 0 && (t[i - 1].kind == text::TokenKind::mention || t[i - 1].kind == text::TokenKind::url)) --i;
+  if (i == 0) return true;
+  const Token& prev = t[i - 1];
+  if (prev.kind != text::TokenKind::punct) return false;
+  return prev.text.find_first_of(".!?") != std::string::npos || prev.text.find("\xE2\x80\xA6") != std::string::npos;
+}
+
+// `to` written the way the source token was: capitals kept, the first letter capitalized when the
+// source's was (the pronoun I only at a sentence's start), and the source's apostrophe.
+std::string styled(std::string to, const Token& source, bool sentence_start, bool pronoun_i) {
+  if (source.text.find("\xE2\x80\x99") != std::string::npos)
+    for (std::size_t at; (at = to.find('\'')) != std::string::npos;) to.replace(at, 1, "\xE2\x80\x99");
+  if (source.text.size() > 1 && all_upper(source.text) && !pronoun_i) {
+    for (char& c : to)
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    return to;
+  }
+  const bool capital = is_upper(source.text[0]) && (!pronoun_i || sentence_start);
+  if (capital && !to.empty() && to[0] >= 'a' && to[0] <= 'z') to[0] = static_cast<char>(to[0] - 'a' + 'A');
+  return to;
+}
+
+// "need" -> "needs", "try" -> "tries", "watch" -> "watches", "go" -> "goes"; the source's letters kept.
+std::string third_singular(const std::string& verb) {
+  const std::size_t n = verb.size();
+  auto lower_at = [&](std::size_t i) { return static_cast<char>(is_upper(verb[i]) ? verb[i] - 'A' + 'a' : verb[i]); };
+  const char last = lower_at(n - 1);
+  const bool upper = all_upper(verb) && n > 1;
+  auto suffix = [&](const char* s) {
+    std::string out = verb;
+    for (const char* c = s; *c; ++c) out += upper ? static_cast<char>(*c - 'a' + 'A') : *c;
+    return out;
+  };
+  if (last == 'y' && n >= 2 && std::string_view("aeiou").find(lower_at(n - 2)) == std::string_view::npos) {
+    std::string out = verb.substr(0, n - 1);
+    return out + (upper ? "IES" : "ies");
+  }
+  const bool sibilant = last == 's' || last == 'x' || last == 'z' || last == 'o' ||
+                        (n >= 2 && (lower_at(n - 2) == 's' || lower_at(n - 2) == 'c') && last == 'h');
+  return suffix(sibilant ? "es" : "s");
+}
+
+}  // namespace
+
+std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker speaker,
+                                        const std::vector<char>& forced) {
+  const std::size_t n = t.size();
+  std::vector<std::string> out(n);
+  std::vector<std::string> key(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (is_word(t[i])) key[i] = key_of(t[i]);
+  // A neighbouring word that may still be rewritten ("" when there is none: punctuation, the unit's
+  // edge, an emotion mention).
+  auto word_at = [&](std::size_t j) -> const std::string& {
+    static const std::string none;
+    return j < n && is_word(t[j]) && !forced[j] ? key[j] : none;
+  };
+  auto set = [&](std::size_t j, std::string_view to, bool pronoun_i = false) {
+    out[j] = styled(std::string(to), t[j], starts_sentence(t, j), pronoun_i);
+  };
+
+  for (std::size_t i = 0; i < n; ++i) {
+    if (key[i].empty() || forced[i]) continue;
+    const std::string& k = key[i];
+    if (const Form* f = find_form(kFirstPerson, k)) {
+      if (k == "us" && t[i].text == "US") continue;              // the country
+      if ((k == "im" || k == "ive") && all_upper(t[i].text)) continue;  // IM, IVE: not pronouns
+      if (k == "my" && i >= 1 && word_at(i - 1) == "oh") continue;     // "oh my"
+      const bool pronoun_i = k == "i" || k == "i'm" || k == "im" || k == "i've" || k == "ive" || k == "i'll" ||
+                             k == "i'd";
+      set(i, f->to, pronoun_i);
+      if (k == "i") {  // "I am" / "I was", "am I" / "was I"
+        for (std::size_t j : {i + 1, i >= 1 ? i - 1 : n}) {
+          const std::string& v = word_at(j);
+          if (v == "am") set(j, "are");
+          if (v == "was") set(j, "were");
+        }
+      }
+      continue;
+    }
+    if (speaker != text::Speaker::agent) continue;
+    const Form* f = find_form(kSecondPerson, k);
+    if (f == nullptr) continue;
+    // The words next to this one (the tokenizer keeps no white space, so they are i - 1 and i + 1).
+    const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
+    const std::string& after = word_at(next);
+    const std::string& behind = word_at(prev);
+    if (k == "you" && behind == "thank") continue;  // "thank you" is said, not reported
+    set(i, f->to);
+    if (k != "you") continue;
+    // Subject-verb agreement.
+    if (const Form* a = find_form(kAgreement, after); a != nullptr && !contains(kBaseAfter, behind)) {
+      set(next, a->to);
+    } else if (const Form* q = find_form(kAgreement, behind); q != nullptr) {
+      // "are you", "do you": a question. "have you" only where a question starts ("Have you tried",
+      // "how long have you had"), not in "we have you booked".
+      const bool object_reading = q->from == "have" || q->from == "haven't";
+      const bool question_start = prev == 0 || !is_word(t[prev - 1]) || contains(kQuestionLead, key[prev - 1]);
+      if (!object_reading || question_start) set(prev, q->to);
+    } else if (!contains(kBaseAfter, behind)) {
+      std::size_t v = next;
+      if (contains(kAdverbs, word_at(v))) ++v;
+      if (contains(kBaseVerbs, word_at(v))) {
+        const std::string& verb = word_at(v);
+        if (verb == "go") out[v] = styled("goes", t[v], false, false);
+        else out[v] = third_singular(t[v].text);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace kessel::summarize

@@ -1,0 +1,42 @@
+// Reported speech for English summaries: the first and second person of an extracted unit rewritten
+// into the third person, as a summary reports a conversation ("I was charged twice" -> "they were
+// charged twice"; "Could you DM us your order number?" -> "Could the customer DM them their order
+// number?").
+//
+// Why: a summary reports what each side said; it does not quote them. The TweetSumm references are
+// written that way ("Customer is complaining that his order...", "Agent asks to DM the account's
+// email"), and so is every CSDS reference (用户表示…). Chinese gets there through learned token
+// deletion (compress.h); English word deletion breaks the grammar, but a pronoun rewrite keeps it.
+//
+// The rules (one pass over the unit's word tokens; docs/eaca.md lists them with their measured effect):
+//  - both speakers: I / me / my / mine / myself and we / us / our / ours / ourselves (and their
+//    contractions I'm, I've, I'll, I'd, we're, ...) become they / them / their / theirs / themselves;
+//    "I am" / "am I" -> "they are" / "are they", "I was" / "was I" -> "they were" / "were they".
+//    "US" in capitals (the country) and "oh my" stay.
+//  - agent units only: "you" (the customer, in a one-to-one service conversation) becomes "the
+//    customer", "your" / "yours" / "yourself" become "their" / "theirs" / "themselves", and the verb
+//    agrees: "you are" -> "the customer is", "are you" -> "is the customer", "you have" -> "the
+//    customer has", "do you" -> "does the customer", "you don't" -> "the customer doesn't", "you need"
+//    -> "the customer needs" (a verb from a fixed list of common base forms, after an optional adverb,
+//    and only when "you" is not the object of a modal, do, let, help or make). "Thank you" stays.
+//  - a customer's "you" (the company) stays: the references name the agent, not "you".
+//  - tokens inside an expressed emotion mention are never rewritten, so the emotion the summary keeps
+//    is still written as the customer wrote it.
+// The rewrite is a rendering: unit texts, salience and emotion offsets are unchanged.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kessel/text/tokenize.h"
+#include "kessel/text/dialogue.h"
+
+namespace kessel::summarize {
+
+// For each token, its reported form, or an empty string to keep it as written. `forced[i]` marks the
+// tokens that must stay (an expressed emotion mention); it has one entry per token.
+std::vector<std::string> reported_forms(std::span<const text::Token> tokens, text::Speaker speaker,
+                                        const std::vector<char>& forced);
+
+}  // namespace kessel::summarize

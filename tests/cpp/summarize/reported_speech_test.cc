@@ -1,0 +1,99 @@
+#include "summarize/reported_speech.h"
+
+#include <gtest/gtest.h>
+
+#include "summarize/compress.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+
+// `text` with every token that has a reported form replaced by it; `forced_word` (when not empty)
+// marks the tokens with that text as an expressed emotion mention.
+std::string reported(const std::string& text, Speaker speaker, const std::string& forced_word = "") {
+  const auto tokens = text::tokenize(text);
+  std::vector<char> forced(tokens.size(), 0);
+  for (std::size_t i = 0; i < tokens.size(); ++i) forced[i] = !forced_word.empty() && tokens[i].text == forced_word;
+  const auto forms = reported_forms(tokens, speaker, forced);
+  EXPECT_EQ(forms.size(), tokens.size());
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const auto start = static_cast<std::size_t>(tokens[i].byte_start), end = static_cast<std::size_t>(tokens[i].byte_end);
+    out += text.substr(at, start - at);
+    out += forms[i].empty() ? text.substr(start, end - start) : forms[i];
+    at = end;
+  }
+  return out + text.substr(at);
+}
+
+TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
+  EXPECT_EQ(reported("I am so angry, my order never came and they charged me twice", Speaker::customer),
+            "They are so angry, their order never came and they charged them twice");
+  EXPECT_EQ(reported("why was I charged? i was told it was free", Speaker::customer),
+            "why were they charged? they were told it was free");
+  EXPECT_EQ(reported("I'm waiting, I've called, I'll wait, I'd like it myself", Speaker::customer),
+            "They're waiting, they've called, they'll wait, they'd like it themselves");
+  EXPECT_EQ(reported("We'll look into it for our customers; please bear with us", Speaker::agent),
+            "They'll look into it for their customers; please bear with them");
+  // The typographic apostrophe is kept; so are capitals.
+  EXPECT_EQ(reported("I\xE2\x80\x99m still waiting. MY ORDER IS LATE", Speaker::customer),
+            "They\xE2\x80\x99re still waiting. THEIR ORDER IS LATE");
+}
+
+TEST(ReportedSpeech, WordsThatOnlyLookLikePronounsStay) {
+  EXPECT_EQ(reported("our US flights and oh my god", Speaker::agent), "their US flights and oh my god");
+  EXPECT_EQ(reported("send me an IM", Speaker::customer), "send them an IM");
+}
+
+TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
+  EXPECT_EQ(reported("Could you DM us your order number?", Speaker::agent),
+            "Could the customer DM them their order number?");
+  EXPECT_EQ(reported("Are you on the 0815 departure?", Speaker::agent), "Is the customer on the 0815 departure?");
+  EXPECT_EQ(reported("What service are you on?", Speaker::agent), "What service is the customer on?");
+  EXPECT_EQ(reported("Have you tried restarting? Do you see an error?", Speaker::agent),
+            "Has the customer tried restarting? Does the customer see an error?");
+  EXPECT_EQ(reported("you are right and you have a refund, you don't need to call", Speaker::agent),
+            "the customer is right and the customer has a refund, the customer doesn't need to call");
+  EXPECT_EQ(reported("If you need help, you also try this, then you watch and you go", Speaker::agent),
+            "If the customer needs help, the customer also tries this, then the customer watches and the customer goes");
+  EXPECT_EQ(reported("You're set, you've got a refund, you'll hear back and you'd get it", Speaker::agent),
+            "The customer is set, the customer has got a refund, the customer will hear back and the customer would "
+            "get it");
+}
+
+TEST(ReportedSpeech, YouAsAnObjectKeepsTheBaseVerb) {
+  // After a modal, do, let, help or make, "you" is an object or an inverted subject.
+  EXPECT_EQ(reported("We'll let you know and help you get it; can you check?", Speaker::agent),
+            "They'll let the customer know and help the customer get it; can the customer check?");
+  // "have you" is a question only where a question starts.
+  EXPECT_EQ(reported("We have you booked for Tuesday", Speaker::agent), "They have the customer booked for Tuesday");
+}
+
+TEST(ReportedSpeech, ThankYouAndTheCustomersYouStay) {
+  EXPECT_EQ(reported("Thank you for waiting", Speaker::agent), "Thank you for waiting");
+  // A customer's "you" is the company: the references name the agent instead.
+  EXPECT_EQ(reported("Can you help me? you lost my bag", Speaker::customer), "Can you help them? you lost their bag");
+}
+
+TEST(ReportedSpeech, AnEmotionMentionIsNeverRewritten) {
+  EXPECT_EQ(reported("my god my order", Speaker::customer, "my"), "my god my order");
+  EXPECT_EQ(reported("I hate my phone", Speaker::customer, "hate"), "They hate their phone");
+}
+
+TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
+  auto d = testing::make_dialogue({{Speaker::customer, {"@AppleSupport I was charged twice https://t.co/x"}},
+                                   {Speaker::agent, {"@jane Hi there, please DM us your email ^XS"}},
+                                   {Speaker::agent, {"Sounds good"}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[0], units[0], true), "They were charged twice");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "please DM them their email");
+  EXPECT_EQ(render_english(p.units[2], units[2], true), "Sounds good");  // nothing to change: the unit as written
+  EXPECT_EQ(render_english(p.units[0], units[0], false), "I was charged twice");
+}
+
+}  // namespace
+}  // namespace kessel::summarize
