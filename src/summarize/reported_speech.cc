@@ -46,7 +46,7 @@ constexpr std::array kAgreement{
     Form{"aren't", "isn't"}, Form{"weren't", "wasn't"}, Form{"haven't", "hasn't"}, Form{"don't", "doesn't"},
 };
 // Base forms that follow a subject "you" in service conversations and take -s after "the customer".
-constexpr std::array<std::string_view, 96> kBaseVerbs{
+constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "need",     "want",    "use",      "receive",  "get",      "see",      "know",    "like",
     "try",      "mean",    "go",       "say",      "think",    "feel",     "hear",    "call",
     "pay",      "buy",     "order",    "live",     "own",      "work",     "visit",   "travel",
@@ -59,22 +59,24 @@ constexpr std::array<std::string_view, 96> kBaseVerbs{
     "miss",     "drive",   "ride",     "rent",     "ship",     "add",      "cancel",  "request",
     "connect",  "share",   "confirm",  "provide",  "understand", "seem",   "play",    "watch",
     "stream",   "subscribe", "upgrade", "switch",  "turn",     "open",     "run",     "appear",
-};
+    "lock",     "unlock",  "dm",       "email",    "text",     "reply",    "post",    "sign",
+    "log",      "happen",  "encounter", "reinstall", "uninstall", "refresh", "clear",
+});
 // Adverbs that may stand between "you" and its verb ("you also need").
-constexpr std::array<std::string_view, 14> kAdverbs{"also",   "just",    "still",    "only",     "really",
-                                                    "already", "never",  "always",   "often",    "usually",
-                                                    "currently", "actually", "probably", "simply"};
+constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",
+                                                          "never", "ever", "always", "often", "usually",
+                                                          "currently", "actually", "probably", "simply"});
 // Words before "you" that make it an object or an inverted subject: the verb after it stays a base
 // form ("can you check", "let you know", "help you get").
-constexpr std::array<std::string_view, 29> kBaseAfter{
+constexpr auto kBaseAfter = std::to_array<std::string_view>({
     "can",   "could", "will",  "would",  "shall",  "should", "may",     "might",    "must",   "do",
     "does",  "did",   "don't", "doesn't", "didn't", "let",   "help",    "make",     "made",   "have",
-    "has",   "had",   "see",   "watch",  "hear",   "won't",  "wouldn't", "can't",   "couldn't"};
+    "has",   "had",   "see",   "watch",  "hear",   "won't",  "wouldn't", "can't",   "couldn't"});
 // Words after which an auxiliary starts a question ("How long have you ..."), besides the unit's
 // start and punctuation.
-constexpr std::array<std::string_view, 15> kQuestionLead{"what", "where", "when", "why",  "how",
-                                                         "which", "who",  "long", "much", "many",
-                                                         "and",  "but",   "so",   "or",   "if"};
+constexpr auto kQuestionLead = std::to_array<std::string_view>({"what", "where", "when", "why", "how", "which",
+                                                               "who", "long", "much", "many", "and", "but",
+                                                               "so", "or", "if"});
 
 template <typename List>
 bool contains(const List& list, std::string_view k) {
@@ -122,12 +124,13 @@ std::string styled(std::string to, const Token& source, bool sentence_start, boo
   return to;
 }
 
-// "need" -> "needs", "try" -> "tries", "watch" -> "watches", "go" -> "goes"; the source's letters kept.
+// "need" -> "needs", "try" -> "tries", "watch" -> "watches", "DM" -> "DMs"; the source's letters kept
+// (a word in capitals of three letters or more takes a capital suffix: "NEEDS").
 std::string third_singular(const std::string& verb) {
   const std::size_t n = verb.size();
   auto lower_at = [&](std::size_t i) { return static_cast<char>(is_upper(verb[i]) ? verb[i] - 'A' + 'a' : verb[i]); };
   const char last = lower_at(n - 1);
-  const bool upper = all_upper(verb) && n > 1;
+  const bool upper = all_upper(verb) && n > 2;
   auto suffix = [&](const char* s) {
     std::string out = verb;
     for (const char* c = s; *c; ++c) out += upper ? static_cast<char>(*c - 'a' + 'A') : *c;

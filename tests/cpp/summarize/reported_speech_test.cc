@@ -59,6 +59,8 @@ TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
             "the customer is right and the customer has a refund, the customer doesn't need to call");
   EXPECT_EQ(reported("If you need help, you also try this, then you watch and you go", Speaker::agent),
             "If the customer needs help, the customer also tries this, then the customer watches and the customer goes");
+  EXPECT_EQ(reported("If you ever need us, or when you lock it, or if you DM us", Speaker::agent),
+            "If the customer ever needs them, or when the customer locks it, or if the customer DMs them");
   EXPECT_EQ(reported("You're set, you've got a refund, you'll hear back and you'd get it", Speaker::agent),
             "The customer is set, the customer has got a refund, the customer will hear back and the customer would "
             "get it");
