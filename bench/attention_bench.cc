@@ -87,9 +87,8 @@ void BM_ReferenceForward(benchmark::State& state) {
 }
 
 // Forward + backward (what a training step costs); FLOPS counts forward + backward matmuls.
-void BM_FusedForwardBackward(benchmark::State& state) {
+void run_forward_backward(benchmark::State& state, kessel::AttentionSpec spec) {
   const Index L = state.range(0);
-  kessel::AttentionSpec spec;
   spec.threads = static_cast<int>(state.range(1));
   Problem p(L);
   const kessel::AttentionInputs in = p.inputs();
@@ -103,6 +102,16 @@ void BM_FusedForwardBackward(benchmark::State& state) {
   }
   const double flops = forward_flops(L) + kessel::attention_backward_flops(kB, kH, L, L, kD, kD);
   state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_FusedForwardBackward(benchmark::State& state) { run_forward_backward(state, {}); }
+
+// General m: the backward's weights come from the same fused power kernel as the forward's.
+void BM_FusedFuzzyM15ForwardBackward(benchmark::State& state) {
+  kessel::AttentionSpec spec;
+  spec.normalizer = kessel::Normalizer::kFuzzy;
+  spec.m = 1.5f;
+  run_forward_backward(state, spec);
 }
 
 // Baseline: C[L, L] = Q[L, D] K[L, D]^T per head, as one sgemm call per head (the Q K^T half of a
@@ -138,6 +147,7 @@ BENCHMARK(BM_FusedFuzzyM2Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096
 BENCHMARK(BM_FusedFuzzyM15Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedCausalForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_FusedFuzzyM15ForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_ReferenceForward)->Apply([](auto* b) { sizes(b, {256, 1024}); });
 
 BENCHMARK_MAIN();

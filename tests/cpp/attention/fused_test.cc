@@ -323,6 +323,11 @@ TEST(FusedBackward, EveryFeature) {
       {"neg_sq", [](auto&, auto& s) { s.similarity = Similarity::kNegSqEuclidean; }},
       {"fuzzy_m1.5", [](auto&, auto& s) { s.normalizer = Normalizer::kFuzzy, s.m = 1.5f; }},
       {"fuzzy_boost", [](auto& d, auto& s) { s.normalizer = Normalizer::kFuzzy, d.add_key_boost(); }},
+      {"fuzzy_m3_boost", [](auto& d, auto& s) { s.normalizer = Normalizer::kFuzzy, s.m = 3.0f, d.add_key_boost(); }},
+      {"fuzzy_m1.5_boost_masks",
+       [](auto& d, auto& s) {
+         s.normalizer = Normalizer::kFuzzy, s.m = 1.5f, d.add_key_boost(), s.causal = true, d.add_key_lengths(10);
+       }},
       {"zscore", [](auto&, auto& s) { s.zscore = true; }},
       {"zscore_fuzzy", [](auto&, auto& s) { s.zscore = true, s.normalizer = Normalizer::kFuzzy; }},
       {"temperature", [](auto&, auto& s) { s.temperature = 0.5f; }},
