@@ -181,14 +181,13 @@ void hot_fuzzy_backward(float* st, float* dp, TileGrads& tg, const FusedContext&
     }
   }
   if (!ctx.fuzzy_direct) {
-    // P = exp(boost - a ln(d2 + eps) - lse) = (d2 + eps)^-a e^-(lse - boost): the forward's fused power
-    // kernel, one range reduction per element, with the key's boost folded into the per-query shift.
-    float shift[kBlockQ], unused[kBlockQ] = {};
+    tile::log_array(st, st, tile.n * kBlockQ);
     for (Index t = 0; t < tile.n; ++t) {
       const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
-      for (Index ii = 0; ii < kBlockQ; ++ii) shift[ii] = lse[ii] - boost;
-      tile::neg_pow_shift_sum(st + t * kBlockQ, 1, kBlockQ, a, shift, unused);
+      float* row = st + t * kBlockQ;
+      for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = boost - a * row[ii] - lse[ii];
     }
+    tile::exp_array(st, st, tile.n * kBlockQ);
     // Crisp rows (lse = +inf) have no weight even where d2 + eps = 0 made the logit +inf.
     for (Index ii = 0; ii < kBlockQ; ++ii)
       if (lse[ii] == kPosInf)
