@@ -40,12 +40,18 @@ def test_matches_the_cli_record_for_record(lang, ranker, args):
         assert g["constraint_satisfied"] == e["constraint_satisfied"]
 
 
-@needs_cli
-def test_a_trained_model_gives_the_cli_result(tmp_path):
-    model = tmp_path / "m.safetensors"
-    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES["zh"]), "--dev", str(SAMPLES["zh"]), "--out", str(model),
+def trained_model(tmp_path, lang):
+    """A small model trained by the CLI on the bundled samples of `lang` (two epochs)."""
+    model = tmp_path / f"{lang}.safetensors"
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES[lang]), "--dev", str(SAMPLES[lang]), "--out", str(model),
                            "--epochs", "2"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+    return model
+
+
+@needs_cli
+def test_a_trained_model_gives_the_cli_result(tmp_path):
+    model = trained_model(tmp_path, "zh")
     s = kessel.Summarizer(model=str(model))
     assert s.scorer == "eaca"
     expected = cli_summaries(SAMPLES["zh"], "--model", str(model))
@@ -56,10 +62,7 @@ def test_a_trained_model_gives_the_cli_result(tmp_path):
 
 @needs_cli
 def test_voice_overrides_an_english_models_rendering(tmp_path):
-    model = tmp_path / "en.safetensors"
-    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES["en"]), "--dev", str(SAMPLES["en"]), "--out", str(model),
-                           "--epochs", "2"], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    model = trained_model(tmp_path, "en")
     for voice in ("reported", "verbatim"):
         s = kessel.Summarizer(model=str(model), voice=voice, max_chars=0)
         expected = cli_summaries(SAMPLES["en"], "--model", str(model), "--voice", voice, "--max-chars", "0")
