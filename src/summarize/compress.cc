@@ -230,12 +230,21 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     if (tokens.forced[i]) keep[i] = 1;
     dropped = dropped || !keep[i];
   }
-  std::vector<std::string> forms;
-  bool rewritten = false;
-  if (reported_speech) {
-    forms = reported_forms(t, unit.speaker, tokens.forced);
-    for (std::size_t i = 0; i < t.size(); ++i) rewritten = rewritten || (keep[i] && !forms[i].empty());
+  std::vector<std::string> forms =
+      reported_speech ? reported_forms(t, unit.speaker, tokens.forced) : std::vector<std::string>(t.size());
+  // Without its salutation the unit starts at the next word: "Hi there, we're on it" -> "We're on it"
+  // (an emotion mention keeps the customer's spelling).
+  for (std::size_t k = greet; greet > 0 && k < rest.size(); ++k) {
+    const std::size_t i = where[k];
+    if (!keep[i] || text::is_punctuation(t[i])) continue;
+    std::string& f = forms[i];
+    if (f.empty()) f = t[i].text;
+    if (!tokens.forced[i] && f[0] >= 'a' && f[0] <= 'z') f[0] = static_cast<char>(f[0] - 'a' + 'A');
+    if (f == t[i].text) f.clear();
+    break;
   }
+  bool rewritten = false;
+  for (std::size_t i = 0; i < t.size(); ++i) rewritten = rewritten || (keep[i] && !forms[i].empty());
   if (!dropped && !rewritten) return unit.text;
   // A unit that was nothing but addressing ("@AppleSupport https://t.co/...") says nothing: empty, so
   // the decoder never selects it.

@@ -278,10 +278,10 @@ def test_english_models_render_reported_speech_unless_asked_for_verbatim(tmp_pat
         assert r["emotions"] == v["emotions"]
         assert not first_person.search(r["summary"]), r["summary"]
         changed += r["summary"] != v["summary"]
-        turns = " ".join(t["text"] for t in d["turns"])
-        for s in v["sentences"]:  # verbatim: each sentence's text (after its label) is in the dialogue
-            body = s["text"].split(": ", 1)[1]
-            assert all(word in turns for word in body.split()), body
+        turns = " ".join(t["text"] for t in d["turns"]).lower()
+        for s in v["sentences"]:  # verbatim: each sentence's words (after its label) are in the dialogue
+            body = s["text"].split(": ", 1)[1]  # (a capital may start it where a salutation was dropped)
+            assert all(word in turns for word in body.lower().split()), body
     assert changed >= len(sources) // 2
     assert "they're missing a wedding" in " ".join(r["summary"] for r in reported)
 

@@ -96,9 +96,10 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
                           {Speaker::customer, {"hi there is a problem with my bill"}}});
   const Prepared p = prepare(d, lexicon());
   const auto units = unit_tokens(p);
-  EXPECT_EQ(drop_addressing(p.units[0], units[0]), "please DM us your order number");
+  // The word after a dropped salutation starts the sentence.
+  EXPECT_EQ(drop_addressing(p.units[0], units[0]), "Please DM us your order number");
   EXPECT_EQ(drop_addressing(p.units[1], units[1]), "We have fixed it");
-  EXPECT_EQ(drop_addressing(p.units[2], units[2]), "this is ridiculous");
+  EXPECT_EQ(drop_addressing(p.units[2], units[2]), "This is ridiculous");
   // No punctuation closes a salutation here: "hi there is a problem" keeps every word.
   EXPECT_EQ(drop_addressing(p.units[3], units[3]), p.units[3].text);
 }

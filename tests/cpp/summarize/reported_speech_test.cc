@@ -88,13 +88,21 @@ TEST(ReportedSpeech, AnEmotionMentionIsNeverRewritten) {
 TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   auto d = testing::make_dialogue({{Speaker::customer, {"@AppleSupport I was charged twice https://t.co/x"}},
                                    {Speaker::agent, {"@jane Hi there, please DM us your email ^XS"}},
-                                   {Speaker::agent, {"Sounds good"}}});
+                                   {Speaker::agent, {"Sounds good"}},
+                                   {Speaker::agent, {"Hi there, we're so sorry"}},
+                                   {Speaker::customer, {"Hi, ugh the app crashed again"}}});
   const Prepared p = prepare(d, testing::default_lexicon());
   const auto units = unit_tokens(p);
   EXPECT_EQ(render_english(p.units[0], units[0], true), "They were charged twice");
-  EXPECT_EQ(render_english(p.units[1], units[1], true), "please DM them their email");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "Please DM them their email");
   EXPECT_EQ(render_english(p.units[2], units[2], true), "Sounds good");  // nothing to change: the unit as written
   EXPECT_EQ(render_english(p.units[0], units[0], false), "I was charged twice");
+  // The word after a dropped salutation starts the sentence, unless it is an emotion mention.
+  EXPECT_EQ(render_english(p.units[3], units[3], true), "They're so sorry");
+  EXPECT_EQ(render_english(p.units[3], units[3], false), "We're so sorry");
+  ASSERT_EQ(units[4].tokens[2].text, "ugh");
+  ASSERT_TRUE(units[4].forced[2]) << "'ugh' should be an expressed emotion mention";
+  EXPECT_EQ(render_english(p.units[4], units[4], true), "ugh the app crashed again");
 }
 
 }  // namespace
