@@ -9,6 +9,7 @@
 
 #include "bindings.h"
 #include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/summarize/summary_json.h"
@@ -56,11 +57,7 @@ class PySummarizer {
     o.max_chars = max_chars;
     o.redundancy = redundancy;
     o.constraint = constraint;
-    if (voice) {
-      KESSEL_CHECK_ARG(*voice == "reported" || *voice == "verbatim", "Summarizer: voice must be 'reported' or 'verbatim', got '",
-                       *voice, "'");
-      o.reported_speech = *voice == "reported";
-    }
+    if (voice) o.reported_speech = summarize::parse_voice(*voice);
     summarizer_ = summarize::make_summarizer(o, lexicon_);
   }
 

@@ -220,7 +220,7 @@ void run_train(TrainArgs& args) {
   args.config.context_encoder = !args.no_context;
   args.config.emotion_attention = !args.no_emotion_attention;
   args.train.compress = !args.no_compress;
-  args.config.reported_speech = args.voice == "reported";
+  args.config.reported_speech = summarize::parse_voice(args.voice);
   // An ensemble is cross-fitted on --data unless a dev set or split is asked for (train_eaca's cross_fit).
   args.train.cross_fit = args.config.members >= 2 && args.dev.empty() && !args.dev_fraction_given;
   summarize::set_attention_variant(args.config, args.attention);

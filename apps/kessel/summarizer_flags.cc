@@ -2,6 +2,7 @@
 
 #include "kessel/attention.h"
 #include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
 
 namespace kessel::cli {
 
@@ -42,7 +43,7 @@ summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const 
   so.constraint = !f.no_constraint;
   if (!f.voice.empty()) {
     if (f.model.empty()) throw InvalidArgument("--voice: needs --model (the unsupervised rankers render verbatim)");
-    so.reported_speech = f.voice == "reported";
+    so.reported_speech = summarize::parse_voice(f.voice);
   }
   return so;
 }

@@ -250,7 +250,7 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   // the decoder never selects it.
   bool content = false;
   for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && !text::is_punctuation(t[i]));
-  return content ? rebuild(unit, t, keep, rewritten ? &forms : nullptr) : std::string();
+  return content ? rebuild(unit, t, keep, &forms) : std::string();
 }
 
 std::vector<float> keep_targets(const UnitTokens& unit, const std::vector<std::string>& references) {

@@ -178,6 +178,12 @@ void set_attention_variant(EacaConfig& config, const std::string& name) {
   config.normalizer = name == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
 }
 
+bool parse_voice(const std::string& voice) {
+  KESSEL_CHECK_ARG(voice == "reported" || voice == "verbatim", "voice must be 'reported' or 'verbatim', got '", voice,
+                   "'");
+  return voice == "reported";
+}
+
 EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(config) {
   KESSEL_CHECK_ARG(config.members >= 1 && config.members <= kMaxMembers, "EacaModel: members must be in [1, ",
                    kMaxMembers, "], got ", config.members);
@@ -305,7 +311,7 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
     for (std::size_t u = 0; u < p.units.size(); ++u)
       s.unit_text.push_back(compress_unit(p.units[u], tokens[u], compressor_, config_.compress_threshold));
   } else if (p.lang == Lang::en) {
-    const auto tokens = unit_tokens(p);  // drop_addressing needs no features
+    const auto tokens = unit_tokens(p);  // render_english needs no features
     s.unit_text.reserve(p.units.size());
     for (std::size_t u = 0; u < p.units.size(); ++u)
       s.unit_text.push_back(render_english(p.units[u], tokens[u], config_.reported_speech));

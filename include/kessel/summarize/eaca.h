@@ -134,6 +134,10 @@ std::uint64_t member_seed(std::uint64_t seed, int k);
 // for any other name.
 void set_attention_variant(EacaConfig& config, const std::string& name);
 
+// The English rendering of `kessel train/summarize --voice`: "reported" -> true, "verbatim" -> false
+// (EacaConfig::reported_speech); InvalidArgument for any other name.
+bool parse_voice(const std::string& voice);
+
 // ---- training ----------------------------------------------------------------------------------------
 struct TrainOptions {
   int epochs = 30;
