@@ -398,76 +398,36 @@ void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, con
 
 }  // namespace avx512
 
+namespace isa = avx512;
 const char* variant_name() { return "avx512"; }
-void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
-                       Index rows, Index cols, Index depth) {
-  avx512::rows_times_packed(c, ldc, x, ldx, yt, ldy, rows, cols, depth);
-}
-void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
-                        const float* x, Index ldx, Index rows, Index inner, Index n) {
-  avx512::accumulate_product(c, ldc, a, a_rs, a_cs, x, ldx, rows, inner, n);
-}
-void exp_array(float* y, const float* x, Index n) { avx512::exp_array(y, x, n); }
-void log_array(float* y, const float* x, Index n) { avx512::log_array(y, x, n); }
-void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum) {
-  avx512::exp_shift_sum(st, rows, cols, shift, sum);
-}
-void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
-  avx512::neg_pow_shift_sum(st, rows, cols, a, shift, sum);
-}
-void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
-                      const float* lse, const float* drow, float* ds_rowsum) {
-  avx512::softmax_backward(st, dp, rows, cols, c, row_add, lse, drow, ds_rowsum);
-}
-
 #elif defined(KESSEL_TILE_HAVE_AVX2)
-
+namespace isa = avx2;
 const char* variant_name() { return "avx2"; }
-void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
-                       Index rows, Index cols, Index depth) {
-  avx2::rows_times_packed(c, ldc, x, ldx, yt, ldy, rows, cols, depth);
-}
-void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
-                        const float* x, Index ldx, Index rows, Index inner, Index n) {
-  avx2::accumulate_product(c, ldc, a, a_rs, a_cs, x, ldx, rows, inner, n);
-}
-void exp_array(float* y, const float* x, Index n) { avx2::exp_array(y, x, n); }
-void log_array(float* y, const float* x, Index n) { avx2::log_array(y, x, n); }
-void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum) {
-  avx2::exp_shift_sum(st, rows, cols, shift, sum);
-}
-void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
-  avx2::neg_pow_shift_sum(st, rows, cols, a, shift, sum);
-}
-void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
-                      const float* lse, const float* drow, float* ds_rowsum) {
-  avx2::softmax_backward(st, dp, rows, cols, c, row_add, lse, drow, ds_rowsum);
-}
-
 #else  // no vector ISA: the scalar versions serve
-
+namespace isa = scalar;
 const char* variant_name() { return "scalar"; }
+#endif
+
+// The dispatch: each entry point forwards to the widest ISA this translation unit was built for.
 void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
                        Index rows, Index cols, Index depth) {
-  scalar::rows_times_packed(c, ldc, x, ldx, yt, ldy, rows, cols, depth);
+  isa::rows_times_packed(c, ldc, x, ldx, yt, ldy, rows, cols, depth);
 }
 void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
                         const float* x, Index ldx, Index rows, Index inner, Index n) {
-  scalar::accumulate_product(c, ldc, a, a_rs, a_cs, x, ldx, rows, inner, n);
+  isa::accumulate_product(c, ldc, a, a_rs, a_cs, x, ldx, rows, inner, n);
 }
-void exp_array(float* y, const float* x, Index n) { scalar::exp_array(y, x, n); }
-void log_array(float* y, const float* x, Index n) { scalar::log_array(y, x, n); }
+void exp_array(float* y, const float* x, Index n) { isa::exp_array(y, x, n); }
+void log_array(float* y, const float* x, Index n) { isa::log_array(y, x, n); }
 void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum) {
-  scalar::exp_shift_sum(st, rows, cols, shift, sum);
+  isa::exp_shift_sum(st, rows, cols, shift, sum);
 }
 void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum) {
-  scalar::neg_pow_shift_sum(st, rows, cols, a, shift, sum);
+  isa::neg_pow_shift_sum(st, rows, cols, a, shift, sum);
 }
 void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
                       const float* lse, const float* drow, float* ds_rowsum) {
-  scalar::softmax_backward(st, dp, rows, cols, c, row_add, lse, drow, ds_rowsum);
+  isa::softmax_backward(st, dp, rows, cols, c, row_add, lse, drow, ds_rowsum);
 }
-
-#endif
 
 }  // namespace kessel::attention_detail::tile
