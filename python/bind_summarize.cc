@@ -128,11 +128,13 @@ Returns {"id", "summary", "sentences": [{"text", "turn", "score"}], "emotions": 
                                                         ? std::vector<std::string>{refs.cast<std::string>()}
                                                         : refs.cast<std::vector<std::string>>();
         KESSEL_CHECK_ARG(!references.empty(), "rouge: references must not be empty");
-        return rouge_dict(text::rouge_multi(candidate, references, text::parse_rouge_lang(lang)));
+        const text::RougeLang l = lang == "auto" ? text::detect_rouge_lang(references) : text::parse_rouge_lang(lang);
+        return rouge_dict(text::rouge_multi(candidate, references, l));
       },
-      py::arg("candidate"), py::arg("references"), py::arg("lang") = "zh",
+      py::arg("candidate"), py::arg("references"), py::arg("lang") = "auto",
       R"doc(ROUGE-1/2/L of one candidate against one reference (str) or several (list of str) (x100; `kessel rouge`'s protocol:
-zh = CSDS characters with a break after each 。, en = lowercase words, whole-text LCS). Returns
+zh = CSDS characters with a break after each 。, en = lowercase words, whole-text LCS; "auto", the
+default, is zh when CJK characters are at least 30% of the references' letters). Returns
 {"best": {...}, "avg": {...}}, each {"rouge1"|"rouge2"|"rougeL": {"f", "p", "r"}}.)doc");
 }
 

@@ -1,4 +1,4 @@
-// kessel rouge PRED REF [--lang zh|en] [--json] [--zh-split period|none]
+// kessel rouge PRED REF [--lang zh|en|auto] [--json] [--zh-split period|none]
 // kessel lexicon expand --seeds FILE --corpus FILE [--corpus-format text|stc3] [--top N] [--json]
 #include <cstdio>
 #include <fstream>
@@ -69,7 +69,6 @@ nlohmann::json score_json(const text::RougeScores& s) {
 
 void run_rouge(const std::string& pred, const std::string& ref, const std::string& lang_name,
                const std::string& split_name, bool as_json) {
-  const text::RougeLang lang = text::parse_rouge_lang(lang_name);
   const text::ZhSplit split = text::parse_zh_split(split_name);
   const auto preds = read_lines(pred);
   const auto ref_lines = read_lines(ref);
@@ -83,17 +82,30 @@ void run_rouge(const std::string& pred, const std::string& ref, const std::strin
   for (std::size_t i = 0; i < ref_lines.size(); ++i) {
     refs.push_back(parse_references(ref_lines[i], ref, static_cast<long>(i + 1)));
   }
+  // "auto": the references decide (a zh reference scored by words, or the reverse, gives a number
+  // that looks plausible and is wrong).
+  text::RougeLang lang;
+  if (lang_name == "auto") {
+    std::vector<std::string> all;
+    for (const auto& r : refs) all.insert(all.end(), r.begin(), r.end());
+    lang = text::detect_rouge_lang(all);
+  } else {
+    lang = text::parse_rouge_lang(lang_name);
+  }
+  const std::string lang_shown =
+      std::string(text::to_string(lang)) + (lang_name == "auto" ? " (detected from " + ref + ")" : "");
   const text::RougeCorpus c = text::rouge_corpus(preds, refs, lang, split);
   if (as_json) {
     nlohmann::json j = {{"count", c.count},
-                        {"lang", lang_name},
+                        {"lang", text::to_string(lang)},
+                        {"lang_detected", lang_name == "auto"},
                         {"best", score_json(c.mean.best)},
                         {"avg", score_json(c.mean.avg)}};
     if (lang == text::RougeLang::zh) j["zh_split"] = split_name;
     std::printf("%s\n", j.dump(2).c_str());
     return;
   }
-  std::printf("%zu pairs, lang %s%s\n", c.count, lang_name.c_str(),
+  std::printf("%zu pairs, lang %s%s\n", c.count, lang_shown.c_str(),
               lang == text::RougeLang::zh ? (", sentence split " + split_name).c_str() : "");
   std::printf("%-6s %8s %8s %8s   (F1 x100; P/R in --json)\n", "", "ROUGE-1", "ROUGE-2", "ROUGE-L");
   std::printf("%-6s %8.2f %8.2f %8.2f\n", "best", c.mean.best.rouge1.f1 * 100,
@@ -158,7 +170,7 @@ void run_expand(const ExpandArgs& a) {
 
 void add_text_commands(CLI::App& app) {
   struct RougeArgs {
-    std::string pred, ref, lang = "zh", zh_split = "period";
+    std::string pred, ref, lang = "auto", zh_split = "period";
     bool json = false;
   };
   auto rouge_args = std::make_shared<RougeArgs>();
@@ -168,8 +180,10 @@ void add_text_commands(CLI::App& app) {
                                        "for several references)");
   rouge->add_option("pred", rouge_args->pred, "candidate summaries, one per line")->required();
   rouge->add_option("ref", rouge_args->ref, "references, one line per candidate")->required();
-  rouge->add_option("--lang", rouge_args->lang, "zh (CSDS protocol, characters) or en (words)")
-      ->check(CLI::IsMember({"zh", "en"}));
+  rouge->add_option("--lang", rouge_args->lang,
+                    "zh (CSDS protocol, characters) | en (words) | auto (default: zh when CJK characters are "
+                    ">= 30% of the references' letters)")
+      ->check(CLI::IsMember({"zh", "en", "auto"}));
   rouge
       ->add_option("--zh-split", rouge_args->zh_split,
                    "zh ROUGE-L sentence units: period (break after 。) or none (whole summary)")

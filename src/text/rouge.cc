@@ -126,6 +126,20 @@ RougeLang parse_rouge_lang(std::string_view name) {
   throw InvalidArgument("rouge: lang='" + std::string(name) + "' is not zh or en");
 }
 
+RougeLang detect_rouge_lang(const std::vector<std::string>& texts) {
+  std::size_t cjk = 0, latin = 0;
+  for (const auto& t : texts)
+    for (char32_t cp : decode_utf8(t, Utf8Mode::lossy).cps) {
+      if (is_cjk(cp)) ++cjk;
+      else if (is_latin_letter(cp)) ++latin;
+    }
+  if (cjk + latin == 0)
+    throw InvalidArgument("rouge: cannot detect the language: the references have no CJK or Latin letter (give lang zh or en)");
+  return 10 * cjk >= 3 * (cjk + latin) ? RougeLang::zh : RougeLang::en;
+}
+
+const char* to_string(RougeLang lang) { return lang == RougeLang::zh ? "zh" : "en"; }
+
 ZhSplit parse_zh_split(std::string_view name) {
   if (name == "period") return ZhSplit::period;
   if (name == "none") return ZhSplit::none;

@@ -139,3 +139,6 @@ def test_rouge_matches_hand_computed_values():
         kessel.rouge("x", [])
     with pytest.raises(ValueError, match="lang"):
         kessel.rouge("x", "y", lang="fr")
+    # The default, lang="auto", follows the references: English words, Chinese characters.
+    assert kessel.rouge("the cat", ["a cat", "the dog"]) == kessel.rouge("the cat", ["a cat", "the dog"], lang="en")
+    assert kessel.rouge("用户:查询。", "用户询问。") == kessel.rouge("用户:查询。", "用户询问。", lang="zh")

@@ -79,6 +79,23 @@ def test_rouge_hand_example(tmp_path):
     assert out["best"]["rouge2"]["p"] == pytest.approx(100 * 2 / 3)
 
 
+def test_rouge_detects_the_language_from_the_references(tmp_path):
+    # Scored as zh, these English lines would share characters and score far higher (the bug this
+    # guards against: an English file scored with the CSDS protocol by default).
+    write_lines(tmp_path / "p.txt", ["the cat sat"])
+    write_lines(tmp_path / "r.txt", [json.dumps(["a cat sat down", "the dog"])])
+    auto = json.loads(run("rouge", str(tmp_path / "p.txt"), str(tmp_path / "r.txt"), "--json").stdout)
+    en = json.loads(run("rouge", str(tmp_path / "p.txt"), str(tmp_path / "r.txt"), "--lang", "en", "--json").stdout)
+    assert auto["lang"] == "en" and auto["lang_detected"] and not en["lang_detected"]
+    assert auto["best"] == en["best"] and auto["avg"] == en["avg"]
+    assert auto["best"]["rougeL"]["f"] == pytest.approx(100 * 2 * (2 / 3) * (2 / 4) / (2 / 3 + 2 / 4))
+    text = run("rouge", str(tmp_path / "p.txt"), str(tmp_path / "r.txt")).stdout
+    assert "lang en (detected from" in text
+    write_lines(tmp_path / "n.txt", ["123"])
+    p = run("rouge", str(tmp_path / "p.txt"), str(tmp_path / "n.txt"), check=False)
+    assert p.returncode != 0 and "cannot detect the language" in p.stderr
+
+
 def test_rouge_rejects_bad_input(tmp_path):
     write_lines(tmp_path / "p.txt", ["a", "b"])
     write_lines(tmp_path / "r.txt", ["a"])

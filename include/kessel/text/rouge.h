@@ -52,6 +52,11 @@ RougeScores rouge_all(const TokenSentences& candidate, const TokenSentences& ref
 
 enum class RougeLang { zh, en };
 RougeLang parse_rouge_lang(std::string_view name);  // "zh" | "en"
+// The protocol the texts call for: zh when CJK characters are at least 30% of their CJK and Latin
+// letters (the rule the summarizer uses for a dialogue), else en. Throws InvalidArgument when the
+// texts hold no letter of either kind, since then nothing says which protocol applies.
+RougeLang detect_rouge_lang(const std::vector<std::string>& texts);
+const char* to_string(RougeLang lang);  // "zh" | "en"
 enum class ZhSplit { period, none };
 ZhSplit parse_zh_split(std::string_view name);  // "period" | "none"
 

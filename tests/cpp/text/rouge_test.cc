@@ -94,5 +94,16 @@ TEST(Rouge, MultiReferenceBestAndAverage) {
   EXPECT_THROW(parse_rouge_lang("fr"), InvalidArgument);
 }
 
+TEST(Rouge, DetectLanguageFromReferences) {
+  EXPECT_EQ(detect_rouge_lang({"用户询问快递进度。", "客服回答已发货。"}), RougeLang::zh);
+  EXPECT_EQ(detect_rouge_lang({"Customer is asking about the refund."}), RougeLang::en);
+  // Mostly Chinese with an English product name is still Chinese; a few CJK characters in English
+  // text are not.
+  EXPECT_EQ(detect_rouge_lang({"用户的iPhone无法开机。"}), RougeLang::zh);
+  EXPECT_EQ(detect_rouge_lang({"The customer ordered 抹茶 tea and it never arrived."}), RougeLang::en);
+  EXPECT_THROW(detect_rouge_lang({"123 !!", ""}), InvalidArgument);
+  EXPECT_THROW(detect_rouge_lang({}), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace kessel::text
