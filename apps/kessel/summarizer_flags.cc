@@ -16,7 +16,9 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
       ->check(CLI::IsMember({"centrality", "lead", "longest", "lexrank"}));
   cmd.add_option("--attention", f.attention, "Centrality attention: softmax | fuzzy")
       ->check(CLI::IsMember({"softmax", "fuzzy"}));
-  cmd.add_option("--max-sentences", f.max_sentences, "Summary length in sentences")->check(CLI::Range(1, 1000));
+  cmd.add_option("--max-sentences", f.max_sentences,
+                 "Summary length in sentences (with --model and no --max-chars, the model's character budget is dropped)")
+      ->check(CLI::Range(1, 1000));
   cmd.add_option("--max-chars", f.max_chars, "Optional length budget in characters (0: off)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--redundancy", f.redundancy,

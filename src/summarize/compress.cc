@@ -194,15 +194,17 @@ std::size_t salutation_length(const std::vector<text::Token>& t) {
 }
 
 // An agent's sign-off at the end of a unit: "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter word that
-// starts upper-case). Returns the index of the mark, or the size when there is none.
+// starts upper-case). A unit that is nothing but such a mark and a capitalized name ("^CAR",
+// "-Chris") is a sign-off whatever the name's length. Returns the index of the mark, or the size
+// when there is none.
 std::size_t signature_start(const std::vector<text::Token>& t) {
-  if (t.size() < 3) return t.size();
+  if (t.size() < 2) return t.size();
   const auto& mark = t[t.size() - 2];
-  const auto& initials = t.back();
+  const auto& name = t.back();
   const bool mark_ok = mark.text == "^" || mark.text == "-" || mark.text == "*" || mark.text == "~";
-  if (mark_ok && is_word(initials) && initials.text.size() <= 4 && is_upper_ascii(initials.text[0]))
-    return t.size() - 2;
-  return t.size();
+  if (!mark_ok || !is_word(name) || !is_upper_ascii(name.text[0])) return t.size();
+  const bool alone = t.size() == 2;
+  return alone || name.text.size() <= 4 ? t.size() - 2 : t.size();
 }
 
 }  // namespace

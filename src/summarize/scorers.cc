@@ -9,6 +9,7 @@
 
 #include "kessel/error.h"
 #include "kessel/text/tokenize.h"
+#include "summarize/compress.h"
 #include "util/hash.h"
 #include "util/timer.h"
 
@@ -174,6 +175,13 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   }
 
   out.salience = damped_stationary(weights, U, options_.damping, options_.iterations, options_.tolerance);
+  // English renders as the trained model renders it verbatim: @mentions, URLs, salutations and
+  // sign-offs dropped, so a unit that is only addressing ("^CAR", "@AmazonHelp") is never picked.
+  if (p.lang == Lang::en) {
+    const auto tokens = unit_tokens(p);
+    for (std::size_t u = 0; u < p.units.size(); ++u)
+      out.unit_text.push_back(render_english(p.units[u], tokens[u], /*reported_speech=*/false));
+  }
   // Queries are the customer units: the map a reviewer wants is "what did each customer sentence
   // attend to".
   std::vector<int> rows;

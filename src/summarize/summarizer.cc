@@ -24,7 +24,11 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
   if (!o.model.empty()) {
     auto model = std::make_unique<EacaModel>(EacaModel::load(o.model, lexicon));
     s.decode = model->decode_options();
-    if (o.max_chars) model->mutable_config().budget_max = 0;
+    // Either length override replaces the model's character budget: --max-chars with a fixed one,
+    // --max-sentences alone with none (the user asked for N sentences, and a stored budget would
+    // quietly give fewer).
+    if (o.max_chars || o.max_sentences) model->mutable_config().budget_max = 0;
+    if (o.max_sentences && !o.max_chars) s.decode.max_chars = 0;
     if (o.reported_speech) model->mutable_config().reported_speech = *o.reported_speech;
     s.scorer = std::move(model);
   } else {

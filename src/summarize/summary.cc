@@ -48,6 +48,17 @@ bool has_content(const std::string& text) {
   return false;
 }
 
+// What makes two rendered units the same sentence to a reader: their code points without spaces
+// and punctuation, ASCII lowercased ("Ok thanks!" and "ok, thanks" match; "-Chris" twice matches).
+std::u32string repeat_key(const std::string& text) {
+  std::u32string key;
+  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
+    if (text::is_space(cp) || text::is_punct(cp)) continue;
+    key.push_back(cp >= U'A' && cp <= U'Z' ? cp - U'A' + U'a' : cp);
+  }
+  return key;
+}
+
 // Redundancy between two units: Jaccard overlap of their character bigrams (zh) or lowercase words
 // (en). Cheap and language-appropriate; only relative values matter to MMR.
 std::set<std::u32string> unit_grams(const Unit& unit, Lang lang) {
@@ -225,6 +236,18 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   std::vector<char> selectable(U, 0);
   for (std::size_t u = 0; u < U; ++u)
     selectable[u] = unit_chars[u] > 0 && has_content(scores.unit_text.empty() ? p.units[u].text : scores.unit_text[u]);
+  // Redundancy control never lets a unit in twice: MMR only discounts an exact repeat, and a very
+  // salient one ("客服:嗯嗯。", an agent's "-Chris" sign-off) still beats the rest. Without redundancy
+  // control (the published baselines) the ranking is taken as it is.
+  std::vector<std::u32string> keys;
+  if (options.redundancy > 0.0f)
+    for (std::size_t u = 0; u < U; ++u) keys.push_back(repeat_key(scores.unit_text.empty() ? p.units[u].text : scores.unit_text[u]));
+  auto repeats_selected = [&](std::size_t u, const std::vector<int>& chosen) {
+    if (keys.empty()) return false;
+    for (int s : chosen)
+      if (keys[static_cast<std::size_t>(s)] == keys[u]) return true;
+    return false;
+  };
 
   std::vector<int> selected;
   std::vector<char> taken(U, 0);
@@ -233,7 +256,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     int best = -1;
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
-      if (taken[u] || !selectable[u]) continue;
+      if (taken[u] || !selectable[u] || repeats_selected(u, selected)) continue;
       if (max_chars > 0 && !selected.empty() && chars + unit_chars[u] > max_chars)
         continue;
       double overlap = 0.0;

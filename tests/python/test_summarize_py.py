@@ -61,6 +61,23 @@ def test_a_trained_model_gives_the_cli_result(tmp_path):
 
 
 @needs_cli
+def test_max_sentences_replaces_a_models_character_budget(tmp_path):
+    # The model stores a character budget; asking for N sentences must give N (where the dialogue
+    # has N units with content), not what the stored budget leaves room for.
+    model = trained_model(tmp_path, "zh")
+    stored = kessel.Summarizer(model=str(model))
+    for d in dialogues("zh"):
+        units = len(kessel.Summarizer(max_sentences=1000, redundancy=0.0, constraint=False).summarize(d)["sentences"])
+        n = min(8, units)
+        got = kessel.Summarizer(model=str(model), max_sentences=8).summarize(d)
+        assert len(got["sentences"]) == n, (d["id"], units)
+        assert len(stored.summarize(d)["sentences"]) <= n
+    cli = cli_summaries(SAMPLES["zh"], "--model", str(model), "--max-sentences", "8")
+    assert [c["summary"] for c in cli] == [kessel.Summarizer(model=str(model), max_sentences=8).summarize(d)["summary"]
+                                           for d in dialogues("zh")]
+
+
+@needs_cli
 def test_voice_overrides_an_english_models_rendering(tmp_path):
     model = trained_model(tmp_path, "en")
     for voice in ("reported", "verbatim"):

@@ -17,8 +17,9 @@ struct SummarizerOptions {
   std::string model;                  // a trained EACA model (kessel train); empty: use `ranker`
   std::string ranker = "centrality";  // without a model: centrality | lead | longest | lexrank
   Normalizer attention = Normalizer::kSoftmax;  // the centrality ranker's normalizer
-  // Overrides of the defaults. With a model the defaults are its stored budget and redundancy, and an
-  // explicit max_chars also drops its per-dialogue budget (it is a fixed budget by definition).
+  // Overrides of the defaults. With a model the defaults are its stored budget and redundancy; an
+  // explicit max_chars replaces its character budget (per-dialogue or fixed) with that fixed one, and
+  // max_sentences without max_chars drops it (N sentences, however long).
   // Without one: 4 sentences (the median sentence count of the CSDS val references and of the
   // TweetSumm train extractive summaries; docs/eaca.md), no char budget, redundancy 0.5 for centrality and 0 for the baselines
   // (position, length and graph rankers as published, so they reproduce `kessel eval`'s rows).

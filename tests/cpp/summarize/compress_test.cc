@@ -102,6 +102,16 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
   EXPECT_EQ(drop_addressing(p.units[2], units[2]), "This is ridiculous");
   // No punctuation closes a salutation here: "hi there is a problem" keeps every word.
   EXPECT_EQ(drop_addressing(p.units[3], units[3]), p.units[3].text);
+  // A unit that is only a sign-off says nothing (empty: never selected), whatever the name's length;
+  // after other words only a 1-4 letter name is a sign-off ("thanks -Chris" is ambiguous, kept).
+  auto d2 = make_dialogue({{Speaker::agent, {"^CAR"}}, {Speaker::agent, {"-Chris"}},
+                           {Speaker::agent, {"We fixed it -Chris"}}, {Speaker::agent, {"-"}}});
+  const Prepared p2 = prepare(d2, lexicon());
+  const auto units2 = unit_tokens(p2);
+  EXPECT_EQ(drop_addressing(p2.units[0], units2[0]), "");
+  EXPECT_EQ(drop_addressing(p2.units[1], units2[1]), "");
+  EXPECT_EQ(drop_addressing(p2.units[2], units2[2]), p2.units[2].text);
+  EXPECT_EQ(drop_addressing(p2.units[3], units2[3]), p2.units[3].text);
 }
 
 TEST(Compress, TrainingLearnsASeparableRule) {

@@ -161,6 +161,27 @@ TEST(Summary, RedundancyAvoidsNearDuplicates) {
   EXPECT_EQ(out.sentences[1].unit, 2);
 }
 
+TEST(Summary, RedundancyControlNeverRepeatsAUnit) {
+  // The audit's case: an agent's sign-off twice and nothing else salient. MMR alone discounts the
+  // repeat (0.5 - 0.5 * 1 = 0) but the other units score below that, so it came back.
+  auto d = make_dialogue({{Speaker::customer, {"my package is late"}},
+                          {Speaker::agent, {"we are checking it", "-Chris"}},
+                          {Speaker::customer, {"my package is late!"}},
+                          {Speaker::agent, {"We are checking it.", "-Chris"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.2f, 1.0f, 0.9f, 0.2f};
+  DecodeOptions o;
+  o.max_sentences = 4;
+  o.redundancy = 0.5f;
+  Summary out = decode(p, s, o);
+  ASSERT_EQ(out.sentences.size(), 3u);  // three distinct sentences; the repeats are refused
+  EXPECT_EQ(out.summary, "Customer: my package is late Agent: we are checking it -Chris");
+  // Without redundancy control (the published baselines) the ranking stands, repeats included.
+  o.redundancy = 0.0f;
+  EXPECT_EQ(decode(p, s, o).sentences.size(), 4u);
+}
+
 TEST(Summary, ScorerBudgetReplacesTheFixedCharBudget) {
   // Units of 9, 7 and 3 code points.
   auto d = make_dialogue({{Speaker::customer, {"订单什么时候发货？"}},
