@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -402,6 +403,49 @@ DialogueFormat detect_from_json(const json& j, const Ctx& c) {
          "cannot tell the format: no \"Dialogue\" (csds) or \"turns\" (tweetsumm, kessel) key");
 }
 
+// The field of a record that holds its first malformed UTF-8 byte, as a path ("turns[2].text"):
+// a copy of the line with each bad byte replaced by U+FFFD is parsed, and the first string (or key)
+// with more U+FFFD than the line had is the one. "record" when the bad byte is not inside a string
+// (the line is then not JSON either).
+std::string field_of_invalid_utf8(std::string_view line) {
+  static const std::string kReplacement = "\xEF\xBF\xBD";
+  auto count = [](std::string_view s) {
+    std::size_t n = 0;
+    for (std::size_t at = s.find(kReplacement); at != std::string_view::npos; at = s.find(kReplacement, at + 1)) ++n;
+    return n;
+  };
+  const std::size_t already = count(line);
+  json j = json::parse(sanitize_utf8(line), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return "record";
+  std::string found;
+  auto visit = [&](auto&& self, const json& v, const std::string& path) -> void {
+    if (!found.empty()) return;
+    if (v.is_string()) {
+      if (count(v.get_ref<const std::string&>()) > already) found = path;
+    } else if (v.is_array()) {
+      for (std::size_t i = 0; i < v.size(); ++i) self(self, v[i], path + "[" + std::to_string(i) + "]");
+    } else if (v.is_object()) {
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        const std::string child = path.empty() ? it.key() : path + "." + it.key();
+        if (count(it.key()) > already) found = child + " (key)";
+        self(self, it.value(), child);
+      }
+    }
+  };
+  visit(visit, j, "");
+  return found.empty() ? "record" : found;
+}
+
+// "invalid UTF-8 at byte offset N of the line (0xXX)" for the record's first malformed byte, as
+// the ParseError (the field holding it, else "record"); returns when the line is valid.
+void check_utf8(const Ctx& c, std::string_view line) {
+  const auto bad = find_invalid_utf8(line);
+  if (!bad) return;
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(line[static_cast<std::size_t>(*bad)])));
+  c.fail(field_of_invalid_utf8(line), detail::concat("invalid UTF-8 at byte offset ", *bad, " of the line (", hex, ")"));
+}
+
 // The next line of `content` from `pos` (without its '\n' and a trailing '\r'), advancing pos and the
 // 1-based line_no; false at the end.
 bool next_line(std::string_view content, std::size_t& pos, long& line_no, std::string_view& line) {
@@ -432,6 +476,7 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     const Ctx c{name, line_no};
     try {
+      check_utf8(c, line);
       json j;
       try {
         j = json::parse(line);
@@ -456,7 +501,19 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
     result.format = options.format.value_or(DialogueFormat::kessel);
     return result;
   }
-  result.format = options.format ? *options.format : detect_dialogue_format(content, name);
+  if (options.format) {
+    result.format = *options.format;
+  } else {
+    try {
+      result.format = detect_dialogue_format(content, name);
+    } catch (const ParseError&) {
+      // No record tells its format, so none can be read whatever the format: with skip, each is
+      // reported and counted below (under any format, here kessel); with fail, the first one's
+      // problem is the error.
+      if (options.on_error == OnError::fail) throw;
+      result.format = DialogueFormat::kessel;
+    }
+  }
   long line_no = 0;
   std::size_t pos = 0;
   std::string_view line;
@@ -466,9 +523,7 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
     std::vector<SkippedRecord> ignored;
     const Ctx c{name, line_no, &ignored};
     try {
-      if (const auto bad = find_invalid_utf8(line)) {
-        c.fail("record", detail::concat("invalid UTF-8 at byte offset ", *bad, " of the line"));
-      }
+      check_utf8(c, line);
       json j;
       try {
         j = json::parse(line);

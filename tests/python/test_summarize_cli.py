@@ -453,7 +453,7 @@ def test_a_bad_first_record_does_not_stop_format_detection(tmp_path):
         f.write(json.dumps(GOOD).encode() + b"\n")
     # Without --format: fails on the bad record itself (not on detection), or skips it.
     err = fails("summarize", "--input", path)
-    assert "first_bad.jsonl:1: record: invalid UTF-8" in err, err
+    assert "first_bad.jsonl:1: turns[0].text: invalid UTF-8 at byte offset 58 of the line (0xC3)" in err, err
     p = run("summarize", "--input", path, "--on-error", "skip")
     assert [r["id"] for r in records(p.stdout)] == [GOOD["id"]]
     assert p.stderr.count("first_bad.jsonl:1:") == 1, p.stderr  # named once per skipped record
@@ -492,7 +492,26 @@ def test_invalid_utf8_names_file_and_line(tmp_path):
         f.write(json.dumps(GOOD).encode() + b"\n")
         f.write(b'{"id": "x", "turns": [{"speaker": "customer", "text": "caf\xc3 \xff"}]}\n')
     err = fails("summarize", "--input", path)
-    assert "bad_utf8.jsonl:2" in err and "UTF-8" in err, err
+    assert "bad_utf8.jsonl:2: turns[0].text: invalid UTF-8 at byte offset 58 of the line (0xC3)" in err, err
+    # The field is found in every format (a CSDS utterance, a TweetSumm sentence) and in keys.
+    for name, line in [("csds", b'{"Dialogue": [{"speaker": "Q", "utterance": "ok"}, {"speaker": "A", "utterance": "\xe4\xbd"}]}'),
+                       ("tweetsumm", b'{"turns": [{"is_agent": false, "sentences": ["hi", "bad \xff"]}]}'),
+                       ("key", b'{"id": "k", "turns": [{"speaker": "customer", "te\xffxt": "hi"}]}')]:
+        (tmp_path / "f.jsonl").write_bytes(line + b"\n")
+        err = fails("summarize", "--input", tmp_path / "f.jsonl")
+        where = {"csds": "Dialogue[1].utterance", "tweetsumm": "turns[0].sentences[1]", "key": "turns[0].te\ufffdxt (key)"}[name]
+        assert f"f.jsonl:1: {where}: invalid UTF-8" in err, (name, err)
+
+
+def test_a_file_of_unreadable_records_is_skipped_and_counted(tmp_path):
+    # No record tells its format; with skip each is still reported and counted (format detection
+    # used to stop the run with a JSON parser message instead).
+    path = tmp_path / "all_bad.jsonl"
+    path.write_bytes(b'{"id": "x", "turns": [{"speaker": "customer", "text": "bad \xff"}]}\n[1, 2]\n')
+    p = run("summarize", "--input", path, "--on-error", "skip", check=False)
+    assert "all_bad.jsonl:1: turns[0].text: invalid UTF-8" in p.stderr, p.stderr
+    assert "all_bad.jsonl:2: record: expected a JSON object" in p.stderr, p.stderr
+    assert "2 records skipped" in p.stderr, p.stderr
 
 
 def test_empty_file(tmp_path):
