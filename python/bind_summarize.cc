@@ -30,9 +30,12 @@ std::string default_lexicon_dir(const std::optional<std::string>& given, const c
 }
 
 text::Dialogue one_dialogue(const py::object& dialogue, const char* fn) {
-  const std::string line = py::isinstance<py::str>(dialogue)
-                               ? dialogue.cast<std::string>()
-                               : py::module_::import("json").attr("dumps")(dialogue, py::arg("ensure_ascii") = false).cast<std::string>();
+  const py::object text = py::isinstance<py::str>(dialogue)
+                              ? dialogue
+                              : py::module_::import("json").attr("dumps")(dialogue, py::arg("ensure_ascii") = false);
+  // A lone surrogate ("\ud800") has no UTF-8 form; encoded with surrogatepass it becomes bytes the
+  // reader rejects as invalid UTF-8 naming the field, instead of a cast error naming nothing.
+  const std::string line = text.attr("encode")("utf-8", "surrogatepass").cast<py::bytes>();
   text::ReadResult read = text::read_dialogues_from_string(line, "<dialogue>");
   KESSEL_CHECK_ARG(read.dialogues.size() == 1, fn, ": expected one dialogue, got ", read.dialogues.size());
   return std::move(read.dialogues.front());

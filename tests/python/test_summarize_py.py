@@ -110,6 +110,9 @@ def test_accepts_json_strings_and_the_other_formats():
     ({"id": "x", "turns": [{"speaker": "customer"}]}, "text"),
     ({"id": "x"}, "turns"),
     ("not json", "<dialogue>"),
+    # A lone surrogate has no UTF-8 form: the reader names the field (was a pybind11 cast error).
+    ({"id": "x", "turns": [{"speaker": "customer", "text": "hi \ud800 there"}]}, r"turns\[0\]\.text: invalid UTF-8"),
+    ('{"id": "x", "turns": [{"speaker": "customer", "text": "hi \ud800"}]}', r"turns\[0\]\.text: invalid UTF-8"),
 ])
 def test_bad_dialogues_are_value_errors_naming_the_field(dialogue, message):
     with pytest.raises(ValueError, match=message):
