@@ -228,6 +228,12 @@ void run_train(TrainArgs& args) {
   const text::ReadResult data = read_input(args.data);
   if (args.train.data_name.empty()) args.train.data_name = args.data.path;
   nlohmann::json report = {{"data", args.data.path}, {"seed", args.train.seed}, {"lexicon", lexicon.identity()}};
+  // Said before any split, about the file as given (a split would report its own share of it).
+  std::size_t with_reference = 0;
+  for (const auto& d : data.dialogues) with_reference += d.references.empty() ? 0 : 1;
+  KESSEL_CHECK_ARG(with_reference > 0, "train: none of the ", data.dialogues.size(), " dialogues of --data '",
+                   args.data.path, "' has a reference summary (csds: TopicSumm, tweetsumm: abstractive_summaries, "
+                   "kessel: \"reference\"): there is nothing to learn from");
 
   if (args.cv_folds > 0) run_cross_validation(args, data.dialogues, lexicon, report);
   if (!args.out.empty()) {

@@ -247,6 +247,17 @@ def test_divergence_and_too_little_data_are_named(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "cross-fitting needs at least 2 training dialogues with a reference, got 1" in proc.stderr, proc.stderr
+    # Data without any reference is named as such, with the file's own count, before any split
+    # (the dev split used to take the blame, or the count after it).
+    noref = tmp_path / "noref.jsonl"
+    noref.write_text("".join(json.dumps({"id": f"n{i}", "turns": [{"speaker": "customer", "text": "so angry"},
+                                                                   {"speaker": "agent", "text": "sorry"}]}) + "\n"
+                             for i in range(10)), encoding="utf-8")
+    for extra in ([], ["--members", "1"]):
+        proc = subprocess.run([CLI, "train", "--data", str(noref), "--out", str(tmp_path / "n.safetensors"), *extra],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode != 0
+        assert "none of the 10 dialogues of --data" in proc.stderr and "reference summary" in proc.stderr, proc.stderr
 
 
 def test_english_models_render_reported_speech_unless_asked_for_verbatim(tmp_path):
