@@ -2,14 +2,28 @@
 // ValueError, IoError as OSError.
 #include "bindings.h"
 #include "kessel/error.h"
+#include "kessel/text/utf8.h"
 
 PYBIND11_MODULE(kessel, m) {
   namespace py = pybind11;
   m.doc() = "kessel: attention engine, fuzzy clustering, HMMs, normalization layers, EACA";
   m.attr("__version__") = "0.1.0";
-  py::register_exception<kessel::InvalidArgument>(m, "InvalidArgument", PyExc_ValueError);
-  py::register_exception<kessel::ParseError>(m, "ParseError", PyExc_ValueError);
-  py::register_exception<kessel::IoError>(m, "IoError", PyExc_OSError);
+  static py::exception<kessel::InvalidArgument> invalid_argument(m, "InvalidArgument", PyExc_ValueError);
+  static py::exception<kessel::ParseError> parse_error(m, "ParseError", PyExc_ValueError);
+  static py::exception<kessel::IoError> io_error(m, "IoError", PyExc_OSError);
+  // A message may quote malformed input (a JSON parser's "last read: '...'"); Python needs valid
+  // UTF-8 for the exception text, so bad bytes become U+FFFD.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const kessel::InvalidArgument& e) {
+      PyErr_SetString(invalid_argument.ptr(), kessel::text::sanitize_utf8(e.what()).c_str());
+    } catch (const kessel::ParseError& e) {
+      PyErr_SetString(parse_error.ptr(), kessel::text::sanitize_utf8(e.what()).c_str());
+    } catch (const kessel::IoError& e) {
+      PyErr_SetString(io_error.ptr(), kessel::text::sanitize_utf8(e.what()).c_str());
+    }
+  });
   // One line per area (see bindings.h).
   kessel::python::bind_hmm(m);
   kessel::python::bind_attention(m);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kessel/error.h"
+#include "kessel/text/utf8.h"
 
 namespace kessel::cli {
 
@@ -81,7 +82,8 @@ text::ReadResult read_input(const InputOptions& options) {
     result = text::read_dialogues(options.path, ro);
   }
   for (const auto& s : result.skipped)
-    std::fprintf(stderr, "skipped %s\n", s.reason.c_str());  // the reason names the file and line
+    // The reason names the file and line, and may quote the malformed record (bad bytes -> U+FFFD).
+    std::fprintf(stderr, "skipped %s\n", text::sanitize_utf8(s.reason).c_str());
   if (!result.skipped.empty())
     std::fprintf(stderr, "%s: %zu dialogues read, %zu records skipped\n", options.path.c_str(),
                  result.dialogues.size(), result.skipped.size());

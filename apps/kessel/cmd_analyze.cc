@@ -7,6 +7,7 @@
 #include "cli_data.h"
 #include "commands.h"
 #include "kessel/summarize/analyze.h"
+#include "kessel/summarize/eaca.h"
 #include "summarizer_flags.h"
 #include "util/progress.h"
 
@@ -58,9 +59,10 @@ nlohmann::json to_json(const summarize::Analysis& a) {
             {"turn_chars_max", a.turn_chars_max}}}};
 }
 
-void print_text(const summarize::Analysis& a, const std::string& path) {
-  std::printf("%s: %zu dialogues, %zu turns, %zu sentence units\n\n", path.c_str(), a.dialogues, a.turns,
-              a.units);
+void print_text(const summarize::Analysis& a, const std::string& path, std::size_t skipped) {
+  std::printf("%s: %zu dialogues, %zu turns, %zu sentence units", path.c_str(), a.dialogues, a.turns, a.units);
+  if (skipped > 0) std::printf("; %zu records skipped (--on-error skip)", skipped);
+  std::printf("\n\n");
   std::printf("COMPUTE (%s, one thread)\n", a.scorer.c_str());
   for (const auto& s : a.stages) {
     char gflop[48] = "";
@@ -112,13 +114,23 @@ void add_analyze_command(CLI::App& app) {
     const summarize::Summarizer summarizer =
         summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
     const text::ReadResult input = read_input(o.input);
+    if (const std::string w = summarize::language_warning(*summarizer.scorer, input.dialogues); !w.empty())
+      std::fprintf(stderr, "warning: %s\n", w.c_str());
     Progress progress("analyze", static_cast<std::int64_t>(input.dialogues.size()));
     const summarize::Analysis a =
         summarize::analyze(input.dialogues, lexicon, *summarizer.scorer, summarizer.decode, 15,
                            [&](std::size_t done) { progress.update(static_cast<std::int64_t>(done)); });
     progress.finish();
-    if (o.json) std::cout << to_json(a).dump(2) << '\n';
-    else print_text(a, o.input.path);
+    // The records --on-error skip left out belong in the report, not only on stderr.
+    if (o.json) {
+      nlohmann::json j = to_json(a);
+      j["input"] = o.input.path;  // ("data" is the data quadrant)
+      j["format"] = text::to_string(input.format);
+      j["skipped"] = input.skipped.size();
+      std::cout << j.dump(2) << '\n';
+    } else {
+      print_text(a, o.input.path, input.skipped.size());
+    }
   });
 }
 

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "eval_rows.h"
 #include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/evaluate.h"
 #include "kessel/summarize/scorers.h"
 #include "util/progress.h"
@@ -136,6 +137,11 @@ void add_eval_command(CLI::App& app) {
     if (!input.dialogues.empty())
       english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
     const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy, english);
+    for (std::size_t i = 0; i < systems.size(); ++i) {
+      if (i > 0 && systems[i].scorer == systems[i - 1].scorer) continue;  // rows of one model: said once
+      if (const std::string w = summarize::language_warning(*systems[i].scorer, input.dialogues); !w.empty())
+        std::fprintf(stderr, "warning: %s: %s\n", systems[i].name.c_str(), w.c_str());
+    }
 
     std::size_t ref = systems.size();
     for (std::size_t i = 0; i < systems.size(); ++i)
@@ -182,6 +188,7 @@ void add_eval_command(CLI::App& app) {
       std::printf("%s: %zu dialogues (%s), %zu with customer emotion", o.input.path.c_str(), scored,
                   text::to_string(input.format), rows.empty() ? 0 : rows.front().with_emotion);
       if (unscored > 0) std::printf("; %zu more without a reference, not scored", unscored);
+      if (!input.skipped.empty()) std::printf("; %zu records skipped (--on-error skip)", input.skipped.size());
       std::printf("\n");
       print_table(rows, english);
       if (!ci.empty() && ref < rows.size()) print_intervals(rows, ci, ref, o.bootstrap);

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "kessel/error.h"
+#include "kessel/text/utf8.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"kessel: attention as normalized weighting — engine, classic algorithms, EACA"};
@@ -27,10 +28,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const kessel::Error& e) {
-    std::fprintf(stderr, "kessel: error: %s\n", e.what());
+    // Messages may quote malformed input (a JSON parser's "last read: '...'"): bad bytes become U+FFFD.
+    std::fprintf(stderr, "kessel: error: %s\n", kessel::text::sanitize_utf8(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kessel: internal error: %s\n", e.what());
+    std::fprintf(stderr, "kessel: internal error: %s\n", kessel::text::sanitize_utf8(e.what()).c_str());
     return 3;
   }
   return 0;

@@ -33,8 +33,10 @@ class IoError : public Error {
 // A file's content is malformed; the message is "<file>:<line>: <field>: <what>".
 class ParseError : public Error {
  public:
+  // line 0: the file is not line-oriented (a JSON document, a binary model), and the message names
+  // the file only ("model.safetensors: __metadata__: ..."); the field says where.
   ParseError(const std::string& file, long line, const std::string& what)
-      : Error(file + ":" + std::to_string(line) + ": " + what), file_(file), line_(line) {}
+      : Error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what), file_(file), line_(line) {}
   const std::string& file() const { return file_; }
   long line() const { return line_; }
 

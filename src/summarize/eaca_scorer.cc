@@ -184,6 +184,22 @@ bool parse_voice(const std::string& voice) {
   return voice == "reported";
 }
 
+std::string language_warning(const Scorer& scorer, const std::vector<text::Dialogue>& dialogues) {
+  const auto* model = dynamic_cast<const EacaModel*>(&scorer);
+  if (!model) return "";
+  const auto it = model->metadata().find("languages");
+  if (it == model->metadata().end()) return "";
+  const std::string& trained = it->second;
+  std::size_t zh = 0, en = 0;
+  for (const auto& d : dialogues) (detect_lang(d) == Lang::zh ? zh : en) += 1;
+  const bool knows_zh = trained.find("zh") != std::string::npos, knows_en = trained.find("en") != std::string::npos;
+  const std::size_t foreign = (knows_zh ? 0 : zh) + (knows_en ? 0 : en);
+  if (foreign == 0) return "";
+  return detail::concat("the model was trained on ", trained, " dialogues; ", foreign, " of ", dialogues.size(),
+                        " dialogues are ", knows_zh ? "en" : "zh",
+                        " (scored anyway, with features and a length budget learned for another language)");
+}
+
 EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(config) {
   KESSEL_CHECK_ARG(config.members >= 1 && config.members <= kMaxMembers, "EacaModel: members must be in [1, ",
                    kMaxMembers, "], got ", config.members);

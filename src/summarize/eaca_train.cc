@@ -360,6 +360,9 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   res.seconds = elapsed();
   auto& meta = model.metadata();
   meta["lexicon"] = lexicon.identity();
+  bool has_zh = false, has_en = false;
+  for (const auto& ex : examples) (ex.prepared.lang == Lang::zh ? has_zh : has_en) = true;
+  meta["languages"] = has_en && has_zh ? "en,zh" : has_zh ? "zh" : "en";  // language_warning() reads it
   meta["data"] = o.data_name;
   meta["train_dialogues"] = std::to_string(examples.size());
   meta["seed"] = std::to_string(o.seed);

@@ -309,7 +309,9 @@ ExpandResult expand_lexicon(const std::vector<std::string>& corpus_lines,
   }
   KESSEL_CHECK_ARG(emo_slots.size() >= 2, "expand_lexicon: only ", emo_slots.size(),
                    " emotion(s) have seeds in the corpus (need >= 2); seeds found: ",
-                   result.seeds_found.size(), ", missing: ", result.seeds_missing.size());
+                   result.seeds_found.size(), ", missing: ", result.seeds_missing.size(),
+                   " (a seed is found when it occurs at least min_count = ", o.min_count,
+                   " times in the corpus; lower --min-count for a small corpus)");
 
   // Fuzzy memberships to the fixed centres.
   const double expo = 1.0 / (static_cast<double>(o.fuzziness) - 1.0);

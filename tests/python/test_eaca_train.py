@@ -311,3 +311,36 @@ def test_english_models_render_reported_speech_unless_asked_for_verbatim(tmp_pat
     bad = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_EN), "--model", str(model), "--voice", "loud"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "--voice" in bad.stderr
+
+
+def test_a_model_used_on_another_language_is_warned_about(tmp_path):
+    # The model records the languages it was trained on; a front end that scores other-language
+    # dialogues with it says so (they are still scored: a corpus may mix languages).
+    proc, model = train(tmp_path, "en", data=SAMPLES_EN)
+    assert proc.returncode == 0, proc.stderr
+    header, _ = read_safetensors(model)
+    assert header["__metadata__"]["languages"] == "en"
+    for cmd in (["summarize", "--input", str(SAMPLES_ZH), "--output", str(tmp_path / "o.jsonl")],
+                ["analyze", "--data", str(SAMPLES_ZH)],
+                ["eval", "--data", str(SAMPLES_ZH), "--bootstrap", "0"]):
+        p = subprocess.run([CLI, *cmd, "--model", str(model)], capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert "warning:" in p.stderr and "trained on en dialogues; 6 of 6 dialogues are zh" in p.stderr, (cmd, p.stderr)
+    p = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_EN), "--model", str(model), "--output", str(tmp_path / "o.jsonl")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "warning" not in p.stderr, p.stderr
+
+
+def test_analyze_and_eval_report_skipped_records(tmp_path):
+    data = tmp_path / "some_bad.jsonl"
+    data.write_text(SAMPLES_ZH.read_text(encoding="utf-8") + '{"id": "bad", "turns": []}\n', encoding="utf-8")
+    p = subprocess.run([CLI, "analyze", "--data", str(data), "--on-error", "skip", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    assert report["skipped"] == 1 and report["input"] == str(data) and "tokens" in report["data"]
+    p = subprocess.run([CLI, "analyze", "--data", str(data), "--on-error", "skip"], capture_output=True, text=True, timeout=120)
+    assert "1 records skipped" in p.stdout.splitlines()[0], p.stdout
+    p = subprocess.run([CLI, "eval", "--data", str(data), "--on-error", "skip", "--bootstrap", "0"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "1 records skipped" in p.stdout.splitlines()[0], p.stdout

@@ -135,3 +135,11 @@ def test_lexicon_expand_on_a_small_corpus(tmp_path):
     p = run("lexicon", "expand", "--seeds", str(tmp_path / "seeds.tsv"), "--corpus", str(tmp_path / "corpus.txt"),
             "--fuzziness", "1", check=False)
     assert p.returncode != 0 and "fuzziness" in p.stderr
+    # Seeds that occur, but fewer than --min-count times, get the remedy in the message.
+    p = run("lexicon", "expand", "--seeds", str(tmp_path / "seeds.tsv"), "--corpus", str(tmp_path / "corpus.txt"),
+            "--min-count", "1000", check=False)
+    assert p.returncode != 0 and "seeds found: 0, missing: 2" in p.stderr and "lower --min-count" in p.stderr, p.stderr
+    # A JSON corpus is not line-oriented: its errors name the file alone (no ":0").
+    p = run("lexicon", "expand", "--seeds", str(tmp_path / "seeds.tsv"), "--corpus", str(tmp_path / "corpus.txt"),
+            "--corpus-format", "stc3", check=False)
+    assert p.returncode != 0 and "corpus.txt: stc3: invalid JSON" in p.stderr and ":0:" not in p.stderr, p.stderr

@@ -138,6 +138,13 @@ void set_attention_variant(EacaConfig& config, const std::string& name);
 // (EacaConfig::reported_speech); InvalidArgument for any other name.
 bool parse_voice(const std::string& voice);
 
+// "" when `scorer` is not an EacaModel, or its file records no training languages (__metadata__.languages,
+// written since 2026-11-30), or every dialogue is in one of them. Otherwise a sentence for the front
+// end to print: "the model was trained on en dialogues; 3 of 10 dialogues are zh ...". Such dialogues
+// are still scored (a corpus may mix languages), but a model's hashed features and budget are
+// learned for its languages.
+std::string language_warning(const Scorer& scorer, const std::vector<text::Dialogue>& dialogues);
+
 // ---- training ----------------------------------------------------------------------------------------
 struct TrainOptions {
   int epochs = 30;
