@@ -173,6 +173,103 @@ bool is_single_cjk(const Token& t) {
   return t.kind == TokenKind::cjk && t.char_end - t.char_start == 1;
 }
 
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Where a negator's scope ends (rule 5): punctuation, and "but" / 但 (so also 但是, 不但):
+// what follows "but" is not negated by what precedes it ("nothing but useless answers").
+bool ends_negation_scope(const Token& t) {
+  return t.kind == TokenKind::punct || t.lower == "but" || t.lower == "但";
+}
+
+// Chinese chat separates clauses with a space where edited text would have a comma
+// (为什么没到 气死我了), so white space between two CJK characters ends a clause. Between
+// Latin words it is only a word break.
+bool cjk_space_between(const DecodedText& d, const Token& a, const Token& b) {
+  return b.char_start > a.char_end && is_cjk(d.cps[static_cast<std::size_t>(a.char_end - 1)]) &&
+         is_cjk(d.cps[static_cast<std::size_t>(b.char_start)]);
+}
+
+// "not only", "not just", 不仅, 不只, 不光: the negator adds rather than denies
+// ("not only angry but ..."); 不但 is covered by 但 ending the scope.
+bool is_not_only(const std::vector<Token>& tokens, std::size_t negator) {
+  if (negator + 1 >= tokens.size()) return false;
+  const std::string& n = tokens[negator].lower;
+  const std::string& next = tokens[negator + 1].lower;
+  if (n == "not") return next == "only" || next == "just";
+  return n == "不" && (next == "仅" || next == "只" || next == "光");
+}
+
+// "never been this angry": "never" + a verb of experience + a degree word compares with every
+// earlier time, so it is emphasis, not negation. The degree word may open the term ("so
+// disappointed" is a lexicon term). "not so happy" and "was never that angry" (no verb between
+// "never" and the degree word) stay negated.
+bool is_emphatic_never_en(const std::vector<Token>& tokens, std::size_t negator, std::size_t term) {
+  static const std::unordered_set<std::string_view> verbs = {
+      "been", "felt", "seen", "had", "was", "were", "got", "gotten", "heard", "met", "experienced"};
+  static const std::unordered_set<std::string_view> degree = {"this", "so",   "that",
+                                                              "such", "more", "as"};
+  if (tokens[negator].lower != "never") return false;
+  std::vector<std::string_view> words;  // from the negator to the term's first word
+  for (std::size_t i = negator + 1; i < term; ++i) words.push_back(tokens[i].lower);
+  const std::string_view first = tokens[term].lower;
+  words.push_back(first.substr(0, first.find(' ')));
+  return words.size() >= 2 && verbs.count(words[0]) && degree.count(words[1]);
+}
+
+// The same in Chinese, 从来没这么生气过: 没/没有/未 + a degree word (这么 那么 如此 这样 这般,
+// or a term opening with one, 这么慢) needs a marker of "never": 从, 从来 or 向来 before the
+// negator, or the experiential 过 after the term. 没那么生气 ("not that angry") stays negated.
+bool is_emphatic_never_zh(std::string_view text, const std::vector<Token>& tokens,
+                          std::size_t negator, std::size_t term) {
+  const Token& n = tokens[negator];
+  if (n.lower != "没" && n.lower != "没有" && n.lower != "未") return false;
+  const auto b = static_cast<std::size_t>(n.byte_end);
+  const auto e = static_cast<std::size_t>(tokens[term].byte_start);
+  const std::string_view span = text.substr(b, static_cast<std::size_t>(tokens[term].byte_end) - b);
+  bool degree_word = false;
+  for (std::string_view w : {"这么", "那么", "如此", "这样", "这般"})
+    degree_word |= starts_with(span, w) && e - b <= w.size();
+  if (!degree_word) return false;
+  const std::string_view before = text.substr(0, static_cast<std::size_t>(n.byte_start));
+  const std::string_view after = text.substr(static_cast<std::size_t>(tokens[term].byte_end));
+  return ends_with(before, "从") || ends_with(before, "从来") || ends_with(before, "向来") ||
+         starts_with(after, "过");
+}
+
+// Rule 5: whether a negator among the `window` tokens before tokens[term], in the same clause,
+// negates the term.
+bool negated_term(std::string_view text, const DecodedText& decoded,
+                  const std::vector<Token>& tokens, std::size_t term, int window) {
+  for (std::size_t back = 1; back <= static_cast<std::size_t>(window) && back <= term; ++back) {
+    const std::size_t k = term - back;
+    if (ends_negation_scope(tokens[k]) || cjk_space_between(decoded, tokens[k], tokens[k + 1]))
+      return false;
+    if (is_negator(tokens[k]))
+      return !is_not_only(tokens, k) && !is_emphatic_never_en(tokens, k, term) &&
+             !is_emphatic_never_zh(text, tokens, k, term);
+  }
+  return false;
+}
+
+// Rule 6: a two-character term from an external lexicon whose second character starts another
+// entry with the text after it (不成|成功, 天才|才能 in 几天才能, 不及|及时) is a cut across two
+// words: forward maximum matching took the first two characters because it cannot look back.
+bool overlaps_next_entry(const Lexicon& lexicon, const DecodedText& decoded, const Token& t) {
+  if (t.kind != TokenKind::term || t.char_end - t.char_start != 2) return false;
+  const auto second = static_cast<std::size_t>(t.char_start + 1);
+  constexpr std::size_t kMaxEntry = 8;  // code points; longer entries are idioms, not competitors
+  for (std::size_t len = 2; len <= kMaxEntry && second + len <= decoded.size(); ++len) {
+    if (!is_cjk(decoded.cps[second + len - 1])) break;
+    if (lexicon.find(encode_utf8(decoded.cps.data() + second, len)) != nullptr) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon& lexicon, int turn,
@@ -181,7 +278,8 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
                    "detect_emotions: negation_window=", options.negation_window, " must be >= 0");
   TokenizeOptions topts;
   topts.terms = &lexicon.matcher();
-  const std::vector<Token> tokens = tokenize(text, topts);
+  const DecodedText decoded = decode_utf8(text);
+  const std::vector<Token> tokens = tokenize(text, decoded, topts);
   // Rule 2b: the sentences (runs of tokens between sentence ends) that hold a thanks formula.
   std::vector<int> sentence(tokens.size(), 0);
   std::vector<char> thanks_sentence(1, 0);
@@ -208,7 +306,9 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
       entry = lexicon.primary(t.lower.substr(1, t.lower.size() - 2));  // [怒] -> 怒
     }
     if (entry == nullptr) continue;
-    if (is_single_cjk(t) && entry->source != "default") continue;  // rule 6
+    if (entry->source != "default" &&
+        (is_single_cjk(t) || overlaps_next_entry(lexicon, decoded, t)))
+      continue;  // rule 6
 
     EmotionMention m;
     m.term = t.text;
@@ -223,21 +323,11 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
     m.source = entry->source;
     m.polite = polite;
 
-    // Rule 5: a negator among the previous tokens of the same clause. Only words are negated: an
-    // emoji or emoticon after "nobody told me" still says what the customer feels.
-    bool negated = false;
+    // Rule 5. Only words are negated: an emoji or emoticon after "nobody told me" still says what
+    // the customer feels.
     const bool lexical = t.kind != TokenKind::emoji && t.kind != TokenKind::emoticon &&
                          t.kind != TokenKind::weibo_emoticon;
-    for (std::size_t back = 1; lexical &&
-         back <= static_cast<std::size_t>(options.negation_window) && back <= k; ++back) {
-      const Token& prev = tokens[k - back];
-      if (prev.kind == TokenKind::punct) break;
-      if (is_negator(prev)) {
-        negated = true;
-        break;
-      }
-    }
-    if (negated && !polite) {
+    if (lexical && !polite && negated_term(text, decoded, tokens, k, options.negation_window)) {
       if (m.polarity != Polarity::positive) continue;  // "not angry", 别生气: dropped
       m.emotion = opposite(m.emotion);
       m.intensity *= 0.5f;
@@ -248,7 +338,7 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
       m.polite = true;  // rule 2b: a courtesy
     m.wheel = wheel_coordinate(m.emotion, m.intensity);
     m.expressed = options.customer_turn && !m.polite && m.polarity != Polarity::neutral &&
-                  m.intensity >= options.min_intensity;
+                  m.intensity >= options.min_intensity && entry->expressive;
     out.push_back(std::move(m));
   }
   return out;

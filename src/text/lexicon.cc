@@ -116,7 +116,9 @@ const LexiconEntry* Lexicon::primary(std::string_view term) const {
   const LexiconEntry* best = nullptr;
   for (const auto& e : *list) {
     if (e.source != first_source) continue;
-    if (best == nullptr || e.intensity > best->intensity) best = &e;
+    const bool better = best == nullptr || (e.expressive && !best->expressive) ||
+                        (e.expressive == best->expressive && e.intensity > best->intensity);
+    if (better) best = &e;
   }
   return best;
 }

@@ -81,6 +81,19 @@ std::optional<Emotion> dutir_class_emotion(std::string_view code) {
   return std::nullopt;
 }
 
+bool dutir_expressive(std::string_view pos, std::string_view code, long intensity) {
+  // Judgements of a claim, a person or a thing rather than feelings: belief and doubt are
+  // modal words (PG 确定 必须 一定, NL 不是 不够 什么的), respect is honorifics (PD 师傅 申请),
+  // praise is a quality (PH 一级 准确 到家). Their strong rows are superlatives, so intensity
+  // does not help.
+  if (code == "PD" || code == "PG" || code == "PH" || code == "NL") return false;
+  // Nouns name people and things (朋友 PB 9, 后台, 天才); verbs and adverbs name actions and
+  // manners (成功, 原来, 确实) unless strong (怨恨, 痛惜); DUTIR's weak grades 1 and 3 are mostly
+  // ordinary words (通过, 普通, 不对, 具体).
+  if (pos == "noun") return false;
+  return intensity >= (pos == "verb" || pos == "adv" ? 7 : 5);
+}
+
 void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
   auto in = open_or_throw(path, "add_dutir");
   LoadReport local;
@@ -138,7 +151,8 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
     // Polarity 0 (neutral) is common on clearly emotional classes (愤怒 is NA with polarity 0); the
     // class then decides, except for surprise, which stays neutral.
     const Polarity p = polarity == 0 ? default_polarity(*emotion) : polarity_of(polarity);
-    lexicon.add(term, LexiconEntry{*emotion, static_cast<float>(strength) / 9.0f, p, "dutir"});
+    lexicon.add(term, LexiconEntry{*emotion, static_cast<float>(strength) / 9.0f, p, "dutir",
+                                   dutir_expressive(f[1], f[4], strength)});
     ++r.loaded;
     // Auxiliary class (columns 8..10), when present and well formed.
     if (f.size() >= 9 && !f[7].empty()) {
@@ -147,7 +161,8 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
       if (aux && parse_int(f[8], &aux_strength) && aux_strength >= 1 && aux_strength <= 9) {
         if (f.size() < 10 || !parse_int(f[9], &aux_polarity)) aux_polarity = polarity;
         const Polarity ap = aux_polarity == 0 ? default_polarity(*aux) : polarity_of(aux_polarity);
-        lexicon.add(term, LexiconEntry{*aux, static_cast<float>(aux_strength) / 9.0f, ap, "dutir"});
+        lexicon.add(term, LexiconEntry{*aux, static_cast<float>(aux_strength) / 9.0f, ap, "dutir",
+                                       dutir_expressive(f[1], f[7], aux_strength)});
         ++r.loaded;
       } else {
         r.skip("malformed auxiliary class");

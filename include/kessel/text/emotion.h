@@ -71,16 +71,25 @@ Polarity default_polarity(
 //      rather than expresses a feeling. Negative mentions stay ("thanks for nothing, useless");
 //   3. polarity is not neutral;
 //   4. intensity >= DetectOptions::min_intensity (default 0.3);
+//   4b. the lexicon entry is expressive (LexiconEntry::expressive): DUTIR rows of the judgement
+//      classes (PD PG PH NL), nouns, and rows below intensity 5 (7 for verbs and adverbs) are
+//      ordinary words in customer chat (申请, 确实, 原来, 不是, 通过); see dutir_expressive;
 //   5. negation (words and lexicon terms; never emoji or emoticons): a negator (不 没 没有 别 未
-//      毫不 并不 从不 不太 / not no never n't without) among the
-//      `negation_window` (default 3) tokens before the term, not crossing punctuation, changes the
-//      term: a positive-polarity term flips to the opposite emotion with half the intensity and
-//      negative polarity (不开心 -> sadness, "not happy" -> sadness); any other term is dropped
-//      ("not angry", 别生气). Negators inside a lexicon term (不满, 不爽) are part of the term.
+//      毫不 并不 从不 不太 / not no never n't without) among the `negation_window` (default 3)
+//      tokens before the term, in the same clause, changes the term: a positive-polarity term
+//      flips to the opposite emotion with half the intensity and negative polarity (不开心 ->
+//      sadness, "not happy" -> sadness); any other term is dropped ("not angry", 别生气). Negators
+//      inside a lexicon term (不满, 不爽) are part of the term. A clause ends at punctuation, at
+//      "but" / 但 ("nothing but useless") and at white space between two CJK characters (Chinese
+//      chat's comma: 为什么没到 气死我了). Not negations: "not only" / "not just" / 不仅 不只 不光,
+//      and the emphatic "never" + verb of experience + degree word ("never been this angry") and
+//      从来没这么生气过 (从/从来/向来 before 没/未, or 过 after the term); "not so happy" and
+//      没那么生气 stay negated;
 //   6. single-character CJK terms are used only from the project's default lexicon (source
 //      "default"): single characters from the large external lexicons (好, 爱, 急) fire on too much
-//      ordinary text.
-// Mentions failing rule 1–4 are still returned (with expressed = false) so callers can show them;
+//      ordinary text. A two-character external term whose second character starts another entry
+//      with the following text (不成|成功, 天才|才能) is a cut across two words and is dropped.
+// Mentions failing rule 1–4b are still returned (with expressed = false) so callers can show them;
 // dropped ones (rule 5 and 6) are not.
 struct EmotionMention {
   std::string term;             // the matched text as written
@@ -96,7 +105,7 @@ struct EmotionMention {
   std::string source;      // lexicon source: "default", "dutir", "nrc", "emoji_sentiment", ...
   bool negated = false;    // flipped by a negator (rule 5)
   bool polite = false;     // a polite formula (rule 2) or a courtesy (rule 2b)
-  bool expressed = false;  // satisfies rules 1–4: counts for the customer-emotion constraint
+  bool expressed = false;  // satisfies rules 1–4b: counts for the customer-emotion constraint
 };
 
 struct DetectOptions {

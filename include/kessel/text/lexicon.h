@@ -6,7 +6,7 @@
 //   DUTIR (csv, 21 fine classes, intensity 1..9 -> /9, polarity 0 neu / 1 pos / 2 neg / 3 both):
 //     PA 快乐, PE 安心, PB 喜爱 -> joy; PD 尊敬, PG 相信, PH 赞扬 -> trust; PK 祝愿 ->
 //     anticipation; NA 愤怒 -> anger; NB 悲伤, NJ 失望, NH 疚, PF 思 -> sadness; NI 慌, NC 恐惧, NG
-//     羞 -> fear; NE 烦闷, ND 贬责, NN 憎恶, NK 妒忌, NL 怀疑 -> disgust; PC 惊奇 -> surprise. The
+//     羞 -> fear; NE 烦闷, ND 憎恶, NN 贬责, NK 妒忌, NL 怀疑 -> disgust; PC 惊奇 -> surprise. The
 //     optional auxiliary class becomes a second entry. Polarity 0 on a class other than PC is
 //     replaced by the class's polarity (the file marks e.g. 愤怒 NA as 0; ~5,500 rows are like
 //     that).
@@ -27,7 +27,8 @@
 //     lexicon it is added to (so load the emoji tables first); unresolved emoticons are skipped and
 //     counted.
 // When several sources define a term, entries accumulate; primary() picks the entry with the
-// highest intensity among the earliest-added source that defines the term.
+// highest intensity among the earliest-added source that defines the term, preferring expressive
+// entries (紧张 is a DUTIR verb and an adjective; the adjective is the feeling).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,9 @@ struct LexiconEntry {
   float intensity = 0.0f;  // [0, 1]
   Polarity polarity = Polarity::neutral;
   std::string source;
+  // False when the source's own annotation says the term judges or names something rather than
+  // expresses a feeling (DUTIR, see dutir_expressive): its mentions are found but never expressed.
+  bool expressive = true;
 };
 
 // What a loader did: nothing is dropped without being counted here.
@@ -143,5 +147,9 @@ void add_emoticon_json(Lexicon& lexicon, const std::string& path, LoadReport* re
 
 // Maps a DUTIR fine class ("PA", "NB", ...) to its Plutchik emotion; nullopt for unknown codes.
 std::optional<Emotion> dutir_class_emotion(std::string_view code);
+// Whether a DUTIR row (part of speech as in the file: adj, verb, noun, adv, idiom, prep, nw; fine
+// class; intensity 1..9) can be a customer-expressed emotion (docs/text.md, rule 4b): not one of
+// the judgement classes PD PG PH NL, not a noun, intensity >= 5, and >= 7 for verbs and adverbs.
+bool dutir_expressive(std::string_view pos, std::string_view code, long intensity);
 
 }  // namespace kessel::text

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 
 #include "kessel/error.h"
 #include "kessel/text/lexicon.h"
@@ -186,6 +188,143 @@ TEST(Detect, NegationFlipsPositiveAndDropsNegative) {
   ASSERT_EQ(inner.size(), 1u);
   EXPECT_EQ(inner[0].term, "不满意");
   EXPECT_FALSE(inner[0].negated);
+}
+
+// The expressed mentions of `text` as "term:emotion", negated ones marked with a '~'.
+std::vector<std::string> expressed(std::string_view text, const Lexicon& lex = default_lexicon()) {
+  std::vector<std::string> out;
+  for (const auto& m : detect_emotions(text, lex, 0))
+    if (m.expressed) out.push_back((m.negated ? "~" : "") + m.term + ":" + to_string(m.emotion));
+  return out;
+}
+using Terms = std::vector<std::string>;
+
+TEST(Detect, NeverWithADegreeWordIsEmphasis) {
+  EXPECT_EQ(expressed("I have never been this angry"), Terms{"angry:anger"});
+  EXPECT_EQ(expressed("never been so disappointed"), Terms{"so disappointed:sadness"});
+  EXPECT_EQ(expressed("I've never felt this happy"), Terms{"happy:joy"});
+  EXPECT_EQ(expressed("从来没这么生气过"), Terms{"生气:anger"});
+  EXPECT_EQ(expressed("从没这么失望"), Terms{"失望:sadness"});
+  EXPECT_EQ(expressed("没那么开心过"), Terms{"开心:joy"});  // the experiential 过 says "never"
+}
+
+TEST(Detect, DegreeWordsAfterARealNegatorStayNegated) {
+  EXPECT_EQ(expressed("not so happy"), Terms{"~so happy:sadness"});  // "so happy" is one term
+  EXPECT_EQ(expressed("I'm not that angry"), Terms{});
+  EXPECT_EQ(expressed("I was never that angry"), Terms{});  // no verb between: plain negation
+  EXPECT_EQ(expressed("never so angry"), Terms{});
+  EXPECT_EQ(expressed("不太满意"), Terms{"~满意:sadness"});
+  EXPECT_EQ(expressed("我没那么生气"), Terms{});  // no 从来, no 过: "not that angry"
+  EXPECT_EQ(expressed("没这么开心"), Terms{"~开心:sadness"});
+}
+
+TEST(Detect, ButEndsTheNegatorsScope) {
+  EXPECT_EQ(expressed("Nothing but useless answers"), Terms{"useless:anger"});
+  EXPECT_EQ(expressed("not only late but useless"), Terms{"useless:anger"});
+  EXPECT_EQ(expressed("not only angry but disappointed"),
+            (Terms{"angry:anger", "disappointed:sadness"}));
+  EXPECT_EQ(expressed("不但生气"), Terms{"生气:anger"});
+  EXPECT_EQ(expressed("不仅生气"), Terms{"生气:anger"});
+  EXPECT_EQ(expressed("but not happy"), Terms{"~happy:sadness"});  // a negator after "but" counts
+}
+
+TEST(Detect, SpaceBetweenChineseClausesEndsTheNegatorsScope) {
+  EXPECT_EQ(expressed("为什么没到 气死我了"), Terms{"气死我了:anger"});
+  EXPECT_EQ(expressed("没人理我 无语"), (Terms{"没人理:sadness", "无语:disgust"}));
+  EXPECT_EQ(expressed("为什么没到气死我了"), Terms{});  // no space: 没 reaches it, as before
+  EXPECT_EQ(expressed("not  happy"), Terms{"~happy:sadness"});  // Latin: a space is a word break
+  EXPECT_EQ(expressed("没 happy"), Terms{"~happy:sadness"});    // not between two CJK characters
+}
+
+TEST(Detect, AuditNegationCases) {
+  // /tmp/audit8/neg.jsonl: every customer turn says what it feels.
+  const std::vector<std::pair<std::string, Terms>> cases = {
+      {"I have never been this angry", {"angry:anger"}},
+      {"nobody helped, so frustrated", {"frustrated:anger"}},
+      {"no help at all, furious", {"furious:anger"}},
+      {"nothing works, this is ridiculous", {"ridiculous:anger"}},
+      {"not just late, ridiculous", {"ridiculous:anger"}},
+      {"没有人管，气死我了", {"气死我了:anger"}},
+      {"没人理我 无语", {"没人理:sadness", "无语:disgust"}},
+      {"为什么没到 气死我了", {"气死我了:anger"}},
+      {"still nothing 😡", {"😡:anger"}},
+      {"Nothing but useless answers", {"useless:anger"}},
+      {"no refund, unacceptable", {"unacceptable:anger"}},
+      {"you never answer, terrible service", {"terrible service:disgust"}},
+      {"never again, awful", {"never again:anger", "awful:disgust"}}};
+  for (const auto& [text, want] : cases) EXPECT_EQ(expressed(text), want) << text;
+}
+
+// A DUTIR file with the given rows (词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助…).
+Lexicon default_plus_dutir(const std::string& rows) {
+  const std::string path = ::testing::TempDir() + "/dutir_rows.csv";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  const std::string header =
+      "词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助情感分类,强度,极性\n";
+  std::fputs((header + rows).c_str(), f);
+  std::fclose(f);
+  Lexicon lex = default_lexicon();
+  add_dutir(lex, path);
+  return lex;
+}
+
+TEST(LexiconDutir, ExpressiveByClassPartOfSpeechAndIntensity) {
+  EXPECT_FALSE(dutir_expressive("verb", "PD", 3));  // 申请
+  EXPECT_FALSE(dutir_expressive("adv", "PH", 5));   // 确实
+  EXPECT_FALSE(dutir_expressive("verb", "PG", 5));  // 不可
+  EXPECT_FALSE(dutir_expressive("adj", "PG", 9));   // 确定: judgement classes at any intensity
+  EXPECT_FALSE(dutir_expressive("verb", "NL", 5));  // 不是
+  EXPECT_FALSE(dutir_expressive("verb", "PC", 5));  // 原来: a verb below 7
+  EXPECT_FALSE(dutir_expressive("noun", "PB", 9));  // 朋友: nouns never
+  EXPECT_FALSE(dutir_expressive("adj", "PE", 3));   // 通过: weak
+  EXPECT_TRUE(dutir_expressive("adj", "NA", 5));    // 愤怒
+  EXPECT_TRUE(dutir_expressive("verb", "NE", 9));   // 崩溃
+  EXPECT_TRUE(dutir_expressive("idiom", "NB", 7));
+  EXPECT_TRUE(dutir_expressive("prep", "NN", 5));  // 没用
+  EXPECT_TRUE(dutir_expressive("nw", "PA", 9));    // 超爽
+}
+
+TEST(LexiconDutir, EverydayWordsAreFoundButNotExpressed) {
+  const Lexicon lex = default_plus_dutir(
+      "申请,verb,1,1,PD,3,1,,,\n确实,adv,2,2,PH,5,1,,,\n原来,verb,2,2,PC,5,1,,,\n"
+      "尴尬,adj,1,1,NE,9,0,,,\n紧张,verb,1,1,NI,5,0,,,\n紧张,adj,1,1,NE,5,0,,,\n");
+  const auto ms = detect_emotions("原来申请了，确实很尴尬", lex, 0);
+  ASSERT_EQ(ms.size(), 4u);
+  for (int i : {0, 1, 2}) EXPECT_FALSE(ms[i].expressed) << ms[i].term;
+  EXPECT_EQ(ms[3].term, "尴尬");
+  EXPECT_TRUE(ms[3].expressed);
+  // A term that is a verb and an adjective is the adjective's feeling.
+  EXPECT_EQ(lex.primary("紧张")->emotion, Emotion::disgust);
+  EXPECT_EQ(expressed("有点紧张", lex), Terms{"紧张:disgust"});
+}
+
+TEST(LexiconDutir, TwoCharacterTermCutAcrossWordsIsDropped) {
+  const Lexicon lex = default_plus_dutir(
+      "不成,verb,1,1,NN,7,2,,,\n成功,adj,1,1,PA,5,1,,,\n天才,adj,1,1,PH,9,1,,,\n"
+      "才能,adj,1,1,NA,9,2,,,\n尴尬,adj,1,1,NE,9,0,,,\n");
+  EXPECT_TRUE(detect_emotions("取消不成功", lex, 0).empty());  // 不成|成功
+  EXPECT_TRUE(detect_emotions("几天才能到", lex, 0).empty());  // 天才|才能
+  EXPECT_EQ(expressed("这样不成", lex), Terms{"不成:disgust"});
+  EXPECT_EQ(expressed("尴尬极了", lex), Terms{"尴尬:disgust"});
+  // The default lexicon is matched as before.
+  Lexicon own;
+  own.add("不成", LexiconEntry{Emotion::disgust, 0.7f, Polarity::negative, "default"});
+  own.add("成功", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "default"});
+  EXPECT_EQ(expressed("不成功", own), Terms{"不成:disgust"});
+}
+
+TEST(RealDutir, CustomerServiceWordsAreNotEmotions) {
+  const std::string dir = testing::shared_data_dir();
+  const std::string path = dir + "/lexicons/dutir_zh/dutir_emotion_ontology.csv";
+  if (dir.empty() || !std::filesystem::exists(path)) GTEST_SKIP() << "no DUTIR in shared data";
+  Lexicon lex = default_lexicon();
+  add_dutir(lex, path);
+  // zh-003, zh-005 and the most frequent DUTIR mentions of CSDS val before the rule.
+  for (const char* text : {"这个功能不可用", "我想申请退款", "确实没收到", "原来的地址", "不是这个",
+                           "出不了库", "审核通过了", "我朋友买的", "需要几天才能到", "确定吗"})
+    EXPECT_EQ(expressed(text, lex), Terms{}) << text;
+  EXPECT_EQ(expressed("我非常愤怒", lex), Terms{"愤怒:anger"});
+  EXPECT_EQ(expressed("太尴尬了", lex), Terms{"尴尬:disgust"});
 }
 
 TEST(Detect, ThresholdAndNeutralPolarity) {
