@@ -412,7 +412,7 @@ void EacaModel::check_lexicon(const text::Lexicon& lexicon) const {
   KESSEL_CHECK_ARG(it != metadata_.end(), "EacaModel: the model file records no lexicon identity "
                    "(__metadata__.lexicon), so its emotion features cannot be checked against '",
                    lexicon.identity(), "'");
-  KESSEL_CHECK_ARG(it->second == lexicon.identity(), "EacaModel: the model was trained with lexicon '",
+  KESSEL_CHECK_ARG(text::same_lexicon(it->second, lexicon.identity()), "EacaModel: the model was trained with lexicon '",
                    it->second, "' but the loaded lexicon is '", lexicon.identity(),
                    "'; pass the same --lexicon-dir / lexicon files as at training time");
 }

@@ -1,13 +1,17 @@
 #include "kessel/text/lexicon.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "kessel/error.h"
+#include "kessel/text/emotion.h"
 #include "kessel/text/utf8.h"
+#include "util/hash.h"
 
 namespace kessel::text {
 
@@ -129,7 +133,34 @@ std::string Lexicon::identity() const {
     if (!out.empty()) out += ",";
     out += name + ":" + std::to_string(count);
   }
-  return out;
+  // The content: every entry, terms in sorted order, each term's entries in the order they were
+  // added. An edited row (smh anger -> joy) changes it while the counts stay.
+  std::vector<const std::string*> terms;
+  terms.reserve(entries_.size());
+  for (const auto& kv : entries_) terms.push_back(&kv.first);
+  std::sort(terms.begin(), terms.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  std::uint64_t h = fnv1a64("");
+  for (const std::string* term : terms) {
+    h = fnv1a64(*term, h);
+    for (const auto& e : entries_.at(*term)) {
+      char row[96];
+      std::snprintf(row, sizeof row, "\t%s\t%.6g\t%s\t%d\n", to_string(e.emotion), static_cast<double>(e.intensity),
+                    to_string(e.polarity), e.expressive ? 1 : 0);
+      h = fnv1a64(e.source, h);
+      h = fnv1a64(row, h);
+    }
+  }
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return out + ";fnv1a64=" + hex;
+}
+
+bool same_lexicon(std::string_view recorded, std::string_view identity) {
+  if (recorded == identity) return true;
+  // Identities written before the content hash (2026-11-30) hold the source counts only; they are
+  // compared on those, as they always were.
+  if (recorded.find(";fnv1a64=") != std::string_view::npos) return false;
+  return recorded == identity.substr(0, identity.find(";fnv1a64="));
 }
 
 // ---- TSV

@@ -233,6 +233,15 @@ def test_a_model_trained_with_another_lexicon_is_refused(tmp_path):
                         "--lexicon-dir", str(lexdir)], capture_output=True, text=True, timeout=60)
     assert s.returncode != 0
     assert "lexicon" in s.stderr
+    # An edited row with the same number of entries is caught too (the identity hashes the content).
+    zh = (SRC / "data" / "lexicon" / "default_zh.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+    row = next(i for i, line in enumerate(zh) if line.startswith("气死我了\t"))
+    zh[row] = zh[row].replace("\tanger\t", "\tjoy\t", 1)
+    assert "\tjoy\t" in zh[row]
+    (lexdir / "default_zh.tsv").write_text("".join(zh), encoding="utf-8")
+    s = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(model),
+                        "--lexicon-dir", str(lexdir)], capture_output=True, text=True, timeout=60)
+    assert s.returncode != 0 and "trained with lexicon" in s.stderr, s.stderr
 
 
 def test_divergence_and_too_little_data_are_named(tmp_path):

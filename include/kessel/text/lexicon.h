@@ -110,8 +110,8 @@ class Lexicon {
   const std::unordered_map<std::string, std::vector<LexiconEntry>>& entries() const {
     return entries_;
   }
-  // Identity for model files: sources in load order with their entry counts, e.g.
-  // "default:612,dutir:27466".
+  // Identity for model files: sources in load order with their entry counts, then a hash of every
+  // entry, e.g. "default:850;fnv1a64=3f2c9a0d51e7b6a4". Compare with same_lexicon().
   std::string identity() const;
 
  private:
@@ -144,6 +144,10 @@ void add_emoji_sentiment(Lexicon& lexicon, const std::string& path, LoadReport* 
 void add_emoji_emotion_json(Lexicon& lexicon, const std::string& path,
                             LoadReport* report = nullptr);
 void add_emoticon_json(Lexicon& lexicon, const std::string& path, LoadReport* report = nullptr);
+
+// Whether a model's recorded lexicon identity matches `identity` (Lexicon::identity()). A record
+// from before the content hash ("default:850") is matched on the source counts alone.
+bool same_lexicon(std::string_view recorded, std::string_view identity);
 
 // Maps a DUTIR fine class ("PA", "NB", ...) to its Plutchik emotion; nullopt for unknown codes.
 std::optional<Emotion> dutir_class_emotion(std::string_view code);

@@ -85,6 +85,25 @@ TEST(DefaultLexicon, LoadsAllThreeFilesWithSlang) {
   EXPECT_NE(lex.identity().find("default:"), std::string::npos);
 }
 
+TEST(Lexicon, IdentityHashesTheContent) {
+  auto make = [](Emotion e, float intensity) {
+    Lexicon lex;
+    lex.add("smh", LexiconEntry{e, intensity, Polarity::negative, "default"});
+    lex.add("ugh", LexiconEntry{Emotion::anger, 0.7f, Polarity::negative, "default"});
+    return lex;
+  };
+  const std::string base = make(Emotion::anger, 0.7f).identity();
+  EXPECT_EQ(base.rfind("default:2;fnv1a64=", 0), 0u) << base;
+  EXPECT_EQ(make(Emotion::anger, 0.7f).identity(), base);  // deterministic (hash-map order is not)
+  EXPECT_NE(make(Emotion::joy, 0.7f).identity(), base);    // same counts, an edited row
+  EXPECT_NE(make(Emotion::anger, 0.6f).identity(), base);
+  EXPECT_TRUE(same_lexicon(base, base));
+  EXPECT_FALSE(same_lexicon(make(Emotion::joy, 0.7f).identity(), base));
+  // A model file from before the hash recorded the counts only: matched on those.
+  EXPECT_TRUE(same_lexicon("default:2", base));
+  EXPECT_FALSE(same_lexicon("default:3", base));
+}
+
 TEST(Detect, ChineseSlangWithOffsetsAndWheel) {
   const std::string text = "快递三天没到，气死我了😡";
   const auto ms = detect_emotions(text, default_lexicon(), 4);
