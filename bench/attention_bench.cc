@@ -86,6 +86,25 @@ void BM_ReferenceForward(benchmark::State& state) {
   run_forward(state, spec);
 }
 
+// Materialized weights [B, H, L, L] (attention_weights: explanations, centrality). FLOPS counts
+// the Q K^T product only; the rest is writing and normalizing L^2 floats per head.
+void run_weights(benchmark::State& state, kessel::AttentionImpl impl) {
+  const Index L = state.range(0);
+  kessel::AttentionSpec spec;
+  spec.impl = impl;
+  spec.threads = static_cast<int>(state.range(1));
+  Problem p(L);
+  const kessel::AttentionInputs in = p.inputs();
+  std::vector<float> w(static_cast<size_t>(kB * kH * L * L));
+  for (auto _ : state) {
+    kessel::attention_weights(w.data(), in, spec);
+    benchmark::DoNotOptimize(w.data());
+  }
+  state.counters["FLOPS"] = benchmark::Counter(2.0 * kB * kH * L * L * kD, benchmark::Counter::kIsIterationInvariantRate);
+}
+void BM_FusedWeights(benchmark::State& state) { run_weights(state, kessel::AttentionImpl::kFused); }
+void BM_ReferenceWeights(benchmark::State& state) { run_weights(state, kessel::AttentionImpl::kReference); }
+
 // Forward + backward (what a training step costs); FLOPS counts forward + backward matmuls.
 void run_forward_backward(benchmark::State& state, kessel::AttentionSpec spec) {
   const Index L = state.range(0);
@@ -149,5 +168,7 @@ BENCHMARK(BM_FusedCausalForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}
 BENCHMARK(BM_FusedForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedFuzzyM15ForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_ReferenceForward)->Apply([](auto* b) { sizes(b, {256, 1024}); });
+BENCHMARK(BM_FusedWeights)->Apply([](auto* b) { sizes(b, {256, 1024}); });
+BENCHMARK(BM_ReferenceWeights)->Apply([](auto* b) { sizes(b, {256, 1024}); });
 
 BENCHMARK_MAIN();

@@ -163,7 +163,8 @@ AttentionStats attention_forward(float* out, float* lse, const AttentionInputs& 
 void attention_backward(const AttentionGrads& grads, const float* dout, const float* out,
                         const float* lse, const AttentionInputs& in, const AttentionSpec& spec);
 
-// weights [B, H, Lq, Lk]: the normalized weights, materialized (for explanation and tests).
+// weights [B, H, Lq, Lk]: the normalized weights, materialized (for explanation, centrality and
+// tests); spec.impl picks the fused tiles or the reference, as for the forward.
 AttentionStats attention_weights(float* weights, const AttentionInputs& in,
                                  const AttentionSpec& spec);
 

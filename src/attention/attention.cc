@@ -40,9 +40,9 @@ AttentionStats attention_weights(float* weights, const AttentionInputs& in,
                                  const AttentionSpec& spec) {
   KESSEL_CHECK_ARG(weights != nullptr, "attention_weights: weights is null");
   validate_attention(in, spec);
-  // Always the reference: materializing [Lq, Lk] is what it does anyway, and the fused path never
-  // holds the whole matrix.
-  return attention_detail::reference_forward(nullptr, nullptr, weights, in, spec);
+  if (spec.impl == AttentionImpl::kReference)
+    return attention_detail::reference_forward(nullptr, nullptr, weights, in, spec);
+  return attention_detail::fused_weights(weights, in, spec);
 }
 
 }  // namespace kessel

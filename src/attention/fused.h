@@ -9,6 +9,9 @@ namespace kessel::attention_detail {
 AttentionStats fused_forward(float* out, float* lse, const AttentionInputs& in,
                              const AttentionSpec& spec);
 
+// weights [B, H, Lq, Lk], one query block's rows at a time from the same tiles and score code.
+AttentionStats fused_weights(float* weights, const AttentionInputs& in, const AttentionSpec& spec);
+
 // Adds into grads (see AttentionGrads). Recomputes weights from lse.
 void fused_backward(const AttentionGrads& grads, const float* dout, const float* out,
                     const float* lse, const AttentionInputs& in, const AttentionSpec& spec);

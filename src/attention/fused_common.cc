@@ -175,4 +175,25 @@ void zscore_statistics(QueryBlock& blk, const FusedContext& ctx, const std::vect
   }
 }
 
+// Hidden elements of a partial tile get `hidden_value` (only rows < nq matter).
+void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk,
+                       const KeyTile& tile, float hidden_value) {
+  for (Index t = 0; t < tile.n; ++t)
+    for (Index ii = 0; ii < blk.nq; ++ii)
+      if (!key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
+        st[t * kBlockQ + ii] = hidden_value;
+}
+
+// Hot dot path: logits = raw * scale / temperature + key_boost[j]; hidden -> -inf.
+void hot_dot_logits(float* st, const FusedContext& ctx, const QueryBlock& blk,
+                    const KeyTile& tile) {
+  const float c = ctx.dot_factor;
+  for (Index t = 0; t < tile.n; ++t) {
+    const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
+    float* row = st + t * kBlockQ;
+    for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * c + boost;
+  }
+  if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, kNegInf);
+}
+
 }  // namespace kessel::attention_detail

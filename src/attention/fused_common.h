@@ -128,6 +128,14 @@ inline float element_logit(const FusedContext& ctx, const QueryBlock& blk, Index
   return zz * m + additive_terms(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, i, j);
 }
 
+// Hidden elements of a partial tile get `hidden_value` (only rows < nq matter).
+void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile,
+                       float hidden_value);
+
+// Hot dot path (ScorePath::kHotDot): raw products in st[t][ii] -> logits raw * scale / temperature +
+// key_boost[j]; hidden -> -inf.
+void hot_dot_logits(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile);
+
 // First pass for zscore: per-row mean and 1/sqrt(var + eps) of the similarity over visible keys.
 // Fills blk.z_mean, blk.z_inv_sigma, blk.z_count. `st` is scratch of kBlockK * kBlockQ floats.
 void zscore_statistics(QueryBlock& blk, const FusedContext& ctx, const std::vector<KeyTile>& tiles,

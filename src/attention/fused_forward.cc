@@ -45,32 +45,11 @@ struct Scratch {
   std::vector<KeyTile> tiles;
 };
 
-// Hidden elements of a partial tile get `hidden_value` (only rows < nq matter).
-void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk,
-                       const KeyTile& tile, float hidden_value) {
-  for (Index t = 0; t < tile.n; ++t)
-    for (Index ii = 0; ii < blk.nq; ++ii)
-      if (!key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
-        st[t * kBlockQ + ii] = hidden_value;
-}
-
 void record_exact(RowState& rs, const LoadedTile& lt, Index dv, Index ii, Index t) {
   rs.crisp_count[static_cast<size_t>(ii)] += 1.0f;
   float* c = rs.crisp_acc.data() + ii * dv;
   const float* v = lt.v + t * lt.ldv;
   for (Index d = 0; d < dv; ++d) c[d] += v[d];
-}
-
-// Hot dot path: logits = raw * scale / temperature + key_boost[j]; hidden -> -inf.
-void hot_dot_logits(float* st, const FusedContext& ctx, const QueryBlock& blk,
-                    const KeyTile& tile) {
-  const float c = ctx.dot_factor;
-  for (Index t = 0; t < tile.n; ++t) {
-    const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
-    float* row = st + t * kBlockQ;
-    for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * c + boost;
-  }
-  if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, kNegInf);
 }
 
 // Hot fuzzy path: d2 = |q|^2 + |k|^2 - 2 q.k from the raw products; exact matches go to the crisp

@@ -145,7 +145,10 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   AttentionSpec spec;
   spec.normalizer = options_.normalizer;
   if (options_.normalizer == Normalizer::kSoftmax) {
-    spec.similarity = Similarity::kCosine;
+    // Cosine similarity: the rows are unit-norm (or zero, which both score 0), so it is the dot
+    // product with scale 1, which the fused weights compute on their vectorized path.
+    spec.similarity = Similarity::kDot;
+    spec.scale = 1.0f;
     spec.temperature = options_.temperature;
   } else {
     spec.m = options_.m;
@@ -154,8 +157,8 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   spec.threads = 1;
 
   // Rows are independent (no positions, per-row normalization), so the queries go through the engine
-  // in blocks: its reference path keeps several double [Lq, Lk] scratch matrices, about 7 GB for
-  // one 10,000-turn dialogue when all queries went at once.
+  // in blocks, each with its own self mask [rows, U] (a full [U, U] mask would be 100 MB for a
+  // 10,000-turn dialogue).
   constexpr int kQueryBlock = 256;
   std::vector<float> weights(static_cast<std::size_t>(U) * U);
   std::vector<std::uint8_t> mask;

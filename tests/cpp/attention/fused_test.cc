@@ -58,6 +58,22 @@ void expect_forward_matches(const AttentionTestData& d, const AttentionSpec& spe
   EXPECT_TRUE(testing::all_finite(fus.out));
   EXPECT_EQ(fus.stats.fully_masked_rows, ref.stats.fully_masked_rows);
   EXPECT_EQ(fus.stats.crisp_rows, ref.stats.crisp_rows);
+  // The materialized weights (attention_weights) on the same tiles and score code.
+  AttentionSpec ws = spec;
+  std::vector<float> w_ref(d.weights_size(), -7.0f), w_fus(d.weights_size(), -7.0f);  // poison
+  ws.impl = AttentionImpl::kReference;
+  const AttentionStats sr = attention_weights(w_ref.data(), d.inputs(), ws);
+  ws.impl = AttentionImpl::kFused;
+  const AttentionStats sf = attention_weights(w_fus.data(), d.inputs(), ws);
+  EXPECT_LE(testing::max_abs_diff(w_fus, w_ref), kForwardTol);  // weights are in [0, 1]
+  EXPECT_TRUE(testing::all_finite(w_fus));
+  EXPECT_EQ(sf.fully_masked_rows, sr.fully_masked_rows);
+  EXPECT_EQ(sf.crisp_rows, sr.crisp_rows);
+  // Hidden keys get exactly 0, as in the reference.
+  for (size_t e = 0; e < w_ref.size(); ++e)
+    if (w_ref[e] == 0.0f) {
+      EXPECT_LE(w_fus[e], 1e-30f) << "element " << e;
+    }
 }
 
 struct Grads {

@@ -1,0 +1,121 @@
+// Materialized attention weights on the fused path's tiles: one work item per (b, h, query block)
+// writes its rows of weights [B, H, Lq, Lk]. Each key tile's logits come from the tile product
+// (tile::rows_times_packed) and the forward's score code (hot_dot_logits for plain dot products,
+// else general_logits), written straight into the caller's rows; each row is then normalized
+// in place: the uniform weight of a fuzzy crisp row's exact matches, zeros for a row with no visible
+// key, else exp(logit - max) / sum. The reference path (reference.cc) is the specification; the
+// tests compare the two over every similarity, normalizer, mask and score term.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "attention/fused.h"
+#include "attention/fused_common.h"
+#include "attention/tile_kernels.h"
+#include "util/parallel.h"
+
+namespace kessel::attention_detail {
+namespace {
+
+struct Scratch {
+  QueryBlock blk;
+  LoadedTile lt;
+  std::vector<float> st = std::vector<float>(static_cast<size_t>(kBlockK * kBlockQ));
+  std::vector<KeyTile> tiles;
+  std::vector<std::vector<Index>> exact;  // [kBlockQ] keys that match the query exactly (fuzzy)
+};
+
+struct RowCounts {
+  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
+};
+
+// One row from logits (hidden: -inf) to weights, in place.
+void normalize_row(float* w, Index lk, const std::vector<Index>& exact, RowCounts& counts) {
+  if (!exact.empty()) {  // FCM convention: the exact matches share the whole weight
+    std::fill(w, w + lk, 0.0f);
+    const float share = 1.0f / static_cast<float>(exact.size());
+    for (Index j : exact) w[j] = share;
+    ++counts.crisp;
+    return;
+  }
+  const float peak = *std::max_element(w, w + lk);
+  if (peak == kNegInf) {
+    std::fill(w, w + lk, 0.0f);
+    ++counts.fully_masked;
+    return;
+  }
+  for (Index j = 0; j < lk; ++j) w[j] -= peak;
+  tile::exp_array(w, w, lk);  // exp(-inf) = 0 for the hidden keys
+  double sum = 0.0;
+  for (Index j = 0; j < lk; ++j) sum += w[j];
+  const float inv = static_cast<float>(1.0 / sum);
+  for (Index j = 0; j < lk; ++j) w[j] *= inv;
+}
+
+void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b, Index h, Index qb,
+                   RowCounts& counts) {
+  const AttentionInputs& in = ctx.in;
+  const Index i0 = qb * kBlockQ, nq = std::min(kBlockQ, in.Lq - i0);
+  QueryBlock& blk = s.blk;
+  load_query_block(blk, ctx, b, h, i0, nq);
+  s.tiles.clear();
+  const Index limit = ctx.key_limit(b);
+  counts.skipped += plan_key_tiles(ctx.spec, ctx.r.pos_offset, ctx.elementwise_masks, i0, i0 + nq, 0, limit,
+                                   s.tiles) +
+                    (in.Lk + kBlockK - 1) / kBlockK - (limit + kBlockK - 1) / kBlockK;
+  counts.visited += static_cast<Index>(s.tiles.size());
+  if (ctx.spec.zscore) zscore_statistics(blk, ctx, s.tiles, s.lt, s.st.data());
+  float* rows = weights + ((b * in.H + h) * in.Lq + i0) * in.Lk;
+  std::fill(rows, rows + nq * in.Lk, kNegInf);  // keys of skipped tiles stay hidden
+  s.exact.assign(kBlockQ, {});
+  float* st = s.st.data();
+  for (const KeyTile& tile : s.tiles) {
+    load_key_tile(s.lt, ctx, b, h, tile, false);
+    tile::rows_times_packed(st, kBlockQ, s.lt.k, s.lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ, in.D);
+    if (ctx.path == ScorePath::kHotDot) {
+      hot_dot_logits(st, ctx, blk, tile);
+    } else {  // the hot fuzzy variants are shortcuts of the online sum; weights need the logits
+      general_logits(st, ctx, blk, tile, s.lt, [&](Index ii, Index t) {
+        s.exact[static_cast<size_t>(ii)].push_back(tile.key(t));
+      });
+    }
+    for (Index t = 0; t < tile.n; ++t) {
+      const Index j = tile.key(t);
+      const float* col = st + t * kBlockQ;
+      for (Index ii = 0; ii < nq; ++ii) rows[ii * in.Lk + j] = col[ii];
+    }
+  }
+  for (Index ii = 0; ii < nq; ++ii) normalize_row(rows + ii * in.Lk, in.Lk, s.exact[static_cast<size_t>(ii)], counts);
+}
+
+}  // namespace
+
+AttentionStats fused_weights(float* weights, const AttentionInputs& in, const AttentionSpec& spec) {
+  FusedContext ctx(in, spec);
+  compute_key_norms(ctx, resolve_threads(spec.threads));
+  const Index nqb = (in.Lq + kBlockQ - 1) / kBlockQ;
+  const Index items = in.B * in.H * nqb;
+  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
+#pragma omp parallel num_threads(resolve_threads(spec.threads))
+  {
+    Scratch s;
+#pragma omp for schedule(dynamic) reduction(+ : fully_masked, crisp, visited, skipped)
+    for (Index item = 0; item < items; ++item) {
+      RowCounts c;
+      const Index bh = item / nqb;
+      weights_block(weights, ctx, s, bh / in.H, bh % in.H, item % nqb, c);
+      fully_masked += c.fully_masked;
+      crisp += c.crisp;
+      visited += c.visited;
+      skipped += c.skipped;
+    }
+  }
+  AttentionStats stats;
+  stats.fully_masked_rows = fully_masked;
+  stats.crisp_rows = crisp;
+  stats.key_tiles_visited = visited;
+  stats.key_tiles_skipped = skipped;
+  return stats;
+}
+
+}  // namespace kessel::attention_detail
