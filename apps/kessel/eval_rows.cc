@@ -57,6 +57,19 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
     }
     add("EACA", model, trained);
     systems.back().reference = true;
+    // Without trained variants to compare (--compare-model), the plain and fuzzy rows come from the
+    // same networks with the attention swapped at inference: what the emotion terms and the
+    // normalizer do inside this trained model (train with --attention plain|fuzzy for the trained rows).
+    if (compare.empty()) {
+      for (const char* variant : {"plain", "fuzzy"}) {
+        auto swapped = std::make_shared<summarize::EacaModel>(*model);
+        summarize::set_attention_variant(swapped->mutable_config(), variant);
+        const bool is_plain = std::string(variant) == "plain";
+        add(is_plain ? "EACA networks, plain softmax attention at inference, no constraint"
+                     : "EACA networks, fuzzy m=2 attention at inference",
+            swapped, is_plain ? free : trained);
+      }
+    }
   }
   for (const auto& path : compare) {
     auto other = std::make_shared<summarize::EacaModel>(summarize::EacaModel::load(path, lexicon));

@@ -218,6 +218,17 @@ def test_summarize_and_eval_use_trained_models_and_variants(tmp_path):
     cost = rows["EACA, no constraint"]["rougeL_minus_reference"]
     assert cost["diff"] == pytest.approx(rows["EACA, no constraint"]["rougeL"] - rows["EACA"]["rougeL"], abs=1e-9)
     assert cost["interval"][0] - 1e-9 <= cost["diff"] <= cost["interval"][1] + 1e-9
+    assert not any("at inference" in name for name in rows)  # trained variants given: no swapped rows
+
+    # Without --compare-model the same networks are also scored with the attention swapped at
+    # inference, so the table always has a plain and a fuzzy row.
+    e = subprocess.run([CLI, "eval", "--data", str(SAMPLES_ZH), "--model", str(model), "--json", "--bootstrap", "0"],
+                       capture_output=True, text=True, timeout=120)
+    assert e.returncode == 0, e.stderr
+    rows = {r["system"]: r for r in json.loads(e.stdout)["rows"]}
+    swapped_plain = rows["EACA networks, plain softmax attention at inference, no constraint"]
+    swapped_fuzzy = rows["EACA networks, fuzzy m=2 attention at inference"]
+    assert swapped_fuzzy["constraint_satisfied"] == 1.0 and 0.0 <= swapped_plain["rougeL"] <= 100.0
 
 
 def test_a_model_trained_with_another_lexicon_is_refused(tmp_path):
