@@ -129,7 +129,7 @@ void run(const ClusterCommand& o) {
     std::printf("%s\n", j.dump(2).c_str());
     return;
   }
-  std::printf("method %s | k %lld | m %g | %lld rows x %lld columns from %s\n", o.method.c_str(),
+  std::printf("method %s | k %lld | m %.10g | %lld rows x %lld columns from %s\n", o.method.c_str(),
               static_cast<long long>(o.k), o.m, static_cast<long long>(r.points),
               static_cast<long long>(r.dims), o.data_path.c_str());
   std::printf("iterations %d (%s) | best restart %d of %d\n", r.iterations,
@@ -179,7 +179,7 @@ void add_cluster_commands(CLI::App& app) {
   cmd->add_option("--gamma", opts->gamma, "GK: shrinkage towards the data covariance scale")
       ->capture_default_str();
   cmd->add_option("--beta", opts->beta, "GK: condition-number cap")->capture_default_str();
-  cmd->add_option("--threads", opts->threads, "OpenMP threads (0: default)")->capture_default_str();
+  cmd->add_option("--threads", opts->threads, "OpenMP threads (0: default)")->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", opts->json, "JSON output, memberships included");
   cmd->callback([opts] { run(*opts); });
 }

@@ -113,7 +113,7 @@ void add_eval_command(CLI::App& app) {
       "eval", "ROUGE, emotion constraint and latency of the summarizer and the baselines");
   add_input_options(*cmd, options->input, "--data");
   add_lexicon_options(*cmd, options->lexicon);
-  cmd->add_option("--model", options->model, "A trained EACA model (kessel train)");
+  cmd->add_option("--model", options->model, "A trained EACA model (kessel train)")->check(CLI::ExistingFile);
   cmd->add_option("--compare-model", options->compare,
                   "More trained models to score in the same run, e.g. ones trained with --attention plain "
                   "or fuzzy (repeatable; a plain-attention model is decoded without the constraint)")

@@ -182,7 +182,7 @@ void add_hmm_commands(CLI::App& app) {
       sub->add_option("--data", opts->data_path, "sequences, one per line (docs/hmm.md)")
           ->required();
       sub->add_flag("--json", opts->json, "print JSON instead of text");
-      sub->add_option("--threads", opts->threads, "OpenMP threads over sequences (0: default)");
+      sub->add_option("--threads", opts->threads, "OpenMP threads over sequences (0: default)")->check(CLI::NonNegativeNumber);
     }
   };
 

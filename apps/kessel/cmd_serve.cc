@@ -45,7 +45,9 @@ struct ServeOptions {
 std::string as_jsonl(const std::string& body) {
   const nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_object()) return parsed.dump();
-  if (parsed.is_array() && !parsed.empty()) {
+  if (parsed.is_array() && parsed.empty())
+    throw InvalidArgument("request: the body is an empty array: it holds no dialogue");
+  if (parsed.is_array()) {
     std::string out;
     for (const auto& item : parsed) out += item.dump() + "\n";
     return out;

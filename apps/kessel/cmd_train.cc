@@ -27,7 +27,8 @@ struct TrainArgs {
   InputOptions data;
   std::string dev;
   double dev_fraction = 0.15;
-  bool dev_fraction_given = false;  // --dev-fraction on the command line: a seeded dev split, no cross-fitting
+  bool dev_fraction_given = false;
+  bool no_select_budget = false, fixed_budget = false;  // flags; TrainOptions holds their negations  // --dev-fraction on the command line: a seeded dev split, no cross-fitting
   std::string out;
   std::string report;
   std::string curves;  // --curves: the training-curves page (HTML)
@@ -349,9 +350,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--budget-quantile", args->train.budget_quantile,
                   "max_chars = this quantile of the training oracle summaries' lengths (0: no char budget)")
       ->capture_default_str();
-  cmd->add_flag("!--no-select-budget", args->train.select_budget,
+  cmd->add_flag("--no-select-budget", args->no_select_budget,
                 "Keep the training-derived char budget instead of choosing it on dev");
-  cmd->add_flag("!--fixed-budget", args->train.length_budget,
+  cmd->add_flag("--fixed-budget", args->fixed_budget,
                 "One char budget for every dialogue instead of one fitted on the dialogue's length");
   cmd->add_option("--max-chars", args->max_chars,
                   "Override the char budget stored in the model (a fixed budget: the per-dialogue one is dropped)");
@@ -367,6 +368,8 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--curves", args->curves, "Write the training curves (loss, dev ROUGE-L per member and epoch) as HTML");
   cmd->callback([args, cmd] {
     args->dev_fraction_given = cmd->count("--dev-fraction") > 0;
+    args->train.select_budget = !args->no_select_budget;
+    args->train.length_budget = !args->fixed_budget;
     run_train(*args);
   });
 }

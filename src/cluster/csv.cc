@@ -13,6 +13,8 @@ namespace kessel::cluster {
 
 namespace {
 
+constexpr double kMaxCsvMagnitude = 1e150;
+
 std::string trim(const std::string& s) {
   const auto begin = s.find_first_not_of(" \t\r");
   if (begin == std::string::npos) return "";
@@ -39,13 +41,18 @@ std::vector<std::string> split_fields(const std::string& line) {
   return fields;
 }
 
-// Parses the whole field as a number; accepts no trailing text.
-bool parse_number(const std::string& field, double* value) {
+// Parses the whole field as a decimal number; accepts no trailing text. strtod also reads
+// hexadecimal ("0x10" = 16), which no CSV means: refused. Out of double range ("1e400") sets
+// *out_of_range and returns false.
+bool parse_number(const std::string& field, double* value, bool* out_of_range = nullptr) {
   if (field.empty()) return false;
+  if (field.find_first_of("xX") != std::string::npos) return false;
   errno = 0;
   char* end = nullptr;
   *value = std::strtod(field.c_str(), &end);
-  return end == field.c_str() + field.size() && errno != ERANGE;
+  const bool whole = end == field.c_str() + field.size();
+  if (out_of_range) *out_of_range = whole && errno == ERANGE && std::fabs(*value) > 1.0;
+  return whole && errno != ERANGE;
 }
 
 }  // namespace
@@ -87,6 +94,9 @@ CsvMatrix read_csv_matrix(const std::string& path, const std::vector<std::string
             throw InvalidArgument("read_csv_matrix: column '" + name + "' not found in '" + path +
                                   "' (columns: " + known + "; or 0-based indices)");
           }
+          for (std::size_t a = 0; a < keep.size(); ++a)
+            if (keep[a] == found)  // by name and index alike ("0,sepal_length")
+              throw InvalidArgument("read_csv_matrix: column '" + name + "' of '" + path + "' is selected twice");
           keep.push_back(found);
         }
       }
@@ -103,11 +113,15 @@ CsvMatrix read_csv_matrix(const std::string& path, const std::vector<std::string
     for (size_t s = 0; s < keep.size(); ++s) {
       const std::string& f = fields[static_cast<size_t>(keep[s])];
       double value;
-      if (!parse_number(f, &value)) {
-        throw ParseError(path, line_no, "column '" + out.columns[s] + "': '" + f + "' is not a number");
+      bool out_of_range = false;
+      if (!parse_number(f, &value, &out_of_range)) {
+        throw ParseError(path, line_no, "column '" + out.columns[s] + "': '" + f + "' is " +
+                                            (out_of_range ? "out of range" : "not a number"));
       }
-      if (!std::isfinite(value)) {
-        throw ParseError(path, line_no, "column '" + out.columns[s] + "': '" + f + "' is not finite");
+      // The clustering kernels take |x| < 1e150 (squared distances stay finite); said here with the line.
+      if (!std::isfinite(value) || std::fabs(value) >= kMaxCsvMagnitude) {
+        throw ParseError(path, line_no, "column '" + out.columns[s] + "': '" + f +
+                                            (std::isfinite(value) ? "' is beyond ±1e150" : "' is not finite"));
       }
       out.values.push_back(value);
     }

@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "cluster/membership.h"
@@ -43,6 +44,17 @@ void check_fuzzy_options(const char* fn, MatrixView x, const FcmOptions& o) {
   KESSEL_CHECK_ARG(o.clusters <= x.rows, fn, ": clusters = ", o.clusters, " exceeds the ", x.rows,
                    " points");
   check_fuzzifier(fn, o.m);
+  // A point's largest membership is >= 1/c, so its weight u^m stays a normal number while
+  // m ln c < -ln(smallest normal). Beyond that every weight can round to 0 and the centres stop
+  // meaning anything (m = 1e6 left them at the origin, "converged").
+  if (o.clusters >= 2) {
+    const bool single = o.precision == Precision::kFloat32;
+    const double limit = -std::log(single ? static_cast<double>(FLT_MIN) : DBL_MIN) /
+                         std::log(static_cast<double>(o.clusters));
+    KESSEL_CHECK_ARG(o.m < limit, fn, ": fuzzifier m = ", o.m, " is too large for ", o.clusters, " clusters: u^m ",
+                     "underflows ", single ? "float32" : "double", " precision (m must be < ", limit,
+                     ")");
+  }
   KESSEL_CHECK_ARG(std::isfinite(o.tol) && o.tol >= 0, fn, ": tol must be finite and >= 0, got ",
                    o.tol);
   KESSEL_CHECK_ARG(o.max_iter >= 1, fn, ": max_iter must be >= 1, got ", o.max_iter);

@@ -154,6 +154,20 @@ Model model_from_json_text(const std::string& text, const std::string& name) {
     throw ParseError(name, key_line(text, "type"),
                      "unknown type \"" + type + "\" (expected \"categorical\" or \"gaussian\")");
   }
+  // Unknown keys are refused, not ignored: a typo ("transitons") or a key of the other emission type
+  // ("means" in a categorical model) would otherwise pass for a model the file does not describe.
+  {
+    const std::vector<std::string> allowed =
+        type == "categorical" ? std::vector<std::string>{"type", "start", "transitions", "emissions"}
+                              : std::vector<std::string>{"type", "start", "transitions", "means", "variances"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+      std::string expected;
+      for (const auto& k : allowed) expected += (expected.empty() ? "" : ", ") + k;
+      throw ParseError(name, key_line(text, it.key()),
+                       "unknown key \"" + it.key() + "\" in a " + type + " model (expected " + expected + ")");
+    }
+  }
   Model m;
   m.type = type == "categorical" ? EmissionType::categorical : EmissionType::gaussian;
   m.start = vector_field(j, "start", text, name);

@@ -145,6 +145,9 @@ def test_gk_recovers_orientation_and_stays_finite_on_a_line():
         assert np.isfinite(r[key]).all(), key
 
 
+GK3 = kessel.gk(IRIS, 3, seed=0)  # for the gk_predict case below
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -161,6 +164,13 @@ def test_gk_recovers_orientation_and_stays_finite_on_a_line():
         (lambda: kessel.fcm(IRIS, 3, precision="half"), "precision must be 'float64' or 'float32'"),
         (lambda: kessel.fcm(np.array([[1.0, np.nan], [2, 3]]), 1, precision="float32"),
          "is not finite or beyond"),
+        # u^m underflows for every point: the centres came back at the origin, "converged".
+        (lambda: kessel.fcm(IRIS + 10, 2, m=1e6), "fuzzifier m = 1e+06 is too large for 2 clusters"),
+        (lambda: kessel.gk(IRIS, 3, m=1e4), "fuzzifier m = 10000 is too large for 3 clusters"),
+        (lambda: kessel.fcm(IRIS, 3, m=100, precision="float32"), "underflows float32 precision"),
+        # A norm matrix that is not positive definite is no distance (memberships came back 1/C).
+        (lambda: kessel.gk_predict(IRIS, GK3["centers"], -GK3["norm_matrices"]),
+         "norm_matrices[0] is not positive definite"),
     ],
 )
 def test_bad_arguments_raise_value_error(call, message):
@@ -210,6 +220,11 @@ def test_cli_reads_headerless_csv(tmp_path):
         ("1,2\n3,4\n", ["-k", 3], "-k 3 exceeds the 2 data rows"),
         ("1,2\n3,4\n", ["-k", 0], "-k must be >= 1, got 0"),
         ("1,2\n3,4\n", ["-k", 1, "-m", 1], "-m must be > 1, got 1"),
+        ("a,b\n1,2\n3,0x10\n", ["-k", 1], ":3: column 'b': '0x10' is not a number"),
+        ("a,b\n1,2\n3,1e200\n", ["-k", 1], ":3: column 'b': '1e200' is beyond ±1e150"),
+        ("a,b\n1,2\n3,1e400\n", ["-k", 1], ":3: column 'b': '1e400' is out of range"),
+        ("a,b\n1,2\n3,4\n", ["-k", 1, "--columns", "0,a"], "column 'a' of"),
+        ("a,b\n1,2\n3,4\n", ["-k", 1, "--threads", "-3"], "--threads"),
     ],
 )
 def test_cli_errors_name_file_and_line(tmp_path, content, args, message):

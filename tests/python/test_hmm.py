@@ -261,6 +261,11 @@ def test_cli_fit_writes_model_and_logs_progress(tmp_path):
      "0; nan\n", "x.txt:1: step 1: value 'nan' is not finite (NaN/inf)"),
     ('{"type": "gaussian", "start": [1], "transitions": [[1]], "means": [[0]], "variances": [[1]]}',
      "", "x.txt:1: no sequences (the file is empty or has only blank/comment lines)"),
+    # Unknown keys are refused: a typo, or a key of the other emission type.
+    ('{"type": "categorical", "start": [1], "transitions": [[1]],\n "transitons": [[1]], "emissions": [[1]]}',
+     "0\n", 'm.json:2: unknown key "transitons" in a categorical model (expected type, start, transitions, emissions)'),
+    ('{"type": "categorical", "start": [1], "transitions": [[1]], "emissions": [[1]], "means": [[0]]}',
+     "0\n", 'm.json:1: unknown key "means" in a categorical model (expected type, start, transitions, emissions)'),
 ])
 def test_cli_errors_name_file_and_line(tmp_path, model_text, data_text, message):
     (tmp_path / "m.json").write_text(model_text)

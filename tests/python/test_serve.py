@@ -103,6 +103,7 @@ def test_review_page_and_report(server):
     ("not json at all", 400, "request:1"),
     ("", 400, "holds no dialogue"),
     ("  \n ", 400, "holds no dialogue"),
+    ("[]", 400, "empty array: it holds no dialogue"),
 ])
 def test_bad_requests_name_the_line_and_field(server, body, status, message):
     got, ctype, text = server.request("/summarize", body)
