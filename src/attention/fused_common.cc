@@ -196,4 +196,13 @@ void hot_dot_logits(float* st, const FusedContext& ctx, const QueryBlock& blk,
   if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, kNegInf);
 }
 
+void plan_block_tiles(std::vector<KeyTile>& tiles, const FusedContext& ctx, Index b, Index i0, Index nq,
+                      BlockCounts& counts) {
+  tiles.clear();
+  const Index lk = ctx.in.Lk, limit = ctx.key_limit(b);
+  counts.skipped += plan_key_tiles(ctx.spec, ctx.r.pos_offset, ctx.elementwise_masks, i0, i0 + nq, 0, limit, tiles) +
+                    (lk + kBlockK - 1) / kBlockK - (limit + kBlockK - 1) / kBlockK;
+  counts.visited += static_cast<Index>(tiles.size());
+}
+
 }  // namespace kessel::attention_detail

@@ -128,6 +128,46 @@ inline float element_logit(const FusedContext& ctx, const QueryBlock& blk, Index
   return zz * m + additive_terms(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, i, j);
 }
 
+// What one work item saw, summed into AttentionStats.
+struct BlockCounts {
+  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
+};
+
+// Runs block(scratch, b, h, query_block, counts) for every (b, h, query block of kBlockQ rows) in
+// OpenMP, one Scratch per thread, dynamic schedule; each item is computed by one thread, so any
+// thread count gives the same result. Returns the summed counts.
+template <typename Scratch, typename Block>
+AttentionStats for_each_query_block(const AttentionInputs& in, int threads, Block&& block) {
+  const Index nqb = (in.Lq + kBlockQ - 1) / kBlockQ;
+  const Index items = in.B * in.H * nqb;
+  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
+#pragma omp parallel num_threads(threads)
+  {
+    Scratch s;
+#pragma omp for schedule(dynamic) reduction(+ : fully_masked, crisp, visited, skipped)
+    for (Index item = 0; item < items; ++item) {
+      BlockCounts c;
+      const Index bh = item / nqb;
+      block(s, bh / in.H, bh % in.H, item % nqb, c);
+      fully_masked += c.fully_masked;
+      crisp += c.crisp;
+      visited += c.visited;
+      skipped += c.skipped;
+    }
+  }
+  AttentionStats stats;
+  stats.fully_masked_rows = fully_masked;
+  stats.crisp_rows = crisp;
+  stats.key_tiles_visited = visited;
+  stats.key_tiles_skipped = skipped;
+  return stats;
+}
+
+// The key tiles query rows [i0, i0 + nq) of batch b can see (fused_plan.h), into `tiles`; counts the
+// visited tiles and the skipped ones (hidden by structured masks or beyond the key length).
+void plan_block_tiles(std::vector<KeyTile>& tiles, const FusedContext& ctx, Index b, Index i0, Index nq,
+                      BlockCounts& counts);
+
 // Hidden elements of a partial tile get `hidden_value` (only rows < nq matter).
 void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile,
                        float hidden_value);

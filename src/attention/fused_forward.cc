@@ -165,22 +165,13 @@ void direct_sum_step(const float* st, const KeyTile& tile, const LoadedTile& lt,
   tile::accumulate_product(rs.acc.data(), dv, st, 1, kBlockQ, lt.v, lt.ldv, nq, tile.n, dv);
 }
 
-struct BlockCounts {
-  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
-};
-
 void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, Index b, Index h,
                    Index qb, BlockCounts& counts) {
   const AttentionInputs& in = ctx.in;
   const Index i0 = qb * kBlockQ, nq = std::min(kBlockQ, in.Lq - i0), dv = in.Dv;
   QueryBlock& blk = s.blk;
   load_query_block(blk, ctx, b, h, i0, nq);
-  s.tiles.clear();
-  const Index limit = ctx.key_limit(b);
-  counts.skipped += plan_key_tiles(ctx.spec, ctx.r.pos_offset, ctx.elementwise_masks, i0, i0 + nq,
-                                   0, limit, s.tiles) +
-                    (in.Lk + kBlockK - 1) / kBlockK - (limit + kBlockK - 1) / kBlockK;
-  counts.visited += static_cast<Index>(s.tiles.size());
+  plan_block_tiles(s.tiles, ctx, b, i0, nq, counts);
   if (ctx.spec.zscore) zscore_statistics(blk, ctx, s.tiles, s.lt, s.st.data());
   RowState& rs = s.rs;
   rs.reset(dv, ctx.fuzzy);
@@ -231,29 +222,10 @@ AttentionStats fused_forward(float* out, float* lse, const AttentionInputs& in,
                              const AttentionSpec& spec) {
   FusedContext ctx(in, spec);
   compute_key_norms(ctx, resolve_threads(spec.threads));
-  const Index nqb = (in.Lq + kBlockQ - 1) / kBlockQ;
-  const Index items = in.B * in.H * nqb;
-  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
-#pragma omp parallel num_threads(resolve_threads(spec.threads))
-  {
-    Scratch s;
-#pragma omp for schedule(dynamic) reduction(+ : fully_masked, crisp, visited, skipped)
-    for (Index item = 0; item < items; ++item) {
-      BlockCounts c;
-      const Index bh = item / nqb;
-      forward_block(out, lse, ctx, s, bh / in.H, bh % in.H, item % nqb, c);
-      fully_masked += c.fully_masked;
-      crisp += c.crisp;
-      visited += c.visited;
-      skipped += c.skipped;
-    }
-  }
-  AttentionStats stats;
-  stats.fully_masked_rows = fully_masked;
-  stats.crisp_rows = crisp;
-  stats.key_tiles_visited = visited;
-  stats.key_tiles_skipped = skipped;
-  return stats;
+  return for_each_query_block<Scratch>(in, resolve_threads(spec.threads),
+                                       [&](Scratch& s, Index b, Index h, Index qb, BlockCounts& c) {
+                                         forward_block(out, lse, ctx, s, b, h, qb, c);
+                                       });
 }
 
 }  // namespace kessel::attention_detail

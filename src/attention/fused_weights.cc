@@ -25,12 +25,8 @@ struct Scratch {
   std::vector<std::vector<Index>> exact;  // [kBlockQ] keys that match the query exactly (fuzzy)
 };
 
-struct RowCounts {
-  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
-};
-
 // One row from logits (hidden: -inf) to weights, in place.
-void normalize_row(float* w, Index lk, const std::vector<Index>& exact, RowCounts& counts) {
+void normalize_row(float* w, Index lk, const std::vector<Index>& exact, BlockCounts& counts) {
   if (!exact.empty()) {  // FCM convention: the exact matches share the whole weight
     std::fill(w, w + lk, 0.0f);
     const float share = 1.0f / static_cast<float>(exact.size());
@@ -53,17 +49,12 @@ void normalize_row(float* w, Index lk, const std::vector<Index>& exact, RowCount
 }
 
 void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b, Index h, Index qb,
-                   RowCounts& counts) {
+                   BlockCounts& counts) {
   const AttentionInputs& in = ctx.in;
   const Index i0 = qb * kBlockQ, nq = std::min(kBlockQ, in.Lq - i0);
   QueryBlock& blk = s.blk;
   load_query_block(blk, ctx, b, h, i0, nq);
-  s.tiles.clear();
-  const Index limit = ctx.key_limit(b);
-  counts.skipped += plan_key_tiles(ctx.spec, ctx.r.pos_offset, ctx.elementwise_masks, i0, i0 + nq, 0, limit,
-                                   s.tiles) +
-                    (in.Lk + kBlockK - 1) / kBlockK - (limit + kBlockK - 1) / kBlockK;
-  counts.visited += static_cast<Index>(s.tiles.size());
+  plan_block_tiles(s.tiles, ctx, b, i0, nq, counts);
   if (ctx.spec.zscore) zscore_statistics(blk, ctx, s.tiles, s.lt, s.st.data());
   float* rows = weights + ((b * in.H + h) * in.Lq + i0) * in.Lk;
   std::fill(rows, rows + nq * in.Lk, kNegInf);  // keys of skipped tiles stay hidden
@@ -93,29 +84,10 @@ void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b,
 AttentionStats fused_weights(float* weights, const AttentionInputs& in, const AttentionSpec& spec) {
   FusedContext ctx(in, spec);
   compute_key_norms(ctx, resolve_threads(spec.threads));
-  const Index nqb = (in.Lq + kBlockQ - 1) / kBlockQ;
-  const Index items = in.B * in.H * nqb;
-  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
-#pragma omp parallel num_threads(resolve_threads(spec.threads))
-  {
-    Scratch s;
-#pragma omp for schedule(dynamic) reduction(+ : fully_masked, crisp, visited, skipped)
-    for (Index item = 0; item < items; ++item) {
-      RowCounts c;
-      const Index bh = item / nqb;
-      weights_block(weights, ctx, s, bh / in.H, bh % in.H, item % nqb, c);
-      fully_masked += c.fully_masked;
-      crisp += c.crisp;
-      visited += c.visited;
-      skipped += c.skipped;
-    }
-  }
-  AttentionStats stats;
-  stats.fully_masked_rows = fully_masked;
-  stats.crisp_rows = crisp;
-  stats.key_tiles_visited = visited;
-  stats.key_tiles_skipped = skipped;
-  return stats;
+  return for_each_query_block<Scratch>(in, resolve_threads(spec.threads),
+                                       [&](Scratch& s, Index b, Index h, Index qb, BlockCounts& c) {
+                                         weights_block(weights, ctx, s, b, h, qb, c);
+                                       });
 }
 
 }  // namespace kessel::attention_detail
