@@ -246,6 +246,18 @@ void run_train(TrainArgs& args) {
       dev_input.path = args.dev;
       train = data.dialogues;
       dev = read_input(dev_input).dialogues;
+      // Early stopping and the budget are chosen on --dev: a dev set in another language chooses
+      // them for dialogues the model will not see. Said, not refused (mixed corpora exist).
+      auto zh_share = [](const std::vector<text::Dialogue>& ds) {
+        std::size_t zh = 0;
+        for (const auto& d : ds) zh += summarize::detect_lang(d) == summarize::Lang::zh ? 1 : 0;
+        return ds.empty() ? 0.0 : static_cast<double>(zh) / static_cast<double>(ds.size());
+      };
+      const double zh_train = zh_share(train), zh_dev = zh_share(dev);
+      if ((zh_train > 0.5) != (zh_dev > 0.5))
+        std::fprintf(stderr, "warning: --data is %.0f%% zh but --dev '%s' is %.0f%% zh: early stopping and the "
+                     "budget are chosen on dialogues of another language\n",
+                     100 * zh_train, args.dev.c_str(), 100 * zh_dev);
     } else {
       split(data.dialogues, args.dev_fraction, args.train.seed, train, dev);
     }

@@ -349,6 +349,12 @@ def test_a_model_used_on_another_language_is_warned_about(tmp_path):
     p = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_EN), "--model", str(model), "--output", str(tmp_path / "o.jsonl")],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "warning" not in p.stderr, p.stderr
+    # Training with a dev set in another language is said too.
+    p = subprocess.run([CLI, "train", "--data", str(SAMPLES_EN), "--dev", str(SAMPLES_ZH), "--out", str(tmp_path / "x.safetensors"),
+                        "--epochs", "1"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "warning: --data is 0% zh but --dev" in p.stderr and "is 100% zh" in p.stderr, p.stderr
+    assert "warning" not in proc.stderr, proc.stderr  # the same-language training above said nothing
 
 
 def test_analyze_and_eval_report_skipped_records(tmp_path):
