@@ -119,7 +119,9 @@ struct Summary {
 };
 
 // Picks units under the budget (UnitScores::max_chars when > 0, else DecodeOptions::max_chars; the
-// first unit is always allowed) with redundancy control, in dialogue order; with the constraint on,
+// first unit is always allowed) with redundancy control (MMR; with a redundancy weight > 0 a unit
+// whose rendered text repeats a selected one, up to case, spaces and punctuation, is never selected),
+// in dialogue order; with the constraint on,
 // when the customer expressed an emotion and no selected unit carries one, the unit holding the
 // preferred mention (mention_source, else the most intense) replaces the lowest-scoring selected unit
 // (or is added when the budget allows). Renders the summary text.
