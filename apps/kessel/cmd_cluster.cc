@@ -23,7 +23,7 @@ struct ClusterCommand {
   std::string method = "fcm";
   std::string data_path;
   std::string init = "random";
-  std::vector<std::string> columns;
+  std::string columns_text;  // --columns as given: comma-separated names or indices
   Index k = 2;
   double m = 2.0;
   std::uint64_t seed = 0;
@@ -54,8 +54,20 @@ void print_rows(const char* title, const std::vector<double>& v, Index rows, Ind
   }
 }
 
+// "a,b,,c" -> {"a", "b", "c"}: empty names (a trailing comma) are dropped.
+std::vector<std::string> split_columns(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 void run(const ClusterCommand& o) {
-  const cluster::CsvMatrix data = cluster::read_csv_matrix(o.data_path, o.columns);
+  const cluster::CsvMatrix data = cluster::read_csv_matrix(o.data_path, split_columns(o.columns_text));
   KESSEL_CHECK_ARG(o.k >= 1, "cluster: -k must be >= 1, got ", o.k);
   KESSEL_CHECK_ARG(o.k <= data.rows, "cluster: -k ", o.k, " exceeds the ", data.rows, " data rows of ",
                    o.data_path);
@@ -174,8 +186,9 @@ void add_cluster_commands(CLI::App& app) {
   cmd->add_option("--init", opts->init, "random (memberships) or kmeans++ (centres)")
       ->check(CLI::IsMember({"random", "kmeans++"}))
       ->capture_default_str();
-  cmd->add_option("--columns", opts->columns, "columns to use: header names or 0-based indices")
-      ->delimiter(',');
+  // One argument, split at commas here: a vector option would swallow the CSV path after it
+  // ("--columns 0,1,2,3 data.csv --json" read data.csv as a column name).
+  cmd->add_option("--columns", opts->columns_text, "columns to use, comma-separated: header names or 0-based indices");
   cmd->add_option("--gamma", opts->gamma, "GK: shrinkage towards the data covariance scale")
       ->capture_default_str();
   cmd->add_option("--beta", opts->beta, "GK: condition-number cap")->capture_default_str();

@@ -203,6 +203,14 @@ def test_cli_text_and_json_agree_with_module():
     assert np.array(gk["covariances"]).shape == (2, 4, 4)
 
 
+def test_cli_columns_do_not_swallow_the_data_path():
+    # "--columns 0,1,2,3 data.csv --json" used to read data.csv as a column name ("data is required").
+    first = cli("-k", 3, "--seed", 4, "--columns", "0,1,2,3", IRIS_CSV, "--json")
+    last = cli("-k", 3, "--seed", 4, IRIS_CSV, "--columns", "0,1,2,3", "--json")
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout)["centers"] == json.loads(last.stdout)["centers"]
+
+
 def test_cli_reads_headerless_csv(tmp_path):
     path = tmp_path / "plain.csv"
     np.savetxt(path, IRIS, delimiter=",", fmt="%.1f")
