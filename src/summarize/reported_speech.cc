@@ -215,4 +215,45 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
   return out;
 }
 
+bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
+                    const std::vector<char>& forced) {
+  // The kept tokens in order: the request must open the unit.
+  std::vector<std::size_t> k;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (keep[i]) k.push_back(i);
+  std::size_t first = 0;
+  while (first < k.size() && !is_word(t[k[first]])) ++first;
+  if (first + 1 >= k.size()) return false;
+  auto lower = [&](std::size_t at) { return at < k.size() ? key_of(t[k[at]]) : std::string(); };
+  auto word_at = [&](std::size_t at) { return at < k.size() && is_word(t[k[at]]); };
+  std::vector<std::size_t> replaced{first};  // token positions (in k) the lead replaces
+  std::size_t verb = first + 1;
+  const std::string lead = lower(first);
+  const bool question = lead == "could" || lead == "can" || lead == "would";
+  if (question) {
+    if (lower(first + 1) != "you") return false;
+    replaced.push_back(first + 1);
+    verb = first + 2;
+    if (lower(verb) == "please" || lower(verb) == "kindly") replaced.push_back(verb++);
+    if (lower(verb) == "like" && lower(verb + 1) == "to") {  // "would you like to DM us?"
+      replaced.push_back(verb);
+      replaced.push_back(verb + 1);
+      verb += 2;
+    }
+    // The last kept token must be the question mark that makes it a request.
+    const Token& last = t[k.back()];
+    if (last.kind != text::TokenKind::punct || last.text.find('?') == std::string::npos) return false;
+  } else if (lead != "please" && lead != "kindly") {
+    return false;
+  }
+  if (!word_at(verb) || lower(verb) == "mind" || lower(verb) == "be" || lower(verb) == "you") return false;
+  for (std::size_t r : replaced)
+    if (forced[k[r]]) return false;
+  if (forced[k[verb]]) return false;
+  forms[k[first]] = "They ask the customer to";
+  for (std::size_t r = 1; r < replaced.size(); ++r) keep[k[replaced[r]]] = 0;
+  if (question) forms[k.back()] = ".";
+  return true;
+}
+
 }  // namespace kessel::summarize

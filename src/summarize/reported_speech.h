@@ -1,7 +1,7 @@
 // Reported speech for English summaries: the first and second person of an extracted unit rewritten
 // into the third person, as a summary reports a conversation ("I was charged twice" -> "they were
-// charged twice"; "Could you DM us your order number?" -> "Could the customer DM them their order
-// number?").
+// charged twice"; "Could you DM us your order number?" -> "They ask the customer to DM them their
+// order number.").
 //
 // Why: a summary reports what each side said; it does not quote them. The TweetSumm references are
 // written that way ("Customer is complaining that his order...", "Agent asks to DM the account's
@@ -19,6 +19,8 @@
 //    customer has", "do you" -> "does the customer", "you don't" -> "the customer doesn't", "you need"
 //    -> "the customer needs" (a verb from a fixed list of common base forms, after an optional adverb,
 //    and only when "you" is not the object of a modal, do, let, help or make). "Thank you" stays.
+//  - an agent's request that opens the unit ("Could/Can/Would you (please) X?", "Please/Kindly X")
+//    is reported as one: "They ask the customer to X." (report_request below).
 //  - a customer's "you" (the company) stays: the references name the agent, not "you".
 //  - tokens inside an expressed emotion mention are never rewritten, so the emotion the summary keeps
 //    is still written as the customer wrote it.
@@ -38,5 +40,15 @@ namespace kessel::summarize {
 // tokens that must stay (an expressed emotion mention); it has one entry per token.
 std::vector<std::string> reported_forms(std::span<const text::Token> tokens, text::Speaker speaker,
                                         const std::vector<char>& forced);
+
+// An agent's request in indirect speech: "Could you (please) check X?", "Can you ...?", "Would you
+// (like to) ...?" and "Please / Kindly DM us ..." become "They ask the customer to check X." The
+// lead's first word gets the form "They ask the customer to", the words it replaces ("you",
+// "please", "like to") lose `keep`, and a final "?" becomes ".". Matches only at the unit's first
+// kept word, only when a question form ends in "?", never through a `forced` token, and not for
+// "would you mind" or "will you" (those are not requests to act). Returns whether it rewrote.
+// `forms` are reported_forms' (the rest of the unit is already in the third person).
+bool report_request(std::span<const text::Token> tokens, std::vector<char>& keep, std::vector<std::string>& forms,
+                    const std::vector<char>& forced);
 
 }  // namespace kessel::summarize

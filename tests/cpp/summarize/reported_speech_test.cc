@@ -94,7 +94,7 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   const Prepared p = prepare(d, testing::default_lexicon());
   const auto units = unit_tokens(p);
   EXPECT_EQ(render_english(p.units[0], units[0], true), "They were charged twice");
-  EXPECT_EQ(render_english(p.units[1], units[1], true), "Please DM them their email");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "They ask the customer to DM them their email");
   EXPECT_EQ(render_english(p.units[2], units[2], true), "Sounds good");  // nothing to change: the unit as written
   EXPECT_EQ(render_english(p.units[0], units[0], false), "I was charged twice");
   // The word after a dropped salutation starts the sentence, unless it is an emotion mention.
@@ -103,6 +103,36 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   ASSERT_EQ(units[4].tokens[2].text, "ugh");
   ASSERT_TRUE(units[4].forced[2]) << "'ugh' should be an expressed emotion mention";
   EXPECT_EQ(render_english(p.units[4], units[4], true), "ugh the app crashed again");
+}
+
+TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
+  // Each case: the agent's sentence, then its reported rendering.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Could you DM us your order number?", "They ask the customer to DM them their order number."},
+      {"Can you please check the cables?", "They ask the customer to check the cables."},
+      {"Would you like to DM us your email?", "They ask the customer to DM them their email."},
+      {"Kindly share your details here and we'll look into it.",
+       "They ask the customer to share their details here and they'll look into it."},
+      {"Hi Sam, could you restart the app?", "They ask the customer to restart the app."},
+      // Not requests to act, or not at the start, or not questions: only the pronouns change.
+      {"Would you mind sending a screenshot?", "Would the customer mind sending a screenshot?"},
+      {"Will you be at home tomorrow?", "Will the customer be at home tomorrow?"},
+      {"We can you send a new one.", "They can the customer send a new one."},
+      {"Could you DM us.", "Could the customer DM them."},
+      {"We'd like to help, could you DM us?", "They'd like to help, could the customer DM them?"},
+      {"Please.", "Please."},
+  };
+  for (const auto& [text, want] : cases) {
+    auto d = testing::make_dialogue({{Speaker::agent, {text}}});
+    const Prepared p = prepare(d, testing::default_lexicon());
+    const auto units = unit_tokens(p);
+    EXPECT_EQ(render_english(p.units[0], units[0], true), want) << text;
+    // Verbatim rendering and customers' requests are left as written.
+    EXPECT_EQ(render_english(p.units[0], units[0], false).find("They ask"), std::string::npos) << text;
+  }
+  auto c = testing::make_dialogue({{Speaker::customer, {"Could you refund me?"}}});
+  const Prepared pc = prepare(c, testing::default_lexicon());
+  EXPECT_EQ(render_english(pc.units[0], unit_tokens(pc)[0], true), "Could you refund them?");
 }
 
 }  // namespace
