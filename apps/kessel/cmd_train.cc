@@ -27,8 +27,8 @@ struct TrainArgs {
   InputOptions data;
   std::string dev;
   double dev_fraction = 0.15;
-  bool dev_fraction_given = false;
-  bool no_select_budget = false, fixed_budget = false;  // flags; TrainOptions holds their negations  // --dev-fraction on the command line: a seeded dev split, no cross-fitting
+  bool dev_fraction_given = false;  // --dev-fraction on the command line: a seeded dev split, no cross-fitting
+  bool no_select_budget = false, fixed_budget = false;  // flags; TrainOptions holds their negations
   std::string out;
   std::string report;
   std::string curves;  // --curves: the training-curves page (HTML)

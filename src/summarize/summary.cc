@@ -205,6 +205,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   KESSEL_CHECK_ARG(scores.max_chars >= 0, "decode: scores.max_chars must be >= 0, got ", scores.max_chars);
   KESSEL_CHECK_ARG(scores.unit_text.empty() || scores.unit_text.size() == U, "decode: unit_text has ",
                    scores.unit_text.size(), " entries but the dialogue has ", U, " units");
+  // A unit as rendered: the scorer's text (compressed, addressing dropped, reported) when it gives one.
+  auto rendered = [&](std::size_t u) -> const std::string& {
+    return scores.unit_text.empty() ? p.units[u].text : scores.unit_text[u];
+  };
   // What each unit costs against the budget: its code points as rendered (compressed when given).
   std::vector<int> unit_chars(U);
   for (std::size_t u = 0; u < U; ++u)
@@ -235,13 +239,13 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
 
   std::vector<char> selectable(U, 0);
   for (std::size_t u = 0; u < U; ++u)
-    selectable[u] = unit_chars[u] > 0 && has_content(scores.unit_text.empty() ? p.units[u].text : scores.unit_text[u]);
+    selectable[u] = unit_chars[u] > 0 && has_content(rendered(u));
   // Redundancy control never lets a unit in twice: MMR only discounts an exact repeat, and a very
   // salient one ("客服:嗯嗯。", an agent's "-Chris" sign-off) still beats the rest. Without redundancy
   // control (the published baselines) the ranking is taken as it is.
   std::vector<std::u32string> keys;
   if (options.redundancy > 0.0f)
-    for (std::size_t u = 0; u < U; ++u) keys.push_back(repeat_key(scores.unit_text.empty() ? p.units[u].text : scores.unit_text[u]));
+    for (std::size_t u = 0; u < U; ++u) keys.push_back(repeat_key(rendered(u)));
   auto repeats_selected = [&](std::size_t u, const std::vector<int>& chosen) {
     if (keys.empty()) return false;
     for (int s : chosen)
@@ -333,8 +337,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   for (int u : selected) {
     const Unit& unit = p.units[static_cast<std::size_t>(u)];
     SummarySentence s;
-    const std::string& body = scores.unit_text.empty() ? unit.text : scores.unit_text[static_cast<std::size_t>(u)];
-    s.body = render_body(body, p.lang);
+    s.body = render_body(rendered(static_cast<std::size_t>(u)), p.lang);
     s.text = role_label(unit.speaker, p.lang) + s.body;
     s.turn = unit.turn;
     s.unit = u;

@@ -173,13 +173,6 @@ bool is_single_cjk(const Token& t) {
   return t.kind == TokenKind::cjk && t.char_end - t.char_start == 1;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Where a negator's scope ends (rule 5): punctuation, and "but" / 但 (so also 但是, 不但):
 // what follows "but" is not negated by what precedes it ("nothing but useless answers").
 bool ends_negation_scope(const Token& t) {
@@ -233,12 +226,11 @@ bool is_emphatic_never_zh(std::string_view text, const std::vector<Token>& token
   const std::string_view span = text.substr(b, static_cast<std::size_t>(tokens[term].byte_end) - b);
   bool degree_word = false;
   for (std::string_view w : {"这么", "那么", "如此", "这样", "这般"})
-    degree_word |= starts_with(span, w) && e - b <= w.size();
+    degree_word |= span.starts_with(w) && e - b <= w.size();
   if (!degree_word) return false;
   const std::string_view before = text.substr(0, static_cast<std::size_t>(n.byte_start));
   const std::string_view after = text.substr(static_cast<std::size_t>(tokens[term].byte_end));
-  return ends_with(before, "从") || ends_with(before, "从来") || ends_with(before, "向来") ||
-         starts_with(after, "过");
+  return before.ends_with("从") || before.ends_with("从来") || before.ends_with("向来") || after.starts_with("过");
 }
 
 // Rule 5: whether a negator among the `window` tokens before tokens[term], in the same clause,
