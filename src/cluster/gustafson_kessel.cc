@@ -220,23 +220,15 @@ std::vector<double> gk_predict(MatrixView x, MatrixView centres, std::span<const
   }
   // d² = (x − v)ᵀ A (x − v) is a distance only for a symmetric positive definite A; with another
   // matrix the distances go negative or zero and the memberships mean nothing (a negated fit's
-  // matrices gave 1/C everywhere). Cholesky of each symmetric part tells.
+  // matrices gave 1/C everywhere). The smallest eigenvalue of each symmetric part tells.
+  std::vector<double> sym(static_cast<size_t>(d * d));
   for (Index j = 0; j < c; ++j) {
     const double* a = norm_matrices.data() + j * d * d;
-    std::vector<double> l(static_cast<size_t>(d * d), 0.0);
-    for (Index r = 0; r < d; ++r) {
-      for (Index k = 0; k <= r; ++k) {
-        double v = 0.5 * (a[r * d + k] + a[k * d + r]);
-        for (Index t = 0; t < k; ++t) v -= l[static_cast<size_t>(r * d + t)] * l[static_cast<size_t>(k * d + t)];
-        if (r == k) {
-          KESSEL_CHECK_ARG(v > 0.0, "gk_predict: norm_matrices[", j, "] is not positive definite (Cholesky pivot ",
-                           r, " = ", v, ")");
-          l[static_cast<size_t>(r * d + r)] = std::sqrt(v);
-        } else {
-          l[static_cast<size_t>(r * d + k)] = v / l[static_cast<size_t>(k * d + k)];
-        }
-      }
-    }
+    for (Index r = 0; r < d; ++r)
+      for (Index k = 0; k < d; ++k) sym[static_cast<size_t>(r * d + k)] = 0.5 * (a[r * d + k] + a[k * d + r]);
+    const double smallest = symmetric_eigen(sym.data(), d).values.back();  // values are descending
+    KESSEL_CHECK_ARG(smallest > 0.0, "gk_predict: norm_matrices[", j, "] is not positive definite (smallest eigenvalue ",
+                     smallest, ")");
   }
   std::vector<double> u(static_cast<size_t>(x.rows * c));
   predict_memberships(u.data(), x.rows, c, m,
