@@ -131,8 +131,7 @@ Returns {"id", "summary", "sentences": [{"text", "turn", "score"}], "emotions": 
                                                         ? std::vector<std::string>{refs.cast<std::string>()}
                                                         : refs.cast<std::vector<std::string>>();
         KESSEL_CHECK_ARG(!references.empty(), "rouge: references must not be empty");
-        const text::RougeLang l = lang == "auto" ? text::detect_rouge_lang(references) : text::parse_rouge_lang(lang);
-        return rouge_dict(text::rouge_multi(candidate, references, l));
+        return rouge_dict(text::rouge_multi(candidate, references, text::resolve_rouge_lang(lang, references)));
       },
       py::arg("candidate"), py::arg("references"), py::arg("lang") = "auto",
       R"doc(ROUGE-1/2/L of one candidate against one reference (str) or several (list of str) (x100; `kessel rouge`'s protocol:

@@ -84,14 +84,10 @@ void run_rouge(const std::string& pred, const std::string& ref, const std::strin
   }
   // "auto": the references decide (a zh reference scored by words, or the reverse, gives a number
   // that looks plausible and is wrong).
-  text::RougeLang lang;
-  if (lang_name == "auto") {
-    std::vector<std::string> all;
+  std::vector<std::string> all;
+  if (lang_name == "auto")
     for (const auto& r : refs) all.insert(all.end(), r.begin(), r.end());
-    lang = text::detect_rouge_lang(all);
-  } else {
-    lang = text::parse_rouge_lang(lang_name);
-  }
+  const text::RougeLang lang = text::resolve_rouge_lang(lang_name, all);
   const std::string lang_shown =
       std::string(text::to_string(lang)) + (lang_name == "auto" ? " (detected from " + ref + ")" : "");
   const text::RougeCorpus c = text::rouge_corpus(preds, refs, lang, split);

@@ -249,9 +249,8 @@ void run_train(TrainArgs& args) {
       // Early stopping and the budget are chosen on --dev: a dev set in another language chooses
       // them for dialogues the model will not see. Said, not refused (mixed corpora exist).
       auto zh_share = [](const std::vector<text::Dialogue>& ds) {
-        std::size_t zh = 0;
-        for (const auto& d : ds) zh += summarize::detect_lang(d) == summarize::Lang::zh ? 1 : 0;
-        return ds.empty() ? 0.0 : static_cast<double>(zh) / static_cast<double>(ds.size());
+        const summarize::LangCounts n = summarize::count_langs(ds);
+        return ds.empty() ? 0.0 : static_cast<double>(n.zh) / static_cast<double>(ds.size());
       };
       const double zh_train = zh_share(train), zh_dev = zh_share(dev);
       if ((zh_train > 0.5) != (zh_dev > 0.5))

@@ -190,10 +190,9 @@ std::string language_warning(const Scorer& scorer, const std::vector<text::Dialo
   const auto it = model->metadata().find("languages");
   if (it == model->metadata().end()) return "";
   const std::string& trained = it->second;
-  std::size_t zh = 0, en = 0;
-  for (const auto& d : dialogues) (detect_lang(d) == Lang::zh ? zh : en) += 1;
+  const LangCounts n = count_langs(dialogues);
   const bool knows_zh = trained.find("zh") != std::string::npos, knows_en = trained.find("en") != std::string::npos;
-  const std::size_t foreign = (knows_zh ? 0 : zh) + (knows_en ? 0 : en);
+  const std::size_t foreign = (knows_zh ? 0 : n.zh) + (knows_en ? 0 : n.en);
   if (foreign == 0) return "";
   return detail::concat("the model was trained on ", trained, " dialogues; ", foreign, " of ", dialogues.size(),
                         " dialogues are ", knows_zh ? "en" : "zh",

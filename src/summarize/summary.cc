@@ -93,14 +93,15 @@ double jaccard(const std::set<std::u32string>& a, const std::set<std::u32string>
 }  // namespace
 
 Lang detect_lang(const text::Dialogue& dialogue) {
-  std::size_t cjk = 0, latin = 0;
-  for (const auto& turn : dialogue.turns) {
-    for (char32_t cp : text::decode_utf8(turn.text, text::Utf8Mode::lossy).cps) {
-      if (text::is_cjk(cp)) ++cjk;
-      else if (text::is_latin_letter(cp)) ++latin;
-    }
-  }
-  return (cjk > 0 && 10 * cjk >= 3 * (cjk + latin)) ? Lang::zh : Lang::en;
+  text::ScriptCounts counts;
+  for (const auto& turn : dialogue.turns) counts.add(turn.text);
+  return counts.mostly_cjk() ? Lang::zh : Lang::en;
+}
+
+LangCounts count_langs(const std::vector<text::Dialogue>& dialogues) {
+  LangCounts c;
+  for (const auto& d : dialogues) ++(detect_lang(d) == Lang::zh ? c.zh : c.en);
+  return c;
 }
 
 bool Prepared::customer_expressed_emotion() const {

@@ -127,15 +127,15 @@ RougeLang parse_rouge_lang(std::string_view name) {
 }
 
 RougeLang detect_rouge_lang(const std::vector<std::string>& texts) {
-  std::size_t cjk = 0, latin = 0;
-  for (const auto& t : texts)
-    for (char32_t cp : decode_utf8(t, Utf8Mode::lossy).cps) {
-      if (is_cjk(cp)) ++cjk;
-      else if (is_latin_letter(cp)) ++latin;
-    }
-  if (cjk + latin == 0)
+  ScriptCounts counts;
+  for (const auto& t : texts) counts.add(t);
+  if (counts.cjk + counts.latin == 0)
     throw InvalidArgument("rouge: cannot detect the language: the references have no CJK or Latin letter (give lang zh or en)");
-  return 10 * cjk >= 3 * (cjk + latin) ? RougeLang::zh : RougeLang::en;
+  return counts.mostly_cjk() ? RougeLang::zh : RougeLang::en;
+}
+
+RougeLang resolve_rouge_lang(std::string_view name, const std::vector<std::string>& references) {
+  return name == "auto" ? detect_rouge_lang(references) : parse_rouge_lang(name);
 }
 
 const char* to_string(RougeLang lang) { return lang == RougeLang::zh ? "zh" : "en"; }

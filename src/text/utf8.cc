@@ -224,4 +224,11 @@ char32_t fold_case(char32_t c) {
   return c;
 }
 
+void ScriptCounts::add(std::string_view text) {
+  for (char32_t cp : decode_utf8(text, Utf8Mode::lossy).cps) {
+    if (is_cjk(cp)) ++cjk;
+    else if (is_latin_letter(cp)) ++latin;
+  }
+}
+
 }  // namespace kessel::text

@@ -19,8 +19,14 @@
 namespace kessel::summarize {
 
 enum class Lang { zh, en };
-// zh when CJK code points make up at least 30% of the letters of the dialogue's text, else en.
+// zh when CJK code points make up at least 30% of the letters of the dialogue's text, else en
+// (text::ScriptCounts::mostly_cjk).
 Lang detect_lang(const text::Dialogue& dialogue);
+// How many of `dialogues` are zh and en by detect_lang.
+struct LangCounts {
+  std::size_t zh = 0, en = 0;
+};
+LangCounts count_langs(const std::vector<text::Dialogue>& dialogues);
 
 // One summary unit: a sentence of a turn (text::Turn::sentences).
 struct Unit {

@@ -56,6 +56,8 @@ RougeLang parse_rouge_lang(std::string_view name);  // "zh" | "en"
 // letters (the rule the summarizer uses for a dialogue), else en. Throws InvalidArgument when the
 // texts hold no letter of either kind, since then nothing says which protocol applies.
 RougeLang detect_rouge_lang(const std::vector<std::string>& texts);
+// "zh" | "en" as parse_rouge_lang, "auto" as detect_rouge_lang(references): what front ends call.
+RougeLang resolve_rouge_lang(std::string_view name, const std::vector<std::string>& references);
 const char* to_string(RougeLang lang);  // "zh" | "en"
 enum class ZhSplit { period, none };
 ZhSplit parse_zh_split(std::string_view name);  // "period" | "none"

@@ -61,6 +61,15 @@ bool is_digit(char32_t cp);  // ASCII or fullwidth
 bool is_space(char32_t cp);
 bool is_punct(char32_t cp);
 
+// CJK characters and Latin letters counted over one or more texts, and kessel's one rule for calling
+// text Chinese: CJK at least 30% of the two (the summarizer's language of a dialogue, the ROUGE
+// protocol of a reference file).
+struct ScriptCounts {
+  std::size_t cjk = 0, latin = 0;
+  void add(std::string_view text);  // lossy: a malformed byte counts as neither
+  bool mostly_cjk() const { return cjk > 0 && 10 * cjk >= 3 * (cjk + latin); }
+};
+
 // Emoji building blocks (Unicode TR51). emoji_base approximates Extended_Pictographic by ranges; it
 // excludes the ASCII characters (digits, '#', '*') that only become emoji inside keycap sequences.
 bool is_emoji_base(char32_t cp);
