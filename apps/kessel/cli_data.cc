@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::cli {
@@ -93,6 +94,14 @@ text::ReadResult read_input(const InputOptions& options) {
     throw InvalidArgument(options.path + ": no dialogues (" + std::to_string(result.lines) +
                           " non-empty lines, " + std::to_string(result.skipped.size()) + " skipped)");
   return result;
+}
+
+void warn_language(const summarize::Scorer& scorer, const std::vector<text::Dialogue>& dialogues,
+                   const std::string& label) {
+  const std::string w = summarize::language_warning(scorer, dialogues);
+  if (w.empty()) return;
+  if (label.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  else std::fprintf(stderr, "warning: %s: %s\n", label.c_str(), w.c_str());
 }
 
 }  // namespace kessel::cli

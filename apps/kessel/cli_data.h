@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kessel/summarize/summary.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/lexicon.h"
 
@@ -33,5 +34,10 @@ struct InputOptions {
 void add_input_options(CLI::App& cmd, InputOptions& options, const std::string& flag = "--input");
 // Reads the file; with on_error=skip prints each skipped record and a count to stderr.
 text::ReadResult read_input(const InputOptions& options);
+
+// Prints summarize::language_warning for `scorer` on `dialogues` to stderr ("warning: LABEL: ..."
+// when a label is given), or nothing when there is none.
+void warn_language(const summarize::Scorer& scorer, const std::vector<text::Dialogue>& dialogues,
+                   const std::string& label = "");
 
 }  // namespace kessel::cli

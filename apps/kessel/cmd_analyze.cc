@@ -7,7 +7,6 @@
 #include "cli_data.h"
 #include "commands.h"
 #include "kessel/summarize/analyze.h"
-#include "kessel/summarize/eaca.h"
 #include "summarizer_flags.h"
 #include "util/progress.h"
 
@@ -114,8 +113,7 @@ void add_analyze_command(CLI::App& app) {
     const summarize::Summarizer summarizer =
         summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
     const text::ReadResult input = read_input(o.input);
-    if (const std::string w = summarize::language_warning(*summarizer.scorer, input.dialogues); !w.empty())
-      std::fprintf(stderr, "warning: %s\n", w.c_str());
+    warn_language(*summarizer.scorer, input.dialogues);
     Progress progress("analyze", static_cast<std::int64_t>(input.dialogues.size()));
     const summarize::Analysis a =
         summarize::analyze(input.dialogues, lexicon, *summarizer.scorer, summarizer.decode, 15,

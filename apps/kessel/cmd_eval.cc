@@ -2,6 +2,7 @@
 // baselines — the table of the seed, measured.
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,7 +11,6 @@
 #include "commands.h"
 #include "eval_rows.h"
 #include "kessel/error.h"
-#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/evaluate.h"
 #include "kessel/summarize/scorers.h"
 #include "util/progress.h"
@@ -137,11 +137,11 @@ void add_eval_command(CLI::App& app) {
     if (!input.dialogues.empty())
       english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
     const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy, english);
-    for (std::size_t i = 0; i < systems.size(); ++i) {
-      if (i > 0 && systems[i].scorer == systems[i - 1].scorer) continue;  // rows of one model: said once
-      if (const std::string w = summarize::language_warning(*systems[i].scorer, input.dialogues); !w.empty())
-        std::fprintf(stderr, "warning: %s: %s\n", systems[i].name.c_str(), w.c_str());
-    }
+    // Once per model file, however many rows its networks make.
+    std::set<std::string> warned;
+    for (const auto& system : systems)
+      if (!system.model_file.empty() && warned.insert(system.model_file).second)
+        warn_language(*system.scorer, input.dialogues, system.model_file);
 
     std::size_t ref = systems.size();
     for (std::size_t i = 0; i < systems.size(); ++i)

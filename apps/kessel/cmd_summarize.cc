@@ -14,7 +14,6 @@
 #include "report_html.h"
 #include "summarizer_flags.h"
 #include "kessel/error.h"
-#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/summarize/summary_json.h"
@@ -69,8 +68,7 @@ void add_summarize_command(CLI::App& app) {
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
     const text::ReadResult input = read_input(o.input);
     const summarize::Summarizer summarizer = summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
-    if (const std::string w = summarize::language_warning(*summarizer.scorer, input.dialogues); !w.empty())
-      std::fprintf(stderr, "warning: %s\n", w.c_str());
+    warn_language(*summarizer.scorer, input.dialogues);
 
     std::ofstream file;
     const bool to_stdout = o.output.empty() || o.output == "-";

@@ -16,8 +16,8 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
   const std::string n = std::to_string(max_sentences);
   std::vector<EvalSystem> systems;
   auto add = [&](std::string name, std::shared_ptr<const summarize::Scorer> scorer,
-                 summarize::DecodeOptions decode) {
-    systems.push_back({std::move(name), std::move(scorer), decode});
+                 summarize::DecodeOptions decode, std::string model_file = "") {
+    systems.push_back({std::move(name), std::move(scorer), decode, false, std::move(model_file)});
   };
   // Baselines: position and length only, so no redundancy control and no constraint.
   summarize::DecodeOptions baseline = plain;
@@ -44,18 +44,18 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
     summarize::DecodeOptions trained = model->decode_options();
     summarize::DecodeOptions free = trained;
     free.emotion_constraint = false;
-    add("EACA, no constraint", model, free);
+    add("EACA, no constraint", model, free, model_path);
     if (model->config().compress_threshold > 0.0f) {
       auto whole = std::make_shared<summarize::EacaModel>(*model);
       whole->mutable_config().compress_threshold = 0.0f;
-      add("EACA, no token deletion", whole, trained);
+      add("EACA, no token deletion", whole, trained, model_path);
     }
     if (english && model->config().reported_speech) {
       auto verbatim = std::make_shared<summarize::EacaModel>(*model);
       verbatim->mutable_config().reported_speech = false;
-      add("EACA, verbatim (no reported speech)", verbatim, trained);
+      add("EACA, verbatim (no reported speech)", verbatim, trained, model_path);
     }
-    add("EACA", model, trained);
+    add("EACA", model, trained, model_path);
     systems.back().reference = true;
     // Without trained variants to compare (--compare-model), the plain and fuzzy rows come from the
     // same networks with the attention swapped at inference: what the emotion terms and the
@@ -67,7 +67,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
         const bool is_plain = std::string(variant) == "plain";
         add(is_plain ? "EACA networks, plain softmax attention at inference, no constraint"
                      : "EACA networks, fuzzy m=2 attention at inference",
-            swapped, is_plain ? free : trained);
+            swapped, is_plain ? free : trained, model_path);
       }
     }
   }
@@ -83,7 +83,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
     } else {
       name = std::string("EACA, ") + (c.normalizer == Normalizer::kFuzzy ? "fuzzy m=2" : "softmax") + " attention";
     }
-    add(name + " (" + std::filesystem::path(path).filename().string() + ")", other, decode);
+    add(name + " (" + std::filesystem::path(path).filename().string() + ")", other, decode, path);
   }
   return systems;
 }

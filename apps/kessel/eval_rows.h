@@ -15,11 +15,14 @@ struct EvalSystem {
   std::shared_ptr<const summarize::Scorer> scorer;
   summarize::DecodeOptions decode;
   bool reference = false;  // the row the others are compared with: EACA, or the unsupervised mode without a model
+  std::string model_file;  // the model file the row's networks come from; empty for the baselines
 };
 
 // Lead-N, Longest-N, LexRank, attention centrality (softmax, fuzzy, and softmax without the emotion
-// constraint); with a model: EACA as trained (constraint on), without the constraint, and without
-// token deletion when it has a compressor, and (`english`) verbatim when it renders reported speech. Each `compare` model adds one row named after its attention
+// constraint); with a model: EACA as trained (constraint on), without the constraint, without
+// token deletion when it has a compressor, (`english`) verbatim when it renders reported speech, and,
+// without `compare` models, the same networks with plain and with fuzzy attention swapped in at
+// inference. Each `compare` model adds one row named after its attention
 // variant (kessel train --attention): plain attention is decoded without the constraint (the seed's
 // "standard Transformer" row), the others with it. Every model must have been trained with `lexicon`
 // (InvalidArgument otherwise).

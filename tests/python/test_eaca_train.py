@@ -346,6 +346,7 @@ def test_a_model_used_on_another_language_is_warned_about(tmp_path):
         p = subprocess.run([CLI, *cmd, "--model", str(model)], capture_output=True, text=True, timeout=120)
         assert p.returncode == 0, p.stderr
         assert "warning:" in p.stderr and "trained on en dialogues; 6 of 6 dialogues are zh" in p.stderr, (cmd, p.stderr)
+        assert p.stderr.count("warning:") == 1, (cmd, p.stderr)  # once per model file, not per row
     p = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_EN), "--model", str(model), "--output", str(tmp_path / "o.jsonl")],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "warning" not in p.stderr, p.stderr
