@@ -235,7 +235,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   std::vector<std::string> forms =
       reported_speech ? reported_forms(t, unit.speaker, tokens.forced) : std::vector<std::string>(t.size());
   // An agent's request is reported as one: "Could you check X?" -> "They ask the customer to check X."
-  if (reported_speech && unit.speaker == text::Speaker::agent && report_request(t, keep, forms, tokens.forced))
+  if (reported_speech && unit.speaker == text::Speaker::agent &&
+      (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
     dropped = true;
   // Without its salutation the unit starts at the next word: "Hi there, we're on it" -> "We're on it"
   // (an emotion mention keeps the customer's spelling).

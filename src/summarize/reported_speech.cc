@@ -60,7 +60,7 @@ constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "connect",  "share",   "confirm",  "provide",  "understand", "seem",   "play",    "watch",
     "stream",   "subscribe", "upgrade", "switch",  "turn",     "open",     "run",     "appear",
     "lock",     "unlock",  "dm",       "email",    "text",     "reply",    "post",    "sign",
-    "log",      "happen",  "encounter", "reinstall", "uninstall", "refresh", "clear",
+    "log",      "happen",  "encounter", "reinstall", "uninstall", "refresh", "clear",    "enjoy",
 });
 // Adverbs that may stand between "you" and its verb ("you also need").
 constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",
@@ -77,6 +77,31 @@ constexpr auto kBaseAfter = std::to_array<std::string_view>({
 constexpr auto kQuestionLead = std::to_array<std::string_view>({"what", "where", "when", "why", "how", "which",
                                                                "who", "long", "much", "many", "and", "but",
                                                                "so", "or", "if"});
+
+// Imperatives an agent opens a unit with to ask the customer to act ("DM us your email", "Try
+// restarting the app"). Only verbs that are seldom a sentence's first noun.
+constexpr auto kImperatives = std::to_array<std::string_view>({
+    "dm",       "send",      "try",      "follow",    "reach",    "contact", "restart", "reset",  "unplug",
+    "click",    "tap",       "refer",    "drop",      "shoot",    "ping",    "clear",   "delete", "reinstall",
+    "uninstall", "keep",     "hang",     "give",      "go",       "let",     "make",    "select", "navigate",
+    "install",  "enable",    "disable",  "remove",    "hold",     "press",   "provide", "confirm", "share",
+    "include",  "attach",    "fill",     "log",       "sign",     "tell",    "double-check", "turn", "ensure",
+    "swipe",    "allow",     "verify",
+});
+// Verbs that are as often a sentence's first noun or adjective ("Call center hours are...", "Update:
+// fixed", "Open 24 hours"): imperatives only when an object or particle follows ("Call us", "Email us
+// at", "Check your app", "Head over to").
+constexpr auto kImperativesWithObject = std::to_array<std::string_view>({
+    "call", "email", "text", "check", "update", "visit", "reply", "message", "tweet", "look", "use",
+    "open", "switch", "head", "download", "power",
+});
+constexpr auto kObjectsAndParticles = std::to_array<std::string_view>({
+    "us", "me", "them", "it", "this", "that", "these", "those", "the", "a", "an", "your", "our", "my",
+    "out", "back", "in", "on", "off", "up", "over", "into", "to", "at", "with", "for", "again", "here",
+    "there",
+});
+// "Please be advised that..." informs; it does not ask.
+constexpr auto kNotAsked = std::to_array<std::string_view>({"advised", "informed", "aware", "assured", "noted"});
 
 template <typename List>
 bool contains(const List& list, std::string_view k) {
@@ -107,6 +132,13 @@ bool starts_sentence(std::span<const Token> t, std::size_t i) {
   const Token& prev = t[i - 1];
   if (prev.kind != text::TokenKind::punct) return false;
   return prev.text.find_first_of(".!?") != std::string::npos || prev.text.find("\xE2\x80\xA6") != std::string::npos;
+}
+
+// "My" or "Your" capitalized inside a sentence names a product or a place ("the My Verizon app",
+// "visit your nearest My Idea store"), not the speaker or the customer.
+bool is_brand_pronoun(std::span<const Token> t, std::size_t i) {
+  const std::string& w = t[i].text;
+  return (w == "My" || w == "Your") && !starts_sentence(t, i);
 }
 
 // `to` written the way the source token was: capitals kept, the first letter capitalized when the
@@ -171,6 +203,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       if (k == "us" && t[i].text == "US") continue;              // the country
       if ((k == "im" || k == "ive") && all_upper(t[i].text)) continue;  // IM, IVE: not pronouns
       if (k == "my" && i >= 1 && word_at(i - 1) == "oh") continue;     // "oh my"
+      if (is_brand_pronoun(t, i)) continue;                           // "visit My Idea store"
       const bool pronoun_i = k == "i" || k == "i'm" || k == "im" || k == "i've" || k == "ive" || k == "i'll" ||
                              k == "i'd";
       set(i, f->to, pronoun_i);
@@ -185,7 +218,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
     }
     if (speaker != text::Speaker::agent) continue;
     const Form* f = find_form(kSecondPerson, k);
-    if (f == nullptr) continue;
+    if (f == nullptr || is_brand_pronoun(t, i)) continue;
     // The words next to this one (the tokenizer keeps no white space, so they are i - 1 and i + 1).
     const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
     const std::string& after = word_at(next);
@@ -230,29 +263,94 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   std::size_t verb = first + 1;
   const std::string lead = lower(first);
   const bool question = lead == "could" || lead == "can" || lead == "would";
+  bool polite = lead == "please" || lead == "kindly";
+  const Token& last = t[k.back()];
+  const bool ends_in_question_mark = last.kind == text::TokenKind::punct && last.text.find('?') != std::string::npos;
   if (question) {
     if (lower(first + 1) != "you") return false;
     replaced.push_back(first + 1);
     verb = first + 2;
-    if (lower(verb) == "please" || lower(verb) == "kindly") replaced.push_back(verb++);
+    if (lower(verb) == "please" || lower(verb) == "kindly") {
+      replaced.push_back(verb++);
+      polite = true;
+    }
     if (lower(verb) == "like" && lower(verb + 1) == "to") {  // "would you like to DM us?"
       replaced.push_back(verb);
       replaced.push_back(verb + 1);
       verb += 2;
     }
-    // The last kept token must be the question mark that makes it a request.
-    const Token& last = t[k.back()];
-    if (last.kind != text::TokenKind::punct || last.text.find('?') == std::string::npos) return false;
-  } else if (lead != "please" && lead != "kindly") {
-    return false;
+    // A question form is a request when it ends in "?", or says please ("Could you please DM us.").
+    if (!ends_in_question_mark && !polite) return false;
+  } else if (!polite) {
+    // An imperative: the verb opens the unit and is the lead itself ("DM us your email").
+    const bool imperative =
+        contains(kImperatives, lead) ||
+        (contains(kImperativesWithObject, lead) && contains(kObjectsAndParticles, lower(first + 1)));
+    // "Let's" is the agent's own plan, not a request; a question is not an imperative.
+    if (!imperative || t[k[first]].text.find('\'') != std::string::npos ||
+        t[k[first]].text.find("\xE2\x80\x99") != std::string::npos || ends_in_question_mark)
+      return false;
+    verb = first;
+    replaced.clear();
   }
-  if (!word_at(verb) || lower(verb) == "mind" || lower(verb) == "be" || lower(verb) == "you") return false;
+  if (!word_at(verb) || lower(verb) == "mind" || lower(verb) == "you") return false;
+  if (lower(verb) == "be" && (!polite || contains(kNotAsked, lower(verb + 1)))) return false;
   for (std::size_t r : replaced)
     if (forced[k[r]]) return false;
   if (forced[k[verb]]) return false;
+  if (replaced.empty()) {
+    // The imperative's verb follows the lead in lower case ("Send" -> "to send"; "DM" stays).
+    std::string v = t[k[verb]].text;
+    if (!all_upper(v) && is_upper(v[0])) v[0] = static_cast<char>(v[0] - 'A' + 'a');
+    forms[k[verb]] = "They ask the customer to " + v;
+    return true;
+  }
   forms[k[first]] = "They ask the customer to";
   for (std::size_t r = 1; r < replaced.size(); ++r) keep[k[replaced[r]]] = 0;
-  if (question) forms[k.back()] = ".";
+  if (question && ends_in_question_mark) forms[k.back()] = ".";
+  return true;
+}
+
+bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
+                     const std::vector<char>& forced) {
+  std::vector<std::size_t> k;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (keep[i]) k.push_back(i);
+  std::size_t first = 0;
+  while (first < k.size() && !is_word(t[k[first]])) ++first;
+  if (first + 2 >= k.size()) return false;
+  auto lower = [&](std::size_t at) { return at < k.size() && is_word(t[k[at]]) ? key_of(t[k[at]]) : std::string(); };
+  const Token& last = t[k.back()];
+  if (last.kind != text::TokenKind::punct || last.text.find('?') == std::string::npos) return false;
+  // One question: no other sentence end before the final "?".
+  for (std::size_t at = first; at + 1 < k.size(); ++at)
+    if (t[k[at]].kind == text::TokenKind::punct && t[k[at]].text.find_first_of(".!?") != std::string::npos)
+      return false;
+  if (lower(first + 1) != "you") return false;
+  const std::string aux = lower(first);
+  std::string lead;
+  std::size_t verb = first + 2;
+  if (aux == "are") lead = "is";
+  else if (aux == "were") lead = "was";
+  else if (aux == "have") lead = "has";
+  else if (aux != "do") return false;
+  if (aux == "do") {
+    // "Do you (still) have X?" -> "whether the customer (still) has X": the verb takes the -s.
+    if (contains(kAdverbs, lower(verb))) ++verb;
+    const std::string v = lower(verb);
+    if (v != "have" && !contains(kBaseVerbs, v)) return false;
+    if (forced[k[verb]]) return false;
+  } else if (lower(verb).empty()) {
+    return false;
+  }
+  if (forced[k[first]] || forced[k[first + 1]]) return false;
+  forms[k[first]] = lead.empty() ? "They ask whether the customer" : "They ask whether the customer " + lead;
+  keep[k[first + 1]] = 0;
+  if (aux == "do") {
+    const std::string& v = t[k[verb]].text;
+    forms[k[verb]] = lower(verb) == "have" ? std::string("has") : lower(verb) == "go" ? std::string("goes") : third_singular(v);
+  }
+  forms[k.back()] = ".";
   return true;
 }
 

@@ -20,7 +20,11 @@
 //    -> "the customer needs" (a verb from a fixed list of common base forms, after an optional adverb,
 //    and only when "you" is not the object of a modal, do, let, help or make). "Thank you" stays.
 //  - an agent's request that opens the unit ("Could/Can/Would you (please) X?", "Please/Kindly X")
-//    is reported as one: "They ask the customer to X." (report_request below).
+//    is reported as one: "They ask the customer to X." (report_request below), and so is one that
+//    opens with an imperative ("DM us your email", "Try restarting"; a fixed list of verbs).
+//  - an agent's yes/no question about the customer ("Have you tried X?", "Are you still X?", "Do you
+//    have X?") is reported as a question: "They ask whether the customer has tried X."
+//    (report_question below).
 //  - a customer's "you" (the company) stays: the references name the agent, not "you".
 //  - tokens inside an expressed emotion mention are never rewritten, so the emotion the summary keeps
 //    is still written as the customer wrote it.
@@ -42,13 +46,24 @@ std::vector<std::string> reported_forms(std::span<const text::Token> tokens, tex
                                         const std::vector<char>& forced);
 
 // An agent's request in indirect speech: "Could you (please) check X?", "Can you ...?", "Would you
-// (like to) ...?" and "Please / Kindly DM us ..." become "They ask the customer to check X." The
-// lead's first word gets the form "They ask the customer to", the words it replaces ("you",
-// "please", "like to") lose `keep`, and a final "?" becomes ".". Matches only at the unit's first
-// kept word, only when a question form ends in "?", never through a `forced` token, and not for
-// "would you mind" or "will you" (those are not requests to act). Returns whether it rewrote.
-// `forms` are reported_forms' (the rest of the unit is already in the third person).
+// (like to) ...?", "Please / Kindly DM us ..." and an imperative ("DM us ...", "Try restarting ...")
+// become "They ask the customer to check X." The lead's first word gets the form "They ask the
+// customer to" (an imperative's verb follows it), the words it replaces ("you", "please", "like to")
+// lose `keep`, and a final "?" becomes ".". Matches only at the unit's first kept word; a question
+// form only when it ends in "?" or says please; an imperative only with a verb from a fixed list
+// (verbs that are often nouns, such as "Call" or "Update", only before an object or particle), and
+// never as a question or "Let's". Never through a `forced` token, and not for "would you mind", "will
+// you" or "please be advised / informed / aware" (those are not requests to act). Returns whether
+// it rewrote. `forms` are reported_forms' (the rest of the unit is already in the third person).
 bool report_request(std::span<const text::Token> tokens, std::vector<char>& keep, std::vector<std::string>& forms,
                     const std::vector<char>& forced);
+
+// An agent's yes/no question about the customer in indirect speech: "Are you (still) X?", "Were you
+// X?", "Have you X?" and "Do you V X?" (V from the list of common verbs) become "They ask whether the
+// customer is / was / has X." / "... the customer Vs X." Matches only a unit that is one question
+// opening with the auxiliary (after any salutation) and ending in "?", never through a `forced`
+// token. Returns whether it rewrote.
+bool report_question(std::span<const text::Token> tokens, std::vector<char>& keep, std::vector<std::string>& forms,
+                     const std::vector<char>& forced);
 
 }  // namespace kessel::summarize

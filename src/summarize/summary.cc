@@ -254,36 +254,47 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     return false;
   };
 
-  std::vector<int> selected;
-  std::vector<char> taken(U, 0);
-  int chars = 0;
-  while (static_cast<int>(selected.size()) < options.max_sentences) {
-    int best = -1;
-    double best_value = -1e300;
-    for (std::size_t u = 0; u < U; ++u) {
-      if (taken[u] || !selectable[u] || repeats_selected(u, selected)) continue;
-      if (max_chars > 0 && !selected.empty() && chars + unit_chars[u] > max_chars)
-        continue;
-      double overlap = 0.0;
-      if (options.redundancy > 0.0f)
-        for (int s : selected) overlap = std::max(overlap, jaccard(grams[u], grams[static_cast<std::size_t>(s)]));
-      const double value = mmr_value(u, overlap);
-      if (value > best_value) {
-        best_value = value;
-        best = static_cast<int>(u);
+  // A selection and what it is worth to the ranking (a sum of MMR values; only compared between
+  // selections of one dialogue).
+  struct Selection {
+    std::vector<int> units;
+    double value = 0.0;
+  };
+  // Greedy MMR under the budget (the first pick may exceed the char budget alone).
+  auto greedy = [&] {
+    Selection sel;
+    std::vector<char> in(U, 0);
+    int chars = 0;
+    auto add = [&](int u, double value) {
+      in[static_cast<std::size_t>(u)] = 1;
+      sel.units.push_back(u);
+      sel.value += value;
+      chars += unit_chars[static_cast<std::size_t>(u)];
+    };
+    while (static_cast<int>(sel.units.size()) < options.max_sentences) {
+      int best = -1;
+      double best_value = -1e300;
+      for (std::size_t u = 0; u < U; ++u) {
+        if (in[u] || !selectable[u] || repeats_selected(u, sel.units)) continue;
+        if (max_chars > 0 && !sel.units.empty() && chars + unit_chars[u] > max_chars) continue;
+        double overlap = 0.0;
+        if (options.redundancy > 0.0f)
+          for (int s : sel.units) overlap = std::max(overlap, jaccard(grams[u], grams[static_cast<std::size_t>(s)]));
+        const double value = mmr_value(u, overlap);
+        if (value > best_value) {
+          best_value = value;
+          best = static_cast<int>(u);
+        }
       }
+      if (best < 0) break;
+      add(best, best_value);
     }
-    if (best < 0) break;
-    taken[static_cast<std::size_t>(best)] = 1;
-    selected.push_back(best);
-    chars += unit_chars[static_cast<std::size_t>(best)];
-  }
+    return sel;
+  };
 
-  // The hard constraint: keep at least one expressed customer emotion.
-  // A mention is kept when its unit is selected and, for a compressed unit, its words survived.
-  auto mention_kept = [&](std::size_t m) {
+  // A mention is kept when its unit is selected and, for a rendered unit, its words survived.
+  auto survives = [&](std::size_t m) {
     const auto unit = static_cast<std::size_t>(p.mention_unit[m]);
-    if (!taken[unit]) return false;
     if (scores.unit_text.empty()) return true;
     const auto& mention = p.mentions[m];
     const std::string written =
@@ -293,46 +304,80 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                    : mention.term;
     return scores.unit_text[unit].find(written) != std::string::npos;
   };
-  auto keeps_emotion = [&] {
+  auto keeps_emotion_in = [&](const std::vector<int>& units) {
     for (std::size_t m = 0; m < p.mentions.size(); ++m)
-      if (p.mentions[m].expressed && mention_kept(m)) return true;
+      if (p.mentions[m].expressed && survives(m) &&
+          std::find(units.begin(), units.end(), p.mention_unit[m]) != units.end())
+        return true;
     return false;
   };
-  if (options.emotion_constraint && p.customer_expressed_emotion() && !keeps_emotion()) {
-    int preferred = -1;
-    for (std::size_t m = 0; m < p.mentions.size(); ++m) {
-      if (!p.mentions[m].expressed) continue;
-      auto better = [&](std::size_t a, std::size_t b) {
-        if (!scores.mention_source.empty()) return scores.mention_source[a] > scores.mention_source[b];
-        return p.mentions[a].intensity > p.mentions[b].intensity;
-      };
-      if (preferred < 0 || better(m, static_cast<std::size_t>(preferred))) preferred = static_cast<int>(m);
-    }
-    const int unit = p.mention_unit[static_cast<std::size_t>(preferred)];
-    const int needed = unit_chars[static_cast<std::size_t>(unit)];
-    auto fits = [&] {
-      return static_cast<int>(selected.size()) < options.max_sentences &&
-             (max_chars <= 0 || chars + needed <= max_chars);
+
+  // The unconstrained selection with unit e added: the units that add least beside e leave until it
+  // fits (alone, e may exceed the char budget, as a first pick may). Nothing is added back: refilling
+  // the freed room with the next-ranked units scored lower (docs/eaca.md, "Tried and rejected"). The
+  // value is e's own plus each remaining unit's MMR value beside e.
+  auto replace_for = [&](const Selection& from, int e) {
+    Selection sel = from;
+    int chars = 0;
+    for (int u : sel.units) chars += unit_chars[static_cast<std::size_t>(u)];
+    const int needed = unit_chars[static_cast<std::size_t>(e)];
+    auto keep_value = [&](int v) {
+      const auto x = static_cast<std::size_t>(v);
+      return mmr_value(x, options.redundancy > 0.0f ? jaccard(grams[x], grams[static_cast<std::size_t>(e)]) : 0.0);
     };
-    // Dropping the weakest unit frees a sentence but maybe not enough characters: drop until the
-    // emotion unit fits (alone, it may exceed the character budget, as the first pick may).
-    while (!fits() && !selected.empty()) {
-      // The MMR value of each selected unit beside the emotion unit: the one that adds least goes
-      // (with no redundancy weight, the least salient).
-      auto keep_value = [&](int v) {
-        const auto x = static_cast<std::size_t>(v);
-        return mmr_value(x, options.redundancy > 0.0f ? jaccard(grams[x], grams[static_cast<std::size_t>(unit)]) : 0.0);
-      };
-      auto weakest = std::min_element(selected.begin(), selected.end(),
+    while (!sel.units.empty() && (static_cast<int>(sel.units.size()) >= options.max_sentences ||
+                                  (max_chars > 0 && chars + needed > max_chars))) {
+      auto weakest = std::min_element(sel.units.begin(), sel.units.end(),
                                       [&](int a, int b) { return keep_value(a) < keep_value(b); });
-      taken[static_cast<std::size_t>(*weakest)] = 0;
       chars -= unit_chars[static_cast<std::size_t>(*weakest)];
-      selected.erase(weakest);
+      sel.units.erase(weakest);
     }
-    taken[static_cast<std::size_t>(unit)] = 1;
-    selected.push_back(unit);
-    out.constraint_bound = true;
+    sel.value = mmr_value(static_cast<std::size_t>(e), 0.0);
+    for (int u : sel.units) sel.value += keep_value(u);
+    sel.units.push_back(e);
+    return sel;
+  };
+
+  Selection best = greedy();
+  // The hard constraint: keep at least one expressed customer emotion. Each unit that can keep one
+  // is tried in the unconstrained selection's place (replace_for), and the selection worth most to
+  // the ranking wins; ties go to the emotion-source head's preference (intensity without a head).
+  if (options.emotion_constraint && p.customer_expressed_emotion() && !keeps_emotion_in(best.units)) {
+    auto preference = [&](std::size_t m) {
+      return scores.mention_source.empty() ? static_cast<double>(p.mentions[m].intensity)
+                                           : static_cast<double>(scores.mention_source[m]);
+    };
+    std::vector<std::pair<int, double>> candidates;  // unit, best preference of its mentions
+    for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+      const int unit = p.mention_unit[m];
+      if (!p.mentions[m].expressed || !selectable[static_cast<std::size_t>(unit)] || !survives(m)) continue;
+      auto at = std::find_if(candidates.begin(), candidates.end(), [&](const auto& c) { return c.first == unit; });
+      if (at == candidates.end()) candidates.emplace_back(unit, preference(m));
+      else at->second = std::max(at->second, preference(m));
+    }
+    Selection chosen;
+    double chosen_preference = -1e300;
+    bool any = false;
+    const Selection free = best;
+    for (const auto& [unit, pref] : candidates) {
+      Selection sel = replace_for(free, unit);
+      if (!any || sel.value > chosen.value + 1e-12 ||
+          (std::abs(sel.value - chosen.value) <= 1e-12 && pref > chosen_preference)) {
+        chosen = std::move(sel);
+        chosen_preference = pref;
+        any = true;
+      }
+    }
+    if (any) {
+      best = std::move(chosen);
+      out.constraint_bound = true;
+    }
   }
+  std::vector<int> selected = std::move(best.units);
+  std::vector<char> taken(U, 0);
+  for (int u : selected) taken[static_cast<std::size_t>(u)] = 1;
+  auto mention_kept = [&](std::size_t m) { return taken[static_cast<std::size_t>(p.mention_unit[m])] && survives(m); };
+  auto keeps_emotion = [&] { return keeps_emotion_in(selected); };
 
   std::sort(selected.begin(), selected.end());
   for (int u : selected) {

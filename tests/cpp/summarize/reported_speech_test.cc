@@ -105,6 +105,13 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   EXPECT_EQ(render_english(p.units[4], units[4], true), "ugh the app crashed again");
 }
 
+TEST(ReportedSpeech, MyAndYourInsideASentenceNameAProduct) {
+  EXPECT_EQ(reported("Please visit your nearest My Idea store or use the My Verizon app", Speaker::agent),
+            "Please visit their nearest My Idea store or use the My Verizon app");
+  EXPECT_EQ(reported("My order is late. Your app says so", Speaker::agent), "Their order is late. Their app says so");
+  EXPECT_EQ(reported("We hope you enjoy your visit", Speaker::agent), "They hope the customer enjoys their visit");
+}
+
 TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
   // Each case: the agent's sentence, then its reported rendering.
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -114,11 +121,28 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Kindly share your details here and we'll look into it.",
        "They ask the customer to share their details here and they'll look into it."},
       {"Hi Sam, could you restart the app?", "They ask the customer to restart the app."},
+      // A question form that says please is a request without its "?".
+      {"Could you please DM us with more details.", "They ask the customer to DM them with more details."},
+      // An imperative that opens the unit.
+      {"DM us back, we'll dive further into this there.",
+       "They ask the customer to DM them back, they'll dive further into this there."},
+      {"Send us your account email and we'll check.",
+       "They ask the customer to send them their account email and they'll check."},
+      {"Try restarting both devices.", "They ask the customer to try restarting both devices."},
+      {"Call us at 1-800-123.", "They ask the customer to call them at 1-800-123."},
+      {"Kindly be patient.", "They ask the customer to be patient."},
+      // Verbs that are often nouns need an object; "Let's", questions and notices are not requests.
+      {"Call center hours are 9 to 5.", "Call center hours are 9 to 5."},
+      {"Let's try restarting both devices.", "Let's try restarting both devices."},
+      {"Try what?", "Try what?"},
+      {"Please be advised that your line is unbarred.", "Please be advised that their line is unbarred."},
+      {"Have a good one!", "Have a good one!"},
       // Not requests to act, or not at the start, or not questions: only the pronouns change.
       {"Would you mind sending a screenshot?", "Would the customer mind sending a screenshot?"},
       {"Will you be at home tomorrow?", "Will the customer be at home tomorrow?"},
       {"We can you send a new one.", "They can the customer send a new one."},
       {"Could you DM us.", "Could the customer DM them."},
+      {"Can you see the error.", "Can the customer see the error."},
       {"We'd like to help, could you DM us?", "They'd like to help, could the customer DM them?"},
       {"Please.", "Please."},
   };
@@ -133,6 +157,35 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
   auto c = testing::make_dialogue({{Speaker::customer, {"Could you refund me?"}}});
   const Prepared pc = prepare(c, testing::default_lexicon());
   EXPECT_EQ(render_english(pc.units[0], unit_tokens(pc)[0], true), "Could you refund them?");
+}
+
+TEST(ReportedSpeech, AnAgentsYesNoQuestionIsReportedAsOne) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Have you tried restarting both devices?", "They ask whether the customer has tried restarting both devices."},
+      {"Are you still seeing the error on your phone?",
+       "They ask whether the customer is still seeing the error on their phone."},
+      {"Were you able to sync the rest of your music?",
+       "They ask whether the customer was able to sync the rest of their music."},
+      {"Do you have the order number?", "They ask whether the customer has the order number."},
+      {"Do you still need help with it?", "They ask whether the customer still needs help with it."},
+      {"Hi there, do you use the app?", "They ask whether the customer uses the app."},
+      // Not a yes/no question about the customer, or not one sentence: only the pronouns change.
+      {"Do you sell gift cards?", "Does the customer sell gift cards?"},  // "sell": not in the verb list
+      {"Is your router on?", "Is their router on?"},
+      {"Thanks. Have you tried it?", "Thanks. Has the customer tried it?"},
+      {"Have you tried restarting.", "Has the customer tried restarting."},
+      {"Did you get our email?", "Did the customer get their email?"},
+  };
+  for (const auto& [text, want] : cases) {
+    auto d = testing::make_dialogue({{Speaker::agent, {text}}});
+    const Prepared p = prepare(d, testing::default_lexicon());
+    const auto units = unit_tokens(p);
+    EXPECT_EQ(render_english(p.units[0], units[0], true), want) << text;
+    EXPECT_EQ(render_english(p.units[0], units[0], false).find("They ask"), std::string::npos) << text;
+  }
+  auto c = testing::make_dialogue({{Speaker::customer, {"Have you seen my order?"}}});
+  const Prepared pc = prepare(c, testing::default_lexicon());
+  EXPECT_EQ(render_english(pc.units[0], unit_tokens(pc)[0], true), "Have you seen their order?");
 }
 
 }  // namespace

@@ -78,6 +78,51 @@ TEST(Summary, ConstraintReplacesTheWeakestUnitWithTheEmotionUnit) {
   EXPECT_TRUE(in_summary);
 }
 
+TEST(Summary, ConstraintKeepsTheEmotionUnitThatCostsTheRankingLeast) {
+  // Two units can keep an emotion. The long one ("ridiculous", which the emotion-source head
+  // prefers) would fill the char budget alone; the short one ("annoying") leaves room for the best
+  // unit. The decoder tries each in the unconstrained selection (dropping the units that add least
+  // until it fits) and keeps the selection worth most to the ranking.
+  auto d = make_dialogue(
+      {{Speaker::customer,
+        {"My order never arrived and nobody answers my emails.",  // 52 code points
+         "This is ridiculous, I have waited three weeks and I am still waiting for any update at all.",
+         "So annoying!"}},  // 12
+       {Speaker::agent, {"We will resend it today."}}});  // 24
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.1f, 0.9f};
+  for (const auto& m : p.mentions) s.mention_source.push_back(m.term == "ridiculous" ? 5.0f : -5.0f);
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.max_chars = 80;  // units 0 and 3 (76) fit; "So annoying!" on top (88) does not
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  Summary free = decode(p, s, o);
+  ASSERT_EQ(free.sentences.size(), 2u);
+  EXPECT_FALSE(free.constraint_satisfied);
+  o.emotion_constraint = true;
+  Summary kept = decode(p, s, o);
+  EXPECT_TRUE(kept.constraint_bound);
+  EXPECT_TRUE(kept.constraint_satisfied);
+  EXPECT_EQ(kept.summary, "Customer: My order never arrived and nobody answers my emails. So annoying!");
+  // With a single candidate the choice is forced: the head's term, even though it fills the budget.
+  s.salience[2] = 0.1f;
+  auto only_long = make_dialogue(
+      {{Speaker::customer,
+        {"My order never arrived and nobody answers my emails.",
+         "This is ridiculous, I have waited three weeks and I am still waiting for any update at all.",
+         "So be it."}},
+       {Speaker::agent, {"We will resend it today."}}});
+  Prepared q = prepare(only_long, lexicon());
+  s.mention_source.assign(q.mentions.size(), 0.0f);
+  Summary forced = decode(q, s, o);
+  EXPECT_TRUE(forced.constraint_satisfied);
+  ASSERT_EQ(forced.sentences.size(), 1u);  // 91 code points: alone over the budget, as a first pick may be
+  EXPECT_EQ(forced.sentences[0].unit, 1);
+}
+
 TEST(Summary, EnglishRendering) {
   auto d = make_dialogue({{Speaker::customer, {"My order never arrived.", "This is ridiculous!"}},
                           {Speaker::agent, {"Sorry about that, we will resend it."}}});
