@@ -27,6 +27,7 @@
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/summarize/summary_json.h"
+#include "util/json_strict.h"
 
 namespace kessel::cli {
 
@@ -43,7 +44,14 @@ struct ServeOptions {
 // The request body as JSONL: a single JSON object or an array of objects (pretty-printed or not) is
 // turned into one line per dialogue; anything else is read as JSONL, line by line.
 std::string as_jsonl(const std::string& body) {
-  const nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json parsed;
+  try {
+    parsed = util::parse_json_strict(body);
+  } catch (const util::DuplicateJsonKey& e) {
+    throw InvalidArgument(std::string("request: ") + e.what());
+  } catch (const nlohmann::json::parse_error&) {
+    return body;  // not one JSON value: JSONL, read line by line
+  }
   if (parsed.is_object()) return parsed.dump();
   if (parsed.is_array() && parsed.empty())
     throw InvalidArgument("request: the body is an empty array: it holds no dialogue");

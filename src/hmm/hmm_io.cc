@@ -8,6 +8,7 @@
 
 #include "kessel/error.h"
 #include "kessel/hmm.h"
+#include "util/json_strict.h"
 
 namespace kessel::hmm {
 
@@ -139,7 +140,13 @@ bool blank(std::string_view s) {
 Model model_from_json_text(const std::string& text, const std::string& name) {
   json j;
   try {
-    j = json::parse(text);
+    j = util::parse_json_strict(text);
+  } catch (const util::DuplicateJsonKey& e) {
+    // The line of the key's second occurrence, the one that would have won.
+    const std::string quoted = "\"" + e.key() + "\"";
+    const auto first = text.find(quoted);
+    const auto second = first == std::string::npos ? first : text.find(quoted, first + 1);
+    throw ParseError(name, second == std::string::npos ? 1 : line_at(text, second), e.what());
   } catch (const json::parse_error& e) {
     throw ParseError(name, line_at(text, e.byte > 0 ? e.byte - 1 : 0),
                      std::string("invalid JSON: ") + e.what());

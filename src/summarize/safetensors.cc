@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "kessel/error.h"
+#include "util/json_strict.h"
 
 namespace kessel::summarize {
 
@@ -77,7 +78,9 @@ SafetensorsFile safetensors_parse(const std::string& bytes, const std::string& n
     throw fail(detail::concat("header: length ", n, " exceeds the file (", bytes.size(), " bytes)"));
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(n));
+    header = util::parse_json_strict(std::string_view(bytes.data() + 8, static_cast<std::size_t>(n)));
+  } catch (const util::DuplicateJsonKey& e) {
+    throw fail(std::string("header: ") + e.what());
   } catch (const nlohmann::json::parse_error& e) {
     throw fail(std::string("header: invalid JSON: ") + e.what());
   }

@@ -9,6 +9,7 @@
 #include "kessel/error.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/utf8.h"
+#include "util/json_strict.h"
 
 namespace kessel::text {
 
@@ -479,7 +480,9 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
       check_utf8(c, line);
       json j;
       try {
-        j = json::parse(line);
+        j = util::parse_json_strict(line);
+      } catch (const util::DuplicateJsonKey& e) {
+        c.fail(e.path().empty() ? "record" : e.path(), "duplicate key \"" + e.key() + "\"");
       } catch (const json::parse_error& e) {
         c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what());
       }
@@ -526,7 +529,9 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
       check_utf8(c, line);
       json j;
       try {
-        j = json::parse(line);
+        j = util::parse_json_strict(line);
+      } catch (const util::DuplicateJsonKey& e) {
+        c.fail(e.path().empty() ? "record" : e.path(), "duplicate key \"" + e.key() + "\"");
       } catch (const json::parse_error& e) {
         c.fail("record", std::string("invalid JSON: ") + e.what());
       }

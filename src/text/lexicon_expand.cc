@@ -12,6 +12,7 @@
 #include "kessel/error.h"
 #include "kessel/text/lexicon.h"
 #include "kessel/text/utf8.h"
+#include "util/json_strict.h"
 
 namespace kessel::text {
 
@@ -414,7 +415,9 @@ std::vector<std::string> read_corpus_lines(const std::string& path, const std::s
   ss << in.rdbuf();
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(ss.str());
+    j = util::parse_json_strict(ss.str());
+  } catch (const util::DuplicateJsonKey& e) {
+    throw ParseError(path, 0, std::string("stc3: ") + e.what());
   } catch (const nlohmann::json::exception& e) {
     throw ParseError(path, 0, std::string("stc3: invalid JSON: ") + e.what());
   }

@@ -10,6 +10,7 @@
 #include "kessel/error.h"
 #include "kessel/text/lexicon.h"
 #include "kessel/text/utf8.h"
+#include "util/json_strict.h"
 
 namespace kessel::text {
 
@@ -59,7 +60,9 @@ nlohmann::json read_json(const std::string& path, const char* who) {
     throw ParseError(path, 0, detail::concat(who, ": invalid UTF-8 at byte offset ", *bad));
   }
   try {
-    return nlohmann::json::parse(content);
+    return util::parse_json_strict(content);
+  } catch (const util::DuplicateJsonKey& e) {
+    throw ParseError(path, 0, std::string(who) + ": " + e.what());
   } catch (const nlohmann::json::parse_error& e) {
     throw ParseError(path, 0, std::string(who) + ": " + e.what());
   }

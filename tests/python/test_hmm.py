@@ -266,6 +266,9 @@ def test_cli_fit_writes_model_and_logs_progress(tmp_path):
      "0\n", 'm.json:2: unknown key "transitons" in a categorical model (expected type, start, transitions, emissions)'),
     ('{"type": "categorical", "start": [1], "transitions": [[1]], "emissions": [[1]], "means": [[0]]}',
      "0\n", 'm.json:1: unknown key "means" in a categorical model (expected type, start, transitions, emissions)'),
+    # A repeated key is refused at the line of its second occurrence (the one JSON would keep).
+    ('{"type": "categorical", "start": [1], "transitions": [[1]],\n "emissions": [[1]],\n "start": [0]}',
+     "0\n", 'm.json:3: duplicate key "start"'),
 ])
 def test_cli_errors_name_file_and_line(tmp_path, model_text, data_text, message):
     (tmp_path / "m.json").write_text(model_text)

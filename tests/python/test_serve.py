@@ -104,6 +104,9 @@ def test_review_page_and_report(server):
     ("", 400, "holds no dialogue"),
     ("  \n ", 400, "holds no dialogue"),
     ("[]", 400, "empty array: it holds no dialogue"),
+    ('{"id": "x", "id": "y", "turns": [{"speaker": "customer", "text": "hi"}]}', 400, 'duplicate key "id"'),
+    ('{"id": "x", "turns": [{"speaker": "customer", "text": "hi"}]}\n{"id": "y", "id": "z", "turns": []}',
+     400, 'request:2: record: duplicate key "id"'),
 ])
 def test_bad_requests_name_the_line_and_field(server, body, status, message):
     got, ctype, text = server.request("/summarize", body)

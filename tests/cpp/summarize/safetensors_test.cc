@@ -65,6 +65,14 @@ TEST(Safetensors, RejectsBadInput) {
   EXPECT_THROW(safetensors_parse(with_header(R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 4), "oob"),
                ParseError);
   EXPECT_THROW(safetensors_parse(with_header(R"({"__metadata__":{"k":1}})", 0), "meta"), ParseError);
+  // Two tensors of one name: the JSON library would keep the second and say nothing.
+  try {
+    safetensors_parse(with_header(R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                                  R"("x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", 4), "dup.safetensors");
+    FAIL() << "expected ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("header: duplicate key \"x\""), std::string::npos) << e.what();
+  }
   try {
     safetensors_parse(with_header(R"({"w":{"dtype":"F32","shape":[-1],"data_offsets":[0,0]}})", 0), "neg.safetensors");
     FAIL() << "expected ParseError";

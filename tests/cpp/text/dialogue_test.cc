@@ -138,6 +138,11 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
       {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}], "reference": 3})",
        "reference"},
       {R"({"id": "x", "turns": [)", "invalid JSON"},
+      // A repeated key is refused: the JSON library would keep the last one and say nothing.
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}], "turns": []})",
+       "record: duplicate key \"turns\""},
+      {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "text": "b"}]})",
+       "turns[0]: duplicate key \"text\""},
       {R"([1, 2])", "expected a JSON object"},
       {std::string(R"({"id": "x", "turns": [{"speaker": "customer", "text": ")") + "\xC3\x28" +
            R"("}]})",

@@ -1,0 +1,47 @@
+#include "util/json_strict.h"
+
+#include <gtest/gtest.h>
+
+namespace kessel::util {
+namespace {
+
+TEST(JsonStrict, ParsesWhatParseParses) {
+  const std::string text = R"({"id": "d1", "turns": [{"speaker": "agent", "text": "hi"}, 3, [1, {"a": 1}]], "x": null})";
+  EXPECT_EQ(parse_json_strict(text), nlohmann::json::parse(text));
+  EXPECT_EQ(parse_json_strict("[]"), nlohmann::json::array());
+  EXPECT_EQ(parse_json_strict("7"), nlohmann::json(7));
+  // The same key in different objects is not a repeat.
+  EXPECT_NO_THROW(parse_json_strict(R"([{"a": 1}, {"a": 2}, {"b": {"a": 3}}])"));
+}
+
+TEST(JsonStrict, RefusesARepeatedKeyAndSaysWhere) {
+  try {
+    parse_json_strict(R"({"turns": [1], "turns": []})");
+    FAIL();
+  } catch (const DuplicateJsonKey& e) {
+    EXPECT_EQ(e.key(), "turns");
+    EXPECT_EQ(e.path(), "");
+    EXPECT_STREQ(e.what(), "duplicate key \"turns\"");
+  }
+  try {
+    parse_json_strict(R"({"turns": [{"text": "a"}, [], {"speaker": "agent", "text": "b", "text": "c"}]})");
+    FAIL();
+  } catch (const DuplicateJsonKey& e) {
+    EXPECT_EQ(e.path(), "turns[2]");
+    EXPECT_STREQ(e.what(), "duplicate key \"text\" in turns[2]");
+  }
+  try {
+    parse_json_strict(R"({"m": {"emissions": {"p": [1], "p": [2]}}})");
+    FAIL();
+  } catch (const DuplicateJsonKey& e) {
+    EXPECT_EQ(e.path(), "m.emissions");
+  }
+}
+
+TEST(JsonStrict, MalformedJsonIsStillAParseError) {
+  EXPECT_THROW(parse_json_strict(R"({"a": )"), nlohmann::json::parse_error);
+  EXPECT_THROW(parse_json_strict(""), nlohmann::json::parse_error);
+}
+
+}  // namespace
+}  // namespace kessel::util
