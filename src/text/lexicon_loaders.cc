@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "kessel/error.h"
@@ -20,6 +21,35 @@ std::ifstream open_or_throw(const std::string& path, const char* who) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(std::string(who) + ": cannot open '" + path + "'");
   return in;
+}
+
+// One CSV row's fields (RFC 4180): a field in double quotes may hold commas and "" for a quote
+// (DUTIR has idioms such as "眉头一皱,计上心头"). Returns nullopt for an unterminated quote.
+std::optional<std::vector<std::string>> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false, at_start = true;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted) {
+      if (ch != '"') cur.push_back(ch);
+      else if (i + 1 < line.size() && line[i + 1] == '"') cur.push_back(line[++i]);
+      else quoted = false;
+    } else if (ch == '"' && at_start) {
+      quoted = true;
+      at_start = false;
+    } else if (ch == ',') {
+      out.push_back(cur);
+      cur.clear();
+      at_start = true;
+    } else if (ch != '\r') {
+      cur.push_back(ch);
+      at_start = false;
+    }
+  }
+  if (quoted) return std::nullopt;
+  out.push_back(cur);
+  return out;
 }
 
 std::vector<std::string> split_char(const std::string& line, char sep) {
@@ -130,7 +160,12 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
       r.skip("invalid UTF-8");
       continue;
     }
-    const auto f = split_char(line, ',');
+    const auto fields = split_csv(line);
+    if (!fields) {
+      r.skip("unterminated quote");
+      continue;
+    }
+    const auto& f = *fields;
     if (f.size() < 7) {
       r.skip("fewer than 7 columns");
       continue;

@@ -287,6 +287,29 @@ Lexicon default_plus_dutir(const std::string& rows) {
   return lex;
 }
 
+TEST(LexiconDutir, QuotedTermsWithCommasAreRead) {
+  // DUTIR quotes five idioms that hold a comma; split on every comma they used to be skipped as
+  // "unknown class".
+  const std::string path = ::testing::TempDir() + "/dutir_quoted.csv";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  std::fputs("词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助情感分类,强度,极性\n"
+             "\"仇人相见,分外眼红\",idiom,1,1,NA,7,0,,,\n"
+             "\"不怨天,不尤人\",idiom,1,1,PH,5,1,PE,3,1\n"
+             "\"说\"\"好\"\"的\",idiom,1,1,PH,5,1,,,\n"
+             "\"没有结尾,idiom,1,1,PH,5,1,,,\n",
+             f);
+  std::fclose(f);
+  Lexicon lex;
+  LoadReport report;
+  add_dutir(lex, path, &report);
+  EXPECT_EQ(report.loaded, 4);  // three rows, one with an auxiliary class
+  ASSERT_EQ(report.skipped, 1);
+  EXPECT_EQ(report.skip_reasons.count("unterminated quote"), 1u);
+  ASSERT_NE(lex.find("仇人相见,分外眼红"), nullptr);
+  EXPECT_EQ(lex.find("仇人相见,分外眼红")->front().emotion, Emotion::anger);
+  EXPECT_NE(lex.find("说\"好\"的"), nullptr);
+}
+
 TEST(LexiconDutir, ExpressiveByClassPartOfSpeechAndIntensity) {
   EXPECT_FALSE(dutir_expressive("verb", "PD", 3));  // 申请
   EXPECT_FALSE(dutir_expressive("adv", "PH", 5));   // 确实
