@@ -177,6 +177,23 @@ std::string third_singular(const std::string& verb) {
   return suffix(sibilant ? "es" : "s");
 }
 
+// The kept tokens in order, and the position among them of the first word: a request or a question
+// must open the unit as it is rendered (after any salutation that was dropped).
+struct KeptTokens {
+  std::vector<std::size_t> at;
+  std::size_t first = 0;
+};
+KeptTokens kept_tokens(std::span<const Token> t, const std::vector<char>& keep) {
+  KeptTokens k;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (keep[i]) k.at.push_back(i);
+  while (k.first < k.at.size() && !is_word(t[k.at[k.first]])) ++k.first;
+  return k;
+}
+bool ends_in_question_mark(std::span<const Token> t, const std::vector<std::size_t>& k) {
+  return !k.empty() && t[k.back()].kind == text::TokenKind::punct && t[k.back()].text.find('?') != std::string::npos;
+}
+
 }  // namespace
 
 std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker speaker,
@@ -250,12 +267,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
 
 bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
                     const std::vector<char>& forced) {
-  // The kept tokens in order: the request must open the unit.
-  std::vector<std::size_t> k;
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (keep[i]) k.push_back(i);
-  std::size_t first = 0;
-  while (first < k.size() && !is_word(t[k[first]])) ++first;
+  const auto [k, first] = kept_tokens(t, keep);
   if (first + 1 >= k.size()) return false;
   auto lower = [&](std::size_t at) { return at < k.size() ? key_of(t[k[at]]) : std::string(); };
   auto word_at = [&](std::size_t at) { return at < k.size() && is_word(t[k[at]]); };
@@ -264,8 +276,7 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   const std::string lead = lower(first);
   const bool question = lead == "could" || lead == "can" || lead == "would";
   bool polite = lead == "please" || lead == "kindly";
-  const Token& last = t[k.back()];
-  const bool ends_in_question_mark = last.kind == text::TokenKind::punct && last.text.find('?') != std::string::npos;
+  const bool question_mark = ends_in_question_mark(t, k);
   if (question) {
     if (lower(first + 1) != "you") return false;
     replaced.push_back(first + 1);
@@ -280,7 +291,7 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
       verb += 2;
     }
     // A question form is a request when it ends in "?", or says please ("Could you please DM us.").
-    if (!ends_in_question_mark && !polite) return false;
+    if (!question_mark && !polite) return false;
   } else if (!polite) {
     // An imperative: the verb opens the unit and is the lead itself ("DM us your email").
     const bool imperative =
@@ -288,7 +299,7 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
         (contains(kImperativesWithObject, lead) && contains(kObjectsAndParticles, lower(first + 1)));
     // "Let's" is the agent's own plan, not a request; a question is not an imperative.
     if (!imperative || t[k[first]].text.find('\'') != std::string::npos ||
-        t[k[first]].text.find("\xE2\x80\x99") != std::string::npos || ends_in_question_mark)
+        t[k[first]].text.find("\xE2\x80\x99") != std::string::npos || question_mark)
       return false;
     verb = first;
     replaced.clear();
@@ -307,21 +318,15 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   }
   forms[k[first]] = "They ask the customer to";
   for (std::size_t r = 1; r < replaced.size(); ++r) keep[k[replaced[r]]] = 0;
-  if (question && ends_in_question_mark) forms[k.back()] = ".";
+  if (question && question_mark) forms[k.back()] = ".";
   return true;
 }
 
 bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
                      const std::vector<char>& forced) {
-  std::vector<std::size_t> k;
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (keep[i]) k.push_back(i);
-  std::size_t first = 0;
-  while (first < k.size() && !is_word(t[k[first]])) ++first;
-  if (first + 2 >= k.size()) return false;
+  const auto [k, first] = kept_tokens(t, keep);
+  if (first + 2 >= k.size() || !ends_in_question_mark(t, k)) return false;
   auto lower = [&](std::size_t at) { return at < k.size() && is_word(t[k[at]]) ? key_of(t[k[at]]) : std::string(); };
-  const Token& last = t[k.back()];
-  if (last.kind != text::TokenKind::punct || last.text.find('?') == std::string::npos) return false;
   // One question: no other sentence end before the final "?".
   for (std::size_t at = first; at + 1 < k.size(); ++at)
     if (t[k[at]].kind == text::TokenKind::punct && t[k[at]].text.find_first_of(".!?") != std::string::npos)

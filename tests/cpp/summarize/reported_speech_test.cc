@@ -105,6 +105,21 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   EXPECT_EQ(render_english(p.units[4], units[4], true), "ugh the app crashed again");
 }
 
+// One unit of `speaker` rendered as a reported (or verbatim) English summary sentence.
+std::string rendered_unit(const std::string& text, Speaker speaker, bool reported_speech = true) {
+  auto d = testing::make_dialogue({{speaker, {text}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  return render_english(p.units[0], unit_tokens(p)[0], reported_speech);
+}
+
+// Each case: an agent's sentence and its reported rendering. Verbatim rendering reports nothing.
+void expect_agent_renderings(const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& [text, want] : cases) {
+    EXPECT_EQ(rendered_unit(text, Speaker::agent), want) << text;
+    EXPECT_EQ(rendered_unit(text, Speaker::agent, false).find("They ask"), std::string::npos) << text;
+  }
+}
+
 TEST(ReportedSpeech, MyAndYourInsideASentenceNameAProduct) {
   EXPECT_EQ(reported("Please visit your nearest My Idea store or use the My Verizon app", Speaker::agent),
             "Please visit their nearest My Idea store or use the My Verizon app");
@@ -146,17 +161,9 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"We'd like to help, could you DM us?", "They'd like to help, could the customer DM them?"},
       {"Please.", "Please."},
   };
-  for (const auto& [text, want] : cases) {
-    auto d = testing::make_dialogue({{Speaker::agent, {text}}});
-    const Prepared p = prepare(d, testing::default_lexicon());
-    const auto units = unit_tokens(p);
-    EXPECT_EQ(render_english(p.units[0], units[0], true), want) << text;
-    // Verbatim rendering and customers' requests are left as written.
-    EXPECT_EQ(render_english(p.units[0], units[0], false).find("They ask"), std::string::npos) << text;
-  }
-  auto c = testing::make_dialogue({{Speaker::customer, {"Could you refund me?"}}});
-  const Prepared pc = prepare(c, testing::default_lexicon());
-  EXPECT_EQ(render_english(pc.units[0], unit_tokens(pc)[0], true), "Could you refund them?");
+  expect_agent_renderings(cases);
+  // A customer's request is left a request.
+  EXPECT_EQ(rendered_unit("Could you refund me?", Speaker::customer), "Could you refund them?");
 }
 
 TEST(ReportedSpeech, AnAgentsYesNoQuestionIsReportedAsOne) {
@@ -176,16 +183,8 @@ TEST(ReportedSpeech, AnAgentsYesNoQuestionIsReportedAsOne) {
       {"Have you tried restarting.", "Has the customer tried restarting."},
       {"Did you get our email?", "Did the customer get their email?"},
   };
-  for (const auto& [text, want] : cases) {
-    auto d = testing::make_dialogue({{Speaker::agent, {text}}});
-    const Prepared p = prepare(d, testing::default_lexicon());
-    const auto units = unit_tokens(p);
-    EXPECT_EQ(render_english(p.units[0], units[0], true), want) << text;
-    EXPECT_EQ(render_english(p.units[0], units[0], false).find("They ask"), std::string::npos) << text;
-  }
-  auto c = testing::make_dialogue({{Speaker::customer, {"Have you seen my order?"}}});
-  const Prepared pc = prepare(c, testing::default_lexicon());
-  EXPECT_EQ(render_english(pc.units[0], unit_tokens(pc)[0], true), "Have you seen their order?");
+  expect_agent_renderings(cases);
+  EXPECT_EQ(rendered_unit("Have you seen my order?", Speaker::customer), "Have you seen their order?");
 }
 
 }  // namespace
