@@ -72,6 +72,9 @@ constexpr auto kBaseAfter = std::to_array<std::string_view>({
     "can",   "could", "will",  "would",  "shall",  "should", "may",     "might",    "must",   "do",
     "does",  "did",   "don't", "doesn't", "didn't", "let",   "help",    "make",     "made",   "have",
     "has",   "had",   "see",   "watch",  "hear",   "won't",  "wouldn't", "can't",   "couldn't"});
+// Question words that open a wh-question, and the auxiliaries report_question reports after them.
+constexpr auto kWhWords = std::to_array<std::string_view>({"what", "which", "where", "when", "how", "why"});
+constexpr auto kQuestionAux = std::to_array<std::string_view>({"are", "were", "have", "do"});
 // Words after which an auxiliary starts a question ("How long have you ..."), besides the unit's
 // start and punctuation.
 constexpr auto kQuestionLead = std::to_array<std::string_view>({"what", "where", "when", "why", "how", "which",
@@ -331,10 +334,20 @@ bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vec
   for (std::size_t at = first; at + 1 < k.size(); ++at)
     if (t[k[at]].kind == text::TokenKind::punct && t[k[at]].text.find_first_of(".!?") != std::string::npos)
       return false;
-  if (lower(first + 1) != "you") return false;
-  const std::string aux = lower(first);
+  // The auxiliary: the first word, or after a wh-phrase of at most four words ("How long have you",
+  // "What version of the app are you").
+  std::size_t a = first;
+  const bool wh = contains(kWhWords, lower(first));
+  if (wh) {
+    a = first + 1;
+    while (a < k.size() && a <= first + 4 && is_word(t[k[a]]) && !(lower(a + 1) == "you" && contains(kQuestionAux, lower(a))))
+      ++a;
+    if (a >= k.size() || !is_word(t[k[a]]) || lower(a + 1) != "you" || !contains(kQuestionAux, lower(a))) return false;
+  }
+  if (lower(a + 1) != "you") return false;
+  const std::string aux = lower(a);
   std::string lead;
-  std::size_t verb = first + 2;
+  std::size_t verb = a + 2;
   if (aux == "are") lead = "is";
   else if (aux == "were") lead = "was";
   else if (aux == "have") lead = "has";
@@ -345,12 +358,22 @@ bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vec
     const std::string v = lower(verb);
     if (v != "have" && !contains(kBaseVerbs, v)) return false;
     if (forced[k[verb]]) return false;
-  } else if (lower(verb).empty()) {
+  } else if (lower(verb).empty() && !wh) {
     return false;
   }
-  if (forced[k[first]] || forced[k[first + 1]]) return false;
-  forms[k[first]] = lead.empty() ? "They ask whether the customer" : "They ask whether the customer " + lead;
-  keep[k[first + 1]] = 0;
+  for (std::size_t at = first; at <= a + 1; ++at)
+    if (forced[k[at]]) return false;
+  const std::string subject = lead.empty() ? "the customer" : "the customer " + lead;
+  if (wh) {
+    // "How long have you had it?" -> "They ask how long the customer has had it."
+    std::string w = t[k[first]].text;
+    if (!all_upper(w) && is_upper(w[0])) w[0] = static_cast<char>(w[0] - 'A' + 'a');
+    forms[k[first]] = "They ask " + w;
+    forms[k[a]] = subject;
+  } else {
+    forms[k[a]] = "They ask whether " + subject;
+  }
+  keep[k[a + 1]] = 0;
   if (aux == "do") {
     const std::string& v = t[k[verb]].text;
     forms[k[verb]] = lower(verb) == "have" ? std::string("has") : lower(verb) == "go" ? std::string("goes") : third_singular(v);

@@ -22,9 +22,9 @@
 //  - an agent's request that opens the unit ("Could/Can/Would you (please) X?", "Please/Kindly X")
 //    is reported as one: "They ask the customer to X." (report_request below), and so is one that
 //    opens with an imperative ("DM us your email", "Try restarting"; a fixed list of verbs).
-//  - an agent's yes/no question about the customer ("Have you tried X?", "Are you still X?", "Do you
-//    have X?") is reported as a question: "They ask whether the customer has tried X."
-//    (report_question below).
+//  - an agent's question about the customer ("Have you tried X?", "Are you still X?", "Do you have
+//    X?", "How long have you had it?") is reported as a question: "They ask whether the customer has
+//    tried X.", "They ask how long the customer has had it." (report_question below).
 //  - a customer's "you" (the company) stays: the references name the agent, not "you".
 //  - tokens inside an expressed emotion mention are never rewritten, so the emotion the summary keeps
 //    is still written as the customer wrote it.
@@ -58,11 +58,14 @@ std::vector<std::string> reported_forms(std::span<const text::Token> tokens, tex
 bool report_request(std::span<const text::Token> tokens, std::vector<char>& keep, std::vector<std::string>& forms,
                     const std::vector<char>& forced);
 
-// An agent's yes/no question about the customer in indirect speech: "Are you (still) X?", "Were you
-// X?", "Have you X?" and "Do you V X?" (V from the list of common verbs) become "They ask whether the
-// customer is / was / has X." / "... the customer Vs X." Matches only a unit that is one question
-// opening with the auxiliary (after any salutation) and ending in "?", never through a `forced`
-// token. Returns whether it rewrote.
+// An agent's question about the customer in indirect speech. Yes/no: "Are you (still) X?", "Were
+// you X?", "Have you X?" and "Do you V X?" (V from the list of common verbs) become "They ask whether
+// the customer is / was / has X." / "... the customer Vs X." Wh-questions whose subject is the
+// customer, with up to four words before the auxiliary: "How long have you had it?" -> "They ask how
+// long the customer has had it.", "What version are you on?" -> "They ask what version the customer
+// is on." Matches only a unit that is one question opening with the auxiliary or the wh-word (after
+// any salutation) and ending in "?", never through a `forced` token. "Did you", modals and other
+// subjects are left to the pronoun rewrite. Returns whether it rewrote.
 bool report_question(std::span<const text::Token> tokens, std::vector<char>& keep, std::vector<std::string>& forms,
                      const std::vector<char>& forced);
 

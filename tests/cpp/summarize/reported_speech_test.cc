@@ -166,7 +166,7 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
   EXPECT_EQ(rendered_unit("Could you refund me?", Speaker::customer), "Could you refund them?");
 }
 
-TEST(ReportedSpeech, AnAgentsYesNoQuestionIsReportedAsOne) {
+TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"Have you tried restarting both devices?", "They ask whether the customer has tried restarting both devices."},
       {"Are you still seeing the error on your phone?",
@@ -176,6 +176,17 @@ TEST(ReportedSpeech, AnAgentsYesNoQuestionIsReportedAsOne) {
       {"Do you have the order number?", "They ask whether the customer has the order number."},
       {"Do you still need help with it?", "They ask whether the customer still needs help with it."},
       {"Hi there, do you use the app?", "They ask whether the customer uses the app."},
+      // A wh-question whose subject is the customer.
+      {"How long have you had this issue?", "They ask how long the customer has had this issue."},
+      {"What version of the app are you using?", "They ask what version of the app the customer is using."},
+      {"Where are you located?", "They ask where the customer is located."},
+      {"When do you want to travel?", "They ask when the customer wants to travel."},
+      {"Which store were you at?", "They ask which store the customer was at."},
+      // Another subject, a modal, or a verb off the list: only the pronouns change.
+      {"How many passengers are travelling?", "How many passengers are travelling?"},
+      {"What can you see on the screen?", "What can the customer see on the screen?"},
+      {"Which store did you buy it from?", "Which store did the customer buy it from?"},
+      {"What do you sell?", "What does the customer sell?"},
       // Not a yes/no question about the customer, or not one sentence: only the pronouns change.
       {"Do you sell gift cards?", "Does the customer sell gift cards?"},  // "sell": not in the verb list
       {"Is your router on?", "Is their router on?"},
