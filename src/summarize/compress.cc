@@ -169,6 +169,13 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   const std::vector<float> p = keep_probabilities(tokens, weights);
   std::vector<char> keep(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) keep[i] = tokens.forced[i] || p[i] >= threshold;
+  // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
+  // though the character may well be on the reference's LCS: it is rendered whole instead.
+  std::size_t kept_chars = 0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (keep[i] && !text::is_punctuation(tokens.tokens[i]))
+      kept_chars += text::decode_utf8(tokens.tokens[i].text, text::Utf8Mode::lossy).size();
+  if (kept_chars == 1) return unit.text;
   return rebuild(unit, tokens.tokens, keep);
 }
 

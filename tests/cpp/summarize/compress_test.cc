@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "kessel/error.h"
 #include "test_dialogues.h"
 
@@ -72,6 +74,29 @@ TEST(Compress, DeletionDropsLowTokensButKeepsEmotionTermsAndNeverEmptiesAUnit) {
   w.back() = 10.0f;
   EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), p.units[0].text);
   EXPECT_EQ(joined(units[0]), p.units[0].text);
+}
+
+TEST(Compress, DeletionNeverLeavesASingleCharacter) {
+  auto d = make_dialogue({{Speaker::agent, {"好的"}}, {Speaker::agent, {"好的呀"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 997);
+  // Weights that keep the given tokens alone: +30 on the features only they have, bias -10.
+  auto weights_keeping = [&](const UnitTokens& u, const std::set<std::string>& kept) {
+    std::vector<float> w(998, 0.0f);
+    w.back() = -10.0f;
+    std::set<std::int32_t> others;
+    for (std::size_t i = 0; i < u.tokens.size(); ++i)
+      if (!kept.count(u.tokens[i].text)) others.insert(u.features[i].begin(), u.features[i].end());
+    for (std::size_t i = 0; i < u.tokens.size(); ++i)
+      if (kept.count(u.tokens[i].text))
+        for (auto id : u.features[i])
+          if (!others.count(id)) w[static_cast<std::size_t>(id)] += 30.0f;
+    return w;
+  };
+  // "好的" cut to "的" says nothing: the unit is rendered whole.
+  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"的"}), 0.5f), "好的");
+  // Two characters left is a cut like any other: "好的呀" -> "的呀".
+  EXPECT_EQ(compress_unit(p.units[1], units[1], weights_keeping(units[1], {"的", "呀"}), 0.5f), "的呀");
 }
 
 TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
