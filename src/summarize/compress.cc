@@ -170,12 +170,17 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   std::vector<char> keep(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) keep[i] = tokens.forced[i] || p[i] >= threshold;
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
-  // though the character may well be on the reference's LCS: it is rendered whole instead.
+  // though the character may well be on the reference's LCS: it is not offered at all (an empty
+  // text, which the decoder never selects), unless that character is an emotion the customer
+  // expressed (an emoji), which keeps its whole unit.
   std::size_t kept_chars = 0;
+  bool forced = false;
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (keep[i] && !text::is_punctuation(tokens.tokens[i]))
+    if (keep[i] && !text::is_punctuation(tokens.tokens[i])) {
       kept_chars += text::decode_utf8(tokens.tokens[i].text, text::Utf8Mode::lossy).size();
-  if (kept_chars == 1) return unit.text;
+      forced = forced || tokens.forced[i];
+    }
+  if (kept_chars == 1 && unit.chars > 1) return forced ? unit.text : std::string();
   return rebuild(unit, tokens.tokens, keep);
 }
 

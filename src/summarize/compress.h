@@ -44,7 +44,9 @@ std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<
 
 // The unit's text without the tokens whose keep probability is below `threshold` (forced tokens
 // always stay). Kept tokens keep their bytes; a space joins two kept tokens that white space
-// separated in the source. Returns the unit's own text when no content token would remain.
+// separated in the source. Returns the unit's own text when no content token would remain, and an
+// empty text (a unit the decoder never selects) when one character would remain of several ("好的"
+// -> "的"), unless that character is forced.
 std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std::vector<float>& weights,
                           float threshold);
 

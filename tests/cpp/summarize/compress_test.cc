@@ -93,10 +93,18 @@ TEST(Compress, DeletionNeverLeavesASingleCharacter) {
           if (!others.count(id)) w[static_cast<std::size_t>(id)] += 30.0f;
     return w;
   };
-  // "好的" cut to "的" says nothing: the unit is rendered whole.
-  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"的"}), 0.5f), "好的");
+  // "好的" cut to "的" says nothing: the unit is not offered (an empty text is never selected).
+  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"的"}), 0.5f), "");
   // Two characters left is a cut like any other: "好的呀" -> "的呀".
   EXPECT_EQ(compress_unit(p.units[1], units[1], weights_keeping(units[1], {"的", "呀"}), 0.5f), "的呀");
+  // A lone character that is an expressed emotion (an emoji) keeps its whole unit.
+  auto e = make_dialogue({{Speaker::customer, {"快递还没到😡"}}});
+  const Prepared pe = prepare(e, lexicon());
+  const auto ue = compress_features(pe, 997);
+  ASSERT_TRUE(pe.customer_expressed_emotion());
+  std::vector<float> drop_all(998, 0.0f);
+  drop_all.back() = -10.0f;
+  EXPECT_EQ(compress_unit(pe.units[0], ue[0], drop_all, 0.5f), "快递还没到😡");
 }
 
 TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
