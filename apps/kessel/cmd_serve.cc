@@ -47,7 +47,7 @@ std::string as_jsonl(const std::string& body) {
   nlohmann::json parsed;
   try {
     parsed = util::parse_json_strict(body);
-  } catch (const util::DuplicateJsonKey& e) {
+  } catch (const util::JsonStructureError& e) {
     throw InvalidArgument(std::string("request: ") + e.what());
   } catch (const nlohmann::json::parse_error&) {
     return body;  // not one JSON value: JSONL, read line by line

@@ -12,6 +12,7 @@
 #include "kessel/text/lexicon_expand.h"
 #include "kessel/text/rouge.h"
 #include "kessel/text/utf8.h"
+#include "util/json_strict.h"
 #include "util/progress.h"
 
 namespace kessel::cli {
@@ -41,7 +42,9 @@ std::vector<std::string> parse_references(const std::string& line, const std::st
   if (!line.empty() && line.front() == '[' && line.back() == ']') {
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(line);
+      j = util::parse_json_strict(line);
+    } catch (const util::JsonStructureError& e) {
+      throw ParseError(path, line_no, std::string("references: ") + e.what());
     } catch (const nlohmann::json::parse_error&) {
       return {line};  // e.g. "[数字]...[地址]": text that happens to start and end with brackets
     }

@@ -147,6 +147,8 @@ Model model_from_json_text(const std::string& text, const std::string& name) {
     const auto first = text.find(quoted);
     const auto second = first == std::string::npos ? first : text.find(quoted, first + 1);
     throw ParseError(name, second == std::string::npos ? 1 : line_at(text, second), e.what());
+  } catch (const util::JsonStructureError& e) {
+    throw ParseError(name, 1, e.what());
   } catch (const json::parse_error& e) {
     throw ParseError(name, line_at(text, e.byte > 0 ? e.byte - 1 : 0),
                      std::string("invalid JSON: ") + e.what());

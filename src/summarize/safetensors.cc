@@ -79,7 +79,7 @@ SafetensorsFile safetensors_parse(const std::string& bytes, const std::string& n
   nlohmann::json header;
   try {
     header = util::parse_json_strict(std::string_view(bytes.data() + 8, static_cast<std::size_t>(n)));
-  } catch (const util::DuplicateJsonKey& e) {
+  } catch (const util::JsonStructureError& e) {
     throw fail(std::string("header: ") + e.what());
   } catch (const nlohmann::json::parse_error& e) {
     throw fail(std::string("header: invalid JSON: ") + e.what());

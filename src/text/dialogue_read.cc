@@ -416,8 +416,13 @@ std::string field_of_invalid_utf8(std::string_view line) {
     return n;
   };
   const std::size_t already = count(line);
-  json j = json::parse(sanitize_utf8(line), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return "record";
+  // Strict parsing bounds the depth, so the walk below cannot recurse a million levels.
+  json j;
+  try {
+    j = util::parse_json_strict(sanitize_utf8(line));
+  } catch (const std::exception&) {
+    return "record";
+  }
   std::string found;
   auto visit = [&](auto&& self, const json& v, const std::string& path) -> void {
     if (!found.empty()) return;
@@ -481,8 +486,8 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
       json j;
       try {
         j = util::parse_json_strict(line);
-      } catch (const util::DuplicateJsonKey& e) {
-        c.fail(e.path().empty() ? "record" : e.path(), "duplicate key \"" + e.key() + "\"");
+      } catch (const util::JsonStructureError& e) {
+        c.fail(e.path().empty() ? "record" : e.path(), e.reason());
       } catch (const json::parse_error& e) {
         c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what());
       }
@@ -530,8 +535,8 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
       json j;
       try {
         j = util::parse_json_strict(line);
-      } catch (const util::DuplicateJsonKey& e) {
-        c.fail(e.path().empty() ? "record" : e.path(), "duplicate key \"" + e.key() + "\"");
+      } catch (const util::JsonStructureError& e) {
+        c.fail(e.path().empty() ? "record" : e.path(), e.reason());
       } catch (const json::parse_error& e) {
         c.fail("record", std::string("invalid JSON: ") + e.what());
       }

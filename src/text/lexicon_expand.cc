@@ -416,7 +416,7 @@ std::vector<std::string> read_corpus_lines(const std::string& path, const std::s
   nlohmann::json j;
   try {
     j = util::parse_json_strict(ss.str());
-  } catch (const util::DuplicateJsonKey& e) {
+  } catch (const util::JsonStructureError& e) {
     throw ParseError(path, 0, std::string("stc3: ") + e.what());
   } catch (const nlohmann::json::exception& e) {
     throw ParseError(path, 0, std::string("stc3: invalid JSON: ") + e.what());

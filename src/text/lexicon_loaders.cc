@@ -91,7 +91,7 @@ nlohmann::json read_json(const std::string& path, const char* who) {
   }
   try {
     return util::parse_json_strict(content);
-  } catch (const util::DuplicateJsonKey& e) {
+  } catch (const util::JsonStructureError& e) {
     throw ParseError(path, 0, std::string(who) + ": " + e.what());
   } catch (const nlohmann::json::parse_error& e) {
     throw ParseError(path, 0, std::string(who) + ": " + e.what());

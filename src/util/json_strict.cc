@@ -5,35 +5,38 @@
 
 namespace kessel::util {
 
-namespace {
-
-std::string describe(const std::string& key, const std::string& path) {
-  return "duplicate key \"" + key + "\"" + (path.empty() ? std::string() : " in " + path);
-}
-
-}  // namespace
+JsonStructureError::JsonStructureError(std::string reason, std::string path)
+    : std::runtime_error(path.empty() ? reason : reason + " in " + path),
+      reason_(std::move(reason)),
+      path_(std::move(path)) {}
 
 DuplicateJsonKey::DuplicateJsonKey(std::string key, std::string path)
-    : std::runtime_error(describe(key, path)), key_(std::move(key)), path_(std::move(path)) {}
+    : JsonStructureError("duplicate key \"" + key + "\"", std::move(path)), key_(std::move(key)) {}
+
+JsonTooDeep::JsonTooDeep()
+    : JsonStructureError("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", "") {}
 
 nlohmann::json parse_json_strict(std::string_view text) {
   using json = nlohmann::json;
-  // One frame per open object or array: the keys seen so far (objects), the element count (arrays),
-  // and the name this container has in its parent, for the error's path.
+  // One frame per open object or array: the keys seen so far (objects) or the element count
+  // (arrays), and the key whose value is being parsed. Paths are built only for an error, from the
+  // stack, so memory stays linear in the nesting depth.
   struct Frame {
     bool object = false;
     std::set<std::string> keys;
     std::size_t elements = 0;
-    std::string path;
-    std::string pending_key;  // an object's key whose value is being parsed
+    std::string pending_key;
   };
   std::vector<Frame> stack;
-  // The path of a value about to start inside the innermost container.
-  auto child_path = [&]() -> std::string {
-    if (stack.empty()) return "";
-    const Frame& f = stack.back();
-    if (f.object) return f.path.empty() ? f.pending_key : f.path + "." + f.pending_key;
-    return f.path + "[" + std::to_string(f.elements) + "]";
+  // The path of the innermost container: each frame names its child ("turns", "[2]").
+  auto path_of_top = [&] {
+    std::string path;
+    for (std::size_t d = 0; d + 1 < stack.size(); ++d) {
+      const Frame& f = stack[d];
+      if (f.object) path += (path.empty() ? "" : ".") + f.pending_key;
+      else path += "[" + std::to_string(f.elements) + "]";
+    }
+    return path;
   };
   auto value_done = [&] {
     if (!stack.empty() && !stack.back().object) ++stack.back().elements;
@@ -41,17 +44,14 @@ nlohmann::json parse_json_strict(std::string_view text) {
   json::parser_callback_t callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
     switch (event) {
       case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start: {
-        Frame f;
-        f.object = event == json::parse_event_t::object_start;
-        f.path = child_path();
-        stack.push_back(std::move(f));
+      case json::parse_event_t::array_start:
+        if (stack.size() >= kMaxJsonDepth) throw JsonTooDeep();
+        stack.push_back(Frame{event == json::parse_event_t::object_start, {}, 0, {}});
         break;
-      }
       case json::parse_event_t::key: {
         Frame& f = stack.back();
         const std::string key = parsed.get<std::string>();
-        if (!f.keys.insert(key).second) throw DuplicateJsonKey(key, f.path);
+        if (!f.keys.insert(key).second) throw DuplicateJsonKey(key, path_of_top());
         f.pending_key = key;
         break;
       }

@@ -1,9 +1,11 @@
-// JSON parsing that refuses an object with the same key twice. nlohmann::json keeps the last value
-// of a repeated key and says nothing, so {"turns": [...], "turns": []} would read as a dialogue with
-// no turns and a model file with two "transitions" as whichever came last. Every reader of user
-// files (dialogues, model headers, HMM models, lexicons) parses through here.
+// JSON parsing that refuses what nlohmann::json accepts silently: an object with the same key twice
+// (nlohmann keeps the last value, so {"turns": [...], "turns": []} would read as a dialogue with no
+// turns) and nesting deeper than kMaxJsonDepth (a line of a million brackets would build a million
+// nested values). Every reader of user files (dialogues, model headers, HMM models, lexicons)
+// parses through here.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -11,20 +13,37 @@
 
 namespace kessel::util {
 
-// Thrown for a repeated key; `key` is the key, `path` where its object sits ("" for the top level,
-// "turns[2]" inside the third turn).
-class DuplicateJsonKey : public std::runtime_error {
+// No file kessel reads needs more than a handful of levels.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
+// A JSON text that parses but that kessel refuses. `reason()` says what ("duplicate key \"text\""),
+// `path()` where ("turns[2]"; "" for the top level or when no place is named), and what() both.
+class JsonStructureError : public std::runtime_error {
  public:
-  DuplicateJsonKey(std::string key, std::string path);
-  const std::string& key() const { return key_; }
+  JsonStructureError(std::string reason, std::string path);
+  const std::string& reason() const { return reason_; }
   const std::string& path() const { return path_; }
 
  private:
-  std::string key_, path_;
+  std::string reason_, path_;
 };
 
-// nlohmann::json::parse(text) that also throws DuplicateJsonKey. Malformed JSON throws
-// nlohmann::json::parse_error as parse() does.
+class DuplicateJsonKey : public JsonStructureError {
+ public:
+  DuplicateJsonKey(std::string key, std::string path);
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+class JsonTooDeep : public JsonStructureError {
+ public:
+  JsonTooDeep();
+};
+
+// nlohmann::json::parse(text) that also throws DuplicateJsonKey and JsonTooDeep. Malformed JSON
+// throws nlohmann::json::parse_error as parse() does.
 nlohmann::json parse_json_strict(std::string_view text);
 
 }  // namespace kessel::util

@@ -105,6 +105,7 @@ def test_review_page_and_report(server):
     ("  \n ", 400, "holds no dialogue"),
     ("[]", 400, "empty array: it holds no dialogue"),
     ('{"id": "x", "id": "y", "turns": [{"speaker": "customer", "text": "hi"}]}', 400, 'duplicate key "id"'),
+    ("[" * 300 + "]" * 300, 400, "nested deeper than 256 levels"),
     ('{"id": "x", "turns": [{"speaker": "customer", "text": "hi"}]}\n{"id": "y", "id": "z", "turns": []}',
      400, 'request:2: record: duplicate key "id"'),
 ])

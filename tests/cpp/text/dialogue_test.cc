@@ -143,6 +143,12 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
        "record: duplicate key \"turns\""},
       {R"({"id": "x", "turns": [{"speaker": "customer", "text": "a", "text": "b"}]})",
        "turns[0]: duplicate key \"text\""},
+      // Nesting that no dialogue needs is refused before it is built (a million levels used to
+      // exhaust the memory, and with an invalid byte inside, the stack).
+      {R"({"id": "x", "turns": )" + std::string(100000, '[') + std::string(100000, ']') + "}",
+       "record: nested deeper than 256 levels"},
+      {R"({"id": "x", "turns": )" + std::string(100000, '[') + "\"\xFF\"" + std::string(100000, ']') + "}",
+       "record: invalid UTF-8 at byte offset 100022 of the line (0xFF)"},
       {R"([1, 2])", "expected a JSON object"},
       {std::string(R"({"id": "x", "turns": [{"speaker": "customer", "text": ")") + "\xC3\x28" +
            R"("}]})",

@@ -38,6 +38,20 @@ TEST(JsonStrict, RefusesARepeatedKeyAndSaysWhere) {
   }
 }
 
+TEST(JsonStrict, RefusesNestingBeyondTheLimit) {
+  const auto nested = [](std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  EXPECT_NO_THROW(parse_json_strict(nested(kMaxJsonDepth)));
+  EXPECT_THROW(parse_json_strict(nested(kMaxJsonDepth + 1)), JsonTooDeep);
+  // A million levels: refused at once, in bounded memory (before the fix, paths grew with depth).
+  try {
+    parse_json_strict(nested(1000000));
+    FAIL();
+  } catch (const JsonStructureError& e) {
+    EXPECT_EQ(e.path(), "");
+    EXPECT_STREQ(e.what(), "nested deeper than 256 levels");
+  }
+}
+
 TEST(JsonStrict, MalformedJsonIsStillAParseError) {
   EXPECT_THROW(parse_json_strict(R"({"a": )"), nlohmann::json::parse_error);
   EXPECT_THROW(parse_json_strict(""), nlohmann::json::parse_error);
