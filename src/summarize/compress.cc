@@ -177,7 +177,7 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   bool forced = false;
   for (std::size_t i = 0; i < p.size(); ++i)
     if (keep[i] && !text::is_punctuation(tokens.tokens[i])) {
-      kept_chars += text::decode_utf8(tokens.tokens[i].text, text::Utf8Mode::lossy).size();
+      kept_chars += static_cast<std::size_t>(tokens.tokens[i].char_end - tokens.tokens[i].char_start);
       forced = forced || tokens.forced[i];
     }
   if (kept_chars == 1 && unit.chars > 1) return forced ? unit.text : std::string();
@@ -246,7 +246,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   }
   std::vector<std::string> forms =
       reported_speech ? reported_forms(t, unit.speaker, tokens.forced) : std::vector<std::string>(t.size());
-  // An agent's request is reported as one: "Could you check X?" -> "They ask the customer to check X."
+  // An agent's request or question is reported as one: "Could you check X?" -> "They ask the customer
+  // to check X."; "Have you tried X?" -> "They ask whether the customer has tried X."
   if (reported_speech && unit.speaker == text::Speaker::agent &&
       (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
     dropped = true;

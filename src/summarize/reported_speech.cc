@@ -180,6 +180,22 @@ std::string third_singular(const std::string& verb) {
   return suffix(sibilant ? "es" : "s");
 }
 
+// A verb after "the customer": "go" -> "goes", "have" -> "has" (in the source's case), any other
+// base form from third_singular ("need" -> "needs").
+std::string third_person(const Token& verb) {
+  const std::string k = key_of(verb);
+  if (k == "go") return styled("goes", verb, false, false);
+  if (k == "have") return styled("has", verb, false, false);
+  return third_singular(verb.text);
+}
+
+// A word that now follows a lead ("They ask the customer to send"), its initial in lower case unless
+// the word is written in capitals ("DM").
+std::string lowered_initial(std::string w) {
+  if (!all_upper(w) && is_upper(w[0])) w[0] = static_cast<char>(w[0] - 'A' + 'a');
+  return w;
+}
+
 // The kept tokens in order, and the position among them of the first word: a request or a question
 // must open the unit as it is rendered (after any salutation that was dropped).
 struct KeptTokens {
@@ -258,11 +274,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
     } else if (!contains(kBaseAfter, behind)) {
       std::size_t v = next;
       if (contains(kAdverbs, word_at(v))) ++v;
-      if (contains(kBaseVerbs, word_at(v))) {
-        const std::string& verb = word_at(v);
-        if (verb == "go") out[v] = styled("goes", t[v], false, false);
-        else out[v] = third_singular(t[v].text);
-      }
+      if (contains(kBaseVerbs, word_at(v))) out[v] = third_person(t[v]);
     }
   }
   return out;
@@ -313,10 +325,7 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
     if (forced[k[r]]) return false;
   if (forced[k[verb]]) return false;
   if (replaced.empty()) {
-    // The imperative's verb follows the lead in lower case ("Send" -> "to send"; "DM" stays).
-    std::string v = t[k[verb]].text;
-    if (!all_upper(v) && is_upper(v[0])) v[0] = static_cast<char>(v[0] - 'A' + 'a');
-    forms[k[verb]] = "They ask the customer to " + v;
+    forms[k[verb]] = "They ask the customer to " + lowered_initial(t[k[verb]].text);  // "to send", "to DM"
     return true;
   }
   forms[k[first]] = "They ask the customer to";
@@ -346,12 +355,10 @@ bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vec
   }
   if (lower(a + 1) != "you") return false;
   const std::string aux = lower(a);
-  std::string lead;
+  if (!contains(kQuestionAux, aux)) return false;
+  // The auxiliary as it agrees with "the customer" ("are" -> "is"); "do" leaves the verb to agree.
+  const std::string lead = aux == "do" ? "" : std::string(find_form(kAgreement, aux)->to);
   std::size_t verb = a + 2;
-  if (aux == "are") lead = "is";
-  else if (aux == "were") lead = "was";
-  else if (aux == "have") lead = "has";
-  else if (aux != "do") return false;
   if (aux == "do") {
     // "Do you (still) have X?" -> "whether the customer (still) has X": the verb takes the -s.
     if (contains(kAdverbs, lower(verb))) ++verb;
@@ -366,18 +373,13 @@ bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vec
   const std::string subject = lead.empty() ? "the customer" : "the customer " + lead;
   if (wh) {
     // "How long have you had it?" -> "They ask how long the customer has had it."
-    std::string w = t[k[first]].text;
-    if (!all_upper(w) && is_upper(w[0])) w[0] = static_cast<char>(w[0] - 'A' + 'a');
-    forms[k[first]] = "They ask " + w;
+    forms[k[first]] = "They ask " + lowered_initial(t[k[first]].text);
     forms[k[a]] = subject;
   } else {
     forms[k[a]] = "They ask whether " + subject;
   }
   keep[k[a + 1]] = 0;
-  if (aux == "do") {
-    const std::string& v = t[k[verb]].text;
-    forms[k[verb]] = lower(verb) == "have" ? std::string("has") : lower(verb) == "go" ? std::string("goes") : third_singular(v);
-  }
+  if (aux == "do") forms[k[verb]] = third_person(t[k[verb]]);
   forms[k.back()] = ".";
   return true;
 }

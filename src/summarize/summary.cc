@@ -254,32 +254,20 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     return false;
   };
 
-  // A selection and what it is worth to the ranking (a sum of MMR values; only compared between
-  // selections of one dialogue).
-  struct Selection {
-    std::vector<int> units;
-    double value = 0.0;
-  };
   // Greedy MMR under the budget (the first pick may exceed the char budget alone).
-  auto greedy = [&] {
-    Selection sel;
+  std::vector<int> selected;
+  {
     std::vector<char> in(U, 0);
     int chars = 0;
-    auto add = [&](int u, double value) {
-      in[static_cast<std::size_t>(u)] = 1;
-      sel.units.push_back(u);
-      sel.value += value;
-      chars += unit_chars[static_cast<std::size_t>(u)];
-    };
-    while (static_cast<int>(sel.units.size()) < options.max_sentences) {
+    while (static_cast<int>(selected.size()) < options.max_sentences) {
       int best = -1;
       double best_value = -1e300;
       for (std::size_t u = 0; u < U; ++u) {
-        if (in[u] || !selectable[u] || repeats_selected(u, sel.units)) continue;
-        if (max_chars > 0 && !sel.units.empty() && chars + unit_chars[u] > max_chars) continue;
+        if (in[u] || !selectable[u] || repeats_selected(u, selected)) continue;
+        if (max_chars > 0 && !selected.empty() && chars + unit_chars[u] > max_chars) continue;
         double overlap = 0.0;
         if (options.redundancy > 0.0f)
-          for (int s : sel.units) overlap = std::max(overlap, jaccard(grams[u], grams[static_cast<std::size_t>(s)]));
+          for (int s : selected) overlap = std::max(overlap, jaccard(grams[u], grams[static_cast<std::size_t>(s)]));
         const double value = mmr_value(u, overlap);
         if (value > best_value) {
           best_value = value;
@@ -287,12 +275,14 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
         }
       }
       if (best < 0) break;
-      add(best, best_value);
+      in[static_cast<std::size_t>(best)] = 1;
+      selected.push_back(best);
+      chars += unit_chars[static_cast<std::size_t>(best)];
     }
-    return sel;
-  };
+  }
 
-  // A mention is kept when its unit is selected and, for a rendered unit, its words survived.
+  // Whether mention m's words survived its unit's rendering (a compressed unit may have lost them);
+  // the mention is kept when, besides, its unit is selected.
   auto survives = [&](std::size_t m) {
     const auto unit = static_cast<std::size_t>(p.mention_unit[m]);
     if (scores.unit_text.empty()) return true;
@@ -312,37 +302,47 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     return false;
   };
 
+  // A selection and what it is worth to the ranking (a sum of MMR values; only compared between
+  // selections of one dialogue).
+  struct Selection {
+    std::vector<int> units;
+    double value = 0.0;
+  };
   // The unconstrained selection with unit e added: the units that add least beside e leave until it
   // fits (alone, e may exceed the char budget, as a first pick may). Nothing is added back: refilling
   // the freed room with the next-ranked units scored lower (docs/eaca.md, "Tried and rejected"). The
   // value is e's own plus each remaining unit's MMR value beside e.
-  auto replace_for = [&](const Selection& from, int e) {
-    Selection sel = from;
+  auto replace_for = [&](int e) {
+    // Each selected unit with its MMR value beside e, computed once.
+    std::vector<std::pair<int, double>> kept;
     int chars = 0;
-    for (int u : sel.units) chars += unit_chars[static_cast<std::size_t>(u)];
-    const int needed = unit_chars[static_cast<std::size_t>(e)];
-    auto keep_value = [&](int v) {
-      const auto x = static_cast<std::size_t>(v);
-      return mmr_value(x, options.redundancy > 0.0f ? jaccard(grams[x], grams[static_cast<std::size_t>(e)]) : 0.0);
-    };
-    while (!sel.units.empty() && (static_cast<int>(sel.units.size()) >= options.max_sentences ||
-                                  (max_chars > 0 && chars + needed > max_chars))) {
-      auto weakest = std::min_element(sel.units.begin(), sel.units.end(),
-                                      [&](int a, int b) { return keep_value(a) < keep_value(b); });
-      chars -= unit_chars[static_cast<std::size_t>(*weakest)];
-      sel.units.erase(weakest);
+    for (int u : selected) {
+      const auto x = static_cast<std::size_t>(u);
+      kept.emplace_back(u, mmr_value(x, options.redundancy > 0.0f ? jaccard(grams[x], grams[static_cast<std::size_t>(e)]) : 0.0));
+      chars += unit_chars[x];
     }
+    const int needed = unit_chars[static_cast<std::size_t>(e)];
+    while (!kept.empty() && (static_cast<int>(kept.size()) >= options.max_sentences ||
+                             (max_chars > 0 && chars + needed > max_chars))) {
+      auto weakest = std::min_element(kept.begin(), kept.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+      chars -= unit_chars[static_cast<std::size_t>(weakest->first)];
+      kept.erase(weakest);
+    }
+    Selection sel;
     sel.value = mmr_value(static_cast<std::size_t>(e), 0.0);
-    for (int u : sel.units) sel.value += keep_value(u);
+    for (const auto& [u, value] : kept) {
+      sel.units.push_back(u);
+      sel.value += value;
+    }
     sel.units.push_back(e);
     return sel;
   };
 
-  Selection best = greedy();
   // The hard constraint: keep at least one expressed customer emotion. Each unit that can keep one
   // is tried in the unconstrained selection's place (replace_for), and the selection worth most to
   // the ranking wins; ties go to the emotion-source head's preference (intensity without a head).
-  if (options.emotion_constraint && p.customer_expressed_emotion() && !keeps_emotion_in(best.units)) {
+  if (options.emotion_constraint && p.customer_expressed_emotion() && !keeps_emotion_in(selected)) {
     auto preference = [&](std::size_t m) {
       return scores.mention_source.empty() ? static_cast<double>(p.mentions[m].intensity)
                                            : static_cast<double>(scores.mention_source[m]);
@@ -358,9 +358,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     Selection chosen;
     double chosen_preference = -1e300;
     bool any = false;
-    const Selection free = best;
     for (const auto& [unit, pref] : candidates) {
-      Selection sel = replace_for(free, unit);
+      Selection sel = replace_for(unit);
       if (!any || sel.value > chosen.value + 1e-12 ||
           (std::abs(sel.value - chosen.value) <= 1e-12 && pref > chosen_preference)) {
         chosen = std::move(sel);
@@ -369,15 +368,13 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
       }
     }
     if (any) {
-      best = std::move(chosen);
+      selected = std::move(chosen.units);
       out.constraint_bound = true;
     }
   }
-  std::vector<int> selected = std::move(best.units);
   std::vector<char> taken(U, 0);
   for (int u : selected) taken[static_cast<std::size_t>(u)] = 1;
   auto mention_kept = [&](std::size_t m) { return taken[static_cast<std::size_t>(p.mention_unit[m])] && survives(m); };
-  auto keeps_emotion = [&] { return keeps_emotion_in(selected); };
 
   std::sort(selected.begin(), selected.end());
   for (int u : selected) {
@@ -414,7 +411,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     e.in_summary = mention_kept(m);
     out.emotions.push_back(std::move(e));
   }
-  out.constraint_satisfied = !p.customer_expressed_emotion() || keeps_emotion();
+  out.constraint_satisfied = !p.customer_expressed_emotion() || keeps_emotion_in(selected);
   return out;
 }
 

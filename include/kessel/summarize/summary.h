@@ -128,9 +128,10 @@ struct Summary {
 // first unit is always allowed) with redundancy control (MMR; with a redundancy weight > 0 a unit
 // whose rendered text repeats a selected one, up to case, spaces and punctuation, is never selected),
 // in dialogue order; with the constraint on,
-// when the customer expressed an emotion and no selected unit carries one, the unit holding the
-// preferred mention (mention_source, else the most intense) replaces the lowest-scoring selected unit
-// (or is added when the budget allows). Renders the summary text.
+// when the customer expressed an emotion and no selected unit carries one, each unit that can carry
+// one is tried in the selection (the selected units that add least beside it leave until it fits),
+// and the choice that keeps the most MMR value wins (ties: mention_source, else intensity). Renders
+// the summary text.
 Summary decode(const Prepared& dialogue, const UnitScores& scores, const DecodeOptions& options);
 
 // Rendering of one unit as the official extractive baselines do: zh "用户:<text>。" / "客服:<text>。"
