@@ -17,8 +17,7 @@ namespace kessel::summarize {
 
 namespace {
 
-constexpr int kMaxExplainUnits = 512;  // the [Q, U] attention map is skipped above this
-constexpr int kMaxMembers = 64;        // ensemble size accepted from a config or a file
+constexpr int kMaxMembers = 64;  // ensemble size accepted from a config or a file
 
 // Tensor name of parameter `name` of ensemble member k: member 0 keeps the plain name (the single
 // model's file layout), member k > 0 is "member<k>.<name>".

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -43,6 +44,20 @@ std::vector<std::uint32_t> unit_features(const std::vector<text::Token>& tokens,
     }
   }
   return features;
+}
+
+// The graph rankers hold the [U, U] weights for the power iteration: refuse, naming the dialogue,
+// what would otherwise end in an out-of-memory kill.
+void check_graph_size(const Prepared& p, const char* ranker) {
+  const std::size_t U = p.units.size();
+  if (U <= static_cast<std::size_t>(kMaxGraphUnits)) return;
+  const std::string where = p.dialogue ? "dialogue '" + p.dialogue->id + "'" +
+                                             (p.dialogue->line > 0 ? " (line " + std::to_string(p.dialogue->line) + ")" : "")
+                                       : "the dialogue";
+  throw InvalidArgument(std::string(ranker) + ": " + where + " has " + std::to_string(U) +
+                        " sentences; this ranker keeps a sentence-by-sentence weight matrix (" +
+                        std::to_string(U * U * sizeof(float) >> 20) + " MiB) and takes at most " +
+                        std::to_string(kMaxGraphUnits) + ": summarize it with a model (--model) or split it");
 }
 
 }  // namespace
@@ -136,6 +151,7 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   const int U = static_cast<int>(p.units.size());
   UnitScores out;
   if (U == 0) return out;
+  check_graph_size(p, "centrality");
   const int D = options_.dim;
   const std::vector<float> x = unit_tfidf(p, D);
 
@@ -185,6 +201,7 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
     for (std::size_t u = 0; u < p.units.size(); ++u)
       out.unit_text.push_back(render_english(p.units[u], tokens[u], /*reported_speech=*/false));
   }
+  if (U > kMaxExplainUnits) return out;
   // Queries are the customer units: the map a reviewer wants is "what did each customer sentence
   // attend to".
   std::vector<int> rows;
@@ -218,6 +235,7 @@ UnitScores LexRankScorer::score(const Prepared& p) const {
   UnitScores out;
   const int U = static_cast<int>(p.units.size());
   if (U == 0) return out;
+  check_graph_size(p, "lexrank");
   const int D = 512;
   const std::vector<float> x = unit_tfidf(p, D);
   std::vector<float> adjacency(static_cast<std::size_t>(U) * U, 0.0f);

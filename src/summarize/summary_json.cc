@@ -1,5 +1,7 @@
 #include "kessel/summarize/summary_json.h"
 
+#include <string>
+
 namespace kessel::summarize {
 
 nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain) {
@@ -28,6 +30,13 @@ nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitSc
       rows.push_back(row);
     }
     j["attention"] = {{"units", units}, {"queries", explain->attention_queries}, {"weights", rows}};
+  } else if (explain) {
+    // Asked for and not there: say why rather than leave the reader to guess.
+    j["attention_omitted"] =
+        p.units.size() > static_cast<std::size_t>(kMaxExplainUnits)
+            ? "the dialogue has " + std::to_string(p.units.size()) + " sentences; maps are given for at most " +
+                  std::to_string(kMaxExplainUnits)
+            : std::string("the ranker has no attention map, or the dialogue has no customer sentence");
   }
   return j;
 }

@@ -239,15 +239,28 @@ def test_explain_attention_rows_sum_to_one(lang):
 
 def test_explain_large_dialogue_masks_self(tmp_path):
     # More units than the ranker's query block (256): every row still hides its own unit and sums to 1.
-    turns = [("customer" if i % 3 else "agent", f"Parcel {i % 17} is at depot {i % 5}.") for i in range(600)]
+    turns = [("customer" if i % 3 else "agent", f"Parcel {i % 17} is at depot {i % 5}.") for i in range(510)]
     path = write_jsonl(tmp_path / "d.jsonl", [dialogue("d", *turns)])
     for attention in ("softmax", "fuzzy"):
         (rec,) = summarize(path, "--explain", "--attention", attention)
         att = rec["attention"]
-        assert len(att["units"]) == 600 and len(att["queries"]) == 400
+        assert len(att["units"]) == 510 and len(att["queries"]) == 340
         for q, row in zip(att["queries"], att["weights"]):
             assert row[q] == 0.0, (attention, q)
             assert abs(sum(row) - 1.0) < 1e-3
+
+
+def test_explain_says_why_a_map_is_omitted(tmp_path):
+    turns = [("customer" if i % 3 else "agent", f"Parcel {i % 17} is at depot {i % 5}.") for i in range(600)]
+    path = write_jsonl(tmp_path / "d.jsonl", [dialogue("d", *turns), dialogue("s", *turns[:4])])
+    big, small = summarize(path, "--explain")
+    assert "attention" not in big
+    assert big["attention_omitted"] == "the dialogue has 600 sentences; maps are given for at most 512"
+    assert "attention" in small and "attention_omitted" not in small
+    (_, lead) = summarize(path, "--explain", "--ranker", "lead")
+    assert "attention" not in lead
+    assert lead["attention_omitted"] == "the ranker has no attention map, or the dialogue has no customer sentence"
+    assert all("attention_omitted" not in r for r in summarize(path))
 
 
 def test_punctuation_only_units_not_selected(tmp_path):

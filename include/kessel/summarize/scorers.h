@@ -23,6 +23,10 @@ std::vector<float> unit_tfidf(const Prepared& dialogue, int dim);
 //   fuzzy:   weights = fuzzy c-means memberships of unit i to "centres" j, (d2 + eps)^(-1/(m-1))
 // Units carrying an expressed customer emotion get `emotion_boost` added to their key logits (the
 // engine's key_boost score term), so emotional units draw more attention.
+// The graph rankers (CentralityScorer, LexRankScorer) hold a [U, U] float matrix: 1.6 GB at this
+// many units. A longer dialogue is refused with InvalidArgument naming it.
+inline constexpr int kMaxGraphUnits = 20000;
+
 struct CentralityOptions {
   Normalizer normalizer = Normalizer::kSoftmax;
   float temperature = 0.2f;

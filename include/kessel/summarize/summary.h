@@ -53,6 +53,9 @@ struct Prepared {
 };
 Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon);
 
+// The largest dialogue (in units) whose attention map a scorer returns in UnitScores::attention.
+inline constexpr int kMaxExplainUnits = 512;
+
 // What a scorer says about one dialogue.
 struct UnitScores {
   std::vector<float> salience;        // [U] higher = more summary-worthy (any scale)
@@ -67,7 +70,8 @@ struct UnitScores {
   // must keep every expressed emotion mention of the unit in it (EACA's compressor does).
   std::vector<std::string> unit_text;
   // Optional explanation: attention of customer-unit queries over all units, [Q, U] row-major, with
-  // the unit index of each query row. Empty when the scorer has none.
+  // the unit index of each query row. Empty when the scorer has none, and for dialogues of more than
+  // kMaxExplainUnits units (the map grows as Q x U; a 10,000-turn dialogue's would be 200 MB).
   std::vector<int> attention_queries;
   Tensor attention;
 };

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "kessel/error.h"
 
 namespace kessel::summarize {
 namespace {
@@ -79,6 +82,44 @@ TEST(Scorers, SingleUnitAndEmptyDialogues) {
   text::Dialogue empty;
   Prepared pe = prepare(empty, lexicon());
   EXPECT_TRUE(CentralityScorer().score(pe).salience.empty());
+}
+
+TEST(Scorers, GraphRankersRefuseDialoguesBeyondTheirLimitNamingThem) {
+  std::vector<std::pair<Speaker, std::string>> turns;
+  for (int i = 0; i <= kMaxGraphUnits; ++i)
+    turns.push_back({i % 2 ? Speaker::agent : Speaker::customer, "turn " + std::to_string(i)});
+  text::Dialogue d = dialogue_of(turns);
+  d.id = "long-one";
+  d.line = 7;
+  const Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), static_cast<std::size_t>(kMaxGraphUnits) + 1);
+  const CentralityScorer centrality;
+  const LexRankScorer lexrank;
+  for (const Scorer* scorer : {static_cast<const Scorer*>(&centrality), static_cast<const Scorer*>(&lexrank)}) {
+    try {
+      scorer->score(p);
+      ADD_FAILURE() << scorer->name() << " accepted " << p.units.size() << " units";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("dialogue 'long-one' (line 7) has 20001 sentences"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(Scorers, CentralityExplainsOnlyDialoguesUpToTheMapLimit) {
+  std::vector<std::pair<Speaker, std::string>> turns;
+  for (int i = 0; i <= kMaxExplainUnits; ++i)
+    turns.push_back({i % 2 ? Speaker::agent : Speaker::customer, "order " + std::to_string(i % 7) + " is late"});
+  Prepared p = prepare(dialogue_of(turns), lexicon());
+  UnitScores s = CentralityScorer().score(p);
+  EXPECT_EQ(s.salience.size(), p.units.size());
+  EXPECT_EQ(s.attention.size(), 0);
+  EXPECT_TRUE(s.attention_queries.empty());
+  turns.pop_back();
+  p = prepare(dialogue_of(turns), lexicon());
+  s = CentralityScorer().score(p);
+  EXPECT_EQ(s.attention.dim(0), (kMaxExplainUnits + 1) / 2);
+  EXPECT_EQ(s.attention.dim(1), kMaxExplainUnits);
 }
 
 TEST(Scorers, LeadAndLongest) {
