@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "kessel/cluster.h"
+#include "kessel/error.h"
+#include "util/csv_row.h"
 
 namespace kessel::cluster {
 
@@ -19,26 +21,15 @@ std::string trim(const std::string& s) {
   const auto begin = s.find_first_not_of(" \t\r");
   if (begin == std::string::npos) return "";
   const auto end = s.find_last_not_of(" \t\r");
-  std::string out = s.substr(begin, end - begin + 1);
-  if (out.size() >= 2 && out.front() == '"' && out.back() == '"') out = out.substr(1, out.size() - 2);
-  return out;
+  return s.substr(begin, end - begin + 1);
 }
 
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"') quoted = !quoted;
-    if (ch == ',' && !quoted) {
-      fields.push_back(trim(field));
-      field.clear();
-    } else {
-      field += ch;
-    }
-  }
-  fields.push_back(trim(field));
-  return fields;
+// RFC 4180 fields, blanks around each field trimmed (`1.5, "2.5" ` is 1.5 and 2.5).
+std::vector<std::string> split_fields(const std::string& line, const std::string& path, long line_no) {
+  auto fields = util::split_csv_row(line, {.skip_initial_space = true});
+  if (!fields) throw ParseError(path, line_no, "unterminated quote");
+  for (auto& f : *fields) f = trim(f);
+  return *fields;
 }
 
 // Parses the whole field as a decimal number; accepts no trailing text. strtod also reads
@@ -68,7 +59,7 @@ CsvMatrix read_csv_matrix(const std::string& path, const std::vector<std::string
   while (std::getline(in, line)) {
     ++line_no;
     if (trim(line).empty()) continue;
-    const std::vector<std::string> fields = split_fields(line);
+    const std::vector<std::string> fields = split_fields(line, path, line_no);
     if (fields_per_row < 0) {
       fields_per_row = static_cast<Index>(fields.size());
       bool any_number = false;

@@ -11,6 +11,7 @@
 #include "kessel/error.h"
 #include "kessel/text/lexicon.h"
 #include "kessel/text/utf8.h"
+#include "util/csv_row.h"
 #include "util/json_strict.h"
 
 namespace kessel::text {
@@ -21,35 +22,6 @@ std::ifstream open_or_throw(const std::string& path, const char* who) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(std::string(who) + ": cannot open '" + path + "'");
   return in;
-}
-
-// One CSV row's fields (RFC 4180): a field in double quotes may hold commas and "" for a quote
-// (DUTIR has idioms such as "眉头一皱,计上心头"). Returns nullopt for an unterminated quote.
-std::optional<std::vector<std::string>> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false, at_start = true;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    if (quoted) {
-      if (ch != '"') cur.push_back(ch);
-      else if (i + 1 < line.size() && line[i + 1] == '"') cur.push_back(line[++i]);
-      else quoted = false;
-    } else if (ch == '"' && at_start) {
-      quoted = true;
-      at_start = false;
-    } else if (ch == ',') {
-      out.push_back(cur);
-      cur.clear();
-      at_start = true;
-    } else if (ch != '\r') {
-      cur.push_back(ch);
-      at_start = false;
-    }
-  }
-  if (quoted) return std::nullopt;
-  out.push_back(cur);
-  return out;
 }
 
 std::vector<std::string> split_char(const std::string& line, char sep) {
@@ -160,7 +132,8 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
       r.skip("invalid UTF-8");
       continue;
     }
-    const auto fields = split_csv(line);
+    // RFC 4180: DUTIR quotes idioms that hold a comma ("眉头一皱,计上心头").
+    const auto fields = util::split_csv_row(line);
     if (!fields) {
       r.skip("unterminated quote");
       continue;

@@ -61,5 +61,18 @@ TEST_F(CsvTest, ErrorsNameFileAndLine) {
   EXPECT_THROW(read_csv_matrix("/nonexistent/kessel.csv"), IoError);
 }
 
+TEST_F(CsvTest, QuotedFieldsFollowRfc4180) {
+  // Quoted names and numbers, a comma and a doubled quote inside a quoted header, blanks after the
+  // separator before a quote.
+  const auto path = write("q.csv", "\"width, cm\", \"say \"\"hi\"\"\"\n\"1.5\", 2\n3 , \"4\"\n");
+  const CsvMatrix m = read_csv_matrix(path);
+  EXPECT_TRUE(m.has_header);
+  EXPECT_EQ(m.columns, (std::vector<std::string>{"width, cm", "say \"hi\""}));
+  EXPECT_EQ(m.values, (std::vector<double>{1.5, 2, 3, 4}));
+  EXPECT_EQ(read_csv_matrix(path, {"width, cm"}).values, (std::vector<double>{1.5, 3}));
+  const auto open_quote = write("u.csv", "a,b\n1,\"2\n");
+  EXPECT_NE(error_of(open_quote).find(open_quote + ":2: unterminated quote"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kessel::cluster
