@@ -28,16 +28,17 @@ nlohmann::json parse_json_strict(std::string_view text) {
     std::string pending_key;
   };
   std::vector<Frame> stack;
-  // The path of the innermost container: each frame names its child ("turns", "[2]").
-  auto path_of_top = [&] {
+  // The path through the first `frames` frames: each frame names its child ("turns", "[2]").
+  auto path_through = [&](std::size_t frames) {
     std::string path;
-    for (std::size_t d = 0; d + 1 < stack.size(); ++d) {
+    for (std::size_t d = 0; d < frames; ++d) {
       const Frame& f = stack[d];
       if (f.object) path += (path.empty() ? "" : ".") + f.pending_key;
       else path += "[" + std::to_string(f.elements) + "]";
     }
     return path;
   };
+  auto path_of_top = [&] { return stack.empty() ? std::string() : path_through(stack.size() - 1); };
   auto value_done = [&] {
     if (!stack.empty() && !stack.back().object) ++stack.back().elements;
   };
@@ -66,7 +67,19 @@ nlohmann::json parse_json_strict(std::string_view text) {
     }
     return true;
   };
-  return json::parse(text.begin(), text.end(), callback);
+  try {
+    return json::parse(text.begin(), text.end(), callback);
+  } catch (const json::out_of_range& e) {
+    // The lexer refuses a number beyond double's range ("1e999") with out_of_range 406, not a
+    // parse_error; it is the file's fault all the same. The value being parsed is the innermost
+    // container's next child.
+    if (e.id != 406) throw;
+    const std::string what = e.what();
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    const std::string number = open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : what;
+    throw JsonStructureError("number out of range: " + number, path_through(stack.size()));
+  }
 }
 
 }  // namespace kessel::util

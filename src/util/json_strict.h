@@ -42,8 +42,9 @@ class JsonTooDeep : public JsonStructureError {
   JsonTooDeep();
 };
 
-// nlohmann::json::parse(text) that also throws DuplicateJsonKey and JsonTooDeep. Malformed JSON
-// throws nlohmann::json::parse_error as parse() does.
+// nlohmann::json::parse(text) that also throws DuplicateJsonKey and JsonTooDeep, and a
+// JsonStructureError "number out of range: 1e999" (with the value's path) where nlohmann throws
+// out_of_range. Malformed JSON throws nlohmann::json::parse_error as parse() does.
 nlohmann::json parse_json_strict(std::string_view text);
 
 }  // namespace kessel::util

@@ -52,6 +52,25 @@ TEST(JsonStrict, RefusesNestingBeyondTheLimit) {
   }
 }
 
+TEST(JsonStrict, NumbersBeyondDoubleAreRefusedWithTheirPath) {
+  // nlohmann throws out_of_range 406 here, which no reader caught: "internal error" before.
+  const auto reason_and_path = [](const std::string& text) {
+    try {
+      parse_json_strict(text);
+    } catch (const JsonStructureError& e) {
+      return e.reason() + " @ " + e.path();
+    }
+    return std::string("no exception");
+  };
+  EXPECT_EQ(reason_and_path(R"({"turns": [{"text": "a", "time": 1e9991}]})"),
+            "number out of range: 1e9991 @ turns[0].time");
+  EXPECT_EQ(reason_and_path(R"({"a": [1, 2, -1e400]})"), "number out of range: -1e400 @ a[2]");
+  EXPECT_EQ(reason_and_path("1e999"), "number out of range: 1e999 @ ");
+  // In range, however long: parsed as parse() parses it.
+  EXPECT_DOUBLE_EQ(parse_json_strict("[1e308]")[0].get<double>(), 1e308);
+  EXPECT_DOUBLE_EQ(parse_json_strict("123456789012345678901234567890").get<double>(), 1.2345678901234568e29);
+}
+
 TEST(JsonStrict, MalformedJsonIsStillAParseError) {
   EXPECT_THROW(parse_json_strict(R"({"a": )"), nlohmann::json::parse_error);
   EXPECT_THROW(parse_json_strict(""), nlohmann::json::parse_error);
