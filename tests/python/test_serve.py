@@ -106,6 +106,8 @@ def test_review_page_and_report(server):
     ("[]", 400, "empty array: it holds no dialogue"),
     ('{"id": "x", "id": "y", "turns": [{"speaker": "customer", "text": "hi"}]}', 400, 'duplicate key "id"'),
     ("[" * 300 + "]" * 300, 400, "nested deeper than 256 levels"),
+    ('{"id": "x", "turns": [{"speaker": "customer", "text": "hi", "time": -2e400}]}', 400,
+     "request: number out of range: -2e400 in turns[0].time"),
     ('{"id": "x", "turns": [{"speaker": "customer", "text": "hi"}]}\n{"id": "y", "id": "z", "turns": []}',
      400, 'request:2: record: duplicate key "id"'),
 ])

@@ -429,6 +429,9 @@ BAD_RECORDS = {
     "turns_not_list": ({"id": "w", "turns": "hello"}, "turns"),
     "speaker_bot": ({"id": "b", "turns": [{"speaker": "bot", "text": "hi"}]}, "speaker"),
     "truncated_json": ('{"id": "t", "turns": [{"speaker": "customer", "te', ""),
+    # A number beyond double: nlohmann's out_of_range, once an internal error (exit 3).
+    "number_overflow": ('{"id": "o", "turns": [{"speaker": "customer", "text": "hi", "time": 1e999}]}',
+                        "turns[0].time: number out of range: 1e999"),
 }
 
 
