@@ -310,7 +310,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   };
   // The unconstrained selection with unit e added: the units that add least beside e leave until it
   // fits (alone, e may exceed the char budget, as a first pick may). Nothing is added back: refilling
-  // the freed room with the next-ranked units scored lower (docs/eaca.md, "Tried and rejected"). The
+  // the freed room with the next-ranked units scored lower (docs/eaca-experiments.md, "Tried and rejected"). The
   // value is e's own plus each remaining unit's MMR value beside e.
   auto replace_for = [&](int e) {
     // Each selected unit with its MMR value beside e, computed once.
