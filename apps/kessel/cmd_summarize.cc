@@ -17,6 +17,7 @@
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/summarize/summary_json.h"
+#include "kessel/text/utf8.h"
 #include "util/progress.h"
 
 namespace kessel::cli {
@@ -55,7 +56,9 @@ void add_summarize_command(CLI::App& app) {
   add_lexicon_options(*cmd, options->lexicon);
   cmd->add_option("--output,-o", options->output, "Output JSONL (default, or '-': standard output)");
   add_summarizer_flags(*cmd, options->summarizer);
-  cmd->add_flag("--explain", options->explain, "Add the attention map to each record");
+  cmd->add_flag("--explain", options->explain,
+                "Add the attention map to each record (dialogues of up to 512 sentences; otherwise "
+                "\"attention_omitted\" says why)");
   cmd->add_flag("--pretty", options->pretty, "Readable text instead of JSON lines");
   cmd->add_option("--html", options->html,
                   "Also write a review page: highlighted emotions, summary-to-turn links, attention map");
@@ -78,7 +81,8 @@ void add_summarize_command(CLI::App& app) {
     }
     std::ostream& out = to_stdout ? std::cout : file;
     Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()));
-    std::int64_t done = 0, unsatisfied = 0;
+    std::int64_t done = 0, unsatisfied = 0, refused = 0;
+    const bool skip = text::parse_on_error(o.input.on_error) == text::OnError::skip;
     HtmlReport report;
     // Blocks of dialogues are summarized in parallel, then written in input order; each dialogue's
     // work is single-threaded, so the output does not depend on --threads.
@@ -96,7 +100,20 @@ void add_summarize_command(CLI::App& app) {
         }
       }
       for (std::size_t i = b0; i < b1; ++i) {
-        if (errors[i - b0]) std::rethrow_exception(errors[i - b0]);
+        if (errors[i - b0]) {
+          // A dialogue the summarizer refuses (InvalidArgument: one too long for the graph rankers)
+          // is a bad record like any other: --on-error skip reports it, counts it and goes on.
+          if (!skip) std::rethrow_exception(errors[i - b0]);
+          try {
+            std::rethrow_exception(errors[i - b0]);
+          } catch (const InvalidArgument& e) {
+            std::fprintf(stderr, "skipped %s:%ld: %s\n", o.input.path.c_str(), input.dialogues[i].line,
+                         text::sanitize_utf8(e.what()).c_str());
+            ++refused;
+            progress.update(++done);
+            continue;
+          }
+        }
         const auto& [p, scores, s] = *results[i - b0];
         unsatisfied += s.constraint_satisfied ? 0 : 1;
         if (o.pretty) print_pretty(out, p, s);
@@ -106,7 +123,12 @@ void add_summarize_command(CLI::App& app) {
       }
     }
     if (!out) throw IoError("--output " + o.output + ": write failed");
-    progress.finish(std::to_string(unsatisfied) + " without a kept emotion");
+    progress.finish(std::to_string(unsatisfied) + " without a kept emotion" +
+                    (refused > 0 ? ", " + std::to_string(refused) + (refused == 1 ? " dialogue" : " dialogues") +
+                                       " skipped (--on-error skip)"
+                                 : ""));
+    if (refused == static_cast<std::int64_t>(n))
+      throw InvalidArgument(o.input.path + ": every dialogue was skipped (" + std::to_string(refused) + ")");
     if (!o.html.empty()) report.write(o.html);
   });
 }

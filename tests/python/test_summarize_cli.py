@@ -462,6 +462,21 @@ def test_on_error_skip_reports_every_record(tmp_path):
     assert f"{len(bad_lines)} records skipped" in p.stderr, p.stderr
 
 
+def test_a_dialogue_too_long_for_the_graph_rankers_is_named_and_skippable(tmp_path):
+    # 20,001 sentences: beyond the unsupervised ranker's [U, U] limit. The others still get summaries.
+    long = dialogue("long", *[("customer" if i % 2 else "agent", f"Parcel {i}.") for i in range(20001)])
+    path = write_jsonl(tmp_path / "in.jsonl", [GOOD, long, dict(GOOD, id="after")])
+    err = fails("summarize", "--input", path)
+    assert "dialogue 'long' (line 2) has 20001 sentences" in err and "--model" in err, err
+    p = run("summarize", "--input", path, "--on-error", "skip")
+    assert [r["id"] for r in records(p.stdout)] == ["good", "after"]
+    assert "skipped " + str(path) + ":2: centrality: dialogue 'long'" in p.stderr, p.stderr
+    assert "1 dialogue skipped (--on-error skip)" in p.stderr, p.stderr
+    only = write_jsonl(tmp_path / "only.jsonl", [long])
+    err = fails("summarize", "--input", only, "--on-error", "skip")
+    assert "every dialogue was skipped (1)" in err, err
+
+
 def test_a_bad_first_record_does_not_stop_format_detection(tmp_path):
     path = tmp_path / "first_bad.jsonl"
     with open(path, "wb") as f:
