@@ -90,22 +90,33 @@ std::vector<float> unit_tfidf(const Prepared& p, int dim) {
 }
 
 std::vector<float> damped_stationary(const std::vector<float>& P, int n, float damping,
-                                     int iterations, double tolerance) {
+                                     int iterations, double tolerance, const std::vector<double>& teleport) {
   KESSEL_CHECK_ARG(n >= 0 && P.size() == static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
                    "damped_stationary: P has ", P.size(), " entries, expected n*n with n=", n);
   KESSEL_CHECK_ARG(damping >= 0.0f && damping < 1.0f, "damped_stationary: damping must be in [0, 1), got ",
                    damping);
+  KESSEL_CHECK_ARG(teleport.empty() || teleport.size() == static_cast<std::size_t>(n),
+                   "damped_stationary: teleport has ", teleport.size(), " entries, expected 0 or n=", n);
   if (n == 0) return {};
-  std::vector<double> c(static_cast<std::size_t>(n), 1.0 / n), next(static_cast<std::size_t>(n));
+  std::vector<double> t = teleport;
+  if (t.empty()) t.assign(static_cast<std::size_t>(n), 1.0 / n);
+  double t_sum = 0.0;
+  for (double v : t) {
+    KESSEL_CHECK_ARG(std::isfinite(v) && v >= 0.0, "damped_stationary: teleport entries must be finite and >= 0, got ", v);
+    t_sum += v;
+  }
+  KESSEL_CHECK_ARG(t_sum > 0.0, "damped_stationary: teleport sums to 0");
+  for (double& v : t) v /= t_sum;
+  std::vector<double> c(t), next(static_cast<std::size_t>(n));
   std::vector<double> row_sum(static_cast<std::size_t>(n), 0.0);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) row_sum[static_cast<std::size_t>(i)] += P[static_cast<std::size_t>(i) * n + j];
   for (int it = 0; it < iterations; ++it) {
-    std::fill(next.begin(), next.end(), (1.0 - damping) / n);
+    for (int j = 0; j < n; ++j) next[static_cast<std::size_t>(j)] = (1.0 - damping) * t[static_cast<std::size_t>(j)];
     for (int i = 0; i < n; ++i) {
       const double ci = damping * c[static_cast<std::size_t>(i)];
-      if (row_sum[static_cast<std::size_t>(i)] <= 0.0) {  // dangling node: spread uniformly
-        for (int j = 0; j < n; ++j) next[static_cast<std::size_t>(j)] += ci / n;
+      if (row_sum[static_cast<std::size_t>(i)] <= 0.0) {  // dangling node: jump as the teleport does
+        for (int j = 0; j < n; ++j) next[static_cast<std::size_t>(j)] += ci * t[static_cast<std::size_t>(j)];
         continue;
       }
       const double inv = 1.0 / row_sum[static_cast<std::size_t>(i)];
@@ -125,6 +136,8 @@ CentralityScorer::CentralityScorer(CentralityOptions options) : options_(options
   KESSEL_CHECK_ARG(options_.temperature > 0.0f, "centrality: temperature must be > 0, got ",
                    options_.temperature);
   KESSEL_CHECK_ARG(options_.m > 1.0f, "centrality: m must be > 1, got ", options_.m);
+  KESSEL_CHECK_ARG(std::isfinite(options_.position_bias) && options_.position_bias >= 0.0f,
+                   "centrality: position_bias must be finite and >= 0, got ", options_.position_bias);
 }
 
 std::string CentralityScorer::name() const {
@@ -193,7 +206,12 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
     attention_weights(weights.data() + static_cast<std::size_t>(r0) * U, in, spec);
   }
 
-  out.salience = damped_stationary(weights, U, options_.damping, options_.iterations, options_.tolerance);
+  // Teleport by position (PositionRank, Florescu & Caragea 2017): the random reader restarts near
+  // the opening, where a customer states the issue, e^-position_bias times as often at the end.
+  std::vector<double> teleport(static_cast<std::size_t>(U));
+  for (int u = 0; u < U; ++u)
+    teleport[static_cast<std::size_t>(u)] = std::exp(-static_cast<double>(options_.position_bias) * u / U);
+  out.salience = damped_stationary(weights, U, options_.damping, options_.iterations, options_.tolerance, teleport);
   // English renders as the trained model renders it verbatim: @mentions, URLs, salutations and
   // sign-offs dropped, so a unit that is only addressing ("^CAR", "@AmazonHelp") is never picked.
   if (p.lang == Lang::en) {

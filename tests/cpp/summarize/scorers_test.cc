@@ -45,6 +45,37 @@ TEST(DampedStationary, MatchesTheClosedFormOfATwoNodeChain) {
   EXPECT_GT(star_d[0], star_d[1]);
 }
 
+TEST(DampedStationary, TeleportVectorMatchesTheClosedForm) {
+  // P = [[0, 1], [1, 0]], teleport (0.8, 0.2) (given unnormalized), d = 0.5:
+  // c0 = (1 - d) 0.8 + d c1, c1 = (1 - d) 0.2 + d c0  ->  c0 = (0.8 + 0.2 d) / (1 + d) = 0.6.
+  auto c = damped_stationary({0, 1, 1, 0}, 2, 0.5f, 1000, 1e-12, {4.0, 1.0});
+  EXPECT_NEAR(c[0], 0.6, 1e-6);
+  EXPECT_NEAR(c[1], 0.4, 1e-6);
+  // A node with no edges jumps as the teleport does: with P = 0 the answer is the teleport itself.
+  auto dangling = damped_stationary({0, 0, 0, 0}, 2, 0.85f, 1000, 1e-12, {3.0, 1.0});
+  EXPECT_NEAR(dangling[0], 0.75, 1e-6);
+  EXPECT_THROW(damped_stationary({0, 1, 1, 0}, 2, 0.5f, 100, 1e-9, {1.0}), InvalidArgument);
+  EXPECT_THROW(damped_stationary({0, 1, 1, 0}, 2, 0.5f, 100, 1e-9, {0.0, 0.0}), InvalidArgument);
+  EXPECT_THROW(damped_stationary({0, 1, 1, 0}, 2, 0.5f, 100, 1e-9, {-1.0, 2.0}), InvalidArgument);
+}
+
+TEST(Scorers, CentralityBreaksTiesTowardsTheOpening) {
+  // Four units with the same content: only the position prior separates them, earliest first.
+  auto d = dialogue_of({{Speaker::customer, "my parcel is late"},
+                        {Speaker::agent, "my parcel is late"},
+                        {Speaker::customer, "my parcel is late"},
+                        {Speaker::agent, "my parcel is late"}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s = CentralityScorer().score(p);
+  for (int u = 0; u + 1 < 4; ++u) EXPECT_GT(s.salience[u], s.salience[u + 1]) << u;
+  CentralityOptions flat;
+  flat.position_bias = 0.0f;
+  s = CentralityScorer(flat).score(p);
+  for (int u = 0; u + 1 < 4; ++u) EXPECT_NEAR(s.salience[u], 0.25f, 1e-6) << u;
+  flat.position_bias = -1.0f;
+  EXPECT_THROW(CentralityScorer{flat}, InvalidArgument);
+}
+
 TEST(Scorers, CentralityPrefersTheUnitThatSharesTheMostContent) {
   auto d = dialogue_of({{Speaker::customer, "订单物流一直没有更新"},
                         {Speaker::agent, "您好请问有什么可以帮您"},
@@ -55,6 +86,7 @@ TEST(Scorers, CentralityPrefersTheUnitThatSharesTheMostContent) {
   for (auto normalizer : {Normalizer::kSoftmax, Normalizer::kFuzzy}) {
     CentralityOptions o;
     o.normalizer = normalizer;
+    o.position_bias = 0.0f;  // the graph alone (the opening's prior is tested above)
     UnitScores s = CentralityScorer(o).score(p);
     ASSERT_EQ(s.salience.size(), 5u);
     for (float v : s.salience) EXPECT_TRUE(std::isfinite(v));
