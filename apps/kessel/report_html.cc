@@ -95,7 +95,10 @@ void HtmlReport::add(const summarize::Prepared& p, const summarize::Summary& s,
   const bool has_map = a.size() > 0 && a.rank() == 2 && a.dim(1) == static_cast<Index>(p.units.size());
   // The map has one cell per (customer sentence, sentence): a 10,000-turn dialogue would need
   // gigabytes of HTML and no reader can scan it. Say so instead of drawing it.
-  if (has_map && p.units.size() > kMaxHeatMapUnits) {
+  if (!has_map && p.units.size() > static_cast<std::size_t>(summarize::kMaxExplainUnits)) {
+    h += "<p class=\"src\">Attention map omitted: " + std::to_string(p.units.size()) +
+         " sentences (scorers compute it up to " + std::to_string(summarize::kMaxExplainUnits) + ").</p>";
+  } else if (has_map && p.units.size() > kMaxHeatMapUnits) {
     h += "<p class=\"src\">Attention map omitted: " + std::to_string(p.units.size()) +
          " sentences (the page draws it up to " + std::to_string(kMaxHeatMapUnits) +
          "; <code>kessel summarize --explain</code> gives the full map).</p>";

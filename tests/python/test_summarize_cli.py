@@ -322,8 +322,12 @@ def test_html_report_large_dialogue(tmp_path):
     html = tmp_path / "big.html"
     (rec,) = summarize(path, "--html", html)
     page = html.read_text(encoding="utf-8")
-    assert "Attention map omitted: 400 sentences" in page
+    assert "Attention map omitted: 400 sentences (the page draws it up to 300" in page
     assert len(page) < 1_000_000
+    # Beyond 512 sentences no scorer computes the map; the page says that instead.
+    path = write_jsonl(tmp_path / "bigger.jsonl", [dialogue("bigger", *(turns * 2))])
+    summarize(path, "--html", html)
+    assert "Attention map omitted: 800 sentences (scorers compute it up to 512)" in html.read_text(encoding="utf-8")
     assert html_escape(turns[1][1]) in page and turns[1][1] not in page
     assert any(e["in_summary"] for e in rec["emotions"]) and '<mark class="kept"' in page
 
