@@ -1,6 +1,7 @@
 #include "summarize/compress.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
@@ -219,6 +220,35 @@ std::size_t signature_start(const std::vector<text::Token>& t) {
   return alone || name.text.size() <= 4 ? t.size() - 2 : t.size();
 }
 
+// A tweet thread's counter, "1/2" or "(2/3)": n/m with 1 <= n <= m <= 9 (not "24/7", "9/15", "0/10").
+bool is_thread_counter(const text::Token& t) {
+  const std::string& s = t.text;
+  return t.kind == text::TokenKind::number && s.size() == 3 && s[1] == '/' && s[0] >= '1' && s[0] <= '9' &&
+         s[2] >= '2' && s[2] <= '9' && s[0] <= s[2];
+}
+
+// The tokens [begin, end) of a thread counter that opens (at_start) or closes the tokens `t` up to
+// `limit`, with its parentheses; {0, 0} when there is none.
+std::pair<std::size_t, std::size_t> thread_counter(const std::vector<text::Token>& t, std::size_t first,
+                                                   std::size_t limit) {
+  if (first >= limit) return {0, 0};
+  auto paren = [&](std::size_t i, const char* p) { return i < limit && t[i].text == p; };
+  // Opening: "2/2 Facebook by visiting ...", "(1/2) ...".
+  std::size_t i = first + (paren(first, "(") ? 1 : 0);
+  if (i < limit && is_thread_counter(t[i]) && (t[first].text != "(" || paren(i + 1, ")")))
+    return {first, t[first].text == "(" ? i + 2 : i + 1};
+  // Closing: "... we got your back ;) 1/3", "(2/2)" before a sign-off.
+  std::size_t j = limit - 1;
+  const bool closed = t[j].text == ")";
+  if (closed) {
+    if (j == first) return {0, 0};
+    --j;
+  }
+  if (!is_thread_counter(t[j])) return {0, 0};
+  if (closed) return j > first && t[j - 1].text == "(" ? std::make_pair(j - 1, limit) : std::make_pair<std::size_t, std::size_t>(0, 0);
+  return {j, limit};
+}
+
 }  // namespace
 
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
@@ -238,7 +268,13 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     }
   const std::size_t greet = salutation_length(rest);
   for (std::size_t k = 0; k < greet; ++k) keep[where[k]] = 0;
-  for (std::size_t k = std::max(greet, signature_start(rest)); k < rest.size(); ++k) keep[where[k]] = 0;
+  const std::size_t sign = std::max(greet, signature_start(rest));
+  for (std::size_t k = sign; k < rest.size(); ++k) keep[where[k]] = 0;
+  // A thread counter at either end of what remains ("2/2 Facebook by ...", "... ;) 1/3").
+  const auto [c0, c1] = thread_counter(rest, greet, sign);
+  for (std::size_t k = c0; k < c1; ++k) keep[where[k]] = 0;
+  // Where the unit's words now start: after the salutation and an opening counter.
+  const std::size_t lead = c1 > c0 && c0 == greet ? c1 : greet;
   bool dropped = false;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (tokens.forced[i]) keep[i] = 1;
@@ -251,9 +287,9 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   if (reported_speech && unit.speaker == text::Speaker::agent &&
       (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
     dropped = true;
-  // Without its salutation the unit starts at the next word: "Hi there, we're on it" -> "We're on it"
-  // (an emotion mention keeps the customer's spelling).
-  for (std::size_t k = greet; greet > 0 && k < rest.size(); ++k) {
+  // Without its salutation or counter the unit starts at the next word: "Hi there, we're on it" ->
+  // "We're on it" (an emotion mention keeps the customer's spelling).
+  for (std::size_t k = lead; lead > 0 && k < rest.size(); ++k) {
     const std::size_t i = where[k];
     if (!keep[i] || text::is_punctuation(t[i])) continue;
     std::string& f = forms[i];

@@ -147,6 +147,31 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
   EXPECT_EQ(drop_addressing(p2.units[3], units2[3]), p2.units[3].text);
 }
 
+TEST(Compress, EnglishThreadCountersAreAddressingToo) {
+  auto d = make_dialogue({{Speaker::agent, {"@124579 2/2 know your account number and details?"}},
+                          {Speaker::agent, {"No worries though - we got your back ;) 1/3"}},
+                          {Speaker::agent, {"Call us when you can (1/2)^CB"}},
+                          {Speaker::agent, {"2/3"}},
+                          {Speaker::agent, {"(2/2) thanks for waiting ^JA"}},
+                          {Speaker::customer, {"Open 24/7 and still closed on 9/15, rated it 0/10"}},
+                          {Speaker::customer, {"It takes 1 1/2 hours"}},
+                          {Speaker::customer, {"I needed it 1/2"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto u = unit_tokens(p);
+  ASSERT_EQ(p.units.size(), 8u);
+  // An opening counter goes, and the next word starts the sentence.
+  EXPECT_EQ(drop_addressing(p.units[0], u[0]), "Know your account number and details?");
+  EXPECT_EQ(drop_addressing(p.units[1], u[1]), "No worries though - we got your back ;)");
+  EXPECT_EQ(drop_addressing(p.units[2], u[2]), "Call us when you can");
+  EXPECT_EQ(drop_addressing(p.units[3], u[3]), "");  // nothing but a counter: never selected
+  EXPECT_EQ(drop_addressing(p.units[4], u[4]), "Thanks for waiting");
+  // Not counters: times, dates, ratings out of ten, fractions inside a sentence.
+  EXPECT_EQ(drop_addressing(p.units[5], u[5]), p.units[5].text);
+  EXPECT_EQ(drop_addressing(p.units[6], u[6]), p.units[6].text);
+  // Either speaker threads long tweets.
+  EXPECT_EQ(drop_addressing(p.units[7], u[7]), "I needed it");
+}
+
 TEST(Compress, TrainingLearnsASeparableRule) {
   // Feature 1 means "keep", feature 2 means "delete"; feature 0 is noise on both.
   std::vector<KeepExample> data;
