@@ -289,10 +289,17 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   std::vector<std::size_t> replaced{first};  // token positions (in k) the lead replaces
   std::size_t verb = first + 1;
   const std::string lead = lower(first);
-  const bool question = lead == "could" || lead == "can" || lead == "would";
+  bool question = lead == "could" || lead == "can" || lead == "would";
   bool polite = lead == "please" || lead == "kindly";
   const bool question_mark = ends_in_question_mark(t, k);
-  if (question) {
+  // "Please could you DM us?": the question form after the please ("to DM them", not "to could").
+  if (polite && (lower(first + 1) == "could" || lower(first + 1) == "can" || lower(first + 1) == "would") &&
+      lower(first + 2) == "you") {
+    replaced.push_back(first + 1);
+    replaced.push_back(first + 2);
+    verb = first + 3;
+    question = true;
+  } else if (question) {
     if (lower(first + 1) != "you") return false;
     replaced.push_back(first + 1);
     verb = first + 2;

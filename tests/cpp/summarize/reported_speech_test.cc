@@ -138,6 +138,9 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Hi Sam, could you restart the app?", "They ask the customer to restart the app."},
       // A question form that says please is a request without its "?".
       {"Could you please DM us with more details.", "They ask the customer to DM them with more details."},
+      // Please before the question form (it used to give "They ask the customer to could the customer DM").
+      {"Please could you DM us with your name?", "They ask the customer to DM them with their name."},
+      {"Kindly can you share your number.", "They ask the customer to share their number."},
       // An imperative that opens the unit.
       {"DM us back, we'll dive further into this there.",
        "They ask the customer to DM them back, they'll dive further into this there."},
