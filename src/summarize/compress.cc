@@ -1,7 +1,6 @@
 #include "summarize/compress.h"
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
@@ -206,18 +205,18 @@ std::size_t salutation_length(const std::vector<text::Token>& t) {
   return 0;
 }
 
-// An agent's sign-off at the end of a unit: "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter word that
-// starts upper-case). A unit that is nothing but such a mark and a capitalized name ("^CAR",
-// "-Chris") is a sign-off whatever the name's length. Returns the index of the mark, or the size
-// when there is none.
-std::size_t signature_start(const std::vector<text::Token>& t) {
-  if (t.size() < 2) return t.size();
-  const auto& mark = t[t.size() - 2];
-  const auto& name = t.back();
+// An agent's sign-off at the end of t[first, limit): "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter
+// word that starts upper-case). Tokens that are nothing but such a mark and a capitalized name
+// ("^CAR", "-Chris") are a sign-off whatever the name's length. Returns the index of the mark, or
+// `limit` when there is none.
+std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+  if (limit < first + 2) return limit;
+  const auto& mark = t[limit - 2];
+  const auto& name = t[limit - 1];
   const bool mark_ok = mark.text == "^" || mark.text == "-" || mark.text == "*" || mark.text == "~";
-  if (!mark_ok || !is_word(name) || !is_upper_ascii(name.text[0])) return t.size();
-  const bool alone = t.size() == 2;
-  return alone || name.text.size() <= 4 ? t.size() - 2 : t.size();
+  if (!mark_ok || !is_word(name) || !is_upper_ascii(name.text[0])) return limit;
+  const bool alone = limit - first == 2;
+  return alone || name.text.size() <= 4 ? limit - 2 : limit;
 }
 
 // A tweet thread's counter, "1/2" or "(2/3)": n/m with 1 <= n <= m <= 9 (not "24/7", "9/15", "0/10").
@@ -227,26 +226,84 @@ bool is_thread_counter(const text::Token& t) {
          s[2] >= '2' && s[2] <= '9' && s[0] <= s[2];
 }
 
-// The tokens [begin, end) of a thread counter that opens (at_start) or closes the tokens `t` up to
-// `limit`, with its parentheses; {0, 0} when there is none.
-std::pair<std::size_t, std::size_t> thread_counter(const std::vector<text::Token>& t, std::size_t first,
-                                                   std::size_t limit) {
-  if (first >= limit) return {0, 0};
-  auto paren = [&](std::size_t i, const char* p) { return i < limit && t[i].text == p; };
-  // Opening: "2/2 Facebook by visiting ...", "(1/2) ...".
-  std::size_t i = first + (paren(first, "(") ? 1 : 0);
-  if (i < limit && is_thread_counter(t[i]) && (t[first].text != "(" || paren(i + 1, ")")))
-    return {first, t[first].text == "(" ? i + 2 : i + 1};
-  // Closing: "... we got your back ;) 1/3", "(2/2)" before a sign-off.
-  std::size_t j = limit - 1;
-  const bool closed = t[j].text == ")";
-  if (closed) {
-    if (j == first) return {0, 0};
-    --j;
+// The end of a thread counter that opens t[first, limit) ("2/2 Facebook by ...", "(1/2) ..."),
+// parentheses included, or `first` when there is none.
+std::size_t opening_counter_end(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+  const bool paren = first < limit && t[first].text == "(";
+  const std::size_t i = first + (paren ? 1 : 0);
+  if (i >= limit || !is_thread_counter(t[i])) return first;
+  if (!paren) return i + 1;
+  return i + 1 < limit && t[i + 1].text == ")" ? i + 2 : first;
+}
+
+// The start of a thread counter that closes t[first, limit) ("... ;) 1/3", "(2/2)"), or `limit`.
+std::size_t closing_counter_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+  if (limit <= first) return limit;
+  if (is_thread_counter(t[limit - 1])) return limit - 1;
+  if (limit >= first + 3 && t[limit - 1].text == ")" && is_thread_counter(t[limit - 2]) && t[limit - 3].text == "(")
+    return limit - 3;
+  return limit;
+}
+
+bool is_thanks_word(const std::string& lower) {
+  return lower == "thanks" || lower == "thx" || lower == "ty" || lower == "cheers" || lower == "regards";
+}
+
+// Where a thanks formula ("Thanks", "TY", "Cheers", "Thank you", "Kind regards") that ends
+// t[first, end) starts, or `end` when t[first, end) does not end with one.
+std::size_t thanks_formula_start(const std::vector<text::Token>& t, std::size_t first, std::size_t end) {
+  if (end == first || !is_word(t[end - 1])) return end;
+  const std::string& w = t[end - 1].lower;
+  const std::string before = end >= first + 2 && is_word(t[end - 2]) ? t[end - 2].lower : std::string();
+  if ((w == "you" && before == "thank") || (w == "thanks" && before == "many") ||
+      (w == "regards" && (before == "kind" || before == "best" || before == "warm")))
+    return end - 2;
+  return is_thanks_word(w) ? end - 1 : end;
+}
+
+// An agent's thanks with a name at the end of t[first, limit): "Thanks - Emma", "TY - Kelly.",
+// "Cheers, Steve", "Thanks-Mich", "Kind regards, Mahindra" (the name one capitalized word of any
+// length, the mark between them optional). When the name already went as a sign-off
+// (`named_after`: "Kind Regards - Rob"), the thanks alone. Returns where it starts, or `limit`.
+std::size_t thanks_signoff_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit,
+                                 bool named_after) {
+  std::size_t j = limit;
+  if (j > first && t[j - 1].text == ".") --j;
+  if (!named_after) {
+    if (j == first || !is_word(t[j - 1])) return limit;
+    // Written as one hyphenated word: "Thanks-Mich".
+    const std::string& w = t[j - 1].text;
+    const auto dash = w.find('-');
+    if (dash != std::string::npos && dash + 1 < w.size() && is_upper_ascii(w[dash + 1]) &&
+        is_thanks_word(t[j - 1].lower.substr(0, dash)))
+      return j - 1;
+    if (!is_upper_ascii(w[0])) return limit;
+    --j;  // the name
   }
-  if (!is_thread_counter(t[j])) return {0, 0};
-  if (closed) return j > first && t[j - 1].text == "(" ? std::make_pair(j - 1, limit) : std::make_pair<std::size_t, std::size_t>(0, 0);
-  return {j, limit};
+  if (j > first && (t[j - 1].text == "," || t[j - 1].text == "-" || t[j - 1].text == "~")) --j;
+  const std::size_t start = thanks_formula_start(t, first, j);
+  return start < j ? start : limit;
+}
+
+// Where a unit's trailing addressing starts: sign-offs, thread counters and (agent units) a thanks
+// with a name, peeled from the end in any order ("Ty - Marian 2/2", "(1/2)^CB").
+std::size_t addressing_tail_start(const std::vector<text::Token>& t, std::size_t first, bool agent) {
+  std::size_t limit = t.size();
+  bool signed_off = false;
+  for (;;) {
+    std::size_t next = signature_start(t, first, limit);
+    const bool sign = next < limit;
+    if (next == limit) next = closing_counter_start(t, first, limit);
+    if (next == limit && agent) next = thanks_signoff_start(t, first, limit, signed_off);
+    if (next == limit) {
+      // A name left alone once a counter or sign-off went ("Chris 2/2") signs the tweet off too.
+      const bool name_alone = agent && limit < t.size() && limit == first + 1 && is_word(t[first]) &&
+                              is_upper_ascii(t[first].text[0]);
+      return name_alone ? first : limit;
+    }
+    signed_off = signed_off || sign;
+    limit = next;
+  }
 }
 
 }  // namespace
@@ -258,7 +315,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   std::vector<char> keep(t.size(), 1);
   for (std::size_t i = 0; i < t.size(); ++i)
     if (t[i].kind == text::TokenKind::mention || t[i].kind == text::TokenKind::url) keep[i] = 0;
-  // The salutation and sign-off are found on the tokens that remain ("@jane Hi there, ..." too).
+  // The salutation, sign-off and thread counters are found on the tokens that remain ("@jane Hi
+  // there, ..." too).
   std::vector<text::Token> rest;
   std::vector<std::size_t> where;
   for (std::size_t i = 0; i < t.size(); ++i)
@@ -267,14 +325,11 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
       where.push_back(i);
     }
   const std::size_t greet = salutation_length(rest);
-  for (std::size_t k = 0; k < greet; ++k) keep[where[k]] = 0;
-  const std::size_t sign = std::max(greet, signature_start(rest));
-  for (std::size_t k = sign; k < rest.size(); ++k) keep[where[k]] = 0;
-  // A thread counter at either end of what remains ("2/2 Facebook by ...", "... ;) 1/3").
-  const auto [c0, c1] = thread_counter(rest, greet, sign);
-  for (std::size_t k = c0; k < c1; ++k) keep[where[k]] = 0;
-  // Where the unit's words now start: after the salutation and an opening counter.
-  const std::size_t lead = c1 > c0 && c0 == greet ? c1 : greet;
+  const std::size_t tail = std::max(greet, addressing_tail_start(rest, greet, unit.speaker == text::Speaker::agent));
+  // Where the unit's words now start: after the salutation and an opening thread counter.
+  const std::size_t lead = opening_counter_end(rest, greet, tail);
+  for (std::size_t k = 0; k < lead; ++k) keep[where[k]] = 0;
+  for (std::size_t k = tail; k < rest.size(); ++k) keep[where[k]] = 0;
   bool dropped = false;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (tokens.forced[i]) keep[i] = 1;

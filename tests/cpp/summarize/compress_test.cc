@@ -172,6 +172,37 @@ TEST(Compress, EnglishThreadCountersAreAddressingToo) {
   EXPECT_EQ(drop_addressing(p.units[7], u[7]), "I needed it");
 }
 
+TEST(Compress, EnglishThanksWithANameClosesAnAgentUnit) {
+  auto d = make_dialogue({{Speaker::agent, {"TY - Robyn"}},
+                          {Speaker::agent, {"Kindly apply payments through the card.Thanks-Mich"}},
+                          {Speaker::agent, {"Ty - Marian 2/2"}},
+                          {Speaker::agent, {"We have passed it on. Kind regards, Mahindra."}},
+                          {Speaker::agent, {"Thanks for waiting, Sam will call you"}},
+                          {Speaker::agent, {"Thank you"}},
+                          {Speaker::customer, {"Thanks - Emily"}},
+                          {Speaker::agent, {"Kind Regards - Rob 4/4"}},
+                          {Speaker::agent, {"- Allyn 2/2"}},
+                          {Speaker::agent, {"Chris 2/2"}},
+                          {Speaker::agent, {"Done"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto u = unit_tokens(p);
+  ASSERT_EQ(p.units.size(), 11u);
+  // A name left alone by the counter signs off; a word alone with nothing peeled is the unit.
+  EXPECT_EQ(drop_addressing(p.units[9], u[9]), "");
+  EXPECT_EQ(drop_addressing(p.units[10], u[10]), "Done");
+  // Counter, sign-off, then the thanks whose name the sign-off took: nothing is left.
+  EXPECT_EQ(drop_addressing(p.units[7], u[7]), "");
+  EXPECT_EQ(drop_addressing(p.units[8], u[8]), "");
+  EXPECT_EQ(drop_addressing(p.units[0], u[0]), "");  // nothing but a sign-off: never selected
+  EXPECT_EQ(drop_addressing(p.units[1], u[1]), "Kindly apply payments through the card.");
+  EXPECT_EQ(drop_addressing(p.units[2], u[2]), "");  // counter and sign-off, peeled in either order
+  EXPECT_EQ(drop_addressing(p.units[3], u[3]), "We have passed it on.");
+  // Not a sign-off: the thanks is not followed by a name at the end, or it is the customer's.
+  EXPECT_EQ(drop_addressing(p.units[4], u[4]), p.units[4].text);
+  EXPECT_EQ(drop_addressing(p.units[5], u[5]), p.units[5].text);
+  EXPECT_EQ(drop_addressing(p.units[6], u[6]), p.units[6].text);
+}
+
 TEST(Compress, TrainingLearnsASeparableRule) {
   // Feature 1 means "keep", feature 2 means "delete"; feature 0 is noise on both.
   std::vector<KeepExample> data;
