@@ -38,8 +38,21 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port (printed)
   double max_body_mb = 16.0;
+  // Without a model the ranker holds a [U, U] matrix per dialogue and each worker thread serves one
+  // request: this bounds a request's memory (5,000 sentences: 100 MB) where the body size cannot.
+  int max_dialogue_sentences = 5000;
   SummarizerFlags summarizer;
 };
+
+// Refuses (400) a dialogue of more sentences than the server takes.
+void check_dialogue_size(const text::Dialogue& d, int max_sentences) {
+  std::size_t n = 0;
+  for (const auto& t : d.turns) n += t.sentences.size();
+  if (n > static_cast<std::size_t>(max_sentences))
+    throw InvalidArgument("request:" + std::to_string(d.line) + ": dialogue '" + d.id + "' has " + std::to_string(n) +
+                          " sentences; this server takes at most " + std::to_string(max_sentences) +
+                          " (--max-dialogue-sentences)");
+}
 
 // The request body as JSONL: a single JSON object or an array of objects (pretty-printed or not) is
 // turned into one line per dialogue; anything else is read as JSONL, line by line.
@@ -135,6 +148,7 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
     const bool explain = req.has_param("explain") && req.get_param_value("explain") != "0";
     const text::ReadResult input = read_body(req.body);
     std::string out;
+    for (const auto& dialogue : input.dialogues) check_dialogue_size(dialogue, o.max_dialogue_sentences);
     for (const auto& dialogue : input.dialogues) {
       const auto [p, scores, s] = summarizer.run(dialogue, lexicon);
       out += summarize::summary_to_json(p, s, explain ? &scores : nullptr).dump() + "\n";
@@ -144,6 +158,7 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
   server.Post("/review", [&](const httplib::Request& req, httplib::Response& res) {
     const text::ReadResult input = read_body(req.body);
     HtmlReport report;
+    for (const auto& dialogue : input.dialogues) check_dialogue_size(dialogue, o.max_dialogue_sentences);
     for (const auto& dialogue : input.dialogues) {
       const auto r = summarizer.run(dialogue, lexicon);
       report.add(r.prepared, r.summary, r.scores);
@@ -172,6 +187,10 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--max-body-mb", options->max_body_mb, "Largest request body accepted, in MiB")
       ->capture_default_str()
       ->check(CLI::Range(0.001, 4096.0));
+  cmd->add_option("--max-dialogue-sentences", options->max_dialogue_sentences,
+                  "Longest dialogue a request may hold, in sentences (400 beyond it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   add_summarizer_flags(*cmd, options->summarizer);
   cmd->callback([options, cmd] { serve(*options, summarizer_options(options->summarizer, *cmd)); });
 }

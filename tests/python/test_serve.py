@@ -157,3 +157,22 @@ def test_bad_options_fail_before_listening(tmp_path):
     assert p.returncode != 0 and "none.safetensors" in p.stderr
     p = subprocess.run([CLI, "serve", "--port", "70000"], capture_output=True, text=True, timeout=30)
     assert p.returncode != 0 and "--port" in p.stderr
+
+
+def test_a_dialogue_beyond_the_sentence_limit_is_refused_before_any_work():
+    # The limit bounds a request's memory where the body size cannot (the model-free ranker holds a
+    # [U, U] matrix): 400 naming the dialogue, for /summarize and /review alike; at the limit it runs.
+    s = Server("--max-dialogue-sentences", "50")
+    try:
+        def body(n, did):
+            return json.dumps({"id": did, "turns": [{"speaker": "customer" if i % 2 else "agent",
+                                                     "text": f"Parcel {i} is late."} for i in range(n)]})
+        for path in ("/summarize", "/review"):
+            status, _, text = s.request(path, body(51, "long") + "\n" + body(4, "short"))
+            assert status == 400
+            assert json.loads(text)["error"] == ("request:1: dialogue 'long' has 51 sentences; this server "
+                                                 "takes at most 50 (--max-dialogue-sentences)")
+        status, _, text = s.request("/summarize", body(50, "edge"))
+        assert status == 200 and lines(text)[0]["id"] == "edge"
+    finally:
+        s.close()
