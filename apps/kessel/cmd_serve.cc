@@ -76,10 +76,13 @@ std::string as_jsonl(const std::string& body) {
   return body;
 }
 
-text::ReadResult read_body(const std::string& body) {
+// The request's dialogues, each within the server's sentence limit (checked before any work).
+text::ReadResult read_body(const std::string& body, int max_dialogue_sentences) {
   if (body.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InvalidArgument("request: the body holds no dialogue (send JSONL, a JSON object or an array)");
-  return text::read_dialogues_from_string(as_jsonl(body), "request");
+  text::ReadResult input = text::read_dialogues_from_string(as_jsonl(body), "request");
+  for (const auto& dialogue : input.dialogues) check_dialogue_size(dialogue, max_dialogue_sentences);
+  return input;
 }
 
 const char* kReviewPage = R"html(<!doctype html><html><head><meta charset="utf-8"><title>kessel review</title>
@@ -146,9 +149,8 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
   });
   server.Post("/summarize", [&](const httplib::Request& req, httplib::Response& res) {
     const bool explain = req.has_param("explain") && req.get_param_value("explain") != "0";
-    const text::ReadResult input = read_body(req.body);
+    const text::ReadResult input = read_body(req.body, o.max_dialogue_sentences);
     std::string out;
-    for (const auto& dialogue : input.dialogues) check_dialogue_size(dialogue, o.max_dialogue_sentences);
     for (const auto& dialogue : input.dialogues) {
       const auto [p, scores, s] = summarizer.run(dialogue, lexicon);
       out += summarize::summary_to_json(p, s, explain ? &scores : nullptr).dump() + "\n";
@@ -156,9 +158,8 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
     res.set_content(out, "application/x-ndjson; charset=utf-8");
   });
   server.Post("/review", [&](const httplib::Request& req, httplib::Response& res) {
-    const text::ReadResult input = read_body(req.body);
+    const text::ReadResult input = read_body(req.body, o.max_dialogue_sentences);
     HtmlReport report;
-    for (const auto& dialogue : input.dialogues) check_dialogue_size(dialogue, o.max_dialogue_sentences);
     for (const auto& dialogue : input.dialogues) {
       const auto r = summarizer.run(dialogue, lexicon);
       report.add(r.prepared, r.summary, r.scores);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kessel/cluster.h"
@@ -29,7 +30,7 @@ std::vector<std::string> split_fields(const std::string& line, const std::string
   auto fields = util::split_csv_row(line, {.skip_initial_space = true});
   if (!fields) throw ParseError(path, line_no, "unterminated quote");
   for (auto& f : *fields) f = trim(f);
-  return *fields;
+  return std::move(*fields);
 }
 
 // Parses the whole field as a decimal number; accepts no trailing text. strtod also reads

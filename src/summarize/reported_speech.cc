@@ -288,13 +288,13 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   auto word_at = [&](std::size_t at) { return at < k.size() && is_word(t[k[at]]); };
   std::vector<std::size_t> replaced{first};  // token positions (in k) the lead replaces
   std::size_t verb = first + 1;
+  auto asks = [](const std::string& w) { return w == "could" || w == "can" || w == "would"; };
   const std::string lead = lower(first);
-  bool question = lead == "could" || lead == "can" || lead == "would";
+  bool question = asks(lead);
   bool polite = lead == "please" || lead == "kindly";
   const bool question_mark = ends_in_question_mark(t, k);
   // "Please could you DM us?": the question form after the please ("to DM them", not "to could").
-  if (polite && (lower(first + 1) == "could" || lower(first + 1) == "can" || lower(first + 1) == "would") &&
-      lower(first + 2) == "you") {
+  if (polite && asks(lower(first + 1)) && lower(first + 2) == "you") {
     replaced.push_back(first + 1);
     replaced.push_back(first + 2);
     verb = first + 3;
