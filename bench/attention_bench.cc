@@ -6,6 +6,8 @@
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
+#include <cmath>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -133,6 +135,74 @@ void BM_FusedFuzzyM15ForwardBackward(benchmark::State& state) {
   run_forward_backward(state, spec);
 }
 
+// The score terms beyond plain dot products (state.range(2) picks the case; the names are in
+// kScoreTermCases). Times grow by 0-30 s per position; key boosts are uniform in [0, 1].
+struct ScoreTermCase {
+  const char* name;
+  void (*setup)(kessel::AttentionSpec&, kessel::AttentionInputs&, const std::vector<float>& times,
+                const std::vector<float>& boost, const std::vector<float>& slopes);
+};
+const ScoreTermCase kScoreTermCases[] = {
+    {"cosine", [](auto& s, auto&, auto&, auto&, auto&) { s.similarity = kessel::Similarity::kCosine; }},
+    {"constrained_cosine+time_decay+key_boost",
+     [](auto& s, auto& in, auto& t, auto& b, auto&) {
+       s.similarity = kessel::Similarity::kConstrainedCosine, s.beta = 0.3f;
+       in.q_times = in.k_times = t.data(), s.time_decay = 0.002f, in.key_boost = b.data();
+     }},
+    {"neg_sq_euclidean", [](auto& s, auto&, auto&, auto&, auto&) { s.similarity = kessel::Similarity::kNegSqEuclidean; }},
+    {"alibi", [](auto&, auto& in, auto&, auto&, auto& sl) { in.alibi_slopes = sl; }},
+    {"zscore", [](auto& s, auto&, auto&, auto&, auto&) { s.zscore = true; }},
+    {"multiplicative_time_decay",
+     [](auto& s, auto& in, auto& t, auto&, auto&) {
+       in.q_times = in.k_times = t.data(), s.time_decay = 0.002f;
+       s.time_decay_mode = kessel::TimeDecayMode::kMultiplicative;
+     }},
+    {"fuzzy_m2+time_decay",
+     [](auto& s, auto& in, auto& t, auto&, auto&) {
+       s.normalizer = kessel::Normalizer::kFuzzy, in.q_times = in.k_times = t.data(), s.time_decay = 0.002f;
+     }},
+};
+
+void run_score_terms(benchmark::State& state, bool backward) {
+  const Index L = state.range(0);
+  const ScoreTermCase& c = kScoreTermCases[state.range(2)];
+  state.SetLabel(c.name);
+  kessel::AttentionSpec spec;
+  spec.threads = static_cast<int>(state.range(1));
+  Problem p(L);
+  kessel::AttentionInputs in = p.inputs();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<float> times(static_cast<size_t>(kB * L)), boost(static_cast<size_t>(kB * L));
+  float now = 0.0f;
+  for (size_t e = 0; e < times.size(); ++e) times[e] = (now += 30.0f * u(rng)), boost[e] = u(rng);
+  std::vector<float> slopes;
+  for (Index h = 0; h < kH; ++h) slopes.push_back(std::pow(2.0f, -8.0f * static_cast<float>(h + 1) / kH));
+  c.setup(spec, in, times, boost, slopes);
+  p.dq.assign(p.q.size(), 0.0f), p.dk.assign(p.k.size(), 0.0f), p.dv.assign(p.v.size(), 0.0f);
+  std::vector<float> dboost(boost.size());
+  kessel::AttentionGrads g;
+  g.dq = p.dq.data(), g.dk = p.dk.data(), g.dv = p.dv.data();
+  if (in.key_boost) g.dkey_boost = dboost.data();
+  for (auto _ : state) {
+    kessel::attention_forward(p.out.data(), p.lse.data(), in, spec);
+    if (backward) kessel::attention_backward(g, p.dout.data(), p.out.data(), p.lse.data(), in, spec);
+    benchmark::DoNotOptimize(p.out.data());
+    benchmark::DoNotOptimize(p.dq.data());
+  }
+  double flops = forward_flops(L);
+  if (backward) flops += kessel::attention_backward_flops(kB, kH, L, L, kD, kD);
+  state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+void BM_FusedScoreTermsForward(benchmark::State& state) { run_score_terms(state, false); }
+void BM_FusedScoreTermsForwardBackward(benchmark::State& state) { run_score_terms(state, true); }
+void score_term_sizes(benchmark::internal::Benchmark* b) {
+  for (Index c = 0; c < static_cast<Index>(std::size(kScoreTermCases)); ++c)
+    for (Index l : {1024, 4096})
+      for (Index t : {1, 2}) b->Args({l, t, c});
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
 // Baseline: C[L, L] = Q[L, D] K[L, D]^T per head, as one sgemm call per head (the Q K^T half of a
 // forward), OpenBLAS limited to the same thread count.
 void BM_Sgemm(benchmark::State& state) {
@@ -167,6 +237,8 @@ BENCHMARK(BM_FusedFuzzyM15Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 409
 BENCHMARK(BM_FusedCausalForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedFuzzyM15ForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_FusedScoreTermsForward)->Apply(score_term_sizes);
+BENCHMARK(BM_FusedScoreTermsForwardBackward)->Apply(score_term_sizes);
 BENCHMARK(BM_ReferenceForward)->Apply([](auto* b) { sizes(b, {256, 1024}); });
 BENCHMARK(BM_FusedWeights)->Apply([](auto* b) { sizes(b, {256, 1024}); });
 BENCHMARK(BM_ReferenceWeights)->Apply([](auto* b) { sizes(b, {256, 1024}); });

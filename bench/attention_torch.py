@@ -10,7 +10,12 @@ openblas_set_num_threads) it times, as medians of interleaved repeats:
   torch softmax fwd       matmul, softmax, matmul (eager)
   torch fuzzy m fwd       squared distances, pow(-1/(m-1)), normalize, matmul (eager), m = 2 and 1.5
   torch softmax fwd+bwd   autograd
-  kessel fused softmax fwd, fused fuzzy m=2 / m=1.5 fwd, fused softmax fwd+bwd
+  torch terms fwd(+bwd)   the score EACA-like models use: constrained cosine (beta = 0.3) minus additive
+                          time decay (lambda |t_i - t_j|, the gap matrix built outside the timing) plus
+                          a key boost, softmax, matmul; the backward by autograd, key boost included
+  kessel fused softmax fwd, fused fuzzy m=2 / m=1.5 fwd, fused softmax fwd+bwd, terms fwd(+bwd)
+Before timing, the terms cases of the two engines are checked against each other (outputs and
+gradients), so that the table compares the same computation.
 FLOPs are counted as for kessel (4*H*L^2*D per forward, 3.5x for forward+backward); "vs torch" is
 torch's time over kessel's for the same case; "% sgemm" compares GFLOP/s with numpy float32 2048x2048
 matmul (OpenBLAS) at the same thread count, measured before and after the cases (the better of the two). With --lengths not --quick, L=16384 is also run for kessel
@@ -87,9 +92,34 @@ def sgemm_gflops(budget_s, max_repeats):
     return 2.0 * n ** 3 / (ms * 1e6)
 
 
+BETA, LAMBDA = 0.3, 0.002
+
+
+def score_term_inputs(L):
+    """Times (0-30 s apart) and key boosts in [0, 1] for the terms cases, [B, L] each."""
+    rng = np.random.default_rng(L + 1)
+    times = np.cumsum(rng.uniform(0.0, 30.0, (B, L)), axis=1).astype(np.float32)
+    boost = rng.uniform(0.0, 1.0, (B, L)).astype(np.float32)
+    return times, boost
+
+
+def torch_terms(tq, tk, tv, gap, boost):
+    """Eager constrained cosine + additive time decay + key boost attention."""
+    scale = 1.0 / math.sqrt(D)
+    raw = tq @ tk.transpose(-1, -2)
+    qn = tq.norm(dim=-1, keepdim=True).clamp_min(1e-8)
+    kn = tk.norm(dim=-1, keepdim=True).clamp_min(1e-8)
+    sim = (1.0 - BETA) * raw / (qn * kn.transpose(-1, -2)) + BETA * torch.sigmoid(scale * raw)
+    return torch.softmax(sim - LAMBDA * gap + boost[:, None, None, :], dim=-1) @ tv
+
+
 def torch_cases(q, k, v, dout):
     tq, tk, tv, tdout = (torch.from_numpy(x) for x in (q, k, v, dout))
     scale = 1.0 / math.sqrt(D)
+    times, boost = score_term_inputs(q.shape[2])
+    tt = torch.from_numpy(times)
+    gap = (tt[:, None, :, None] - tt[:, None, None, :]).abs()
+    tboost = torch.from_numpy(boost)
 
     def softmax_fwd():
         with torch.no_grad():
@@ -110,8 +140,19 @@ def torch_cases(q, k, v, dout):
         out = torch.softmax(gq @ gk.transpose(-1, -2) * scale, dim=-1) @ gv
         out.backward(tdout)
 
+    def terms_fwd():
+        with torch.no_grad():
+            return torch_terms(tq, tk, tv, gap, tboost)
+
+    def terms_fwd_bwd():
+        gq, gk, gv, gb = (x.detach().requires_grad_() for x in (tq, tk, tv, tboost))
+        out = torch_terms(gq, gk, gv, gap, gb)
+        out.backward(tdout)
+        return out, gq.grad, gk.grad, gv.grad, gb.grad
+
     return {"softmax fwd": softmax_fwd, "fuzzy m=2 fwd": fuzzy_fwd(2.0),
-            "fuzzy m=1.5 fwd": fuzzy_fwd(1.5), "softmax fwd+bwd": softmax_fwd_bwd}
+            "fuzzy m=1.5 fwd": fuzzy_fwd(1.5), "softmax fwd+bwd": softmax_fwd_bwd,
+            "terms fwd": terms_fwd, "terms fwd+bwd": terms_fwd_bwd}
 
 
 def kessel_cases(q, k, v, dout, threads):
@@ -119,7 +160,17 @@ def kessel_cases(q, k, v, dout, threads):
         out, lse = kessel.attention(q, k, v, return_lse=True, threads=threads)
         kessel.attention_backward(q, k, v, dout, out=out, lse=lse, threads=threads)
 
-    return {"softmax fwd": lambda: kessel.attention(q, k, v, threads=threads),
+    times, boost = score_term_inputs(q.shape[2])
+    terms = dict(similarity="constrained_cosine", beta=BETA, times=times, time_decay=LAMBDA,
+                 key_boost=boost, threads=threads)
+
+    def terms_fwd_bwd():
+        out, lse = kessel.attention(q, k, v, return_lse=True, **terms)
+        g = kessel.attention_backward(q, k, v, dout, out=out, lse=lse, **terms)
+        return out, g["dq"], g["dk"], g["dv"], g["dkey_boost"]
+
+    return {"terms fwd": lambda: kessel.attention(q, k, v, **terms), "terms fwd+bwd": terms_fwd_bwd,
+            "softmax fwd": lambda: kessel.attention(q, k, v, threads=threads),
             "fuzzy m=2 fwd": lambda: kessel.attention(q, k, v, normalizer="fuzzy", m=2.0,
                                                       threads=threads),
             "fuzzy m=1.5 fwd": lambda: kessel.attention(q, k, v, normalizer="fuzzy", m=1.5,
@@ -156,6 +207,16 @@ def kessel_long_rss(L, threads):
     return json.loads(res.stdout)
 
 
+def check_terms_agree(torch_fn, kessel_fn):
+    """The terms cases must compute the same thing: out, dq, dk, dv, dkey_boost within 1e-3 of the
+    largest torch value (float32 against float32, different summation orders)."""
+    for name, want, got in zip(("out", "dq", "dk", "dv", "dkey_boost"), torch_fn(), kessel_fn()):
+        want = want.detach().numpy()
+        err = float(np.abs(np.asarray(got) - want).max() / max(np.abs(want).max(), 1e-6))
+        if not err <= 1e-3:
+            raise SystemExit(f"attention_torch: terms case disagrees with torch on {name}: {err:.2e}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lengths", default="256,1024,4096")
@@ -181,6 +242,7 @@ def main():
             flops = {"fwd": fwd_flops(L), "fwd+bwd": 3.5 * fwd_flops(L)}
             torch_fns = torch_cases(q, k, v, dout)
             kessel_fns = kessel_cases(q, k, v, dout, threads)
+            check_terms_agree(torch_fns["terms fwd+bwd"], kessel_fns["terms fwd+bwd"])
             for case in torch_fns:
                 torch_ms, kessel_ms = paired_median_ms([torch_fns[case], kessel_fns[case]],
                                                        2 * budget_s, max_repeats)

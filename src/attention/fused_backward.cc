@@ -40,6 +40,7 @@ struct Scratch {
   BackwardRows rows;
   LoadedTile lt;
   TileGrads tg;
+  StagedScratch ss;
   std::vector<float> st = std::vector<float>(static_cast<size_t>(kBlockK * kBlockQ));
   std::vector<float> dp = std::vector<float>(static_cast<size_t>(kBlockK * kBlockQ));
   std::vector<float> hq_acc = std::vector<float>(kBlockQ);
@@ -116,14 +117,14 @@ void row_pass(RowArrays& ra, Scratch& s, const Call& c, Index b, Index h, Index 
   plan_key_tiles(ctx.spec, ctx.r.pos_offset, ctx.elementwise_masks, blk.i0, blk.i0 + blk.nq, 0,
                  ctx.key_limit(b), s.tiles);
   if (ctx.spec.zscore) {
-    zscore_statistics(blk, ctx, s.tiles, s.lt, s.st.data());
+    zscore_statistics(blk, s.ss, ctx, s.tiles, s.lt, s.st.data());
     std::vector<double> zdz(kBlockQ, 0.0), zdzz(kBlockQ, 0.0);
     DlogitSink sink;
     sink.zdz = zdz.data();
     sink.zdzz = zdzz.data();
     for (const KeyTile& tile : s.tiles) {
       tile_products(s, ctx, b, h, tile);
-      backward_tile_scores(s.st.data(), s.dp.data(), s.tg, ctx, blk, s.rows, tile, s.lt, sink);
+      backward_tile_scores(s.st.data(), s.dp.data(), s.tg, s.ss, ctx, blk, s.rows, tile, s.lt, sink);
     }
     for (Index ii = 0; ii < blk.nq; ++ii) {
       const size_t u = static_cast<size_t>(ii);
@@ -260,7 +261,7 @@ void fused_backward(const AttentionGrads& grads, const float* dout, const float*
         std::fill(s.hq_acc.begin(), s.hq_acc.end(), 0.0f);
         for (const KeyTile& tile : s.tiles) {
           tile_products(s, ctx, b, h, tile);
-          backward_tile_scores(s.st.data(), s.dp.data(), s.tg, ctx, blk, s.rows, tile, s.lt, sink);
+          backward_tile_scores(s.st.data(), s.dp.data(), s.tg, s.ss, ctx, blk, s.rows, tile, s.lt, sink);
           const Index key0 = bh * Lk + tile.j0;
           if (grads.dv)
             tile::accumulate_product(grads.dv + key0 * Dv, tile.stride * Dv, s.st.data(), kBlockQ,
@@ -336,7 +337,7 @@ void fused_backward(const AttentionGrads& grads, const float* dout, const float*
               load_block(s, call, ra, b, h, qb);
               for (const KeyTile& tile : s.tiles) {
                 tile_products(s, ctx, b, h, tile);
-                backward_tile_scores(s.st.data(), s.dp.data(), s.tg, ctx, s.blk, s.rows, tile,
+                backward_tile_scores(s.st.data(), s.dp.data(), s.tg, s.ss, ctx, s.blk, s.rows, tile,
                                      s.lt, sink);
               }
             }

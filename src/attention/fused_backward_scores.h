@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attention/fused_common.h"
+#include "attention/staged_scores.h"
 
 namespace kessel::attention_detail {
 
@@ -40,8 +41,9 @@ struct DlogitSink {
 };
 
 // st: raw Q K^T in, P out. dp: dO V^T in, G out. Zeroes and fills tg. In the statistics pass
-// (sink.zdz set) it only accumulates the dz sums; P and G are then unspecified.
-void backward_tile_scores(float* st, float* dp, TileGrads& tg, const FusedContext& ctx,
+// (sink.zdz set) it only accumulates the dz sums; P and G are then unspecified. The hot paths
+// (plain dot products, plain fuzzy memberships) are here; everything else is staged_backward.
+void backward_tile_scores(float* st, float* dp, TileGrads& tg, StagedScratch& ss, const FusedContext& ctx,
                           const QueryBlock& blk, const BackwardRows& rows, const KeyTile& tile,
                           const LoadedTile& lt, const DlogitSink& sink);
 

@@ -21,13 +21,13 @@ FusedContext::FusedContext(const AttentionInputs& in_, const AttentionSpec& spec
       !in.bias.empty() || !in.alibi_slopes.empty() || in.rel_bias != nullptr ||
       (spec.time_decay != 0.0f && spec.time_decay_mode == TimeDecayMode::kAdditive);
   if (spec.zscore || multiplicative || terms_beyond_boost)
-    path = ScorePath::kGeneral;
+    path = ScorePath::kStaged;
   else if (fuzzy)
     path = ScorePath::kHotFuzzy;
   else if (spec.similarity == Similarity::kDot)
     path = ScorePath::kHotDot;
   else
-    path = ScorePath::kGeneral;
+    path = ScorePath::kStaged;
   // 1/(d2 + eps) stays finite, and sums of it stay finite, only for eps well above FLT_MIN.
   fuzzy_direct = path == ScorePath::kHotFuzzy && spec.m == 2.0f && in.key_boost == nullptr &&
                  spec.fuzzy_eps >= 1e-30f;
@@ -116,62 +116,6 @@ void compute_key_norms(FusedContext& ctx, int threads) {
     }
     ctx.k_sqnorm_all[static_cast<size_t>(row)] = s;
     ctx.k_norm_all[static_cast<size_t>(row)] = std::max(std::sqrt(s), ctx.spec.cosine_eps);
-  }
-}
-
-void zscore_statistics(QueryBlock& blk, const FusedContext& ctx, const std::vector<KeyTile>& tiles,
-                       LoadedTile& lt, float* st) {
-  // Per-row (count, mean, M2), merged tile by tile (Chan et al.): stable where E[x^2] - E[x]^2 is not.
-  std::vector<double> count(kBlockQ, 0.0), mean(kBlockQ, 0.0), m2(kBlockQ, 0.0);
-  std::vector<float> sims(kBlockK);
-  for (const KeyTile& tile : tiles) {
-    load_key_tile(lt, ctx, blk.b, blk.h, tile, false);
-    tile::rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
-                            ctx.in.D);
-    for (Index ii = 0; ii < blk.nq; ++ii) {
-      Index n = 0;
-      double s = 0.0;
-      for (Index t = 0; t < tile.n; ++t) {
-        if (tile.kind == TileKind::kPartial &&
-            !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
-          continue;
-        const size_t u = static_cast<size_t>(ii), ut = static_cast<size_t>(t);
-        const float raw = st[t * kBlockQ + ii];
-        const float nq2 = ctx.need_norms ? blk.q_sqnorm[u] : 0.0f;
-        const float nk2 = ctx.need_norms ? lt.k_sqnorm[ut] : 0.0f;
-        const float d2 = ctx.need_norms
-                             ? tile_sq_distance(blk, ii, lt.k + t * lt.ldk, ctx.in.D, raw, nq2, nk2)
-                             : 0.0f;
-        const float x = element_similarity(ctx, raw, d2, ctx.need_norms ? blk.q_norm[u] : 0.0f,
-                                           ctx.need_norms ? lt.k_norm[ut] : 0.0f);
-        sims[static_cast<size_t>(n++)] = x;
-        s += x;
-      }
-      if (n == 0) continue;
-      const double tm = s / static_cast<double>(n);
-      double tm2 = 0.0;
-      for (Index e = 0; e < n; ++e) {
-        const double dx = sims[static_cast<size_t>(e)] - tm;
-        tm2 += dx * dx;
-      }
-      const size_t u = static_cast<size_t>(ii);
-      const double na = count[u], nb = static_cast<double>(n), nt = na + nb;
-      const double delta = tm - mean[u];
-      mean[u] += delta * nb / nt;
-      m2[u] += tm2 + delta * delta * na * nb / nt;
-      count[u] = nt;
-    }
-  }
-  blk.z_mean.assign(kBlockQ, 0.0f);
-  blk.z_inv_sigma.assign(kBlockQ, 0.0f);
-  blk.z_count.assign(kBlockQ, 0.0f);
-  for (Index ii = 0; ii < blk.nq; ++ii) {
-    const size_t u = static_cast<size_t>(ii);
-    if (count[u] == 0.0) continue;
-    const double var = m2[u] / count[u];
-    blk.z_mean[u] = static_cast<float>(mean[u]);
-    blk.z_inv_sigma[u] = static_cast<float>(1.0 / std::sqrt(var + ctx.spec.zscore_eps));
-    blk.z_count[u] = static_cast<float>(count[u]);
   }
 }
 

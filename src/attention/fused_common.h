@@ -13,8 +13,9 @@
 
 namespace kessel::attention_detail {
 
-// Which per-tile score code runs. kHot*: vectorized whole-tile code; kGeneral: score_terms.h per element.
-enum class ScorePath { kHotDot, kHotFuzzy, kGeneral };
+// Which per-tile score code runs. kHot*: the plain dot product and plain fuzzy memberships, with at
+// most a key boost, in one pass; kStaged: everything else, stage by stage (staged_scores.h).
+enum class ScorePath { kHotDot, kHotFuzzy, kStaged };
 
 struct FusedContext {
   const AttentionInputs& in;
@@ -93,39 +94,9 @@ inline float tile_sq_distance(const QueryBlock& blk, Index ii, const float* krow
   return d2 >= kCancellationRatio * (nq2 + nk2) ? d2 : direct_sq_distance(blk, ii, krow, D);
 }
 
-// Similarity of the general path from the raw dot product and (fuzzy, neg_sq_euclidean) d2.
-inline float element_similarity(const FusedContext& ctx, float raw, float d2, float qn, float kn) {
-  const AttentionSpec& s = ctx.spec;
-  if (ctx.fuzzy) return -ctx.fuzzy_a * std::log(d2 + s.fuzzy_eps);
-  switch (s.similarity) {
-    case Similarity::kDot: return ctx.r.scale * raw;
-    case Similarity::kCosine: return raw / (qn * kn);
-    case Similarity::kConstrainedCosine: {
-      const float sg = 1.0f / (1.0f + std::exp(-ctx.r.scale * raw));
-      return (1.0f - s.beta) * (raw / (qn * kn)) + s.beta * sg;
-    }
-    case Similarity::kNegSqEuclidean: return -d2;
-  }
-  return 0.0f;
-}
-
 // Whether a fuzzy element is an exact match (header, step 7).
 inline bool fuzzy_exact_match(const FusedContext& ctx, float d2, float nq2, float nk2) {
   return d2 <= ctx.spec.fuzzy_match_tol * (nq2 + nk2);
-}
-
-// Steps 2-5 after the similarity: z-score, multiplicative decay, temperature, additive terms.
-// `z` receives the (z-scored) similarity, `mult` the factor d logit / d z.
-inline float element_logit(const FusedContext& ctx, const QueryBlock& blk, Index ii, Index j,
-                           float sim, float* z, float* mult) {
-  const Index i = blk.i0 + ii;
-  float zz = sim;
-  if (ctx.spec.zscore) zz = (sim - blk.z_mean[static_cast<size_t>(ii)]) *
-                            blk.z_inv_sigma[static_cast<size_t>(ii)];
-  const float m = multiplicative_decay(ctx.in, ctx.spec, blk.b, i, j) * ctx.r.inv_temperature;
-  *z = zz;
-  *mult = m;
-  return zz * m + additive_terms(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, i, j);
 }
 
 // What one work item saw, summed into AttentionStats.
@@ -175,43 +146,5 @@ void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk
 // Hot dot path (ScorePath::kHotDot): raw products in st[t][ii] -> logits raw * scale / temperature +
 // key_boost[j]; hidden -> -inf.
 void hot_dot_logits(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile);
-
-// First pass for zscore: per-row mean and 1/sqrt(var + eps) of the similarity over visible keys.
-// Fills blk.z_mean, blk.z_inv_sigma, blk.z_count. `st` is scratch of kBlockK * kBlockQ floats.
-void zscore_statistics(QueryBlock& blk, const FusedContext& ctx, const std::vector<KeyTile>& tiles,
-                       LoadedTile& lt, float* st);
-
-// General path: raw dot products in st[t][ii] -> logits (hidden -> -inf). For fuzzy, exact matches
-// are reported through on_exact(ii, t) and get logit -inf (the row's crisp mean replaces its output).
-template <typename OnExact>
-void general_logits(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile,
-                    const LoadedTile& lt, OnExact&& on_exact) {
-  for (Index t = 0; t < tile.n; ++t) {
-    const Index j = tile.key(t);
-    float* row = st + t * kBlockQ;
-    const float nk2 = ctx.need_norms ? lt.k_sqnorm[static_cast<size_t>(t)] : 0.0f;
-    const float kn = ctx.need_norms ? lt.k_norm[static_cast<size_t>(t)] : 0.0f;
-    for (Index ii = 0; ii < blk.nq; ++ii) {
-      if (tile.kind == TileKind::kPartial &&
-          !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, j)) {
-        row[ii] = kNegInf;
-        continue;
-      }
-      const float nq2 = ctx.need_norms ? blk.q_sqnorm[static_cast<size_t>(ii)] : 0.0f;
-      const float d2 = ctx.need_norms
-                           ? tile_sq_distance(blk, ii, lt.k + t * lt.ldk, ctx.in.D, row[ii], nq2, nk2)
-                           : 0.0f;
-      if (ctx.fuzzy && fuzzy_exact_match(ctx, d2, nq2, nk2)) {
-        on_exact(ii, t);
-        row[ii] = kNegInf;
-        continue;
-      }
-      const float sim = element_similarity(
-          ctx, row[ii], d2, ctx.need_norms ? blk.q_norm[static_cast<size_t>(ii)] : 0.0f, kn);
-      float z, mult;
-      row[ii] = element_logit(ctx, blk, ii, j, sim, &z, &mult);
-    }
-  }
-}
 
 }  // namespace kessel::attention_detail

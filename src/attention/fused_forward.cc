@@ -9,6 +9,7 @@
 
 #include "attention/fused.h"
 #include "attention/fused_common.h"
+#include "attention/staged_scores.h"
 #include "attention/tile_kernels.h"
 #include "util/parallel.h"
 
@@ -41,6 +42,7 @@ struct Scratch {
   QueryBlock blk;
   LoadedTile lt;
   RowState rs;
+  StagedScratch ss;
   std::vector<float> st = std::vector<float>(static_cast<size_t>(kBlockK * kBlockQ));
   std::vector<KeyTile> tiles;
 };
@@ -58,6 +60,7 @@ void record_exact(RowState& rs, const LoadedTile& lt, Index dv, Index ii, Index 
 void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
                       const KeyTile& tile, const LoadedTile& lt, RowState& rs) {
   const float eps = ctx.spec.fuzzy_eps, tol = ctx.spec.fuzzy_match_tol;
+  const float close = std::max(kCancellationRatio, tol);  // rows that need a second look
   const float* nq2 = blk.q_sqnorm.data();
   // Power mode: the per-row minimum of d2 + eps (the maximum logit) is taken in the same pass. An
   // exact match marked +inf below may leave it too small; that only lowers the shift of a row whose
@@ -68,21 +71,26 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
     float* row = st + t * kBlockQ;
     const float nk2 = lt.k_sqnorm[static_cast<size_t>(t)];
     int any_close = 0;
+    float tile_d2[kBlockQ];  // the product form, before clamping
     for (Index ii = 0; ii < kBlockQ; ++ii) {
       const float d2 = nq2[ii] + nk2 - 2.0f * row[ii];
-      any_close |= (ii < blk.nq) & (d2 < kCancellationRatio * (nq2[ii] + nk2));
+      any_close |= (ii < blk.nq) & (d2 <= close * (nq2[ii] + nk2));
+      tile_d2[ii] = d2;
       row[ii] = std::max(d2, 0.0f) + eps;
       tmin[ii] = std::min(tmin[ii], row[ii]);
     }
-    // Rare: near matches get their d2 recomputed directly, and exact ones go to the crisp sums.
+    // Rare: near matches get their d2 recomputed directly where cancellation makes the product form
+    // imprecise (as tile_sq_distance does), and exact ones go to the crisp sums.
     if (any_close) {
       const Index j = tile.key(t);
       const float* krow = lt.k + t * lt.ldk;
       for (Index ii = 0; ii < blk.nq; ++ii) {
-        if (!(row[ii] - eps < kCancellationRatio * (nq2[ii] + nk2))) continue;
-        const float d2 = direct_sq_distance(blk, ii, krow, ctx.in.D);
-        row[ii] = d2 + eps;
-        if (!(d2 <= tol * (nq2[ii] + nk2))) continue;
+        const float limit = nq2[ii] + nk2;
+        float d2 = tile_d2[ii];
+        if (!(d2 <= close * limit)) continue;
+        if (d2 < kCancellationRatio * limit) d2 = direct_sq_distance(blk, ii, krow, ctx.in.D);
+        row[ii] = std::max(d2, 0.0f) + eps;
+        if (!(d2 <= tol * limit)) continue;
         if (tile.kind == TileKind::kPartial &&
             !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, j))
           continue;
@@ -172,7 +180,7 @@ void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, 
   QueryBlock& blk = s.blk;
   load_query_block(blk, ctx, b, h, i0, nq);
   plan_block_tiles(s.tiles, ctx, b, i0, nq, counts);
-  if (ctx.spec.zscore) zscore_statistics(blk, ctx, s.tiles, s.lt, s.st.data());
+  if (ctx.spec.zscore) zscore_statistics(blk, s.ss, ctx, s.tiles, s.lt, s.st.data());
   RowState& rs = s.rs;
   rs.reset(dv, ctx.fuzzy);
   float* st = s.st.data();
@@ -183,9 +191,9 @@ void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, 
     switch (ctx.path) {
       case ScorePath::kHotDot: hot_dot_logits(st, ctx, blk, tile); break;
       case ScorePath::kHotFuzzy: hot_fuzzy_scores(st, ctx, blk, tile, s.lt, rs); break;
-      case ScorePath::kGeneral:
-        general_logits(st, ctx, blk, tile, s.lt,
-                       [&](Index ii, Index t) { record_exact(rs, s.lt, dv, ii, t); });
+      case ScorePath::kStaged:
+        staged_logits(st, s.ss, ctx, blk, tile, s.lt,
+                      [&](Index ii, Index t) { record_exact(rs, s.lt, dv, ii, t); });
         break;
     }
     if (ctx.fuzzy_direct)

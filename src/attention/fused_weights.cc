@@ -1,7 +1,7 @@
 // Materialized attention weights on the fused path's tiles: one work item per (b, h, query block)
 // writes its rows of weights [B, H, Lq, Lk]. Each key tile's logits come from the tile product
 // (tile::rows_times_packed) and the forward's score code (hot_dot_logits for plain dot products,
-// else general_logits), written straight into the caller's rows; each row is then normalized
+// else staged_logits), written straight into the caller's rows; each row is then normalized
 // in place: the uniform weight of a fuzzy crisp row's exact matches, zeros for a row with no visible
 // key, else exp(logit - max) / sum. The reference path (reference.cc) is the specification; the
 // tests compare the two over every similarity, normalizer, mask and score term.
@@ -11,6 +11,7 @@
 
 #include "attention/fused.h"
 #include "attention/fused_common.h"
+#include "attention/staged_scores.h"
 #include "attention/tile_kernels.h"
 #include "util/parallel.h"
 
@@ -20,6 +21,7 @@ namespace {
 struct Scratch {
   QueryBlock blk;
   LoadedTile lt;
+  StagedScratch ss;
   std::vector<float> st = std::vector<float>(static_cast<size_t>(kBlockK * kBlockQ));
   std::vector<KeyTile> tiles;
   std::vector<std::vector<Index>> exact;  // [kBlockQ] keys that match the query exactly (fuzzy)
@@ -55,7 +57,7 @@ void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b,
   QueryBlock& blk = s.blk;
   load_query_block(blk, ctx, b, h, i0, nq);
   plan_block_tiles(s.tiles, ctx, b, i0, nq, counts);
-  if (ctx.spec.zscore) zscore_statistics(blk, ctx, s.tiles, s.lt, s.st.data());
+  if (ctx.spec.zscore) zscore_statistics(blk, s.ss, ctx, s.tiles, s.lt, s.st.data());
   float* rows = weights + ((b * in.H + h) * in.Lq + i0) * in.Lk;
   std::fill(rows, rows + nq * in.Lk, kNegInf);  // keys of skipped tiles stay hidden
   s.exact.assign(kBlockQ, {});
@@ -66,7 +68,7 @@ void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b,
     if (ctx.path == ScorePath::kHotDot) {
       hot_dot_logits(st, ctx, blk, tile);
     } else {  // the hot fuzzy variants are shortcuts of the online sum; weights need the logits
-      general_logits(st, ctx, blk, tile, s.lt, [&](Index ii, Index t) {
+      staged_logits(st, s.ss, ctx, blk, tile, s.lt, [&](Index ii, Index t) {
         s.exact[static_cast<size_t>(ii)].push_back(tile.key(t));
       });
     }

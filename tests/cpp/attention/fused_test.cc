@@ -275,7 +275,31 @@ TEST(FusedForward, CrispRowsMatchReference) {
     d.add_key_boost();
     expect_forward_matches(d, spec, "crisp boost");
     d.key_boost.clear();
+    // The staged path (time decay, zscore) finds the same exact matches as the hot one.
+    d.add_times();
+    spec.time_decay = 0.05f;
+    expect_forward_matches(d, spec, "crisp time decay");
+    spec.time_decay = 0.0f;
+    d.q_times.clear(), d.k_times.clear();
+    spec.zscore = true;
+    expect_forward_matches(d, spec, "crisp zscore");
   }
+}
+
+// A match tolerance above the cancellation threshold (1/16 of |q|^2 + |k|^2): near keys, not only
+// equal ones, make a row crisp, on the hot and the staged path alike.
+TEST(FusedForward, LargeMatchToleranceMatchesReference) {
+  AttentionTestData d(1, 2, 70, 90, 12, 10, 19);
+  for (Index i : {3, 40, 69})  // keys close to, not equal to, these queries
+    for (Index e = 0; e < 12; ++e) d.k[static_cast<size_t>((i + 7) * 12 + e)] = d.q[static_cast<size_t>(i * 12 + e)] * 1.2f;
+  AttentionSpec spec;
+  spec.normalizer = Normalizer::kFuzzy;
+  spec.fuzzy_match_tol = 0.2f;
+  const Forward f = run_forward(d, spec, AttentionImpl::kFused);
+  EXPECT_GE(f.stats.crisp_rows, 3);
+  expect_forward_matches(d, spec, "tol 0.2");
+  spec.zscore = true;
+  expect_forward_matches(d, spec, "tol 0.2 staged");
 }
 
 TEST(FusedForward, TileSkippingIsCounted) {
@@ -396,6 +420,9 @@ TEST(FusedBackward, CrispRowsGiveOnlyDv) {
   AttentionSpec spec;
   spec.normalizer = Normalizer::kFuzzy;
   expect_backward_matches(d, spec, "crisp");
+  d.add_times();
+  spec.time_decay = 0.05f;  // the staged path
+  expect_backward_matches(d, spec, "crisp staged");
 }
 
 TEST(FusedBackward, ThreadCountsGiveBitIdenticalGradients) {
