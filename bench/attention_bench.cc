@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iterator>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kessel/attention.h"
@@ -135,37 +136,54 @@ void BM_FusedFuzzyM15ForwardBackward(benchmark::State& state) {
   run_forward_backward(state, spec);
 }
 
-// The score terms beyond plain dot products (state.range(2) picks the case; the names are in
-// kScoreTermCases). Times grow by 0-30 s per position; key boosts are uniform in [0, 1].
-struct ScoreTermCase {
-  const char* name;
-  void (*setup)(kessel::AttentionSpec&, kessel::AttentionInputs&, const std::vector<float>& times,
-                const std::vector<float>& boost, const std::vector<float>& slopes);
+// Score terms beyond plain dot products, and the element-wise masks (state.range(2) picks the case
+// of the table). Times grow by 0-30 s per position; key boosts are uniform in [0, 1]; the masks keep
+// 80% of the keys (allowed_keys [B, L]) or of the pairs (mask [1, 1, L, L]).
+struct CaseData {
+  std::vector<float> times, boost, slopes;
+  std::vector<std::uint8_t> allowed, mask;
 };
-const ScoreTermCase kScoreTermCases[] = {
-    {"cosine", [](auto& s, auto&, auto&, auto&, auto&) { s.similarity = kessel::Similarity::kCosine; }},
+struct FeatureCase {
+  const char* name;
+  void (*setup)(kessel::AttentionSpec&, kessel::AttentionInputs&, CaseData&);
+};
+const FeatureCase kScoreTermCases[] = {
+    {"cosine", [](auto& s, auto&, auto&) { s.similarity = kessel::Similarity::kCosine; }},
     {"constrained_cosine+time_decay+key_boost",
-     [](auto& s, auto& in, auto& t, auto& b, auto&) {
+     [](auto& s, auto& in, auto& d) {
        s.similarity = kessel::Similarity::kConstrainedCosine, s.beta = 0.3f;
-       in.q_times = in.k_times = t.data(), s.time_decay = 0.002f, in.key_boost = b.data();
+       in.q_times = in.k_times = d.times.data(), s.time_decay = 0.002f, in.key_boost = d.boost.data();
      }},
-    {"neg_sq_euclidean", [](auto& s, auto&, auto&, auto&, auto&) { s.similarity = kessel::Similarity::kNegSqEuclidean; }},
-    {"alibi", [](auto&, auto& in, auto&, auto&, auto& sl) { in.alibi_slopes = sl; }},
-    {"zscore", [](auto& s, auto&, auto&, auto&, auto&) { s.zscore = true; }},
+    {"neg_sq_euclidean", [](auto& s, auto&, auto&) { s.similarity = kessel::Similarity::kNegSqEuclidean; }},
+    {"alibi", [](auto&, auto& in, auto& d) { in.alibi_slopes = d.slopes; }},
+    {"zscore", [](auto& s, auto&, auto&) { s.zscore = true; }},
     {"multiplicative_time_decay",
-     [](auto& s, auto& in, auto& t, auto&, auto&) {
-       in.q_times = in.k_times = t.data(), s.time_decay = 0.002f;
+     [](auto& s, auto& in, auto& d) {
+       in.q_times = in.k_times = d.times.data(), s.time_decay = 0.002f;
        s.time_decay_mode = kessel::TimeDecayMode::kMultiplicative;
      }},
     {"fuzzy_m2+time_decay",
-     [](auto& s, auto& in, auto& t, auto&, auto&) {
-       s.normalizer = kessel::Normalizer::kFuzzy, in.q_times = in.k_times = t.data(), s.time_decay = 0.002f;
+     [](auto& s, auto& in, auto& d) {
+       s.normalizer = kessel::Normalizer::kFuzzy, in.q_times = in.k_times = d.times.data(), s.time_decay = 0.002f;
      }},
 };
+const FeatureCase kMaskCases[] = {
+    {"allowed_keys", [](auto&, auto& in, auto& d) { in.allowed_keys = d.allowed.data(); }},
+    {"mask",
+     [](auto&, auto& in, auto& d) {
+       in.mask = kessel::Strided4<std::uint8_t>::contiguous(d.mask.data(), {1, 1, in.Lq, in.Lk});
+     }},
+    {"lag_by_time_60s",
+     [](auto& s, auto& in, auto& d) {
+       in.q_times = in.k_times = d.times.data(), s.min_lag = 60, s.lag_by_time = true;
+     }},
+    {"window_256", [](auto& s, auto&, auto&) { s.window = 256; }},
+};
 
-void run_score_terms(benchmark::State& state, bool backward) {
+template <const auto& kCases>
+void run_cases(benchmark::State& state, bool backward) {
   const Index L = state.range(0);
-  const ScoreTermCase& c = kScoreTermCases[state.range(2)];
+  const FeatureCase& c = kCases[state.range(2)];
   state.SetLabel(c.name);
   kessel::AttentionSpec spec;
   spec.threads = static_cast<int>(state.range(1));
@@ -173,14 +191,19 @@ void run_score_terms(benchmark::State& state, bool backward) {
   kessel::AttentionInputs in = p.inputs();
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::vector<float> times(static_cast<size_t>(kB * L)), boost(static_cast<size_t>(kB * L));
+  CaseData d;
   float now = 0.0f;
-  for (size_t e = 0; e < times.size(); ++e) times[e] = (now += 30.0f * u(rng)), boost[e] = u(rng);
-  std::vector<float> slopes;
-  for (Index h = 0; h < kH; ++h) slopes.push_back(std::pow(2.0f, -8.0f * static_cast<float>(h + 1) / kH));
-  c.setup(spec, in, times, boost, slopes);
+  for (Index e = 0; e < kB * L; ++e) {
+    d.times.push_back(now += 30.0f * u(rng));
+    d.boost.push_back(u(rng));
+    d.allowed.push_back(u(rng) < 0.8f);
+  }
+  for (Index h = 0; h < kH; ++h) d.slopes.push_back(std::pow(2.0f, -8.0f * static_cast<float>(h + 1) / kH));
+  if (std::string(c.name) == "mask")
+    for (Index e = 0; e < L * L; ++e) d.mask.push_back(u(rng) < 0.8f);
+  c.setup(spec, in, d);
   p.dq.assign(p.q.size(), 0.0f), p.dk.assign(p.k.size(), 0.0f), p.dv.assign(p.v.size(), 0.0f);
-  std::vector<float> dboost(boost.size());
+  std::vector<float> dboost(d.boost.size());
   kessel::AttentionGrads g;
   g.dq = p.dq.data(), g.dk = p.dk.data(), g.dv = p.dv.data();
   if (in.key_boost) g.dkey_boost = dboost.data();
@@ -194,10 +217,13 @@ void run_score_terms(benchmark::State& state, bool backward) {
   if (backward) flops += kessel::attention_backward_flops(kB, kH, L, L, kD, kD);
   state.counters["FLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
 }
-void BM_FusedScoreTermsForward(benchmark::State& state) { run_score_terms(state, false); }
-void BM_FusedScoreTermsForwardBackward(benchmark::State& state) { run_score_terms(state, true); }
-void score_term_sizes(benchmark::internal::Benchmark* b) {
-  for (Index c = 0; c < static_cast<Index>(std::size(kScoreTermCases)); ++c)
+void BM_FusedScoreTermsForward(benchmark::State& state) { run_cases<kScoreTermCases>(state, false); }
+void BM_FusedScoreTermsForwardBackward(benchmark::State& state) { run_cases<kScoreTermCases>(state, true); }
+void BM_FusedMasksForward(benchmark::State& state) { run_cases<kMaskCases>(state, false); }
+void BM_FusedMasksForwardBackward(benchmark::State& state) { run_cases<kMaskCases>(state, true); }
+template <const auto& kCases>
+void case_sizes(benchmark::internal::Benchmark* b) {
+  for (Index c = 0; c < static_cast<Index>(std::size(kCases)); ++c)
     for (Index l : {1024, 4096})
       for (Index t : {1, 2}) b->Args({l, t, c});
   b->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -237,8 +263,10 @@ BENCHMARK(BM_FusedFuzzyM15Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 409
 BENCHMARK(BM_FusedCausalForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedFuzzyM15ForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
-BENCHMARK(BM_FusedScoreTermsForward)->Apply(score_term_sizes);
-BENCHMARK(BM_FusedScoreTermsForwardBackward)->Apply(score_term_sizes);
+BENCHMARK(BM_FusedScoreTermsForward)->Apply(case_sizes<kScoreTermCases>);
+BENCHMARK(BM_FusedScoreTermsForwardBackward)->Apply(case_sizes<kScoreTermCases>);
+BENCHMARK(BM_FusedMasksForward)->Apply(case_sizes<kMaskCases>);
+BENCHMARK(BM_FusedMasksForwardBackward)->Apply(case_sizes<kMaskCases>);
 BENCHMARK(BM_ReferenceForward)->Apply([](auto* b) { sizes(b, {256, 1024}); });
 BENCHMARK(BM_FusedWeights)->Apply([](auto* b) { sizes(b, {256, 1024}); });
 BENCHMARK(BM_ReferenceWeights)->Apply([](auto* b) { sizes(b, {256, 1024}); });

@@ -12,13 +12,6 @@ namespace {
 
 constexpr float kPosInf = std::numeric_limits<float>::infinity();
 
-void zero_hidden(float* p, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile) {
-  for (Index t = 0; t < tile.n; ++t)
-    for (Index ii = 0; ii < blk.nq; ++ii)
-      if (!key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
-        p[t * kBlockQ + ii] = 0.0f;
-}
-
 // Hot dot path: logit = raw * c + key_boost[j].
 void hot_dot_backward(float* st, float* dp, const FusedContext& ctx, const QueryBlock& blk,
                       const BackwardRows& rows, const KeyTile& tile, const DlogitSink& sink) {
@@ -42,7 +35,7 @@ void hot_dot_backward(float* st, float* dp, const FusedContext& ctx, const Query
     for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * c + boost[t] - lse[ii];
   }
   tile::exp_array(st, st, tile.n * kBlockQ);
-  zero_hidden(st, ctx, blk, tile);
+  mask_partial_tile(st, ctx, blk, tile, 0.0f);
   for (Index t = 0; t < tile.n; ++t) {
     const float* p = st + t * kBlockQ;
     float* g = dp + t * kBlockQ;
@@ -100,7 +93,7 @@ void hot_fuzzy_backward(float* st, float* dp, TileGrads& tg, const FusedContext&
       if (lse[ii] == kPosInf)
         for (Index t = 0; t < tile.n; ++t) st[t * kBlockQ + ii] = 0.0f;
   }
-  if (tile.kind == TileKind::kPartial) zero_hidden(st, ctx, blk, tile);
+  if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, 0.0f);
   float* hq = tg.hq.data();
   for (Index t = 0; t < tile.n; ++t) {
     const float* p = st + t * kBlockQ;

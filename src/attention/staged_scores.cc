@@ -148,11 +148,7 @@ void backward_visibility(float* vis, const FusedContext& ctx, const QueryBlock& 
   for (Index ii = 0; ii < kBlockQ; ++ii)
     row_ok[ii] = ii < blk.nq && rows.lse[static_cast<size_t>(ii)] != kPosInf ? 1.0f : 0.0f;
   for (Index t = 0; t < tile.n; ++t) std::copy_n(row_ok, kBlockQ, vis + t * kBlockQ);
-  if (tile.kind == TileKind::kFull) return;
-  for (Index t = 0; t < tile.n; ++t)
-    for (Index ii = 0; ii < blk.nq; ++ii)
-      if (!key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
-        vis[t * kBlockQ + ii] = 0.0f;
+  if (tile.kind == TileKind::kPartial) mask_partial_tile(vis, ctx, blk, tile, 0.0f);
 }
 
 // Index of element (b, h, i, j) in bias's own contiguous shape (broadcast dimensions collapse to 0).
@@ -283,12 +279,8 @@ void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& c
     // Which elements count: rows < nq, visible keys (1/0).
     float* vis = tile_buffer(ss.vis);
     for (Index t = 0; t < tile.n; ++t)
-      for (Index ii = 0; ii < kBlockQ; ++ii)
-        vis[t * kBlockQ + ii] =
-            ii < blk.nq && (tile.kind == TileKind::kFull ||
-                            key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
-                ? 1.0f
-                : 0.0f;
+      for (Index ii = 0; ii < kBlockQ; ++ii) vis[t * kBlockQ + ii] = ii < blk.nq ? 1.0f : 0.0f;
+    if (tile.kind == TileKind::kPartial) mask_partial_tile(vis, ctx, blk, tile, 0.0f);
     n.fill(0.0), sum.fill(0.0), sq.fill(0.0);
     for (Index t = 0; t < tile.n; ++t) {
       const float* x = st + t * kBlockQ;
