@@ -151,7 +151,10 @@ struct AttentionGrads {
 };
 
 // Checks every shape, range and value (NaN times, negative lengths, ...); throws InvalidArgument naming
-// the argument. Called by the entry points below; exposed for front ends that want to check early.
+// the argument. Finite inputs whose scores could overflow float32 are refused too: bounds on |q.k|,
+// |q - k|^2 and the logits (after scale, temperature or m, and the score terms), taken from the
+// inputs' largest magnitudes, must stay below 1e30. Called by the entry points below; exposed for
+// front ends that want to check early.
 void validate_attention(const AttentionInputs& in, const AttentionSpec& spec);
 
 // out [B, H, Lq, Dv]; lse [B, H, Lq] (may be null).

@@ -78,14 +78,63 @@ KvDtype parse_kv_dtype(const std::string& name) {
 
 namespace {
 
-// One pass over a contiguous tensor; names the first non-finite element.
-void check_finite(const float* x, Index n, const char* name, const char* shape_letters,
-                  const std::string& shape) {
+// One pass over a contiguous tensor; names the first non-finite element. Returns max |x|.
+double check_finite(const float* x, Index n, const char* name, const char* shape_letters,
+                    const std::string& shape) {
+  float amax = 0.0f;
   for (Index e = 0; e < n; ++e) {
     KESSEL_CHECK_ARG(std::isfinite(x[e]), "attention: ", name, "[", e, "] is ", x[e],
                      " (flat index into ", name, " ", shape_letters, " = ", shape,
                      "); inputs must be finite");
+    amax = std::max(amax, std::fabs(x[e]));
   }
+  return amax;
+}
+
+// Finite inputs can still overflow float32 on the way to a score: q.k, |q|^2 and d2 are sums of D
+// products, and a tiny temperature or a large term multiplies the logits. An infinite score becomes
+// NaN in the normalization (inf - inf) or hides every key of a row, so bounds on these quantities,
+// from the inputs' largest magnitudes, are checked before any work. The limit leaves eight orders of
+// magnitude below float32's largest value for the sums and products around each score.
+inline constexpr double kScoreLimit = 1e30;
+
+struct Magnitudes {
+  double q = 0, k = 0, bias = 0, alibi = 0, rel_bias = 0, times = 0, key_boost = 0;
+};
+
+void check_score_range(const AttentionInputs& in, const AttentionSpec& spec, const Magnitudes& mag) {
+  const double D = static_cast<double>(in.D);
+  const double qk = mag.q * mag.k * D;  // bound on |q.k|
+  const double d2 = (mag.q + mag.k) * (mag.q + mag.k) * D;  // bound on |q|^2, |k|^2, |q - k|^2
+  const bool fuzzy = spec.normalizer == Normalizer::kFuzzy;
+  const bool norms = fuzzy || spec.similarity != Similarity::kDot;
+  KESSEL_CHECK_ARG(qk <= kScoreLimit && (!norms || d2 <= kScoreLimit),
+                   "attention: q and k are too large for float32 scores (max |q| = ", mag.q,
+                   ", max |k| = ", mag.k, ", D = ", in.D, " allow |q.k| up to ", qk,
+                   " and |q - k|^2 up to ", d2, "; the limit is ", kScoreLimit, "): rescale q and k");
+  double sim = 1.0;  // cosine kinds
+  if (fuzzy) {
+    // -ln(d2 + eps)/(m - 1): d2 + eps lies between the smallest positive float (or 0, a crisp row)
+    // and the bound above.
+    sim = (104.0 + std::fabs(std::log(d2 + spec.fuzzy_eps + 1e-300))) / (spec.m - 1.0);
+  } else if (spec.similarity == Similarity::kDot) {
+    const float scale = std::isnan(spec.scale) ? 1.0f / std::sqrt(static_cast<float>(in.D)) : spec.scale;
+    sim = qk * std::fabs(scale);
+  } else if (spec.similarity == Similarity::kNegSqEuclidean) {
+    sim = d2;
+  }
+  if (spec.zscore) sim = std::sqrt(static_cast<double>(in.Lk));  // |z| <= sqrt(n - 1)
+  const double temperature = spec.normalizer == Normalizer::kSoftmax ? spec.temperature : 1.0;
+  const double decay = spec.time_decay_mode == TimeDecayMode::kAdditive
+                           ? static_cast<double>(spec.time_decay) * 2.0 * mag.times
+                           : 0.0;
+  const double terms = mag.bias + mag.alibi * static_cast<double>(in.Lq + in.Lk) + mag.rel_bias +
+                       decay + mag.key_boost;
+  const double logit = sim / temperature + terms;
+  KESSEL_CHECK_ARG(logit <= kScoreLimit, "attention: the logits can overflow float32 (bound ", logit,
+                   ": similarity up to ", sim, " / temperature ", temperature, " + score terms up to ",
+                   terms, "; the limit is ", kScoreLimit,
+                   "): raise the temperature, lower the scale or m's sharpness, or rescale the terms");
 }
 
 std::string shape4(Index a, Index b, Index c, Index d) {
@@ -111,9 +160,10 @@ void check_broadcastable(const Strided4<T>& x, const char* name, const std::arra
   }
 }
 
-void check_bias_finite(const Strided4<float>& bias) {
+double check_bias_finite(const Strided4<float>& bias) {
   const auto& s = bias.shape;
   Index flat = 0;
+  double amax = 0.0;
   for (Index b = 0; b < s[0]; ++b)
     for (Index h = 0; h < s[1]; ++h)
       for (Index i = 0; i < s[2]; ++i)
@@ -122,7 +172,9 @@ void check_bias_finite(const Strided4<float>& bias) {
           KESSEL_CHECK_ARG(std::isfinite(x), "attention: bias[", flat, "] is ", x,
                            " (flat index into bias's own shape ", shape_string(s),
                            "); inputs must be finite");
+          amax = std::max(amax, static_cast<double>(std::fabs(x)));
         }
+  return amax;
 }
 
 void check_spec(const AttentionSpec& spec) {
@@ -173,11 +225,12 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                    " needs Lq <= Lk (query positions i + Lk - Lq >= 0), got Lq=", Lq, " Lk=", Lk);
 
   KESSEL_CHECK_ARG(in.q != nullptr, "attention: q is null");
-  check_finite(in.q, B * H * Lq * D, "q", "[B, H, Lq, D]", shape4(B, H, Lq, D));
+  Magnitudes mag;
+  mag.q = check_finite(in.q, B * H * Lq * D, "q", "[B, H, Lq, D]", shape4(B, H, Lq, D));
   if (in.kv_dtype == KvDtype::kFloat32) {
     KESSEL_CHECK_ARG(in.k != nullptr, "attention: k is null (kv_dtype = float32)");
     KESSEL_CHECK_ARG(in.v != nullptr, "attention: v is null (kv_dtype = float32)");
-    check_finite(in.k, B * H * Lk * D, "k", "[B, H, Lk, D]", shape4(B, H, Lk, D));
+    mag.k = check_finite(in.k, B * H * Lk * D, "k", "[B, H, Lk, D]", shape4(B, H, Lk, D));
     check_finite(in.v, B * H * Lk * Dv, "v", "[B, H, Lk, Dv]", shape4(B, H, Lk, Dv));
   } else {
     KESSEL_CHECK_ARG(in.k_int8 != nullptr, "attention: k_int8 is null (kv_dtype = int8)");
@@ -189,6 +242,7 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                        r, "] is ", in.k_scale[r], "; scales must be finite and >= 0");
       KESSEL_CHECK_ARG(std::isfinite(in.v_scale[r]) && in.v_scale[r] >= 0.0f, "attention: v_scale[",
                        r, "] is ", in.v_scale[r], "; scales must be finite and >= 0");
+      mag.k = std::max(mag.k, 127.0 * in.k_scale[r]);
     }
   }
 
@@ -206,13 +260,13 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
   if (!in.mask.empty()) check_broadcastable(in.mask, "mask", full);
   if (!in.bias.empty()) {
     check_broadcastable(in.bias, "bias", full);
-    check_bias_finite(in.bias);
+    mag.bias = check_bias_finite(in.bias);
   }
 
   if (!in.alibi_slopes.empty()) {
     KESSEL_CHECK_ARG(static_cast<Index>(in.alibi_slopes.size()) == H,
                      "attention: alibi_slopes has ", in.alibi_slopes.size(), " entries but H=", H);
-    check_finite(in.alibi_slopes.data(), H, "alibi_slopes", "[H]", shape_string(std::array{H}));
+    mag.alibi = check_finite(in.alibi_slopes.data(), H, "alibi_slopes", "[H]", shape_string(std::array{H}));
   }
 
   if (in.rel_bias) {
@@ -222,7 +276,7 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                      spec.rel_bidirectional ? " (bidirectional)" : "", ", got ", spec.rel_buckets);
     KESSEL_CHECK_ARG(spec.rel_max_distance >= 1, "attention: rel_max_distance must be >= 1, got ",
                      spec.rel_max_distance);
-    check_finite(in.rel_bias, H * spec.rel_buckets, "rel_bias", "[H, rel_buckets]",
+    mag.rel_bias = check_finite(in.rel_bias, H * spec.rel_buckets, "rel_bias", "[H, rel_buckets]",
                  shape_string(std::array{H, spec.rel_buckets}));
   }
 
@@ -234,12 +288,15 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                    "attention: q_times/k_times are required by ",
                    spec.time_decay != 0.0f ? "time_decay != 0" : "min_lag with lag_by_time");
   if (in.q_times) {
-    check_finite(in.q_times, B * Lq, "q_times", "[B, Lq]", shape_string(std::array{B, Lq}));
-    check_finite(in.k_times, B * Lk, "k_times", "[B, Lk]", shape_string(std::array{B, Lk}));
+    mag.times = std::max(
+        check_finite(in.q_times, B * Lq, "q_times", "[B, Lq]", shape_string(std::array{B, Lq})),
+        check_finite(in.k_times, B * Lk, "k_times", "[B, Lk]", shape_string(std::array{B, Lk})));
   }
 
   if (in.key_boost)
-    check_finite(in.key_boost, B * Lk, "key_boost", "[B, Lk]", shape_string(std::array{B, Lk}));
+    mag.key_boost =
+        check_finite(in.key_boost, B * Lk, "key_boost", "[B, Lk]", shape_string(std::array{B, Lk}));
+  check_score_range(in, spec, mag);
 }
 
 // ---- small helpers

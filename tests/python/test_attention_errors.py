@@ -158,3 +158,12 @@ def test_quantize_rows_needs_a_matrix():
     raises(r"2-D", kessel.quantize_rows, np.ones(5, np.float32))
     raises(r"2-D", kessel.quantize_rows, np.ones((0, 5), np.float32))
     raises(r"non-finite", kessel.quantize_rows, np.array([[1.0, np.nan]], np.float32))
+
+
+@pytest.mark.parametrize("spec", [{}, {"similarity": "cosine"}, {"normalizer": "fuzzy"}])
+def test_finite_inputs_whose_scores_overflow(spec):
+    # Finite, but q.k and |q - k|^2 exceed float32: an error, not NaN weights or silent zeros.
+    q, k, v = qkv()
+    raises(r"too large for float32 scores", kessel.attention, q * 1e20, k * 1e20, v, **spec)
+    raises(r"too large for float32 scores", kessel.attention_weights, q * 1e20, k * 1e20, v, **spec)
+    raises(r"logits can overflow", kessel.attention, q, k, v, temperature=1e-36)

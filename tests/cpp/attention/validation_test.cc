@@ -143,6 +143,40 @@ TEST(Validation, NonFiniteTensorsNameTensorAndFlatIndex) {
   EXPECT_THAT(validation_message(d, {}), HasSubstr("key_boost[13]"));
 }
 
+// Finite inputs whose scores would overflow float32 (and come out as NaN or as rows with every key
+// hidden) are refused before any work, naming what to change; ordinary magnitudes pass.
+TEST(Validation, ScoresThatWouldOverflowFloat32) {
+  AttentionTestData d = small_data();
+  for (float& x : d.q) x *= 1e15f;
+  for (float& x : d.k) x *= 1e15f;
+  std::string msg = validation_message(d, {});
+  EXPECT_THAT(msg, HasSubstr("q and k are too large for float32 scores"));
+  EXPECT_THAT(msg, HasSubstr("rescale q and k"));
+  AttentionSpec cosine;
+  cosine.similarity = Similarity::kCosine;  // bounded similarity, but |q|^2 itself overflows
+  EXPECT_THAT(validation_message(d, cosine), HasSubstr("too large for float32 scores"));
+
+  d = small_data();
+  AttentionSpec cold;
+  cold.temperature = 1e-35f;
+  msg = validation_message(d, cold);
+  EXPECT_THAT(msg, HasSubstr("the logits can overflow float32"));
+  EXPECT_THAT(msg, HasSubstr("temperature"));
+
+  d = small_data();
+  d.add_times();
+  for (float& t : d.q_times) t *= 1e30f;
+  for (float& t : d.k_times) t *= 1e30f;
+  AttentionSpec decay;
+  decay.time_decay = 10.0f;
+  EXPECT_THAT(validation_message(d, decay), HasSubstr("score terms up to"));
+
+  d = small_data();  // large but safe: |q| = |k| = 1e6, D = 4, logits up to 2e12
+  for (float& x : d.q) x *= 1e6f;
+  for (float& x : d.k) x *= 1e6f;
+  EXPECT_NO_THROW(validate_attention(d.inputs(), {}));
+}
+
 TEST(Validation, NonFiniteTimes) {
   AttentionTestData d = small_data();
   d.add_times();
