@@ -61,6 +61,7 @@ constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "stream",   "subscribe", "upgrade", "switch",  "turn",     "open",     "run",     "appear",
     "lock",     "unlock",  "dm",       "email",    "text",     "reply",    "post",    "sign",
     "log",      "happen",  "encounter", "reinstall", "uninstall", "refresh", "clear",    "enjoy",
+    "remain",   "arrive",  "earn",
 });
 // Adverbs that may stand between "you" and its verb ("you also need").
 constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",

@@ -61,6 +61,10 @@ TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
             "If the customer needs help, the customer also tries this, then the customer watches and the customer goes");
   EXPECT_EQ(reported("If you ever need us, or when you lock it, or if you DM us", Speaker::agent),
             "If the customer ever needs them, or when the customer locks it, or if the customer DMs them");
+  // Verbs added from TweetSumm train's agent sentences (session 11).
+  EXPECT_EQ(reported("Speak with staff when you arrive, as long as you remain a member you earn points", Speaker::agent),
+            "Speak with staff when the customer arrives, as long as the customer remains a member the customer "
+            "earns points");
   EXPECT_EQ(reported("You're set, you've got a refund, you'll hear back and you'd get it", Speaker::agent),
             "The customer is set, the customer has got a refund, the customer will hear back and the customer would "
             "get it");
