@@ -1,6 +1,8 @@
 #include "kessel/text/utf8.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "kessel/error.h"
 
@@ -173,14 +175,24 @@ bool is_punct(char32_t c) {
          (c >= 0xFE30 && c <= 0xFE4F);
 }
 
+namespace {
+
+struct CodeRange {
+  char32_t first, last;
+};
+
+// Unicode's Extended_Pictographic without regional indicators and skin tones (generated).
+constexpr CodeRange kEmojiBase[] = {
+#include "text/emoji_table.inc"
+};
+
+}  // namespace
+
 bool is_emoji_base(char32_t c) {
-  return (c >= 0x1F000 && c <= 0x1FAFF && !is_skin_tone(c) && !is_regional_indicator(c)) ||
-         (c >= 0x2600 && c <= 0x27BF) || (c >= 0x2300 && c <= 0x23FF) ||
-         (c >= 0x2B05 && c <= 0x2B07) || (c >= 0x2B1B && c <= 0x2B1C) || c == 0x2B50 ||
-         c == 0x2B55 || c == 0x00A9 || c == 0x00AE || c == 0x203C || c == 0x2049 || c == 0x2122 ||
-         c == 0x2139 || (c >= 0x2194 && c <= 0x21AA) || c == 0x24C2 ||
-         (c >= 0x25AA && c <= 0x25FE) || c == 0x2934 || c == 0x2935 || c == 0x3030 || c == 0x303D ||
-         c == 0x3297 || c == 0x3299;
+  if (c < kEmojiBase[0].first) return false;
+  const CodeRange* after = std::upper_bound(std::begin(kEmojiBase), std::end(kEmojiBase), c,
+                                            [](char32_t x, const CodeRange& r) { return x < r.first; });
+  return c <= (after - 1)->last;
 }
 
 CharClass char_class(char32_t c) {

@@ -70,8 +70,10 @@ struct ScriptCounts {
   bool mostly_cjk() const { return cjk > 0 && 10 * cjk >= 3 * (cjk + latin); }
 };
 
-// Emoji building blocks (Unicode TR51). emoji_base approximates Extended_Pictographic by ranges; it
-// excludes the ASCII characters (digits, '#', '*') that only become emoji inside keycap sequences.
+// Emoji building blocks (Unicode TR51). emoji_base is Unicode's Extended_Pictographic property (a
+// table generated from ICU, src/text/emoji_table.inc, Unicode 15.0; it includes the code points
+// reserved for future emoji) without the regional indicators and skin tones, which have their own
+// tests below; the ASCII characters (digits, '#', '*') only become emoji inside keycap sequences.
 bool is_emoji_base(char32_t cp);
 inline bool is_regional_indicator(char32_t cp) { return cp >= 0x1F1E6 && cp <= 0x1F1FF; }
 inline bool is_skin_tone(char32_t cp) { return cp >= 0x1F3FB && cp <= 0x1F3FF; }
