@@ -414,6 +414,19 @@ TEST(FusedBackward, SingleHeadSplitsKeysIntoGroups) {
   expect_backward_matches(d, spec, "one head fuzzy");
 }
 
+TEST(FusedBackward, LargeMatchToleranceGivesTheForwardsCrispRows) {
+  AttentionTestData d(1, 2, 70, 90, 12, 10, 19);
+  for (Index i : {3, 40, 69})  // keys close to, not equal to, these queries (as in the forward test)
+    for (Index e = 0; e < 12; ++e) d.k[static_cast<size_t>((i + 7) * 12 + e)] = d.q[static_cast<size_t>(i * 12 + e)] * 1.2f;
+  AttentionSpec spec;
+  spec.normalizer = Normalizer::kFuzzy;
+  spec.fuzzy_match_tol = 0.2f;
+  expect_backward_matches(d, spec, "tol 0.2");
+  d.add_times();
+  spec.time_decay = 0.05f;
+  expect_backward_matches(d, spec, "tol 0.2 staged");
+}
+
 TEST(FusedBackward, CrispRowsGiveOnlyDv) {
   AttentionTestData d(1, 1, 20, 30, 6, 5, 18);
   std::copy_n(d.q.begin() + 4 * 6, 6, d.k.begin() + 7 * 6);
