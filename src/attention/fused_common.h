@@ -38,11 +38,6 @@ struct FusedContext {
     return in.key_lengths.empty() ? in.Lk
                                   : std::min(in.Lk, in.key_lengths[static_cast<size_t>(b)]);
   }
-  bool has_additive_terms() const {
-    return !in.bias.empty() || !in.alibi_slopes.empty() || in.rel_bias != nullptr ||
-           (spec.time_decay != 0.0f && spec.time_decay_mode == TimeDecayMode::kAdditive) ||
-           in.key_boost != nullptr;
-  }
 };
 
 // Per-query-block data used by the score code: packed Q^T and per-row norms and z-score statistics.

@@ -1,5 +1,7 @@
-// Per-element pieces of the attention pipeline (see include/kessel/attention.h, steps 3-6), shared by
-// the reference and the fused paths so that both compute the same thing by construction.
+// Per-element pieces of the attention pipeline (see include/kessel/attention.h, steps 3-6). The
+// reference path computes every element with them. The fused path shares the mask predicates
+// (position_visible, key_visible: the same decisions by construction) and computes the score terms
+// a tile at a time instead (staged_scores.h), which the parity tests compare with these.
 //
 // Internal header: inputs are assumed validated (validate_attention).
 #pragma once
