@@ -1,7 +1,9 @@
 // `kessel bench attention [--json] [--lengths 256,1024,4096] [--threads N] [--heads 8] [--dim 64]
 // [--quick]`: times the attention engine in-process and, as the baseline of the same run, OpenBLAS
 // sgemm on the two matmuls of a forward of the same shape (Q K^T and P V per head), measured before
-// and after each length's cases (the faster run counts: the machine may be shared).
+// and after each length's cases (the faster run counts: the machine may be shared). The "terms" rows
+// are the score an EACA-like model uses: constrained cosine (beta 0.3), additive time decay (times
+// 0-30 s apart) and a key boost.
 #include <cblas.h>
 
 #include <algorithm>
@@ -67,7 +69,8 @@ double time_ms(F&& fn, double budget_s, int max_repeats) {
 struct Problem {
   Index H, L, D;
   std::vector<float> q, k, v, dout, out, lse, dq, dk, dv;
-  AttentionInputs in;
+  std::vector<float> times, boost;  // [L] each, for the terms rows
+  AttentionInputs in, terms_in;
 
   Problem(Index heads, Index length, Index dim) : H(heads), L(length), D(dim) {
     const size_t n = static_cast<size_t>(H * L * D);
@@ -89,6 +92,15 @@ struct Problem {
     in.q = q.data();
     in.k = k.data();
     in.v = v.data();
+    std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+    float now = 0.0f;
+    for (Index i = 0; i < L; ++i) {
+      times.push_back(now += 30.0f * uniform(rng));
+      boost.push_back(uniform(rng));
+    }
+    terms_in = in;
+    terms_in.q_times = terms_in.k_times = times.data();
+    terms_in.key_boost = boost.data();
   }
 };
 
@@ -149,11 +161,15 @@ void run_bench(const BenchOptions& opts) {
   fuzzy2.m = 2.0f;
   fuzzy15.m = 1.5f;
   causal.causal = true;
+  AttentionSpec terms = softmax;
+  terms.similarity = Similarity::kConstrainedCosine;
+  terms.beta = 0.3f;
+  terms.time_decay = 0.002f;
 
   std::vector<Row> rows;
   std::vector<Json> sgemm_rows;
   Index cases = 0;
-  for (Index L : o.lengths) cases += 6 + (L <= 1024 ? 2 : 0);
+  for (Index L : o.lengths) cases += 7 + (L <= 1024 ? 2 : 0);
   Progress progress("bench attention", cases);
   Index done = 0;
   for (Index L : o.lengths) {
@@ -188,6 +204,8 @@ void run_bench(const BenchOptions& opts) {
       std::fill(p.dv.begin(), p.dv.end(), 0.0f);
       attention_backward(g, p.dout.data(), p.out.data(), p.lse.data(), p.in, softmax);
     });
+    add("fused terms fwd", fwd_flops,
+        [&] { attention_forward(p.out.data(), p.lse.data(), p.terms_in, terms); });
     const double visible = 0.5 * static_cast<double>(L + 1) / static_cast<double>(L);
     add("fused causal softmax fwd", fwd_flops * visible, forward(causal));
     if (L <= 1024) {  // the reference path is O(L^2) memory and slow by design

@@ -21,7 +21,8 @@ def test_bench_attention_json():
     cases = {(r["case"], r["L"]) for r in doc["results"]}
     for L in (128, 256):
         for case in ("fused softmax fwd", "fused fuzzy m=2 fwd", "fused fuzzy m=1.5 fwd",
-                     "fused softmax fwd+bwd", "fused causal softmax fwd", "reference softmax fwd"):
+                     "fused softmax fwd+bwd", "fused terms fwd", "fused causal softmax fwd",
+                     "reference softmax fwd"):
             assert (case, L) in cases
     for r in doc["results"]:
         assert r["ms"] > 0 and r["gflops"] > 0 and r["pct_of_sgemm"] > 0
