@@ -146,11 +146,12 @@ void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk
         in.mask.data + blk.b * s[0] + blk.h * s[1] + blk.i0 * s[2] + tile.j0 * s[3];
     const Index step = tile.stride * s[3];
     std::uint8_t keep[kBlockK][kBlockQ];  // the tile's mask bytes, key-major like st
+    // The next contiguous tile reads the following bytes of each of these rows: more streams than
+    // the hardware prefetcher follows, so ask for them now (when that tile exists).
+    const bool prefetch = tile.j0 + tile.n * tile.stride < in.Lk;
     for (Index ii = 0; ii < nq; ++ii) {
       const std::uint8_t* m = base + ii * s[2];
-      // The next contiguous tile reads the following bytes of each of these 64 rows: more streams
-      // than the hardware prefetcher follows, so ask for them now.
-      __builtin_prefetch(m + tile.n * step);
+      if (prefetch) __builtin_prefetch(m + tile.n * step);
       for (Index t = 0; t < tile.n; ++t) keep[t][ii] = m[t * step];
     }
     for (Index t = 0; t < tile.n; ++t) {
