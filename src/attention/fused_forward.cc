@@ -59,8 +59,9 @@ void record_exact(RowState& rs, const LoadedTile& lt, Index dv, Index ii, Index 
 // -ln(d2 + eps)/(m - 1) + key_boost (hidden -inf).
 void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
                       const KeyTile& tile, const LoadedTile& lt, RowState& rs) {
-  const float eps = ctx.spec.fuzzy_eps, tol = ctx.spec.fuzzy_match_tol;
-  const float close = std::max(kCancellationRatio, tol);  // rows that need a second look
+  const float eps = ctx.spec.fuzzy_eps;
+  // Rows that need a second look: near the cancellation threshold or the match tolerance.
+  const float close = std::max(kCancellationRatio, ctx.spec.fuzzy_match_tol);
   const float* nq2 = blk.q_sqnorm.data();
   // Power mode: the per-row minimum of d2 + eps (the maximum logit) is taken in the same pass. An
   // exact match marked +inf below may leave it too small; that only lowers the shift of a row whose
@@ -90,7 +91,7 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
         if (!(d2 <= close * limit)) continue;
         if (d2 < kCancellationRatio * limit) d2 = direct_sq_distance(blk, ii, krow, ctx.in.D);
         row[ii] = std::max(d2, 0.0f) + eps;
-        if (!(d2 <= tol * limit)) continue;
+        if (!fuzzy_exact_match(ctx, d2, nq2[ii], nk2)) continue;
         if (tile.kind == TileKind::kPartial &&
             !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, j))
           continue;

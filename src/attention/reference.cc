@@ -351,19 +351,11 @@ void accumulate_term_grads(double* dbias, double* drel_bias, double* dkey_boost,
                            const double* dlogit, const AttentionInputs& in,
                            const AttentionSpec& spec, const ResolvedSpec& r, Index b, Index h) {
   const Index Lq = in.Lq, Lk = in.Lk;
-  // dbias is contiguous in bias's own shape; broadcast dimensions (extent 1) collapse to index 0.
-  const auto& bs = in.bias.shape;
   for (Index i = 0; i < Lq; ++i) {
     for (Index j = 0; j < Lk; ++j) {
       const double dl = dlogit[i * Lk + j];
       if (dl == 0.0) continue;
-      if (dbias) {
-        const Index e =
-            (((bs[0] == 1 ? 0 : b) * bs[1] + (bs[1] == 1 ? 0 : h)) * bs[2] + (bs[2] == 1 ? 0 : i)) *
-                bs[3] +
-            (bs[3] == 1 ? 0 : j);
-        dbias[e] += dl;
-      }
+      if (dbias) dbias[bias_index(in.bias, b, h, i, j)] += dl;  // bias's own contiguous shape
       if (drel_bias) {
         const Index rel = j - (i + r.pos_offset);
         drel_bias[h * spec.rel_buckets + t5_relative_bucket(rel, spec.rel_buckets,

@@ -92,4 +92,12 @@ inline float additive_terms(const AttentionInputs& in, const AttentionSpec& spec
   return t;
 }
 
+// Index of element (b, h, i, j) in bias's own contiguous shape (broadcast dimensions collapse to 0):
+// where its gradient accumulates.
+inline Index bias_index(const Strided4<float>& bias, Index b, Index h, Index i, Index j) {
+  const auto& s = bias.shape;
+  return (((s[0] == 1 ? 0 : b) * s[1] + (s[1] == 1 ? 0 : h)) * s[2] + (s[2] == 1 ? 0 : i)) * s[3] +
+         (s[3] == 1 ? 0 : j);
+}
+
 }  // namespace kessel::attention_detail

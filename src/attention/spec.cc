@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "attention/score_terms.h"
 #include "kessel/attention.h"
 #include "kessel/error.h"
 
@@ -112,28 +113,27 @@ void check_score_range(const AttentionInputs& in, const AttentionSpec& spec, con
                    "attention: q and k are too large for float32 scores (max |q| = ", mag.q,
                    ", max |k| = ", mag.k, ", D = ", in.D, " allow |q.k| up to ", qk,
                    " and |q - k|^2 up to ", d2, "; the limit is ", kScoreLimit, "): rescale q and k");
+  const attention_detail::ResolvedSpec r = attention_detail::resolve_spec(in, spec);
   double sim = 1.0;  // cosine kinds
   if (fuzzy) {
     // -ln(d2 + eps)/(m - 1): d2 + eps lies between the smallest positive float (or 0, a crisp row)
     // and the bound above.
-    sim = (104.0 + std::fabs(std::log(d2 + spec.fuzzy_eps + 1e-300))) / (spec.m - 1.0);
+    sim = (104.0 + std::fabs(std::log(d2 + spec.fuzzy_eps + 1e-300))) * r.fuzzy_exponent;
   } else if (spec.similarity == Similarity::kDot) {
-    const float scale = std::isnan(spec.scale) ? 1.0f / std::sqrt(static_cast<float>(in.D)) : spec.scale;
-    sim = qk * std::fabs(scale);
+    sim = qk * std::fabs(r.scale);
   } else if (spec.similarity == Similarity::kNegSqEuclidean) {
     sim = d2;
   }
   if (spec.zscore) sim = std::sqrt(static_cast<double>(in.Lk));  // |z| <= sqrt(n - 1)
-  const double temperature = spec.normalizer == Normalizer::kSoftmax ? spec.temperature : 1.0;
   const double decay = spec.time_decay_mode == TimeDecayMode::kAdditive
                            ? static_cast<double>(spec.time_decay) * 2.0 * mag.times
                            : 0.0;
   const double terms = mag.bias + mag.alibi * static_cast<double>(in.Lq + in.Lk) + mag.rel_bias +
                        decay + mag.key_boost;
-  const double logit = sim / temperature + terms;
+  const double logit = sim * r.inv_temperature + terms;
   KESSEL_CHECK_ARG(logit <= kScoreLimit, "attention: the logits can overflow float32 (bound ", logit,
-                   ": similarity up to ", sim, " / temperature ", temperature, " + score terms up to ",
-                   terms, "; the limit is ", kScoreLimit,
+                   ": similarity up to ", sim, " x 1/temperature ", r.inv_temperature,
+                   " + score terms up to ", terms, "; the limit is ", kScoreLimit,
                    "): raise the temperature, lower the scale or m's sharpness, or rescale the terms");
 }
 

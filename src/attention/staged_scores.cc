@@ -54,13 +54,16 @@ void squared_distances(float* d2, const float* st, StagedScratch& ss, const Fuse
     }
     if (!any_close) continue;
     for (Index ii = 0; ii < blk.nq; ++ii) {
-      const float limit = nq2[ii] + nk2;
-      if (!(d[ii] <= close * limit)) continue;
-      if (d[ii] < kCancellationRatio * limit)
-        d[ii] = direct_sq_distance(blk, ii, lt.k + t * lt.ldk, ctx.in.D);
-      if (ctx.fuzzy && d[ii] <= tol * limit) ss.exact.push_back(t * kBlockQ + ii);
+      if (!(d[ii] <= close * (nq2[ii] + nk2))) continue;
+      d[ii] = tile_sq_distance(blk, ii, lt.k + t * lt.ldk, ctx.in.D, raw[ii], nq2[ii], nk2);
+      if (ctx.fuzzy && fuzzy_exact_match(ctx, d[ii], nq2[ii], nk2)) ss.exact.push_back(t * kBlockQ + ii);
     }
   }
+}
+
+Index rel_bucket(const FusedContext& ctx, Index rel) {
+  return t5_relative_bucket(rel, ctx.spec.rel_buckets, ctx.spec.rel_max_distance,
+                            ctx.spec.rel_bidirectional);
 }
 
 // T5 buckets of a contiguous tile: bucket values over the relative positions rel = j - pos_q that
@@ -73,15 +76,8 @@ const float* rel_bias_table(StagedScratch& ss, const FusedContext& ctx, const Qu
   const Index span = tile.n + kBlockQ - 1;
   const float* table = ctx.in.rel_bias + blk.h * ctx.spec.rel_buckets;
   ss.rel.resize(static_cast<size_t>(span));
-  for (Index r = 0; r < span; ++r)
-    ss.rel[static_cast<size_t>(r)] = table[t5_relative_bucket(
-        *rel_min + r, ctx.spec.rel_buckets, ctx.spec.rel_max_distance, ctx.spec.rel_bidirectional)];
+  for (Index r = 0; r < span; ++r) ss.rel[static_cast<size_t>(r)] = table[rel_bucket(ctx, *rel_min + r)];
   return ss.rel.data();
-}
-
-Index rel_bucket(const FusedContext& ctx, Index rel) {
-  return t5_relative_bucket(rel, ctx.spec.rel_buckets, ctx.spec.rel_max_distance,
-                            ctx.spec.rel_bidirectional);
 }
 
 // Step 5: bias, ALiBi, T5 buckets, additive time decay and key boost, added to st.
@@ -140,22 +136,12 @@ void add_score_terms(float* st, StagedScratch& ss, const FusedContext& ctx, cons
   }
 }
 
-// 1 where element (t, ii) takes part in the backward: a row < nq with a finite lse (not crisp, not
-// fully masked) and, in a partial tile, a visible key; else 0.
-void backward_visibility(float* vis, const FusedContext& ctx, const QueryBlock& blk,
-                         const BackwardRows& rows, const KeyTile& tile) {
-  float row_ok[kBlockQ];
-  for (Index ii = 0; ii < kBlockQ; ++ii)
-    row_ok[ii] = ii < blk.nq && rows.lse[static_cast<size_t>(ii)] != kPosInf ? 1.0f : 0.0f;
+// 1 where element (t, ii) takes part, else 0: rows with row_ok[ii] set and, in a partial tile, a
+// visible key.
+void tile_visibility(float* vis, const float* row_ok, const FusedContext& ctx, const QueryBlock& blk,
+                     const KeyTile& tile) {
   for (Index t = 0; t < tile.n; ++t) std::copy_n(row_ok, kBlockQ, vis + t * kBlockQ);
   if (tile.kind == TileKind::kPartial) mask_partial_tile(vis, ctx, blk, tile, 0.0f);
-}
-
-// Index of element (b, h, i, j) in bias's own contiguous shape (broadcast dimensions collapse to 0).
-Index bias_index(const Strided4<float>& bias, Index b, Index h, Index i, Index j) {
-  const auto& s = bias.shape;
-  return (((s[0] == 1 ? 0 : b) * s[1] + (s[1] == 1 ? 0 : h)) * s[2] + (s[2] == 1 ? 0 : i)) * s[3] +
-         (s[3] == 1 ? 0 : j);
 }
 
 // dS of every taking-part element into the score terms' gradients: key boost, T5 buckets, bias.
@@ -271,16 +257,16 @@ void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& c
   // where E[x^2] - E[x]^2 is not.
   std::array<double, kBlockQ> count{}, mean{}, m2{};
   std::array<double, kBlockQ> n, sum, sq;
+  float in_block[kBlockQ];
+  for (Index ii = 0; ii < kBlockQ; ++ii) in_block[ii] = ii < blk.nq ? 1.0f : 0.0f;
   for (const KeyTile& tile : tiles) {
     load_key_tile(lt, ctx, blk.b, blk.h, tile, false);
     tile::rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
                             ctx.in.D);
     staged_similarity(st, ss, ctx, blk, tile, lt);
-    // Which elements count: rows < nq, visible keys (1/0).
+    // Which elements count: rows < nq, visible keys.
     float* vis = tile_buffer(ss.vis);
-    for (Index t = 0; t < tile.n; ++t)
-      for (Index ii = 0; ii < kBlockQ; ++ii) vis[t * kBlockQ + ii] = ii < blk.nq ? 1.0f : 0.0f;
-    if (tile.kind == TileKind::kPartial) mask_partial_tile(vis, ctx, blk, tile, 0.0f);
+    tile_visibility(vis, in_block, ctx, blk, tile);
     n.fill(0.0), sum.fill(0.0), sq.fill(0.0);
     for (Index t = 0; t < tile.n; ++t) {
       const float* x = st + t * kBlockQ;
@@ -327,8 +313,12 @@ void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, con
   const Index n = tile.n, size = n * kBlockQ;
   staged_similarity(st, ss, ctx, blk, tile, lt);
   staged_terms(st, ss, ctx, blk, tile, true);
+  // Taking part: rows < nq with a finite lse (not crisp, not fully masked), visible keys.
+  float row_ok[kBlockQ];
+  for (Index ii = 0; ii < kBlockQ; ++ii)
+    row_ok[ii] = ii < blk.nq && rows.lse[static_cast<size_t>(ii)] != kPosInf ? 1.0f : 0.0f;
   float* vis = tile_buffer(ss.vis);
-  backward_visibility(vis, ctx, blk, rows, tile);
+  tile_visibility(vis, row_ok, ctx, blk, tile);
 
   // P = exp(logit - lse) where taking part, else 0; dS = P (dP - D_i) into dp.
   const float* lse = rows.lse.data();
