@@ -70,6 +70,7 @@ nlohmann::json sweep(const TrainArgs& args, const summarize::EacaModel& model,
   for (std::size_t i = 0; i < args.budget_sweep.size(); ++i) {
     summarize::DecodeOptions o = model.decode_options();
     o.max_chars = args.budget_sweep[i];
+    o.f1_stop_chars = 0.0f;  // the sweep measures fixed budgets
     if (o.max_chars == 0) o.max_sentences = 3;  // no char budget: a sentence budget instead
     const auto r = summarize::evaluate_rouge(dialogues, lexicon, FixedBudget(model), o);
     std::fprintf(stderr, "  budget %d chars: ROUGE-1/2/L %.2f / %.2f / %.2f\n", o.max_chars, r.rouge1, r.rouge2,
@@ -137,9 +138,12 @@ std::string best_epochs(const summarize::TrainResult& r) {
 }
 
 nlohmann::json budget_json(const summarize::EacaConfig& c) {
-  if (c.budget_max <= 0) return nullptr;
-  return {{"intercept", c.budget_intercept}, {"slope", c.budget_slope}, {"min", c.budget_min},
-          {"max", c.budget_max}, {"scale", c.budget_scale}};
+  if (c.budget_max <= 0 && c.f1_stop_chars <= 0.0f) return nullptr;
+  nlohmann::json out = {{"f1_stop_chars", c.f1_stop_chars}};
+  if (c.budget_max > 0)
+    out.update({{"intercept", c.budget_intercept}, {"slope", c.budget_slope}, {"min", c.budget_min},
+                {"max", c.budget_max}, {"scale", c.budget_scale}});
+  return out;
 }
 
 summarize::EacaModel train_once(const TrainArgs& args, const std::vector<text::Dialogue>& train,
@@ -149,6 +153,7 @@ summarize::EacaModel train_once(const TrainArgs& args, const std::vector<text::D
   if (args.max_chars >= 0) {
     model.mutable_config().max_chars = args.max_chars;
     model.mutable_config().budget_max = 0;  // an explicit fixed budget replaces the per-dialogue one
+    model.mutable_config().f1_stop_chars = 0.0f;  // and the expected-F1 stop, as in kessel summarize
   }
   return model;
 }
@@ -165,7 +170,7 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
   KESSEL_CHECK_ARG(K >= 2 && static_cast<std::size_t>(K) <= all.size(), "train: --cv-folds must be in [2, ",
                    all.size(), "], got ", K);
   const auto perm = permutation(all.size(), args.train.seed ^ 0xcf01d5ull);
-  double sum1 = 0, sum2 = 0, sumL = 0, seconds = 0;
+  double sum1 = 0, sum2 = 0, sumL = 0, sum_free = 0, seconds = 0;
   std::vector<double> held_out;  // every held-out dialogue's ROUGE-L, for the interval
   std::vector<double> sweep_sums(args.budget_sweep.size(), 0.0);
   nlohmann::json folds = nlohmann::json::array();
@@ -182,18 +187,25 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     summarize::TrainResult result;
     const auto model = train_once(args, inner_train, inner_dev, lexicon, &result);
     const auto r = summarize::evaluate_rouge(held, lexicon, model, model.decode_options());
+    // The same model decoded without the emotion constraint: what the constraint costs on this fold.
+    summarize::DecodeOptions unconstrained = model.decode_options();
+    unconstrained.emotion_constraint = false;
+    const auto free = summarize::evaluate_rouge(held, lexicon, model, unconstrained);
     const auto& c = model.config();
     std::fprintf(stderr,
-                 "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f (budget %d chars%s, best epoch %s)\n", k + 1,
-                 K, r.rouge1, r.rouge2, r.rougeL, c.max_chars, c.budget_max > 0 ? ", per-dialogue" : "",
+                 "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f (budget %d units, "
+                 "%d chars%s, stop R = %.0f, best epoch %s)\n", k + 1, K, r.rouge1, r.rouge2, r.rougeL, free.rougeL,
+                 c.max_sentences, c.max_chars, c.budget_max > 0 ? ", per-dialogue" : "", c.f1_stop_chars,
                  best_epochs(result).c_str());
     const nlohmann::json swept = sweep(args, model, held, lexicon, &sweep_sums);
     sum1 += r.rouge1;
     sum2 += r.rouge2;
     sumL += r.rougeL;
+    sum_free += free.rougeL;
     held_out.insert(held_out.end(), r.rougeL_dialogues.begin(), r.rougeL_dialogues.end());
     seconds += result.seconds;
     folds.push_back({{"fold", k + 1}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL},
+                     {"rougeL_no_constraint", free.rougeL},
                      {"dialogues", r.dialogues}, {"max_chars", model.config().max_chars},
                      {"budget", budget_json(model.config())},
                      {"max_sentences", model.config().max_sentences}, {"best_epoch", result.best_epoch},
@@ -203,9 +215,11 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     std::printf("cv budget %d chars | ROUGE-L %.2f\n", args.budget_sweep[i], sweep_sums[i] / K);
   const summarize::Interval ci = interval(held_out);
   std::printf("cv %d folds | ROUGE-1 %.2f | ROUGE-2 %.2f | ROUGE-L %.2f (95%% interval [%.2f, %.2f] over the %zu "
-              "held-out dialogues) | %.1f s training per fold\n",
-              K, sum1 / K, sum2 / K, sumL / K, ci.lo, ci.hi, held_out.size(), seconds / K);
+              "held-out dialogues) | no constraint ROUGE-L %.2f (cost %.2f) | %.1f s training per fold\n",
+              K, sum1 / K, sum2 / K, sumL / K, ci.lo, ci.hi, held_out.size(), sum_free / K, (sum_free - sumL) / K,
+              seconds / K);
   report["cv"] = {{"folds", folds}, {"rouge1", sum1 / K}, {"rouge2", sum2 / K}, {"rougeL", sumL / K},
+                  {"rougeL_no_constraint", sum_free / K},
                   {"rougeL_interval", {ci.lo, ci.hi}}, {"dialogues", held_out.size()}};
 }
 
@@ -287,9 +301,13 @@ void run_train(TrainArgs& args) {
                         {"rougeL_interval", {ci.lo, ci.hi}}, {"dialogues", r.dialogues}};
       if (!args.budget_sweep.empty()) report["eval_budget_sweep"] = sweep(args, model, eval, lexicon, nullptr);
     }
-    std::printf("model %s | best epoch %s | dev ROUGE-L %.2f | budget %d units, %d chars | %.1f s\n",
+    std::printf("model %s | best epoch %s | dev ROUGE-L %.2f | budget %d units, %d chars, expected-F1 stop %s | %.1f s\n",
                 args.out.c_str(), best_epochs(result).c_str(), result.best_dev_rougeL, model.config().max_sentences,
-                model.config().max_chars, result.seconds);
+                model.config().max_chars,
+                model.config().f1_stop_chars > 0.0f
+                    ? ("R = " + std::to_string(static_cast<int>(model.config().f1_stop_chars))).c_str()
+                    : "off",
+                result.seconds);
     if (!args.curves.empty()) {
       const std::string title = "kessel train: " + args.data.path + " (seed " + std::to_string(args.train.seed) + ")";
       const int members = model.config().members;

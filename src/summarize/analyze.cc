@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "kessel/text/tokenize.h"
@@ -140,6 +141,11 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
   if (char_budget > 0) a.enforced.push_back("character budget (the model's, per dialogue)");
   else if (options.max_chars > 0)
     a.enforced.push_back("character budget (" + std::to_string(options.max_chars) + " code points)");
+  if (options.f1_stop_chars > 0.0f) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "expected-F1 stop (prior reference length %.0f chars)", options.f1_stop_chars);
+    a.enforced.push_back(buf);
+  }
   if (options.redundancy > 0.0f) a.enforced.push_back("redundancy control (MMR)");
   if (rendered > 0) a.enforced.push_back("rendering: token deletion (zh) or addressing removal and, when the model has it, reported speech (en)");
   a.constraint_binds = static_cast<double>(bound) / n;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace kessel::summarize {
 
@@ -64,6 +65,48 @@ void set_budget(EacaConfig& c, const EacaConfig& fitted, float factor, bool per_
   c.budget_scale = per_dialogue ? factor : 1.0f;
 }
 
+// The expected-F1 stop's prior length R and the sentence budget, on dev, after the char budget: the
+// budget alone fixes how long every summary may be, the stop lets the scorer's confidence make one
+// shorter. R = 0 (off) at the fitted sentence budget scored `off_score`; the grid tries R from a
+// quarter to 2.8 times the base budget (the training oracle summaries' median length; TweetSumm:
+// 56 to 630 chars, CSDS 13 to 143), with one sentence fewer to two more, since a stopped summary can
+// afford a larger sentence cap. The optimum lies inside the grid on both data sets (TweetSumm about
+// 0.5-1.4 times the base, CSDS about 1.4-2).
+double choose_f1_stop(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, int fitted_sentences,
+                      int base_chars, double off_score, bool verbose) {
+  int chosen_sentences = fitted_sentences;
+  float chosen_prior = 0.0f;
+  double chosen = off_score;
+  if (base_chars <= 0) return chosen;  // no char budget to scale from: the stop stays off
+  for (int sentences : {fitted_sentences - 1, fitted_sentences, fitted_sentences + 1, fitted_sentences + 2}) {
+    if (sentences < 1) continue;
+    for (float factor : {0.25f, 0.35f, 0.5f, 0.7f, 1.0f, 1.4f, 2.0f, 2.8f}) {
+      const float prior = std::round(factor * static_cast<float>(base_chars));
+      for (const auto& part : parts) {
+        part.model->mutable_config().max_sentences = sentences;
+        part.model->mutable_config().f1_stop_chars = prior;
+      }
+      const double score = dev_rougeL(parts, lexicon);
+      if (verbose)
+        std::fprintf(stderr, "expected-F1 stop R = %.0f chars, %d units: dev ROUGE-L %.2f\n", prior, sentences, score);
+      if (score > chosen + 1e-9) {
+        chosen = score;
+        chosen_sentences = sentences;
+        chosen_prior = prior;
+      }
+    }
+  }
+  for (const auto& part : parts) {
+    part.model->mutable_config().max_sentences = chosen_sentences;
+    part.model->mutable_config().f1_stop_chars = chosen_prior;
+  }
+  if (verbose)
+    std::fprintf(stderr, "expected-F1 stop: chose %s, %d units (dev ROUGE-L %.2f; off %.2f)\n",
+                 chosen_prior > 0.0f ? ("R = " + std::to_string(static_cast<int>(chosen_prior)) + " chars").c_str() : "off",
+                 chosen_sentences, chosen, off_score);
+  return chosen;
+}
+
 // The decoding choices on dev, applied to every part's model; returns the chosen dev ROUGE-L.
 // A proper dev selection of the char budget around the training-derived one: char ROUGE is very
 // sensitive to length, and the oracle's length (R1+R2 optimal) is not the ROUGE-L optimal one. The same
@@ -106,12 +149,13 @@ double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& l
     c.compress_threshold = chosen_threshold;
     set_budget(c, fitted, chosen_factor, chosen_per_dialogue);
   });
-  if (chosen_threshold <= 0.0f)
-    for (const auto& part : parts) part.model->compressor().clear();  // off: nothing to store
   if (verbose)
     std::fprintf(stderr, "budget: chose x%.1f %s, compress %.2f on dev (%d chars fixed; training oracle median %d)\n",
                  chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", chosen_threshold,
                  parts.front().model->config().max_chars, fitted.max_chars);
+  chosen = choose_f1_stop(parts, lexicon, fitted.max_sentences, fitted.max_chars, chosen, verbose);
+  if (chosen_threshold <= 0.0f)
+    for (const auto& part : parts) part.model->compressor().clear();  // off: nothing to store
   return chosen;
 }
 

@@ -54,6 +54,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"budget_min", std::to_string(c.budget_min)},
           {"budget_max", std::to_string(c.budget_max)},
           {"budget_scale", format_float(c.budget_scale)},
+          {"f1_stop_chars", format_float(c.f1_stop_chars)},
           {"compress_threshold", format_float(c.compress_threshold)},
           {"reported_speech", c.reported_speech ? "true" : "false"},
           {"emotion_terms", c.emotion_terms ? "true" : "false"},
@@ -133,6 +134,11 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
     if (c.compress_threshold < 0.0f || c.compress_threshold >= 1.0f)
       throw ParseError(file, 0, "__metadata__.compress_threshold: " + format_float(c.compress_threshold) +
                                     " out of range [0, 1)");
+  }
+  if (m.count("f1_stop_chars")) {
+    c.f1_stop_chars = get_float("f1_stop_chars");
+    if (c.f1_stop_chars < 0.0f)
+      throw ParseError(file, 0, "__metadata__.f1_stop_chars: " + format_float(c.f1_stop_chars) + " must be >= 0");
   }
   c.reported_speech = m.count("reported_speech") ? get_bool("reported_speech") : false;
   c.members = 1;  // files saved before ensembles hold one network
@@ -237,6 +243,7 @@ DecodeOptions EacaModel::decode_options() const {
   o.max_sentences = config_.max_sentences;
   o.max_chars = config_.max_chars;
   o.redundancy = config_.redundancy;
+  o.f1_stop_chars = config_.f1_stop_chars;
   o.emotion_constraint = true;
   return o;
 }
@@ -310,6 +317,8 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
     s.attention_queries = f.customer_units;
   }
   s.has_emotion = 1.0f / (1.0f + std::exp(-has_logit));
+  s.inclusion.resize(s.salience.size());
+  for (std::size_t u = 0; u < s.salience.size(); ++u) s.inclusion[u] = 1.0f / (1.0f + std::exp(-s.salience[u]));
   if (cost) {
     // Summed over the members: the ensemble's cost, layer by layer.
     for (int l = 0; l < EacaForwardCost::kLayers; ++l)

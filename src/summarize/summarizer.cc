@@ -29,6 +29,8 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
     // quietly give fewer).
     if (o.max_chars || o.max_sentences) model->mutable_config().budget_max = 0;
     if (o.max_sentences && !o.max_chars) s.decode.max_chars = 0;
+    // The same for the expected-F1 stop, which would cut the summary below the length asked for.
+    if (o.max_chars || o.max_sentences) s.decode.f1_stop_chars = 0.0f;
     if (o.reported_speech) model->mutable_config().reported_speech = *o.reported_speech;
     s.scorer = std::move(model);
   } else {

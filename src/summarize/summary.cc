@@ -190,6 +190,34 @@ std::string scored_text(const Summary& summary, Lang lang) {
   return out;
 }
 
+namespace {
+// The expected-F1 stop's value of a selection with expected matched length `matched` (sum of p c) and
+// length `length` (sum of c), against a prior reference length `prior`.
+double expected_f1(double matched, double length, double prior) { return 2.0 * matched / (length + prior); }
+}  // namespace
+
+std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<float>& inclusion,
+                               const std::vector<int>& unit_chars, float prior_chars) {
+  KESSEL_CHECK_ARG(std::isfinite(prior_chars) && prior_chars > 0.0f, "expected_f1_prefix: prior_chars must be > 0, got ",
+                   prior_chars);
+  std::size_t best = order.empty() ? 0 : 1;
+  double best_value = -1.0, matched = 0.0, length = 0.0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto u = static_cast<std::size_t>(order[i]);
+    KESSEL_CHECK_ARG(u < inclusion.size() && u < unit_chars.size(), "expected_f1_prefix: unit ", u, " out of range");
+    KESSEL_CHECK_ARG(inclusion[u] >= 0.0f && inclusion[u] <= 1.0f, "expected_f1_prefix: inclusion[", u, "] = ",
+                     inclusion[u], " is not in [0, 1]");
+    matched += static_cast<double>(inclusion[u]) * unit_chars[u];
+    length += unit_chars[u];
+    const double value = expected_f1(matched, length, prior_chars);
+    if (value > best_value) {
+      best_value = value;
+      best = i + 1;
+    }
+  }
+  return best;
+}
+
 Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
   const std::size_t U = p.units.size();
   KESSEL_CHECK_ARG(scores.salience.size() == U, "decode: salience has ", scores.salience.size(),
@@ -204,6 +232,16 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   for (std::size_t u = 0; u < U; ++u)
     KESSEL_CHECK_ARG(std::isfinite(scores.salience[u]), "decode: salience[", u, "] is not finite");
   KESSEL_CHECK_ARG(scores.max_chars >= 0, "decode: scores.max_chars must be >= 0, got ", scores.max_chars);
+  KESSEL_CHECK_ARG(std::isfinite(options.f1_stop_chars) && options.f1_stop_chars >= 0.0f,
+                   "decode: f1_stop_chars must be >= 0, got ", options.f1_stop_chars);
+  KESSEL_CHECK_ARG(scores.inclusion.empty() || scores.inclusion.size() == U, "decode: inclusion has ",
+                   scores.inclusion.size(), " entries but the dialogue has ", U, " units");
+  for (std::size_t u = 0; u < scores.inclusion.size(); ++u)
+    KESSEL_CHECK_ARG(scores.inclusion[u] >= 0.0f && scores.inclusion[u] <= 1.0f, "decode: inclusion[", u, "] = ",
+                     scores.inclusion[u], " is not a probability");
+  KESSEL_CHECK_ARG(options.f1_stop_chars == 0.0f || !scores.inclusion.empty(),
+                   "decode: f1_stop_chars = ", options.f1_stop_chars,
+                   " needs the scorer's inclusion probabilities, and this scorer gives none");
   KESSEL_CHECK_ARG(scores.unit_text.empty() || scores.unit_text.size() == U, "decode: unit_text has ",
                    scores.unit_text.size(), " entries but the dialogue has ", U, " units");
   // A unit as rendered: the scorer's text (compressed, addressing dropped, reported) when it gives one.
@@ -280,6 +318,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
       chars += unit_chars[static_cast<std::size_t>(best)];
     }
   }
+  // The expected-F1 stop keeps the greedy order's best prefix: the scorer's confidence sets the length.
+  const std::vector<int> order = selected;
+  const bool stop = options.f1_stop_chars > 0.0f;
+  if (stop) selected.resize(expected_f1_prefix(order, scores.inclusion, unit_chars, options.f1_stop_chars));
 
   // Whether mention m's words survived its unit's rendering (a compressed unit may have lost them);
   // the mention is kept when, besides, its unit is selected.
@@ -339,9 +381,42 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     return sel;
   };
 
+  // With the expected-F1 stop the constraint keeps its objective: unit e joins the greedy order's
+  // prefix whose expected F1 with e is highest (within the sentence and char budgets; e alone may
+  // exceed the char budget). The value is that expected F1.
+  auto stop_with = [&](int e) {
+    const auto x = static_cast<std::size_t>(e);
+    double matched = static_cast<double>(scores.inclusion[x]) * unit_chars[x];
+    double length = unit_chars[x];
+    const double prior = options.f1_stop_chars;
+    Selection sel;
+    sel.units = {e};
+    sel.value = expected_f1(matched, length, prior);
+    std::size_t best_prefix = 0, taken_units = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const auto u = static_cast<std::size_t>(order[i]);
+      if (order[i] == e) continue;
+      if (static_cast<int>(taken_units) + 2 > options.max_sentences ||
+          (max_chars > 0 && length + unit_chars[u] > max_chars))
+        break;
+      matched += static_cast<double>(scores.inclusion[u]) * unit_chars[u];
+      length += unit_chars[u];
+      ++taken_units;
+      const double value = expected_f1(matched, length, prior);
+      if (value > sel.value) {
+        sel.value = value;
+        best_prefix = i + 1;
+      }
+    }
+    for (std::size_t i = 0; i < best_prefix; ++i)
+      if (order[i] != e) sel.units.push_back(order[i]);
+    return sel;
+  };
+
   // The hard constraint: keep at least one expressed customer emotion. Each unit that can keep one
-  // is tried in the unconstrained selection's place (replace_for), and the selection worth most to
-  // the ranking wins; ties go to the emotion-source head's preference (intensity without a head).
+  // is tried in the unconstrained selection's place (replace_for, or stop_with under the expected-F1
+  // stop), and the selection worth most wins; ties go to the emotion-source head's preference
+  // (intensity without a head).
   if (options.emotion_constraint && p.customer_expressed_emotion() && !keeps_emotion_in(selected)) {
     auto preference = [&](std::size_t m) {
       return scores.mention_source.empty() ? static_cast<double>(p.mentions[m].intensity)
@@ -359,7 +434,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     double chosen_preference = -1e300;
     bool any = false;
     for (const auto& [unit, pref] : candidates) {
-      Selection sel = replace_for(unit);
+      Selection sel = stop ? stop_with(unit) : replace_for(unit);
       if (!any || sel.value > chosen.value + 1e-12 ||
           (std::abs(sel.value - chosen.value) <= 1e-12 && pref > chosen_preference)) {
         chosen = std::move(sel);

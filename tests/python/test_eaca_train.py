@@ -44,12 +44,15 @@ def test_train_writes_a_safetensors_model_with_metadata(tmp_path, data):
     header, data_bytes = read_safetensors(out)
     meta = header.pop("__metadata__")
     for key in ("format", "hash_buckets", "embed_dim", "hidden", "attn_dim", "max_sentences", "max_chars",
-                "lexicon", "data", "seed", "best_epoch"):
+                "f1_stop_chars", "lexicon", "data", "seed", "best_epoch"):
         assert key in meta, key
     assert meta["format"] == "kessel-eaca-1"
     assert meta["lexicon"].startswith("default:")
     assert meta["seed"] == "3"
     assert int(meta["max_chars"]) > 0
+    # The expected-F1 stop is chosen after the char budget, on the same dev data: off (0) or a length.
+    assert float(meta["f1_stop_chars"]) >= 0
+    assert "expected-F1 stop: chose" in proc.stderr
     # Every tensor is F32, its offsets cover its shape, and together they tile the data section.
     spans = []
     for name, t in header.items():
@@ -90,6 +93,13 @@ def test_cross_validation_reports_held_out_scores(tmp_path):
     m = re.search(r"ROUGE-L (\d+\.\d\d) \(95% interval \[(\d+\.\d\d), (\d+\.\d\d)\] over the 6 held-out dialogues\)",
                   proc.stdout)
     assert m and float(m.group(2)) == pytest.approx(lo, abs=0.006) and float(m.group(3)) == pytest.approx(hi, abs=0.006)
+    # The constraint's cost on the held-out folds: the same models decoded without it.
+    assert all(0.0 <= f["rougeL_no_constraint"] <= 100.0 for f in cv["folds"])
+    free = sum(f["rougeL_no_constraint"] for f in cv["folds"]) / 2
+    assert cv["rougeL_no_constraint"] == pytest.approx(free)
+    m = re.search(r"no constraint ROUGE-L (\d+\.\d\d) \(cost (-?\d+\.\d\d)\)", proc.stdout)
+    assert m and float(m.group(1)) == pytest.approx(free, abs=0.006)
+    assert float(m.group(2)) == pytest.approx(free - cv["rougeL"], abs=0.006)
 
 
 def test_cross_fitting_trains_one_member_per_fold(tmp_path):

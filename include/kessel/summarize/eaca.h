@@ -48,6 +48,10 @@ struct EacaConfig {
   int budget_min = 0;             // clamp of the fitted length, before the scale
   int budget_max = 0;
   float budget_scale = 1.0f;
+  // Expected-F1 stop (DecodeOptions::f1_stop_chars): the prior reference length R in chars, chosen on
+  // dev with the sentence budget after the char budget; 0 = off. Models saved without the key load
+  // with 0: the full budget, as before.
+  float f1_stop_chars = 0.0f;
   // Token deletion inside selected units (src/summarize/compress.h): tokens whose keep probability is
   // below this are dropped from the rendered unit. 0: off (and no compressor weights are stored).
   // Chosen on dev with the budget; trained for Chinese only.

@@ -19,7 +19,8 @@ struct SummarizerOptions {
   Normalizer attention = Normalizer::kSoftmax;  // the centrality ranker's normalizer
   // Overrides of the defaults. With a model the defaults are its stored budget and redundancy; an
   // explicit max_chars replaces its character budget (per-dialogue or fixed) with that fixed one, and
-  // max_sentences without max_chars drops it (N sentences, however long).
+  // max_sentences without max_chars drops it (N sentences, however long); either one turns the model's
+  // expected-F1 stop off (the length asked for is the length given).
   // Without one: 4 sentences (the median sentence count of the CSDS val references and of the
   // TweetSumm train extractive summaries; docs/eaca.md), no char budget, redundancy 0.5 for centrality and 0 for the baselines
   // (position, length and graph rankers as published, so they reproduce `kessel eval`'s rows).

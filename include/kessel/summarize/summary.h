@@ -59,6 +59,9 @@ inline constexpr int kMaxExplainUnits = 512;
 // What a scorer says about one dialogue.
 struct UnitScores {
   std::vector<float> salience;        // [U] higher = more summary-worthy (any scale)
+  // Optional [U] probability that each unit belongs in the summary (empty: not modelled). EACA: the
+  // sigmoid of its salience logit. The expected-F1 stop (DecodeOptions::f1_stop_chars) needs it.
+  std::vector<float> inclusion;
   std::vector<float> mention_source;  // [M] preference for keeping each mention (empty: uniform)
   float has_emotion = -1.0f;          // P(summary should carry an emotion); < 0 when not modelled
   // The scorer's budget for this dialogue in code points; 0 = use DecodeOptions. When > 0 it replaces
@@ -98,7 +101,20 @@ struct DecodeOptions {
   int max_chars = 0;            // optional budget in code points (0: off; UnitScores::max_chars > 0 wins)
   float redundancy = 0.5f;      // MMR trade-off: 0 = pure salience; overlap penalty weight otherwise
   bool emotion_constraint = true;  // keep at least one expressed customer emotion when there is one
+  // Expected-F1 stop (0: off; needs UnitScores::inclusion): the greedy selection is cut to the prefix
+  // that maximizes expected_f1 below with this prior reference length R, so a summary is as long as
+  // the scorer is confident, within the budget. EACA chooses R on out-of-fold dev (docs/eaca.md).
+  float f1_stop_chars = 0.0f;
 };
+
+// The expected-F1 stop's value of a selection: 2 * sum(p_u * c_u) / (sum(c_u) + R) over its units, with
+// p_u the unit's inclusion probability and c_u its code points. The matched length sum(p c) is what a
+// reference of R chars is expected to share with the selection, if each unit is kept or not with the
+// probability the scorer gives. Returns how many of the first units of `order` (a greedy selection,
+// most valuable first) to keep: the prefix of at least one unit with the highest value (the shortest
+// on ties). R > 0; inclusion in [0, 1].
+std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<float>& inclusion,
+                               const std::vector<int>& unit_chars, float prior_chars);
 
 struct SummarySentence {
   std::string text;  // the unit text as rendered in the summary (role label, terminator normalized)
@@ -131,7 +147,8 @@ struct Summary {
 // Picks units under the budget (UnitScores::max_chars when > 0, else DecodeOptions::max_chars; the
 // first unit is always allowed) with redundancy control (MMR; with a redundancy weight > 0 a unit
 // whose rendered text repeats a selected one, up to case, spaces and punctuation, is never selected),
-// in dialogue order; with the constraint on,
+// cut by the expected-F1 stop when DecodeOptions::f1_stop_chars > 0, in dialogue order; with the
+// constraint on,
 // when the customer expressed an emotion and no selected unit carries one, each unit that can carry
 // one is tried in the selection (the selected units that add least beside it leave until it fits),
 // and the choice that keeps the most MMR value wins (ties: mention_source, else intensity). Renders

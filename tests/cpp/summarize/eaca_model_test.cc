@@ -218,6 +218,34 @@ TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
   std::filesystem::remove(path);
 }
 
+TEST(EacaModel, ExpectedF1StopIsScoredSavedAndOptional) {
+  Fixture fx(false);
+  EacaConfig c = small_config();
+  c.f1_stop_chars = 125.0f;
+  EacaModel a(c, 3);
+  const UnitScores s = a.score(fx.prepared);
+  // The inclusion probabilities are the sigmoid of the (ensemble-averaged) salience logits.
+  ASSERT_EQ(s.inclusion.size(), s.salience.size());
+  for (std::size_t u = 0; u < s.salience.size(); ++u)
+    EXPECT_FLOAT_EQ(s.inclusion[u], 1.0f / (1.0f + std::exp(-s.salience[u])));
+  EXPECT_EQ(a.decode_options().f1_stop_chars, 125.0f);
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_f1_stop.safetensors").string();
+  a.save(path);
+  EXPECT_EQ(EacaModel::load(path).decode_options().f1_stop_chars, 125.0f);
+  std::filesystem::remove(path);
+  // A model saved before the stop existed has no key: off, the full budget as before.
+  auto meta = config_metadata(c);
+  meta.erase("f1_stop_chars");
+  EXPECT_EQ(config_from_metadata(meta, "old.safetensors").f1_stop_chars, 0.0f);
+  meta["f1_stop_chars"] = "-5";
+  try {
+    config_from_metadata(meta, "bad.safetensors");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("f1_stop_chars"), std::string::npos) << e.what();
+  }
+}
+
 TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   Fixture fx(false);
   EacaConfig c = small_config();

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/scorers.h"
 #include "test_dialogues.h"
 
@@ -39,6 +42,31 @@ TEST(Summarizer, RunIsPrepareScoreDecode) {
   EXPECT_EQ(r.scores.salience, scores.salience);
   EXPECT_EQ(r.summary.summary, expected.summary);
   EXPECT_EQ(r.summary.constraint_satisfied, expected.constraint_satisfied);
+}
+
+TEST(Summarizer, ALengthOverrideTurnsTheModelsExpectedF1StopOff) {
+  const auto& lex = testing::default_lexicon();
+  EacaConfig c;
+  c.hash_buckets = 97;
+  c.embed_dim = 4;
+  c.hidden = 8;
+  c.attn_dim = 4;
+  c.members = 1;
+  c.max_chars = 300;
+  c.f1_stop_chars = 100.0f;
+  EacaModel model(c, 1);
+  model.metadata()["lexicon"] = lex.identity();
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_summarizer_f1_stop.safetensors").string();
+  model.save(path);
+  SummarizerOptions o;
+  o.model = path;
+  EXPECT_EQ(make_summarizer(o, lex).decode.f1_stop_chars, 100.0f);  // the model's choice by default
+  o.max_sentences = 3;  // the user's length wins: N sentences, not fewer
+  EXPECT_EQ(make_summarizer(o, lex).decode.f1_stop_chars, 0.0f);
+  o.max_sentences.reset();
+  o.max_chars = 200;
+  EXPECT_EQ(make_summarizer(o, lex).decode.f1_stop_chars, 0.0f);
+  std::filesystem::remove(path);
 }
 
 TEST(Summarizer, OverridesApplyAndBadOptionsAreNamed) {

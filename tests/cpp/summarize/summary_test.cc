@@ -259,6 +259,67 @@ TEST(Summary, ScorerBudgetReplacesTheFixedCharBudget) {
   }
 }
 
+TEST(Summary, ExpectedF1PrefixKeepsTheBestPrefix) {
+  // Three units of 10 code points with p = 0.9, 0.8, 0.1. With R = 20 the values 2 sum(p c) / (sum(c) + R)
+  // are 18/30 = 0.6, 34/40 = 0.85 and 36/50 = 0.72: two units. With R = 200 a third unit still pays
+  // (18/210, 34/220, 36/230 rising): a longer expected reference makes a longer summary worth it.
+  const std::vector<int> order = {0, 1, 2}, chars = {10, 10, 10};
+  const std::vector<float> p = {0.9f, 0.8f, 0.1f};
+  EXPECT_EQ(expected_f1_prefix(order, p, chars, 20.0f), 2u);
+  EXPECT_EQ(expected_f1_prefix(order, p, chars, 200.0f), 3u);
+  EXPECT_EQ(expected_f1_prefix({2, 1, 0}, p, chars, 20.0f), 3u);  // the order is the greedy's, kept as given
+  EXPECT_EQ(expected_f1_prefix({}, p, chars, 20.0f), 0u);
+  EXPECT_EQ(expected_f1_prefix({2}, {0.0f, 0.0f, 0.0f}, chars, 20.0f), 1u);  // at least one unit
+  EXPECT_THROW(expected_f1_prefix(order, p, chars, 0.0f), InvalidArgument);
+  EXPECT_THROW(expected_f1_prefix(order, {0.9f, 1.5f, 0.1f}, chars, 20.0f), InvalidArgument);
+  EXPECT_THROW(expected_f1_prefix({0, 3}, p, chars, 20.0f), InvalidArgument);
+}
+
+TEST(Summary, ExpectedF1StopCutsTheSelectionAndTheConstraintKeepsItsObjective) {
+  // Units of 9, 5 (the emotion), 5 and 10 code points.
+  auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
+                          {Speaker::agent, {"非常抱歉。", "我马上为您查询物流。"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  ASSERT_EQ(p.units[1].chars, 5);
+  UnitScores s;
+  s.inclusion = {0.9f, 0.05f, 0.5f, 0.8f};
+  for (float q : s.inclusion) s.salience.push_back(std::log(q / (1.0f - q)));  // greedy order 0, 3, 2, 1
+  DecodeOptions o;
+  o.max_sentences = 4;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  auto units = [](const Summary& sum) {
+    std::vector<int> u;
+    for (const auto& x : sum.sentences) u.push_back(x.unit);
+    return u;
+  };
+  EXPECT_EQ(units(decode(p, s, o)), (std::vector<int>{0, 1, 2, 3}));  // off: the whole budget
+  // R = 10: prefixes of 0, 3, 2, 1 are worth 16.2/19, 32.2/29, 37.2/34, 37.7/39: units 0 and 3.
+  o.f1_stop_chars = 10.0f;
+  EXPECT_EQ(units(decode(p, s, o)), (std::vector<int>{0, 3}));
+  // With the constraint, the emotion unit joins the prefix that is then worth most: beside it, unit 2
+  // (p = 0.5) pays for itself (1 + 0 + 3: 32.7/34; + 2: 37.7/39), where cutting first and adding the
+  // emotion unit after would have left it out.
+  o.emotion_constraint = true;
+  const Summary kept = decode(p, s, o);
+  EXPECT_TRUE(kept.constraint_bound);
+  EXPECT_TRUE(kept.constraint_satisfied);
+  EXPECT_EQ(units(kept), (std::vector<int>{0, 1, 2, 3}));
+  o.max_sentences = 3;  // and the sentence budget still holds
+  EXPECT_EQ(units(decode(p, s, o)), (std::vector<int>{0, 1, 3}));
+  // The stop needs the scorer's probabilities, and R must be a length.
+  s.inclusion.clear();
+  EXPECT_THROW(decode(p, s, o), InvalidArgument);
+  s.inclusion = {0.9f, 0.05f, 0.5f};
+  EXPECT_THROW(decode(p, s, o), InvalidArgument);
+  s.inclusion = {0.9f, NAN, 0.5f, 0.8f};
+  EXPECT_THROW(decode(p, s, o), InvalidArgument);
+  s.inclusion = {0.9f, 0.05f, 0.5f, 0.8f};
+  o.f1_stop_chars = -1.0f;
+  EXPECT_THROW(decode(p, s, o), InvalidArgument);
+}
+
 TEST(Summary, BadScoresAreClearErrors) {
   auto d = make_dialogue({{Speaker::customer, {"你好。"}}});
   Prepared p = prepare(d, lexicon());
