@@ -253,10 +253,13 @@ void staged_terms(float* st, StagedScratch& ss, const FusedContext& ctx, const Q
 
 void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& ctx,
                        const std::vector<KeyTile>& tiles, LoadedTile& lt, float* st) {
-  // Per row, each tile's (count, mean, M2) in two passes, merged across tiles (Chan et al.): stable
-  // where E[x^2] - E[x]^2 is not.
+  // Per row, each tile's (count, mean, M2) in two passes, merged across tiles in double (Chan et
+  // al.): stable where E[x^2] - E[x]^2 is not. Within a tile (at most kBlockK keys) the sums are
+  // float, so the loops over the block's rows run at full vector width; their rounding stays below
+  // that of the float similarities themselves (FusedForward.ZscoreStatisticsSurviveALargeCommonOffset),
+  // and the merge in double carries the precision across tiles.
   std::array<double, kBlockQ> count{}, mean{}, m2{};
-  std::array<double, kBlockQ> n, sum, sq;
+  alignas(64) float n[kBlockQ], sum[kBlockQ], sq[kBlockQ];
   float in_block[kBlockQ];
   for (Index ii = 0; ii < kBlockQ; ++ii) in_block[ii] = ii < blk.nq ? 1.0f : 0.0f;
   for (const KeyTile& tile : tiles) {
@@ -267,7 +270,7 @@ void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& c
     // Which elements count: rows < nq, visible keys.
     float* vis = tile_buffer(ss.vis);
     tile_visibility(vis, in_block, ctx, blk, tile);
-    n.fill(0.0), sum.fill(0.0), sq.fill(0.0);
+    for (Index ii = 0; ii < kBlockQ; ++ii) n[ii] = sum[ii] = sq[ii] = 0.0f;
     for (Index t = 0; t < tile.n; ++t) {
       const float* x = st + t * kBlockQ;
       const float* v = vis + t * kBlockQ;
@@ -276,21 +279,21 @@ void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& c
         sum[ii] += v[ii] != 0.0f ? x[ii] : 0.0f;
       }
     }
-    for (Index ii = 0; ii < kBlockQ; ++ii) sum[ii] = n[ii] > 0.0 ? sum[ii] / n[ii] : 0.0;  // tile mean
+    for (Index ii = 0; ii < kBlockQ; ++ii) sum[ii] = n[ii] > 0.0f ? sum[ii] / n[ii] : 0.0f;  // tile mean
     for (Index t = 0; t < tile.n; ++t) {
       const float* x = st + t * kBlockQ;
       const float* v = vis + t * kBlockQ;
       for (Index ii = 0; ii < kBlockQ; ++ii) {
-        const double dx = v[ii] != 0.0f ? static_cast<double>(x[ii]) - sum[ii] : 0.0;
+        const float dx = v[ii] != 0.0f ? x[ii] - sum[ii] : 0.0f;
         sq[ii] += dx * dx;
       }
     }
     for (Index ii = 0; ii < blk.nq; ++ii) {
-      if (n[ii] == 0.0) continue;
+      if (n[ii] == 0.0f) continue;
       const double na = count[ii], nb = n[ii], nt = na + nb;
-      const double delta = sum[ii] - mean[ii];
+      const double delta = static_cast<double>(sum[ii]) - mean[ii];
       mean[ii] += delta * nb / nt;
-      m2[ii] += sq[ii] + delta * delta * na * nb / nt;
+      m2[ii] += static_cast<double>(sq[ii]) + delta * delta * na * nb / nt;
       count[ii] = nt;
     }
   }

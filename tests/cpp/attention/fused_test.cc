@@ -302,6 +302,24 @@ TEST(FusedForward, LargeMatchToleranceMatchesReference) {
   expect_forward_matches(d, spec, "tol 0.2 staged");
 }
 
+// Z-score statistics under a large common offset: similarities of 1000 that differ by about 10. The
+// per-tile sums are float, in two passes (mean, then squared deviations); a one-pass
+// E[x^2] - E[x]^2 would lose the variance here. Much larger offsets run into the float similarities'
+// own rounding: at 1e4 with a spread of 100 the outputs miss the reference by 1.06e-5, the same
+// whether or not the offset is subtracted before the float sums.
+TEST(FusedForward, ZscoreStatisticsSurviveALargeCommonOffset) {
+  AttentionTestData d(1, 1, 70, 200, 4, 4, 23);
+  for (Index i = 0; i < 70; ++i) {
+    d.q[static_cast<size_t>(i * 4)] = 100.0f;
+    for (Index e = 1; e < 4; ++e) d.q[static_cast<size_t>(i * 4 + e)] *= 0.01f;
+  }
+  for (Index j = 0; j < 200; ++j) d.k[static_cast<size_t>(j * 4)] = 10.0f + 0.1f * d.k[static_cast<size_t>(j * 4)];
+  AttentionSpec spec;
+  spec.scale = 1.0f;
+  spec.zscore = true;
+  expect_forward_matches(d, spec, "offset 1000, spread 10");
+}
+
 TEST(FusedForward, TileSkippingIsCounted) {
   AttentionTestData d(1, 1, 512, 512, 8, 8, 9);
   AttentionSpec spec;
