@@ -104,8 +104,8 @@ void bind_summarize(py::module_& m) {
 Summarizer(model=None, lexicon_dir=None, ranker="centrality", attention="softmax",
            max_sentences=None, max_chars=None, redundancy=None, constraint=True, voice=None)
 
-model: a safetensors file from `kessel train` (its stored budget applies unless max_sentences /
-max_chars / redundancy are given); without one, the unsupervised ranker `ranker` (centrality with
+model: a safetensors file from `kessel train` (its stored budget and expected-F1 stop apply unless
+max_sentences / max_chars / redundancy are given; either length turns the stop off); without one, the unsupervised ranker `ranker` (centrality with
 `attention` softmax|fuzzy, or lead|longest|lexrank). The lexicon must be the one the model was
 trained with (ValueError otherwise). voice: with a model, "reported" (English first and second person
 rewritten into the third) or "verbatim" instead of the model's stored choice.)doc")

@@ -17,9 +17,12 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
   cmd.add_option("--attention", f.attention, "Centrality attention: softmax | fuzzy")
       ->check(CLI::IsMember({"softmax", "fuzzy"}));
   cmd.add_option("--max-sentences", f.max_sentences,
-                 "Summary length in sentences (with --model and no --max-chars, the model's character budget is dropped)")
+                 "Summary length in sentences (with --model: the model's expected-F1 stop is off, and without "
+                 "--max-chars its character budget is dropped)")
       ->check(CLI::Range(1, 1000));
-  cmd.add_option("--max-chars", f.max_chars, "Optional length budget in characters (0: off)")
+  cmd.add_option("--max-chars", f.max_chars,
+                 "Optional length budget in characters (0: off; with --model it replaces the model's budget and "
+                 "turns its expected-F1 stop off)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--redundancy", f.redundancy,
                  "MMR redundancy weight in [0, 1] (default 0.5 for centrality, 0 for the baselines, "

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "attention/tile_kernels.h"
 
@@ -149,10 +151,25 @@ void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk
     // The next contiguous tile reads the following bytes of each of these rows: more streams than
     // the hardware prefetcher follows, so ask for them now (when that tile exists).
     const bool prefetch = tile.j0 + tile.n * tile.stride < in.Lk;
-    for (Index ii = 0; ii < nq; ++ii) {
-      const std::uint8_t* m = base + ii * s[2];
-      if (prefetch) __builtin_prefetch(m + tile.n * step);
-      for (Index t = 0; t < tile.n; ++t) keep[t][ii] = m[t * step];
+    if (step == 1 && tile.n == kBlockK && nq == kBlockQ) {
+      // A full tile of contiguous keys: 8 x 8 byte blocks, each row's 8 keys read as one word and
+      // transposed in registers.
+      for (Index i8 = 0; i8 < kBlockQ; i8 += 8) {
+        for (Index r = 0; r < 8; ++r)
+          if (prefetch) __builtin_prefetch(base + (i8 + r) * s[2] + kBlockK);
+        for (Index t8 = 0; t8 < kBlockK; t8 += 8) {
+          std::uint64_t x[8];
+          for (Index r = 0; r < 8; ++r) std::memcpy(&x[r], base + (i8 + r) * s[2] + t8, 8);
+          tile::transpose_bytes_8x8(x);
+          for (Index c = 0; c < 8; ++c) std::memcpy(&keep[t8 + c][i8], &x[c], 8);
+        }
+      }
+    } else {
+      for (Index ii = 0; ii < nq; ++ii) {
+        const std::uint8_t* m = base + ii * s[2];
+        if (prefetch) __builtin_prefetch(m + tile.n * step);
+        for (Index t = 0; t < tile.n; ++t) keep[t][ii] = m[t * step];
+      }
     }
     for (Index t = 0; t < tile.n; ++t) {
       float* row = st + t * kBlockQ;

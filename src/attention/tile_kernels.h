@@ -10,6 +10,8 @@
 // else scalar) by the unqualified functions below; that is the only dispatch point.
 #pragma once
 
+#include <cstdint>
+
 #include "kessel/tensor.h"
 
 namespace kessel::attention_detail::tile {
@@ -56,6 +58,28 @@ void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, con
 
 // Name of the variant the unqualified functions use ("avx512", "avx2" or "scalar").
 const char* variant_name();
+
+// Transposes an 8 x 8 byte matrix held as eight little-endian words: byte c of x[r] moves to byte r
+// of x[c]. Three rounds of block swaps (4 x 4, 2 x 2, then single bytes), plain 64-bit arithmetic,
+// about 50 operations where gathering byte by byte takes 128 loads and stores (the mask tensor's
+// key-major block, fused_common.cc).
+inline void transpose_bytes_8x8(std::uint64_t x[8]) {
+  for (int r = 0; r < 4; ++r) {
+    const std::uint64_t t = ((x[r] >> 32) ^ x[r + 4]) & 0x00000000FFFFFFFFull;
+    x[r] ^= t << 32;
+    x[r + 4] ^= t;
+  }
+  for (int r : {0, 1, 4, 5}) {
+    const std::uint64_t t = ((x[r] >> 16) ^ x[r + 2]) & 0x0000FFFF0000FFFFull;
+    x[r] ^= t << 16;
+    x[r + 2] ^= t;
+  }
+  for (int r = 0; r < 8; r += 2) {
+    const std::uint64_t t = ((x[r] >> 8) ^ x[r + 1]) & 0x00FF00FF00FF00FFull;
+    x[r] ^= t << 8;
+    x[r + 1] ^= t;
+  }
+}
 
 namespace scalar {
 void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,

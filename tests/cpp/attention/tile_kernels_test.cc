@@ -58,6 +58,20 @@ std::vector<Variant> variants() {
   return v;
 }
 
+TEST(TileKernels, TransposeBytes8x8) {
+  std::uint64_t x[8];
+  for (int r = 0; r < 8; ++r) {
+    x[r] = 0;
+    for (int c = 0; c < 8; ++c) x[r] |= static_cast<std::uint64_t>(16 * r + c + 1) << (8 * c);  // byte (r, c)
+  }
+  tile::transpose_bytes_8x8(x);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) EXPECT_EQ((x[r] >> (8 * c)) & 0xFF, static_cast<std::uint64_t>(16 * c + r + 1)) << r << "," << c;
+  tile::transpose_bytes_8x8(x);  // and back
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) EXPECT_EQ((x[r] >> (8 * c)) & 0xFF, static_cast<std::uint64_t>(16 * r + c + 1));
+}
+
 TEST(TileKernels, VariantIsReported) {
   const std::string v = variant_name();
 #if defined(__AVX512F__)
