@@ -190,14 +190,8 @@ std::string scored_text(const Summary& summary, Lang lang) {
   return out;
 }
 
-namespace {
-// The expected-F1 stop's value of a selection with expected matched length `matched` (sum of p c) and
-// length `length` (sum of c), against a prior reference length `prior`.
-double expected_f1(double matched, double length, double prior) { return 2.0 * matched / (length + prior); }
-}  // namespace
-
 std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<float>& inclusion,
-                               const std::vector<int>& unit_chars, float prior_chars) {
+                               const std::vector<int>& unit_chars, float prior_chars, double* value) {
   KESSEL_CHECK_ARG(std::isfinite(prior_chars) && prior_chars > 0.0f, "expected_f1_prefix: prior_chars must be > 0, got ",
                    prior_chars);
   std::size_t best = order.empty() ? 0 : 1;
@@ -209,12 +203,13 @@ std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<
                      inclusion[u], " is not in [0, 1]");
     matched += static_cast<double>(inclusion[u]) * unit_chars[u];
     length += unit_chars[u];
-    const double value = expected_f1(matched, length, prior_chars);
-    if (value > best_value) {
-      best_value = value;
+    const double v = 2.0 * matched / (length + static_cast<double>(prior_chars));
+    if (v > best_value) {
+      best_value = v;
       best = i + 1;
     }
   }
+  if (value) *value = best_value;
   return best;
 }
 
@@ -381,35 +376,22 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     return sel;
   };
 
-  // With the expected-F1 stop the constraint keeps its objective: unit e joins the greedy order's
-  // prefix whose expected F1 with e is highest (within the sentence and char budgets; e alone may
-  // exceed the char budget). The value is that expected F1.
+  // With the expected-F1 stop the constraint keeps its objective: unit e leads, the greedy order
+  // (without e) follows as far as the sentence and char budgets allow (e alone may exceed the char
+  // budget), and expected_f1_prefix keeps the best prefix. The value is that prefix's expected F1.
   auto stop_with = [&](int e) {
-    const auto x = static_cast<std::size_t>(e);
-    double matched = static_cast<double>(scores.inclusion[x]) * unit_chars[x];
-    double length = unit_chars[x];
-    const double prior = options.f1_stop_chars;
-    Selection sel;
-    sel.units = {e};
-    sel.value = expected_f1(matched, length, prior);
-    std::size_t best_prefix = 0, taken_units = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      const auto u = static_cast<std::size_t>(order[i]);
-      if (order[i] == e) continue;
-      if (static_cast<int>(taken_units) + 2 > options.max_sentences ||
-          (max_chars > 0 && length + unit_chars[u] > max_chars))
-        break;
-      matched += static_cast<double>(scores.inclusion[u]) * unit_chars[u];
-      length += unit_chars[u];
-      ++taken_units;
-      const double value = expected_f1(matched, length, prior);
-      if (value > sel.value) {
-        sel.value = value;
-        best_prefix = i + 1;
-      }
+    std::vector<int> led = {e};
+    int length = unit_chars[static_cast<std::size_t>(e)];
+    for (int u : order) {
+      if (u == e) continue;
+      const int c = unit_chars[static_cast<std::size_t>(u)];
+      if (static_cast<int>(led.size()) >= options.max_sentences || (max_chars > 0 && length + c > max_chars)) break;
+      led.push_back(u);
+      length += c;
     }
-    for (std::size_t i = 0; i < best_prefix; ++i)
-      if (order[i] != e) sel.units.push_back(order[i]);
+    Selection sel;
+    led.resize(expected_f1_prefix(led, scores.inclusion, unit_chars, options.f1_stop_chars, &sel.value));
+    sel.units = std::move(led);
     return sel;
   };
 

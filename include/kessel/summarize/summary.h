@@ -112,9 +112,9 @@ struct DecodeOptions {
 // reference of R chars is expected to share with the selection, if each unit is kept or not with the
 // probability the scorer gives. Returns how many of the first units of `order` (a greedy selection,
 // most valuable first) to keep: the prefix of at least one unit with the highest value (the shortest
-// on ties). R > 0; inclusion in [0, 1].
+// on ties), and that prefix's value in *value when given. R > 0; inclusion in [0, 1].
 std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<float>& inclusion,
-                               const std::vector<int>& unit_chars, float prior_chars);
+                               const std::vector<int>& unit_chars, float prior_chars, double* value = nullptr);
 
 struct SummarySentence {
   std::string text;  // the unit text as rendered in the summary (role label, terminator normalized)
