@@ -43,16 +43,35 @@ double fit_length_budget(EacaConfig& c, const std::vector<long>& x, const std::v
   return sxx > 0.0 && syy > 0.0 ? sxy / std::sqrt(sxx * syy) : 0.0;
 }
 
-// Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
-double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon) {
+namespace {
+
+// Dialogue-weighted mean ROUGE-L over the parts; part_rouge(i) scores part i.
+template <class PartRouge>
+double pooled_rougeL(std::size_t parts, PartRouge&& part_rouge) {
   double sum = 0.0;
   int n = 0;
-  for (const auto& part : parts) {
-    const DevRouge r = evaluate_rouge(*part.dialogues, lexicon, *part.model, part.model->decode_options());
+  for (std::size_t i = 0; i < parts; ++i) {
+    const DevRouge r = part_rouge(i);
     sum += r.rougeL * r.dialogues;
     n += r.dialogues;
   }
   return n > 0 ? sum / n : 0.0;
+}
+
+// Applies `change` to every part's model config.
+template <class Change>
+void apply(const std::vector<DevPart>& parts, Change&& change) {
+  for (const auto& part : parts) change(part.model->mutable_config());
+}
+
+}  // namespace
+
+// Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
+double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon) {
+  return pooled_rougeL(parts.size(), [&](std::size_t i) {
+    const DevPart& part = parts[i];
+    return evaluate_rouge(*part.dialogues, lexicon, *part.model, part.model->decode_options());
+  });
 }
 
 // The char budget: `factor` times the training-derived one, fixed or per dialogue.
@@ -78,15 +97,18 @@ double choose_f1_stop(const std::vector<DevPart>& parts, const text::Lexicon& le
   float chosen_prior = 0.0f;
   double chosen = off_score;
   if (base_chars <= 0) return chosen;  // no char budget to scale from: the stop stays off
+  // Neither R nor the sentence budget changes what the networks score (the char budget and the
+  // deletion threshold are fixed by now), so each part is scored once and only decoded per setting.
+  std::vector<ScoredDialogues> scored;
+  for (const auto& part : parts) scored.push_back(score_dialogues(*part.dialogues, lexicon, *part.model));
   for (int sentences : {fitted_sentences - 1, fitted_sentences, fitted_sentences + 1, fitted_sentences + 2}) {
     if (sentences < 1) continue;
     for (float factor : {0.25f, 0.35f, 0.5f, 0.7f, 1.0f, 1.4f, 2.0f, 2.8f}) {
       const float prior = std::round(factor * static_cast<float>(base_chars));
-      for (const auto& part : parts) {
-        part.model->mutable_config().max_sentences = sentences;
-        part.model->mutable_config().f1_stop_chars = prior;
-      }
-      const double score = dev_rougeL(parts, lexicon);
+      apply(parts, [&](EacaConfig& c) { c.max_sentences = sentences, c.f1_stop_chars = prior; });
+      const double score = pooled_rougeL(parts.size(), [&](std::size_t i) {
+        return decoded_rouge(scored[i], parts[i].model->decode_options());
+      });
       if (verbose)
         std::fprintf(stderr, "expected-F1 stop R = %.0f chars, %d units: dev ROUGE-L %.2f\n", prior, sentences, score);
       if (score > chosen + 1e-9) {
@@ -96,10 +118,7 @@ double choose_f1_stop(const std::vector<DevPart>& parts, const text::Lexicon& le
       }
     }
   }
-  for (const auto& part : parts) {
-    part.model->mutable_config().max_sentences = chosen_sentences;
-    part.model->mutable_config().f1_stop_chars = chosen_prior;
-  }
+  apply(parts, [&](EacaConfig& c) { c.max_sentences = chosen_sentences, c.f1_stop_chars = chosen_prior; });
   if (verbose)
     std::fprintf(stderr, "expected-F1 stop: chose %s, %d units (dev ROUGE-L %.2f; off %.2f)\n",
                  chosen_prior > 0.0f ? ("R = " + std::to_string(static_cast<int>(chosen_prior)) + " chars").c_str() : "off",
@@ -118,9 +137,6 @@ double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& l
                        bool compressor, bool verbose) {
   std::vector<float> thresholds = {0.0f};
   if (compressor) thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, 0.4f, 0.45f, 0.5f, 0.55f};
-  auto apply = [&](auto&& change) {
-    for (const auto& part : parts) change(part.model->mutable_config());
-  };
   float chosen_factor = 1.0f, chosen_threshold = 0.0f;
   bool chosen_per_dialogue = false;
   double chosen = -1.0;
@@ -128,7 +144,7 @@ double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& l
     for (bool per_dialogue : {false, true}) {
       if (per_dialogue && fitted.budget_max <= 0) continue;
       for (float factor : {0.6f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
-        apply([&](EacaConfig& c) {
+        apply(parts, [&](EacaConfig& c) {
           c.compress_threshold = threshold;
           set_budget(c, fitted, factor, per_dialogue);
         });
@@ -145,7 +161,7 @@ double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& l
         }
       }
     }
-  apply([&](EacaConfig& c) {
+  apply(parts, [&](EacaConfig& c) {
     c.compress_threshold = chosen_threshold;
     set_budget(c, fitted, chosen_factor, chosen_per_dialogue);
   });

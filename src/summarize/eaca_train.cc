@@ -65,24 +65,22 @@ std::string eta(double seconds) {
   return buf;
 }
 
-}  // namespace
+// One dialogue's summary under `options`, scored against its references into `out`.
+void add_decoded(DevRouge& out, const Prepared& p, const UnitScores& scores,
+                 const std::vector<std::string>& references, const DecodeOptions& options) {
+  const Summary s = decode(p, scores, options);
+  const auto r = text::rouge_multi(scored_text(s, p.lang), references,
+                                   p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en,
+                                   text::ZhSplit::period);
+  out.rouge1 += r.best.rouge1.f1;
+  out.rouge2 += r.best.rouge2.f1;
+  out.rougeL += r.best.rougeL.f1;
+  out.rougeL_dialogues.push_back(100.0 * r.best.rougeL.f1);
+  ++out.dialogues;
+}
 
-DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
-                        const Scorer& scorer, const DecodeOptions& options) {
-  DevRouge out;
-  for (const auto& dialogue : dialogues) {
-    const Prepared p = prepare(dialogue, lexicon);
-    const auto refs = reference_texts(dialogue, p.lang);
-    if (refs.empty()) continue;
-    const Summary s = decode(p, scorer.score(p), options);
-    const auto r = text::rouge_multi(scored_text(s, p.lang), refs, p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en,
-                                     text::ZhSplit::period);
-    out.rouge1 += r.best.rouge1.f1;
-    out.rouge2 += r.best.rouge2.f1;
-    out.rougeL += r.best.rougeL.f1;
-    out.rougeL_dialogues.push_back(100.0 * r.best.rougeL.f1);
-    ++out.dialogues;
-  }
+// Sums to means x 100.
+DevRouge finish(DevRouge out) {
   if (out.dialogues > 0) {
     const double k = 100.0 / out.dialogues;
     out.rouge1 *= k;
@@ -90,6 +88,41 @@ DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text
     out.rougeL *= k;
   }
   return out;
+}
+
+}  // namespace
+
+DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+                        const Scorer& scorer, const DecodeOptions& options) {
+  DevRouge out;  // one dialogue at a time: nothing is kept between them
+  for (const auto& dialogue : dialogues) {
+    const Prepared p = prepare(dialogue, lexicon);
+    const auto refs = reference_texts(dialogue, p.lang);
+    if (refs.empty()) continue;
+    add_decoded(out, p, scorer.score(p), refs, options);
+  }
+  return finish(std::move(out));
+}
+
+ScoredDialogues score_dialogues(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+                                const Scorer& scorer) {
+  ScoredDialogues out;
+  for (const auto& dialogue : dialogues) {
+    Prepared p = prepare(dialogue, lexicon);
+    auto refs = reference_texts(dialogue, p.lang);
+    if (refs.empty()) continue;
+    out.scores.push_back(scorer.score(p));
+    out.prepared.push_back(std::move(p));
+    out.references.push_back(std::move(refs));
+  }
+  return out;
+}
+
+DevRouge decoded_rouge(const ScoredDialogues& scored, const DecodeOptions& options) {
+  DevRouge out;
+  for (std::size_t i = 0; i < scored.prepared.size(); ++i)
+    add_decoded(out, scored.prepared[i], scored.scores[i], scored.references[i], options);
+  return finish(std::move(out));
 }
 
 namespace {

@@ -222,4 +222,16 @@ struct DevRouge {
 DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
                         const Scorer& scorer, const DecodeOptions& options);
 
+// evaluate_rouge in two steps, for a grid of decode options over one scorer: the dialogues with
+// references prepared and scored once (`dialogues` must outlive the result, which points into it),
+// then decoded and scored under each option set.
+struct ScoredDialogues {
+  std::vector<Prepared> prepared;
+  std::vector<UnitScores> scores;
+  std::vector<std::vector<std::string>> references;
+};
+ScoredDialogues score_dialogues(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
+                                const Scorer& scorer);
+DevRouge decoded_rouge(const ScoredDialogues& scored, const DecodeOptions& options);
+
 }  // namespace kessel::summarize
