@@ -12,6 +12,7 @@
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
 #include "summarize/safetensors.h"
+#include "test_dialogues.h"
 
 namespace kessel::summarize {
 namespace {
@@ -35,15 +36,6 @@ text::Dialogue tiny_dialogue(bool timed) {
   return d;
 }
 
-// A small model for the save/load and scoring tests (the gradient checks use the tinier EacaDims).
-EacaConfig small_config() {
-  EacaConfig c;
-  c.hash_buckets = 97;
-  c.embed_dim = 6;
-  c.hidden = 8;
-  c.attn_dim = 4;
-  return c;
-}
 
 struct Fixture {
   text::Lexicon lex = lexicon();
@@ -138,7 +130,7 @@ TEST(EacaModel, EmbeddingGradientOnlyTouchesUsedBuckets) {
 
 TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
   Fixture fx(true);
-  EacaConfig c = small_config();
+  EacaConfig c = testing::small_eaca_config();
   c.max_chars = 40;
   EacaModel a(c, 3), b(c, 3);
   const UnitScores sa = a.score(fx.prepared), sb = b.score(fx.prepared);
@@ -172,7 +164,7 @@ TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
 }
 
 TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
-  EacaConfig c = small_config();
+  EacaConfig c = testing::small_eaca_config();
   c.max_chars = 40;
   EXPECT_EQ(length_budget(c, 500), 0);  // budget_max = 0: none, the fixed max_chars decides
   c.budget_intercept = 20.0f;
@@ -220,7 +212,7 @@ TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
 
 TEST(EacaModel, ExpectedF1StopIsScoredSavedAndOptional) {
   Fixture fx(false);
-  EacaConfig c = small_config();
+  EacaConfig c = testing::small_eaca_config();
   c.f1_stop_chars = 125.0f;
   EacaModel a(c, 3);
   const UnitScores s = a.score(fx.prepared);
@@ -248,7 +240,7 @@ TEST(EacaModel, ExpectedF1StopIsScoredSavedAndOptional) {
 
 TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   Fixture fx(false);
-  EacaConfig c = small_config();
+  EacaConfig c = testing::small_eaca_config();
   c.emotion_terms = false;
   c.normalizer = Normalizer::kFuzzy;
   c.compress_threshold = 0.3f;
@@ -274,7 +266,7 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
 
 // A damaged file is a ParseError naming what is wrong, whatever its metadata promises.
 TEST(EacaModel, LoadRejectsMetadataTheTensorsDoNotBackAndNonFiniteWeights) {
-  EacaModel a(small_config(), 2);
+  EacaModel a(testing::small_eaca_config(), 2);
   const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_damaged.safetensors").string();
   a.save(path);
   const SafetensorsFile good = read_safetensors(path);
@@ -301,7 +293,7 @@ TEST(EacaModel, LoadRejectsMetadataTheTensorsDoNotBackAndNonFiniteWeights) {
 
 TEST(EacaModel, EnsembleAveragesItsMembersAndRoundTrips) {
   Fixture fx(false);
-  EacaConfig c = small_config();
+  EacaConfig c = testing::small_eaca_config();
   c.members = 1;
   // Member k of a seeded ensemble is the single model from member_seed(seed, k); member 0 is seed's.
   EXPECT_EQ(member_seed(9, 0), 9u);

@@ -46,11 +46,7 @@ TEST(Summarizer, RunIsPrepareScoreDecode) {
 
 TEST(Summarizer, ALengthOverrideTurnsTheModelsExpectedF1StopOff) {
   const auto& lex = testing::default_lexicon();
-  EacaConfig c;
-  c.hash_buckets = 97;
-  c.embed_dim = 4;
-  c.hidden = 8;
-  c.attn_dim = 4;
+  EacaConfig c = testing::small_eaca_config();
   c.members = 1;
   c.max_chars = 300;
   c.f1_stop_chars = 100.0f;

@@ -1,11 +1,12 @@
 // Small dialogues for the summarize tests: one turn per (speaker, sentences) pair, the turn text the
-// sentences' concatenation, and the project's default lexicon.
+// sentences' concatenation, the project's default lexicon, and a tiny EACA config.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "kessel/summarize/eaca.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/lexicon.h"
 
@@ -28,6 +29,17 @@ inline text::Dialogue make_dialogue(std::vector<std::pair<text::Speaker, std::ve
 inline const text::Lexicon& default_lexicon() {
   static const text::Lexicon lex = text::load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
   return lex;
+}
+
+// An EACA model small enough to build, score and save in milliseconds (the gradient checks use the
+// tinier EacaDims of eaca_model_test.cc).
+inline EacaConfig small_eaca_config() {
+  EacaConfig c;
+  c.hash_buckets = 97;
+  c.embed_dim = 6;
+  c.hidden = 8;
+  c.attn_dim = 4;
+  return c;
 }
 
 }  // namespace kessel::summarize::testing
