@@ -18,7 +18,8 @@
 //    Under normalizer = fuzzy the similarity is implied: sim_ij = -ln(d2_ij + fuzzy_eps) / (m - 1),
 //    d2_ij = |q_i - k_j|^2 (similarity must be left at dot-default or set to neg_sq_euclidean).
 // 2. zscore (optional)  sim_ij <- (sim_ij - mean_j sim_ij) / sqrt(var_j sim_ij + zscore_eps), mean and
-//    variance over the keys visible to row i (needs a first pass over keys, forward and backward).
+//    variance over the keys visible to row i (needs a first pass over keys, forward and backward;
+//    the fused path keeps that pass's Q K^T tiles for the next one, up to 16,384 keys per block).
 // 3. multiplicative time decay (time_decay_mode = multiplicative)  sim_ij <- sim_ij * exp(-lambda |t_i - t_j|)
 //    The seeds' form. It misbehaves for negative similarities: decay pulls them *up* towards 0, so a
 //    distant dissimilar key gains weight. Additive decay (the default) has no such flaw: it is a

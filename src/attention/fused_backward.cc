@@ -84,11 +84,16 @@ void load_block(Scratch& s, const Call& c, const RowArrays& ra, Index b, Index h
   }
 }
 
-// st = K Q^T and dp = V dO^T for one tile.
-void tile_products(Scratch& s, const FusedContext& ctx, Index b, Index h, const KeyTile& tile) {
+// st = K Q^T and dp = V dO^T for one tile. kept: the tile's index in the list zscore_statistics last
+// ran over, whose raw product it may have kept (tile_raw_product); -1: compute it.
+void tile_products(Scratch& s, const FusedContext& ctx, Index b, Index h, const KeyTile& tile,
+                   Index kept = -1) {
   load_key_tile(s.lt, ctx, b, h, tile, true);
-  tile::rows_times_packed(s.st.data(), kBlockQ, s.lt.k, s.lt.ldk, s.blk.qt.data(), kBlockQ, tile.n,
-                          kBlockQ, ctx.in.D);
+  if (kept >= 0)
+    tile_raw_product(s.st.data(), s.ss, ctx, s.blk, s.lt, tile, kept);
+  else
+    tile::rows_times_packed(s.st.data(), kBlockQ, s.lt.k, s.lt.ldk, s.blk.qt.data(), kBlockQ, tile.n,
+                            kBlockQ, ctx.in.D);
   tile::rows_times_packed(s.dp.data(), kBlockQ, s.lt.v, s.lt.ldv, s.rows.dot.data(), kBlockQ,
                           tile.n, kBlockQ, ctx.in.Dv);
 }
@@ -122,8 +127,9 @@ void row_pass(RowArrays& ra, Scratch& s, const Call& c, Index b, Index h, Index 
     DlogitSink sink;
     sink.zdz = zdz.data();
     sink.zdzz = zdzz.data();
-    for (const KeyTile& tile : s.tiles) {
-      tile_products(s, ctx, b, h, tile);
+    for (size_t k = 0; k < s.tiles.size(); ++k) {
+      const KeyTile& tile = s.tiles[k];
+      tile_products(s, ctx, b, h, tile, static_cast<Index>(k));
       backward_tile_scores(s.st.data(), s.dp.data(), s.tg, s.ss, ctx, blk, s.rows, tile, s.lt, sink);
     }
     for (Index ii = 0; ii < blk.nq; ++ii) {

@@ -185,10 +185,10 @@ void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, 
   RowState& rs = s.rs;
   rs.reset(dv, ctx.fuzzy);
   float* st = s.st.data();
-  for (const KeyTile& tile : s.tiles) {
+  for (size_t k = 0; k < s.tiles.size(); ++k) {
+    const KeyTile& tile = s.tiles[k];
     load_key_tile(s.lt, ctx, b, h, tile, true);
-    tile::rows_times_packed(st, kBlockQ, s.lt.k, s.lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
-                            in.D);
+    tile_raw_product(st, s.ss, ctx, blk, s.lt, tile, static_cast<Index>(k));  // kept by zscore
     switch (ctx.path) {
       case ScorePath::kHotDot: hot_dot_logits(st, ctx, blk, tile); break;
       case ScorePath::kHotFuzzy: hot_fuzzy_scores(st, ctx, blk, tile, s.lt, rs); break;

@@ -62,9 +62,10 @@ void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b,
   std::fill(rows, rows + nq * in.Lk, kNegInf);  // keys of skipped tiles stay hidden
   s.exact.assign(kBlockQ, {});
   float* st = s.st.data();
-  for (const KeyTile& tile : s.tiles) {
+  for (size_t k = 0; k < s.tiles.size(); ++k) {
+    const KeyTile& tile = s.tiles[k];
     load_key_tile(s.lt, ctx, b, h, tile, false);
-    tile::rows_times_packed(st, kBlockQ, s.lt.k, s.lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ, in.D);
+    tile_raw_product(st, s.ss, ctx, blk, s.lt, tile, static_cast<Index>(k));  // kept by zscore
     if (ctx.path == ScorePath::kHotDot) {
       hot_dot_logits(st, ctx, blk, tile);
     } else {  // the hot fuzzy variants are shortcuts of the online sum; weights need the logits

@@ -262,10 +262,17 @@ void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& c
   alignas(64) float n[kBlockQ], sum[kBlockQ], sq[kBlockQ];
   float in_block[kBlockQ];
   for (Index ii = 0; ii < kBlockQ; ++ii) in_block[ii] = ii < blk.nq ? 1.0f : 0.0f;
-  for (const KeyTile& tile : tiles) {
+  const Index tile_size = kBlockK * kBlockQ;
+  const Index ntiles = static_cast<Index>(tiles.size());
+  ss.products_kept = ntiles <= kMaxKeptProductTiles ? ntiles : 0;
+  if (ss.products_kept > 0 && static_cast<Index>(ss.products.size()) < ntiles * tile_size)
+    ss.products.resize(static_cast<size_t>(ntiles * tile_size));
+  for (Index k = 0; k < ntiles; ++k) {
+    const KeyTile& tile = tiles[static_cast<size_t>(k)];
     load_key_tile(lt, ctx, blk.b, blk.h, tile, false);
     tile::rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
                             ctx.in.D);
+    if (ss.products_kept > 0) std::copy_n(st, tile.n * kBlockQ, ss.products.data() + k * tile_size);
     staged_similarity(st, ss, ctx, blk, tile, lt);
     // Which elements count: rows < nq, visible keys.
     float* vis = tile_buffer(ss.vis);
@@ -307,6 +314,16 @@ void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& c
     blk.z_inv_sigma[u] = static_cast<float>(1.0 / std::sqrt(m2[u] / count[u] + ctx.spec.zscore_eps));
     blk.z_count[u] = static_cast<float>(count[u]);
   }
+}
+
+void tile_raw_product(float* st, const StagedScratch& ss, const FusedContext& ctx,
+                      const QueryBlock& blk, const LoadedTile& lt, const KeyTile& tile, Index k) {
+  if (k < ss.products_kept) {
+    std::copy_n(ss.products.data() + k * kBlockK * kBlockQ, tile.n * kBlockQ, st);
+    return;
+  }
+  tile::rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
+                          ctx.in.D);
 }
 
 void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, const FusedContext& ctx,

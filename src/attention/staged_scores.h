@@ -41,7 +41,20 @@ struct StagedScratch {
   std::vector<float> tq;      // [kBlockQ] query times (0 beyond nq or without time decay)
   std::vector<float> rel;   // T5 bucket values over a tile's relative positions
   std::vector<Index> exact; // fuzzy exact-match candidates of the tile, as t * kBlockQ + ii
+  // The raw products Q K^T of the block's tiles, kept by zscore_statistics for the pass after it
+  // (tile k at k * kBlockK * kBlockQ) when the block sees at most kMaxKeptProductTiles tiles.
+  std::vector<float> products;
+  Index products_kept = 0;  // tiles kept (0: none; the next pass recomputes its products)
 };
+
+// zscore_statistics keeps the raw products of at most this many key tiles (4 MiB per thread, 16,384
+// keys); a block that sees more recomputes them in the pass after the statistics.
+inline constexpr Index kMaxKeptProductTiles = 256;
+
+// Raw product Q K^T of tile k of the list zscore_statistics last ran over, into st: copied when kept
+// (the same bits as recomputing it), else computed from lt. `tile` must be that list's tile k.
+void tile_raw_product(float* st, const StagedScratch& ss, const FusedContext& ctx,
+                      const QueryBlock& blk, const LoadedTile& lt, const KeyTile& tile, Index k);
 
 // Step 1. st: raw products in, similarity out, for every element of the tile (masks not applied;
 // rows beyond blk.nq hold finite filler). Keeps what the backward needs in ss (raw, d2, sg) and
@@ -56,6 +69,7 @@ void staged_terms(float* st, StagedScratch& ss, const FusedContext& ctx, const Q
 
 // First pass for zscore: per-row mean and 1/sqrt(var + eps) of the similarity over the visible keys
 // of `tiles`, into blk.z_mean, blk.z_inv_sigma, blk.z_count. `st` is scratch of kBlockK * kBlockQ floats.
+// Keeps the tiles' raw products in ss.products when they fit (see tile_raw_product).
 void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& ctx,
                        const std::vector<KeyTile>& tiles, LoadedTile& lt, float* st);
 

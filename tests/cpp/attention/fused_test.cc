@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "attention/attention_test_util.h"
+#include "attention/staged_scores.h"
 #include "kessel/attention.h"
 
 namespace kessel {
@@ -318,6 +319,21 @@ TEST(FusedForward, ZscoreStatisticsSurviveALargeCommonOffset) {
   spec.scale = 1.0f;
   spec.zscore = true;
   expect_forward_matches(d, spec, "offset 1000, spread 10");
+}
+
+// The z-score statistics pass keeps the raw products Q K^T of up to kMaxKeptProductTiles key tiles
+// for the pass after it; a block that sees more keys recomputes them. Both sides of that limit,
+// forward (out, lse, weights) and backward, against the reference.
+TEST(FusedForward, ZscoreKeptAndRecomputedProducts) {
+  using attention_detail::kBlockK;
+  using attention_detail::kMaxKeptProductTiles;
+  for (const Index lk : {kMaxKeptProductTiles * kBlockK, kMaxKeptProductTiles * kBlockK + 5}) {
+    AttentionTestData d(1, 1, 3, lk, 4, 4, 31);
+    AttentionSpec spec;
+    spec.zscore = true;
+    expect_forward_matches(d, spec, "Lk " + std::to_string(lk));
+    expect_backward_matches(d, spec, "Lk " + std::to_string(lk));
+  }
 }
 
 TEST(FusedForward, TileSkippingIsCounted) {
