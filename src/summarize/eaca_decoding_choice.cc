@@ -64,6 +64,30 @@ void apply(const std::vector<DevPart>& parts, Change&& change) {
   for (const auto& part : parts) change(part.model->mutable_config());
 }
 
+// Re-renders every kept score under its part's current config (EacaModel::render): the char budget
+// and, when `units`, the rendered units too (only the deletion threshold changes those).
+void rerender(const std::vector<DevPart>& parts, std::vector<ScoredDialogues>& scored, bool units) {
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    ScoredDialogues& part = scored[i];
+    for (std::size_t j = 0; j < part.prepared.size(); ++j) {
+      if (units) {
+        parts[i].model->render(part.prepared[j], part.scores[j]);
+      } else {
+        long chars = 0;
+        for (const auto& unit : part.prepared[j].units) chars += unit.chars;
+        part.scores[j].max_chars = length_budget(parts[i].model->config(), chars);
+      }
+    }
+  }
+}
+
+// Dialogue-weighted mean ROUGE-L of the kept scores, each part decoded with its model's settings.
+double scored_rougeL(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored) {
+  return pooled_rougeL(parts.size(), [&](std::size_t i) {
+    return decoded_rouge(scored[i], parts[i].model->decode_options());
+  });
+}
+
 }  // namespace
 
 // Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
@@ -91,24 +115,18 @@ void set_budget(EacaConfig& c, const EacaConfig& fitted, float factor, bool per_
 // 56 to 630 chars, CSDS 13 to 143), with one sentence fewer to two more, since a stopped summary can
 // afford a larger sentence cap. The choices fall inside the grid on both data sets (TweetSumm's
 // folds chose 0.35-1.4 times the base, CSDS's 1.0-2.0).
-double choose_f1_stop(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, int fitted_sentences,
-                      int base_chars, double off_score, bool verbose) {
+double choose_f1_stop(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored,
+                      int fitted_sentences, int base_chars, double off_score, bool verbose) {
   int chosen_sentences = fitted_sentences;
   float chosen_prior = 0.0f;
   double chosen = off_score;
   if (base_chars <= 0) return chosen;  // no char budget to scale from: the stop stays off
-  // Neither R nor the sentence budget changes what the networks score (the char budget and the
-  // deletion threshold are fixed by now), so each part is scored once and only decoded per setting.
-  std::vector<ScoredDialogues> scored;
-  for (const auto& part : parts) scored.push_back(score_dialogues(*part.dialogues, lexicon, *part.model));
   for (int sentences : {fitted_sentences - 1, fitted_sentences, fitted_sentences + 1, fitted_sentences + 2}) {
     if (sentences < 1) continue;
     for (float factor : {0.25f, 0.35f, 0.5f, 0.7f, 1.0f, 1.4f, 2.0f, 2.8f}) {
       const float prior = std::round(factor * static_cast<float>(base_chars));
       apply(parts, [&](EacaConfig& c) { c.max_sentences = sentences, c.f1_stop_chars = prior; });
-      const double score = pooled_rougeL(parts.size(), [&](std::size_t i) {
-        return decoded_rouge(scored[i], parts[i].model->decode_options());
-      });
+      const double score = scored_rougeL(parts, scored);
       if (verbose)
         std::fprintf(stderr, "expected-F1 stop R = %.0f chars, %d units: dev ROUGE-L %.2f\n", prior, sentences, score);
       if (score > chosen + 1e-9) {
@@ -132,7 +150,8 @@ double choose_f1_stop(const std::vector<DevPart>& parts, const text::Lexicon& le
 // factors scale the fixed budget and, when fitted, the per-dialogue one; dev picks the form too, so a
 // data set where the length fit does not help keeps the fixed budget. The fixed max_chars follows the
 // factor either way, a consistent fallback in decode_options(). With a compressor, dev picks its
-// threshold (0 = off) in the same grid.
+// threshold (0 = off) in the same grid. None of these settings changes what the networks score, so
+// each part is scored once; a threshold re-renders the units, a budget only recomputes the char limit.
 double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, const EacaConfig& fitted,
                        bool compressor, bool verbose) {
   std::vector<float> thresholds = {0.0f};
@@ -140,15 +159,17 @@ double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& l
   float chosen_factor = 1.0f, chosen_threshold = 0.0f;
   bool chosen_per_dialogue = false;
   double chosen = -1.0;
-  for (float threshold : thresholds)
+  std::vector<ScoredDialogues> scored;
+  for (const auto& part : parts) scored.push_back(score_dialogues(*part.dialogues, lexicon, *part.model));
+  for (float threshold : thresholds) {
+    apply(parts, [&](EacaConfig& c) { c.compress_threshold = threshold; });
+    rerender(parts, scored, true);
     for (bool per_dialogue : {false, true}) {
       if (per_dialogue && fitted.budget_max <= 0) continue;
       for (float factor : {0.6f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
-        apply(parts, [&](EacaConfig& c) {
-          c.compress_threshold = threshold;
-          set_budget(c, fitted, factor, per_dialogue);
-        });
-        const double score = dev_rougeL(parts, lexicon);
+        apply(parts, [&](EacaConfig& c) { set_budget(c, fitted, factor, per_dialogue); });
+        rerender(parts, scored, false);
+        const double score = scored_rougeL(parts, scored);
         if (verbose)
           std::fprintf(stderr, "budget x%.1f %s (%d chars fixed), compress %.2f: dev ROUGE-L %.2f\n", factor,
                        per_dialogue ? "per dialogue" : "fixed", parts.front().model->config().max_chars, threshold,
@@ -161,15 +182,17 @@ double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& l
         }
       }
     }
+  }
   apply(parts, [&](EacaConfig& c) {
     c.compress_threshold = chosen_threshold;
     set_budget(c, fitted, chosen_factor, chosen_per_dialogue);
   });
+  rerender(parts, scored, true);
   if (verbose)
     std::fprintf(stderr, "budget: chose x%.1f %s, compress %.2f on dev (%d chars fixed; training oracle median %d)\n",
                  chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", chosen_threshold,
                  parts.front().model->config().max_chars, fitted.max_chars);
-  chosen = choose_f1_stop(parts, lexicon, fitted.max_sentences, fitted.max_chars, chosen, verbose);
+  chosen = choose_f1_stop(parts, scored, fitted.max_sentences, fitted.max_chars, chosen, verbose);
   if (chosen_threshold <= 0.0f)
     for (const auto& part : parts) part.model->compressor().clear();  // off: nothing to store
   return chosen;

@@ -325,9 +325,17 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
       cost->push_back({EacaForwardCost::kNames[l], forward_cost.ms[l], forward_cost.flops[l]});
     timer.reset();
   }
+  render(p, s);
+  if (cost)
+    cost->push_back({"rendering: token deletion (zh) or addressing and reported speech (en)", timer.milliseconds(), 0.0});
+  return s;
+}
+
+void EacaModel::render(const Prepared& p, UnitScores& s) const {
   long dialogue_chars = 0;
   for (const auto& unit : p.units) dialogue_chars += unit.chars;
   s.max_chars = length_budget(config_, dialogue_chars);
+  s.unit_text.clear();
   if (config_.compress_threshold > 0.0f && !compressor_.empty() && p.lang == Lang::zh) {
     const auto tokens = compress_features(p, static_cast<int>(compressor_.size()) - 1);
     s.unit_text.reserve(p.units.size());
@@ -339,9 +347,6 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
     for (std::size_t u = 0; u < p.units.size(); ++u)
       s.unit_text.push_back(render_english(p.units[u], tokens[u], config_.reported_speech));
   }
-  if (cost)
-    cost->push_back({"rendering: token deletion (zh) or addressing and reported speech (en)", timer.milliseconds(), 0.0});
-  return s;
 }
 
 void EacaModel::save(const std::string& path) const {

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <cstdint>
+#include <map>
 #include <string_view>
 
 #include "kessel/error.h"
@@ -60,33 +61,55 @@ std::u32string repeat_key(const std::string& text) {
 }
 
 // Redundancy between two units: Jaccard overlap of their character bigrams (zh) or lowercase words
-// (en). Cheap and language-appropriate; only relative values matter to MMR.
-std::set<std::u32string> unit_grams(const Unit& unit, Lang lang) {
-  const auto decoded = text::decode_utf8(unit.text, text::Utf8Mode::lossy);
-  std::set<std::u32string> grams;
-  if (lang == Lang::zh) {
-    for (std::size_t i = 0; i + 1 < decoded.cps.size(); ++i)
-      grams.insert(std::u32string{decoded.cps[i], decoded.cps[i + 1]});
-    if (decoded.cps.size() == 1) grams.insert(std::u32string{decoded.cps[0]});
-  } else {
-    std::u32string word;
-    for (char32_t cp : decoded.cps) {
-      if (text::is_latin_letter(cp) || text::is_digit(cp)) {
-        word.push_back(cp < 128 ? static_cast<char32_t>(std::tolower(static_cast<int>(cp))) : cp);
-      } else if (!word.empty()) {
-        grams.insert(word);
+// (en). Cheap and language-appropriate; only relative values matter to MMR. Each unit's n-grams are
+// sorted distinct ids, so an overlap is one merge: a zh bigram is its two code points packed into 64
+// bits (a one-character unit its code point with the top bit set), an en word its number among the
+// dialogue's distinct words. Both are exact: equal ids are equal n-grams.
+using Grams = std::vector<std::uint64_t>;
+
+std::vector<Grams> dialogue_grams(const std::vector<Unit>& units, Lang lang) {
+  std::vector<Grams> out(units.size());
+  std::map<std::u32string, std::uint64_t> word_ids;  // en
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const auto decoded = text::decode_utf8(units[u].text, text::Utf8Mode::lossy);
+    Grams& grams = out[u];
+    if (lang == Lang::zh) {
+      for (std::size_t i = 0; i + 1 < decoded.cps.size(); ++i)
+        grams.push_back(static_cast<std::uint64_t>(decoded.cps[i]) << 32 | decoded.cps[i + 1]);
+      if (decoded.cps.size() == 1) grams.push_back(std::uint64_t{1} << 63 | decoded.cps[0]);
+    } else {
+      std::u32string word;
+      auto add = [&] {
+        const auto [at, fresh] = word_ids.emplace(word, word_ids.size());
+        grams.push_back(at->second);
         word.clear();
+      };
+      for (char32_t cp : decoded.cps) {
+        if (text::is_latin_letter(cp) || text::is_digit(cp))
+          word.push_back(cp < 128 ? static_cast<char32_t>(std::tolower(static_cast<int>(cp))) : cp);
+        else if (!word.empty())
+          add();
       }
+      if (!word.empty()) add();
     }
-    if (!word.empty()) grams.insert(word);
+    std::sort(grams.begin(), grams.end());
+    grams.erase(std::unique(grams.begin(), grams.end()), grams.end());
   }
-  return grams;
+  return out;
 }
 
-double jaccard(const std::set<std::u32string>& a, const std::set<std::u32string>& b) {
+double jaccard(const Grams& a, const Grams& b) {
   if (a.empty() || b.empty()) return 0.0;
   std::size_t common = 0;
-  for (const auto& g : a) common += b.count(g);
+  for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end();) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      ++common, ++i, ++j;
+    }
+  }
   return static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
 }
 
@@ -267,9 +290,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     return (1.0 - options.redundancy) * norm(u) - options.redundancy * overlap;
   };
 
-  std::vector<std::set<std::u32string>> grams;
-  if (options.redundancy > 0.0f)
-    for (const auto& unit : p.units) grams.push_back(unit_grams(unit, p.lang));
+  std::vector<Grams> grams;
+  if (options.redundancy > 0.0f) grams = dialogue_grams(p.units, p.lang);
 
   std::vector<char> selectable(U, 0);
   for (std::size_t u = 0; u < U; ++u)

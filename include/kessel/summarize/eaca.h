@@ -95,6 +95,12 @@ class EacaModel final : public Scorer {
   // The parts: features, then each layer summed over the members, then rendering.
   UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const override;
 
+  // What score() adds after the networks, from the config alone: the per-dialogue char budget
+  // (UnitScores::max_chars) and the units as rendered (UnitScores::unit_text: token deletion at
+  // compress_threshold for Chinese, addressing and reported speech for English). Training's decoding
+  // grid calls it on scores it keeps when only these settings change.
+  void render(const Prepared& dialogue, UnitScores& scores) const;
+
   DecodeOptions decode_options() const;  // the stored budget, constraint on
   const EacaConfig& config() const { return config_; }
   EacaConfig& mutable_config() { return config_; }
