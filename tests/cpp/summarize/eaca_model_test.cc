@@ -264,6 +264,37 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   std::filesystem::remove(path);
 }
 
+// render() redoes what score() adds after the networks, under the config as it is now: training's
+// decoding grid keeps the scores and re-renders them per setting instead of scoring again.
+TEST(EacaModel, RenderRedoesTheBudgetAndTheRenderingUnderTheCurrentConfig) {
+  Fixture fx(false);
+  EacaConfig c = testing::small_eaca_config();
+  c.compress_threshold = 0.3f;
+  EacaModel a(c, 5);
+  a.compressor().resize(kCompressBuckets + 1);
+  for (std::size_t i = 0; i < a.compressor().size(); ++i)
+    a.compressor()[i] = std::sin(static_cast<float>(i));  // varied weights: thresholds differ
+  UnitScores kept = a.score(fx.prepared);
+  bool texts_changed = false;
+  for (float threshold : {0.6f, 0.0f, 0.45f}) {
+    a.mutable_config().compress_threshold = threshold;
+    a.mutable_config().max_chars = 25;
+    a.mutable_config().budget_intercept = 10.0f;
+    a.mutable_config().budget_slope = 0.2f;
+    a.mutable_config().budget_min = 12;
+    a.mutable_config().budget_max = 60;
+    a.mutable_config().budget_scale = threshold + 1.0f;
+    const std::vector<std::string> before = kept.unit_text;
+    a.render(fx.prepared, kept);
+    const UnitScores fresh = a.score(fx.prepared);
+    EXPECT_EQ(kept.max_chars, fresh.max_chars) << threshold;
+    EXPECT_EQ(kept.unit_text, fresh.unit_text) << threshold;
+    EXPECT_EQ(kept.salience, fresh.salience) << threshold;  // untouched: the networks did not run
+    texts_changed |= kept.unit_text != before;
+  }
+  EXPECT_TRUE(texts_changed) << "the thresholds must change the rendering for this test to mean anything";
+}
+
 // A damaged file is a ParseError naming what is wrong, whatever its metadata promises.
 TEST(EacaModel, LoadRejectsMetadataTheTensorsDoNotBackAndNonFiniteWeights) {
   EacaModel a(testing::small_eaca_config(), 2);
