@@ -64,12 +64,14 @@ class PySummarizer {
     summarizer_ = summarize::make_summarizer(o, lexicon_);
   }
 
-  // One dialogue (dict or JSON string, any input format) -> the output record.
-  py::object summarize(const py::object& dialogue) const {
+  // One dialogue (dict or JSON string, any input format) -> the output record; explain adds the
+  // attention map as `kessel summarize --explain` does.
+  py::object summarize(const py::object& dialogue, bool explain) const {
     const text::Dialogue d = one_dialogue(dialogue, "Summarizer.summarize");
     const summarize::Summarized r = summarizer_.run(d, lexicon_);
     // The record `kessel summarize` writes, through Python's json so that the two cannot drift apart.
-    return py::module_::import("json").attr("loads")(summarize::summary_to_json(r.prepared, r.summary, nullptr).dump());
+    return py::module_::import("json").attr("loads")(
+        summarize::summary_to_json(r.prepared, r.summary, explain ? &r.scores : nullptr).dump());
   }
 
   std::string scorer_name() const { return summarizer_.scorer->name(); }
@@ -116,10 +118,13 @@ rewritten into the third) or "verbatim" instead of the model's stored choice.)do
            py::arg("attention") = "softmax", py::arg("max_sentences") = py::none(),
            py::arg("max_chars") = py::none(), py::arg("redundancy") = py::none(), py::arg("constraint") = true,
            py::arg("voice") = py::none())
-      .def("summarize", &PySummarizer::summarize, py::arg("dialogue"),
+      .def("summarize", &PySummarizer::summarize, py::arg("dialogue"), py::arg("explain") = false,
            R"doc(Summarize one dialogue: a dict (or JSON string) in the kessel, CSDS or TweetSumm format.
 Returns {"id", "summary", "sentences": [{"text", "turn", "score"}], "emotions": [{"term", "turn",
-"start", "end", "emotion", "in_summary"}], "constraint_satisfied"}. ValueError names the bad field.)doc")
+"start", "end", "emotion", "in_summary"}], "constraint_satisfied"}. ValueError names the bad field.
+explain=True adds what `kessel summarize --explain` adds: "attention" {"units": [{"turn", "text"}],
+"queries": [unit indices], "weights": [[...] per query]} (the centrality ranker's sentence
+attention, or a model's EACA attention), or "attention_omitted" saying why there is none.)doc")
       .def_property_readonly("scorer", &PySummarizer::scorer_name)
       .def_property_readonly("max_sentences", &PySummarizer::max_sentences);
 

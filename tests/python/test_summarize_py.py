@@ -40,6 +40,24 @@ def test_matches_the_cli_record_for_record(lang, ranker, args):
         assert g["constraint_satisfied"] == e["constraint_satisfied"]
 
 
+@needs_cli
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_explain_gives_the_cli_attention_map(lang):
+    s = kessel.Summarizer()
+    expected = cli_summaries(SAMPLES[lang], "--explain")
+    for d, e in zip(dialogues(lang), expected):
+        got = s.summarize(d, explain=True)
+        assert got["attention"]["queries"] == e["attention"]["queries"]
+        assert got["attention"]["units"] == e["attention"]["units"]
+        assert got["attention"]["weights"] == e["attention"]["weights"]  # the same JSON numbers
+        rows = got["attention"]["weights"]
+        assert len(rows) == len(got["attention"]["queries"]) > 0
+        assert all(sum(r) == pytest.approx(1.0, abs=1e-4) for r in rows)  # each query's weights sum to 1
+        assert "attention" not in s.summarize(d)  # only when asked
+    lead = kessel.Summarizer(ranker="lead").summarize(dialogues(lang)[0], explain=True)
+    assert "attention" not in lead and "no attention map" in lead["attention_omitted"]
+
+
 def trained_model(tmp_path, lang):
     """A small model trained by the CLI on the bundled samples of `lang` (two epochs)."""
     model = tmp_path / f"{lang}.safetensors"
