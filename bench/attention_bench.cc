@@ -7,6 +7,7 @@
 #include <cblas.h>
 
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <random>
 #include <vector>
@@ -61,6 +62,29 @@ void run_forward(benchmark::State& state, kessel::AttentionSpec spec) {
 }
 
 void BM_FusedSoftmaxForward(benchmark::State& state) { run_forward(state, {}); }
+
+// int8 K/V (one symmetric scale per row, dequantized inside each tile) against the float32 forward
+// above: the same Q, K, V, quantized once outside the timed loop.
+void BM_FusedInt8KVForward(benchmark::State& state) {
+  const Index L = state.range(0);
+  kessel::AttentionSpec spec;
+  spec.threads = static_cast<int>(state.range(1));
+  Problem p(L);
+  const Index rows = kB * kH * L;
+  std::vector<std::int8_t> k8(p.k.size()), v8(p.v.size());
+  std::vector<float> ks(static_cast<size_t>(rows)), vs(static_cast<size_t>(rows));
+  kessel::quantize_rows(k8.data(), ks.data(), p.k.data(), rows, kD);
+  kessel::quantize_rows(v8.data(), vs.data(), p.v.data(), rows, kD);
+  kessel::AttentionInputs in = p.inputs();
+  in.k = in.v = nullptr;
+  in.kv_dtype = kessel::KvDtype::kInt8;
+  in.k_int8 = k8.data(), in.k_scale = ks.data(), in.v_int8 = v8.data(), in.v_scale = vs.data();
+  for (auto _ : state) {
+    kessel::attention_forward(p.out.data(), p.lse.data(), in, spec);
+    benchmark::DoNotOptimize(p.out.data());
+  }
+  state.counters["FLOPS"] = benchmark::Counter(forward_flops(L), benchmark::Counter::kIsIterationInvariantRate);
+}
 
 void BM_FusedCausalForward(benchmark::State& state) {
   kessel::AttentionSpec spec;
@@ -259,6 +283,7 @@ void sizes(benchmark::internal::Benchmark* b, std::initializer_list<Index> ls) {
 
 BENCHMARK(BM_Sgemm)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedSoftmaxForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096, 16384}); });
+BENCHMARK(BM_FusedInt8KVForward)->Apply([](auto* b) { sizes(b, {1024, 4096, 16384}); });
 BENCHMARK(BM_FusedFuzzyM2Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedFuzzyM15Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedCausalForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
