@@ -349,6 +349,12 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--patience", args->train.patience, "Early stopping: epochs without a dev ROUGE-L gain")
       ->capture_default_str();
   cmd->add_option("--seed", args->train.seed, "Seed (initialization, shuffling, splits)")->capture_default_str();
+  args->train.threads = 0;
+  cmd->add_option("--threads", args->train.threads,
+                  "Threads (0: all cores): the members train in parallel and the decoding choices score dialogues "
+                  "in parallel; the model is the same file for any count")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--lr", args->train.lr, "AdamW peak learning rate")->capture_default_str();
   cmd->add_option("--batch-size", args->train.batch_size, "Dialogues per step")->capture_default_str();
   cmd->add_option("--weight-decay", args->train.weight_decay, "AdamW weight decay")->capture_default_str();

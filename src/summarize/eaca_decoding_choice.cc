@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "util/parallel.h"
+
 namespace kessel::summarize {
 
 float quantile(std::vector<int> v, float q) {
@@ -66,10 +68,10 @@ void apply(const std::vector<DevPart>& parts, Change&& change) {
 
 // Re-renders every kept score under its part's current config (EacaModel::render): the char budget
 // and, when `units`, the rendered units too (only the deletion threshold changes those).
-void rerender(const std::vector<DevPart>& parts, std::vector<ScoredDialogues>& scored, bool units) {
+void rerender(const std::vector<DevPart>& parts, std::vector<ScoredDialogues>& scored, bool units, int threads) {
   for (std::size_t i = 0; i < parts.size(); ++i) {
     ScoredDialogues& part = scored[i];
-    for (std::size_t j = 0; j < part.prepared.size(); ++j) {
+    parallel_items(part.prepared.size(), threads, [&](std::size_t j) {
       if (units) {
         parts[i].model->render(part.prepared[j], part.scores[j]);
       } else {
@@ -77,25 +79,29 @@ void rerender(const std::vector<DevPart>& parts, std::vector<ScoredDialogues>& s
         for (const auto& unit : part.prepared[j].units) chars += unit.chars;
         part.scores[j].max_chars = length_budget(parts[i].model->config(), chars);
       }
-    }
+    });
   }
 }
 
 // Dialogue-weighted mean ROUGE-L of the kept scores, each part decoded with its model's settings.
-double scored_rougeL(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored) {
+double scored_rougeL(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored, int threads) {
   return pooled_rougeL(parts.size(), [&](std::size_t i) {
-    return decoded_rouge(scored[i], parts[i].model->decode_options());
+    return decoded_rouge(scored[i], parts[i].model->decode_options(), threads);
   });
+}
+
+// Each part's dev dialogues scored by its model.
+std::vector<ScoredDialogues> score_parts(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, int threads) {
+  std::vector<ScoredDialogues> scored;
+  for (const auto& part : parts) scored.push_back(score_dialogues(*part.dialogues, lexicon, *part.model, threads));
+  return scored;
 }
 
 }  // namespace
 
 // Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
-double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon) {
-  return pooled_rougeL(parts.size(), [&](std::size_t i) {
-    const DevPart& part = parts[i];
-    return evaluate_rouge(*part.dialogues, lexicon, *part.model, part.model->decode_options());
-  });
+double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, int threads) {
+  return scored_rougeL(parts, score_parts(parts, lexicon, threads), threads);
 }
 
 // The char budget: `factor` times the training-derived one, fixed or per dialogue.
@@ -116,7 +122,7 @@ void set_budget(EacaConfig& c, const EacaConfig& fitted, float factor, bool per_
 // afford a larger sentence cap. The choices fall inside the grid on both data sets (TweetSumm's
 // folds chose 0.35-1.4 times the base, CSDS's 1.0-2.0).
 double choose_f1_stop(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored,
-                      int fitted_sentences, int base_chars, double off_score, bool verbose) {
+                      int fitted_sentences, int base_chars, double off_score, bool verbose, int threads) {
   int chosen_sentences = fitted_sentences;
   float chosen_prior = 0.0f;
   double chosen = off_score;
@@ -126,7 +132,7 @@ double choose_f1_stop(const std::vector<DevPart>& parts, const std::vector<Score
     for (float factor : {0.25f, 0.35f, 0.5f, 0.7f, 1.0f, 1.4f, 2.0f, 2.8f}) {
       const float prior = std::round(factor * static_cast<float>(base_chars));
       apply(parts, [&](EacaConfig& c) { c.max_sentences = sentences, c.f1_stop_chars = prior; });
-      const double score = scored_rougeL(parts, scored);
+      const double score = scored_rougeL(parts, scored, threads);
       if (verbose)
         std::fprintf(stderr, "expected-F1 stop R = %.0f chars, %d units: dev ROUGE-L %.2f\n", prior, sentences, score);
       if (score > chosen + 1e-9) {
@@ -153,23 +159,22 @@ double choose_f1_stop(const std::vector<DevPart>& parts, const std::vector<Score
 // threshold (0 = off) in the same grid. None of these settings changes what the networks score, so
 // each part is scored once; a threshold re-renders the units, a budget only recomputes the char limit.
 double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, const EacaConfig& fitted,
-                       bool compressor, bool verbose) {
+                       bool compressor, bool verbose, int threads) {
   std::vector<float> thresholds = {0.0f};
   if (compressor) thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, 0.4f, 0.45f, 0.5f, 0.55f};
   float chosen_factor = 1.0f, chosen_threshold = 0.0f;
   bool chosen_per_dialogue = false;
   double chosen = -1.0;
-  std::vector<ScoredDialogues> scored;
-  for (const auto& part : parts) scored.push_back(score_dialogues(*part.dialogues, lexicon, *part.model));
+  std::vector<ScoredDialogues> scored = score_parts(parts, lexicon, threads);
   for (float threshold : thresholds) {
     apply(parts, [&](EacaConfig& c) { c.compress_threshold = threshold; });
-    rerender(parts, scored, true);
+    rerender(parts, scored, true, threads);
     for (bool per_dialogue : {false, true}) {
       if (per_dialogue && fitted.budget_max <= 0) continue;
       for (float factor : {0.6f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f, 2.0f}) {
         apply(parts, [&](EacaConfig& c) { set_budget(c, fitted, factor, per_dialogue); });
-        rerender(parts, scored, false);
-        const double score = scored_rougeL(parts, scored);
+        rerender(parts, scored, false, threads);
+        const double score = scored_rougeL(parts, scored, threads);
         if (verbose)
           std::fprintf(stderr, "budget x%.1f %s (%d chars fixed), compress %.2f: dev ROUGE-L %.2f\n", factor,
                        per_dialogue ? "per dialogue" : "fixed", parts.front().model->config().max_chars, threshold,
@@ -187,12 +192,12 @@ double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& l
     c.compress_threshold = chosen_threshold;
     set_budget(c, fitted, chosen_factor, chosen_per_dialogue);
   });
-  rerender(parts, scored, true);
+  rerender(parts, scored, true, threads);
   if (verbose)
     std::fprintf(stderr, "budget: chose x%.1f %s, compress %.2f on dev (%d chars fixed; training oracle median %d)\n",
                  chosen_factor, chosen_per_dialogue ? "per dialogue" : "fixed", chosen_threshold,
                  parts.front().model->config().max_chars, fitted.max_chars);
-  chosen = choose_f1_stop(parts, scored, fitted.max_sentences, fitted.max_chars, chosen, verbose);
+  chosen = choose_f1_stop(parts, scored, fitted.max_sentences, fitted.max_chars, chosen, verbose, threads);
   if (chosen_threshold <= 0.0f)
     for (const auto& part : parts) part.model->compressor().clear();  // off: nothing to store
   return chosen;

@@ -30,19 +30,20 @@ struct DevPart {
 };
 
 // Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
-double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon);
+// `threads`: dialogues scored and decoded in parallel (the same result for any count).
+double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, int threads = 1);
 
 // Chooses the expected-F1 stop's prior length (a multiple of `base_chars`, the base char budget) and the
 // sentence budget on the parts' dev ROUGE-L (off, at `fitted_sentences`, scored `off_score`), applies
 // them to every part's model and returns the chosen score. scored[i]: part i's dev dialogues scored
 // and rendered under its model's current config (neither setting changes them).
 double choose_f1_stop(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored,
-                      int fitted_sentences, int base_chars, double off_score, bool verbose);
+                      int fitted_sentences, int base_chars, double off_score, bool verbose, int threads = 1);
 
 // Chooses the budget factor and form and (with a compressor) the deletion threshold on the parts'
 // dev ROUGE-L, then the expected-F1 stop (choose_f1_stop), applies them to every part's model and
 // returns the chosen score.
 double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, const EacaConfig& fitted,
-                       bool compressor, bool verbose);
+                       bool compressor, bool verbose, int threads = 1);
 
 }  // namespace kessel::summarize

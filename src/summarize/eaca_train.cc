@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "kessel/error.h"
@@ -19,6 +20,7 @@
 #include "summarize/eaca_labels.h"
 #include "summarize/eaca_model.h"
 #include "summarize/oracle.h"
+#include "util/parallel.h"
 #include "util/splitmix.h"
 
 namespace kessel::summarize {
@@ -65,13 +67,16 @@ std::string eta(double seconds) {
   return buf;
 }
 
-// One dialogue's summary under `options`, scored against its references into `out`.
-void add_decoded(DevRouge& out, const Prepared& p, const UnitScores& scores,
-                 const std::vector<std::string>& references, const DecodeOptions& options) {
+// One dialogue's summary under `options`, scored against its references.
+text::MultiRougeScores decoded_scores(const Prepared& p, const UnitScores& scores,
+                                      const std::vector<std::string>& references, const DecodeOptions& options) {
   const Summary s = decode(p, scores, options);
-  const auto r = text::rouge_multi(scored_text(s, p.lang), references,
-                                   p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en,
-                                   text::ZhSplit::period);
+  return text::rouge_multi(scored_text(s, p.lang), references,
+                           p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en, text::ZhSplit::period);
+}
+
+// Adds one dialogue's scores to the sums (in dialogue order, so that the sums do not depend on threads).
+void add_decoded(DevRouge& out, const text::MultiRougeScores& r) {
   out.rouge1 += r.best.rouge1.f1;
   out.rouge2 += r.best.rouge2.f1;
   out.rougeL += r.best.rougeL.f1;
@@ -99,39 +104,53 @@ DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text
     const Prepared p = prepare(dialogue, lexicon);
     const auto refs = reference_texts(dialogue, p.lang);
     if (refs.empty()) continue;
-    add_decoded(out, p, scorer.score(p), refs, options);
+    add_decoded(out, decoded_scores(p, scorer.score(p), refs, options));
   }
   return finish(std::move(out));
 }
 
 ScoredDialogues score_dialogues(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
-                                const Scorer& scorer) {
+                                const Scorer& scorer, int threads) {
+  const std::size_t n = dialogues.size();
+  std::vector<std::optional<Prepared>> prepared(n);
+  std::vector<UnitScores> scores(n);
+  std::vector<std::vector<std::string>> refs(n);
+  parallel_items(n, threads, [&](std::size_t i) {
+    Prepared p = prepare(dialogues[i], lexicon);
+    refs[i] = reference_texts(dialogues[i], p.lang);
+    if (refs[i].empty()) return;
+    scores[i] = scorer.score(p);
+    prepared[i] = std::move(p);
+  });
   ScoredDialogues out;
-  for (const auto& dialogue : dialogues) {
-    Prepared p = prepare(dialogue, lexicon);
-    auto refs = reference_texts(dialogue, p.lang);
-    if (refs.empty()) continue;
-    out.scores.push_back(scorer.score(p));
-    out.prepared.push_back(std::move(p));
-    out.references.push_back(std::move(refs));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!prepared[i]) continue;
+    out.prepared.push_back(std::move(*prepared[i]));
+    out.scores.push_back(std::move(scores[i]));
+    out.references.push_back(std::move(refs[i]));
   }
   return out;
 }
 
-DevRouge decoded_rouge(const ScoredDialogues& scored, const DecodeOptions& options) {
+DevRouge decoded_rouge(const ScoredDialogues& scored, const DecodeOptions& options, int threads) {
+  std::vector<text::MultiRougeScores> r(scored.prepared.size());
+  parallel_items(r.size(), threads, [&](std::size_t i) {
+    r[i] = decoded_scores(scored.prepared[i], scored.scores[i], scored.references[i], options);
+  });
   DevRouge out;
-  for (std::size_t i = 0; i < scored.prepared.size(); ++i)
-    add_decoded(out, scored.prepared[i], scored.scores[i], scored.references[i], options);
+  for (const auto& one : r) add_decoded(out, one);
   return finish(std::move(out));
 }
 
 namespace {
 
 // One network (config.members = 1) trained from `seed` with early stopping on dev ROUGE-L at the fixed
-// budget; its epoch logs, best epoch and best dev score are appended to `res`.
+// budget; its epoch logs, best epoch and best dev score are appended to `res`. Member `member` of
+// `of`: with more than one, its log lines say which (members may train at the same time).
 EacaModel train_member(const std::vector<const TrainingExample*>& examples, const std::vector<text::Dialogue>& dev,
                        const text::Lexicon& lexicon, const EacaConfig& config, const TrainOptions& o,
-                       std::uint64_t seed, int member, TrainResult& res) {
+                       std::uint64_t seed, int member, int of, TrainResult& res) {
+  const std::string who = of > 1 ? detail::concat("member ", member + 1, "/", of, " | ") : std::string();
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   const EacaDims dims = dims_of(config);
@@ -227,18 +246,37 @@ EacaModel train_member(const std::vector<const TrainingExample*>& examples, cons
     const double per_epoch = elapsed() / epoch;
     const int left = std::min(o.epochs - epoch, o.patience - since_best);
     if (o.verbose)
-      std::fprintf(stderr, "epoch %d | loss %.4f | dev ROUGE-L %.1f | %.0f dlg/s | ETA %s\n", epoch, log.loss,
-                   r.rougeL, log.dialogues_per_second, eta(per_epoch * std::max(0, left)).c_str());
+      std::fprintf(stderr, "%sepoch %d | loss %.4f | dev ROUGE-L %.1f | %.0f dlg/s | ETA %s\n", who.c_str(), epoch,
+                   log.loss, r.rougeL, log.dialogues_per_second, eta(per_epoch * std::max(0, left)).c_str());
     if (since_best >= o.patience) {
-      if (o.verbose) std::fprintf(stderr, "early stop: no dev ROUGE-L gain for %d epochs\n", o.patience);
+      if (o.verbose) std::fprintf(stderr, "%searly stop: no dev ROUGE-L gain for %d epochs\n", who.c_str(), o.patience);
       break;
     }
   }
   params = best;
   res.member_best_epochs.push_back(best_epoch);
   res.member_dev_rougeL.push_back(best_score);
-  if (o.verbose) std::fprintf(stderr, "best epoch %d | dev ROUGE-L %.2f\n", best_epoch, best_score);
+  if (o.verbose) std::fprintf(stderr, "%sbest epoch %d | dev ROUGE-L %.2f\n", who.c_str(), best_epoch, best_score);
   return model;
+}
+
+// The K members, trained by train(k, result) in parallel (o.threads); each member's logs and scores
+// are appended to `res` in member order, as a serial loop would.
+template <class Train>
+std::vector<EacaModel> train_members(int K, const TrainOptions& o, TrainResult& res, Train&& train) {
+  std::vector<std::optional<EacaModel>> trained(static_cast<std::size_t>(K));
+  std::vector<TrainResult> results(static_cast<std::size_t>(K));
+  parallel_items(trained.size(), o.threads,
+                 [&](std::size_t k) { trained[k] = train(static_cast<int>(k), results[k]); });
+  std::vector<EacaModel> members;
+  for (std::size_t k = 0; k < trained.size(); ++k) {
+    members.push_back(std::move(*trained[k]));
+    const TrainResult& r = results[k];
+    res.epochs.insert(res.epochs.end(), r.epochs.begin(), r.epochs.end());
+    res.member_best_epochs.insert(res.member_best_epochs.end(), r.member_best_epochs.begin(), r.member_best_epochs.end());
+    res.member_dev_rougeL.insert(res.member_dev_rougeL.end(), r.member_dev_rougeL.begin(), r.member_dev_rougeL.end());
+  }
+  return members;
 }
 
 std::vector<std::size_t> seeded_permutation(std::size_t n, std::uint64_t seed) {
@@ -267,16 +305,20 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
 
   EacaConfig config = config_in;
   const EacaDims dims = dims_of(config);
+  std::vector<std::optional<TrainingExample>> made(train.size());
+  parallel_items(train.size(), o.threads, [&](std::size_t i) {
+    made[i] = make_example(train[i], lexicon, dims, o.human_label_weight);
+  });
   std::vector<TrainingExample> examples;
   int no_reference = 0;
-  for (const auto& d : train) {
-    TrainingExample ex = make_example(d, lexicon, dims, o.human_label_weight);
-    if (ex.targets.has_emotion < 0.0f) {
+  for (auto& ex : made) {
+    if (ex->targets.has_emotion < 0.0f) {
       ++no_reference;
       continue;
     }
-    examples.push_back(std::move(ex));
+    examples.push_back(std::move(*ex));
   }
+  made.clear();
   KESSEL_CHECK_ARG(!examples.empty(), "train_eaca: none of the ", train.size(),
                    " training dialogues has a reference summary");
   int dev_refs = 0;
@@ -342,20 +384,21 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
       for (std::size_t k = 0; k < rest.size(); ++k)
         if (k != fold) rest[k].push_back(ex);
     }
-    for (int k = 0; k < K; ++k) {
-      if (o.verbose)
+    if (o.verbose)
+      for (int k = 0; k < K; ++k)
         std::fprintf(stderr, "member %d/%d: train %zu, fold %zu\n", k + 1, K, rest[static_cast<std::size_t>(k)].size(),
                      folds[static_cast<std::size_t>(k)].size());
-      members.push_back(train_member(rest[static_cast<std::size_t>(k)], folds[static_cast<std::size_t>(k)], lexicon,
-                                     config, o, member_seed(o.seed, k), k, res));
-      if (o.compress) fit_compressor(rest[static_cast<std::size_t>(k)], members.back(), o.seed, false);
-    }
+    members = train_members(K, o, res, [&](int k, TrainResult& r) {
+      const auto u = static_cast<std::size_t>(k);
+      EacaModel m = train_member(rest[u], folds[u], lexicon, config, o, member_seed(o.seed, k), k, K, r);
+      if (o.compress) fit_compressor(rest[u], m, o.seed, false);
+      return m;
+    });
     for (int k = 0; k < K; ++k) parts.push_back({&members[static_cast<std::size_t>(k)], &folds[static_cast<std::size_t>(k)]});
   } else {
-    for (int k = 0; k < K; ++k) {
-      if (o.verbose && K > 1) std::fprintf(stderr, "member %d/%d\n", k + 1, K);
-      members.push_back(train_member(all, dev, lexicon, config, o, member_seed(o.seed, k), k, res));
-    }
+    members = train_members(K, o, res, [&](int k, TrainResult& r) {
+      return train_member(all, dev, lexicon, config, o, member_seed(o.seed, k), k, K, r);
+    });
     if (K > 1) {
       EacaModel joined = EacaModel::ensemble(members);
       members.clear();
@@ -370,13 +413,13 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
   const bool select = o.select_budget && fitted.max_chars > 0;
   double best_score = 0.0;
   if (K == 1 && !o.cross_fit) best_score = res.member_dev_rougeL.front();
-  else if (o.verbose || !select) best_score = dev_rougeL(parts, lexicon);
+  else if (o.verbose || !select) best_score = dev_rougeL(parts, lexicon, o.threads);
   if (o.verbose && K > 1)
     std::fprintf(stderr, "%s of %d: dev ROUGE-L %.2f\n", o.cross_fit ? "out of fold, members" : "ensemble", K, best_score);
 
   const bool compressor = !members.front().compressor().empty();
   if (select) {
-    best_score = choose_decoding(parts, lexicon, fitted, compressor, o.verbose);
+    best_score = choose_decoding(parts, lexicon, fitted, compressor, o.verbose, o.threads);
   } else {
     for (auto& part : parts) {
       set_budget(part.model->mutable_config(), fitted, 1.0f, fitted.budget_max > 0);  // not chosen on dev: the fit as it is

@@ -37,10 +37,12 @@ def read_safetensors(path):
 def test_train_writes_a_safetensors_model_with_metadata(tmp_path, data):
     proc, out = train(tmp_path, "m", "--seed", "3", data=data)
     assert proc.returncode == 0, proc.stderr
-    lines = [l for l in proc.stderr.splitlines() if l.startswith("epoch ")]
+    # With several members (which may train at the same time) each line names its member.
+    lines = [l for l in proc.stderr.splitlines() if re.match(r"(member \d+/\d+ \| )?epoch ", l)]
     assert len(lines) >= 1
     for line in lines:
-        assert re.fullmatch(r"epoch \d+ \| loss \d+\.\d{4} \| dev ROUGE-L \d+\.\d \| \d+ dlg/s \| ETA \d+:\d\d", line), line
+        assert re.fullmatch(r"(member \d+/\d+ \| )?epoch \d+ \| loss \d+\.\d{4} \| dev ROUGE-L \d+\.\d \| "
+                            r"\d+ dlg/s \| ETA \d+:\d\d", line), line
     header, data_bytes = read_safetensors(out)
     meta = header.pop("__metadata__")
     for key in ("format", "hash_buckets", "embed_dim", "hidden", "attn_dim", "max_sentences", "max_chars",
@@ -103,11 +105,11 @@ def test_cross_validation_reports_held_out_scores(tmp_path):
 
 
 def test_cross_fitting_trains_one_member_per_fold(tmp_path):
-    def run(name):
+    def run(name, *extra):
         out = tmp_path / f"{name}.safetensors"
         # An ensemble with neither --dev nor --dev-fraction is cross-fitted on --data.
         proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(out),
-                               "--members", "3", "--epochs", "2", "--seed", "4"],
+                               "--members", "3", "--epochs", "2", "--seed", "4", *extra],
                               capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stderr
         return proc, out
@@ -123,6 +125,10 @@ def test_cross_fitting_trains_one_member_per_fold(tmp_path):
     assert len(meta["best_epoch"].split(",")) == 3
     assert "member2.emb" in header and "member3.emb" not in header
     assert run("b")[1].read_bytes() == out.read_bytes()  # deterministic for a seed
+    # and for any thread count: members train in parallel, their results are combined in order.
+    for threads in ("1", "3"):
+        assert run("t" + threads, "--threads", threads)[1].read_bytes() == out.read_bytes(), threads
+    assert sorted(re.findall(r"member (\d)/3 \| best epoch", proc.stderr)) == ["1", "2", "3"]
     summary = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(out)],
                              capture_output=True, text=True, timeout=60)
     assert summary.returncode == 0, summary.stderr

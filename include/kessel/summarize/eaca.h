@@ -193,6 +193,10 @@ struct TrainOptions {
   // used and may be empty. Every dialogue trains all members but one, and the choices see the whole
   // training set rather than a 15% split.
   bool cross_fit = false;
+  // Threads (<= 0: what OpenMP would use). The ensemble's members train in parallel and the decoding
+  // choices score and decode dialogues in parallel; every item is single-threaded and the results are
+  // combined in a fixed order, so the model is the same file for any thread count.
+  int threads = 1;
 };
 
 struct EpochLog {
@@ -237,7 +241,7 @@ struct ScoredDialogues {
   std::vector<std::vector<std::string>> references;
 };
 ScoredDialogues score_dialogues(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
-                                const Scorer& scorer);
-DevRouge decoded_rouge(const ScoredDialogues& scored, const DecodeOptions& options);
+                                const Scorer& scorer, int threads = 1);
+DevRouge decoded_rouge(const ScoredDialogues& scored, const DecodeOptions& options, int threads = 1);
 
 }  // namespace kessel::summarize
