@@ -186,11 +186,13 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
                  inner_dev.size(), held.size());
     summarize::TrainResult result;
     const auto model = train_once(args, inner_train, inner_dev, lexicon, &result);
-    const auto r = summarize::evaluate_rouge(held, lexicon, model, model.decode_options());
-    // The same model decoded without the emotion constraint: what the constraint costs on this fold.
+    // Scored once (in parallel), decoded with and without the emotion constraint: what the constraint
+    // costs on this fold.
+    const auto scored = summarize::score_dialogues(held, lexicon, model, args.train.threads);
+    const auto r = summarize::decoded_rouge(scored, model.decode_options(), args.train.threads);
     summarize::DecodeOptions unconstrained = model.decode_options();
     unconstrained.emotion_constraint = false;
-    const auto free = summarize::evaluate_rouge(held, lexicon, model, unconstrained);
+    const auto free = summarize::decoded_rouge(scored, unconstrained, args.train.threads);
     const auto& c = model.config();
     std::fprintf(stderr,
                  "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f (budget %d units, "
