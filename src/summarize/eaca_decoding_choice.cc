@@ -72,13 +72,10 @@ void rerender(const std::vector<DevPart>& parts, std::vector<ScoredDialogues>& s
   for (std::size_t i = 0; i < parts.size(); ++i) {
     ScoredDialogues& part = scored[i];
     parallel_items(part.prepared.size(), threads, [&](std::size_t j) {
-      if (units) {
+      if (units)
         parts[i].model->render(part.prepared[j], part.scores[j]);
-      } else {
-        long chars = 0;
-        for (const auto& unit : part.prepared[j].units) chars += unit.chars;
-        part.scores[j].max_chars = length_budget(parts[i].model->config(), chars);
-      }
+      else
+        part.scores[j].max_chars = parts[i].model->char_budget(part.prepared[j]);
     });
   }
 }

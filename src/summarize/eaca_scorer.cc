@@ -331,10 +331,14 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
   return s;
 }
 
-void EacaModel::render(const Prepared& p, UnitScores& s) const {
+int EacaModel::char_budget(const Prepared& p) const {
   long dialogue_chars = 0;
   for (const auto& unit : p.units) dialogue_chars += unit.chars;
-  s.max_chars = length_budget(config_, dialogue_chars);
+  return length_budget(config_, dialogue_chars);
+}
+
+void EacaModel::render(const Prepared& p, UnitScores& s) const {
+  s.max_chars = char_budget(p);
   s.unit_text.clear();
   if (config_.compress_threshold > 0.0f && !compressor_.empty() && p.lang == Lang::zh) {
     const auto tokens = compress_features(p, static_cast<int>(compressor_.size()) - 1);

@@ -100,6 +100,9 @@ class EacaModel final : public Scorer {
   // compress_threshold for Chinese, addressing and reported speech for English). Training's decoding
   // grid calls it on scores it keeps when only these settings change.
   void render(const Prepared& dialogue, UnitScores& scores) const;
+  // The first half of render(): the dialogue's per-dialogue char budget (length_budget over its unit
+  // code points; 0 when the config has none).
+  int char_budget(const Prepared& dialogue) const;
 
   DecodeOptions decode_options() const;  // the stored budget, constraint on
   const EacaConfig& config() const { return config_; }
