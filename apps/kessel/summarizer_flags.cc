@@ -33,6 +33,10 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
                  "With --model, English rendering: reported (first and second person rewritten into the third) | "
                  "verbatim; default: the model's (kessel train --voice)")
       ->check(CLI::IsMember({"reported", "verbatim"}));
+  cmd.add_option("--emotion-span", f.emotion_span,
+                 "What the emotion constraint adds: clause (only the clause of the sentence that holds the emotion "
+                 "words, when it has several) | sentence; default: the model's, clause without one")
+      ->check(CLI::IsMember({"clause", "sentence"}));
 }
 
 summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const CLI::App& cmd) {
@@ -50,6 +54,7 @@ summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const 
     if (f.model.empty()) throw InvalidArgument("--voice: needs --model (the unsupervised rankers render verbatim)");
     so.reported_speech = summarize::parse_voice(f.voice);
   }
+  if (!f.emotion_span.empty()) so.emotion_clause = summarize::parse_emotion_span(f.emotion_span);
   return so;
 }
 

@@ -19,6 +19,7 @@ struct SummarizerFlags {
   float redundancy = 0.5f;
   bool no_constraint = false;
   std::string voice;  // empty: the model's
+  std::string emotion_span;  // clause | sentence; empty: the model's (clause without one)
 };
 
 void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& flags);

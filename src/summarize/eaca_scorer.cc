@@ -57,6 +57,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"f1_stop_chars", format_float(c.f1_stop_chars)},
           {"compress_threshold", format_float(c.compress_threshold)},
           {"reported_speech", c.reported_speech ? "true" : "false"},
+          {"emotion_clause", c.emotion_clause ? "true" : "false"},
           {"emotion_terms", c.emotion_terms ? "true" : "false"},
           {"normalizer", c.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax"},
           {"members", std::to_string(c.members)},
@@ -141,6 +142,7 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
       throw ParseError(file, 0, "__metadata__.f1_stop_chars: " + format_float(c.f1_stop_chars) + " must be >= 0");
   }
   c.reported_speech = m.count("reported_speech") ? get_bool("reported_speech") : false;
+  c.emotion_clause = m.count("emotion_clause") ? get_bool("emotion_clause") : false;
   c.members = 1;  // files saved before ensembles hold one network
   if (m.count("members")) {
     c.members = get_int("members");
@@ -244,6 +246,7 @@ DecodeOptions EacaModel::decode_options() const {
   o.max_chars = config_.max_chars;
   o.redundancy = config_.redundancy;
   o.f1_stop_chars = config_.f1_stop_chars;
+  o.emotion_clause = config_.emotion_clause;
   o.emotion_constraint = true;
   return o;
 }

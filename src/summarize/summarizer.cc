@@ -57,6 +57,7 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
   if (o.max_chars) s.decode.max_chars = *o.max_chars;
   if (o.redundancy) s.decode.redundancy = *o.redundancy;
   s.decode.emotion_constraint = o.constraint;
+  if (o.emotion_clause) s.decode.emotion_clause = *o.emotion_clause;
   return s;
 }
 

@@ -193,6 +193,35 @@ std::string render_body(const std::string& text, Lang lang) {
   return text::encode_utf8(decoded.cps.data(), end) + "。";
 }
 
+bool is_clause_break(char32_t cp) {
+  switch (cp) {
+    case U',': case U'，': case U';': case U'；': case U':': case U'：':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The clauses of a rendered unit: split after , ; : and their full-width forms, each trimmed of
+// spaces and of the break itself ("Ugh, my flight is delayed again" → "Ugh", "my flight is delayed
+// again").
+std::vector<std::string> clauses(const std::string& text) {
+  std::vector<std::string> out;
+  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::size_t start = 0;
+  auto close = [&](std::size_t end) {
+    std::size_t a = start, b = end;
+    while (a < b && text::is_space(cps[a])) ++a;
+    while (b > a && (text::is_space(cps[b - 1]) || is_clause_break(cps[b - 1]))) --b;
+    if (b > a) out.push_back(text::encode_utf8(cps.data() + a, b - a));
+    start = end;
+  };
+  for (std::size_t i = 0; i < cps.size(); ++i)
+    if (is_clause_break(cps[i])) close(i + 1);
+  close(cps.size());
+  return out;
+}
+
 }  // namespace
 
 std::string render_unit(const Unit& unit, const std::string& text, Lang lang) {
@@ -211,6 +240,12 @@ std::string scored_text(const Summary& summary, Lang lang) {
     out += s.body;
   }
   return out;
+}
+
+bool parse_emotion_span(const std::string& span) {
+  KESSEL_CHECK_ARG(span == "clause" || span == "sentence", "emotion span must be 'clause' or 'sentence', got '", span,
+                   "'");
+  return span == "clause";
 }
 
 std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<float>& inclusion,
@@ -340,18 +375,49 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   const bool stop = options.f1_stop_chars > 0.0f;
   if (stop) selected.resize(expected_f1_prefix(order, scores.inclusion, unit_chars, options.f1_stop_chars));
 
-  // Whether mention m's words survived its unit's rendering (a compressed unit may have lost them);
-  // the mention is kept when, besides, its unit is selected.
+  // A mention's words as written in its turn (the lexicon term when the dialogue is not at hand).
+  auto written = [&](std::size_t m) {
+    const auto& mention = p.mentions[m];
+    return p.dialogue ? p.dialogue->turns[static_cast<std::size_t>(mention.turn)].text.substr(
+                            static_cast<std::size_t>(mention.byte_start),
+                            static_cast<std::size_t>(mention.byte_end - mention.byte_start))
+                      : mention.term;
+  };
+  // The unit the constraint kept as its emotion clause only (DecodeOptions::emotion_clause), and that
+  // clause; -1 while there is none.
+  int clause_unit = -1;
+  std::string clause_text;
+  // Whether mention m's words survived its unit's rendering (a compressed unit may have lost them, and
+  // an emotion clause keeps only its own); the mention is kept when, besides, its unit is selected.
   auto survives = [&](std::size_t m) {
     const auto unit = static_cast<std::size_t>(p.mention_unit[m]);
+    if (static_cast<int>(unit) == clause_unit) return clause_text.find(written(m)) != std::string::npos;
     if (scores.unit_text.empty()) return true;
-    const auto& mention = p.mentions[m];
-    const std::string written =
-        p.dialogue ? p.dialogue->turns[static_cast<std::size_t>(mention.turn)].text.substr(
-                         static_cast<std::size_t>(mention.byte_start),
-                         static_cast<std::size_t>(mention.byte_end - mention.byte_start))
-                   : mention.term;
-    return scores.unit_text[unit].find(written) != std::string::npos;
+    return scores.unit_text[unit].find(written(m)) != std::string::npos;
+  };
+  // The shortest clause of unit u that holds one of its surviving expressed mentions, when u has more
+  // than one clause; empty otherwise. English reads as a sentence: the first letter capitalized and a
+  // full stop closing a clause that was not the unit's last ("Honestly, I am so angry, this is
+  // ridiculous!" -> "I am so angry."; the last clause keeps its own ! or ?); Chinese gets its 。 from
+  // render_body.
+  auto emotion_clause_of = [&](int u) {
+    std::string best;
+    const auto parts = clauses(rendered(static_cast<std::size_t>(u)));
+    if (parts.size() < 2) return best;
+    for (const auto& part : parts) {
+      if (!has_content(part) || (!best.empty() && part.size() >= best.size())) continue;
+      for (std::size_t m = 0; m < p.mentions.size(); ++m)
+        if (p.mention_unit[m] == u && p.mentions[m].expressed && survives(m) &&
+            part.find(written(m)) != std::string::npos) {
+          best = part;
+          break;
+        }
+    }
+    if (p.lang == Lang::en && !best.empty()) {
+      if (best[0] >= 'a' && best[0] <= 'z') best[0] = static_cast<char>(best[0] - 'a' + 'A');
+      if (best != parts.back()) best += '.';
+    }
+    return best;
   };
   auto keeps_emotion_in = [&](const std::vector<int>& units) {
     for (std::size_t m = 0; m < p.mentions.size(); ++m)
@@ -366,6 +432,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   struct Selection {
     std::vector<int> units;
     double value = 0.0;
+    int emotion_unit = -1;  // the unit the constraint added
   };
   // The unconstrained selection with unit e added: the units that add least beside e leave until it
   // fits (alone, e may exceed the char budget, as a first pick may). Nothing is added back: refilling
@@ -437,16 +504,29 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     Selection chosen;
     double chosen_preference = -1e300;
     bool any = false;
+    std::string chosen_clause;
     for (const auto& [unit, pref] : candidates) {
+      // An emotion clause costs the budget and the expected F1 only its own length.
+      const auto ux = static_cast<std::size_t>(unit);
+      const std::string clause = options.emotion_clause ? emotion_clause_of(unit) : std::string();
+      const int whole_chars = unit_chars[ux];
+      if (!clause.empty()) unit_chars[ux] = static_cast<int>(text::decode_utf8(clause, text::Utf8Mode::lossy).size());
       Selection sel = stop ? stop_with(unit) : replace_for(unit);
+      sel.emotion_unit = unit;
+      unit_chars[ux] = whole_chars;
       if (!any || sel.value > chosen.value + 1e-12 ||
           (std::abs(sel.value - chosen.value) <= 1e-12 && pref > chosen_preference)) {
         chosen = std::move(sel);
+        chosen_clause = clause;
         chosen_preference = pref;
         any = true;
       }
     }
     if (any) {
+      if (!chosen_clause.empty()) {
+        clause_unit = chosen.emotion_unit;
+        clause_text = std::move(chosen_clause);
+      }
       selected = std::move(chosen.units);
       out.constraint_bound = true;
     }
@@ -459,7 +539,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   for (int u : selected) {
     const Unit& unit = p.units[static_cast<std::size_t>(u)];
     SummarySentence s;
-    s.body = render_body(rendered(static_cast<std::size_t>(u)), p.lang);
+    s.body = render_body(u == clause_unit ? clause_text : rendered(static_cast<std::size_t>(u)), p.lang);
     s.text = role_label(unit.speaker, p.lang) + s.body;
     s.turn = unit.turn;
     s.unit = u;

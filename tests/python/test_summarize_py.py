@@ -112,6 +112,23 @@ def test_voice_overrides_an_english_models_rendering(tmp_path):
         kessel.Summarizer(model=str(model), voice="loud")
 
 
+@needs_cli
+def test_emotion_span_matches_the_cli(tmp_path):
+    d = {"id": "c", "turns": [
+        {"speaker": "customer", "text": "Hello, I want a refund for order 12345 please, the refund for order 12345."},
+        {"speaker": "agent", "text": "Your refund for order 12345 has been processed and will reach your card soon."},
+        {"speaker": "customer", "text": "Well, I am furious, this took three weeks and nobody answered my emails!"}]}
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps(d) + "\n", encoding="utf-8")
+    for span in ("clause", "sentence"):
+        s = kessel.Summarizer(ranker="lead", max_sentences=1, emotion_span=span)
+        (expected,) = cli_summaries(path, "--ranker", "lead", "--max-sentences", "1", "--emotion-span", span)
+        assert s.summarize(d)["summary"] == expected["summary"]
+    assert kessel.Summarizer(ranker="lead", max_sentences=1).summarize(d)["summary"] == "Customer: I am furious."
+    with pytest.raises(ValueError, match="emotion span"):
+        kessel.Summarizer(emotion_span="word")
+
+
 def test_accepts_json_strings_and_the_other_formats():
     s = kessel.Summarizer()
     d = dialogues("zh")[0]

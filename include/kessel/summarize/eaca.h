@@ -52,6 +52,9 @@ struct EacaConfig {
   // dev with the sentence budget after the char budget; 0 = off. Models saved without the key load
   // with 0: the full budget, as before.
   float f1_stop_chars = 0.0f;
+  // DecodeOptions::emotion_clause: the constraint's unit rendered as its emotion clause alone. Models
+  // saved before this key load with false (the whole unit, as their decoding choices were made).
+  bool emotion_clause = true;
   // Token deletion inside selected units (src/summarize/compress.h): tokens whose keep probability is
   // below this are dropped from the rendered unit. 0: off (and no compressor weights are stored).
   // Chosen on dev with the budget; trained for Chinese only.

@@ -31,6 +31,9 @@ struct SummarizerOptions {
   // With a model: render English in reported speech (true) or verbatim (false) instead of the model's
   // stored choice. Without one it must be empty: the unsupervised rankers render verbatim.
   std::optional<bool> reported_speech;
+  // Keep the constraint's emotion as its clause (true) or its whole sentence (false), instead of the
+  // model's stored choice (DecodeOptions::emotion_clause; the default without a model is true).
+  std::optional<bool> emotion_clause;
 };
 
 // One dialogue through a summarizer. `prepared` points into the dialogue, which must outlive it.

@@ -105,7 +105,15 @@ struct DecodeOptions {
   // that maximizes expected_f1 below with this prior reference length R, so a summary is as long as
   // the scorer is confident, within the budget. EACA chooses R on out-of-fold dev (docs/eaca.md).
   float f1_stop_chars = 0.0f;
+  // When the constraint adds a unit for its emotion, keep only the clause that holds the emotion words
+  // (split at , ; : and their full-width forms) if the unit has several: the budget and the expected
+  // F1 count the clause alone. The rest of the summary is whole units. docs/eaca.md has the measurements.
+  bool emotion_clause = true;
 };
+
+// `--emotion-span` / `emotion_span`: "clause" -> true, "sentence" -> false (DecodeOptions::emotion_clause);
+// InvalidArgument for any other name.
+bool parse_emotion_span(const std::string& span);
 
 // The expected-F1 stop's value of a selection: 2 * sum(p_u * c_u) / (sum(c_u) + R) over its units, with
 // p_u the unit's inclusion probability and c_u its code points. The matched length sum(p c) is what a

@@ -238,6 +238,27 @@ TEST(EacaModel, ExpectedF1StopIsScoredSavedAndOptional) {
   }
 }
 
+TEST(EacaModel, EmotionClauseIsSavedAndOffForOlderModels) {
+  EacaConfig c = testing::small_eaca_config();
+  EXPECT_TRUE(c.emotion_clause);  // new models keep the emotion clause
+  EXPECT_TRUE(EacaModel(c, 3).decode_options().emotion_clause);
+  for (bool on : {false, true}) {
+    c.emotion_clause = on;
+    EXPECT_EQ(config_from_metadata(config_metadata(c), "m.safetensors").emotion_clause, on);
+  }
+  // A model saved before the key existed chose its budget and stop with whole sentences: it keeps them.
+  auto meta = config_metadata(c);
+  meta.erase("emotion_clause");
+  EXPECT_FALSE(config_from_metadata(meta, "old.safetensors").emotion_clause);
+  meta["emotion_clause"] = "maybe";
+  try {
+    config_from_metadata(meta, "bad.safetensors");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("emotion_clause"), std::string::npos) << e.what();
+  }
+}
+
 TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   Fixture fx(false);
   EacaConfig c = testing::small_eaca_config();

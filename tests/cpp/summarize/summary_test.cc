@@ -98,6 +98,7 @@ TEST(Summary, ConstraintKeepsTheEmotionUnitThatCostsTheRankingLeast) {
   o.max_sentences = 3;
   o.max_chars = 80;  // units 0 and 3 (76) fit; "So annoying!" on top (88) does not
   o.redundancy = 0.0f;
+  o.emotion_clause = false;  // whole units (EmotionClause... below has the clause, "This is ridiculous.")
   o.emotion_constraint = false;
   Summary free = decode(p, s, o);
   ASSERT_EQ(free.sentences.size(), 2u);
@@ -121,6 +122,65 @@ TEST(Summary, ConstraintKeepsTheEmotionUnitThatCostsTheRankingLeast) {
   EXPECT_TRUE(forced.constraint_satisfied);
   ASSERT_EQ(forced.sentences.size(), 1u);  // 91 code points: alone over the budget, as a first pick may be
   EXPECT_EQ(forced.sentences[0].unit, 1);
+}
+
+TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
+  auto d = make_dialogue({{Speaker::customer,
+                           {"My order never arrived.", "Honestly, I am so angry, this is ridiculous!"}},
+                          {Speaker::agent, {"We will resend it today."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {1.0f, 0.1f, 0.9f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  // The shortest clause holding an expressed mention, capitalized and closed with a full stop.
+  Summary out = decode(p, s, o);
+  EXPECT_TRUE(out.constraint_bound);
+  EXPECT_TRUE(out.constraint_satisfied);
+  EXPECT_EQ(out.summary, "Customer: My order never arrived. I am so angry.");
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[1].unit, 1);
+  EXPECT_EQ(out.sentences[1].turn, 0);
+  // Only the mention inside the clause is reported as kept.
+  int kept = 0, left = 0;
+  for (const auto& e : out.emotions) {
+    if (e.term == "angry") kept += e.in_summary;
+    if (e.term == "ridiculous") left += !e.in_summary;
+  }
+  EXPECT_EQ(kept, 1);
+  EXPECT_EQ(left, 1);
+  // The whole sentence when asked for.
+  o.emotion_clause = false;
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Honestly, I am so angry, this is ridiculous!");
+  // Without the constraint nothing is cut.
+  o.emotion_clause = true;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Agent: We will resend it today.");
+
+  // Chinese: the clause between full-width commas, closed with 。 like every unit.
+  auto zh = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "我等了三天，气死我了，你们怎么回事？"}},
+                           {Speaker::agent, {"我马上为您查询物流。"}}});
+  Prepared q = prepare(zh, lexicon());
+  ASSERT_EQ(q.units.size(), 3u);
+  o.emotion_constraint = true;
+  EXPECT_EQ(decode(q, s, o).summary, "用户:我的快递三天没到，气死我了。");
+  // A unit of one clause is kept whole; a clause must hold the mention after compression.
+  s.unit_text = {"我的快递三天没到。", "我等了三天，气死，你们怎么回事？", "我马上为您查询物流。"};
+  Summary lost = decode(q, s, o);
+  EXPECT_FALSE(lost.constraint_satisfied);  // compression removed 气死我了: no candidate is left
+}
+
+TEST(Summary, ParseEmotionSpan) {
+  EXPECT_TRUE(parse_emotion_span("clause"));
+  EXPECT_FALSE(parse_emotion_span("sentence"));
+  try {
+    parse_emotion_span("word");
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("'word'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Summary, EnglishRendering) {
