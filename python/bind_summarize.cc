@@ -114,7 +114,7 @@ max_sentences / max_chars / redundancy are given; either length turns the stop o
 trained with (ValueError otherwise). voice: with a model, "reported" (English first and second person
 rewritten into the third) or "verbatim" instead of the model's stored choice. emotion_span: what the
 emotion constraint adds, "clause" (the clause holding the emotion words) or "sentence"; default the
-model's, "clause" without one.)doc")
+model's, "sentence" without one.)doc")
       .def(py::init<const std::optional<std::string>&, const std::optional<std::string>&, const std::string&,
                     const std::string&, std::optional<int>, std::optional<int>, std::optional<float>, bool,
                     const std::optional<std::string>&, const std::optional<std::string>&>(),

@@ -35,7 +35,7 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
       ->check(CLI::IsMember({"reported", "verbatim"}));
   cmd.add_option("--emotion-span", f.emotion_span,
                  "What the emotion constraint adds: clause (only the clause of the sentence that holds the emotion "
-                 "words, when it has several) | sentence; default: the model's, clause without one")
+                 "words, when it has several) | sentence; default: the model's, sentence without one")
       ->check(CLI::IsMember({"clause", "sentence"}));
 }
 

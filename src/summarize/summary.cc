@@ -202,22 +202,50 @@ bool is_clause_break(char32_t cp) {
   }
 }
 
-// The clauses of a rendered unit: split after , ; : and their full-width forms, each trimmed of
-// spaces and of the break itself ("Ugh, my flight is delayed again" → "Ugh", "my flight is delayed
-// again").
-std::vector<std::string> clauses(const std::string& text) {
+// English conjunctions a clause starts at even without a comma ("my flight was delayed and I am
+// furious"). Not "so": without a comma before it, it is mostly the intensifier ("so angry").
+constexpr std::u32string_view kClauseConjunctions[] = {U"and", U"but", U"because"};
+
+// The length of the conjunction (lowercased) that starts at cps[i] and is followed by a space; 0 when none.
+std::size_t conjunction_at(const std::vector<char32_t>& cps, std::size_t i) {
+  for (std::u32string_view w : kClauseConjunctions) {
+    if (i + w.size() >= cps.size() || !text::is_space(cps[i + w.size()])) continue;
+    bool same = true;
+    for (std::size_t k = 0; k < w.size() && same; ++k) {
+      const char32_t c = cps[i + k];
+      same = (c >= U'A' && c <= U'Z' ? c - U'A' + U'a' : c) == w[k];
+    }
+    if (same) return w.size();
+  }
+  return 0;
+}
+
+// The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
+// full-width forms, and in English also before and / but / because, which the clause then loses
+// ("Ugh, my flight is delayed again and I am furious" -> "Ugh", "my flight is delayed again",
+// "I am furious").
+std::vector<std::string> clauses(const std::string& text, Lang lang) {
   std::vector<std::string> out;
-  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
   std::size_t start = 0;
   auto close = [&](std::size_t end) {
     std::size_t a = start, b = end;
     while (a < b && text::is_space(cps[a])) ++a;
+    if (lang == Lang::en && start > 0) {  // a conjunction opening any clause but the first
+      const std::size_t n = conjunction_at(cps, a);
+      a += n;
+      while (n > 0 && a < b && text::is_space(cps[a])) ++a;
+    }
     while (b > a && (text::is_space(cps[b - 1]) || is_clause_break(cps[b - 1]))) --b;
     if (b > a) out.push_back(text::encode_utf8(cps.data() + a, b - a));
     start = end;
   };
-  for (std::size_t i = 0; i < cps.size(); ++i)
-    if (is_clause_break(cps[i])) close(i + 1);
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    if (is_clause_break(cps[i]))
+      close(i + 1);
+    else if (lang == Lang::en && i > start && text::is_space(cps[i - 1]) && conjunction_at(cps, i) > 0)
+      close(i);
+  }
   close(cps.size());
   return out;
 }
@@ -383,39 +411,46 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                             static_cast<std::size_t>(mention.byte_end - mention.byte_start))
                       : mention.term;
   };
+  // A clause of a unit: as it stands in the rendered unit (what the mentions are found in) and as it is
+  // shown in the summary.
+  struct Clause {
+    std::string text;
+    std::string shown;
+  };
   // The unit the constraint kept as its emotion clause only (DecodeOptions::emotion_clause), and that
   // clause; -1 while there is none.
   int clause_unit = -1;
-  std::string clause_text;
+  Clause clause_kept;
   // Whether mention m's words survived its unit's rendering (a compressed unit may have lost them, and
   // an emotion clause keeps only its own); the mention is kept when, besides, its unit is selected.
   auto survives = [&](std::size_t m) {
     const auto unit = static_cast<std::size_t>(p.mention_unit[m]);
-    if (static_cast<int>(unit) == clause_unit) return clause_text.find(written(m)) != std::string::npos;
+    if (static_cast<int>(unit) == clause_unit) return clause_kept.text.find(written(m)) != std::string::npos;
     if (scores.unit_text.empty()) return true;
     return scores.unit_text[unit].find(written(m)) != std::string::npos;
   };
   // The shortest clause of unit u that holds one of its surviving expressed mentions, when u has more
-  // than one clause; empty otherwise. English reads as a sentence: the first letter capitalized and a
-  // full stop closing a clause that was not the unit's last ("Honestly, I am so angry, this is
+  // than one clause; empty otherwise. English is shown as a sentence: the first letter capitalized and
+  // a full stop closing a clause that was not the unit's last ("Honestly, I am so angry, this is
   // ridiculous!" -> "I am so angry."; the last clause keeps its own ! or ?); Chinese gets its 。 from
   // render_body.
   auto emotion_clause_of = [&](int u) {
-    std::string best;
-    const auto parts = clauses(rendered(static_cast<std::size_t>(u)));
+    Clause best;
+    const auto parts = clauses(rendered(static_cast<std::size_t>(u)), p.lang);
     if (parts.size() < 2) return best;
     for (const auto& part : parts) {
-      if (!has_content(part) || (!best.empty() && part.size() >= best.size())) continue;
+      if (!has_content(part) || (!best.text.empty() && part.size() >= best.text.size())) continue;
       for (std::size_t m = 0; m < p.mentions.size(); ++m)
         if (p.mention_unit[m] == u && p.mentions[m].expressed && survives(m) &&
             part.find(written(m)) != std::string::npos) {
-          best = part;
+          best.text = part;
           break;
         }
     }
-    if (p.lang == Lang::en && !best.empty()) {
-      if (best[0] >= 'a' && best[0] <= 'z') best[0] = static_cast<char>(best[0] - 'a' + 'A');
-      if (best != parts.back()) best += '.';
+    best.shown = best.text;
+    if (p.lang == Lang::en && !best.shown.empty()) {
+      if (best.shown[0] >= 'a' && best.shown[0] <= 'z') best.shown[0] = static_cast<char>(best.shown[0] - 'a' + 'A');
+      if (best.text != parts.back()) best.shown += '.';
     }
     return best;
   };
@@ -504,13 +539,14 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     Selection chosen;
     double chosen_preference = -1e300;
     bool any = false;
-    std::string chosen_clause;
+    Clause chosen_clause;
     for (const auto& [unit, pref] : candidates) {
       // An emotion clause costs the budget and the expected F1 only its own length.
       const auto ux = static_cast<std::size_t>(unit);
-      const std::string clause = options.emotion_clause ? emotion_clause_of(unit) : std::string();
+      const Clause clause = options.emotion_clause ? emotion_clause_of(unit) : Clause{};
       const int whole_chars = unit_chars[ux];
-      if (!clause.empty()) unit_chars[ux] = static_cast<int>(text::decode_utf8(clause, text::Utf8Mode::lossy).size());
+      if (!clause.text.empty())
+        unit_chars[ux] = static_cast<int>(text::decode_utf8(clause.shown, text::Utf8Mode::lossy).size());
       Selection sel = stop ? stop_with(unit) : replace_for(unit);
       sel.emotion_unit = unit;
       unit_chars[ux] = whole_chars;
@@ -523,9 +559,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
       }
     }
     if (any) {
-      if (!chosen_clause.empty()) {
+      if (!chosen_clause.text.empty()) {
         clause_unit = chosen.emotion_unit;
-        clause_text = std::move(chosen_clause);
+        clause_kept = std::move(chosen_clause);
       }
       selected = std::move(chosen.units);
       out.constraint_bound = true;
@@ -539,7 +575,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   for (int u : selected) {
     const Unit& unit = p.units[static_cast<std::size_t>(u)];
     SummarySentence s;
-    s.body = render_body(u == clause_unit ? clause_text : rendered(static_cast<std::size_t>(u)), p.lang);
+    s.body = render_body(u == clause_unit ? clause_kept.shown : rendered(static_cast<std::size_t>(u)), p.lang);
     s.text = role_label(unit.speaker, p.lang) + s.body;
     s.turn = unit.turn;
     s.unit = u;

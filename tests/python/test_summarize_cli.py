@@ -225,8 +225,8 @@ def test_no_constraint_can_drop_emotion(tmp_path, ranker):
 
 
 def test_emotion_span_clause_or_sentence(tmp_path):
-    """The constraint keeps the clause that holds the emotion by default; --emotion-span sentence keeps the
-    whole sentence; anything else is refused naming the flag."""
+    """--emotion-span clause keeps only the clause that holds the emotion; sentence (the default without a
+    model) keeps the whole sentence; anything else is refused naming the flag."""
     d = dialogue(
         "clause",
         ("customer", "Hello, I want a refund for order 12345 please, the refund for order 12345."),
@@ -234,13 +234,15 @@ def test_emotion_span_clause_or_sentence(tmp_path):
         ("customer", "Well, I am furious, this took three weeks and nobody answered my emails!"),
     )
     path = write_jsonl(tmp_path / "d.jsonl", [d])
-    (clause,) = summarize(path, "--ranker", "lead", "--max-sentences", 1)
+    (clause,) = summarize(path, "--ranker", "lead", "--max-sentences", 1, "--emotion-span", "clause")
     assert clause["constraint_satisfied"] is True
     assert [s["text"] for s in clause["sentences"]] == ["Customer: I am furious."]
     assert [s["turn"] for s in clause["sentences"]] == [2]
     assert [e["in_summary"] for e in clause["emotions"] if e["term"] == "furious"] == [True]
     (whole,) = summarize(path, "--ranker", "lead", "--max-sentences", 1, "--emotion-span", "sentence")
     assert [s["text"] for s in whole["sentences"]] == ["Customer: " + d["turns"][2]["text"]]
+    (default,) = summarize(path, "--ranker", "lead", "--max-sentences", 1)
+    assert default["sentences"] == whole["sentences"]
     err = fails("summarize", "--input", path, "--emotion-span", "word")
     assert "--emotion-span" in err
 

@@ -124,7 +124,10 @@ def test_emotion_span_matches_the_cli(tmp_path):
         s = kessel.Summarizer(ranker="lead", max_sentences=1, emotion_span=span)
         (expected,) = cli_summaries(path, "--ranker", "lead", "--max-sentences", "1", "--emotion-span", span)
         assert s.summarize(d)["summary"] == expected["summary"]
-    assert kessel.Summarizer(ranker="lead", max_sentences=1).summarize(d)["summary"] == "Customer: I am furious."
+    assert kessel.Summarizer(ranker="lead", max_sentences=1, emotion_span="clause").summarize(d)["summary"] == \
+        "Customer: I am furious."
+    # Without a model the default is the whole sentence.
+    assert kessel.Summarizer(ranker="lead", max_sentences=1).summarize(d)["summary"] == "Customer: " + d["turns"][2]["text"]
     with pytest.raises(ValueError, match="emotion span"):
         kessel.Summarizer(emotion_span="word")
 

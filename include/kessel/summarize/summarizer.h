@@ -32,7 +32,7 @@ struct SummarizerOptions {
   // stored choice. Without one it must be empty: the unsupervised rankers render verbatim.
   std::optional<bool> reported_speech;
   // Keep the constraint's emotion as its clause (true) or its whole sentence (false), instead of the
-  // model's stored choice (DecodeOptions::emotion_clause; the default without a model is true).
+  // model's stored choice (DecodeOptions::emotion_clause; without a model the default is the sentence).
   std::optional<bool> emotion_clause;
 };
 

@@ -98,7 +98,6 @@ TEST(Summary, ConstraintKeepsTheEmotionUnitThatCostsTheRankingLeast) {
   o.max_sentences = 3;
   o.max_chars = 80;  // units 0 and 3 (76) fit; "So annoying!" on top (88) does not
   o.redundancy = 0.0f;
-  o.emotion_clause = false;  // whole units (EmotionClause... below has the clause, "This is ridiculous.")
   o.emotion_constraint = false;
   Summary free = decode(p, s, o);
   ASSERT_EQ(free.sentences.size(), 2u);
@@ -135,6 +134,8 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   DecodeOptions o;
   o.max_sentences = 2;
   o.redundancy = 0.0f;
+  EXPECT_FALSE(o.emotion_clause);  // off unless asked for (EACA models ask)
+  o.emotion_clause = true;
   // The shortest clause holding an expressed mention, capitalized and closed with a full stop.
   Summary out = decode(p, s, o);
   EXPECT_TRUE(out.constraint_bound);
@@ -154,8 +155,25 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   // The whole sentence when asked for.
   o.emotion_clause = false;
   EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Honestly, I am so angry, this is ridiculous!");
-  // Without the constraint nothing is cut.
+  // A clause that opens with the emotion word is capitalized for the reader and still counts as keeping it.
+  auto lower = make_dialogue({{Speaker::customer, {"My order never arrived.", "ugh, nobody answers my emails."}},
+                              {Speaker::agent, {"We will resend it today."}}});
+  Prepared l = prepare(lower, lexicon());
   o.emotion_clause = true;
+  Summary ugh = decode(l, s, o);
+  EXPECT_EQ(ugh.summary, "Customer: My order never arrived. Ugh.");
+  EXPECT_TRUE(ugh.constraint_satisfied);
+  bool ugh_kept = false;
+  for (const auto& e : ugh.emotions) ugh_kept |= e.term == "ugh" && e.in_summary;
+  EXPECT_TRUE(ugh_kept);
+  // English clauses also start at and / but / because, which they drop; "so" is left alone (mostly
+  // the intensifier).
+  auto conj = make_dialogue({{Speaker::customer, {"My order never arrived.",
+                                                   "It was due last week and I am so angry because nobody called."}},
+                             {Speaker::agent, {"We will resend it today."}}});
+  Prepared c = prepare(conj, lexicon());
+  EXPECT_EQ(decode(c, s, o).summary, "Customer: My order never arrived. I am so angry.");
+  // Without the constraint nothing is cut.
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Agent: We will resend it today.");
 
