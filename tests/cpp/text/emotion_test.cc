@@ -237,6 +237,12 @@ TEST(Detect, DegreeWordsAfterARealNegatorStayNegated) {
   EXPECT_EQ(expressed("没这么开心"), Terms{"~开心:sadness"});
 }
 
+TEST(Detect, AsSoonAsIsTimeUnlessPossible) {
+  EXPECT_EQ(expressed("It crashes as soon as you select it"), Terms{});  // a conjunction of time
+  EXPECT_EQ(expressed("Please fix it as soon as possible"), Terms{"as soon as possible:fear"});  // like asap
+  EXPECT_EQ(expressed("Hope it arrives soon"), (Terms{"Hope:anticipation", "soon:anticipation"}));
+}
+
 TEST(Detect, ButEndsTheNegatorsScope) {
   EXPECT_EQ(expressed("Nothing but useless answers"), Terms{"useless:anger"});
   EXPECT_EQ(expressed("not only late but useless"), Terms{"useless:anger"});
