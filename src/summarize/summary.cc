@@ -193,10 +193,14 @@ std::string render_body(const std::string& text, Lang lang) {
   return text::encode_utf8(decoded.cps.data(), end) + "。";
 }
 
-bool is_clause_break(char32_t cp) {
-  switch (cp) {
-    case U',': case U'，': case U';': case U'；': case U':': case U'：':
+// Whether cps[i] ends a clause: a full-width ，；： always, an ASCII , ; : only before a space or the
+// end, so that 1,000, 10:30, https://, :) and ;-) stay whole.
+bool is_clause_break(const std::vector<char32_t>& cps, std::size_t i) {
+  switch (cps[i]) {
+    case U'，': case U'；': case U'：':
       return true;
+    case U',': case U';': case U':':
+      return i + 1 == cps.size() || text::is_space(cps[i + 1]);
     default:
       return false;
   }
@@ -221,9 +225,9 @@ std::size_t conjunction_at(const std::vector<char32_t>& cps, std::size_t i) {
 }
 
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
-// full-width forms, and in English also before and / but / because, which the clause then loses
-// ("Ugh, my flight is delayed again and I am furious" -> "Ugh", "my flight is delayed again",
-// "I am furious").
+// full-width forms (is_clause_break), and in English also before and / but / because, which the
+// clause then loses ("Ugh, my flight is delayed again and I am furious" -> "Ugh", "my flight is
+// delayed again", "I am furious").
 std::vector<std::string> clauses(const std::string& text, Lang lang) {
   std::vector<std::string> out;
   const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
@@ -236,12 +240,12 @@ std::vector<std::string> clauses(const std::string& text, Lang lang) {
       a += n;
       while (n > 0 && a < b && text::is_space(cps[a])) ++a;
     }
-    while (b > a && (text::is_space(cps[b - 1]) || is_clause_break(cps[b - 1]))) --b;
+    while (b > a && (text::is_space(cps[b - 1]) || is_clause_break(cps, b - 1))) --b;
     if (b > a) out.push_back(text::encode_utf8(cps.data() + a, b - a));
     start = end;
   };
   for (std::size_t i = 0; i < cps.size(); ++i) {
-    if (is_clause_break(cps[i]))
+    if (is_clause_break(cps, i))
       close(i + 1);
     else if (lang == Lang::en && i > start && text::is_space(cps[i - 1]) && conjunction_at(cps, i) > 0)
       close(i);

@@ -173,6 +173,15 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
                              {Speaker::agent, {"We will resend it today."}}});
   Prepared c = prepare(conj, lexicon());
   EXPECT_EQ(decode(c, s, o).summary, "Customer: My order never arrived. I am so angry.");
+  // An ASCII , ; : breaks a clause only before a space: times, numbers and emoticons stay whole.
+  auto colon = make_dialogue({{Speaker::customer, {"My order never arrived.", "At 10:30 I was furious, nobody came"}},
+                              {Speaker::agent, {"We will resend it today."}}});
+  Prepared t = prepare(colon, lexicon());
+  EXPECT_EQ(decode(t, s, o).summary, "Customer: My order never arrived. At 10:30 I was furious.");
+  auto smiley = make_dialogue({{Speaker::customer, {"My order never arrived.", "We waited all day, nobody came :("}},
+                               {Speaker::agent, {"We will resend it today."}}});
+  Prepared e = prepare(smiley, lexicon());
+  EXPECT_EQ(decode(e, s, o).summary, "Customer: My order never arrived. Nobody came :(");
   // Without the constraint nothing is cut.
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Agent: We will resend it today.");
