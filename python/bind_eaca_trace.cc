@@ -40,7 +40,8 @@ py::dict tensors(const std::vector<summarize::ParamSpec>& specs, const std::vect
 }
 
 py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention, int hash_buckets, int embed_dim,
-                       int hidden, int attn_dim, bool context_encoder, bool emotion_attention, std::uint64_t seed,
+                       int hidden, int attn_dim, bool context_encoder, const std::string& context,
+                       bool emotion_attention, std::uint64_t seed,
                        const std::optional<py::dict>& params, const std::optional<std::string>& lexicon_dir,
                        float coverage_weight, float source_weight) {
   const char* fn = "_eaca_trace";
@@ -51,6 +52,9 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
   config.hidden = hidden;
   config.attn_dim = attn_dim;
   config.context_encoder = context_encoder;
+  KESSEL_CHECK_ARG(context == "attention" || context == "bilstm", fn, ": context must be 'attention' or 'bilstm', got '",
+                   context, "'");
+  config.context_bilstm = context == "bilstm";
   config.emotion_attention = emotion_attention;
   config.members = 1;
   const summarize::EacaDims dims = summarize::dims_of(config);
@@ -99,6 +103,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
 
   py::dict switches;
   switches["context_encoder"] = t.switches.context_encoder;
+  switches["context"] = dims.bilstm ? "bilstm" : "attention";
   switches["emotion_attention"] = t.switches.emotion_attention;
   switches["emotion_terms"] = t.switches.emotion_terms;
   switches["time_decay"] = t.switches.time_decay;
@@ -130,14 +135,15 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
 void bind_eaca_trace(py::module_& m) {
   m.def("_eaca_trace", &eaca_trace_py, py::arg("dialogue"), py::kw_only(), py::arg("attention") = "eaca",
         py::arg("hash_buckets") = 512, py::arg("embed_dim") = 6, py::arg("hidden") = 8, py::arg("attn_dim") = 4,
-        py::arg("context_encoder") = true, py::arg("emotion_attention") = true, py::arg("seed") = 1,
+        py::arg("context_encoder") = true, py::arg("context") = "attention", py::arg("emotion_attention") = true,
+        py::arg("seed") = 1,
         py::arg("params") = py::none(), py::arg("lexicon_dir") = py::none(), py::arg("coverage_weight") = 0.3f,
         py::arg("source_weight") = 0.3f,
         R"doc(One dialogue through one EACA network (internal; for parity tests).
 
 Returns a dict: features (what the network sees), targets (the training labels), switches, params and
 grads (name -> array), outputs (h0, h1, g, salience, has_logit, mention_logit) and loss. attention is
-eaca | plain | fuzzy as in `kessel train --attention`; params (name -> array) replaces the seeded
+eaca | plain | fuzzy as in `kessel train --attention`, context attention | bilstm as in `--context`; params (name -> array) replaces the seeded
 initialization.)doc");
 }
 

@@ -38,6 +38,8 @@ struct TrainArgs {
   summarize::EacaConfig config;
   summarize::TrainOptions train;
   bool no_context = false;
+  std::string context = "bilstm";
+  bool context_given = false;
   bool no_emotion_attention = false;
   bool no_compress = false;
   std::string voice = "reported";
@@ -235,6 +237,9 @@ void run_train(TrainArgs& args) {
   KESSEL_CHECK_ARG(args.dev_fraction > 0.0 && args.dev_fraction < 1.0, "train: --dev-fraction must be in (0, 1), got ",
                    args.dev_fraction);
   args.config.context_encoder = !args.no_context;
+  args.config.context_bilstm = args.context == "bilstm";
+  KESSEL_CHECK_ARG(!args.no_context || !args.context_given, "train: --no-context and --context ", args.context,
+                   " contradict each other");
   args.config.emotion_attention = !args.no_emotion_attention;
   args.train.compress = !args.no_compress;
   args.config.reported_speech = summarize::parse_voice(args.voice);
@@ -371,7 +376,12 @@ void add_train_command(CLI::App& app) {
       ->check(CLI::Range(1, 64));
   cmd->add_option("--redundancy", args->config.redundancy, "Decoder MMR redundancy weight stored in the model")
       ->capture_default_str();
-  cmd->add_flag("--no-context", args->no_context, "Ablation: drop the self-attention context encoder");
+  cmd->add_option("--context", args->context,
+                  "Context encoder over the units: bilstm (a bidirectional LSTM, D/2 units per direction, as in "
+                  "the seed) | attention (one self-attention layer on the engine, with time decay)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"attention", "bilstm"}));
+  cmd->add_flag("--no-context", args->no_context, "Ablation: drop the context encoder");
   cmd->add_option("--attention", args->attention,
                   "eaca (softmax with the emotion score terms) | plain (softmax, no wheel, key boost or time "
                   "decay: the seed's standard-Transformer row) | fuzzy (the emotion terms, fuzzy membership m=2)")
@@ -405,6 +415,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--curves", args->curves, "Write the training curves (loss, dev ROUGE-L per member and epoch) as HTML");
   cmd->callback([args, cmd] {
     args->dev_fraction_given = cmd->count("--dev-fraction") > 0;
+    args->context_given = cmd->count("--context") > 0;
     args->train.select_budget = !args->no_select_budget;
     args->train.length_budget = !args->fixed_budget;
     run_train(*args);

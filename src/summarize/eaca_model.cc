@@ -111,13 +111,92 @@ AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
 
 std::size_t sz(int a) { return static_cast<std::size_t>(a); }
 
+// One LSTM direction over the U rows of x [U, D], from the first row on or (reverse) from the last
+// back. Fills gates [U, 4H] with i, f, g, o after their nonlinearities and c [U, H], and writes h_t
+// into columns [col, col + H) of out [U, D].
+void lstm_forward(std::vector<float>& gates, std::vector<float>& c, float* out, int col, const float* x,
+                  const LstmWeights& w, int U, int D, int H, bool reverse) {
+  const int G = 4 * H;
+  gates.assign(sz(U) * G, 0.0f);
+  c.assign(sz(U) * H, 0.0f);
+  linear_forward(gates.data(), x, w.wih, w.b, U, D, G);  // the input part of every step at once
+  // The recurrent part runs over Whh^T [H, 4H], so that the inner loop runs along the gates and
+  // vectorizes (as in linear_forward).
+  thread_local std::vector<float> whh_t;
+  whh_t.resize(sz(H) * G);
+  for (int o = 0; o < G; ++o)
+    for (int k = 0; k < H; ++k) whh_t[sz(k) * G + o] = w.whh[sz(o) * H + k];
+  const float* h_prev = nullptr;
+  const float* c_prev = nullptr;
+  for (int s = 0; s < U; ++s) {
+    const int t = reverse ? U - 1 - s : s;
+    float* gt = gates.data() + sz(t) * G;
+    if (h_prev) {
+      for (int k = 0; k < H; ++k) {
+        const float hk = h_prev[k];
+        const float* wr = whh_t.data() + sz(k) * G;
+        for (int o = 0; o < G; ++o) gt[o] += wr[o] * hk;
+      }
+    }
+    float* ht = out + sz(t) * D + col;
+    float* ct = c.data() + sz(t) * H;
+    for (int k = 0; k < H; ++k) {
+      const float i = sigmoid(gt[k]), f = sigmoid(gt[H + k]), g = std::tanh(gt[2 * H + k]), o = sigmoid(gt[3 * H + k]);
+      gt[k] = i, gt[H + k] = f, gt[2 * H + k] = g, gt[3 * H + k] = o;
+      ct[k] = i * g + (c_prev ? f * c_prev[k] : 0.0f);
+      ht[k] = o * std::tanh(ct[k]);
+    }
+    h_prev = ht;
+    c_prev = ct;
+  }
+}
+
+// Backward of lstm_forward (backpropagation through time): dout [U, D] is read in columns
+// [col, col + H); ADDS INTO dx [U, D] and gw's three tensors.
+void lstm_backward(float* dx, const LstmWeights& gw, const float* dout, int col, const float* x, const float* out,
+                   const std::vector<float>& gates, const std::vector<float>& c, const LstmWeights& w, int U, int D,
+                   int H, bool reverse) {
+  const int G = 4 * H;
+  std::vector<float> da(sz(U) * G, 0.0f), h_prev(sz(U) * H, 0.0f), dh_next(sz(H), 0.0f), dc_next(sz(H), 0.0f);
+  for (int s = U - 1; s >= 0; --s) {
+    const int t = reverse ? U - 1 - s : s;
+    const int tp = reverse ? t + 1 : t - 1;  // the step before t in this direction (when s > 0)
+    const float* gt = gates.data() + sz(t) * G;
+    float* dat = da.data() + sz(t) * G;
+    for (int k = 0; k < H; ++k) {
+      const float i = gt[k], f = gt[H + k], g = gt[2 * H + k], o = gt[3 * H + k];
+      const float tc = std::tanh(c[sz(t) * H + k]);
+      const float dh = dout[sz(t) * D + col + k] + dh_next[k];
+      const float dc = dc_next[k] + dh * o * (1.0f - tc * tc);
+      const float cp = s > 0 ? c[sz(tp) * H + k] : 0.0f;
+      dat[k] = dc * g * i * (1.0f - i);
+      dat[H + k] = dc * cp * f * (1.0f - f);
+      dat[2 * H + k] = dc * i * (1.0f - g * g);
+      dat[3 * H + k] = dh * tc * o * (1.0f - o);
+      dc_next[k] = dc * f;
+    }
+    std::fill(dh_next.begin(), dh_next.end(), 0.0f);
+    if (s == 0) continue;
+    for (int o = 0; o < G; ++o) {  // dh_{t-1} = Whh^T da_t
+      const float dv = dat[o];
+      const float* wr = w.whh + sz(o) * H;
+      for (int k = 0; k < H; ++k) dh_next[k] += dv * wr[k];
+    }
+    std::copy_n(out + sz(tp) * D + col, H, h_prev.data() + sz(t) * H);
+  }
+  linear_backward(dx, gw.wih, gw.b, da.data(), x, w.wih, U, D, G);
+  linear_backward(nullptr, gw.whh, nullptr, da.data(), h_prev.data(), w.whh, U, H, G);
+}
+
 }  // namespace
 
 EacaDims dims_of(const EacaConfig& c) {
   KESSEL_CHECK_ARG(c.hash_buckets >= 1 && c.embed_dim >= 1 && c.hidden >= 1 && c.attn_dim >= 1,
                    "EacaConfig: hash_buckets, embed_dim, hidden and attn_dim must be >= 1, got ", c.hash_buckets,
                    ", ", c.embed_dim, ", ", c.hidden, ", ", c.attn_dim);
-  return EacaDims{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim};
+  KESSEL_CHECK_ARG(!c.context_bilstm || c.hidden % 2 == 0, "EacaConfig: the BiLSTM context encoder needs an even hidden "
+                   "width (D/2 units per direction), got ", c.hidden);
+  return EacaDims{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim, c.context_encoder && c.context_bilstm};
 }
 
 std::int64_t ParamSpec::size() const {
@@ -127,13 +206,38 @@ std::int64_t ParamSpec::size() const {
 }
 
 std::vector<ParamSpec> eaca_param_specs(const EacaDims& d) {
-  std::vector<ParamSpec> specs = {
-      {"emb", {d.V, d.E}, true},      {"w_in", {d.D, d.F()}, true}, {"b_in", {d.D}, false},
-      {"wq", {d.A, d.D}, true},       {"wk", {d.A, d.D}, true},     {"wv", {d.D, d.D}, true},
-      {"wqe", {d.A, d.D}, true},      {"wke", {d.A, d.D}, true},    {"boost", {1}, false},
-      {"ws", {d.D, 2 * d.D}, true},   {"bs", {d.D}, false},         {"vs", {d.D}, true},
-      {"cs", {1}, false},             {"wh", {d.D + 2}, true},      {"bh", {1}, false},
-      {"wm", {d.D}, true},            {"wi", {1}, false},           {"bm", {1}, false}};
+  std::vector<ParamSpec> specs;
+  auto add = [&](const char* name, std::vector<std::int64_t> shape, bool decay) {
+    specs.push_back(ParamSpec{name, std::move(shape), decay});
+  };
+  add("emb", {d.V, d.E}, true);
+  add("w_in", {d.D, d.F()}, true);
+  add("b_in", {d.D}, false);
+  if (d.bilstm) {  // the context layer: a BiLSTM, or the self-attention's projections
+    const std::int64_t G = 4 * d.H();
+    add("lstm_wih_f", {G, d.D}, true);
+    add("lstm_whh_f", {G, d.H()}, true);
+    add("lstm_b_f", {G}, false);
+    add("lstm_wih_b", {G, d.D}, true);
+    add("lstm_whh_b", {G, d.H()}, true);
+    add("lstm_b_b", {G}, false);
+  } else {
+    add("wq", {d.A, d.D}, true);
+    add("wk", {d.A, d.D}, true);
+    add("wv", {d.D, d.D}, true);
+  }
+  add("wqe", {d.A, d.D}, true);
+  add("wke", {d.A, d.D}, true);
+  add("boost", {1}, false);
+  add("ws", {d.D, 2 * d.D}, true);
+  add("bs", {d.D}, false);
+  add("vs", {d.D}, true);
+  add("cs", {1}, false);
+  add("wh", {d.D + 2}, true);
+  add("bh", {1}, false);
+  add("wm", {d.D}, true);
+  add("wi", {1}, false);
+  add("bm", {1}, false);
   std::int64_t off = 0;
   for (auto& s : specs) {
     s.offset = off;
@@ -148,10 +252,17 @@ std::int64_t eaca_param_count(const EacaDims& d) {
 }
 
 EacaWeights carve_weights(float* base, const EacaDims& d) {
-  const auto s = eaca_param_specs(d);
-  auto at = [&](int i) { return base + s[sz(i)].offset; };
-  return EacaWeights{at(0),  at(1),  at(2),  at(3),  at(4),  at(5),  at(6),  at(7),  at(8),
-                     at(9),  at(10), at(11), at(12), at(13), at(14), at(15), at(16), at(17)};
+  const auto specs = eaca_param_specs(d);
+  auto at = [&](const char* name) -> float* {
+    for (const auto& s : specs)
+      if (s.name == name) return base + s.offset;
+    return nullptr;  // a context tensor these dims do not have
+  };
+  EacaWeights w{at("emb"), at("w_in"), at("b_in"), at("wq"),  at("wk"), at("wv"), {}, {}, at("wqe"), at("wke"),
+                at("boost"), at("ws"), at("bs"), at("vs"), at("cs"), at("wh"), at("bh"), at("wm"), at("wi"), at("bm")};
+  w.fwd = LstmWeights{at("lstm_wih_f"), at("lstm_whh_f"), at("lstm_b_f")};
+  w.bwd = LstmWeights{at("lstm_wih_b"), at("lstm_whh_b"), at("lstm_b_b")};
+  return w;
 }
 
 void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
@@ -169,7 +280,11 @@ void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
     for (std::int64_t i = 0; i < n; ++i) p[i] = bound > 0.0f ? bound * (2.0f * next() - 1.0f) : 0.0f;
   }
   // Start with a mild preference for emotion units; the sign and size are learned.
-  carve_weights(params, d).boost[0] = 0.5f;
+  const EacaWeights w = carve_weights(params, d);
+  w.boost[0] = 0.5f;
+  // LSTM forget gates start open (bias 1; Jozefowicz et al. 2015), so early gradients pass through time.
+  if (d.bilstm)
+    for (float* b : {w.fwd.b, w.bwd.b}) std::fill_n(b + d.H(), d.H(), 1.0f);
 }
 
 void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, const EacaSwitches& sw,
@@ -205,7 +320,14 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   layer_done(EacaForwardCost::kFuse, 2.0 * E * static_cast<double>(f.token_ids.size()) + 2.0 * Uf * F * D);
 
   a.h1 = a.h0;
-  if (sw.context_encoder && U > 0) {
+  if (sw.context_encoder && U > 0 && d.bilstm) {
+    const int H = d.H();
+    a.ctx.assign(sz(U) * D, 0.0f);
+    lstm_forward(a.gates_f, a.c_f, a.ctx.data(), 0, a.h0.data(), w.fwd, U, D, H, false);
+    lstm_forward(a.gates_b, a.c_b, a.ctx.data(), H, a.h0.data(), w.bwd, U, D, H, true);
+    for (std::size_t i = 0; i < a.h1.size(); ++i) a.h1[i] += a.ctx[i];
+    layer_done(EacaForwardCost::kContext, 2.0 * 2.0 * Uf * 4.0 * H * (D + H));
+  } else if (sw.context_encoder && U > 0) {
     a.qc.resize(sz(U) * A);
     a.kc.resize(sz(U) * A);
     a.vc.resize(sz(U) * D);
@@ -371,7 +493,13 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
 
   // h1 = h0 + ctx.
   std::vector<float> dh0 = dh1;
-  if (sw.context_encoder && U > 0) {
+  if (sw.context_encoder && U > 0 && d.bilstm) {
+    const int H = d.H();
+    lstm_backward(dh0.data(), gw.fwd, dh1.data(), 0, a.h0.data(), a.ctx.data(), a.gates_f, a.c_f, w.fwd, U, D, H,
+                  false);
+    lstm_backward(dh0.data(), gw.bwd, dh1.data(), H, a.h0.data(), a.ctx.data(), a.gates_b, a.c_b, w.bwd, U, D, H,
+                  true);
+  } else if (sw.context_encoder && U > 0) {
     std::vector<float> dqc(sz(U) * A, 0.0f), dkc(sz(U) * A, 0.0f), dvc(sz(U) * D, 0.0f);
     const AttnCall c = context_call(a, d, sw, f);
     AttentionGrads g;

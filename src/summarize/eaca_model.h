@@ -6,6 +6,9 @@
 //   x[u]   = [ mean_{t in u} emb[id_t] ; dense[u] ]                      [U, F]
 //   h0     = tanh(x W_in^T + b_in)                                       [U, D]
 //   ctx    = attn(q = h0 Wq^T, k = h0 Wk^T, v = h0 Wv^T; time decay)      [U, D]   (context encoder)
+//          or [LSTM_f(h0) ; LSTM_b(h0)], H = D/2 units per direction       [U, D]   (with bilstm)
+//            LSTM step: [i f g o] = [σ σ tanh σ](x_t Wih^T + h_{t-1} Whh^T + b), gates in PyTorch's
+//            order; c_t = f c_{t-1} + i g, h_t = o tanh(c_t); LSTM_b runs from the last unit back
 //   h1     = h0 + ctx                                                    [U, D]
 //   e      = attn(q = [h1[cust] Wqe^T ; wheel[cust]], k = [h1 Wke^T ; wheel], v = h1,
 //                 key_boost = boost * emotion, time decay)               [Q, D]   (EACA attention)
@@ -28,8 +31,10 @@ namespace kessel::summarize {
 
 struct EacaDims {
   int V = 0, E = 0, D = 0, A = 0;
+  bool bilstm = false;  // the context layer's parameters are an LSTM's (wq, wk, wv absent)
   int F() const { return E + kNumDenseFeatures; }
   int Ae() const { return A + 2; }
+  int H() const { return D / 2; }  // LSTM units per direction
 };
 EacaDims dims_of(const EacaConfig& config);
 
@@ -44,7 +49,13 @@ struct ParamSpec {
 std::vector<ParamSpec> eaca_param_specs(const EacaDims& dims);
 std::int64_t eaca_param_count(const EacaDims& dims);
 
-// Views into a flat buffer laid out by eaca_param_specs (parameters or their gradients).
+// Views into a flat buffer laid out by eaca_param_specs (parameters or their gradients); the
+// tensors of the context layer the dims do not have are null.
+struct LstmWeights {
+  float* wih = nullptr;  // [4H, D]
+  float* whh = nullptr;  // [4H, H]
+  float* b = nullptr;    // [4H] (PyTorch's b_ih + b_hh)
+};
 struct EacaWeights {
   float* emb;     // [V, E]
   float* w_in;    // [D, F]
@@ -52,6 +63,7 @@ struct EacaWeights {
   float* wq;      // [A, D]
   float* wk;      // [A, D]
   float* wv;      // [D, D]
+  LstmWeights fwd, bwd;  // with dims.bilstm
   float* wqe;     // [A, D]
   float* wke;     // [A, D]
   float* boost;   // [1]
@@ -67,13 +79,15 @@ struct EacaWeights {
 };
 EacaWeights carve_weights(float* base, const EacaDims& dims);
 
-// Deterministic initialization (splitmix64-driven uniform Xavier; embeddings U(-0.1, 0.1)).
+// Deterministic initialization (splitmix64-driven uniform Xavier; embeddings U(-0.1, 0.1); LSTM
+// forget-gate biases 1).
 void eaca_init(float* params, const EacaDims& dims, std::uint64_t seed);
 
 // Everything the backward pass needs.
 struct EacaActivations {
   int U = 0, Q = 0;
   std::vector<float> x, h0, qc, kc, vc, ctx, lse_c, h1;  // see the shapes above
+  std::vector<float> gates_f, c_f, gates_b, c_b;          // BiLSTM: [U, 4H] after the nonlinearity, [U, H]
   std::vector<float> qe, ke, boost, qtimes, e, lse_e, g;
   std::vector<float> z, salience;                        // [U, D], [U]
   float has_logit = 0.0f;
@@ -81,7 +95,7 @@ struct EacaActivations {
 };
 
 struct EacaSwitches {
-  bool context_encoder = true;
+  bool context_encoder = true;  // its kind (self-attention or BiLSTM) is EacaDims::bilstm
   bool emotion_attention = true;
   float time_decay = 0.0f;
   // false: the "plain attention" variant (the seed's standard-Transformer row) — no wheel columns in
@@ -97,7 +111,7 @@ EacaSwitches switches_of(const EacaConfig& config);
 // elementwise tanh/exp.
 struct EacaForwardCost {
   enum Layer { kFuse, kContext, kEmotion, kHeads, kLayers };
-  static constexpr const char* kNames[kLayers] = {"embed + fuse -> h0", "context self-attention (engine)",
+  static constexpr const char* kNames[kLayers] = {"embed + fuse -> h0", "context encoder (self-attention or BiLSTM)",
                                                   "EACA customer attention (engine)",
                                                   "heads: salience, emotion source, has-emotion"};
   double ms[kLayers] = {};

@@ -44,6 +44,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"hidden", std::to_string(c.hidden)},
           {"attn_dim", std::to_string(c.attn_dim)},
           {"context_encoder", c.context_encoder ? "true" : "false"},
+          {"context_bilstm", c.context_bilstm ? "true" : "false"},
           {"emotion_attention", c.emotion_attention ? "true" : "false"},
           {"time_decay", format_float(c.time_decay)},
           {"max_sentences", std::to_string(c.max_sentences)},
@@ -100,6 +101,7 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
   c.hidden = get_int("hidden");
   c.attn_dim = get_int("attn_dim");
   c.context_encoder = get_bool("context_encoder");
+  c.context_bilstm = m.count("context_bilstm") ? get_bool("context_bilstm") : false;  // older files: attention
   c.emotion_attention = get_bool("emotion_attention");
   c.time_decay = get_float("time_decay");
   c.max_sentences = get_int("max_sentences");

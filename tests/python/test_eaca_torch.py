@@ -5,7 +5,8 @@ returns what the network saw, its parameters, outputs, loss and gradients. This 
 network from the formulas in src/summarize/eaca_model.h with torch (float64, autograd), from the same
 inputs and parameters, and compares. The C++ finite-difference test checks the backward against the
 C++ forward; this test checks the forward itself against a second implementation, and the backward
-against autograd, for all three attention variants, with and without times and both optional layers.
+against autograd, for all three attention variants, with and without times and both optional layers,
+and for the BiLSTM context encoder, whose forward is also checked against torch.nn.LSTM itself.
 """
 import json
 import math
@@ -49,6 +50,37 @@ def attend(q, k, v, fuzzy, q_times=None, k_times=None, decay=0.0, key_boost=None
     return torch.softmax(logits, dim=1) @ v
 
 
+def lstm_direction(x, wih, whh, b, reverse):
+    """One LSTM direction written out (autograd differentiates it): gates i, f, g, o in PyTorch's order."""
+    H = whh.shape[1]
+    h = torch.zeros(H, dtype=torch.float64)
+    c = torch.zeros(H, dtype=torch.float64)
+    out = [None] * x.shape[0]
+    for t in (reversed(range(x.shape[0])) if reverse else range(x.shape[0])):
+        a = x[t] @ wih.T + h @ whh.T + b
+        i, f, g, o = torch.sigmoid(a[:H]), torch.sigmoid(a[H:2 * H]), torch.tanh(a[2 * H:3 * H]), torch.sigmoid(a[3 * H:])
+        c = f * c + i * g
+        h = o * torch.tanh(c)
+        out[t] = h
+    return torch.stack(out)
+
+
+def torch_nn_bilstm(x, P):
+    """torch.nn.LSTM(bidirectional=True) itself with kessel's tensors copied in (one bias per direction:
+    b_hh = 0). It checks lstm_direction; autograd runs through lstm_direction, because torch 1.13's
+    LSTM keeps its own flat copy of the weights and ignores functional_call's."""
+    H = P["lstm_whh_f"].shape[1]
+    lstm = torch.nn.LSTM(x.shape[1], H, bidirectional=True).double()
+    with torch.no_grad():
+        for suffix, d in (("", "f"), ("_reverse", "b")):
+            getattr(lstm, "weight_ih_l0" + suffix).copy_(P["lstm_wih_" + d])
+            getattr(lstm, "weight_hh_l0" + suffix).copy_(P["lstm_whh_" + d])
+            getattr(lstm, "bias_ih_l0" + suffix).copy_(P["lstm_b_" + d])
+            getattr(lstm, "bias_hh_l0" + suffix).zero_()
+        out, _ = lstm(x.detach()[:, None, :])
+    return out[:, 0, :].numpy()
+
+
 def torch_forward(trace, P):
     """Salience, has-emotion and emotion-source logits (and h0, h1, g) from the trace's features."""
     f, sw = trace["features"], trace["switches"]
@@ -67,7 +99,12 @@ def torch_forward(trace, P):
     times = torch.as_tensor(f["times"], dtype=torch.float64) if len(f["times"]) else None
     use_times = terms and times is not None and sw["time_decay"] > 0.0
     h1 = h0
-    if sw["context_encoder"]:
+    if sw["context_encoder"] and sw["context"] == "bilstm":
+        ctx = torch.cat([lstm_direction(h0, P["lstm_wih_f"], P["lstm_whh_f"], P["lstm_b_f"], False),
+                         lstm_direction(h0, P["lstm_wih_b"], P["lstm_whh_b"], P["lstm_b_b"], True)], dim=1)
+        np.testing.assert_allclose(ctx.detach().numpy(), torch_nn_bilstm(h0, P), rtol=0, atol=1e-12)
+        h1 = h0 + ctx
+    elif sw["context_encoder"]:
         ctx = attend(h0 @ P["wq"].T, h0 @ P["wk"].T, h0 @ P["wv"].T, fuzzy,
                      times if use_times else None, times if use_times else None, sw["time_decay"])
         h1 = h0 + ctx
@@ -115,29 +152,33 @@ def perturbed_params(trace, seed):
 
 
 CASES = [
-    # (language, sample, timed, attention, context encoder, emotion attention)
-    ("zh", 1, True, "eaca", True, True),     # times: time decay in both layers; [怒] and 太差 expressed
-    ("zh", 1, True, "fuzzy", True, True),
-    ("zh", 1, True, "plain", True, True),    # no wheel, boost or decay
-    ("en", 0, True, "eaca", True, True),     # ISO 8601 times, 😡 and "unacceptable"
-    ("en", 1, False, "eaca", True, True),    # untimed
-    ("en", 1, False, "fuzzy", False, True),  # no context layer
-    ("zh", 0, True, "eaca", True, False),    # no EACA attention: g = 0
+    # (language, sample, timed, attention, context encoder (None: off), emotion attention)
+    ("zh", 1, True, "eaca", "attention", True),  # times: time decay in both layers; [怒] and 太差 expressed
+    ("zh", 1, True, "fuzzy", "attention", True),
+    ("zh", 1, True, "plain", "attention", True),  # no wheel, boost or decay
+    ("en", 0, True, "eaca", "attention", True),   # ISO 8601 times, 😡 and "unacceptable"
+    ("en", 1, False, "eaca", "attention", True),  # untimed
+    ("en", 1, False, "fuzzy", None, True),        # no context layer
+    ("zh", 0, True, "eaca", "attention", False),  # no EACA attention: g = 0
+    ("zh", 1, True, "eaca", "bilstm", True),      # the BiLSTM context encoder against torch.nn.LSTM
+    ("en", 0, True, "plain", "bilstm", True),
 ]
 SMALL = dict(hash_buckets=257, embed_dim=5, hidden=6, attn_dim=3)
 # The default widths (E = 4, D = 64, A = 16): linear_forward's inner loops then run whole vectors,
 # where at the small widths they are all remainder.
 DEFAULT_WIDTHS = dict(hash_buckets=257, embed_dim=4, hidden=64, attn_dim=16)
 WIDTH_CASES = [case + (SMALL,) for case in CASES] + [
-    ("zh", 1, True, "eaca", True, True, DEFAULT_WIDTHS),
-    ("en", 0, True, "eaca", True, True, DEFAULT_WIDTHS),
+    ("zh", 1, True, "eaca", "attention", True, DEFAULT_WIDTHS),
+    ("en", 0, True, "eaca", "attention", True, DEFAULT_WIDTHS),
+    ("en", 0, True, "eaca", "bilstm", True, DEFAULT_WIDTHS),
 ]
 
 
 @pytest.mark.parametrize("lang,index,timed,attention,context,emotion,widths", WIDTH_CASES)
 def test_forward_and_gradients_match_pytorch(lang, index, timed, attention, context, emotion, widths):
     d = dialogue(lang, index, timed)
-    kw = dict(attention=attention, context_encoder=context, emotion_attention=emotion, seed=7, **widths)
+    kw = dict(attention=attention, context_encoder=context is not None, context=context or "attention",
+              emotion_attention=emotion, seed=7, **widths)
     base = kessel._eaca_trace(d, **kw)
     trace = kessel._eaca_trace(d, params=perturbed_params(base, 11), **kw)
     f = trace["features"]
@@ -173,8 +214,10 @@ def test_forward_and_gradients_match_pytorch(lang, index, timed, attention, cont
         nonzero += bool(np.abs(want).max() > 0)
     # Every tensor that takes part has a gradient: the attention projections only with their layers,
     # the boost only with the emotion terms.
+    assert ("lstm_wih_f" in trace["params"]) == (context == "bilstm")
+    assert ("wq" in trace["params"]) == (context != "bilstm")
     expected_zero = set()
-    if not context:
+    if context is None:
         expected_zero |= {"wq", "wk", "wv"}
     if not emotion:
         expected_zero |= {"wqe", "wke", "boost"}

@@ -172,12 +172,29 @@ def test_curves_need_a_model_and_a_writable_path(tmp_path):
     (["--hidden", "0"], "hidden"),
     (["--members", "0"], "--members"),
     (["--members", "7"], "cross-fitting needs 2 to 6 members"),  # six sample dialogues, one fold each
+    (["--context", "lstm"], "--context"),
+    (["--context", "bilstm", "--no-context"], "--no-context and --context bilstm contradict each other"),
+    (["--context", "bilstm", "--hidden", "5"], "needs an even hidden width"),
 ])
 def test_bad_arguments_fail_with_a_message(tmp_path, args, message):
     proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(tmp_path / "x.safetensors"), *args],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert message in proc.stderr
+
+
+def test_bilstm_context_encoder_trains_saves_and_summarizes(tmp_path):
+    proc, out = train(tmp_path, "bl", "--context", "bilstm", "--members", "2", "--hidden", "8")
+    assert proc.returncode == 0, proc.stderr
+    header, _ = read_safetensors(out)
+    assert header["__metadata__"]["context_bilstm"] == "true"
+    names = set(header) - {"__metadata__"}
+    assert {"lstm_wih_f", "lstm_whh_b"} <= names and "wq" not in names, sorted(names)
+    summary = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(out)],
+                             capture_output=True, text=True, timeout=60)
+    assert summary.returncode == 0, summary.stderr
+    rows = [json.loads(line) for line in summary.stdout.splitlines() if line.strip()]
+    assert len(rows) == 6 and all(r["summary"] and r["constraint_satisfied"] for r in rows)
 
 
 def test_missing_data_file_fails(tmp_path):

@@ -772,12 +772,12 @@ def test_analyze_with_a_model_reports_each_layer(tmp_path):
     assert a["compute"]["scorer"] == "eaca"
     stages = {s["stage"]: s for s in a["compute"]["stages"]}
     layers = ["score: features: n-gram hashing, dense, wheel, time", "score: embed + fuse -> h0",
-              "score: context self-attention (engine)", "score: EACA customer attention (engine)",
+              "score: context encoder (self-attention or BiLSTM)", "score: EACA customer attention (engine)",
               "score: heads: salience, emotion source, has-emotion",
               "score: rendering: token deletion (zh) or addressing and reported speech (en)"]
     assert [s["stage"] for s in a["compute"]["stages"]][1:7] == layers
     assert all(stages[name]["gflop"] > 0 for name in layers[1:5])
-    # The two attention layers' FLOPs, recomputed from the shapes kessel summarize --explain reports
+    # The context and EACA layers' FLOPs, recomputed from the shapes kessel summarize --explain reports
     # ([Q, U] per dialogue) and the model's widths, summed over the members.
     header_len = int.from_bytes(model.read_bytes()[:8], "little")
     meta = json.loads(model.read_bytes()[8:8 + header_len])["__metadata__"]
@@ -786,9 +786,13 @@ def test_analyze_with_a_model_reports_each_layer(tmp_path):
     for r in records(run("summarize", "--input", SAMPLES["zh"], "--model", model, "--explain").stdout):
         assert "attention" in r, r["id"]  # every sample dialogue has customer units
         U, Q = len(r["attention"]["units"]), len(r["attention"]["queries"])
-        context += K * (2 * U * D * (2 * A + D) + 2 * U * U * (A + D))
+        if meta["context_bilstm"] == "true":  # two directions of H = D/2: input and recurrent products
+            H = D // 2
+            context += K * 2 * 2 * U * 4 * H * (D + H)
+        else:
+            context += K * (2 * U * D * (2 * A + D) + 2 * U * U * (A + D))
         emotion += K * (2 * U * D * 2 * A + 2 * Q * U * (A + 2 + D))
-    assert stages["score: context self-attention (engine)"]["gflop"] == pytest.approx(context * 1e-9, rel=1e-9)
+    assert stages["score: context encoder (self-attention or BiLSTM)"]["gflop"] == pytest.approx(context * 1e-9, rel=1e-9)
     assert stages["score: EACA customer attention (engine)"]["gflop"] == pytest.approx(emotion * 1e-9, rel=1e-9)
     # The constraints listed are the ones in force: the model's budget, and not the constraint when it is off.
     enforced = a["cognitive"]["enforced"]

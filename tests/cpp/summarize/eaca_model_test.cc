@@ -2,8 +2,11 @@
 // tensor, with and without times and each attention switch), determinism, save/load round trip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
@@ -45,7 +48,9 @@ struct Fixture {
   EacaDims dims{61, 4, 5, 3};
   std::vector<float> params;
   EacaTargets targets;
-  explicit Fixture(bool timed) : dialogue(tiny_dialogue(timed)) {
+  // bilstm: the BiLSTM context encoder, with an even D (3 units per direction).
+  explicit Fixture(bool timed, bool bilstm = false) : dialogue(tiny_dialogue(timed)) {
+    if (bilstm) dims = EacaDims{61, 4, 6, 3, true};
     prepared = prepare(dialogue, lex);
     features = compute_features(prepared, dims.V);
     params.assign(static_cast<std::size_t>(eaca_param_count(dims)), 0.0f);
@@ -57,8 +62,8 @@ struct Fixture {
   }
 };
 
-void check_gradients(bool timed, EacaSwitches sw) {
-  Fixture fx(timed);
+void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false) {
+  Fixture fx(timed, bilstm);
   ASSERT_GE(fx.features.customer_units.size(), 2u);
   ASSERT_TRUE(fx.features.any_expressed) << "the tiny dialogue must carry an expressed emotion";
   const LossWeights lw{0.3f, 0.3f};
@@ -107,6 +112,37 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesPlainAttention) {
 }
 TEST(EacaModel, GradientsMatchFiniteDifferencesFuzzyAttention) {
   check_gradients(true, {true, true, 0.01f, true, Normalizer::kFuzzy});
+}
+// The BiLSTM context encoder (`kessel train --context bilstm`): backpropagation through time in both
+// directions, under the EACA attention and under plain attention.
+TEST(EacaModel, GradientsMatchFiniteDifferencesBiLstm) { check_gradients(true, {true, true, 0.01f}, true); }
+TEST(EacaModel, GradientsMatchFiniteDifferencesBiLstmPlainAttention) {
+  check_gradients(false, {true, true, 0.0f, false, Normalizer::kSoftmax}, true);
+}
+
+TEST(EacaModel, BiLstmParametersReplaceTheSelfAttentionProjections) {
+  const EacaDims attention{61, 4, 6, 3}, bilstm{61, 4, 6, 3, true};
+  auto names = [](const EacaDims& d) {
+    std::vector<std::string> out;
+    for (const auto& s : eaca_param_specs(d)) out.push_back(s.name);
+    return out;
+  };
+  const auto a = names(attention), b = names(bilstm);
+  EXPECT_NE(std::find(a.begin(), a.end(), "wq"), a.end());
+  EXPECT_EQ(std::find(b.begin(), b.end(), "wq"), b.end());
+  EXPECT_NE(std::find(b.begin(), b.end(), "lstm_whh_b"), b.end());
+  // 2 directions x (4H x D + 4H x H + 4H) with H = 3, in place of wq, wk (A x D) and wv (D x D).
+  EXPECT_EQ(eaca_param_count(bilstm) - eaca_param_count(attention), 2 * (12 * 6 + 12 * 3 + 12) - (2 * 3 * 6 + 6 * 6));
+  std::vector<float> params(static_cast<std::size_t>(eaca_param_count(bilstm)));
+  eaca_init(params.data(), bilstm, 7);
+  const EacaWeights w = carve_weights(params.data(), bilstm);
+  EXPECT_EQ(w.wq, nullptr);
+  for (int k = 0; k < 12; ++k) EXPECT_EQ(w.fwd.b[k], k >= 3 && k < 6 ? 1.0f : 0.0f) << k;  // forget gate open
+  // An odd D cannot split into two directions.
+  EacaConfig c;
+  c.hidden = 5;
+  c.context_bilstm = true;
+  EXPECT_THROW(dims_of(c), InvalidArgument);
 }
 
 TEST(EacaModel, EmbeddingGradientOnlyTouchesUsedBuckets) {
@@ -283,6 +319,25 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   a.save(path);
   EXPECT_THROW(EacaModel::load(path), ParseError);
   std::filesystem::remove(path);
+}
+
+// A BiLSTM model saves its kind and its LSTM tensors and scores the same after loading; a file
+// written before the key loads as the self-attention model it is.
+TEST(EacaModel, BiLstmContextIsSavedAndLoaded) {
+  Fixture fx(true);
+  EacaConfig c = testing::small_eaca_config();
+  c.context_bilstm = true;
+  EacaModel a(c, 5);
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_bilstm.safetensors").string();
+  a.save(path);
+  const EacaModel loaded = EacaModel::load(path);
+  EXPECT_TRUE(loaded.config().context_bilstm);
+  EXPECT_EQ(loaded.score(fx.prepared).salience, a.score(fx.prepared).salience);
+  std::filesystem::remove(path);
+  auto meta = config_metadata(c);
+  EXPECT_EQ(meta.at("context_bilstm"), "true");
+  meta.erase("context_bilstm");
+  EXPECT_FALSE(config_from_metadata(meta, "old.safetensors").context_bilstm);
 }
 
 // render() redoes what score() adds after the networks, under the config as it is now: training's
