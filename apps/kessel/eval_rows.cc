@@ -83,6 +83,10 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
     } else {
       name = std::string("EACA, ") + (c.normalizer == Normalizer::kFuzzy ? "fuzzy m=2" : "softmax") + " attention";
     }
+    // The context encoder is named when it is not the default's, so that a row of an older
+    // self-attention model is not read as the same network with another attention.
+    if (c.context_encoder && !c.context_bilstm) name += ", self-attention context";
+    if (!c.context_encoder) name += ", no context layer";
     add(name + " (" + std::filesystem::path(path).filename().string() + ")", other, decode, path);
   }
   return systems;

@@ -213,6 +213,8 @@ def test_summarize_and_eval_use_trained_models_and_variants(tmp_path):
     assert proc_p.returncode == 0, proc_p.stderr
     proc_f, fuzzy = train(tmp_path, "fuzzy", "--seed", "2", "--attention", "fuzzy")
     assert proc_f.returncode == 0, proc_f.stderr
+    proc_a, selfattn = train(tmp_path, "selfattn", "--seed", "2", "--context", "attention")
+    assert proc_a.returncode == 0, proc_a.stderr
     meta_p = read_safetensors(plain)[0]["__metadata__"]
     meta_f = read_safetensors(fuzzy)[0]["__metadata__"]
     assert (meta_p["emotion_terms"], meta_p["normalizer"]) == ("false", "softmax")
@@ -236,12 +238,15 @@ def test_summarize_and_eval_use_trained_models_and_variants(tmp_path):
     assert bad.returncode != 0 and "--ranker" in bad.stderr
 
     e = subprocess.run([CLI, "eval", "--data", str(SAMPLES_ZH), "--model", str(model), "--compare-model", str(plain),
-                        "--compare-model", str(fuzzy), "--json"], capture_output=True, text=True, timeout=120)
+                        "--compare-model", str(fuzzy), "--compare-model", str(selfattn), "--json"],
+                       capture_output=True, text=True, timeout=120)
     assert e.returncode == 0, e.stderr
     rows = {r["system"]: r for r in json.loads(e.stdout)["rows"]}
     assert "EACA" in rows and "EACA, no constraint" in rows
     plain_row = rows["EACA plain softmax attention, no constraint (plain.safetensors)"]
     fuzzy_row = rows["EACA, fuzzy m=2 attention (fuzzy.safetensors)"]
+    # A model with the other context encoder says so in its row's name.
+    assert "EACA, softmax attention, self-attention context (selfattn.safetensors)" in rows, sorted(rows)
     assert fuzzy_row["constraint_satisfied"] == 1.0
     assert 0.0 <= plain_row["rougeL"] <= 100.0
     # Every row is compared with EACA, paired on the same dialogues: the constraint's cost with an interval.
