@@ -117,8 +117,8 @@ std::size_t sz(int a) { return static_cast<std::size_t>(a); }
 void lstm_forward(std::vector<float>& gates, std::vector<float>& c, float* out, int col, const float* x,
                   const LstmWeights& w, int U, int D, int H, bool reverse) {
   const int G = 4 * H;
-  gates.assign(sz(U) * G, 0.0f);
-  c.assign(sz(U) * H, 0.0f);
+  gates.resize(sz(U) * G);  // both fully written below
+  c.resize(sz(U) * H);
   linear_forward(gates.data(), x, w.wih, w.b, U, D, G);  // the input part of every step at once
   // The recurrent part runs over Whh^T [H, 4H], so that the inner loop runs along the gates and
   // vectorizes (as in linear_forward).
@@ -194,7 +194,7 @@ EacaDims dims_of(const EacaConfig& c) {
   KESSEL_CHECK_ARG(c.hash_buckets >= 1 && c.embed_dim >= 1 && c.hidden >= 1 && c.attn_dim >= 1,
                    "EacaConfig: hash_buckets, embed_dim, hidden and attn_dim must be >= 1, got ", c.hash_buckets,
                    ", ", c.embed_dim, ", ", c.hidden, ", ", c.attn_dim);
-  KESSEL_CHECK_ARG(!c.context_bilstm || c.hidden % 2 == 0, "EacaConfig: the BiLSTM context encoder needs an even hidden "
+  KESSEL_CHECK_ARG(!(c.context_encoder && c.context_bilstm) || c.hidden % 2 == 0, "EacaConfig: the BiLSTM context encoder needs an even hidden "
                    "width (D/2 units per direction), got ", c.hidden);
   return EacaDims{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim, c.context_encoder && c.context_bilstm};
 }
@@ -320,26 +320,28 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   layer_done(EacaForwardCost::kFuse, 2.0 * E * static_cast<double>(f.token_ids.size()) + 2.0 * Uf * F * D);
 
   a.h1 = a.h0;
-  if (sw.context_encoder && U > 0 && d.bilstm) {
-    const int H = d.H();
+  if (sw.context_encoder && U > 0) {
     a.ctx.assign(sz(U) * D, 0.0f);
-    lstm_forward(a.gates_f, a.c_f, a.ctx.data(), 0, a.h0.data(), w.fwd, U, D, H, false);
-    lstm_forward(a.gates_b, a.c_b, a.ctx.data(), H, a.h0.data(), w.bwd, U, D, H, true);
+    double flops = 0.0;
+    if (d.bilstm) {
+      const int H = d.H();
+      lstm_forward(a.gates_f, a.c_f, a.ctx.data(), 0, a.h0.data(), w.fwd, U, D, H, false);
+      lstm_forward(a.gates_b, a.c_b, a.ctx.data(), H, a.h0.data(), w.bwd, U, D, H, true);
+      flops = 2.0 * 2.0 * Uf * 4.0 * H * (D + H);
+    } else {
+      a.qc.resize(sz(U) * A);
+      a.kc.resize(sz(U) * A);
+      a.vc.resize(sz(U) * D);
+      linear_forward(a.qc.data(), a.h0.data(), w.wq, nullptr, U, D, A);
+      linear_forward(a.kc.data(), a.h0.data(), w.wk, nullptr, U, D, A);
+      linear_forward(a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
+      a.lse_c.assign(sz(U), 0.0f);
+      const AttnCall c = context_call(a, d, sw, f);
+      attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
+      flops = 2.0 * Uf * D * (2.0 * A + D) + 2.0 * Uf * Uf * (A + D);
+    }
     for (std::size_t i = 0; i < a.h1.size(); ++i) a.h1[i] += a.ctx[i];
-    layer_done(EacaForwardCost::kContext, 2.0 * 2.0 * Uf * 4.0 * H * (D + H));
-  } else if (sw.context_encoder && U > 0) {
-    a.qc.resize(sz(U) * A);
-    a.kc.resize(sz(U) * A);
-    a.vc.resize(sz(U) * D);
-    linear_forward(a.qc.data(), a.h0.data(), w.wq, nullptr, U, D, A);
-    linear_forward(a.kc.data(), a.h0.data(), w.wk, nullptr, U, D, A);
-    linear_forward(a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
-    a.ctx.assign(sz(U) * D, 0.0f);
-    a.lse_c.assign(sz(U), 0.0f);
-    const AttnCall c = context_call(a, d, sw, f);
-    attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
-    for (std::size_t i = 0; i < a.h1.size(); ++i) a.h1[i] += a.ctx[i];
-    layer_done(EacaForwardCost::kContext, 2.0 * Uf * D * (2.0 * A + D) + 2.0 * Uf * Uf * (A + D));
+    layer_done(EacaForwardCost::kContext, flops);
   }
 
   a.g.assign(sz(D), 0.0f);
@@ -493,23 +495,25 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
 
   // h1 = h0 + ctx.
   std::vector<float> dh0 = dh1;
-  if (sw.context_encoder && U > 0 && d.bilstm) {
-    const int H = d.H();
-    lstm_backward(dh0.data(), gw.fwd, dh1.data(), 0, a.h0.data(), a.ctx.data(), a.gates_f, a.c_f, w.fwd, U, D, H,
-                  false);
-    lstm_backward(dh0.data(), gw.bwd, dh1.data(), H, a.h0.data(), a.ctx.data(), a.gates_b, a.c_b, w.bwd, U, D, H,
-                  true);
-  } else if (sw.context_encoder && U > 0) {
-    std::vector<float> dqc(sz(U) * A, 0.0f), dkc(sz(U) * A, 0.0f), dvc(sz(U) * D, 0.0f);
-    const AttnCall c = context_call(a, d, sw, f);
-    AttentionGrads g;
-    g.dq = dqc.data();
-    g.dk = dkc.data();
-    g.dv = dvc.data();
-    attention_backward(g, dh1.data(), a.ctx.data(), a.lse_c.data(), c.in, c.spec);
-    linear_backward(dh0.data(), gw.wq, nullptr, dqc.data(), a.h0.data(), w.wq, U, D, A);
-    linear_backward(dh0.data(), gw.wk, nullptr, dkc.data(), a.h0.data(), w.wk, U, D, A);
-    linear_backward(dh0.data(), gw.wv, nullptr, dvc.data(), a.h0.data(), w.wv, U, D, D);
+  if (sw.context_encoder && U > 0) {
+    if (d.bilstm) {
+      const int H = d.H();
+      lstm_backward(dh0.data(), gw.fwd, dh1.data(), 0, a.h0.data(), a.ctx.data(), a.gates_f, a.c_f, w.fwd, U, D,
+                    H, false);
+      lstm_backward(dh0.data(), gw.bwd, dh1.data(), H, a.h0.data(), a.ctx.data(), a.gates_b, a.c_b, w.bwd, U, D,
+                    H, true);
+    } else {
+      std::vector<float> dqc(sz(U) * A, 0.0f), dkc(sz(U) * A, 0.0f), dvc(sz(U) * D, 0.0f);
+      const AttnCall c = context_call(a, d, sw, f);
+      AttentionGrads g;
+      g.dq = dqc.data();
+      g.dk = dkc.data();
+      g.dv = dvc.data();
+      attention_backward(g, dh1.data(), a.ctx.data(), a.lse_c.data(), c.in, c.spec);
+      linear_backward(dh0.data(), gw.wq, nullptr, dqc.data(), a.h0.data(), w.wq, U, D, A);
+      linear_backward(dh0.data(), gw.wk, nullptr, dkc.data(), a.h0.data(), w.wk, U, D, A);
+      linear_backward(dh0.data(), gw.wv, nullptr, dvc.data(), a.h0.data(), w.wv, U, D, D);
+    }
   }
 
   // h0 = tanh(x W_in^T + b_in); x[u, :E] = mean of token embeddings.

@@ -143,6 +143,9 @@ TEST(EacaModel, BiLstmParametersReplaceTheSelfAttentionProjections) {
   c.hidden = 5;
   c.context_bilstm = true;
   EXPECT_THROW(dims_of(c), InvalidArgument);
+  // Without the context layer there is no LSTM to split: any D.
+  c.context_encoder = false;
+  EXPECT_FALSE(dims_of(c).bilstm);
 }
 
 TEST(EacaModel, EmbeddingGradientOnlyTouchesUsedBuckets) {
