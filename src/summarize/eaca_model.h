@@ -18,6 +18,8 @@
 //   has    = [g ; any_expressed ; max_intensity] . wh + bh               (has-emotion logit)
 //   src[m] = h1[unit(m)] . wm + wi * intensity[m] + bm                   (emotion-source logit)
 // Loss = mean_u BCE(sal, y) + coverage_weight * BCE(has, y_has) + source_weight * mean_m BCE(src, y_m).
+// The forward's tanh and σ are util/vector_math.h's vectorized ones (within 1.6e-7 relative of the
+// exact functions); the loss's σ is std::exp's.
 #pragma once
 
 #include <cstdint>
