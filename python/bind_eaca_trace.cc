@@ -52,9 +52,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
   config.hidden = hidden;
   config.attn_dim = attn_dim;
   config.context_encoder = context_encoder;
-  KESSEL_CHECK_ARG(context == "attention" || context == "bilstm", fn, ": context must be 'attention' or 'bilstm', got '",
-                   context, "'");
-  config.context_bilstm = context == "bilstm";
+  summarize::set_context_encoder(config, context);
   config.emotion_attention = emotion_attention;
   config.members = 1;
   const summarize::EacaDims dims = summarize::dims_of(config);

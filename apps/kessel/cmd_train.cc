@@ -237,7 +237,7 @@ void run_train(TrainArgs& args) {
   KESSEL_CHECK_ARG(args.dev_fraction > 0.0 && args.dev_fraction < 1.0, "train: --dev-fraction must be in (0, 1), got ",
                    args.dev_fraction);
   args.config.context_encoder = !args.no_context;
-  args.config.context_bilstm = args.context == "bilstm";
+  summarize::set_context_encoder(args.config, args.context);
   KESSEL_CHECK_ARG(!args.no_context || !args.context_given, "train: --no-context and --context ", args.context,
                    " contradict each other");
   args.config.emotion_attention = !args.no_emotion_attention;

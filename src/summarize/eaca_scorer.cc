@@ -187,6 +187,11 @@ void set_attention_variant(EacaConfig& config, const std::string& name) {
   config.normalizer = name == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
 }
 
+void set_context_encoder(EacaConfig& config, const std::string& name) {
+  KESSEL_CHECK_ARG(name == "bilstm" || name == "attention", "context must be bilstm or attention, got '", name, "'");
+  config.context_bilstm = name == "bilstm";
+}
+
 bool parse_voice(const std::string& voice) {
   KESSEL_CHECK_ARG(voice == "reported" || voice == "verbatim", "voice must be 'reported' or 'verbatim', got '", voice,
                    "'");

@@ -240,6 +240,7 @@ def test_labels_are_the_training_labels():
 
 @pytest.mark.parametrize("kwargs,message", [
     (dict(attention="softmax"), "attention must be eaca, plain or fuzzy"),
+    (dict(context="lstm"), "context must be bilstm or attention, got 'lstm'"),
     (dict(hidden=0), "must be >= 1"),
     (dict(params={"emb": np.zeros((512, 6), np.float32)}), "params must name all 18 tensors"),
 ])

@@ -155,6 +155,10 @@ std::uint64_t member_seed(std::uint64_t seed, int k);
 // for any other name.
 void set_attention_variant(EacaConfig& config, const std::string& name);
 
+// The context encoder named as `kessel train --context` names it: "bilstm" or "attention" (one
+// self-attention layer). Sets context_bilstm; InvalidArgument for any other name.
+void set_context_encoder(EacaConfig& config, const std::string& name);
+
 // The English rendering of `kessel train/summarize --voice`: "reported" -> true, "verbatim" -> false
 // (EacaConfig::reported_speech); InvalidArgument for any other name.
 bool parse_voice(const std::string& voice);
