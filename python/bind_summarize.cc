@@ -134,18 +134,20 @@ attention, or a model's EACA attention), or "attention_omitted" saying why there
 
   m.def(
       "rouge",
-      [](const std::string& candidate, const py::object& refs, const std::string& lang) {
+      [](const std::string& candidate, const py::object& refs, const std::string& lang, const std::string& zh_split) {
         // One reference as a string, or several as a list of strings.
         const std::vector<std::string> references = py::isinstance<py::str>(refs)
                                                         ? std::vector<std::string>{refs.cast<std::string>()}
                                                         : refs.cast<std::vector<std::string>>();
         KESSEL_CHECK_ARG(!references.empty(), "rouge: references must not be empty");
-        return rouge_dict(text::rouge_multi(candidate, references, text::resolve_rouge_lang(lang, references)));
+        return rouge_dict(text::rouge_multi(candidate, references, text::resolve_rouge_lang(lang, references),
+                                            text::parse_zh_split(zh_split)));
       },
-      py::arg("candidate"), py::arg("references"), py::arg("lang") = "auto",
+      py::arg("candidate"), py::arg("references"), py::arg("lang") = "auto", py::arg("zh_split") = "period",
       R"doc(ROUGE-1/2/L of one candidate against one reference (str) or several (list of str) (x100; `kessel rouge`'s protocol:
 zh = CSDS characters with a break after each 。, en = lowercase words, whole-text LCS; "auto", the
-default, is zh when CJK characters are at least 30% of the references' letters). Returns
+default, is zh when CJK characters are at least 30% of the references' letters; zh_split as `kessel
+rouge --zh-split`: "period", "none" or "period-eos"). Returns
 {"best": {...}, "avg": {...}}, each {"rouge1"|"rouge2"|"rougeL": {"f", "p", "r"}}.)doc");
 }
 

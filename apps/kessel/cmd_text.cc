@@ -1,4 +1,4 @@
-// kessel rouge PRED REF [--lang zh|en|auto] [--json] [--zh-split period|none]
+// kessel rouge PRED REF [--lang zh|en|auto] [--json] [--zh-split period|none|period-eos]
 // kessel lexicon expand --seeds FILE --corpus FILE [--corpus-format text|stc3] [--top N] [--json]
 #include <cstdio>
 #include <fstream>
@@ -185,8 +185,10 @@ void add_text_commands(CLI::App& app) {
       ->check(CLI::IsMember({"zh", "en", "auto"}));
   rouge
       ->add_option("--zh-split", rouge_args->zh_split,
-                   "zh ROUGE-L sentence units: period (break after 。) or none (whole summary)")
-      ->check(CLI::IsMember({"period", "none"}));
+                   "zh sentence units: period (break after 。, the default) | none (whole summary) | period-eos "
+                   "(break after 。 with the CSDS script's eos token counted, as under the current files2rouge; "
+                   "docs/text.md)")
+      ->check(CLI::IsMember({"period", "none", "period-eos"}));
   rouge->add_flag("--json", rouge_args->json, "print JSON (F1, precision and recall, x100)");
   rouge->callback([rouge_args] {
     run_rouge(rouge_args->pred, rouge_args->ref, rouge_args->lang, rouge_args->zh_split,

@@ -143,7 +143,8 @@ const char* to_string(RougeLang lang) { return lang == RougeLang::zh ? "zh" : "e
 ZhSplit parse_zh_split(std::string_view name) {
   if (name == "period") return ZhSplit::period;
   if (name == "none") return ZhSplit::none;
-  throw InvalidArgument("rouge: zh_split='" + std::string(name) + "' is not period or none");
+  if (name == "period-eos") return ZhSplit::period_eos;
+  throw InvalidArgument("rouge: zh_split='" + std::string(name) + "' is not period, none or period-eos");
 }
 
 std::vector<std::vector<std::string>> rouge_tokens_zh(std::string_view text, ZhSplit split) {
@@ -164,10 +165,15 @@ std::vector<std::vector<std::string>> rouge_tokens_zh(std::string_view text, ZhS
     }
     kept.push_back(cps[i]);
   }
+  // period_eos: the script's end-of-sentence token; every other token is one code point, so this
+  // two-character string equals none of them.
+  static const std::string kEos = "</s>";
   std::vector<std::vector<std::string>> out(1);
   for (char32_t c : kept) {
     out.back().push_back(encode_utf8(c));
-    if (c == U'。' && split == ZhSplit::period) out.emplace_back();
+    if (c != U'。' || split == ZhSplit::none) continue;
+    if (split == ZhSplit::period_eos) out.back().push_back(kEos);
+    out.emplace_back();
   }
   if (out.back().empty()) out.pop_back();
   return out;

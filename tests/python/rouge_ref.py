@@ -6,7 +6,8 @@ candidate sentence; a union token is a hit while both its remaining reference an
 are positive. LCS backtracking prefers stepping back in the reference on ties (as ROUGE-1.5.5).
 
 Chinese (CSDS): strip, delete ASCII spaces then "<q>", every remaining character is a token; a
-sentence ends after each "。" (split="period") or the summary is one sentence (split="none").
+sentence ends after each "。" (split="period"), or after each "。" and an end-of-sentence token that
+follows it (split="period-eos"), or the summary is one sentence (split="none").
 English: lowercase [a-z0-9]+ words; the whole summary is one sentence, so ROUGE-L is the LCS of the
 two texts (the variant that reproduces the published TweetSumm Lead-3 figure).
 """
@@ -20,7 +21,9 @@ def zh_sentences(text, split="period"):
     sents, cur = [], []
     for ch in text:
         cur.append(ch)
-        if ch == "。" and split == "period":
+        if ch == "。" and split in ("period", "period-eos"):
+            if split == "period-eos":
+                cur.append(("eos",))  # a token no character equals
             sents.append(cur)
             cur = []
     if cur:

@@ -202,3 +202,9 @@ def test_rouge_matches_hand_computed_values():
     # The default, lang="auto", follows the references: English words, Chinese characters.
     assert kessel.rouge("the cat", ["a cat", "the dog"]) == kessel.rouge("the cat", ["a cat", "the dog"], lang="en")
     assert kessel.rouge("用户:查询。", "用户询问。") == kessel.rouge("用户:查询。", "用户询问。", lang="zh")
+    # zh_split="period-eos": each 。 carries the CSDS script's eos token, so P = 5/7 and R = 5/6.
+    r = kessel.rouge("用户:查询。", "用户询问。", zh_split="period-eos")
+    assert r["best"]["rouge1"]["p"] == pytest.approx(500.0 / 7.0)
+    assert r["best"]["rouge1"]["r"] == pytest.approx(500.0 / 6.0)
+    with pytest.raises(ValueError, match="zh_split"):
+        kessel.rouge("x", "y", lang="zh", zh_split="eos")

@@ -56,7 +56,7 @@ def compare(tmp_path, cands, refs, lang, split="period"):
         assert out["avg"][k]["f"] == pytest.approx(avg[k], abs=1e-9), k
 
 
-@pytest.mark.parametrize("split", ["period", "none"])
+@pytest.mark.parametrize("split", ["period", "none", "period-eos"])
 def test_rouge_zh_matches_reference_on_random_strings(tmp_path, split):
     rng = random.Random(7)
     cands = [random_zh(rng) or "空" for _ in range(60)]

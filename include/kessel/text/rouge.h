@@ -15,8 +15,12 @@
 // Chinese (CSDS protocol, see docs/text.md): every code point is a token except ASCII spaces
 // (removed,
 //   with "<q>"); leading/trailing white space is stripped; sentences end after each 。
-//   (ZhSplit::period) or the whole summary is one sentence (ZhSplit::none, what the CSDS scripts'
-//   files2rouge call does).
+//   (ZhSplit::period) or the whole summary is one sentence (ZhSplit::none, what the CSDS paper's
+//   first script did), or (ZhSplit::period_eos) sentences end after each 。 and each 。 is followed,
+//   inside its sentence, by an end-of-sentence token that no character equals: the CSDS repository's
+//   updated script appends the id 0 after every 。 and calls `files2rouge -e 0`, and files2rouge's
+//   current split_files keeps that eos at the end of each sentence, where ROUGE-1.5.5 counts it
+//   (alphanumeric); older files2rouge removed it, which is ZhSplit::period (docs/text.md, "ROUGE").
 // English: lowercase alphanumeric word tokens ([a-z0-9]+ after case folding); the whole summary is
 //   one sentence, so ROUGE-L is the LCS of the two texts (rouge-score's "rougeL"): that variant
 //   reproduces the published TweetSumm validation Lead-3 ROUGE-L of 30.6 (30.62 here; the
@@ -59,8 +63,8 @@ RougeLang detect_rouge_lang(const std::vector<std::string>& texts);
 // "zh" | "en" as parse_rouge_lang, "auto" as detect_rouge_lang(references): what front ends call.
 RougeLang resolve_rouge_lang(std::string_view name, const std::vector<std::string>& references);
 const char* to_string(RougeLang lang);  // "zh" | "en"
-enum class ZhSplit { period, none };
-ZhSplit parse_zh_split(std::string_view name);  // "period" | "none"
+enum class ZhSplit { period, none, period_eos };
+ZhSplit parse_zh_split(std::string_view name);  // "period" | "none" | "period-eos"
 
 // Sentences of string tokens as the protocols define them.
 std::vector<std::vector<std::string>> rouge_tokens_zh(std::string_view text, ZhSplit split);

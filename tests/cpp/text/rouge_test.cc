@@ -73,6 +73,24 @@ TEST(Rouge, SentenceSplitChangesOnlyRougeL) {
   EXPECT_NEAR(without.rougeL.f1, 6.0 / 11.0, 1e-12);  // LCS 客服答复了。 = 6 of 11
 }
 
+TEST(Rouge, PeriodEosCountsTheScriptsEndOfSentenceToken) {
+  // Each 。 is followed, inside its sentence, by a token no character equals.
+  const auto toks = rouge_tokens_zh("用户问。客服答。", ZhSplit::period_eos);
+  ASSERT_EQ(toks.size(), 2u);
+  EXPECT_EQ(toks[0], (std::vector<std::string>{"用", "户", "问", "。", "</s>"}));
+  EXPECT_EQ(toks[1], (std::vector<std::string>{"客", "服", "答", "。", "</s>"}));
+  EXPECT_EQ(rouge_tokens_zh("没有句号", ZhSplit::period_eos).front().size(), 4u);
+  EXPECT_EQ(parse_zh_split("period-eos"), ZhSplit::period_eos);
+  // cand 用户问。</s> (5) vs ref 用户问好。</s> (6): unigrams 5 hits -> P 1, R 5/6; bigrams 用户 户问
+  // 。</s> -> 3 of 4 / 5; the LCS takes all five candidate tokens.
+  const RougeScores s = rouge("用户问。", "用户问好。", RougeLang::zh, ZhSplit::period_eos);
+  EXPECT_NEAR(s.rouge1.f1, 10.0 / 11.0, 1e-12);
+  EXPECT_NEAR(s.rouge2.precision, 3.0 / 4.0, 1e-12);
+  EXPECT_NEAR(s.rouge2.recall, 3.0 / 5.0, 1e-12);
+  EXPECT_NEAR(s.rougeL.f1, 10.0 / 11.0, 1e-12);
+  EXPECT_THROW(parse_zh_split("eos"), InvalidArgument);
+}
+
 TEST(Rouge, EmptyInputsScoreZero) {
   const RougeScores s = rouge("", "something here", RougeLang::en);
   EXPECT_EQ(s.rouge1.f1, 0.0);
