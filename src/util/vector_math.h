@@ -2,9 +2,10 @@
 // (glibc's expf/tanhf are calls, one element at a time: they took a quarter of an EACA model's
 // scoring time in its LSTM gates). Accuracy, measured against double precision: exp_approx within
 // 1.1e-7 relative (0.9 float epsilon) on [-87, 88], sigmoid_approx and tanh_approx within 1.6e-7
-// (tests/cpp/util/vector_math_test.cc sweeps them with a little slack). Inputs are clamped to exp's normal range, so
-// +-inf give the limits (sigmoid 0 or 1, tanh +-1); a NaN input gives an unspecified finite value,
-// not a NaN, so callers must not pass one (the model's activations never are).
+// (tests/cpp/util/vector_math_test.cc sweeps them with a little slack). Inputs are clamped to exp's
+// normal range, so +-inf give the limits (sigmoid 0 or 1, tanh +-1). A NaN passes the clamps (its
+// comparisons are false) and comes out a NaN, as from libm, so the trainer's divergence checks
+// still see it.
 //
 // exp(x) = 2^n exp(r): n = round(x log2 e) by the 1.5 * 2^23 shift (which leaves n in the low bits
 // of the float, so 2^n is built from the bits without a float-to-int conversion), r = x - n ln 2 in

@@ -68,5 +68,17 @@ TEST(VectorMath, LimitsAtInfinity) {
   EXPECT_EQ(t[3], -1.0f);
 }
 
+TEST(VectorMath, NanPropagates) {
+  // As from libm: a NaN activation must reach the loss, where training reports divergence.
+  constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(exp_approx(kNan)));
+  float v[2] = {kNan, -kNan};
+  sigmoid_inplace(v, 2);
+  EXPECT_TRUE(std::isnan(v[0]) && std::isnan(v[1]));
+  float t[2] = {kNan, -kNan};
+  tanh_inplace(t, 2);
+  EXPECT_TRUE(std::isnan(t[0]) && std::isnan(t[1]));
+}
+
 }  // namespace
 }  // namespace kessel
