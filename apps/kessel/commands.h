@@ -14,6 +14,7 @@ void add_text_commands(CLI::App& app);       // kessel rouge, kessel lexicon exp
 void add_summarize_command(CLI::App& app);   // kessel summarize
 void add_eval_command(CLI::App& app);        // kessel eval
 void add_analyze_command(CLI::App& app);     // kessel analyze
+void add_stress_command(CLI::App& app);      // kessel stress
 
 void add_train_command(CLI::App& app);      // kessel train
 void add_serve_command(CLI::App& app);      // kessel serve

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   kessel::cli::add_summarize_command(app);
   kessel::cli::add_eval_command(app);
   kessel::cli::add_analyze_command(app);
+  kessel::cli::add_stress_command(app);
   kessel::cli::add_train_command(app);
   kessel::cli::add_serve_command(app);
 

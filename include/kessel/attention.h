@@ -172,6 +172,10 @@ void attention_backward(const AttentionGrads& grads, const float* dout, const fl
 AttentionStats attention_weights(float* weights, const AttentionInputs& in,
                                  const AttentionSpec& spec);
 
+// The SIMD variant the fused path's tile kernels were compiled for on this build: "avx512", "avx2"
+// or "scalar" (chosen at compile time; KESSEL_NATIVE builds for the building machine).
+const char* attention_kernel_variant();
+
 // Symmetric per-row int8 quantization of x [rows, cols]: scale[r] = max_c |x[r,c]| / 127,
 // q[r,c] = round(x[r,c] / scale[r]); |x - q*scale| <= scale/2 elementwise.
 void quantize_rows(std::int8_t* q, float* scale, const float* x, Index rows, Index cols);

@@ -3,9 +3,12 @@
 
 #include "attention/fused.h"
 #include "attention/reference.h"
+#include "attention/tile_kernels.h"
 #include "kessel/error.h"
 
 namespace kessel {
+
+const char* attention_kernel_variant() { return attention_detail::tile::variant_name(); }
 
 AttentionStats attention_forward(float* out, float* lse, const AttentionInputs& in,
                                  const AttentionSpec& spec) {

@@ -3,6 +3,7 @@
 // times. Pure functions of a Prepared dialogue: no parameters, deterministic.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -13,13 +14,14 @@
 
 namespace kessel::summarize {
 
-// Dense feature columns (documented in docs/eaca.md; all in [0, 1] or [-1, 1]).
+// Dense feature columns (documented in docs/eaca.md): all in [0, 1] or [-1, 1] but kLogLength, which
+// is at most kMaxLogLength.
 enum DenseFeature : int {
   kRelPosition = 0,   // u / (U - 1)
   kFirstUnit,         // 1 for unit 0
   kLastUnit,
   kRelTurn,           // turn / (turns - 1)
-  kLogLength,         // log1p(chars) / 5
+  kLogLength,         // log1p(min(chars, kLogLengthCapChars)) / 5
   kLengthRatio,       // chars / max chars in the dialogue
   kCustomer,          // 1 customer, 0 agent
   kTurnInitial,       // first sentence of its turn
@@ -43,6 +45,8 @@ enum DenseFeature : int {
 };
 
 inline constexpr float kTimePeriodSeconds = 300.0f;
+inline constexpr int kLogLengthCapChars = 1000;
+inline const float kMaxLogLength = std::log1p(static_cast<float>(kLogLengthCapChars)) / 5.0f;  // 1.38
 
 struct UnitFeatures {
   int units = 0;

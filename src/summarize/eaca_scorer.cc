@@ -341,6 +341,26 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
   return s;
 }
 
+AttentionMap EacaModel::attention_map(const Prepared& p) const {
+  const EacaDims d = dims_of(config_);
+  const UnitFeatures f = compute_features(p, d.V);
+  const EacaSwitches sw = switches_of(config_);
+  const std::int64_t P = eaca_param_count(d);
+  const int K = config_.members;
+  AttentionMap map;
+  EacaActivations a;
+  for (int k = 0; k < K; ++k) {
+    const EacaWeights w = carve_weights(const_cast<float*>(params_.data()) + P * k, d);
+    eaca_forward(a, w, d, sw, f, p.mention_unit);
+    if (a.Q == 0) return map;
+    if (k == 0) map.weights = Tensor({a.Q, a.U});
+    add_attention_map(map.weights.data(), a, d, sw, f);
+  }
+  for (Index i = 0; i < map.weights.size(); ++i) map.weights.data()[i] /= static_cast<float>(K);
+  map.queries = f.customer_units;
+  return map;
+}
+
 int EacaModel::char_budget(const Prepared& p) const {
   long dialogue_chars = 0;
   for (const auto& unit : p.units) dialogue_chars += unit.chars;

@@ -160,10 +160,28 @@ UnitScores CentralityScorer::score_profiled(const Prepared& p, std::vector<Layer
   return s;
 }
 
-UnitScores CentralityScorer::score(const Prepared& p) const {
+AttentionMap Scorer::attention_map(const Prepared&) const { return {}; }
+
+namespace {
+
+// The rows of the customer units of a [U, U] map: the map a reviewer wants is "what did each customer
+// sentence attend to".
+AttentionMap customer_rows(const Prepared& p, const std::vector<float>& weights) {
+  const auto U = static_cast<Index>(p.units.size());
+  AttentionMap map;
+  for (int u = 0; u < static_cast<int>(U); ++u)
+    if (p.units[static_cast<std::size_t>(u)].speaker == text::Speaker::customer) map.queries.push_back(u);
+  map.weights = Tensor({static_cast<Index>(map.queries.size()), U});
+  for (std::size_t r = 0; r < map.queries.size(); ++r)
+    std::copy_n(weights.data() + static_cast<std::size_t>(map.queries[r]) * static_cast<std::size_t>(U), U,
+                map.weights.data() + r * static_cast<std::size_t>(U));
+  return map;
+}
+
+}  // namespace
+
+std::vector<float> CentralityScorer::unit_attention(const Prepared& p) const {
   const int U = static_cast<int>(p.units.size());
-  UnitScores out;
-  if (U == 0) return out;
   check_graph_size(p, "centrality");
   const int D = options_.dim;
   const std::vector<float> x = unit_tfidf(p, D);
@@ -205,6 +223,14 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
     if (options_.emotion_boost != 0.0f) in.key_boost = boost.data();
     attention_weights(weights.data() + static_cast<std::size_t>(r0) * U, in, spec);
   }
+  return weights;
+}
+
+UnitScores CentralityScorer::score(const Prepared& p) const {
+  const int U = static_cast<int>(p.units.size());
+  UnitScores out;
+  if (U == 0) return out;
+  const std::vector<float> weights = unit_attention(p);
 
   // Teleport by position (PositionRank, Florescu & Caragea 2017): the random reader restarts near
   // the opening, where a customer states the issue, e^-position_bias times as often at the end.
@@ -220,17 +246,15 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
       out.unit_text.push_back(render_english(p.units[u], tokens[u], /*reported_speech=*/false));
   }
   if (U > kMaxExplainUnits) return out;
-  // Queries are the customer units: the map a reviewer wants is "what did each customer sentence
-  // attend to".
-  std::vector<int> rows;
-  for (int u = 0; u < U; ++u)
-    if (p.units[static_cast<std::size_t>(u)].speaker == text::Speaker::customer) rows.push_back(u);
-  out.attention_queries = rows;
-  out.attention = Tensor({static_cast<Index>(rows.size()), U});
-  for (std::size_t r = 0; r < rows.size(); ++r)
-    std::copy_n(weights.data() + static_cast<std::size_t>(rows[r]) * U, U,
-                out.attention.data() + r * static_cast<std::size_t>(U));
+  AttentionMap map = customer_rows(p, weights);
+  out.attention_queries = std::move(map.queries);
+  out.attention = std::move(map.weights);
   return out;
+}
+
+AttentionMap CentralityScorer::attention_map(const Prepared& p) const {
+  if (p.units.empty()) return {};
+  return customer_rows(p, unit_attention(p));
 }
 
 UnitScores LeadScorer::score(const Prepared& p) const {

@@ -819,3 +819,42 @@ def test_eval_real_data(rel, n):
     for r in ev["rows"]:
         assert r["dialogues"] == n
         assert 0 < r["rougeL"] <= 100
+
+
+def test_stress_unsupervised_on_the_samples():
+    r = json.loads(run("stress", "--lengths", "8,32,64", "--densities", "0,0.5,1", "--min-seconds", "0",
+                       "--json").stdout)
+    assert r["passed"] is True and r["scorer"].startswith("Attention centrality")
+    assert r["data"].endswith("dialogues_zh.jsonl")
+    rows = r["length"]["rows"]
+    assert [row["units"] >= row["requested"] for row in rows] == [True] * 3
+    assert [row["repeated"] for row in rows] == [False, False, True]  # the six samples hold ~47 units
+    assert all(0 < row["entropy_norm"] <= 1 and row["problems"] == "" for row in rows)
+    assert r["length"]["entropy_measured"] and r["length"]["entropy_units"] == [rows[0]["units"], rows[1]["units"]]
+    assert len(r["modality"]) == 8 and all(c["ok"] for c in r["modality"])
+    density = r["density"]["rows"]
+    assert r["density"]["ok"] and all(d["satisfied"] == 1.0 for d in density)
+    assert density[0]["density"] <= density[1]["density"] <= density[2]["density"] == 1.0
+    assert r["kernels"]["ok"] and all(k["threads_identical"] for k in r["kernels"]["rows"])
+    text = run("stress", "--lang", "en", "--lengths", "8", "--densities", "1", "--min-seconds", "0").stdout
+    for heading in ("1. LENGTH", "2. MODALITY", "3. EMOTION DENSITY", "4. KERNELS", "all stress tests passed"):
+        assert heading in text
+    assert "dialogues_en.jsonl" in text
+
+
+def test_stress_with_a_model_and_its_failures(tmp_path):
+    model = tmp_path / "m.safetensors"
+    run("train", "--data", SAMPLES["en"], "--out", model, "--members", "2", "--epochs", "2")
+    r = json.loads(run("stress", "--model", model, "--lengths", "8,24", "--densities", "0,1", "--min-seconds", "0",
+                       "--json").stdout)
+    assert r["scorer"] == "eaca" and r["data"].endswith("dialogues_en.jsonl")  # the model's language
+    assert all(row["queries"] > 0 and 0 < row["entropy_norm"] <= 1 for row in r["length"]["rows"])
+    assert all(c["ok"] for c in r["modality"]), r["modality"]
+    # A zero tolerance fails the entropy test: exit code 1, the report says which.
+    p = run("stress", "--lengths", "8,32", "--densities", "1", "--min-seconds", "0", "--entropy-tolerance", "0",
+            check=False)
+    assert p.returncode == 1 and "FAIL normalized entropy" in p.stdout and "some stress tests FAILED" in p.stdout
+    assert "--densities" in fails("stress", "--densities", "1.5")
+    assert "--lengths" in fails("stress", "--lengths", "0")
+    assert "--lang" in fails("stress", "--lang", "en", "--data", SAMPLES["zh"])
+    assert "cannot open" in fails("stress", "--data", tmp_path / "missing.jsonl")

@@ -102,6 +102,9 @@ class EacaModel final : public Scorer {
   UnitScores score(const Prepared& dialogue) const override;
   // The parts: features, then each layer summed over the members, then rendering.
   UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const override;
+  // The ensemble's EACA attention map (the members' mean, customer-unit queries over all units) for a
+  // dialogue of any size; score() returns the same map up to kMaxExplainUnits units.
+  AttentionMap attention_map(const Prepared& dialogue) const override;
 
   // What score() adds after the networks, from the config alone: the per-dialogue char budget
   // (UnitScores::max_chars) and the units as rendered (UnitScores::unit_text: token deletion at

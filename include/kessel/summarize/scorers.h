@@ -49,8 +49,12 @@ class CentralityScorer : public Scorer {
   UnitScores score(const Prepared& dialogue) const override;
   // One part, with the FLOPs of the attention (QK^T and PV over the units' tf-idf vectors).
   UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const override;
+  // The customer units' rows of the [U, U] attention the power iteration walks (self masked).
+  AttentionMap attention_map(const Prepared& dialogue) const override;
 
  private:
+  // [U, U] attention of every unit over the others, self masked (InvalidArgument past the graph limit).
+  std::vector<float> unit_attention(const Prepared& dialogue) const;
   CentralityOptions options_;
 };
 

@@ -86,6 +86,13 @@ struct LayerCost {
   double flops = 0.0;  // 0 where the work is not floating-point arithmetic worth counting
 };
 
+// The attention behind a scorer's ranking: rows for the query units `queries`, over all U units
+// ([Q, U] row-major, each row a distribution over the keys it sees). Empty when the scorer has none.
+struct AttentionMap {
+  std::vector<int> queries;
+  Tensor weights;
+};
+
 class Scorer {
  public:
   virtual ~Scorer() = default;
@@ -94,6 +101,10 @@ class Scorer {
   // score(), with the cost of each of its parts appended to `cost`. The default times the whole call
   // as one part named "score"; scorers with layers say more.
   virtual UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const;
+  // The map score() puts in UnitScores::attention, for a dialogue of any size (score() stops at
+  // kMaxExplainUnits units). `kessel stress` reads its entropy at thousands of units. The default is
+  // empty: the position, length and LexRank baselines have no attention.
+  virtual AttentionMap attention_map(const Prepared& dialogue) const;
 };
 
 struct DecodeOptions {

@@ -104,5 +104,16 @@ TEST(EacaFeatures, HashingIsStableAndFeaturesAreBounded) {
   EXPECT_TRUE(compute_features(prepare(d, lex), 512).times.empty());
 }
 
+TEST(EacaFeatures, LogLengthIsCappedBeyondTheTrainingUnits) {
+  const auto lex = text::load_default_lexicon(std::string(KESSEL_SOURCE_DIR) + "/data/lexicon");
+  const std::string tweet(298, 'a'), huge(20000, 'b');  // TweetSumm's longest sentence; a pasted log
+  const UnitFeatures f = compute_features(
+      prepare(dialogue({{text::Speaker::customer, tweet}, {text::Speaker::agent, huge}}), lex), 512);
+  auto D = [&](int u, int c) { return f.dense[static_cast<std::size_t>(u) * kNumDenseFeatures + c]; };
+  EXPECT_FLOAT_EQ(D(0, kLogLength), std::log1p(298.0f) / 5.0f);  // unchanged below the cap
+  EXPECT_FLOAT_EQ(D(1, kLogLength), kMaxLogLength);
+  EXPECT_NEAR(kMaxLogLength, 1.3818f, 1e-4f);  // ln(1001) / 5
+}
+
 }  // namespace
 }  // namespace kessel::summarize
