@@ -224,6 +224,17 @@ std::size_t conjunction_at(const std::vector<char32_t>& cps, std::size_t i) {
   return 0;
 }
 
+// Whether an English clause is one word ending in -ly ("No, unfortunately" -> "unfortunately"): a
+// sentence adverb comments on the rest of its sentence and says nothing alone, so the constraint keeps
+// another clause or the whole sentence. Exclamations stand alone ("Ugh, ..." -> "Ugh.").
+bool is_lone_adverb(const std::string& clause) {
+  if (clause.size() < 3 || clause.find(' ') != std::string::npos) return false;
+  for (char c : clause)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+  const char a = clause[clause.size() - 2], b = clause[clause.size() - 1];
+  return (a == 'l' || a == 'L') && (b == 'y' || b == 'Y');
+}
+
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
 // full-width forms (is_clause_break), and in English also before and / but / because, which the
 // clause then loses ("Ugh, my flight is delayed again and I am furious" -> "Ugh", "my flight is
@@ -444,6 +455,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (parts.size() < 2) return best;
     for (const auto& part : parts) {
       if (!has_content(part) || (!best.text.empty() && part.size() >= best.text.size())) continue;
+      if (p.lang == Lang::en && is_lone_adverb(part)) continue;
       for (std::size_t m = 0; m < p.mentions.size(); ++m)
         if (p.mention_unit[m] == u && p.mentions[m].expressed && survives(m) &&
             part.find(written(m)) != std::string::npos) {

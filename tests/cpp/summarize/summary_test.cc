@@ -166,6 +166,11 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   bool ugh_kept = false;
   for (const auto& e : ugh.emotions) ugh_kept |= e.term == "ugh" && e.in_summary;
   EXPECT_TRUE(ugh_kept);
+  // A lone sentence adverb says nothing by itself: the sentence is kept whole instead.
+  auto adverb = make_dialogue({{Speaker::customer, {"My order never arrived.", "No, unfortunately"}},
+                               {Speaker::agent, {"We will resend it today."}}});
+  Prepared a = prepare(adverb, lexicon());
+  EXPECT_EQ(decode(a, s, o).summary, "Customer: My order never arrived. No, unfortunately");
   // English clauses also start at and / but / because, which they drop; "so" is left alone (mostly
   // the intensifier).
   auto conj = make_dialogue({{Speaker::customer, {"My order never arrived.",
