@@ -131,22 +131,34 @@ std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<
 
 namespace {
 
+// Whether a punctuation token opens what follows it (a bracket or an opening quote), so that it may
+// lead a text: "“Create similar playlist” doesn't work", "(and related costs)".
+bool opens(const text::Token& t) {
+  static constexpr std::u32string_view kOpening = U"([{\"'“‘«「『《（【〈＜〔";
+  const auto cps = text::decode_utf8(t.text, text::Utf8Mode::lossy).cps;
+  return !cps.empty() && kOpening.find(cps.front()) != std::u32string_view::npos;
+}
+
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
-// "好，，谢谢") is dropped too. The unit's own text when no content token is kept.
+// "好，，谢谢") is dropped too; punctuation that stood together in the source ("costs).", "?!") and
+// an opening bracket or quote at the start stay. The unit's own text when no content token is kept.
 // `forms`, when given, replaces each token with a non-empty entry (reported speech).
 std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const std::vector<char>& keep,
                     const std::vector<std::string>* forms = nullptr) {
   std::string out;
   std::int64_t last_end = -1;
   bool content = false;
-  bool last_punct = true;  // nothing kept yet: a punctuation token here would lead the text
+  bool any_kept = false, last_punct = false;
+  std::size_t last_kept = 0;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!keep[i]) continue;
     const auto& t = tokens[i];
     const bool punct = t.kind == text::TokenKind::punct;
-    if (punct && last_punct) continue;
+    if (punct && (any_kept ? last_punct && i != last_kept + 1 : !opens(t))) continue;
+    any_kept = true;
     last_punct = punct;
+    last_kept = i;
     if (last_end >= 0) {
       const std::string_view gap(unit.text.data() + last_end, static_cast<std::size_t>(t.byte_start - last_end));
       if (gap.find_first_of(" \t\n\r") != std::string_view::npos) out += ' ';

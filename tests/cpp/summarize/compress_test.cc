@@ -120,6 +120,14 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const auto units2 = unit_tokens(p2);
   EXPECT_EQ(drop_addressing(p2.units[0], units2[0]), "please DM us");
   EXPECT_EQ(drop_addressing(p2.units[1], units2[1]), "ok!! thanks");
+  // Punctuation that stood together in the source stays, and so does an opening bracket or quote at
+  // the start ("(and related costs)" used to lose its full stop, a quoted name its opening quote).
+  auto d3 = make_dialogue({{Speaker::customer, {"@azure I need help (and related costs)."}},
+                           {Speaker::customer, {"@spotify \"Create playlist\" is broken?!"}}});
+  const Prepared p3 = prepare(d3, lexicon());
+  const auto units3 = unit_tokens(p3);
+  EXPECT_EQ(drop_addressing(p3.units[0], units3[0]), "I need help (and related costs).");
+  EXPECT_EQ(drop_addressing(p3.units[1], units3[1]), "\"Create playlist\" is broken?!");
 }
 
 TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
