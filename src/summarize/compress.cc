@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
 #include <string_view>
 #include <unordered_map>
 
@@ -110,7 +111,8 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
     const bool customer = unit.speaker == text::Speaker::customer;
     const std::string_view spk = customer ? "C" : "A";
     const Decimal len(std::min(unit.chars / 4, 10));
-    ut.features.resize(toks.size());
+    const std::int32_t len_id = feature_id({"len|", spk, "|", len.view()}, seed, B);  // the same for the unit's tokens
+    ut.features.reserve(toks.size() * kCompressFeatures);
     auto form = [&](int i) -> std::string_view {
       if (i < 0) return "^";
       if (i >= T) return "$";
@@ -125,8 +127,7 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
       const Decimal rel(T > 1 ? (4 * i) / T : 0), first(i == 0), last(i == T - 1);
       const Decimal own_bucket(bucket_count(std::max(0, own))), other_bucket(bucket_count(other));
       const Decimal seen_elsewhere(std::min(1, own + other));
-      auto& ids = ut.features[static_cast<std::size_t>(i)];
-      ids = {
+      const std::int32_t ids[] = {
           feature_id({"t|", t}, seed, B),
           feature_id({"pt|", pv, "|", t}, seed, B),
           feature_id({"tn|", t, "|", nx}, seed, B),
@@ -135,11 +136,13 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
           feature_id({"pn|", pv, "|", nx}, seed, B),
           feature_id({"st|", spk, "|", t}, seed, B),
           feature_id({"pos|", spk, "|", rel.view(), "|", first.view(), last.view()}, seed, B),
-          feature_id({"len|", spk, "|", len.view()}, seed, B),
+          len_id,
           feature_id({"own|", kind, "|", own_bucket.view()}, seed, B),
           feature_id({"oth|", kind, "|", other_bucket.view()}, seed, B),
           feature_id({"tot|", t, "|", seen_elsewhere.view()}, seed, B),
       };
+      static_assert(std::size(ids) == kCompressFeatures);
+      ut.features.insert(ut.features.end(), std::begin(ids), std::end(ids));
     }
   }
   return out;
@@ -147,13 +150,16 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
 
 std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<float>& weights) {
   KESSEL_CHECK_ARG(!weights.empty(), "keep_probabilities: no weights");
+  KESSEL_CHECK_ARG(unit.features.size() % kCompressFeatures == 0, "keep_probabilities: ", unit.features.size(),
+                   " feature ids is not ", kCompressFeatures, " per token");
   const float bias = weights.back();
   const auto B = static_cast<std::int32_t>(weights.size() - 1);
+  const std::size_t T = unit.features.size() / kCompressFeatures;
   std::vector<float> out;
-  out.reserve(unit.features.size());
-  for (const auto& ids : unit.features) {
+  out.reserve(T);
+  for (std::size_t t = 0; t < T; ++t) {
     float z = bias;
-    for (std::int32_t id : ids) {
+    for (std::int32_t id : unit.features_of(t)) {
       KESSEL_CHECK_ARG(id >= 0 && id < B, "keep_probabilities: feature id ", id, " outside [0, ", B, ")");
       z += weights[static_cast<std::size_t>(id)];
     }

@@ -31,13 +31,12 @@ TEST(Compress, FeaturesAreDeterministicAndInRange) {
   const auto a = compress_features(p, 1000), b = compress_features(p, 1000);
   ASSERT_EQ(a.size(), 2u);
   for (std::size_t u = 0; u < a.size(); ++u) {
-    ASSERT_EQ(a[u].features.size(), a[u].tokens.size());
+    ASSERT_EQ(a[u].features.size(), a[u].tokens.size() * kCompressFeatures);
     EXPECT_EQ(a[u].features, b[u].features);
-    for (const auto& ids : a[u].features)
-      for (auto id : ids) {
-        EXPECT_GE(id, 0);
-        EXPECT_LT(id, 1000);
-      }
+    for (auto id : a[u].features) {
+      EXPECT_GE(id, 0);
+      EXPECT_LT(id, 1000);
+    }
   }
   // The placeholder is one token: deletion can never cut it in half.
   bool placeholder = false;
@@ -109,7 +108,13 @@ TEST(Compress, FeaturesAreThePlainFeatureStrings) {
     const auto fast = compress_features(p, buckets);
     const auto plain = plain_compress_features(p, buckets);
     ASSERT_EQ(fast.size(), plain.size());
-    for (std::size_t u = 0; u < fast.size(); ++u) EXPECT_EQ(fast[u].features, plain[u]) << "unit " << u;
+    for (std::size_t u = 0; u < fast.size(); ++u) {
+      ASSERT_EQ(fast[u].features.size(), plain[u].size() * kCompressFeatures) << "unit " << u;
+      for (std::size_t t = 0; t < plain[u].size(); ++t) {
+        const auto ids = fast[u].features_of(t);
+        EXPECT_EQ(std::vector<std::int32_t>(ids.begin(), ids.end()), plain[u][t]) << "unit " << u << " token " << t;
+      }
+    }
   }
 }
 
@@ -156,10 +161,10 @@ TEST(Compress, DeletionNeverLeavesASingleCharacter) {
     w.back() = -10.0f;
     std::set<std::int32_t> others;
     for (std::size_t i = 0; i < u.tokens.size(); ++i)
-      if (!kept.count(u.tokens[i].text)) others.insert(u.features[i].begin(), u.features[i].end());
+      if (!kept.count(u.tokens[i].text)) others.insert(u.features_of(i).begin(), u.features_of(i).end());
     for (std::size_t i = 0; i < u.tokens.size(); ++i)
       if (kept.count(u.tokens[i].text))
-        for (auto id : u.features[i])
+        for (auto id : u.features_of(i))
           if (!others.count(id)) w[static_cast<std::size_t>(id)] += 30.0f;
     return w;
   };
@@ -274,21 +279,30 @@ TEST(Compress, EnglishThanksWithANameClosesAnAgentUnit) {
 }
 
 TEST(Compress, TrainingLearnsASeparableRule) {
-  // Feature 1 means "keep", feature 2 means "delete"; feature 0 is noise on both.
+  // Feature 1 means "keep", feature 2 means "delete"; a token's other kCompressFeatures - 1
+  // features (3, 4, ...) are noise on both.
+  const int buckets = 3 + static_cast<int>(kCompressFeatures) - 1;
+  auto token = [](std::int32_t signal) {
+    std::vector<std::int32_t> ids = {signal};
+    for (std::int32_t noise = 3; ids.size() < kCompressFeatures; ++noise) ids.push_back(noise);
+    return ids;
+  };
   std::vector<KeepExample> data;
   for (int i = 0; i < 200; ++i) {
-    data.push_back({{0, 1}, 1.0f});
-    data.push_back({{0, 2}, 0.0f});
+    data.push_back({token(1), 1.0f});
+    data.push_back({token(2), 0.0f});
   }
-  const auto w = train_compressor(data, 3, CompressTrainOptions{});
-  ASSERT_EQ(w.size(), 4u);
+  const auto w = train_compressor(data, buckets, CompressTrainOptions{});
+  ASSERT_EQ(w.size(), static_cast<std::size_t>(buckets) + 1);
   UnitTokens keep, drop;
-  keep.features = {{0, 1}};
-  drop.features = {{0, 2}};
+  keep.features = token(1);
+  drop.features = token(2);
   EXPECT_GT(keep_probabilities(keep, w)[0], 0.9f);
   EXPECT_LT(keep_probabilities(drop, w)[0], 0.1f);
-  EXPECT_EQ(train_compressor(data, 3, CompressTrainOptions{}), w);  // deterministic
-  drop.features = {{7}};
+  EXPECT_EQ(train_compressor(data, buckets, CompressTrainOptions{}), w);  // deterministic
+  drop.features = token(buckets);  // outside [0, buckets)
+  EXPECT_THROW(keep_probabilities(drop, w), InvalidArgument);
+  drop.features = {0, 1};  // not kCompressFeatures ids per token
   EXPECT_THROW(keep_probabilities(drop, w), InvalidArgument);
   EXPECT_THROW(train_compressor(data, 0, CompressTrainOptions{}), InvalidArgument);
 }
