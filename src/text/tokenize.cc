@@ -283,7 +283,10 @@ std::vector<Token> tokenize(std::string_view bytes, const DecodedText& decoded,
   const char32_t* cps = decoded.cps.data();
   const std::size_t n = decoded.cps.size();
   std::vector<Token> out;
-  out.reserve(n / 2 + 4);
+  // Chinese text is a token per character: n / 2 made every CJK turn move its tokens to a second
+  // buffer. A text has at most n tokens: up to 512 code points (longer than a turn usually is) n
+  // are reserved, beyond that about half.
+  out.reserve(std::min(n, n / 2 + 256));
   auto emit = [&](std::size_t i, std::size_t len, TokenKind kind) {
     Token t;
     t.kind = kind;
