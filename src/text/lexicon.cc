@@ -17,7 +17,8 @@ namespace kessel::text {
 
 std::string normalize_term(std::string_view term) {
   // One pass, no DecodedText: every token's `lower` and every lexicon lookup comes through here.
-  // White space is copied as it comes and cut back at the end, so only the trailing run goes.
+  // Leading white space is skipped; later white space is copied as it comes, and the trailing run
+  // is cut off at the end.
   std::string out;
   out.reserve(term.size());
   std::size_t kept = 0;  // out's length up to its last code point that is not white space

@@ -122,12 +122,6 @@ char32_t next_code_point(std::string_view bytes, std::size_t* at) {
   return cp;
 }
 
-std::size_t count_code_points(std::string_view bytes) {
-  std::size_t n = 0;
-  for (std::size_t at = 0; at < bytes.size(); ++n) next_code_point(bytes, &at);
-  return n;
-}
-
 void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));

@@ -88,7 +88,7 @@ class TermMatcher {
   // The trie's edges, (node << 21 | cp) -> child, in one open-addressing table (linear probing, a
   // power-of-two size, at most half full). The tokenizer looks up an edge at every position of a
   // text; an unordered_map's prime modulus and bucket chains cost more there than the rest of the
-  // lookup. TermMatcherTest compares it with a plain search over the terms.
+  // lookup. tests/cpp/text/lexicon_test.cc compares it with a plain search over the terms.
   struct Edge {
     std::uint64_t key = 0;
     std::int32_t child = -1;  // -1: an empty slot

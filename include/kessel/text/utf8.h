@@ -44,8 +44,6 @@ std::string sanitize_utf8(std::string_view bytes);
 // loops that look at each code point once (counting, classifying, normalizing a token): a
 // DecodedText costs two vector allocations, which on short texts cost more than the decoding.
 char32_t next_code_point(std::string_view bytes, std::size_t* at);
-// decode_utf8(bytes, Utf8Mode::lossy).size(), without the vectors.
-std::size_t count_code_points(std::string_view bytes);
 
 void append_utf8(std::string& out, char32_t cp);
 std::string encode_utf8(char32_t cp);

@@ -78,8 +78,8 @@ TEST(Utf8, CharClasses) {
   EXPECT_EQ(fold_case(U'Ａ'), U'a');
 }
 
-// next_code_point walks a text as decode_utf8 reads it in lossy mode, and count_code_points counts
-// what decode_utf8 returns: on every kind of malformed input too.
+// next_code_point walks a text as decode_utf8 reads it in lossy mode, on every kind of malformed
+// input too.
 TEST(Utf8, NextCodePointReadsAsLossyDecoding) {
   std::mt19937_64 rng(11);
   std::vector<std::string> texts = {"", "a", "\xFF", "\xE4\xB8", "a\xE4\xB8" "b", "\xF4\x90\x80\x80", "👩‍💻"};
@@ -95,7 +95,6 @@ TEST(Utf8, NextCodePointReadsAsLossyDecoding) {
     offsets.push_back(static_cast<std::int64_t>(s.size()));
     EXPECT_EQ(cps, d.cps) << s;
     EXPECT_EQ(offsets, d.byte_offsets) << s;
-    EXPECT_EQ(count_code_points(s), d.size()) << s;
   }
 }
 
