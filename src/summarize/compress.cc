@@ -1,7 +1,10 @@
 #include "summarize/compress.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <initializer_list>
+#include <iterator>
 #include <string_view>
 #include <unordered_map>
 
@@ -16,13 +19,33 @@ namespace kessel::summarize {
 
 namespace {
 
-std::string form_of(const text::Token& t) {
+// The form a token's features name it by: its normalized text, or one class for every number.
+std::string_view form_of(const text::Token& t) {
   if (t.kind == text::TokenKind::number) return "<num>";
-  return t.lower.empty() ? t.text : t.lower;
+  return t.lower.empty() ? std::string_view(t.text) : std::string_view(t.lower);
 }
 
 // Small integer buckets for counts and lengths.
 int bucket_count(int n) { return n <= 2 ? n : (n <= 5 ? 3 : 4); }
+
+// A small integer's decimal digits as std::to_string writes them, without a heap string.
+class Decimal {
+ public:
+  explicit Decimal(int v) : n_(static_cast<std::size_t>(std::to_chars(buf_, buf_ + sizeof buf_, v).ptr - buf_)) {}
+  std::string_view view() const { return {buf_, n_}; }
+
+ private:
+  char buf_[12];
+  std::size_t n_;
+};
+
+// The bucket of a feature written as its parts: fnv1a64 of the parts joined, which is fnv1a64 of
+// each part in turn, each seeded with the hash so far, so no joined string is built.
+std::int32_t feature_id(std::initializer_list<std::string_view> parts, std::uint64_t seed, std::uint64_t buckets) {
+  std::uint64_t h = seed;
+  for (std::string_view part : parts) h = fnv1a64(part, h);
+  return static_cast<std::int32_t>(h % buckets);
+}
 
 }  // namespace
 
@@ -58,55 +81,68 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
   const auto B = static_cast<std::uint64_t>(buckets);
   const std::uint64_t seed = fnv1a64("compress");
   std::vector<UnitTokens> out = unit_tokens(p);
-  // Dialogue-level context: in how many units each form occurs, per speaker.
-  std::unordered_map<std::string, std::pair<int, int>> occurs;  // form -> (customer units, agent units)
+  // Dialogue-level context: in how many units each form occurs, per speaker. Forms are numbered in
+  // the dialogue, so that each token's counts are an index away.
+  std::unordered_map<std::string_view, int> form_ids;
+  std::vector<std::vector<int>> token_forms(p.units.size());
+  std::vector<int> customer_units, agent_units;  // by form id
   for (std::size_t u = 0; u < p.units.size(); ++u) {
-    std::vector<std::string> seen;
-    for (const auto& t : out[u].tokens) seen.push_back(form_of(t));
+    std::vector<int>& ids = token_forms[u];
+    ids.reserve(out[u].tokens.size());
+    for (const auto& t : out[u].tokens) {
+      const auto [at, fresh] = form_ids.emplace(form_of(t), static_cast<int>(form_ids.size()));
+      ids.push_back(at->second);
+    }
+    customer_units.resize(form_ids.size(), 0);
+    agent_units.resize(form_ids.size(), 0);
+    std::vector<int> seen = ids;
     std::sort(seen.begin(), seen.end());
     seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
-    for (const auto& f : seen) {
-      auto& c = occurs[f];
-      (p.units[u].speaker == text::Speaker::customer ? c.first : c.second) += 1;
-    }
+    auto& count = p.units[u].speaker == text::Speaker::customer ? customer_units : agent_units;
+    for (int f : seen) count[static_cast<std::size_t>(f)] += 1;
   }
+  // The features of each token, as the strings tests/cpp/summarize/compress_test.cc spells out
+  // (plain_compress_features, which these ids are checked against).
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     const Unit& unit = p.units[u];
     UnitTokens& ut = out[u];
     const auto& toks = ut.tokens;
     const int T = static_cast<int>(toks.size());
     const bool customer = unit.speaker == text::Speaker::customer;
-    const std::string spk = customer ? "C" : "A";
-    const std::string len = std::to_string(std::min(unit.chars / 4, 10));
-    ut.features.resize(toks.size());
-    auto form = [&](int i) -> std::string {
+    const std::string_view spk = customer ? "C" : "A";
+    const Decimal len(std::min(unit.chars / 4, 10));
+    const std::int32_t len_id = feature_id({"len|", spk, "|", len.view()}, seed, B);  // the same for the unit's tokens
+    ut.features.reserve(toks.size() * kCompressFeatures);
+    auto form = [&](int i) -> std::string_view {
       if (i < 0) return "^";
       if (i >= T) return "$";
       return form_of(toks[static_cast<std::size_t>(i)]);
     };
     for (int i = 0; i < T; ++i) {
-      const std::string t = form(i), pv = form(i - 1), nx = form(i + 1), pv2 = form(i - 2), nx2 = form(i + 2);
-      const auto& c = occurs[t];
-      const int own = customer ? c.first - 1 : c.second - 1;   // other units of the same speaker
-      const int other = customer ? c.second : c.first;         // units of the other speaker
-      const std::string kind = text::to_string(toks[static_cast<std::size_t>(i)].kind);
-      const int rel = T > 1 ? (4 * i) / T : 0;
-      const std::string feats[] = {
-          "t|" + t,
-          "pt|" + pv + "|" + t,
-          "tn|" + t + "|" + nx,
-          "ppt|" + pv2 + "|" + pv + "|" + t,
-          "tnn|" + t + "|" + nx + "|" + nx2,
-          "pn|" + pv + "|" + nx,
-          "st|" + spk + "|" + t,
-          "pos|" + spk + "|" + std::to_string(rel) + "|" + std::to_string(i == 0) + std::to_string(i == T - 1),
-          "len|" + spk + "|" + len,
-          "own|" + kind + "|" + std::to_string(bucket_count(std::max(0, own))),
-          "oth|" + kind + "|" + std::to_string(bucket_count(other)),
-          "tot|" + t + "|" + std::to_string(std::min(1, own + other)),
+      const std::string_view t = form(i), pv = form(i - 1), nx = form(i + 1), pv2 = form(i - 2), nx2 = form(i + 2);
+      const auto f = static_cast<std::size_t>(token_forms[u][static_cast<std::size_t>(i)]);
+      const int own = (customer ? customer_units[f] : agent_units[f]) - 1;  // other units of the same speaker
+      const int other = customer ? agent_units[f] : customer_units[f];      // units of the other speaker
+      const std::string_view kind = text::to_string(toks[static_cast<std::size_t>(i)].kind);
+      const Decimal rel(T > 1 ? (4 * i) / T : 0), first(i == 0), last(i == T - 1);
+      const Decimal own_bucket(bucket_count(std::max(0, own))), other_bucket(bucket_count(other));
+      const Decimal seen_elsewhere(std::min(1, own + other));
+      const std::int32_t ids[] = {
+          feature_id({"t|", t}, seed, B),
+          feature_id({"pt|", pv, "|", t}, seed, B),
+          feature_id({"tn|", t, "|", nx}, seed, B),
+          feature_id({"ppt|", pv2, "|", pv, "|", t}, seed, B),
+          feature_id({"tnn|", t, "|", nx, "|", nx2}, seed, B),
+          feature_id({"pn|", pv, "|", nx}, seed, B),
+          feature_id({"st|", spk, "|", t}, seed, B),
+          feature_id({"pos|", spk, "|", rel.view(), "|", first.view(), last.view()}, seed, B),
+          len_id,
+          feature_id({"own|", kind, "|", own_bucket.view()}, seed, B),
+          feature_id({"oth|", kind, "|", other_bucket.view()}, seed, B),
+          feature_id({"tot|", t, "|", seen_elsewhere.view()}, seed, B),
       };
-      auto& ids = ut.features[static_cast<std::size_t>(i)];
-      for (const auto& f : feats) ids.push_back(static_cast<std::int32_t>(fnv1a64(f, seed) % B));
+      static_assert(std::size(ids) == kCompressFeatures);
+      ut.features.insert(ut.features.end(), std::begin(ids), std::end(ids));
     }
   }
   return out;
@@ -114,13 +150,16 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
 
 std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<float>& weights) {
   KESSEL_CHECK_ARG(!weights.empty(), "keep_probabilities: no weights");
+  KESSEL_CHECK_ARG(unit.features.size() % kCompressFeatures == 0, "keep_probabilities: ", unit.features.size(),
+                   " feature ids is not ", kCompressFeatures, " per token");
   const float bias = weights.back();
   const auto B = static_cast<std::int32_t>(weights.size() - 1);
+  const std::size_t T = unit.features.size() / kCompressFeatures;
   std::vector<float> out;
-  out.reserve(unit.features.size());
-  for (const auto& ids : unit.features) {
+  out.reserve(T);
+  for (std::size_t t = 0; t < T; ++t) {
     float z = bias;
-    for (std::int32_t id : ids) {
+    for (std::int32_t id : unit.features_of(t)) {
       KESSEL_CHECK_ARG(id >= 0 && id < B, "keep_probabilities: feature id ", id, " outside [0, ", B, ")");
       z += weights[static_cast<std::size_t>(id)];
     }

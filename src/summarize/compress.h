@@ -25,21 +25,29 @@
 namespace kessel::summarize {
 
 inline constexpr int kCompressBuckets = 1 << 18;
+inline constexpr std::size_t kCompressFeatures = 12;  // hashed feature ids per token
 
 // The tokens of every unit (text::tokenize, no lexicon terms), which of them an expressed customer
 // emotion mention covers, and — from compress_features only — the hashed feature ids of each token
-// (`features[t]` lists the ids of token t). Pure functions of the dialogue. `tokens` views
+// (features_of(t) lists the ids of token t). Pure functions of the dialogue. `tokens` views
 // Prepared::unit_tokens: the Prepared must outlive the UnitTokens.
 struct UnitTokens {
   std::span<const text::Token> tokens;
-  std::vector<std::vector<std::int32_t>> features;  // empty from unit_tokens
+  // kCompressFeatures ids per token, token t's at [t * kCompressFeatures, (t + 1) * kCompressFeatures):
+  // one buffer per unit rather than one per token, whose allocation cost more than the hashing.
+  // Empty from unit_tokens.
+  std::vector<std::int32_t> features;
   std::vector<char> forced;  // 1: inside an expressed customer emotion mention, never deleted
+  std::span<const std::int32_t> features_of(std::size_t t) const {
+    return std::span<const std::int32_t>(features).subspan(t * kCompressFeatures, kCompressFeatures);
+  }
 };
 std::vector<UnitTokens> unit_tokens(const Prepared& p);
 std::vector<UnitTokens> compress_features(const Prepared& p, int buckets);
 
 // Keep probability of each token: sigmoid(bias + sum of the token's feature weights).
-// `weights` has buckets + 1 entries; the last is the bias.
+// `weights` has buckets + 1 entries; the last is the bias. InvalidArgument unless `unit.features`
+// holds kCompressFeatures ids per token, each in [0, buckets).
 std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<float>& weights);
 
 // The unit's text without the tokens whose keep probability is below `threshold` (forced tokens

@@ -45,7 +45,8 @@ bool fit_compressor(const std::vector<const TrainingExample*>& examples, EacaMod
       const std::vector<float> y = keep_targets(ut, ex.references);
       for (std::size_t t = 0; t < y.size(); ++t) {
         if (ut.forced[t]) continue;  // never deleted, nothing to learn
-        data.push_back({ut.features[t], y[t]});
+        const auto ids = ut.features_of(t);
+        data.push_back({std::vector<std::int32_t>(ids.begin(), ids.end()), y[t]});
         kept += y[t];
       }
     }

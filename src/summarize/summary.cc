@@ -145,8 +145,9 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
       u.sentence = s;
       u.speaker = turn.speaker;
       u.text = turn.sentences[static_cast<std::size_t>(s)];
-      u.chars = static_cast<int>(text::decode_utf8(u.text, text::Utf8Mode::lossy).size());
-      p.unit_tokens.push_back(text::tokenize(u.text, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy}));
+      const text::DecodedText decoded = text::decode_utf8(u.text, text::Utf8Mode::lossy);  // once for both
+      u.chars = static_cast<int>(decoded.size());
+      p.unit_tokens.push_back(text::tokenize(u.text, decoded, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy}));
       p.units.push_back(std::move(u));
     }
     text::DetectOptions options;

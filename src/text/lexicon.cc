@@ -16,21 +16,57 @@
 namespace kessel::text {
 
 std::string normalize_term(std::string_view term) {
-  const DecodedText d = decode_utf8(term, Utf8Mode::lossy);
-  std::size_t b = 0, e = d.cps.size();
-  while (b < e && is_space(d.cps[b])) ++b;
-  while (e > b && is_space(d.cps[e - 1])) --e;
+  // One pass, no DecodedText: every token's `lower` and every lexicon lookup comes through here.
+  // Leading white space is skipped; later white space is copied as it comes, and the trailing run
+  // is cut off at the end.
   std::string out;
   out.reserve(term.size());
-  for (std::size_t i = b; i < e; ++i) {
-    if (is_variation_selector(d.cps[i])) continue;
-    append_utf8(out, fold_case(d.cps[i]));
+  std::size_t kept = 0;  // out's length up to its last code point that is not white space
+  bool started = false;  // past the leading white space
+  for (std::size_t at = 0; at < term.size();) {
+    const char32_t cp = next_code_point(term, &at);
+    const bool space = is_space(cp);
+    if (space && !started) continue;
+    started = true;
+    if (!is_variation_selector(cp)) append_utf8(out, fold_case(cp));
+    if (!space) kept = out.size();
   }
+  out.resize(kept);
   return out;
 }
 
 // ---- TermMatcher
 // -----------------------------------------------------------------------------------
+
+std::size_t TermMatcher::slot_of(std::uint64_t key) const {
+  // Fibonacci hashing: the multiply carries the key's bits (node and code point) upwards, and the
+  // shift folds the high half back onto the low bits, which index the table.
+  const std::uint64_t mixed = key * 0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(mixed ^ (mixed >> 32)) & (edges_.size() - 1);
+}
+
+std::int32_t TermMatcher::child(std::uint64_t key) const {
+  if (edges_.empty()) return -1;
+  for (std::size_t s = slot_of(key);; s = (s + 1) & (edges_.size() - 1)) {
+    const Edge& e = edges_[s];
+    if (e.child < 0) return -1;  // the table is never full, so a probe always meets an empty slot
+    if (e.key == key) return e.child;
+  }
+}
+
+void TermMatcher::add_edge(std::uint64_t key, std::int32_t child) {
+  if (2 * (edge_count_ + 1) > edges_.size()) {
+    std::vector<Edge> old = std::move(edges_);
+    edges_.assign(std::max<std::size_t>(64, 2 * old.size()), Edge{});
+    edge_count_ = 0;
+    for (const Edge& e : old)
+      if (e.child >= 0) add_edge(e.key, e.child);
+  }
+  std::size_t s = slot_of(key);
+  while (edges_[s].child >= 0) s = (s + 1) & (edges_.size() - 1);
+  edges_[s] = Edge{key, child};
+  ++edge_count_;
+}
 
 void TermMatcher::insert(std::string_view normalized_term) {
   const DecodedText d = decode_utf8(normalized_term, Utf8Mode::lossy);
@@ -38,15 +74,13 @@ void TermMatcher::insert(std::string_view normalized_term) {
   std::int32_t node = 0;
   for (char32_t cp : d.cps) {
     const std::uint64_t key = (static_cast<std::uint64_t>(node) << 21) | cp;
-    auto it = edges_.find(key);
-    if (it == edges_.end()) {
+    std::int32_t next = child(key);
+    if (next < 0) {
       nodes_.push_back(Node{});
-      const auto child = static_cast<std::int32_t>(nodes_.size() - 1);
-      edges_.emplace(key, child);
-      node = child;
-    } else {
-      node = it->second;
+      next = static_cast<std::int32_t>(nodes_.size() - 1);
+      add_edge(key, next);
     }
+    node = next;
   }
   if (!nodes_[static_cast<std::size_t>(node)].terminal) ++terms_;
   nodes_[static_cast<std::size_t>(node)].terminal = true;
@@ -58,10 +92,8 @@ std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n,
   std::size_t matched = 0, best = 0, best_consumed = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (is_variation_selector(cps[i])) continue;
-    const std::uint64_t key = (static_cast<std::uint64_t>(node) << 21) | fold_case(cps[i]);
-    auto it = edges_.find(key);
-    if (it == edges_.end()) break;
-    node = it->second;
+    node = child((static_cast<std::uint64_t>(node) << 21) | fold_case(cps[i]));
+    if (node < 0) break;
     ++matched;
     if (nodes_[static_cast<std::size_t>(node)].terminal) {
       best = matched;

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "kessel/text/lexicon.h"
+#include "text/emoticon_index.h"
 
 namespace kessel::text {
 
@@ -17,17 +18,6 @@ bool starts_with_ascii(const char32_t* cps, std::size_t n, std::string_view s) {
     if (fold_case(cps[i]) != static_cast<char32_t>(s[i])) return false;
   }
   return true;
-}
-
-std::vector<std::u32string> emoticons_longest_first() {
-  std::vector<std::u32string> out;
-  for (const auto& e : builtin_emoticons()) {
-    const DecodedText d = decode_utf8(e);
-    out.emplace_back(d.cps.begin(), d.cps.end());
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.size() > b.size(); });
-  return out;
 }
 
 // True when `last` is an opening bracket that text after it closes, or that CJK text follows at
@@ -51,8 +41,8 @@ bool opens_bracket_group(char32_t last, const char32_t* cps, std::size_t n, std:
 
 // Length of a built-in emoticon at cps[i] that respects the boundary rule, 0 when none.
 std::size_t emoticon_length(const char32_t* cps, std::size_t n, std::size_t i) {
-  static const std::vector<std::u32string> emoticons = emoticons_longest_first();
-  for (const auto& e : emoticons) {
+  static const EmoticonIndex emoticons(builtin_emoticons());
+  for (const auto& e : emoticons.candidates(cps[i])) {
     if (e.size() > n - i) continue;
     if (!std::equal(e.begin(), e.end(), cps + i)) continue;
     if (is_alnum(e.front()) && i > 0 && is_alnum(cps[i - 1])) continue;
@@ -293,7 +283,10 @@ std::vector<Token> tokenize(std::string_view bytes, const DecodedText& decoded,
   const char32_t* cps = decoded.cps.data();
   const std::size_t n = decoded.cps.size();
   std::vector<Token> out;
-  out.reserve(n / 2 + 4);
+  // Chinese text is a token per character: n / 2 made every CJK turn move its tokens to a second
+  // buffer. A text has at most n tokens: up to 512 code points (longer than a turn usually is) n
+  // are reserved, beyond that about half.
+  out.reserve(std::min(n, n / 2 + 256));
   auto emit = [&](std::size_t i, std::size_t len, TokenKind kind) {
     Token t;
     t.kind = kind;

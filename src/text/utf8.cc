@@ -110,6 +110,18 @@ std::string sanitize_utf8(std::string_view bytes) {
   return encode_utf8(d.cps.data(), d.cps.size());
 }
 
+char32_t next_code_point(std::string_view bytes, std::size_t* at) {
+  char32_t cp = 0;
+  const char* why = "";
+  const int n = decode_one(bytes, *at, &cp, &why);
+  if (n == 0) {
+    ++*at;
+    return 0xFFFD;
+  }
+  *at += static_cast<std::size_t>(n);
+  return cp;
+}
+
 void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -237,7 +249,8 @@ char32_t fold_case(char32_t c) {
 }
 
 void ScriptCounts::add(std::string_view text) {
-  for (char32_t cp : decode_utf8(text, Utf8Mode::lossy).cps) {
+  for (std::size_t at = 0; at < text.size();) {
+    const char32_t cp = next_code_point(text, &at);
     if (is_cjk(cp)) ++cjk;
     else if (is_latin_letter(cp)) ++latin;
   }

@@ -85,8 +85,20 @@ class TermMatcher {
   struct Node {
     bool terminal = false;
   };
+  // The trie's edges, (node << 21 | cp) -> child, in one open-addressing table (linear probing, a
+  // power-of-two size, at most half full). The tokenizer looks up an edge at every position of a
+  // text; an unordered_map's prime modulus and bucket chains cost more there than the rest of the
+  // lookup. tests/cpp/text/lexicon_test.cc compares it with a plain search over the terms.
+  struct Edge {
+    std::uint64_t key = 0;
+    std::int32_t child = -1;  // -1: an empty slot
+  };
+  std::int32_t child(std::uint64_t key) const;  // -1 when there is no such edge
+  void add_edge(std::uint64_t key, std::int32_t child);
+  std::size_t slot_of(std::uint64_t key) const;
   std::vector<Node> nodes_{Node{}};
-  std::unordered_map<std::uint64_t, std::int32_t> edges_;  // (node << 21 | cp) -> child
+  std::vector<Edge> edges_;
+  std::size_t edge_count_ = 0;
   std::size_t terms_ = 0;
 };
 

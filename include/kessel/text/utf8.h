@@ -39,6 +39,12 @@ inline bool is_valid_utf8(std::string_view bytes) { return !find_invalid_utf8(by
 // Valid UTF-8 copy of `bytes` with each malformed byte replaced by U+FFFD.
 std::string sanitize_utf8(std::string_view bytes);
 
+// The code point that starts at bytes[*at], read as decode_utf8 reads it in lossy mode (a malformed
+// sequence is one byte read as U+FFFD), with *at moved past it; *at must be < bytes.size(). For
+// loops that look at each code point once (counting, classifying, normalizing a token): a
+// DecodedText costs two vector allocations, which on short texts cost more than the decoding.
+char32_t next_code_point(std::string_view bytes, std::size_t* at);
+
 void append_utf8(std::string& out, char32_t cp);
 std::string encode_utf8(char32_t cp);
 std::string encode_utf8(const char32_t* cps, std::size_t n);

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "kessel/error.h"
+#include "util/hash.h"
 #include "test_dialogues.h"
 
 namespace kessel::summarize {
@@ -28,19 +31,91 @@ TEST(Compress, FeaturesAreDeterministicAndInRange) {
   const auto a = compress_features(p, 1000), b = compress_features(p, 1000);
   ASSERT_EQ(a.size(), 2u);
   for (std::size_t u = 0; u < a.size(); ++u) {
-    ASSERT_EQ(a[u].features.size(), a[u].tokens.size());
+    ASSERT_EQ(a[u].features.size(), a[u].tokens.size() * kCompressFeatures);
     EXPECT_EQ(a[u].features, b[u].features);
-    for (const auto& ids : a[u].features)
-      for (auto id : ids) {
-        EXPECT_GE(id, 0);
-        EXPECT_LT(id, 1000);
-      }
+    for (auto id : a[u].features) {
+      EXPECT_GE(id, 0);
+      EXPECT_LT(id, 1000);
+    }
   }
   // The placeholder is one token: deletion can never cut it in half.
   bool placeholder = false;
   for (const auto& t : a[0].tokens) placeholder = placeholder || t.text == "[订单编号]";
   EXPECT_TRUE(placeholder);
   EXPECT_THROW(compress_features(p, 0), InvalidArgument);
+}
+
+// The token-deletion features as first written, each one a string hashed into its bucket:
+// compress_features hashes the same strings part by part without building them.
+std::vector<std::vector<std::vector<std::int32_t>>> plain_compress_features(const Prepared& p, int buckets) {
+  const auto B = static_cast<std::uint64_t>(buckets);
+  const std::uint64_t seed = fnv1a64("compress");
+  auto form_of = [](const text::Token& t) -> std::string {
+    if (t.kind == text::TokenKind::number) return "<num>";
+    return t.lower.empty() ? t.text : t.lower;
+  };
+  auto bucket_count = [](int n) { return n <= 2 ? n : (n <= 5 ? 3 : 4); };
+  std::map<std::string, std::pair<int, int>> occurs;  // form -> (customer units, agent units)
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    std::set<std::string> seen;
+    for (const auto& t : p.unit_tokens[u]) seen.insert(form_of(t));
+    for (const auto& f : seen) (p.units[u].speaker == Speaker::customer ? occurs[f].first : occurs[f].second) += 1;
+  }
+  std::vector<std::vector<std::vector<std::int32_t>>> out(p.units.size());
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    const auto& toks = p.unit_tokens[u];
+    const int T = static_cast<int>(toks.size());
+    const bool customer = p.units[u].speaker == Speaker::customer;
+    const std::string spk = customer ? "C" : "A";
+    const std::string len = std::to_string(std::min(p.units[u].chars / 4, 10));
+    auto form = [&](int i) -> std::string { return i < 0 ? "^" : i >= T ? "$" : form_of(toks[static_cast<std::size_t>(i)]); };
+    for (int i = 0; i < T; ++i) {
+      const std::string t = form(i), pv = form(i - 1), nx = form(i + 1), pv2 = form(i - 2), nx2 = form(i + 2);
+      const auto& c = occurs[t];
+      const int own = customer ? c.first - 1 : c.second - 1;
+      const int other = customer ? c.second : c.first;
+      const std::string kind = text::to_string(toks[static_cast<std::size_t>(i)].kind);
+      const int rel = T > 1 ? (4 * i) / T : 0;
+      const std::string feats[] = {
+          "t|" + t,
+          "pt|" + pv + "|" + t,
+          "tn|" + t + "|" + nx,
+          "ppt|" + pv2 + "|" + pv + "|" + t,
+          "tnn|" + t + "|" + nx + "|" + nx2,
+          "pn|" + pv + "|" + nx,
+          "st|" + spk + "|" + t,
+          "pos|" + spk + "|" + std::to_string(rel) + "|" + std::to_string(i == 0) + std::to_string(i == T - 1),
+          "len|" + spk + "|" + len,
+          "own|" + kind + "|" + std::to_string(bucket_count(std::max(0, own))),
+          "oth|" + kind + "|" + std::to_string(bucket_count(other)),
+          "tot|" + t + "|" + std::to_string(std::min(1, own + other)),
+      };
+      std::vector<std::int32_t> ids;
+      for (const auto& f : feats) ids.push_back(static_cast<std::int32_t>(fnv1a64(f, seed) % B));
+      out[u].push_back(ids);
+    }
+  }
+  return out;
+}
+
+TEST(Compress, FeaturesAreThePlainFeatureStrings) {
+  auto d = make_dialogue({{Speaker::customer, {"您好，请问我的订单[订单编号]什么时候发货呢？", "气死我了😡😡 3.5元 ok"}},
+                          {Speaker::agent, {"亲亲，订单今天发货哦。", "", "您好"}},
+                          {Speaker::customer, {"好的谢谢 :) 👩‍💻 [数字][数字]", "您好，请问"}},
+                          {Speaker::agent, {"Hello! Order 123, thanks", "亲亲"}}});
+  const Prepared p = prepare(d, lexicon());
+  for (int buckets : {1, 7, 1000, kCompressBuckets}) {
+    const auto fast = compress_features(p, buckets);
+    const auto plain = plain_compress_features(p, buckets);
+    ASSERT_EQ(fast.size(), plain.size());
+    for (std::size_t u = 0; u < fast.size(); ++u) {
+      ASSERT_EQ(fast[u].features.size(), plain[u].size() * kCompressFeatures) << "unit " << u;
+      for (std::size_t t = 0; t < plain[u].size(); ++t) {
+        const auto ids = fast[u].features_of(t);
+        EXPECT_EQ(std::vector<std::int32_t>(ids.begin(), ids.end()), plain[u][t]) << "unit " << u << " token " << t;
+      }
+    }
+  }
 }
 
 TEST(Compress, TargetsMarkTheTokensOnAReferenceLcs) {
@@ -86,10 +161,10 @@ TEST(Compress, DeletionNeverLeavesASingleCharacter) {
     w.back() = -10.0f;
     std::set<std::int32_t> others;
     for (std::size_t i = 0; i < u.tokens.size(); ++i)
-      if (!kept.count(u.tokens[i].text)) others.insert(u.features[i].begin(), u.features[i].end());
+      if (!kept.count(u.tokens[i].text)) others.insert(u.features_of(i).begin(), u.features_of(i).end());
     for (std::size_t i = 0; i < u.tokens.size(); ++i)
       if (kept.count(u.tokens[i].text))
-        for (auto id : u.features[i])
+        for (auto id : u.features_of(i))
           if (!others.count(id)) w[static_cast<std::size_t>(id)] += 30.0f;
     return w;
   };
@@ -212,21 +287,30 @@ TEST(Compress, EnglishThanksWithANameClosesAnAgentUnit) {
 }
 
 TEST(Compress, TrainingLearnsASeparableRule) {
-  // Feature 1 means "keep", feature 2 means "delete"; feature 0 is noise on both.
+  // Feature 1 means "keep", feature 2 means "delete"; a token's other kCompressFeatures - 1
+  // features (3, 4, ...) are noise on both.
+  const int buckets = 3 + static_cast<int>(kCompressFeatures) - 1;
+  auto token = [](std::int32_t signal) {
+    std::vector<std::int32_t> ids = {signal};
+    for (std::int32_t noise = 3; ids.size() < kCompressFeatures; ++noise) ids.push_back(noise);
+    return ids;
+  };
   std::vector<KeepExample> data;
   for (int i = 0; i < 200; ++i) {
-    data.push_back({{0, 1}, 1.0f});
-    data.push_back({{0, 2}, 0.0f});
+    data.push_back({token(1), 1.0f});
+    data.push_back({token(2), 0.0f});
   }
-  const auto w = train_compressor(data, 3, CompressTrainOptions{});
-  ASSERT_EQ(w.size(), 4u);
+  const auto w = train_compressor(data, buckets, CompressTrainOptions{});
+  ASSERT_EQ(w.size(), static_cast<std::size_t>(buckets) + 1);
   UnitTokens keep, drop;
-  keep.features = {{0, 1}};
-  drop.features = {{0, 2}};
+  keep.features = token(1);
+  drop.features = token(2);
   EXPECT_GT(keep_probabilities(keep, w)[0], 0.9f);
   EXPECT_LT(keep_probabilities(drop, w)[0], 0.1f);
-  EXPECT_EQ(train_compressor(data, 3, CompressTrainOptions{}), w);  // deterministic
-  drop.features = {{7}};
+  EXPECT_EQ(train_compressor(data, buckets, CompressTrainOptions{}), w);  // deterministic
+  drop.features = token(buckets);  // outside [0, buckets)
+  EXPECT_THROW(keep_probabilities(drop, w), InvalidArgument);
+  drop.features = {0, 1};  // not kCompressFeatures ids per token
   EXPECT_THROW(keep_probabilities(drop, w), InvalidArgument);
   EXPECT_THROW(train_compressor(data, 0, CompressTrainOptions{}), InvalidArgument);
 }

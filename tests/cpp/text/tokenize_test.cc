@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kessel/error.h"
 #include "kessel/text/lexicon.h"
+#include "text/emoticon_index.h"
 
 namespace kessel::text {
 namespace {
@@ -149,6 +152,37 @@ TEST(Tokenize, PunctuationRunsAndHandles) {
   EXPECT_EQ(find(toks, "???").kind, TokenKind::punct);
   EXPECT_EQ(find(toks, "#fail").kind, TokenKind::hashtag);
   EXPECT_EQ(find(toks, "！！！").kind, TokenKind::punct);
+}
+
+// The index's groups hold exactly the emoticons that start with their code point, in the order the
+// plain list tries them (longest first, stable), for the built-ins and for a list with repeats,
+// equal lengths, an empty entry and non-ASCII starts.
+TEST(EmoticonIndex, GroupsKeepThePlainListsOrder) {
+  const std::vector<std::string> odd = {":)", ":-)", "", ":(", ":-)", "¯\\_(ツ)_/¯", "ツ", "(╯°□°)╯︵ ┻━┻", "(´･ω･`)", "xD"};
+  for (const auto* list : {&builtin_emoticons(), &odd}) {
+    const EmoticonIndex index(*list);
+    std::vector<std::u32string> plain;
+    for (const auto& e : *list) {
+      const DecodedText d = decode_utf8(e);
+      if (!d.cps.empty()) plain.emplace_back(d.cps.begin(), d.cps.end());
+    }
+    std::stable_sort(plain.begin(), plain.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    EXPECT_EQ(index.longest_first(), plain);
+    std::vector<char32_t> cps;
+    for (char32_t cp = 0; cp < 0x400; ++cp) cps.push_back(cp);
+    for (char32_t cp : {U'ツ', U'中', U'😡', char32_t{0xFFFD}, char32_t{0x10FFFF}}) cps.push_back(cp);
+    for (char32_t cp : cps) {
+      std::vector<std::u32string> want, got;
+      for (const auto& e : plain)
+        if (e.front() == cp) want.push_back(e);
+      for (const auto& e : index.candidates(cp))
+        if (e.front() == cp) got.push_back(e);
+      EXPECT_EQ(got, want) << static_cast<unsigned>(cp);
+      if (cp < 0x80) {
+        EXPECT_EQ(index.candidates(cp).size(), want.size()) << static_cast<unsigned>(cp);
+      }
+    }
+  }
 }
 
 }  // namespace

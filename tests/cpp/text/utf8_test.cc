@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kessel/error.h"
+#include "text/odd_text.h"
 
 namespace kessel::text {
 namespace {
@@ -75,6 +76,26 @@ TEST(Utf8, CharClasses) {
   EXPECT_EQ(char_class(U' '), CharClass::space);
   EXPECT_EQ(char_class(0x3000), CharClass::space);
   EXPECT_EQ(fold_case(U'Ａ'), U'a');
+}
+
+// next_code_point walks a text as decode_utf8 reads it in lossy mode, on every kind of malformed
+// input too.
+TEST(Utf8, NextCodePointReadsAsLossyDecoding) {
+  std::mt19937_64 rng(11);
+  std::vector<std::string> texts = {"", "a", "\xFF", "\xE4\xB8", "a\xE4\xB8" "b", "\xF4\x90\x80\x80", "👩‍💻"};
+  for (int k = 0; k < 2000; ++k) texts.push_back(testing::odd_text(rng));
+  for (const auto& s : texts) {
+    const DecodedText d = decode_utf8(s, Utf8Mode::lossy);
+    std::vector<char32_t> cps;
+    std::vector<std::int64_t> offsets;
+    for (std::size_t at = 0; at < s.size();) {
+      offsets.push_back(static_cast<std::int64_t>(at));
+      cps.push_back(next_code_point(s, &at));
+    }
+    offsets.push_back(static_cast<std::int64_t>(s.size()));
+    EXPECT_EQ(cps, d.cps) << s;
+    EXPECT_EQ(offsets, d.byte_offsets) << s;
+  }
 }
 
 }  // namespace
