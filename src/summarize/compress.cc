@@ -1,6 +1,7 @@
 #include "summarize/compress.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
@@ -257,9 +258,10 @@ std::size_t salutation_length(const std::vector<text::Token>& t) {
 }
 
 // An agent's sign-off at the end of t[first, limit): "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter
-// word that starts upper-case). Tokens that are nothing but such a mark and a capitalized name
-// ("^CAR", "-Chris") are a sign-off whatever the name's length. Returns the index of the mark, or
-// `limit` when there is none.
+// word that starts upper-case). A longer capitalized name is a sign-off too when nothing else is
+// left ("^CAR", "-Chris") or when the mark is written onto the name after a space or a full stop
+// ("... what the situation is.-Chris", "We'll look into it -Leighton"); a mark inside a word
+// ("e-Reader") is not one. Returns the index of the mark, or `limit` when there is none.
 std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
   if (limit < first + 2) return limit;
   const auto& mark = t[limit - 2];
@@ -267,7 +269,11 @@ std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first
   const bool mark_ok = mark.text == "^" || mark.text == "-" || mark.text == "*" || mark.text == "~";
   if (!mark_ok || !is_word(name) || !is_upper_ascii(name.text[0])) return limit;
   const bool alone = limit - first == 2;
-  return alone || name.text.size() <= 4 ? limit - 2 : limit;
+  const bool attached = mark.byte_end == name.byte_start &&
+                        std::all_of(name.text.begin(), name.text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  const bool set_off = limit - 2 > first && (t[limit - 3].byte_end < mark.byte_start ||
+                                              t[limit - 3].kind == text::TokenKind::punct);
+  return alone || name.text.size() <= 4 || (attached && set_off) ? limit - 2 : limit;
 }
 
 // A tweet thread's counter, "1/2" or "(2/3)": n/m with 1 <= n <= m <= 9 (not "24/7", "9/15", "0/10").

@@ -219,15 +219,27 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
   // No punctuation closes a salutation here: "hi there is a problem" keeps every word.
   EXPECT_EQ(drop_addressing(p.units[3], units[3]), p.units[3].text);
   // A unit that is only a sign-off says nothing (empty: never selected), whatever the name's length;
-  // after other words only a 1-4 letter name is a sign-off ("thanks -Chris" is ambiguous, kept).
+  // after other words a longer name is one when its mark is written onto it (below).
   auto d2 = make_dialogue({{Speaker::agent, {"^CAR"}}, {Speaker::agent, {"-Chris"}},
                            {Speaker::agent, {"We fixed it -Chris"}}, {Speaker::agent, {"-"}}});
   const Prepared p2 = prepare(d2, lexicon());
   const auto units2 = unit_tokens(p2);
   EXPECT_EQ(drop_addressing(p2.units[0], units2[0]), "");
   EXPECT_EQ(drop_addressing(p2.units[1], units2[1]), "");
-  EXPECT_EQ(drop_addressing(p2.units[2], units2[2]), p2.units[2].text);
+  EXPECT_EQ(drop_addressing(p2.units[2], units2[2]), "We fixed it");
   EXPECT_EQ(drop_addressing(p2.units[3], units2[3]), p2.units[3].text);
+  // A longer name is a sign-off when its mark is written onto it after a space or a full stop; a
+  // hyphen inside a word is not a mark.
+  auto named = make_dialogue({{Speaker::agent, {"We can see what the situation is.-Chris"}},
+                              {Speaker::agent, {"We will look into it -Leighton"}},
+                              {Speaker::agent, {"Try our new e-Reader"}},
+                              {Speaker::agent, {"It is on the way - Delivery"}}});
+  const Prepared pn = prepare(named, lexicon());
+  const auto un = unit_tokens(pn);
+  EXPECT_EQ(drop_addressing(pn.units[0], un[0]), "We can see what the situation is.");
+  EXPECT_EQ(drop_addressing(pn.units[1], un[1]), "We will look into it");
+  EXPECT_EQ(drop_addressing(pn.units[2], un[2]), "Try our new e-Reader");
+  EXPECT_EQ(drop_addressing(pn.units[3], un[3]), "It is on the way - Delivery");  // a spaced dash and a word
 }
 
 TEST(Compress, EnglishThreadCountersAreAddressingToo) {
