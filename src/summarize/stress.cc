@@ -13,6 +13,7 @@
 #include "kessel/summarize/eaca.h"
 #include "kessel/text/utf8.h"
 #include "summarize/eaca_features.h"
+#include "util/hash.h"
 #include "util/splitmix.h"
 #include "util/timer.h"
 
@@ -329,12 +330,15 @@ text::Dialogue inject_emotions(const text::Dialogue& dialogue, double share) {
   const bool zh = detect_lang(dialogue) == Lang::zh;
   const auto& phrases = zh ? kZh : kEn;
   text::Dialogue out = dialogue;
+  // The sequence starts at a point drawn from the dialogue's id, so that across dialogues every
+  // customer unit, the first included, is chosen with probability `share`.
+  const double offset = static_cast<double>(fnv1a64(dialogue.id) >> 11) * 0x1.0p-53;
   long k = 0;
   for (auto& turn : out.turns) {
     if (turn.speaker != text::Speaker::customer) continue;
     bool changed = false;
     for (auto& sentence : turn.sentences) {
-      const double position = std::fmod(static_cast<double>(k) * kGolden, 1.0);
+      const double position = std::fmod(offset + static_cast<double>(k) * kGolden, 1.0);
       const std::string& phrase = phrases[static_cast<std::size_t>(k) % phrases.size()];
       ++k;
       if (position >= share) continue;

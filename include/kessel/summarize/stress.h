@@ -118,8 +118,9 @@ text::Dialogue build_long_dialogue(const std::vector<text::Dialogue>& base, int 
 
 // `dialogue` with an emotion phrase (from the default lexicon of its language: 气死我了, so
 // disappointed, 😡, ...) added at the end of each chosen customer unit: unit k of the customer's
-// units (counted over the dialogue) is chosen when frac(k * 0.618...) < share, a spread that fills
-// in as share grows. Turn text is rebuilt from the sentences.
+// units (counted over the dialogue) is chosen when frac(o + k * 0.618...) < share, o drawn from the
+// dialogue's id: a spread that fills in as share grows, with no position favoured across dialogues.
+// Turn text is rebuilt from the sentences.
 text::Dialogue inject_emotions(const text::Dialogue& dialogue, double share);
 
 // The modality cases' dialogues, in the language given ("zh" or "en"); exposed for the tests.
