@@ -170,7 +170,7 @@ void add_stress_command(CLI::App& app) {
   add_summarizer_flags(*cmd, options->summarizer);
   cmd->add_option("--lengths", options->stress.lengths, "Dialogue lengths in units")
       ->delimiter(',')
-      ->check(CLI::Range(1, 20000));
+      ->check(CLI::Range(1, summarize::kMaxStressLength));
   cmd->add_option("--densities", options->stress.densities,
                   "Shares of customer units with an emotion")
       ->delimiter(',')

@@ -427,6 +427,9 @@ StressReport run_stress(const std::vector<text::Dialogue>& base, const text::Lex
                         const std::function<void(const std::string&)>& progress) {
   KESSEL_CHECK_ARG(!base.empty(), "stress: no base dialogues");
   KESSEL_CHECK_ARG(!options.lengths.empty(), "stress: no lengths");
+  for (int length : options.lengths)
+    KESSEL_CHECK_ARG(length >= 1 && length <= kMaxStressLength, "stress: a length must be in [1, ", kMaxStressLength,
+                     "] units, got ", length);
   for (double d : options.densities)
     KESSEL_CHECK_ARG(d >= 0.0 && d <= 1.0, "stress: a density must be in [0, 1], got ", d);
   auto say = [&](const std::string& line) {

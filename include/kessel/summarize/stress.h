@@ -35,6 +35,10 @@
 
 namespace kessel::summarize {
 
+// The longest dialogue the length test builds: an EACA map of a 8,192-unit dialogue is about 4,096
+// x 8,192 floats (134 MB), and the reference path of the kernel test holds twice that in double.
+inline constexpr int kMaxStressLength = 8192;
+
 struct StressOptions {
   std::vector<int> lengths = {16, 64, 256, 1024, 2048, 4096};  // units per built dialogue
   // Target shares of customer units with an expressed emotion (levels below the base dialogues' own

@@ -159,6 +159,8 @@ TEST(StressRun, RefusesBadOptions) {
   o = small_options();
   o.lengths.clear();
   EXPECT_THROW(run_stress(base_zh(), lex, s, o), InvalidArgument);
+  o.lengths = {kMaxStressLength + 1};
+  EXPECT_THROW(run_stress(base_zh(), lex, s, o), InvalidArgument);
   EXPECT_THROW(modality_dialogues("fr"), InvalidArgument);
 }
 
