@@ -104,7 +104,8 @@ void print_text(const summarize::StressReport& r, const std::string& base, doubl
                 mark(r.length_entropy_ok), 100 * r.entropy_change, r.entropy_from, r.entropy_to,
                 100 * tolerance);
   else if (r.lengths.front().entropy_norm < 0)
-    std::printf("  entropy not measured: the scorer has no attention map\n");
+    std::printf(
+        "  entropy not measured: the scorer has no attention map\n");  // (Lead, Longest, LexRank)
   else
     std::printf(
         "  entropy change not measured: fewer than two lengths fit in the base dialogues without "

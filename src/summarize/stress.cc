@@ -426,10 +426,18 @@ StressReport run_stress(const std::vector<text::Dialogue>& base, const text::Lex
                         const Summarizer& summarizer, const StressOptions& options,
                         const std::function<void(const std::string&)>& progress) {
   KESSEL_CHECK_ARG(!base.empty(), "stress: no base dialogues");
+  const bool any_customer = std::any_of(base.begin(), base.end(), [](const text::Dialogue& d) {
+    return std::any_of(d.turns.begin(), d.turns.end(), [](const text::Turn& t) {
+      return t.speaker == text::Speaker::customer && !t.sentences.empty();
+    });
+  });
+  KESSEL_CHECK_ARG(any_customer,
+                   "stress: the base dialogues have no customer sentence; the attention and "
+                   "density tests need customer units");
   KESSEL_CHECK_ARG(!options.lengths.empty(), "stress: no lengths");
   for (int length : options.lengths)
-    KESSEL_CHECK_ARG(length >= 1 && length <= kMaxStressLength, "stress: a length must be in [1, ", kMaxStressLength,
-                     "] units, got ", length);
+    KESSEL_CHECK_ARG(length >= 1 && length <= kMaxStressLength, "stress: a length must be in [1, ",
+                     kMaxStressLength, "] units, got ", length);
   for (double d : options.densities)
     KESSEL_CHECK_ARG(d >= 0.0 && d <= 1.0, "stress: a density must be in [0, 1], got ", d);
   auto say = [&](const std::string& line) {

@@ -162,6 +162,10 @@ TEST(StressRun, RefusesBadOptions) {
   o.lengths = {kMaxStressLength + 1};
   EXPECT_THROW(run_stress(base_zh(), lex, s, o), InvalidArgument);
   EXPECT_THROW(modality_dialogues("fr"), InvalidArgument);
+  o = small_options();
+  EXPECT_THROW(run_stress({testing::make_dialogue({{Speaker::agent, {"您好。"}}})}, lex, s, o),
+               InvalidArgument)
+      << "no customer unit to query the attention or to inject emotions into";
 }
 
 }  // namespace
