@@ -186,6 +186,11 @@ TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
     for (Index k = 0; k < sa.attention.dim(1); ++k) sum += sa.attention.data()[q * sa.attention.dim(1) + k];
     EXPECT_NEAR(sum, 1.0, 1e-5);
   }
+  // attention_map (no size limit, for kessel stress) is the same ensemble map.
+  const AttentionMap map = a.attention_map(fx.prepared);
+  EXPECT_EQ(map.queries, sa.attention_queries);
+  ASSERT_EQ(map.weights.size(), sa.attention.size());
+  for (Index i = 0; i < sa.attention.size(); ++i) ASSERT_EQ(map.weights[i], sa.attention[i]) << i;
 
   a.metadata()["lexicon"] = fx.lex.identity();
   const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_roundtrip.safetensors").string();

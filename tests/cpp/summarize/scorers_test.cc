@@ -147,11 +147,21 @@ TEST(Scorers, CentralityExplainsOnlyDialoguesUpToTheMapLimit) {
   EXPECT_EQ(s.salience.size(), p.units.size());
   EXPECT_EQ(s.attention.size(), 0);
   EXPECT_TRUE(s.attention_queries.empty());
+  // attention_map has no limit: the same rows at any size.
+  const AttentionMap big = CentralityScorer().attention_map(p);
+  EXPECT_EQ(big.weights.dim(0), (kMaxExplainUnits + 2) / 2);
+  EXPECT_EQ(big.weights.dim(1), kMaxExplainUnits + 1);
   turns.pop_back();
   p = prepare(dialogue_of(turns), lexicon());
   s = CentralityScorer().score(p);
   EXPECT_EQ(s.attention.dim(0), (kMaxExplainUnits + 1) / 2);
   EXPECT_EQ(s.attention.dim(1), kMaxExplainUnits);
+  // Below the limit attention_map is exactly what score() explains with.
+  const AttentionMap map = CentralityScorer().attention_map(p);
+  EXPECT_EQ(map.queries, s.attention_queries);
+  ASSERT_EQ(map.weights.size(), s.attention.size());
+  for (Index i = 0; i < s.attention.size(); ++i) ASSERT_EQ(map.weights[i], s.attention[i]) << i;
+  EXPECT_EQ(LeadScorer().attention_map(p).weights.size(), 0) << "a baseline has no map";
 }
 
 TEST(Scorers, LeadAndLongest) {
