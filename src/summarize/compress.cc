@@ -175,8 +175,8 @@ namespace {
 // lead a text: "“Create similar playlist” doesn't work", "(and related costs)".
 bool opens(const text::Token& t) {
   static constexpr std::u32string_view kOpening = U"([{\"'“‘«「『《（【〈＜〔";
-  const auto cps = text::decode_utf8(t.text, text::Utf8Mode::lossy).cps;
-  return !cps.empty() && kOpening.find(cps.front()) != std::u32string_view::npos;
+  std::size_t at = 0;
+  return !t.text.empty() && kOpening.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
 }
 
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that

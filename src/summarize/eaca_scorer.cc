@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "kessel/attention.h"
 #include "kessel/error.h"
@@ -34,7 +35,8 @@ std::string format_float(float v) {
 }  // namespace
 
 EacaSwitches switches_of(const EacaConfig& c) {
-  return EacaSwitches{c.context_encoder, c.emotion_attention, c.time_decay, c.emotion_terms, c.normalizer};
+  return EacaSwitches{c.context_encoder, c.emotion_attention, c.time_decay, c.emotion_terms,
+                      c.normalizer};
 }
 
 std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
@@ -65,7 +67,8 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
 }
 
-EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, const std::string& file) {
+EacaConfig config_from_metadata(const std::map<std::string, std::string>& m,
+                                const std::string& file) {
   auto get = [&](const std::string& key) -> const std::string& {
     auto it = m.find(key);
     if (it == m.end()) throw ParseError(file, 0, "__metadata__." + key + ": missing");
@@ -90,26 +93,30 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
   auto get_bool = [&](const std::string& key) {
     const std::string& s = get(key);
     if (s != "true" && s != "false")
-      throw ParseError(file, 0, "__metadata__." + key + ": expected true or false, got '" + s + "'");
+      throw ParseError(file, 0,
+                       "__metadata__." + key + ": expected true or false, got '" + s + "'");
     return s == "true";
   };
   if (get("format") != "kessel-eaca-1")
-    throw ParseError(file, 0, "__metadata__.format: expected kessel-eaca-1, got '" + get("format") + "'");
+    throw ParseError(file, 0,
+                     "__metadata__.format: expected kessel-eaca-1, got '" + get("format") + "'");
   EacaConfig c;
   c.hash_buckets = get_int("hash_buckets");
   c.embed_dim = get_int("embed_dim");
   c.hidden = get_int("hidden");
   c.attn_dim = get_int("attn_dim");
   c.context_encoder = get_bool("context_encoder");
-  c.context_bilstm = m.count("context_bilstm") ? get_bool("context_bilstm") : false;  // older files: attention
+  c.context_bilstm =
+      m.count("context_bilstm") ? get_bool("context_bilstm") : false;  // older files: attention
   c.emotion_attention = get_bool("emotion_attention");
   c.time_decay = get_float("time_decay");
   c.max_sentences = get_int("max_sentences");
   c.max_chars = get_int("max_chars");
   c.redundancy = get_float("redundancy");
-  // The per-dialogue budget came later: a file with none of its keys is an older model (fixed budget);
-  // one with only some of them is damaged.
-  const char* budget_keys[] = {"budget_intercept", "budget_slope", "budget_min", "budget_max", "budget_scale"};
+  // The per-dialogue budget came later: a file with none of its keys is an older model (fixed
+  // budget); one with only some of them is damaged.
+  const char* budget_keys[] = {"budget_intercept", "budget_slope", "budget_min", "budget_max",
+                               "budget_scale"};
   int present = 0;
   for (const char* k : budget_keys) present += m.count(k) ? 1 : 0;
   if (present > 0) {
@@ -118,30 +125,37 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
     c.budget_min = get_int("budget_min");
     c.budget_max = get_int("budget_max");
     c.budget_scale = get_float("budget_scale");
-    if (c.budget_max < 0 || (c.budget_max > 0 && (c.budget_min < 1 || c.budget_min > c.budget_max)) ||
+    if (c.budget_max < 0 ||
+        (c.budget_max > 0 && (c.budget_min < 1 || c.budget_min > c.budget_max)) ||
         !(c.budget_scale > 0.0f))
-      throw ParseError(file, 0, "__metadata__: budget_min " + std::to_string(c.budget_min) + ", budget_max " +
-                                    std::to_string(c.budget_max) + ", budget_scale " + format_float(c.budget_scale) +
-                                    " out of range (need 1 <= min <= max, or max = 0; scale > 0)");
+      throw ParseError(file, 0,
+                       "__metadata__: budget_min " + std::to_string(c.budget_min) +
+                           ", budget_max " + std::to_string(c.budget_max) + ", budget_scale " +
+                           format_float(c.budget_scale) +
+                           " out of range (need 1 <= min <= max, or max = 0; scale > 0)");
   }
   // Later keys: absent means the behaviour of the models saved before them.
   if (m.count("emotion_terms")) c.emotion_terms = get_bool("emotion_terms");
   if (m.count("normalizer")) {
     const std::string& n = get("normalizer");
     if (n != "softmax" && n != "fuzzy")
-      throw ParseError(file, 0, "__metadata__.normalizer: expected softmax or fuzzy, got '" + n + "'");
+      throw ParseError(file, 0,
+                       "__metadata__.normalizer: expected softmax or fuzzy, got '" + n + "'");
     c.normalizer = n == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
   }
   if (m.count("compress_threshold")) {
     c.compress_threshold = get_float("compress_threshold");
     if (c.compress_threshold < 0.0f || c.compress_threshold >= 1.0f)
-      throw ParseError(file, 0, "__metadata__.compress_threshold: " + format_float(c.compress_threshold) +
-                                    " out of range [0, 1)");
+      throw ParseError(file, 0,
+                       "__metadata__.compress_threshold: " + format_float(c.compress_threshold) +
+                           " out of range [0, 1)");
   }
   if (m.count("f1_stop_chars")) {
     c.f1_stop_chars = get_float("f1_stop_chars");
     if (c.f1_stop_chars < 0.0f)
-      throw ParseError(file, 0, "__metadata__.f1_stop_chars: " + format_float(c.f1_stop_chars) + " must be >= 0");
+      throw ParseError(
+          file, 0,
+          "__metadata__.f1_stop_chars: " + format_float(c.f1_stop_chars) + " must be >= 0");
   }
   c.reported_speech = m.count("reported_speech") ? get_bool("reported_speech") : false;
   c.emotion_clause = m.count("emotion_clause") ? get_bool("emotion_clause") : false;
@@ -149,26 +163,33 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m, con
   if (m.count("members")) {
     c.members = get_int("members");
     if (c.members < 1 || c.members > kMaxMembers)
-      throw ParseError(file, 0, "__metadata__.members: " + std::to_string(c.members) + " out of range [1, " +
-                                    std::to_string(kMaxMembers) + "]");
+      throw ParseError(file, 0,
+                       "__metadata__.members: " + std::to_string(c.members) + " out of range [1, " +
+                           std::to_string(kMaxMembers) + "]");
   }
   // Widths beyond these would overflow the parameter count; no trained model comes near them.
   constexpr int kMaxWidth = 1 << 16, kMaxBuckets = 1 << 26;
-  if (c.hash_buckets > kMaxBuckets || c.embed_dim > kMaxWidth || c.hidden > kMaxWidth || c.attn_dim > kMaxWidth)
-    throw ParseError(file, 0, "__metadata__: hash_buckets (at most " + std::to_string(kMaxBuckets) +
-                                  ") or embed_dim/hidden/attn_dim (at most " + std::to_string(kMaxWidth) + ") too large");
-  if (c.hash_buckets < 1 || c.embed_dim < 1 || c.hidden < 1 || c.attn_dim < 1 || c.max_sentences < 1 ||
-      c.max_chars < 0 || c.time_decay < 0.0f || c.redundancy < 0.0f || c.redundancy > 1.0f)
+  if (c.hash_buckets > kMaxBuckets || c.embed_dim > kMaxWidth || c.hidden > kMaxWidth ||
+      c.attn_dim > kMaxWidth)
+    throw ParseError(file, 0,
+                     "__metadata__: hash_buckets (at most " + std::to_string(kMaxBuckets) +
+                         ") or embed_dim/hidden/attn_dim (at most " + std::to_string(kMaxWidth) +
+                         ") too large");
+  if (c.hash_buckets < 1 || c.embed_dim < 1 || c.hidden < 1 || c.attn_dim < 1 ||
+      c.max_sentences < 1 || c.max_chars < 0 || c.time_decay < 0.0f || c.redundancy < 0.0f ||
+      c.redundancy > 1.0f)
     throw ParseError(file, 0, "__metadata__: hyperparameters out of range");
   return c;
 }
 
 int length_budget(const EacaConfig& c, long dialogue_chars) {
   if (c.budget_max <= 0) return 0;
-  KESSEL_CHECK_ARG(dialogue_chars >= 0, "length_budget: dialogue_chars must be >= 0, got ", dialogue_chars);
+  KESSEL_CHECK_ARG(dialogue_chars >= 0, "length_budget: dialogue_chars must be >= 0, got ",
+                   dialogue_chars);
   const double fitted = static_cast<double>(c.budget_intercept) +
                         static_cast<double>(c.budget_slope) * static_cast<double>(dialogue_chars);
-  const double clamped = std::clamp(fitted, static_cast<double>(c.budget_min), static_cast<double>(c.budget_max));
+  const double clamped =
+      std::clamp(fitted, static_cast<double>(c.budget_min), static_cast<double>(c.budget_max));
   return std::max(1, static_cast<int>(std::lround(static_cast<double>(c.budget_scale) * clamped)));
 }
 
@@ -188,13 +209,14 @@ void set_attention_variant(EacaConfig& config, const std::string& name) {
 }
 
 void set_context_encoder(EacaConfig& config, const std::string& name) {
-  KESSEL_CHECK_ARG(name == "bilstm" || name == "attention", "context must be bilstm or attention, got '", name, "'");
+  KESSEL_CHECK_ARG(name == "bilstm" || name == "attention",
+                   "context must be bilstm or attention, got '", name, "'");
   config.context_bilstm = name == "bilstm";
 }
 
 bool parse_voice(const std::string& voice) {
-  KESSEL_CHECK_ARG(voice == "reported" || voice == "verbatim", "voice must be 'reported' or 'verbatim', got '", voice,
-                   "'");
+  KESSEL_CHECK_ARG(voice == "reported" || voice == "verbatim",
+                   "voice must be 'reported' or 'verbatim', got '", voice, "'");
   return voice == "reported";
 }
 
@@ -205,38 +227,42 @@ std::string language_warning(const Scorer& scorer, const std::vector<text::Dialo
   if (it == model->metadata().end()) return "";
   const std::string& trained = it->second;
   const LangCounts n = count_langs(dialogues);
-  const bool knows_zh = trained.find("zh") != std::string::npos, knows_en = trained.find("en") != std::string::npos;
+  const bool knows_zh = trained.find("zh") != std::string::npos,
+             knows_en = trained.find("en") != std::string::npos;
   const std::size_t foreign = (knows_zh ? 0 : n.zh) + (knows_en ? 0 : n.en);
   if (foreign == 0) return "";
-  return detail::concat("the model was trained on ", trained, " dialogues; ", foreign, " of ", dialogues.size(),
-                        " dialogues are ", knows_zh ? "en" : "zh",
-                        " (scored anyway, with features and a length budget learned for another language)");
+  return detail::concat(
+      "the model was trained on ", trained, " dialogues; ", foreign, " of ", dialogues.size(),
+      " dialogues are ", knows_zh ? "en" : "zh",
+      " (scored anyway, with features and a length budget learned for another language)");
 }
 
 EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(config) {
-  KESSEL_CHECK_ARG(config.members >= 1 && config.members <= kMaxMembers, "EacaModel: members must be in [1, ",
-                   kMaxMembers, "], got ", config.members);
+  KESSEL_CHECK_ARG(config.members >= 1 && config.members <= kMaxMembers,
+                   "EacaModel: members must be in [1, ", kMaxMembers, "], got ", config.members);
   const EacaDims d = dims_of(config);
   const std::int64_t P = eaca_param_count(d);
   params_.assign(static_cast<std::size_t>(P * config.members), 0.0f);
-  for (int k = 0; k < config.members; ++k) eaca_init(params_.data() + P * k, d, member_seed(seed, k));
+  for (int k = 0; k < config.members; ++k)
+    eaca_init(params_.data() + P * k, d, member_seed(seed, k));
 }
 
 EacaModel EacaModel::ensemble(const std::vector<EacaModel>& members) {
   KESSEL_CHECK_ARG(!members.empty(), "EacaModel::ensemble: no members");
   EacaConfig config = members.front().config();
-  KESSEL_CHECK_ARG(static_cast<int>(members.size()) <= kMaxMembers, "EacaModel::ensemble: ", members.size(),
-                   " members, at most ", kMaxMembers);
+  KESSEL_CHECK_ARG(static_cast<int>(members.size()) <= kMaxMembers,
+                   "EacaModel::ensemble: ", members.size(), " members, at most ", kMaxMembers);
   for (const auto& m : members) {
-    KESSEL_CHECK_ARG(m.config().members == 1, "EacaModel::ensemble: a member is itself an ensemble of ",
-                     m.config().members);
+    KESSEL_CHECK_ARG(m.config().members == 1,
+                     "EacaModel::ensemble: a member is itself an ensemble of ", m.config().members);
     KESSEL_CHECK_ARG(config_metadata(m.config()) == config_metadata(config),
                      "EacaModel::ensemble: the members' configs differ");
   }
   EacaModel out = members.front();
   out.config_.members = static_cast<int>(members.size());
   out.params_.clear();
-  for (const auto& m : members) out.params_.insert(out.params_.end(), m.params_.begin(), m.params_.end());
+  for (const auto& m : members)
+    out.params_.insert(out.params_.end(), m.params_.begin(), m.params_.end());
   return out;
 }
 EacaModel::~EacaModel() = default;
@@ -261,8 +287,8 @@ DecodeOptions EacaModel::decode_options() const {
 namespace {
 
 // The EACA attention map of one member's forward pass, [Q, U], added into `out`.
-void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw,
-                       const UnitFeatures& f) {
+void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d,
+                       const EacaSwitches& sw, const UnitFeatures& f) {
   AttentionInputs in;
   in.B = in.H = 1;
   in.Lq = a.Q;
@@ -295,10 +321,22 @@ UnitScores EacaModel::score_profiled(const Prepared& p, std::vector<LayerCost>& 
 }
 
 UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost) const {
+  UnitScores s = ensemble_scores(p, cost, kMaxExplainUnits);
+  Timer timer;
+  render(p, s);
+  if (cost)
+    cost->push_back({"rendering: token deletion (zh) or addressing and reported speech (en)",
+                     timer.milliseconds(), 0.0});
+  return s;
+}
+
+UnitScores EacaModel::ensemble_scores(const Prepared& p, std::vector<LayerCost>* cost,
+                                      int map_max_units) const {
   Timer timer;
   const EacaDims d = dims_of(config_);
   const UnitFeatures f = compute_features(p, d.V);
-  if (cost) cost->push_back({"features: n-gram hashing, dense, wheel, time", timer.milliseconds(), 0.0});
+  if (cost)
+    cost->push_back({"features: n-gram hashing, dense, wheel, time", timer.milliseconds(), 0.0});
   EacaForwardCost forward_cost;
   const EacaSwitches sw = switches_of(config_);
   const std::int64_t P = eaca_param_count(d);
@@ -310,14 +348,16 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
   float has_logit = 0.0f;
   EacaActivations a;
   for (int k = 0; k < K; ++k) {
-    // The weights are only read; the const_cast lets the one view type serve parameters and gradients.
+    // The weights are only read; the const_cast lets the one view type serve parameters and
+    // gradients.
     const EacaWeights w = carve_weights(const_cast<float*>(params_.data()) + P * k, d);
     eaca_forward(a, w, d, sw, f, p.mention_unit, cost ? &forward_cost : nullptr);
-    for (std::size_t u = 0; u < s.salience.size(); ++u) s.salience[u] += a.salience[u] / static_cast<float>(K);
+    for (std::size_t u = 0; u < s.salience.size(); ++u)
+      s.salience[u] += a.salience[u] / static_cast<float>(K);
     for (std::size_t m = 0; m < s.mention_source.size(); ++m)
       s.mention_source[m] += a.mention_logit[m] / static_cast<float>(K);
     has_logit += a.has_logit / static_cast<float>(K);
-    if (a.Q > 0 && a.U <= kMaxExplainUnits) {
+    if (a.Q > 0 && a.U <= map_max_units) {
       if (k == 0) s.attention = Tensor({a.Q, a.U});
       add_attention_map(s.attention.data(), a, d, sw, f);
     }
@@ -328,37 +368,19 @@ UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost
   }
   s.has_emotion = 1.0f / (1.0f + std::exp(-has_logit));
   s.inclusion.resize(s.salience.size());
-  for (std::size_t u = 0; u < s.salience.size(); ++u) s.inclusion[u] = 1.0f / (1.0f + std::exp(-s.salience[u]));
+  for (std::size_t u = 0; u < s.salience.size(); ++u)
+    s.inclusion[u] = 1.0f / (1.0f + std::exp(-s.salience[u]));
   if (cost) {
     // Summed over the members: the ensemble's cost, layer by layer.
     for (int l = 0; l < EacaForwardCost::kLayers; ++l)
       cost->push_back({EacaForwardCost::kNames[l], forward_cost.ms[l], forward_cost.flops[l]});
-    timer.reset();
   }
-  render(p, s);
-  if (cost)
-    cost->push_back({"rendering: token deletion (zh) or addressing and reported speech (en)", timer.milliseconds(), 0.0});
   return s;
 }
 
 AttentionMap EacaModel::attention_map(const Prepared& p) const {
-  const EacaDims d = dims_of(config_);
-  const UnitFeatures f = compute_features(p, d.V);
-  const EacaSwitches sw = switches_of(config_);
-  const std::int64_t P = eaca_param_count(d);
-  const int K = config_.members;
-  AttentionMap map;
-  EacaActivations a;
-  for (int k = 0; k < K; ++k) {
-    const EacaWeights w = carve_weights(const_cast<float*>(params_.data()) + P * k, d);
-    eaca_forward(a, w, d, sw, f, p.mention_unit);
-    if (a.Q == 0) return map;
-    if (k == 0) map.weights = Tensor({a.Q, a.U});
-    add_attention_map(map.weights.data(), a, d, sw, f);
-  }
-  for (Index i = 0; i < map.weights.size(); ++i) map.weights.data()[i] /= static_cast<float>(K);
-  map.queries = f.customer_units;
-  return map;
+  UnitScores s = ensemble_scores(p, nullptr, std::numeric_limits<int>::max());
+  return {std::move(s.attention_queries), std::move(s.attention)};
 }
 
 int EacaModel::char_budget(const Prepared& p) const {
@@ -374,7 +396,8 @@ void EacaModel::render(const Prepared& p, UnitScores& s) const {
     const auto tokens = compress_features(p, static_cast<int>(compressor_.size()) - 1);
     s.unit_text.reserve(p.units.size());
     for (std::size_t u = 0; u < p.units.size(); ++u)
-      s.unit_text.push_back(compress_unit(p.units[u], tokens[u], compressor_, config_.compress_threshold));
+      s.unit_text.push_back(
+          compress_unit(p.units[u], tokens[u], compressor_, config_.compress_threshold));
   } else if (p.lang == Lang::en) {
     const auto tokens = unit_tokens(p);  // render_english needs no features
     s.unit_text.reserve(p.units.size());
@@ -422,7 +445,8 @@ EacaModel EacaModel::load(const std::string& path) {
       const std::string name = member_tensor(k, spec.name);
       const NamedTensor* t = file.find(name);
       if (!t) throw ParseError(path, 0, "tensor " + name + ": missing");
-      if (t->shape != spec.shape) throw ParseError(path, 0, "tensor " + name + ": shape does not match the metadata");
+      if (t->shape != spec.shape)
+        throw ParseError(path, 0, "tensor " + name + ": shape does not match the metadata");
       for (float v : t->data)
         if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + name + ": non-finite value");
       found.push_back(t);
@@ -440,8 +464,9 @@ EacaModel EacaModel::load(const std::string& path) {
       if (!std::isfinite(v)) throw ParseError(path, 0, "tensor compress.weight: non-finite value");
     model.compressor_ = t->data;
   } else if (config.compress_threshold > 0.0f) {
-    throw ParseError(path, 0, "tensor compress.weight: missing, but __metadata__.compress_threshold is " +
-                                  format_float(config.compress_threshold));
+    throw ParseError(path, 0,
+                     "tensor compress.weight: missing, but __metadata__.compress_threshold is " +
+                         format_float(config.compress_threshold));
   }
   model.metadata_ = file.metadata;
   return model;
@@ -455,11 +480,13 @@ EacaModel EacaModel::load(const std::string& path, const text::Lexicon& lexicon)
 
 void EacaModel::check_lexicon(const text::Lexicon& lexicon) const {
   auto it = metadata_.find("lexicon");
-  KESSEL_CHECK_ARG(it != metadata_.end(), "EacaModel: the model file records no lexicon identity "
+  KESSEL_CHECK_ARG(it != metadata_.end(),
+                   "EacaModel: the model file records no lexicon identity "
                    "(__metadata__.lexicon), so its emotion features cannot be checked against '",
                    lexicon.identity(), "'");
-  KESSEL_CHECK_ARG(text::same_lexicon(it->second, lexicon.identity()), "EacaModel: the model was trained with lexicon '",
-                   it->second, "' but the loaded lexicon is '", lexicon.identity(),
+  KESSEL_CHECK_ARG(text::same_lexicon(it->second, lexicon.identity()),
+                   "EacaModel: the model was trained with lexicon '", it->second,
+                   "' but the loaded lexicon is '", lexicon.identity(),
                    "'; pass the same --lexicon-dir / lexicon files as at training time");
 }
 

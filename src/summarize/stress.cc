@@ -77,8 +77,8 @@ std::string check_summarized(const Summarized& r, const Scorer& scorer) {
   // EACA's inputs, which the scores alone would not show: every dense feature within [-1, 1] (the
   // log length within [0, kMaxLogLength]), the keys' wheel columns inside the unit circle, the
   // times finite.
-  if (dynamic_cast<const EacaModel*>(&scorer) != nullptr) {
-    const UnitFeatures f = compute_features(r.prepared, 16384);
+  if (const auto* model = dynamic_cast<const EacaModel*>(&scorer)) {
+    const UnitFeatures f = compute_features(r.prepared, model->config().hash_buckets);
     for (std::size_t i = 0; i < f.dense.size(); ++i) {
       const int column = static_cast<int>(i % kNumDenseFeatures);
       const float bound = column == kLogLength ? kMaxLogLength : 1.0f;

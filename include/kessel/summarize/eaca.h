@@ -141,6 +141,9 @@ class EacaModel final : public Scorer {
 
  private:
   UnitScores score_impl(const Prepared& dialogue, std::vector<LayerCost>* cost) const;
+  // score() before rendering: the members' averaged logits and, for dialogues of at most
+  // `map_max_units` units, their averaged attention map (attention_map() passes no limit).
+  UnitScores ensemble_scores(const Prepared& dialogue, std::vector<LayerCost>* cost, int map_max_units) const;
 
   EacaConfig config_;
   std::vector<float> params_;
