@@ -1,6 +1,7 @@
 // Python module `kessel`: numpy in, numpy out. kessel::InvalidArgument and ParseError surface as
 // ValueError, IoError as OSError.
 #include "bindings.h"
+#include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
 
@@ -24,6 +25,14 @@ PYBIND11_MODULE(kessel, m) {
       PyErr_SetString(io_error.ptr(), kessel::text::sanitize_utf8(e.what()).c_str());
     }
   });
+  // SIMD variant (kessel/cpu.h): which one runs, which this CPU has, and forcing one.
+  m.def("cpu_variant", &kessel::cpu_variant,
+        "The SIMD variant kessel's kernels use now (KESSEL_CPU or set_cpu_variant chooses; else the best).");
+  m.def("cpu_variants", &kessel::cpu_variants_available, "The variants this CPU runs, best first.");
+  m.def("cpu_variants_built", &kessel::cpu_variants_built, "Every variant this build contains.");
+  m.def("set_cpu_variant", [](const std::string& name) { kessel::set_cpu_variant(name); }, py::arg("name"),
+        "Forces a SIMD variant for the process ('auto' restores the best); ValueError for a name this "
+        "CPU or build cannot run.");
   // One line per area (see bindings.h).
   kessel::python::bind_hmm(m);
   kessel::python::bind_attention(m);

@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "kessel/attention.h"
+#include "kessel/cpu.h"
 #include "util/progress.h"
 #include "util/timer.h"
 
@@ -128,6 +129,9 @@ void print_table(const std::vector<Row>& rows, const std::vector<Json>& sgemm,
   std::printf("kessel bench attention: B=1 H=%ld D=%ld threads=%d (FLOPs: 4*H*L^2*D forward, "
               "x3.5 forward+backward; causal counts the visible half)\n",
               static_cast<long>(o.heads), static_cast<long>(o.dim), o.threads);
+  std::printf("  SIMD variant %s (KESSEL_CPU forces one; this CPU runs:", kessel::cpu_variant().c_str());
+  for (const std::string& v : kessel::cpu_variants_available()) std::printf(" %s", v.c_str());
+  std::printf(")\n");
   for (const auto& s : sgemm)
     std::printf("  sgemm baseline L=%-6ld %9.2f ms %8.1f GFLOP/s\n",
                 static_cast<long>(s["L"].get<Index>()), s["ms"].get<double>(),
@@ -229,6 +233,8 @@ void run_bench(const BenchOptions& opts) {
     Json doc;
     doc["config"] = {{"B", 1}, {"H", o.heads}, {"D", o.dim}, {"threads", o.threads},
                      {"lengths", o.lengths}, {"quick", o.quick}};
+    doc["simd"] = {{"variant", cpu_variant()}, {"available", cpu_variants_available()},
+                   {"built", cpu_variants_built()}};
     doc["sgemm"] = sgemm_rows;
     Json results = Json::array();
     for (const auto& r : rows) {

@@ -2,15 +2,35 @@
 // turns errors into a message and a non-zero exit code.
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "commands.h"
+#include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
+
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// The version and the SIMD variant: what a bug report needs first.
+std::string version_text() {
+  return "kessel 0.1.0\nSIMD variant: " + kessel::cpu_variant() + " (set KESSEL_CPU to force one)" +
+         "\navailable on this CPU: " + join(kessel::cpu_variants_available()) +
+         "\nin this build: " + join(kessel::cpu_variants_built());
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"kessel: attention as normalized weighting — engine, classic algorithms, EACA"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "kessel 0.1.0");
+  app.set_version_flag("--version", [] { return version_text(); });
   // Subcommands, one line per area (see commands.h).
   kessel::cli::add_cluster_commands(app);
   kessel::cli::add_hmm_commands(app);

@@ -172,8 +172,8 @@ void attention_backward(const AttentionGrads& grads, const float* dout, const fl
 AttentionStats attention_weights(float* weights, const AttentionInputs& in,
                                  const AttentionSpec& spec);
 
-// The SIMD variant the fused path's tile kernels were compiled for on this build: "avx512", "avx2"
-// or "scalar" (chosen at compile time; KESSEL_NATIVE builds for the building machine).
+// The SIMD variant the fused path's tile kernels run now ("avx512", "avx2", "neon", "scalar", ...;
+// kessel/cpu.h says how it is chosen and how to force one).
 const char* attention_kernel_variant();
 
 // Symmetric per-row int8 quantization of x [rows, cols]: scale[r] = max_c |x[r,c]| / 127,

@@ -8,7 +8,7 @@
 
 namespace kessel {
 
-const char* attention_kernel_variant() { return attention_detail::tile::variant_name(); }
+const char* attention_kernel_variant() { return attention_detail::tile::active_kernels().variant; }
 
 AttentionStats attention_forward(float* out, float* lse, const AttentionInputs& in,
                                  const AttentionSpec& spec) {

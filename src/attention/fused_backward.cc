@@ -92,9 +92,9 @@ void tile_products(Scratch& s, const FusedContext& ctx, Index b, Index h, const 
   if (kept >= 0)
     tile_raw_product(s.st.data(), s.ss, ctx, s.blk, s.lt, tile, kept);
   else
-    tile::rows_times_packed(s.st.data(), kBlockQ, s.lt.k, s.lt.ldk, s.blk.qt.data(), kBlockQ, tile.n,
+    ctx.k.rows_times_packed(s.st.data(), kBlockQ, s.lt.k, s.lt.ldk, s.blk.qt.data(), kBlockQ, tile.n,
                             kBlockQ, ctx.in.D);
-  tile::rows_times_packed(s.dp.data(), kBlockQ, s.lt.v, s.lt.ldv, s.rows.dot.data(), kBlockQ,
+  ctx.k.rows_times_packed(s.dp.data(), kBlockQ, s.lt.v, s.lt.ldv, s.rows.dot.data(), kBlockQ,
                           tile.n, kBlockQ, ctx.in.Dv);
 }
 
@@ -144,7 +144,7 @@ void row_pass(RowArrays& ra, Scratch& s, const Call& c, Index b, Index h, Index 
   if (crisp_counts) {
     for (const KeyTile& tile : s.tiles) {
       load_key_tile(s.lt, ctx, b, h, tile, false);
-      tile::rows_times_packed(s.st.data(), kBlockQ, s.lt.k, s.lt.ldk, blk.qt.data(), kBlockQ,
+      c.ctx.k.rows_times_packed(s.st.data(), kBlockQ, s.lt.k, s.lt.ldk, blk.qt.data(), kBlockQ,
                               tile.n, kBlockQ, in.D);
       for (Index ii = 0; ii < blk.nq; ++ii) {
         if (c.lse[row0 + ii] != kPosInf) continue;
@@ -270,11 +270,11 @@ void fused_backward(const AttentionGrads& grads, const float* dout, const float*
           backward_tile_scores(s.st.data(), s.dp.data(), s.tg, s.ss, ctx, blk, s.rows, tile, s.lt, sink);
           const Index key0 = bh * Lk + tile.j0;
           if (grads.dv)
-            tile::accumulate_product(grads.dv + key0 * Dv, tile.stride * Dv, s.st.data(), kBlockQ,
+            ctx.k.accumulate_product(grads.dv + key0 * Dv, tile.stride * Dv, s.st.data(), kBlockQ,
                                      1, dout_rows, Dv, tile.n, blk.nq, Dv);
           if (grads.dk) {
             float* dk0 = grads.dk + key0 * D;
-            tile::accumulate_product(dk0, tile.stride * D, s.dp.data(), kBlockQ, 1, q_rows, D,
+            ctx.k.accumulate_product(dk0, tile.stride * D, s.dp.data(), kBlockQ, 1, q_rows, D,
                                      tile.n, blk.nq, D);
             for (Index t = 0; t < tile.n; ++t) {
               const float hk = s.tg.hk[static_cast<size_t>(t)];
@@ -285,7 +285,7 @@ void fused_backward(const AttentionGrads& grads, const float* dout, const float*
             }
           }
           if (dq_dst) {
-            tile::accumulate_product(dq_dst, D, s.dp.data(), 1, kBlockQ, s.lt.k, s.lt.ldk, blk.nq,
+            ctx.k.accumulate_product(dq_dst, D, s.dp.data(), 1, kBlockQ, s.lt.k, s.lt.ldk, blk.nq,
                                      tile.n, D);
             for (Index ii = 0; ii < blk.nq; ++ii) s.hq_acc[static_cast<size_t>(ii)] += s.tg.hq[static_cast<size_t>(ii)];
           }

@@ -24,7 +24,7 @@ void hot_dot_backward(float* st, float* dp, const FusedContext& ctx, const Query
   if (tile.kind == TileKind::kFull) {
     // One fused pass: weights, dS and G per element.
     float dsum[kBlockK] = {};
-    tile::softmax_backward(st, dp, tile.n, kBlockQ, c, boost, lse, dr,
+    ctx.k.softmax_backward(st, dp, tile.n, kBlockQ, c, boost, lse, dr,
                            sink.dkey_boost ? dsum : nullptr);
     if (sink.dkey_boost)
       for (Index t = 0; t < tile.n; ++t) sink.dkey_boost[tile.key(t)] += dsum[t];
@@ -34,7 +34,7 @@ void hot_dot_backward(float* st, float* dp, const FusedContext& ctx, const Query
     float* row = st + t * kBlockQ;
     for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = row[ii] * c + boost[t] - lse[ii];
   }
-  tile::exp_array(st, st, tile.n * kBlockQ);
+  ctx.k.exp_array(st, st, tile.n * kBlockQ);
   mask_partial_tile(st, ctx, blk, tile, 0.0f);
   for (Index t = 0; t < tile.n; ++t) {
     const float* p = st + t * kBlockQ;
@@ -60,7 +60,7 @@ void hot_fuzzy_backward(float* st, float* dp, TileGrads& tg, const FusedContext&
   tg.d2.resize(static_cast<size_t>(kBlockK * kBlockQ));
   float* d2 = tg.d2.data();
   float el[kBlockQ];
-  if (ctx.fuzzy_direct) tile::exp_array(el, lse, kBlockQ);
+  if (ctx.fuzzy_direct) ctx.k.exp_array(el, lse, kBlockQ);
   for (Index t = 0; t < tile.n; ++t) {
     float* row = st + t * kBlockQ;
     float* d = d2 + t * kBlockQ;
@@ -81,13 +81,13 @@ void hot_fuzzy_backward(float* st, float* dp, TileGrads& tg, const FusedContext&
     }
   }
   if (!ctx.fuzzy_direct) {
-    tile::log_array(st, st, tile.n * kBlockQ);
+    ctx.k.log_array(st, st, tile.n * kBlockQ);
     for (Index t = 0; t < tile.n; ++t) {
       const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
       float* row = st + t * kBlockQ;
       for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = boost - a * row[ii] - lse[ii];
     }
-    tile::exp_array(st, st, tile.n * kBlockQ);
+    ctx.k.exp_array(st, st, tile.n * kBlockQ);
     // Crisp rows (lse = +inf) have no weight even where d2 + eps = 0 made the logit +inf.
     for (Index ii = 0; ii < kBlockQ; ++ii)
       if (lse[ii] == kPosInf)

@@ -11,7 +11,7 @@
 namespace kessel::attention_detail {
 
 FusedContext::FusedContext(const AttentionInputs& in_, const AttentionSpec& spec_)
-    : in(in_), spec(spec_), r(resolve_spec(in_, spec_)) {
+    : in(in_), spec(spec_), k(tile::active_kernels()), r(resolve_spec(in_, spec_)) {
   fuzzy = spec.normalizer == Normalizer::kFuzzy;
   need_norms = fuzzy || spec.similarity != Similarity::kDot;
   elementwise_masks = has_elementwise_masks(in, spec);

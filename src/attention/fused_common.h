@@ -9,6 +9,7 @@
 
 #include "attention/fused_plan.h"
 #include "attention/score_terms.h"
+#include "attention/tile_kernels.h"
 #include "kessel/attention.h"
 
 namespace kessel::attention_detail {
@@ -20,6 +21,7 @@ enum class ScorePath { kHotDot, kHotFuzzy, kStaged };
 struct FusedContext {
   const AttentionInputs& in;
   const AttentionSpec& spec;
+  const tile::Kernels& k;  // the process's SIMD variant, taken once per op (tile::active_kernels)
   ResolvedSpec r;
   ScorePath path;
   bool fuzzy;

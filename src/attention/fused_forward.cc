@@ -103,7 +103,7 @@ void hot_fuzzy_scores(float* st, const FusedContext& ctx, const QueryBlock& blk,
       for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = 1.0f / row[ii];
   }
   if (!ctx.fuzzy_direct && !ctx.fuzzy_power) {
-    tile::log_array(st, st, tile.n * kBlockQ);
+    ctx.k.log_array(st, st, tile.n * kBlockQ);
     const float a = -ctx.fuzzy_a;
     for (Index t = 0; t < tile.n; ++t) {
       const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
@@ -147,13 +147,13 @@ void online_softmax_step(float* st, const KeyTile& tile, const LoadedTile& lt, R
     alpha[ii] = rs.m[static_cast<size_t>(ii)] - base[ii];
     rs.m[static_cast<size_t>(ii)] = mnew;
   }
-  tile::exp_array(alpha, alpha, kBlockQ);
+  ctx.k.exp_array(alpha, alpha, kBlockQ);
   float* tsum = rs.tile_sum.data();
   std::fill(tsum, tsum + kBlockQ, 0.0f);
   if (ctx.fuzzy_power)
-    tile::neg_pow_shift_sum(st, tile.n, kBlockQ, ctx.fuzzy_a, base, tsum);
+    ctx.k.neg_pow_shift_sum(st, tile.n, kBlockQ, ctx.fuzzy_a, base, tsum);
   else
-    tile::exp_shift_sum(st, tile.n, kBlockQ, base, tsum);
+    ctx.k.exp_shift_sum(st, tile.n, kBlockQ, base, tsum);
   for (Index ii = 0; ii < kBlockQ; ++ii)
     rs.l[static_cast<size_t>(ii)] = rs.l[static_cast<size_t>(ii)] * alpha[ii] + tsum[ii];
   for (Index ii = 0; ii < nq; ++ii) {
@@ -161,17 +161,18 @@ void online_softmax_step(float* st, const KeyTile& tile, const LoadedTile& lt, R
     float* a = rs.acc.data() + ii * dv;
     for (Index d = 0; d < dv; ++d) a[d] *= alpha[ii];
   }
-  tile::accumulate_product(rs.acc.data(), dv, st, 1, kBlockQ, lt.v, lt.ldv, nq, tile.n, dv);
+  ctx.k.accumulate_product(rs.acc.data(), dv, st, 1, kBlockQ, lt.v, lt.ldv, nq, tile.n, dv);
 }
 
 // Direct fuzzy step (m = 2): st already holds positive weights; no max, no rescaling.
 void direct_sum_step(const float* st, const KeyTile& tile, const LoadedTile& lt, RowState& rs,
+                     const FusedContext& ctx,
                      Index nq, Index dv) {
   for (Index t = 0; t < tile.n; ++t) {
     const float* row = st + t * kBlockQ;
     for (Index ii = 0; ii < kBlockQ; ++ii) rs.l[static_cast<size_t>(ii)] += row[ii];
   }
-  tile::accumulate_product(rs.acc.data(), dv, st, 1, kBlockQ, lt.v, lt.ldv, nq, tile.n, dv);
+  ctx.k.accumulate_product(rs.acc.data(), dv, st, 1, kBlockQ, lt.v, lt.ldv, nq, tile.n, dv);
 }
 
 void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, Index b, Index h,
@@ -198,7 +199,7 @@ void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, 
         break;
     }
     if (ctx.fuzzy_direct)
-      direct_sum_step(st, tile, s.lt, rs, nq, dv);
+      direct_sum_step(st, tile, s.lt, rs, ctx, nq, dv);
     else
       online_softmax_step(st, tile, s.lt, rs, nq, dv, ctx);
   }

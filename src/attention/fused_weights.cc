@@ -1,6 +1,6 @@
 // Materialized attention weights on the fused path's tiles: one work item per (b, h, query block)
 // writes its rows of weights [B, H, Lq, Lk]. Each key tile's logits come from the tile product
-// (tile::rows_times_packed) and the forward's score code (hot_dot_logits for plain dot products,
+// (Kernels::rows_times_packed) and the forward's score code (hot_dot_logits for plain dot products,
 // else staged_logits), written straight into the caller's rows; each row is then normalized
 // in place: the uniform weight of a fuzzy crisp row's exact matches, zeros for a row with no visible
 // key, else exp(logit - max) / sum. The reference path (reference.cc) is the specification; the
@@ -28,7 +28,8 @@ struct Scratch {
 };
 
 // One row from logits (hidden: -inf) to weights, in place.
-void normalize_row(float* w, Index lk, const std::vector<Index>& exact, BlockCounts& counts) {
+void normalize_row(float* w, Index lk, const std::vector<Index>& exact, const tile::Kernels& k,
+                   BlockCounts& counts) {
   if (!exact.empty()) {  // FCM convention: the exact matches share the whole weight
     std::fill(w, w + lk, 0.0f);
     const float share = 1.0f / static_cast<float>(exact.size());
@@ -43,7 +44,7 @@ void normalize_row(float* w, Index lk, const std::vector<Index>& exact, BlockCou
     return;
   }
   for (Index j = 0; j < lk; ++j) w[j] -= peak;
-  tile::exp_array(w, w, lk);  // exp(-inf) = 0 for the hidden keys
+  k.exp_array(w, w, lk);  // exp(-inf) = 0 for the hidden keys
   double sum = 0.0;
   for (Index j = 0; j < lk; ++j) sum += w[j];
   const float inv = static_cast<float>(1.0 / sum);
@@ -79,7 +80,7 @@ void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b,
       for (Index ii = 0; ii < nq; ++ii) rows[ii * in.Lk + j] = col[ii];
     }
   }
-  for (Index ii = 0; ii < nq; ++ii) normalize_row(rows + ii * in.Lk, in.Lk, s.exact[static_cast<size_t>(ii)], counts);
+  for (Index ii = 0; ii < nq; ++ii) normalize_row(rows + ii * in.Lk, in.Lk, s.exact[static_cast<size_t>(ii)], ctx.k, counts);
 }
 
 }  // namespace

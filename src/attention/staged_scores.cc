@@ -179,7 +179,7 @@ void staged_similarity(float* st, StagedScratch& ss, const FusedContext& ctx, co
     if (ctx.fuzzy) {  // -ln(d2 + eps) / (m - 1)
       const float eps = spec.fuzzy_eps, a = ctx.fuzzy_a;
       for (Index e = 0; e < size; ++e) st[e] = d2[e] + eps;
-      tile::log_array(st, st, size);
+      ctx.k.log_array(st, st, size);
       for (Index e = 0; e < size; ++e) st[e] *= -a;
     } else {
       for (Index e = 0; e < size; ++e) st[e] = -d2[e];
@@ -203,7 +203,7 @@ void staged_similarity(float* st, StagedScratch& ss, const FusedContext& ctx, co
       float* sg = tile_buffer(ss.sg);
       const float c = -ctx.r.scale, beta = spec.beta;
       for (Index e = 0; e < size; ++e) sg[e] = c * raw[e];
-      tile::exp_array(sg, sg, size);
+      ctx.k.exp_array(sg, sg, size);
       for (Index e = 0; e < size; ++e) {
         sg[e] = 1.0f / (1.0f + sg[e]);
         st[e] = (1.0f - beta) * st[e] + beta * sg[e];
@@ -240,7 +240,7 @@ void staged_terms(float* st, StagedScratch& ss, const FusedContext& ctx, const Q
       float* m = mult + t * kBlockQ;
       for (Index ii = 0; ii < kBlockQ; ++ii) m[ii] = neg_lambda * std::fabs(tq[ii] - tk);
     }
-    tile::exp_array(mult, mult, size);
+    ctx.k.exp_array(mult, mult, size);
     for (Index e = 0; e < size; ++e) {
       mult[e] *= inv_temperature;
       st[e] *= mult[e];
@@ -270,7 +270,7 @@ void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& c
   for (Index k = 0; k < ntiles; ++k) {
     const KeyTile& tile = tiles[static_cast<size_t>(k)];
     load_key_tile(lt, ctx, blk.b, blk.h, tile, false);
-    tile::rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
+    ctx.k.rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
                             ctx.in.D);
     if (ss.products_kept > 0) std::copy_n(st, tile.n * kBlockQ, ss.products.data() + k * tile_size);
     staged_similarity(st, ss, ctx, blk, tile, lt);
@@ -322,7 +322,7 @@ void tile_raw_product(float* st, const StagedScratch& ss, const FusedContext& ct
     std::copy_n(ss.products.data() + k * kBlockK * kBlockQ, tile.n * kBlockQ, st);
     return;
   }
-  tile::rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
+  ctx.k.rows_times_packed(st, kBlockQ, lt.k, lt.ldk, blk.qt.data(), kBlockQ, tile.n, kBlockQ,
                           ctx.in.D);
 }
 
@@ -348,7 +348,7 @@ void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, con
     const float* v = vis + t * kBlockQ;
     for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = v[ii] != 0.0f ? row[ii] - lse[ii] : kNegInf;
   }
-  tile::exp_array(st, st, size);
+  ctx.k.exp_array(st, st, size);
   for (Index t = 0; t < n; ++t) {
     const float* p = st + t * kBlockQ;
     float* d = dp + t * kBlockQ;

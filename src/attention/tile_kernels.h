@@ -5,9 +5,10 @@
 // block is the vector dimension. Q (and dO) are packed transposed once per query block ([D][BQ]);
 // K and V rows are read in their natural layout and broadcast.
 //
-// Each kernel has a plain scalar version (namespace scalar), always compiled, that the tests compare
-// the vector versions with. The vector variant is selected at compile time (AVX-512F, else AVX2+FMA,
-// else scalar) by the unqualified functions below; that is the only dispatch point.
+// One source (tile_kernels.cc) is compiled by Highway for every SIMD target of the build; the plain
+// scalar versions (tile_kernels_reference.cc) are the reference the tests compare every variant with,
+// and the variant KESSEL_CPU=scalar runs. An op takes its Kernels table once, at its entry
+// (FusedContext), from the process's variant (util/simd.h); inner loops call through it.
 #pragma once
 
 #include <cstdint>
@@ -27,37 +28,50 @@ inline constexpr float kLog2Poly[] = {4.364358783e-01f, 5.765324831e-01f, 9.6180
 inline constexpr float kExp2Poly[] = {1.546973198e-04f, 1.340043217e-03f, 9.618025603e-03f, 5.550327214e-02f,
                                       2.402265121e-01f, 6.931472067e-01f, 1.0f};
 
-// c[r*ldc + col] = sum_{d < depth} x[r*ldx + d] * yt[d*ldy + col]   for r < rows, col < cols.
-// Overwrites c. x: natural rows (K or V tile); yt: packed transposed block (Q^T or dO^T).
-void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
-                       Index rows, Index cols, Index depth);
+// The kernels of one variant.
+struct Kernels {
+  const char* variant;  // simd::target_name of the target it was compiled for, or "scalar"
 
-// c[r*ldc + col] += sum_{k < inner} a[r*a_rs + k*a_cs] * x[k*ldx + col]   for r < rows, col < n.
-// Adds into c. a is read through arbitrary strides (a score tile read either way round).
-void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
-                        const float* x, Index ldx, Index rows, Index inner, Index n);
+  // c[r*ldc + col] = sum_{d < depth} x[r*ldx + d] * yt[d*ldy + col]   for r < rows, col < cols.
+  // Overwrites c. x: natural rows (K or V tile); yt: packed transposed block (Q^T or dO^T).
+  void (*rows_times_packed)(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
+                            Index rows, Index cols, Index depth);
 
-// y[e] = exp(x[e]); exp(-inf) = 0, overflow gives +inf. y may alias x. ~1 ulp.
-void exp_array(float* y, const float* x, Index n);
-// y[e] = log(x[e]); log(0) = -inf, log(<0) = NaN, log(+inf) = +inf. y may alias x. ~1 ulp.
-void log_array(float* y, const float* x, Index n);
+  // c[r*ldc + col] += sum_{k < inner} a[r*a_rs + k*a_cs] * x[k*ldx + col]   for r < rows, col < n.
+  // Adds into c. a is read through arbitrary strides (a score tile read either way round).
+  void (*accumulate_product)(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
+                             const float* x, Index ldx, Index rows, Index inner, Index n);
 
-// The online-softmax step of a key-major tile: st[r][c] = exp(st[r][c] - shift[c]) and
-// sum[c] += st[r][c], for r < rows, c < cols (st has row stride cols). Rows are summed in order.
-void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
+  // y[e] = exp(x[e]); exp(-inf) = 0, overflow gives +inf. y may alias x. ~1 ulp.
+  void (*exp_array)(float* y, const float* x, Index n);
+  // y[e] = log(x[e]); log(0) = -inf, log(<0) = NaN, log(+inf) = +inf. y may alias x. ~1 ulp.
+  void (*log_array)(float* y, const float* x, Index n);
 
-// Fuzzy general m: st[r][c] = exp(-a ln(st[r][c]) - shift[c]) = st^(-a) e^(-shift), sum[c] += it.
-// st holds d2 + eps (+inf for hidden keys, giving 0).
-void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
+  // The online-softmax step of a key-major tile: st[r][c] = exp(st[r][c] - shift[c]) and
+  // sum[c] += st[r][c], for r < rows, c < cols (st has row stride cols). Rows are summed in order.
+  void (*exp_shift_sum)(float* st, Index rows, Index cols, const float* shift, float* sum);
 
-// Softmax backward of a fully visible key-major tile with logit = c * st + row_add[r]:
-// p = exp(logit - lse[col]), ds = p (dp - drow[col]); st <- p, dp <- c * ds, ds_rowsum[r] += sum ds
-// (ds_rowsum may be null).
-void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
-                      const float* lse, const float* drow, float* ds_rowsum);
+  // Fuzzy general m: st[r][c] = exp(-a ln(st[r][c]) - shift[c]) = st^(-a) e^(-shift), sum[c] += it.
+  // st holds d2 + eps (+inf for hidden keys, giving 0).
+  void (*neg_pow_shift_sum)(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
 
-// Name of the variant the unqualified functions use ("avx512", "avx2" or "scalar").
-const char* variant_name();
+  // Softmax backward of a fully visible key-major tile with logit = c * st + row_add[r]:
+  // p = exp(logit - lse[col]), ds = p (dp - drow[col]); st <- p, dp <- c * ds, ds_rowsum[r] += sum ds
+  // (ds_rowsum may be null).
+  void (*softmax_backward)(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
+                           const float* lse, const float* drow, float* ds_rowsum);
+};
+
+// The kernels compiled for a Highway target bit, or the scalar ones for simd::kScalarReference.
+// Throws InvalidArgument for a target this build did not compile.
+const Kernels& kernels_for(std::int64_t target);
+
+// The kernels of the process's variant (simd::active_target()): what an op takes at its entry.
+const Kernels& active_kernels();
+
+// The plain versions (tile_kernels_reference.cc), one loop nest each, in the order of the
+// formulas above.
+const Kernels& scalar_kernels();
 
 // Transposes an 8 x 8 byte matrix held as eight little-endian words: byte c of x[r] moves to byte r
 // of x[c]. Three rounds of block swaps (4 x 4, 2 x 2, then single bytes), plain 64-bit arithmetic,
@@ -80,50 +94,5 @@ inline void transpose_bytes_8x8(std::uint64_t x[8]) {
     x[r + 1] ^= t;
   }
 }
-
-namespace scalar {
-void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
-                       Index rows, Index cols, Index depth);
-void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
-                        const float* x, Index ldx, Index rows, Index inner, Index n);
-void exp_array(float* y, const float* x, Index n);
-void log_array(float* y, const float* x, Index n);
-void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
-void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
-void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
-                      const float* lse, const float* drow, float* ds_rowsum);
-}  // namespace scalar
-
-#if defined(__AVX2__) && defined(__FMA__)
-#define KESSEL_TILE_HAVE_AVX2 1
-namespace avx2 {
-void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
-                       Index rows, Index cols, Index depth);
-void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
-                        const float* x, Index ldx, Index rows, Index inner, Index n);
-void exp_array(float* y, const float* x, Index n);
-void log_array(float* y, const float* x, Index n);
-void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
-void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
-void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
-                      const float* lse, const float* drow, float* ds_rowsum);
-}  // namespace avx2
-#endif
-
-#if defined(__AVX512F__)
-#define KESSEL_TILE_HAVE_AVX512 1
-namespace avx512 {
-void rows_times_packed(float* c, Index ldc, const float* x, Index ldx, const float* yt, Index ldy,
-                       Index rows, Index cols, Index depth);
-void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a_cs,
-                        const float* x, Index ldx, Index rows, Index inner, Index n);
-void exp_array(float* y, const float* x, Index n);
-void log_array(float* y, const float* x, Index n);
-void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float* sum);
-void neg_pow_shift_sum(float* st, Index rows, Index cols, float a, const float* shift, float* sum);
-void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, const float* row_add,
-                      const float* lse, const float* drow, float* ds_rowsum);
-}  // namespace avx512
-#endif
 
 }  // namespace kessel::attention_detail::tile

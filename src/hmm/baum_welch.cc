@@ -39,14 +39,14 @@ struct StatsLayout {
 
 // E-step for one sequence: ADDS INTO stats (layout L). Returns false when p(x) = 0.
 bool accumulate(double* stats, const StatsLayout& L, detail::Workspace& ws,
-                const detail::Tables& tab, SequenceView seq) {
+                const detail::HmmKernels& k, const detail::Tables& tab, SequenceView seq) {
   const Index S = tab.S, T = seq.length;
   ws.reserve(T, S);
-  detail::emission_log_prob(ws.log_b.data(), tab, seq);
-  const double ll = detail::forward_scaled(ws.alpha.data(), ws.log_scale.data(), ws.tmp.data(),
+  detail::emission_log_prob(ws.log_b.data(), k, tab, seq);
+  const double ll = detail::forward_scaled(ws.alpha.data(), ws.log_scale.data(), ws.tmp.data(), k,
                                            tab, ws.log_b.data(), T);
   if (ll == -std::numeric_limits<double>::infinity()) return false;
-  if (!detail::backward_scaled(ws.beta.data(), ws.tmp.data(), tab, ws.log_b.data(),
+  if (!detail::backward_scaled(ws.beta.data(), ws.tmp.data(), k, tab, ws.log_b.data(),
                                ws.alpha.data(), T, stats + L.xi)) {
     return false;
   }
@@ -54,36 +54,23 @@ bool accumulate(double* stats, const StatsLayout& L, detail::Workspace& ws,
   const double* alpha = ws.alpha.data();
   const double* beta = ws.beta.data();
   for (Index s = 0; s < S; ++s) stats[L.start + s] += alpha[s] * beta[s];
-  double* __restrict g = ws.tmp.data();  // gamma of one step [S]
+  double* g = ws.tmp.data();  // gamma of one step [S]
   for (Index t = 0; t < T; ++t) {
-    for (Index s = 0; s < S; ++s) g[s] = alpha[t * S + s] * beta[t * S + s];
+    k.mul(g, alpha + t * S, beta + t * S, S);
     if (tab.type == EmissionType::categorical) {
-      double* __restrict e = stats + L.emis + seq.symbols[t] * S;
-      for (Index s = 0; s < S; ++s) e[s] += g[s];
+      k.add(stats + L.emis + seq.symbols[t] * S, g, S);
       continue;
     }
-    double* __restrict gs = stats + L.gsum;
-    for (Index s = 0; s < S; ++s) gs[s] += g[s];
-    const double* x = seq.values + t * L.D;
-    for (Index d = 0; d < L.D; ++d) {
-      const double xd = x[d];
-      const double* __restrict mu = tab.means_t.data() + d * S;
-      double* __restrict s1 = stats + L.s1 + d * S;
-      double* __restrict s2 = stats + L.s2 + d * S;
-      for (Index s = 0; s < S; ++s) {
-        const double diff = xd - mu[s];
-        const double gd = g[s] * diff;
-        s1[s] += gd;
-        s2[s] += gd * diff;
-      }
-    }
+    k.add(stats + L.gsum, g, S);
+    k.gaussian_stats(stats + L.s1, stats + L.s2, g, seq.values + t * L.D, tab.means_t.data(), S,
+                     L.D);
   }
   return true;
 }
 
 // Total statistics of all sequences under the current model (see the determinism note above).
-std::vector<double> e_step(const detail::Tables& tab, std::span<const SequenceView> seqs,
-                           int threads) {
+std::vector<double> e_step(const detail::HmmKernels& k, const detail::Tables& tab,
+                           std::span<const SequenceView> seqs, int threads) {
   const StatsLayout L(tab);
   const Index N = static_cast<Index>(seqs.size());
   const Index n_chunks = (N + kChunk - 1) / kChunk;
@@ -102,7 +89,7 @@ std::vector<double> e_step(const detail::Tables& tab, std::span<const SequenceVi
       for (Index c = 0; c < nc; ++c) {
         const Index first = (c0 + c) * kChunk, last = std::min(N, first + kChunk);
         for (Index n = first; n < last && chunk_failed[c] < 0; ++n) {
-          if (!accumulate(block.data() + c * L.size, L, ws, tab, seqs[n])) chunk_failed[c] = n;
+          if (!accumulate(block.data() + c * L.size, L, ws, k, tab, seqs[n])) chunk_failed[c] = n;
         }
       }
     }
@@ -180,14 +167,15 @@ FitResult baum_welch(Model& model, std::span<const SequenceView> seqs, const Fit
   for (Index n = 0; n < static_cast<Index>(seqs.size()); ++n) {
     detail::check_sequence(tab, seqs[n], where, n);
   }
+  const auto& k = detail::active_kernels();  // one variant for the whole fit
   FitResult result;
-  std::vector<double> stats = e_step(tab, seqs, opt.threads);
+  std::vector<double> stats = e_step(k, tab, seqs, opt.threads);
   result.history.push_back(stats[0]);
   if (opt.on_iteration) opt.on_iteration(0, stats[0], 0.0);
   for (int it = 1; it <= opt.max_iter; ++it) {
     m_step(model, tab, stats, opt);
     tab = detail::make_tables(model);
-    stats = e_step(tab, seqs, opt.threads);
+    stats = e_step(k, tab, seqs, opt.threads);
     const double delta = stats[0] - result.history.back();
     result.history.push_back(stats[0]);
     result.iterations = it;

@@ -23,104 +23,76 @@ double max_of(const double* x, Index n) {
   return m;
 }
 
-double sum_of(const double* x, Index n) {
-  double s = 0.0;
-  for (Index i = 0; i < n; ++i) s += x[i];
-  return s;
-}
-
-// out[j] = sum_i x[i] M[i, j] for row-major M [S, S]; rows run outside so the inner loop is a
-// unit-stride axpy (no reassociation needed to vectorize).
-void vec_mat(double* __restrict out, const double* __restrict x, const double* __restrict M,
-             Index S) {
-  std::fill(out, out + S, 0.0);
-  for (Index i = 0; i < S; ++i) {
-    const double xi = x[i];
-    if (xi == 0.0) continue;
-    const double* __restrict row = M + i * S;
-    for (Index j = 0; j < S; ++j) out[j] += xi * row[j];
+// The exact redo of one forward step (see forward_scaled): a[s] = p[s] b_s / c with the predicted
+// mass p inside the exponent; returns log c, or -inf when p(x) = 0.
+// Plain loops: it runs only where the fast step underflowed.
+double rescue_step(double* a, const double* p, const double* lb, Index S) {
+  double m2 = kNegInf;
+  for (Index s = 0; s < S; ++s) {
+    a[s] = p[s] > 0.0 ? std::log(p[s]) + lb[s] : kNegInf;
+    m2 = std::max(m2, a[s]);
   }
+  if (m2 == kNegInf) return kNegInf;
+  double c = 0.0;
+  for (Index s = 0; s < S; ++s) c += a[s] = std::exp(a[s] - m2);
+  const double inv_c = 1.0 / c;
+  for (Index s = 0; s < S; ++s) a[s] *= inv_c;
+  return std::log(c) + m2;
 }
 }  // namespace
 
-double forward_scaled(double* alpha, double* log_scale, double* pred, const Tables& tab,
-                      const double* log_b, Index T) {
+double forward_scaled(double* alpha, double* log_scale, double* pred, const HmmKernels& k,
+                      const Tables& tab, const double* log_b, Index T) {
   const Index S = tab.S;
   double loglik = 0.0;
   for (Index t = 0; t < T; ++t) {
-    double* __restrict a = alpha + t * S;
-    const double* __restrict lb = log_b + t * S;
-    const double* __restrict p = t == 0 ? tab.start.data() : pred;
-    const double m = max_of(lb, S);
-    double c = 0.0;
-    if (m != kNegInf) {
-      for (Index s = 0; s < S; ++s) a[s] = p[s] * std::exp(lb[s] - m);
-      c = sum_of(a, S);
-    }
+    double* a = alpha + t * S;
+    const double* lb = log_b + t * S;
+    const double* p = t == 0 ? tab.start.data() : pred;
+    const double m = k.max_of(lb, S);
+    const double c = m != kNegInf ? k.mul_exp_sum(a, p, lb, m, S) : 0.0;
     double log_c;
     if (c > 0.0) {
       log_c = std::log(c) + m;
+      k.scale(a, 1.0 / c, S);
     } else {
       // Either p(x) = 0 or the states that can be reached all have emissions more than ~700 nats
       // below the best one: redo this step exactly with the predicted mass inside the exponent.
-      double m2 = kNegInf;
-      for (Index s = 0; s < S; ++s) {
-        a[s] = p[s] > 0.0 ? std::log(p[s]) + lb[s] : kNegInf;
-        m2 = std::max(m2, a[s]);
-      }
-      if (m2 == kNegInf) {
+      log_c = rescue_step(a, p, lb, S);
+      if (log_c == kNegInf) {
         for (Index u = t; u < T; ++u) {
           log_scale[u] = kNegInf;
           std::fill(alpha + u * S, alpha + (u + 1) * S, 0.0);
         }
         return kNegInf;
       }
-      for (Index s = 0; s < S; ++s) a[s] = std::exp(a[s] - m2);
-      c = sum_of(a, S);
-      log_c = std::log(c) + m2;
     }
-    const double inv_c = 1.0 / c;
-    for (Index s = 0; s < S; ++s) a[s] *= inv_c;
     log_scale[t] = log_c;
     loglik += log_c;
-    if (t + 1 < T) vec_mat(pred, a, tab.trans.data(), S);
+    if (t + 1 < T) k.vec_mat(pred, a, tab.trans.data(), tab.trans_t.data(), S);
   }
   return loglik;
 }
 
-bool backward_scaled(double* beta, double* tmp, const Tables& tab, const double* log_b,
-                     const double* alpha, Index T, double* xi_acc) {
+bool backward_scaled(double* beta, double* tmp, const HmmKernels& k, const Tables& tab,
+                     const double* log_b, const double* alpha, Index T, double* xi_acc) {
   const Index S = tab.S;
-  double* __restrict carry = tmp;  // beta[t+1] up to a positive factor, max entry 1
-  double* __restrict w = tmp + S;
+  double* carry = tmp;  // beta[t+1] up to a positive factor, max entry 1
+  double* w = tmp + S;
   std::fill(beta + (T - 1) * S, beta + T * S, 1.0);  // alpha rows sum to 1
   std::fill(carry, carry + S, 1.0);
   for (Index t = T - 2; t >= 0; --t) {
-    const double* __restrict lb = log_b + (t + 1) * S;
-    const double m = max_of(lb, S);
-    for (Index j = 0; j < S; ++j) w[j] = carry[j] * std::exp(lb[j] - m);
-    double* __restrict row = beta + t * S;
-    vec_mat(row, w, tab.trans_t.data(), S);  // row[i] = sum_j A[i, j] w[j]
-    const double* __restrict a = alpha + t * S;
-    double z = 0.0, mx = 0.0;
-    for (Index i = 0; i < S; ++i) {
-      z += a[i] * row[i];
-      mx = std::max(mx, row[i]);
-    }
+    const double* lb = log_b + (t + 1) * S;
+    k.mul_exp_sum(w, carry, lb, k.max_of(lb, S), S);
+    double* row = beta + t * S;
+    k.vec_mat(row, w, tab.trans_t.data(), tab.trans.data(), S);  // row[i] = sum_j A[i, j] w[j]
+    const double* a = alpha + t * S;
+    double z, mx;
+    k.dot_and_max(&z, &mx, a, row, S);
     if (!(z > 0.0) || !(mx > 0.0)) return false;
     const double inv_z = 1.0 / z, inv_mx = 1.0 / mx;
-    if (xi_acc != nullptr) {
-      for (Index i = 0; i < S; ++i) {
-        const double ai = a[i] * inv_z;
-        if (ai == 0.0) continue;
-        double* __restrict xrow = xi_acc + i * S;
-        for (Index j = 0; j < S; ++j) xrow[j] += ai * w[j];
-      }
-    }
-    for (Index i = 0; i < S; ++i) {
-      carry[i] = row[i] * inv_mx;
-      row[i] *= inv_z;
-    }
+    if (xi_acc != nullptr) k.outer_add(xi_acc, a, inv_z, w, S);
+    k.rescale_pair(carry, row, inv_mx, inv_z, S);
   }
   return true;
 }
@@ -169,6 +141,7 @@ double backward_log(double* log_beta, const Tables& tab, const double* log_b, In
 
 namespace {
 
+using detail::HmmKernels;
 using detail::Tables;
 using detail::Workspace;
 
@@ -187,19 +160,19 @@ void check_size(std::size_t got, Index want, const char* where, const char* what
 
 // Posterior of one sequence into gamma [T, S] using ws; returns log p(x). Throws when p(x) = 0,
 // because the posterior is then undefined.
-double posterior_into(double* gamma, Workspace& ws, const Tables& tab, SequenceView seq,
-                      const char* where, Index index) {
+double posterior_into(double* gamma, Workspace& ws, const HmmKernels& k, const Tables& tab,
+                      SequenceView seq, const char* where, Index index) {
   const Index S = tab.S, T = seq.length;
   ws.reserve(T, S);
-  detail::emission_log_prob(ws.log_b.data(), tab, seq);
-  const double ll = detail::forward_scaled(ws.alpha.data(), ws.log_scale.data(), ws.tmp.data(),
+  detail::emission_log_prob(ws.log_b.data(), k, tab, seq);
+  const double ll = detail::forward_scaled(ws.alpha.data(), ws.log_scale.data(), ws.tmp.data(), k,
                                            tab, ws.log_b.data(), T);
   const bool ok = ll != -std::numeric_limits<double>::infinity() &&
-                  detail::backward_scaled(ws.beta.data(), ws.tmp.data(), tab, ws.log_b.data(),
+                  detail::backward_scaled(ws.beta.data(), ws.tmp.data(), k, tab, ws.log_b.data(),
                                           ws.alpha.data(), T);
   KESSEL_CHECK_ARG(ok, where, ": sequence ", index, " has probability 0 under the model (log p = ",
                    ll, "); its posterior is undefined");
-  for (Index i = 0; i < T * S; ++i) gamma[i] = ws.alpha[i] * ws.beta[i];
+  k.mul(gamma, ws.alpha.data(), ws.beta.data(), T * S);
   return ll;
 }
 
@@ -211,9 +184,10 @@ double forward_scaled(std::span<double> alpha, std::span<double> log_scale, cons
   const Tables tab = prepare(model, seq, where);
   check_size(alpha.size(), seq.length * tab.S, where, "alpha", "T*S");
   check_size(log_scale.size(), seq.length, where, "log_scale", "T");
+  const auto& k = detail::active_kernels();
   std::vector<double> log_b(seq.length * tab.S), pred(tab.S);
-  detail::emission_log_prob(log_b.data(), tab, seq);
-  return detail::forward_scaled(alpha.data(), log_scale.data(), pred.data(), tab, log_b.data(),
+  detail::emission_log_prob(log_b.data(), k, tab, seq);
+  return detail::forward_scaled(alpha.data(), log_scale.data(), pred.data(), k, tab, log_b.data(),
                                 seq.length);
 }
 
@@ -223,9 +197,10 @@ void backward_scaled(std::span<double> beta, const Model& model, SequenceView se
   const Tables tab = prepare(model, seq, where);
   check_size(beta.size(), seq.length * tab.S, where, "beta", "T*S");
   check_size(alpha.size(), seq.length * tab.S, where, "alpha", "T*S");
+  const auto& k = detail::active_kernels();
   std::vector<double> log_b(seq.length * tab.S), tmp(2 * tab.S);
-  detail::emission_log_prob(log_b.data(), tab, seq);
-  const bool ok = detail::backward_scaled(beta.data(), tmp.data(), tab, log_b.data(),
+  detail::emission_log_prob(log_b.data(), k, tab, seq);
+  const bool ok = detail::backward_scaled(beta.data(), tmp.data(), k, tab, log_b.data(),
                                           alpha.data(), seq.length);
   KESSEL_CHECK_ARG(ok, where, ": the sequence has probability 0 under the model (or alpha is not "
                    "forward_scaled's output)");
@@ -236,7 +211,7 @@ double forward_log(std::span<double> log_alpha, const Model& model, SequenceView
   const Tables tab = prepare(model, seq, where);
   check_size(log_alpha.size(), seq.length * tab.S, where, "log_alpha", "T*S");
   std::vector<double> log_b(seq.length * tab.S);
-  detail::emission_log_prob(log_b.data(), tab, seq);
+  detail::emission_log_prob(log_b.data(), detail::active_kernels(), tab, seq);
   return detail::forward_log(log_alpha.data(), tab, log_b.data(), seq.length);
 }
 
@@ -245,7 +220,7 @@ double backward_log(std::span<double> log_beta, const Model& model, SequenceView
   const Tables tab = prepare(model, seq, where);
   check_size(log_beta.size(), seq.length * tab.S, where, "log_beta", "T*S");
   std::vector<double> log_b(seq.length * tab.S);
-  detail::emission_log_prob(log_b.data(), tab, seq);
+  detail::emission_log_prob(log_b.data(), detail::active_kernels(), tab, seq);
   return detail::backward_log(log_beta.data(), tab, log_b.data(), seq.length);
 }
 
@@ -259,7 +234,7 @@ double posterior(std::span<double> gamma, const Model& model, SequenceView seq) 
   const Tables tab = prepare(model, seq, where);
   check_size(gamma.size(), seq.length * tab.S, where, "gamma", "T*S");
   Workspace ws;
-  return posterior_into(gamma.data(), ws, tab, seq, where, 0);
+  return posterior_into(gamma.data(), ws, detail::active_kernels(), tab, seq, where, 0);
 }
 
 std::vector<double> log_likelihood(const Model& model, std::span<const SequenceView> seqs,
@@ -269,6 +244,7 @@ std::vector<double> log_likelihood(const Model& model, std::span<const SequenceV
   const Tables tab = detail::make_tables(model);
   const Index N = static_cast<Index>(seqs.size());
   for (Index n = 0; n < N; ++n) detail::check_sequence(tab, seqs[n], where, n);
+  const auto& k = detail::active_kernels();
   std::vector<double> out(N);
 #pragma omp parallel num_threads(detail::batch_threads(threads, N, detail::batch_flops(tab, seqs)))
   {
@@ -277,8 +253,8 @@ std::vector<double> log_likelihood(const Model& model, std::span<const SequenceV
     for (Index n = 0; n < N; ++n) {
       const Index T = seqs[n].length;
       ws.reserve(T, tab.S);
-      detail::emission_log_prob(ws.log_b.data(), tab, seqs[n]);
-      out[n] = detail::forward_scaled(ws.alpha.data(), ws.log_scale.data(), ws.tmp.data(), tab,
+      detail::emission_log_prob(ws.log_b.data(), k, tab, seqs[n]);
+      out[n] = detail::forward_scaled(ws.alpha.data(), ws.log_scale.data(), ws.tmp.data(), k, tab,
                                       ws.log_b.data(), T);
     }
   }
@@ -292,6 +268,7 @@ std::vector<std::vector<double>> posterior(const Model& model, std::span<const S
   const Tables tab = detail::make_tables(model);
   const Index N = static_cast<Index>(seqs.size());
   for (Index n = 0; n < N; ++n) detail::check_sequence(tab, seqs[n], where, n);
+  const auto& k = detail::active_kernels();
   std::vector<std::vector<double>> gammas(N);
   std::vector<double> ll(N);
   std::vector<std::string> errors(N);  // exceptions must not cross the OpenMP region
@@ -302,7 +279,7 @@ std::vector<std::vector<double>> posterior(const Model& model, std::span<const S
     for (Index n = 0; n < N; ++n) {
       gammas[n].resize(seqs[n].length * tab.S);
       try {
-        ll[n] = posterior_into(gammas[n].data(), ws, tab, seqs[n], where, n);
+        ll[n] = posterior_into(gammas[n].data(), ws, k, tab, seqs[n], where, n);
       } catch (const InvalidArgument& e) {
         errors[n] = e.what();
       }

@@ -1,12 +1,16 @@
 // Internal HMM kernels: tables precomputed once per model, and allocation-free per-sequence passes
-// that the public functions, the batch loops and Baum–Welch share. reference.h holds the plain
-// versions they are tested against.
+// that the public functions, the batch loops and Baum–Welch share. The passes run their inner loops
+// through the HmmKernels table (hmm_kernels.h) of one SIMD variant, which the public entry fetches
+// once (active_kernels()) and passes down. reference.h holds the textbook versions they are tested
+// against.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "hmm/hmm_kernels.h"
 #include "kessel/hmm.h"
+#include "util/simd.h"
 
 namespace kessel::hmm::detail {
 
@@ -28,6 +32,9 @@ struct Tables {
 };
 Tables make_tables(const Model& model);
 
+// The kernel table of the variant in use now (simd::active_target()); call it once per op entry.
+inline const HmmKernels& active_kernels() { return hmm_kernels(simd::active_target()); }
+
 // Grow-only scratch for one thread; reused across sequences so the inner loops never allocate.
 struct Workspace {
   std::vector<double> log_b;      // [T, S]
@@ -48,20 +55,21 @@ double batch_flops(const Tables& tab, std::span<const SequenceView> seqs);
 void check_sequence(const Tables& tab, SequenceView seq, const char* where, Index index = -1);
 
 // log_b [T, S]
-void emission_log_prob(double* log_b, const Tables& tab, SequenceView seq);
+void emission_log_prob(double* log_b, const HmmKernels& k, const Tables& tab, SequenceView seq);
 // Scaled forward from log_b; writes alpha [T, S] and log_scale [T], returns log p(x).
-double forward_scaled(double* alpha, double* log_scale, double* tmp, const Tables& tab,
-                      const double* log_b, Index T);
+double forward_scaled(double* alpha, double* log_scale, double* tmp, const HmmKernels& k,
+                      const Tables& tab, const double* log_b, Index T);
 // Scaled backward: beta [T, S] with sum_s alpha[t,s] beta[t,s] = 1; tmp needs 2S doubles. When
 // xi_acc [S, S] is given, ADDS INTO it sum_t alpha[t,i] w[t+1,j] / z_t, which times A[i,j] is the
 // expected number of i->j transitions (A is applied once, after the reduction). Returns false if some
 // step has z_t == 0 (p(x) == 0 or underflow).
-bool backward_scaled(double* beta, double* tmp, const Tables& tab, const double* log_b,
-                     const double* alpha, Index T, double* xi_acc = nullptr);
+bool backward_scaled(double* beta, double* tmp, const HmmKernels& k, const Tables& tab,
+                     const double* log_b, const double* alpha, Index T, double* xi_acc = nullptr);
 // Log-space passes (log_alpha / log_beta [T, S]); return log p(x).
 double forward_log(double* log_alpha, const Tables& tab, const double* log_b, Index T);
 double backward_log(double* log_beta, const Tables& tab, const double* log_b, Index T);
 // Viterbi from log_b; path [T], delta [T, S] scratch; returns log p(x, path).
-double viterbi(std::int32_t* path, double* delta, const Tables& tab, const double* log_b, Index T);
+double viterbi(std::int32_t* path, double* delta, const HmmKernels& k, const Tables& tab,
+               const double* log_b, Index T);
 
 }  // namespace kessel::hmm::detail

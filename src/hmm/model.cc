@@ -199,36 +199,20 @@ void check_sequence(const Tables& tab, SequenceView seq, const char* where, Inde
   }
 }
 
-// Gaussian: all S log-densities of one step at once. d runs outside so the inner loop is a
-// unit-stride update over states; the per-state normalizer and 1/(2 var) are precomputed.
-void emission_log_prob(double* __restrict log_b, const Tables& tab, SequenceView seq) {
+// Categorical: one row of the symbol-major table per step. Gaussian: k.gaussian_log_prob, all S
+// log-densities of a step at once from the dimension-major [D, S] tables (per-state normalizers and
+// -1/(2 var) precomputed).
+void emission_log_prob(double* log_b, const HmmKernels& k, const Tables& tab, SequenceView seq) {
   const Index S = tab.S, T = seq.length;
   if (tab.type == EmissionType::categorical) {
     for (Index t = 0; t < T; ++t) {
-      const double* __restrict row = tab.log_emis_t.data() + seq.symbols[t] * S;
-      double* __restrict out = log_b + t * S;
-      for (Index s = 0; s < S; ++s) out[s] = row[s];
+      const double* row = tab.log_emis_t.data() + seq.symbols[t] * S;
+      std::copy(row, row + S, log_b + t * S);
     }
     return;
   }
-  const Index D = tab.D;
-  const double* __restrict mu = tab.means_t.data();
-  const double* __restrict nhiv = tab.neg_half_inv_var_t.data();
-  const double* __restrict norm = tab.log_norm.data();
-  for (Index t = 0; t < T; ++t) {
-    double* __restrict out = log_b + t * S;
-    const double* __restrict x = seq.values + t * D;
-    for (Index s = 0; s < S; ++s) out[s] = norm[s];
-    for (Index d = 0; d < D; ++d) {
-      const double xd = x[d];
-      const double* __restrict mu_d = mu + d * S;
-      const double* __restrict w_d = nhiv + d * S;
-      for (Index s = 0; s < S; ++s) {
-        const double diff = xd - mu_d[s];
-        out[s] += diff * diff * w_d[s];
-      }
-    }
-  }
+  k.gaussian_log_prob(log_b, seq.values, tab.means_t.data(), tab.neg_half_inv_var_t.data(),
+                      tab.log_norm.data(), T, S, tab.D);
 }
 
 }  // namespace detail
@@ -240,7 +224,7 @@ void emission_log_prob(std::span<double> log_b, const Model& model, SequenceView
   KESSEL_CHECK_ARG(static_cast<Index>(log_b.size()) == seq.length * tab.S,
                    "hmm::emission_log_prob: log_b has ", log_b.size(), " entries, expected T*S=",
                    seq.length * tab.S);
-  detail::emission_log_prob(log_b.data(), tab, seq);
+  detail::emission_log_prob(log_b.data(), detail::active_kernels(), tab, seq);
 }
 
 }  // namespace kessel::hmm

@@ -7,9 +7,14 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "attention/tile_kernels.h"
+#include "kessel/attention.h"
+#include "kessel/cpu.h"
+#include "kessel/error.h"
+#include "util/simd.h"
 
 namespace kessel::attention_detail::tile {
 namespace {
@@ -29,34 +34,15 @@ void expect_close(const std::vector<float>& got, const std::vector<float>& want,
     ASSERT_NEAR(got[e], want[e], 1e-6 * scale) << "element " << e;
 }
 
-// Every compiled vector variant; each test runs them all against the scalar versions.
-struct Variant {
-  const char* name;
-  decltype(&scalar::rows_times_packed) rows_times_packed;
-  decltype(&scalar::accumulate_product) accumulate_product;
-  decltype(&scalar::exp_array) exp_array;
-  decltype(&scalar::log_array) log_array;
-  decltype(&scalar::exp_shift_sum) exp_shift_sum;
-  decltype(&scalar::neg_pow_shift_sum) neg_pow_shift_sum;
-  decltype(&scalar::softmax_backward) softmax_backward;
-};
-
+// Every SIMD variant this CPU runs; each test runs them all against the scalar versions.
+using Variant = Kernels;
 std::vector<Variant> variants() {
   std::vector<Variant> v;
-  v.push_back({"dispatched", &rows_times_packed, &accumulate_product, &exp_array, &log_array,
-               &exp_shift_sum, &neg_pow_shift_sum, &softmax_backward});
-#if defined(KESSEL_TILE_HAVE_AVX2)
-  v.push_back({"avx2", &avx2::rows_times_packed, &avx2::accumulate_product, &avx2::exp_array,
-               &avx2::log_array, &avx2::exp_shift_sum, &avx2::neg_pow_shift_sum,
-               &avx2::softmax_backward});
-#endif
-#if defined(KESSEL_TILE_HAVE_AVX512)
-  v.push_back({"avx512", &avx512::rows_times_packed, &avx512::accumulate_product,
-               &avx512::exp_array, &avx512::log_array, &avx512::exp_shift_sum,
-               &avx512::neg_pow_shift_sum, &avx512::softmax_backward});
-#endif
+  for (std::int64_t t : simd::available_targets())
+    if (t != simd::kScalarReference) v.push_back(kernels_for(t));
   return v;
 }
+const Kernels& ref() { return scalar_kernels(); }
 
 TEST(TileKernels, TransposeBytes8x8) {
   std::uint64_t x[8];
@@ -72,20 +58,23 @@ TEST(TileKernels, TransposeBytes8x8) {
     for (int c = 0; c < 8; ++c) EXPECT_EQ((x[r] >> (8 * c)) & 0xFF, static_cast<std::uint64_t>(16 * r + c + 1));
 }
 
-TEST(TileKernels, VariantIsReported) {
-  const std::string v = variant_name();
-#if defined(__AVX512F__)
-  EXPECT_EQ(v, "avx512");
-#elif defined(KESSEL_TILE_HAVE_AVX2)
-  EXPECT_EQ(v, "avx2");
-#else
-  EXPECT_EQ(v, "scalar");
-#endif
+// Each table is the variant it is asked for, the active one follows set_cpu_variant, and a variant
+// this build lacks is an error rather than a fallback.
+TEST(TileKernels, VariantsAreTheOnesAskedFor) {
+  for (std::int64_t t : simd::available_targets()) {
+    EXPECT_STREQ(kernels_for(t).variant, simd::target_name(t));
+    ScopedCpuVariant forced(simd::target_name(t));
+    EXPECT_STREQ(active_kernels().variant, simd::target_name(t));
+    EXPECT_EQ(std::string(attention_kernel_variant()), simd::target_name(t));
+  }
+  EXPECT_STREQ(kernels_for(simd::kScalarReference).variant, "scalar");
+  EXPECT_THROW(set_cpu_variant("avx9000"), InvalidArgument);
+  EXPECT_GE(simd::available_targets().size(), 2u);  // scalar and at least one SIMD target
 }
 
 TEST(TileKernels, RowsTimesPackedMatchesScalar) {
   for (const Variant& v : variants()) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     const Index shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {6, 64, 64}, {13, 17, 80}, {64, 64, 64},
                                {5, 33, 1}, {64, 100, 9}, {11, 129, 16}};
     std::uint32_t seed = 1;
@@ -95,7 +84,7 @@ TEST(TileKernels, RowsTimesPackedMatchesScalar) {
       const auto x = random_vector(static_cast<size_t>(rows * ldx), seed++);
       const auto yt = random_vector(static_cast<size_t>(depth * ldy), seed++);
       std::vector<float> want(static_cast<size_t>(rows * ldc), 9.0f), got = want;
-      scalar::rows_times_packed(want.data(), ldc, x.data(), ldx, yt.data(), ldy, rows, cols, depth);
+      ref().rows_times_packed(want.data(), ldc, x.data(), ldx, yt.data(), ldy, rows, cols, depth);
       v.rows_times_packed(got.data(), ldc, x.data(), ldx, yt.data(), ldy, rows, cols, depth);
       SCOPED_TRACE(testing::Message() << rows << "x" << cols << "x" << depth);
       expect_close(got, want, static_cast<double>(depth));
@@ -108,7 +97,7 @@ TEST(TileKernels, RowsTimesPackedMatchesScalar) {
 
 TEST(TileKernels, AccumulateProductMatchesScalar) {
   for (const Variant& v : variants()) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     const Index shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {6, 64, 64}, {13, 17, 80}, {64, 64, 64},
                                {5, 33, 1}, {64, 100, 9}, {11, 129, 70}};
     std::uint32_t seed = 50;
@@ -122,7 +111,7 @@ TEST(TileKernels, AccumulateProductMatchesScalar) {
         const Index ldx = n + 4, ldc = n + 1;
         const auto x = random_vector(static_cast<size_t>(inner * ldx), seed++);
         std::vector<float> want = random_vector(static_cast<size_t>(rows * ldc), seed++), got = want;
-        scalar::accumulate_product(want.data(), ldc, a.data(), a_rs, a_cs, x.data(), ldx, rows,
+        ref().accumulate_product(want.data(), ldc, a.data(), a_rs, a_cs, x.data(), ldx, rows,
                                    inner, n);
         v.accumulate_product(got.data(), ldc, a.data(), a_rs, a_cs, x.data(), ldx, rows, inner, n);
         SCOPED_TRACE(testing::Message() << rows << "x" << inner << "x" << n << " t=" << transposed);
@@ -143,7 +132,7 @@ double ulp_distance(float a, float b) {
 
 TEST(TileKernels, ExpAccuracyAndSpecialValues) {
   for (const Variant& v : variants()) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     std::vector<float> x;
     for (float v = -87.0f; v <= 88.0f; v += 0.0137f) x.push_back(v);
     for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, 1.0f, -1.0f, 0.5f, 88.7f}) x.push_back(v);
@@ -170,7 +159,7 @@ TEST(TileKernels, ExpAccuracyAndSpecialValues) {
 
 TEST(TileKernels, LogAccuracyAndSpecialValues) {
   for (const Variant& v : variants()) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     std::vector<float> x;
     for (float v = 1e-38f; v < 3e38f; v *= 1.0173f) x.push_back(v);
     for (float v = 0.5f; v < 2.0f; v += 0.00037f) x.push_back(v);  // around 1, where log is small
@@ -201,7 +190,7 @@ TEST(TileKernels, LogAccuracyAndSpecialValues) {
 
 TEST(TileKernels, ExpShiftSumMatchesScalar) {
   for (const Variant& v : variants()) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     for (Index cols : {1, 16, 37, 64}) {
       const Index rows = 23;
       auto st = random_vector(static_cast<size_t>(rows * cols), 7);
@@ -210,7 +199,7 @@ TEST(TileKernels, ExpShiftSumMatchesScalar) {
       auto shift = random_vector(static_cast<size_t>(cols), 8);
       auto sum = random_vector(static_cast<size_t>(cols), 9);
       auto st2 = st, sum2 = sum;
-      scalar::exp_shift_sum(st.data(), rows, cols, shift.data(), sum.data());
+      ref().exp_shift_sum(st.data(), rows, cols, shift.data(), sum.data());
       v.exp_shift_sum(st2.data(), rows, cols, shift.data(), sum2.data());
       for (size_t e = 0; e < st.size(); ++e) EXPECT_LE(ulp_distance(st2[e], st[e]), 2.0);
       EXPECT_EQ(st2[3], 0.0f);
@@ -224,9 +213,9 @@ TEST(TileKernels, ExpShiftSumMatchesScalar) {
 // exp(-a log x - shift), whose own error (1.5e-6 on these sums) is of the size of the tolerance.
 TEST(TileKernels, NegPowShiftSumMatchesDouble) {
   std::vector<Variant> all = variants();
-  all.push_back({"scalar", nullptr, nullptr, nullptr, nullptr, nullptr, &scalar::neg_pow_shift_sum, nullptr});
+  all.push_back(ref());
   for (const Variant& v : all) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     for (float a : {0.5f, 2.0f, 10.0f})
       for (Index cols : {1, 16, 37, 64}) {
         SCOPED_TRACE(a);
@@ -273,7 +262,7 @@ TEST(TileKernels, NegPowShiftSumMatchesDouble) {
 
 TEST(TileKernels, NegPowShiftSumSpecialValues) {
   for (const Variant& v : variants()) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     // 0 (a key on the query, eps = 0) weighs +inf, +inf (hidden) 0, NaN stays NaN, x < 0 is NaN.
     std::vector<float> st = {0.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
                              -1.0f, 1e-38f, 3e38f, 1.0f};
@@ -292,7 +281,7 @@ TEST(TileKernels, NegPowShiftSumSpecialValues) {
 
 TEST(TileKernels, SoftmaxBackwardMatchesScalar) {
   for (const Variant& v : variants()) {
-    SCOPED_TRACE(v.name);
+    SCOPED_TRACE(v.variant);
     for (Index cols : {1, 16, 37, 64}) {
       const Index rows = 13;
       auto st = random_vector(static_cast<size_t>(rows * cols), 12);
@@ -303,7 +292,7 @@ TEST(TileKernels, SoftmaxBackwardMatchesScalar) {
       lse[0] = std::numeric_limits<float>::infinity();  // a row without weights (crisp / masked)
       std::vector<float> rowsum(static_cast<size_t>(rows), 0.5f);
       auto st2 = st, dp2 = dp, rowsum2 = rowsum;
-      scalar::softmax_backward(st.data(), dp.data(), rows, cols, 0.7f, add.data(), lse.data(),
+      ref().softmax_backward(st.data(), dp.data(), rows, cols, 0.7f, add.data(), lse.data(),
                                drow.data(), rowsum.data());
       v.softmax_backward(st2.data(), dp2.data(), rows, cols, 0.7f, add.data(), lse.data(), drow.data(),
                        rowsum2.data());

@@ -7,6 +7,7 @@
 
 #include "hmm/reference.h"
 #include "hmm_fixtures.h"
+#include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/hmm.h"
 
@@ -100,9 +101,10 @@ TEST(HmmBruteForce, GaussianThreeStatesFiveSteps) {
   }
 }
 
-// Fast kernels against the plain reference on odd sizes.
+// Fast kernels against the plain reference on odd sizes (on every SIMD variant: test_hmm's main
+// repeats the suite once per variant, tests/cpp/common/variant_main.cc).
 TEST(HmmKernels, MatchReferenceOnOddSizes) {
-  for (Index S : {1, 7, 13}) {
+  for (Index S : {1, 3, 7, 9, 13, 17, 33}) {
     for (Index T : {1, 7, 129}) {
       for (int kind = 0; kind < 2; ++kind) {
         const Model m = kind == 0 ? random_categorical(S * 31 + T, S, 5)
@@ -120,22 +122,23 @@ TEST(HmmKernels, MatchReferenceOnOddSizes) {
         std::vector<std::int32_t> path(T), path_ref;
         const double score_ref = reference::viterbi(path_ref, m, x);
         EXPECT_NEAR(viterbi(path, m, x), score_ref, 1e-10 * (1 + std::fabs(score_ref)));
-        EXPECT_EQ(path, path_ref) << "S=" << S << " T=" << T << " kind=" << kind;
+        EXPECT_EQ(path, path_ref) << cpu_variant() << " S=" << S << " T=" << T << " kind=" << kind;
       }
     }
   }
 }
 
-// The Viterbi max-plus step runs in eight lanes over predecessors: sizes around and past the lane
-// width (and the benchmark's S = 50) against the plain predecessor loop, paths identical.
+// The Viterbi max-plus step keeps blocks of one to four vectors of destinations (2, 4 or 8 lanes):
+// sizes around and past those widths (and the benchmark's S = 50) against the plain predecessor
+// loop, paths identical.
 TEST(HmmKernels, ViterbiMatchesReferenceAroundLaneWidths) {
-  for (Index S : {8, 9, 16, 23, 32, 41, 50}) {
+  for (Index S : {2, 4, 5, 8, 9, 15, 16, 23, 32, 33, 41, 50, 65}) {
     const Model m = random_gaussian(S * 41, S, 4);
     for (const auto& seq : sample(m, 3, 50, S + 7)) {
       std::vector<std::int32_t> path(50), path_ref;
       const double score_ref = reference::viterbi(path_ref, m, seq.view());
       EXPECT_NEAR(viterbi(path, m, seq.view()), score_ref, 1e-10 * (1 + std::fabs(score_ref)));
-      EXPECT_EQ(path, path_ref) << "S=" << S;
+      EXPECT_EQ(path, path_ref) << cpu_variant() << " S=" << S;
     }
   }
 }
