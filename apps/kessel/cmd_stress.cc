@@ -56,7 +56,8 @@ nlohmann::json to_json(const summarize::StressReport& r) {
                        {"summary_units", d.summary_units},
                        {"emotional_summary_units", d.emotional_summary_units}});
   for (const auto& k : r.kernels)
-    kernels.push_back({{"keys", k.keys},
+    kernels.push_back({{"variant", k.variant},
+                       {"keys", k.keys},
                        {"queries", k.queries},
                        {"dim", k.dim},
                        {"max_diff_weights", k.max_diff_weights},
@@ -133,12 +134,13 @@ void print_text(const summarize::StressReport& r, const std::string& base, doubl
       mark(r.density_ok), r.density_slope, r.density_r2);
 
   std::printf(
-      "\n4. KERNELS (EACA-shaped attention: %s tiles against the double-precision reference)\n",
+      "\n4. KERNELS (EACA-shaped attention: the fused tiles of every SIMD variant this CPU runs against\n"
+      "   the double-precision reference; the other tests ran %s)\n",
       r.kernel_variant.c_str());
-  std::printf("  %7s %6s %12s %12s %8s %10s %12s\n", "keys", "rows", "max |dw|", "max |dout|",
-              "threads", "fused ms", "reference ms");
+  std::printf("  %-10s %7s %6s %12s %12s %8s %10s %12s\n", "variant", "keys", "rows", "max |dw|",
+              "max |dout|", "threads", "fused ms", "reference ms");
   for (const auto& k : r.kernels)
-    std::printf("  %7d %6d %12.2e %12.2e %8s %10.2f %12.2f\n", k.keys, k.queries,
+    std::printf("  %-10s %7d %6d %12.2e %12.2e %8s %10.2f %12.2f\n", k.variant.c_str(), k.keys, k.queries,
                 k.max_diff_weights, k.max_diff_output, k.threads_identical ? "same" : "DIFFER",
                 k.fused_ms, k.reference_ms);
   std::printf("  %s differences within 1e-4 and thread counts bit-identical\n", mark(r.kernels_ok));

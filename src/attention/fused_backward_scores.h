@@ -40,11 +40,6 @@ struct DlogitSink {
   double* zdzz = nullptr;       // [kBlockQ] sums of dz z
 };
 
-// st: raw Q K^T in, P out. dp: dO V^T in, G out. Zeroes and fills tg. In the statistics pass
-// (sink.zdz set) it only accumulates the dz sums; P and G are then unspecified. The hot paths
-// (plain dot products, plain fuzzy memberships) are here; everything else is staged_backward.
-void backward_tile_scores(float* st, float* dp, TileGrads& tg, StagedScratch& ss, const FusedContext& ctx,
-                          const QueryBlock& blk, const BackwardRows& rows, const KeyTile& tile,
-                          const LoadedTile& lt, const DlogitSink& sink);
+// backward_tile_scores, the per-tile score backward, is per-target: fused_backward_scores-inl.h.
 
 }  // namespace kessel::attention_detail

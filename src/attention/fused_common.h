@@ -34,7 +34,7 @@ struct FusedContext {
   // Key norms [B, H, Lk], computed once per call (need_norms only; see compute_key_norms).
   std::vector<float> k_sqnorm_all, k_norm_all;
 
-  FusedContext(const AttentionInputs& in_, const AttentionSpec& spec_);
+  FusedContext(const AttentionInputs& in_, const AttentionSpec& spec_, const tile::Kernels& k_);
 
   Index key_limit(Index b) const {
     return in.key_lengths.empty() ? in.Lk
@@ -61,15 +61,6 @@ struct LoadedTile {
   std::vector<float> k_sqnorm, k_norm;  // [n]
 };
 
-// Fills ctx.k_sqnorm_all / k_norm_all when the similarity needs them (parallel over rows).
-void compute_key_norms(FusedContext& ctx, int threads);
-
-// Packs q rows [i0, i0+nq) of head (b, h) into blk (Q^T, norms); sizes its vectors.
-void load_query_block(QueryBlock& blk, const FusedContext& ctx, Index b, Index h, Index i0, Index nq);
-
-// Points `lt` at the tile's K/V rows (dequantizing int8 ones) and computes key norms when needed.
-void load_key_tile(LoadedTile& lt, const FusedContext& ctx, Index b, Index h, const KeyTile& tile,
-                   bool need_v);
 
 // d2 = |q|^2 + |k|^2 - 2 q.k from the tile product loses its relative precision when d2 is small
 // against the norms (cancellation); there it is recomputed directly as sum (q - k)^2. Near matches
@@ -95,6 +86,9 @@ inline float tile_sq_distance(const QueryBlock& blk, Index ii, const float* krow
 inline bool fuzzy_exact_match(const FusedContext& ctx, float d2, float nq2, float nk2) {
   return d2 <= ctx.spec.fuzzy_match_tol * (nq2 + nk2);
 }
+
+// The functions over these (load_query_block, load_key_tile, the score code) are per-target:
+// fused_common-inl.h.
 
 // What one work item saw, summed into AttentionStats.
 struct BlockCounts {
@@ -131,17 +125,5 @@ AttentionStats for_each_query_block(const AttentionInputs& in, int threads, Bloc
   return stats;
 }
 
-// The key tiles query rows [i0, i0 + nq) of batch b can see (fused_plan.h), into `tiles`; counts the
-// visited tiles and the skipped ones (hidden by structured masks or beyond the key length).
-void plan_block_tiles(std::vector<KeyTile>& tiles, const FusedContext& ctx, Index b, Index i0, Index nq,
-                      BlockCounts& counts);
-
-// Hidden elements of a partial tile get `hidden_value` (only rows < nq matter).
-void mask_partial_tile(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile,
-                       float hidden_value);
-
-// Hot dot path (ScorePath::kHotDot): raw products in st[t][ii] -> logits raw * scale / temperature +
-// key_boost[j]; hidden -> -inf.
-void hot_dot_logits(float* st, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile);
 
 }  // namespace kessel::attention_detail

@@ -242,6 +242,40 @@ HWY_INLINE VF Exp(DF d, VF x) {
   return ScaleByPow2(d, p, n);
 }
 
+// exp(x) where the result is a weight relative to a maximum (the online softmax step and the softmax
+// backward, whose arguments are logit - max and logit - lse, at most a rounding above 0): results
+// below 2^-126 (x < -87.33) are flushed to 0, which changes no normalized weight by as much as an
+// ulp, and x is taken as at most 88, so 2^n is one factor built in the exponent field. n = round(x log2 e) comes from the 1.5 * 2^23 shift, which leaves it
+// in the low bits. -inf gives exactly 0, a NaN stays a NaN. AVX-512 keeps Exp (scalef is one
+// instruction either way).
+HWY_INLINE VF ExpOfRelativeLogit(DF d, VF x) {
+#if HWY_TARGET <= HWY_AVX3
+  return Exp(d, x);
+#else
+  const DI di;
+  const VF kShift = hn::Set(d, 12582912.0f);  // 1.5 * 2^23
+  const auto visible = hn::Not(hn::Lt(x, hn::Set(d, -87.33f)));  // false for -inf, true for NaN
+  const VF xc = ClampKeepNaN(d, x, -88.0f, 88.0f);
+  const VF t = hn::MulAdd(xc, hn::Set(d, 1.44269504088896341f), kShift);
+  const VF n = hn::Sub(t, kShift);
+  VF r = hn::NegMulAdd(n, hn::Set(d, 0.693145751953125f), xc);
+  r = hn::NegMulAdd(n, hn::Set(d, 1.428606765330187045e-06f), r);
+  VF p = hn::Set(d, 1.0f / 5040.0f);
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 720.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
+  // The low bits of t hold n + 0x400000 (the shift's mantissa); n + 127 in the exponent field is
+  // (bits(t) - bits(shift) + 127) << 23.
+  const auto bias = hn::Set(di, 127 - 0x4B400000);
+  const VF scale = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::BitCast(di, t), bias)));
+  return hn::IfThenElseZero(visible, hn::Mul(p, scale));
+#endif
+}
+
 // x = 2^e m with m in [0.75, 1.5); returns f = m - 1 and sets e. Finite positive x only (denormals
 // included); callers fix the special values, except on AVX-512, where getexp/getmant give -inf for
 // 0, +inf for +inf and a NaN mantissa for x < 0 or NaN by themselves.
@@ -380,7 +414,7 @@ void exp_shift_sum(float* st, Index rows, Index cols, const float* shift, float*
     VF acc = LoadN(d, sum + c0, cnt);
     for (Index r = 0; r < rows; ++r) {
       float* p = st + r * cols + c0;
-      const VF y = Exp(d, hn::Sub(LoadN(d, p, cnt), sh));
+      const VF y = ExpOfRelativeLogit(d, hn::Sub(LoadN(d, p, cnt), sh));
       StoreN(d, y, p, cnt);
       acc = hn::Add(acc, y);
     }
@@ -416,7 +450,7 @@ void softmax_backward(float* st, float* dp, Index rows, Index cols, float c, con
       float* s = st + r * cols + k0;
       float* g = dp + r * cols + k0;
       const VF logit = hn::MulAdd(LoadN(d, s, cnt), vc, add);
-      const VF p = Exp(d, hn::Sub(logit, LoadN(d, lse + k0, cnt)));
+      const VF p = ExpOfRelativeLogit(d, hn::Sub(logit, LoadN(d, lse + k0, cnt)));
       VF ds = hn::Mul(p, hn::Sub(LoadN(d, g, cnt), LoadN(d, drow + k0, cnt)));
       if (cnt < hn::Lanes(d)) ds = hn::IfThenElseZero(hn::FirstN(d, cnt), ds);
       StoreN(d, p, s, cnt);

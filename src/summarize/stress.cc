@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "kessel/attention.h"
+#include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/text/utf8.h"
@@ -498,13 +499,17 @@ StressReport run_stress(const std::vector<text::Dialogue>& base, const text::Lex
   }
   std::tie(report.density_slope, report.density_r2) = fit_line(x, y);
 
-  for (const LengthRow& row : report.lengths) {
-    say("kernels at " + std::to_string(row.units) + " keys");
-    report.kernels.push_back(run_kernels(row.units, row.queries > 0 ? row.queries : row.units / 2,
-                                         options.kernel_threads));
-    const KernelRow& k = report.kernels.back();
-    report.kernels_ok = report.kernels_ok && k.threads_identical && k.max_diff_weights <= 1e-4 &&
-                        k.max_diff_output <= 1e-4;
+  for (const std::string& variant : cpu_variants_available()) {
+    const ScopedCpuVariant forced(variant);
+    for (const LengthRow& row : report.lengths) {
+      say("kernels (" + variant + ") at " + std::to_string(row.units) + " keys");
+      report.kernels.push_back(run_kernels(row.units, row.queries > 0 ? row.queries : row.units / 2,
+                                           options.kernel_threads));
+      KernelRow& k = report.kernels.back();
+      k.variant = variant;
+      report.kernels_ok = report.kernels_ok && k.threads_identical && k.max_diff_weights <= 1e-4 &&
+                          k.max_diff_output <= 1e-4;
+    }
   }
   return report;
 }

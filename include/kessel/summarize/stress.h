@@ -86,6 +86,7 @@ struct DensityRow {
 };
 
 struct KernelRow {
+  std::string variant;  // the SIMD variant of the fused path (every one the CPU runs is tested)
   int keys = 0, queries = 0, dim = 0;
   double max_diff_weights = 0.0;  // fused (this build's SIMD) against the reference path
   double max_diff_output = 0.0;
@@ -95,7 +96,7 @@ struct KernelRow {
 
 struct StressReport {
   std::string scorer;
-  std::string kernel_variant;  // attention_kernel_variant()
+  std::string kernel_variant;  // attention_kernel_variant(): the default, used by the other tests
   std::size_t base_dialogues = 0;
   std::vector<LengthRow> lengths;
   // |Hn(longest) - Hn(shortest)| <= tolerance * Hn(shortest), over the rows built without

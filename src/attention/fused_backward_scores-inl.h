@@ -1,16 +1,36 @@
-// Per-tile score backward of the fused path (see fused_backward_scores.h).
-#include "attention/fused_backward_scores.h"
+// Per-tile score backward of the fused path (types in fused_backward_scores.h).
+//
+// Per-target code: fused_dispatch.cc includes this file once per Highway target (foreach_target.h
+// re-includes it; the guard below toggles with HWY_TARGET_TOGGLE), so everything here is compiled
+// with that target's instruction set, the compiler's own vectorization of the plain loops included.
+#if defined(KESSEL_ATTENTION_FUSED_BACKWARD_SCORES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef KESSEL_ATTENTION_FUSED_BACKWARD_SCORES_INL_H_
+#undef KESSEL_ATTENTION_FUSED_BACKWARD_SCORES_INL_H_
+#else
+#define KESSEL_ATTENTION_FUSED_BACKWARD_SCORES_INL_H_
+#endif
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "attention/fused_backward_scores.h"
+#include "attention/fused_common-inl.h"
+#include "attention/staged_scores-inl.h"
 #include "attention/tile_kernels.h"
+#include "hwy/highway.h"
 
+HWY_BEFORE_NAMESPACE();
 namespace kessel::attention_detail {
-namespace {
+namespace HWY_NAMESPACE {
+// st: raw Q K^T in, P out. dp: dO V^T in, G out. Zeroes and fills tg. In the statistics pass
+// (sink.zdz set) it only accumulates the dz sums; P and G are then unspecified. The hot paths
+// (plain dot products, plain fuzzy memberships) are here; everything else is staged_backward.
+void backward_tile_scores(float* st, float* dp, TileGrads& tg, StagedScratch& ss, const FusedContext& ctx,
+                          const QueryBlock& blk, const BackwardRows& rows, const KeyTile& tile,
+                          const LoadedTile& lt, const DlogitSink& sink);
 
-constexpr float kPosInf = std::numeric_limits<float>::infinity();
+namespace backward_scores_detail {
 
 // Hot dot path: logit = raw * c + key_boost[j].
 void hot_dot_backward(float* st, float* dp, const FusedContext& ctx, const QueryBlock& blk,
@@ -113,7 +133,8 @@ void hot_fuzzy_backward(float* st, float* dp, TileGrads& tg, const FusedContext&
   }
 }
 
-}  // namespace
+}  // namespace backward_scores_detail
+using namespace backward_scores_detail;  // NOLINT: this file's helpers, for the function below
 
 void backward_tile_scores(float* st, float* dp, TileGrads& tg, StagedScratch& ss, const FusedContext& ctx,
                           const QueryBlock& blk, const BackwardRows& rows, const KeyTile& tile,
@@ -129,4 +150,8 @@ void backward_tile_scores(float* st, float* dp, TileGrads& tg, StagedScratch& ss
     staged_backward(st, dp, tg, ss, ctx, blk, rows, tile, lt, sink);
 }
 
+}  // namespace HWY_NAMESPACE
 }  // namespace kessel::attention_detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // KESSEL_ATTENTION_FUSED_BACKWARD_SCORES_INL_H_

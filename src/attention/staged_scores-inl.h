@@ -1,18 +1,76 @@
-// The staged score path of the fused kernels (see staged_scores.h).
-#include "attention/staged_scores.h"
+// The staged score path of the fused kernels (types in staged_scores.h).
+//
+// Per-target code: fused_dispatch.cc includes this file once per Highway target (foreach_target.h
+// re-includes it; the guard below toggles with HWY_TARGET_TOGGLE), so everything here is compiled
+// with that target's instruction set, the compiler's own vectorization of the plain loops included.
+#if defined(KESSEL_ATTENTION_STAGED_SCORES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef KESSEL_ATTENTION_STAGED_SCORES_INL_H_
+#undef KESSEL_ATTENTION_STAGED_SCORES_INL_H_
+#else
+#define KESSEL_ATTENTION_STAGED_SCORES_INL_H_
+#endif
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "attention/fused_backward_scores.h"
+#include "attention/fused_common-inl.h"
+#include "attention/staged_scores.h"
 #include "attention/tile_kernels.h"
+#include "hwy/highway.h"
 
+HWY_BEFORE_NAMESPACE();
 namespace kessel::attention_detail {
-namespace {
+namespace HWY_NAMESPACE {
+// Raw product Q K^T of tile k of the list zscore_statistics last ran over, into st: copied when kept
+// (the same bits as recomputing it), else computed from lt. `tile` must be that list's tile k.
+void tile_raw_product(float* st, const StagedScratch& ss, const FusedContext& ctx,
+                      const QueryBlock& blk, const LoadedTile& lt, const KeyTile& tile, Index k);
 
-constexpr float kPosInf = std::numeric_limits<float>::infinity();
+// Step 1. st: raw products in, similarity out, for every element of the tile (masks not applied;
+// rows beyond blk.nq hold finite filler). Keeps what the backward needs in ss (raw, d2, sg) and
+// lists the fuzzy exact-match candidates (rows < nq, masks not checked) in ss.exact.
+void staged_similarity(float* st, StagedScratch& ss, const FusedContext& ctx, const QueryBlock& blk,
+                       const KeyTile& tile, const LoadedTile& lt);
+
+// Steps 2-5 on a tile of similarities: zscore (blk's statistics), multiplicative decay and
+// temperature, then the additive terms. With keep, ss.z and ss.mult receive z and d logit / d z.
+void staged_terms(float* st, StagedScratch& ss, const FusedContext& ctx, const QueryBlock& blk,
+                  const KeyTile& tile, bool keep);
+
+// First pass for zscore: per-row mean and 1/sqrt(var + eps) of the similarity over the visible keys
+// of `tiles`, into blk.z_mean, blk.z_inv_sigma, blk.z_count. `st` is scratch of kBlockK * kBlockQ floats.
+// Keeps the tiles' raw products in ss.products when they fit (see tile_raw_product).
+void zscore_statistics(QueryBlock& blk, StagedScratch& ss, const FusedContext& ctx,
+                       const std::vector<KeyTile>& tiles, LoadedTile& lt, float* st);
+
+// Logits of one tile from its raw products (hidden -> -inf). Fuzzy exact matches are reported
+// through on_exact(ii, t) and get logit -inf (the row's crisp mean replaces its output).
+template <typename OnExact>
+void staged_logits(float* st, StagedScratch& ss, const FusedContext& ctx, const QueryBlock& blk,
+                   const KeyTile& tile, const LoadedTile& lt, OnExact&& on_exact) {
+  staged_similarity(st, ss, ctx, blk, tile, lt);
+  staged_terms(st, ss, ctx, blk, tile, false);
+  if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, kNegInf);
+  for (const Index e : ss.exact) {
+    const Index t = e / kBlockQ, ii = e % kBlockQ;
+    if (tile.kind == TileKind::kPartial &&
+        !key_visible(ctx.in, ctx.spec, ctx.r, blk.b, blk.h, blk.i0 + ii, tile.key(t)))
+      continue;
+    on_exact(ii, t);
+    st[e] = kNegInf;
+  }
+}
+
+// The backward of one tile on the staged path (see backward_tile_scores, fused_backward_scores.h).
+void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, const FusedContext& ctx,
+                     const QueryBlock& blk, const BackwardRows& rows, const KeyTile& tile,
+                     const LoadedTile& lt, const DlogitSink& sink);
+
+namespace staged_detail {
 
 // 0, 1, ..., kBlockQ - 1 as floats: a row's offset inside its query block.
 const std::array<float, kBlockQ> kRowOffset = [] {
@@ -166,7 +224,8 @@ void score_term_grads(const float* ds, const float* vis, const FusedContext& ctx
   }
 }
 
-}  // namespace
+}  // namespace staged_detail
+using namespace staged_detail;  // NOLINT: this file's helpers, for the functions below
 
 void staged_similarity(float* st, StagedScratch& ss, const FusedContext& ctx, const QueryBlock& blk,
                        const KeyTile& tile, const LoadedTile& lt) {
@@ -452,4 +511,8 @@ void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, con
   }
 }
 
+}  // namespace HWY_NAMESPACE
 }  // namespace kessel::attention_detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // KESSEL_ATTENTION_STAGED_SCORES_INL_H_

@@ -5,18 +5,32 @@
 // in place: the uniform weight of a fuzzy crisp row's exact matches, zeros for a row with no visible
 // key, else exp(logit - max) / sum. The reference path (reference.cc) is the specification; the
 // tests compare the two over every similarity, normalizer, mask and score term.
+//
+// Per-target code: fused_dispatch.cc includes this file once per Highway target (foreach_target.h
+// re-includes it; the guard below toggles with HWY_TARGET_TOGGLE), so everything here is compiled
+// with that target's instruction set, the compiler's own vectorization of the plain loops included.
+#if defined(KESSEL_ATTENTION_FUSED_WEIGHTS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef KESSEL_ATTENTION_FUSED_WEIGHTS_INL_H_
+#undef KESSEL_ATTENTION_FUSED_WEIGHTS_INL_H_
+#else
+#define KESSEL_ATTENTION_FUSED_WEIGHTS_INL_H_
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "attention/fused.h"
-#include "attention/fused_common.h"
-#include "attention/staged_scores.h"
+#include "attention/fused_common-inl.h"
+#include "attention/staged_scores-inl.h"
 #include "attention/tile_kernels.h"
 #include "util/parallel.h"
+#include "hwy/highway.h"
 
+HWY_BEFORE_NAMESPACE();
 namespace kessel::attention_detail {
-namespace {
+namespace HWY_NAMESPACE {
+namespace weights_pass {
 
 struct Scratch {
   QueryBlock blk;
@@ -83,10 +97,13 @@ void weights_block(float* weights, const FusedContext& ctx, Scratch& s, Index b,
   for (Index ii = 0; ii < nq; ++ii) normalize_row(rows + ii * in.Lk, in.Lk, s.exact[static_cast<size_t>(ii)], ctx.k, counts);
 }
 
-}  // namespace
+}  // namespace weights_pass
 
-AttentionStats fused_weights(float* weights, const AttentionInputs& in, const AttentionSpec& spec) {
-  FusedContext ctx(in, spec);
+// fused_weights (fused.h) on this target, with the kernel table `k` chosen at the op's entry.
+AttentionStats FusedWeights(float* weights, const AttentionInputs& in, const AttentionSpec& spec,
+                            const tile::Kernels& k) {
+  using namespace weights_pass;  // NOLINT
+  FusedContext ctx(in, spec, k);
   compute_key_norms(ctx, resolve_threads(spec.threads));
   return for_each_query_block<Scratch>(in, resolve_threads(spec.threads),
                                        [&](Scratch& s, Index b, Index h, Index qb, BlockCounts& c) {
@@ -94,4 +111,8 @@ AttentionStats fused_weights(float* weights, const AttentionInputs& in, const At
                                        });
 }
 
+}  // namespace HWY_NAMESPACE
 }  // namespace kessel::attention_detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // KESSEL_ATTENTION_FUSED_WEIGHTS_INL_H_

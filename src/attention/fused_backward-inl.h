@@ -13,22 +13,35 @@
 //      a bias element, else by a dedicated pass whose items own bias elements (looping serially over
 //      the broadcast dimensions).
 // All gradients are ADDED INTO the caller's buffers.
+//
+// Per-target code: fused_dispatch.cc includes this file once per Highway target (foreach_target.h
+// re-includes it; the guard below toggles with HWY_TARGET_TOGGLE), so everything here is compiled
+// with that target's instruction set, the compiler's own vectorization of the plain loops included.
+#if defined(KESSEL_ATTENTION_FUSED_BACKWARD_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef KESSEL_ATTENTION_FUSED_BACKWARD_INL_H_
+#undef KESSEL_ATTENTION_FUSED_BACKWARD_INL_H_
+#else
+#define KESSEL_ATTENTION_FUSED_BACKWARD_INL_H_
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "attention/fused.h"
-#include "attention/fused_backward_scores.h"
-#include "attention/fused_common.h"
+#include "attention/fused_backward_scores-inl.h"
+#include "attention/fused_common-inl.h"
 #include "attention/tile_kernels.h"
 #include "kessel/error.h"
 #include "util/parallel.h"
+#include "hwy/highway.h"
 
+HWY_BEFORE_NAMESPACE();
 namespace kessel::attention_detail {
-namespace {
+namespace HWY_NAMESPACE {
+namespace backward_pass {
 
-constexpr float kPosInf = std::numeric_limits<float>::infinity();
 
 // Per-row results of the row pass, [B, H, Lq] each.
 struct RowArrays {
@@ -189,13 +202,15 @@ void crisp_dv(float* dv, Scratch& s, const Call& c, const RowArrays& ra, Index b
   }
 }
 
-}  // namespace
+}  // namespace backward_pass
 
-void fused_backward(const AttentionGrads& grads, const float* dout, const float* out,
-                    const float* lse, const AttentionInputs& in, const AttentionSpec& spec) {
+// fused_backward (fused.h) on this target, with the kernel table `k` chosen at the op's entry.
+void FusedBackward(const AttentionGrads& grads, const float* dout, const float* out, const float* lse,
+                   const AttentionInputs& in, const AttentionSpec& spec, const tile::Kernels& k) {
+  using namespace backward_pass;  // NOLINT
   KESSEL_CHECK_ARG(in.kv_dtype == KvDtype::kFloat32,
                    "attention_backward: the fused backward needs float32 k and v");
-  FusedContext ctx(in, spec);
+  FusedContext ctx(in, spec, k);
   compute_key_norms(ctx, resolve_threads(spec.threads));
   const Index B = in.B, H = in.H, Lq = in.Lq, Lk = in.Lk, D = in.D, Dv = in.Dv;
   const Index nqb = (Lq + kBlockQ - 1) / kBlockQ, nkb = (Lk + kBlockK - 1) / kBlockK;
@@ -354,4 +369,8 @@ void fused_backward(const AttentionGrads& grads, const float* dout, const float*
     for (Index e = 0; e < bias_count; ++e) grads.dbias[e] += static_cast<float>(dbias_acc[static_cast<size_t>(e)]);
 }
 
+}  // namespace HWY_NAMESPACE
 }  // namespace kessel::attention_detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // KESSEL_ATTENTION_FUSED_BACKWARD_INL_H_

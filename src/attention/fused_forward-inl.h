@@ -2,21 +2,34 @@
 // key tiles its block can see (fused_plan.h) with online normalization (running max m, running sum l,
 // accumulator rescaled by exp(m_old - m_new)), so memory is O((Lq + Lk) D) per thread whatever L is.
 // Each item is computed by one thread in a fixed order: any thread count gives bit-identical output.
+//
+// Per-target code: fused_dispatch.cc includes this file once per Highway target (foreach_target.h
+// re-includes it; the guard below toggles with HWY_TARGET_TOGGLE), so everything here is compiled
+// with that target's instruction set, the compiler's own vectorization of the plain loops included.
+#if defined(KESSEL_ATTENTION_FUSED_FORWARD_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef KESSEL_ATTENTION_FUSED_FORWARD_INL_H_
+#undef KESSEL_ATTENTION_FUSED_FORWARD_INL_H_
+#else
+#define KESSEL_ATTENTION_FUSED_FORWARD_INL_H_
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "attention/fused.h"
-#include "attention/fused_common.h"
-#include "attention/staged_scores.h"
+#include "attention/fused_common-inl.h"
+#include "attention/staged_scores-inl.h"
 #include "attention/tile_kernels.h"
 #include "util/parallel.h"
+#include "hwy/highway.h"
 
+HWY_BEFORE_NAMESPACE();
 namespace kessel::attention_detail {
-namespace {
+namespace HWY_NAMESPACE {
+namespace forward_pass {
 
-constexpr float kPosInf = std::numeric_limits<float>::infinity();
 
 // Running state of one query block.
 struct RowState {
@@ -226,11 +239,13 @@ void forward_block(float* out, float* lse, const FusedContext& ctx, Scratch& s, 
   }
 }
 
-}  // namespace
+}  // namespace forward_pass
 
-AttentionStats fused_forward(float* out, float* lse, const AttentionInputs& in,
-                             const AttentionSpec& spec) {
-  FusedContext ctx(in, spec);
+// fused_forward (fused.h) on this target, with the kernel table `k` chosen at the op's entry.
+AttentionStats FusedForward(float* out, float* lse, const AttentionInputs& in, const AttentionSpec& spec,
+                            const tile::Kernels& k) {
+  using namespace forward_pass;  // NOLINT
+  FusedContext ctx(in, spec, k);
   compute_key_norms(ctx, resolve_threads(spec.threads));
   return for_each_query_block<Scratch>(in, resolve_threads(spec.threads),
                                        [&](Scratch& s, Index b, Index h, Index qb, BlockCounts& c) {
@@ -238,4 +253,8 @@ AttentionStats fused_forward(float* out, float* lse, const AttentionInputs& in,
                                        });
 }
 
+}  // namespace HWY_NAMESPACE
 }  // namespace kessel::attention_detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // KESSEL_ATTENTION_FUSED_FORWARD_INL_H_
