@@ -9,24 +9,33 @@
 
 #include "cluster/fuzzy_iteration.h"
 #include "kessel/cluster.h"
+#include "util/simd.h"
 
 namespace kessel::cluster {
 
 namespace {
 
-// Direct squared distances, the same kernel as euclidean_sweep's, so that predicting on the training
-// data reproduces the fitted memberships exactly. scratch holds the transposed block, [D, rows].
-BlockDistances direct_block_distances(MatrixView x, const double* centres, Index c) {
-  return [=](double* d2, Index row0, Index rows, double* xt) {
+// Direct squared distances, the same kernel as euclidean_sweep's (of the same variant), so that
+// predicting on the training data reproduces the fitted memberships exactly. scratch holds the
+// transposed block, [D, rows].
+BlockDistances direct_block_distances(const SweepKernels& kernels, MatrixView x,
+                                      const double* centres, Index c) {
+  return [=, &kernels](double* d2, Index row0, Index rows, double* xt) {
     for (Index i = 0; i < rows; ++i)
       for (Index k = 0; k < x.cols; ++k) xt[k * rows + i] = x.at(row0 + i, k);
-    squared_distances_transposed(d2, xt, rows, rows, centres, c, x.cols);
+    kernels.squared_distances(d2, xt, rows, rows, centres, c, x.cols);
   };
 }
 
+// The kernels of the variant in use, read once per op (src/util/simd.h).
+struct Kernels {
+  const SweepKernels& f64;
+  const SweepKernelsF32& f32;
+};
+
 // xf: pack_float_blocks(x) for Precision::kFloat32, else empty.
-FcmResult run_once(MatrixView x, const std::vector<float>& xf, double spread, const FcmOptions& o,
-                   int restart) {
+FcmResult run_once(const Kernels& kernels, MatrixView x, const std::vector<float>& xf,
+                   double spread, const FcmOptions& o, int restart) {
   const Index n = x.rows, d = x.cols, c = o.clusters;
   FcmResult r;
   r.points = n;
@@ -38,8 +47,9 @@ FcmResult run_once(MatrixView x, const std::vector<float>& xf, double spread, co
   std::mt19937_64 rng(o.seed + static_cast<std::uint64_t>(restart));
   const bool single = o.precision == Precision::kFloat32;
   const auto sweep = [&](double* out) {
-    return single ? euclidean_sweep_f32(xf.data(), n, d, r.centres.data(), c, o.m, out, o.threads)
-                  : euclidean_sweep(x, r.centres.data(), c, o.m, out, o.threads);
+    return single ? euclidean_sweep_f32(kernels.f32, xf.data(), n, d, r.centres.data(), c, o.m, out,
+                                        o.threads)
+                  : euclidean_sweep(kernels.f64, x, r.centres.data(), c, o.m, out, o.threads);
   };
 
   SweepResult sums;
@@ -60,12 +70,15 @@ FcmResult run_once(MatrixView x, const std::vector<float>& xf, double spread, co
 
 FcmResult fuzzy_c_means(MatrixView x, const FcmOptions& options) {
   check_fuzzy_options("fuzzy_c_means", x, options);
+  const std::int64_t target = simd::active_target();
+  const Kernels kernels{sweep_kernels(target), sweep_kernels_f32(target)};
   std::vector<float> xf;
   if (options.precision == Precision::kFloat32) xf = pack_float_blocks("fuzzy_c_means", x);
   // σ only scales tol; with tol = 0 the convergence test is never true, so skip its two passes.
   const double spread = options.tol > 0 ? data_spread(x) : 1.0;
-  return best_of_restarts<FcmResult>(options.n_init,
-                                     [&](int restart) { return run_once(x, xf, spread, options, restart); });
+  return best_of_restarts<FcmResult>(options.n_init, [&](int restart) {
+    return run_once(kernels, x, xf, spread, options, restart);
+  });
 }
 
 std::vector<double> fcm_predict(MatrixView x, MatrixView centres, double m, int threads) {
@@ -77,9 +90,11 @@ std::vector<double> fcm_predict(MatrixView x, MatrixView centres, double m, int 
   KESSEL_CHECK_ARG(centres.cols == x.cols, "fcm_predict: x has D=", x.cols, " but centres have D=",
                    centres.cols);
   check_data("fcm_predict (centres)", centres);
+  const SweepKernels& kernels = sweep_kernels(simd::active_target());
   std::vector<double> u(static_cast<size_t>(x.rows * centres.rows));
   predict_memberships(u.data(), x.rows, centres.rows, m,
-                      direct_block_distances(x, centres.data, centres.rows), x.cols, threads);
+                      direct_block_distances(kernels, x, centres.data, centres.rows), x.cols,
+                      threads);
   return u;
 }
 

@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "cluster/sweep_kernels.h"
 #include "kessel/cluster.h"
 
 namespace kessel::cluster {
@@ -65,24 +66,21 @@ SweepResult membership_sweep(MatrixView x, Index c, double m, const BlockDistanc
                              Index scratch_per_row, double* u, int threads);
 
 // FCM's sweep with Euclidean distances, fused per block of points (euclidean_sweep.cc): distances,
-// memberships, u^m, objective and centre sums in one pass while the block is in L1. The same result
+// memberships, u^m, objective and centre sums in one pass while the block is in L1, with the
+// kernels of one SIMD variant (sweep_kernels.h, chosen by the caller once per op). The same result
 // as membership_sweep with squared_distances_reference, up to summation order. centres [C, D].
-SweepResult euclidean_sweep(MatrixView x, const double* centres, Index c, double m, double* u,
-                            int threads);
+SweepResult euclidean_sweep(const SweepKernels& kernels, MatrixView x, const double* centres,
+                            Index c, double m, double* u, int threads);
 
 // euclidean_sweep in single precision (euclidean_sweep_f32.cc) over xp = pack_float_blocks(X):
 // float distances, memberships and per-block sums, accumulated in double across blocks. The
 // memberships, when u is not null, are written point-major, u [N, C] (the public layout).
-SweepResult euclidean_sweep_f32(const float* xp, Index n, Index d, const double* centres, Index c,
-                                double m, double* u, int threads);
-// X as float in blocks of 256 points, each transposed to [D, 256]; the last block zero-padded.
-// Throws InvalidArgument (naming fn) for NaN or |x| >= 0.25·sqrt(FLT_MAX/D), where float squared
-// distances could overflow (≈1.2e18 for D = 16).
+SweepResult euclidean_sweep_f32(const SweepKernelsF32& kernels, const float* xp, Index n, Index d,
+                                const double* centres, Index c, double m, double* u, int threads);
+// X as float in blocks of kF32Rows = 256 points, each transposed to [D, 256]; the last block
+// zero-padded. Throws InvalidArgument (naming fn) for NaN or |x| >= 0.25·sqrt(FLT_MAX/D), where
+// float squared distances could overflow (≈1.2e18 for D = 16).
 std::vector<float> pack_float_blocks(const char* fn, MatrixView x);
-
-// d2[C, B] = Σ_k (x_ik − v_jk)² from the transposed block xt [D, B] with row stride ld; v [C, D].
-void squared_distances_transposed(double* d2, const double* xt, Index ld, Index b, const double* v,
-                                  Index c, Index d);
 
 // σ = sqrt(mean_k var(X[:, k])), the scale that makes tol unit-free (1 for constant data).
 double data_spread(MatrixView x);

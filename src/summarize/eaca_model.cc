@@ -7,36 +7,16 @@
 #include "kessel/attention.h"
 #include "kessel/error.h"
 #include "util/splitmix.h"
+#include "util/simd.h"
 #include "util/timer.h"
-#include "util/vector_math.h"
+#include "util/vector_math_kernels.h"
 
 namespace kessel::summarize {
 
 namespace {
 
-// y [O] += Wt^T x for Wt [I, O] (a weight W [O, I] transposed), each y[o] summed in i order. The
-// inner loop runs along o, so it vectorizes without reassociating any sum (the build has no
-// -ffast-math). Outputs go in blocks of kBlockO held in registers over the whole i loop (loading and
-// storing y at every i made the loop memory-bound); the block changes no bit of the result.
-void add_matvec_t(float* y, const float* Wt, const float* x, int I, int O) {
-  constexpr int kBlockO = 32;
-  int o0 = 0;
-  for (; o0 + kBlockO <= O; o0 += kBlockO) {
-    float acc[kBlockO];
-    std::copy_n(y + o0, kBlockO, acc);
-    for (int i = 0; i < I; ++i) {
-      const float xi = x[i];
-      const float* wr = Wt + static_cast<std::size_t>(i) * O + o0;
-      for (int j = 0; j < kBlockO; ++j) acc[j] += wr[j] * xi;
-    }
-    std::copy_n(acc, kBlockO, y + o0);
-  }
-  for (int i = 0; o0 < O && i < I; ++i) {  // the last O % kBlockO outputs
-    const float xi = x[i];
-    const float* wr = Wt + static_cast<std::size_t>(i) * O;
-    for (int o = o0; o < O; ++o) y[o] += wr[o] * xi;
-  }
-}
+std::size_t sz(int a) { return static_cast<std::size_t>(a); }
+
 // out [I, O] = W^T for W [O, I] (out is resized).
 void transpose_into(std::vector<float>& out, const float* W, int O, int I) {
   out.resize(static_cast<std::size_t>(I) * O);
@@ -44,22 +24,23 @@ void transpose_into(std::vector<float>& out, const float* W, int O, int I) {
     for (int i = 0; i < I; ++i) out[static_cast<std::size_t>(i) * O + o] = W[static_cast<std::size_t>(o) * I + i];
 }
 // y [N, O] = x [N, I] W^T (+ b); W [O, I]. Each y[n, o] is summed in the order of a dot product (b,
-// then i = 0, 1, ...), but over a transposed copy of W (add_matvec_t); the plain dot product ran at
-// about 3 GFLOP/s, one dependent add chain per output. The copy costs O I per call against the
-// product's N O I (caching it at inference saved 6% of the BiLSTM's time in `kessel analyze`).
-void linear_forward(float* y, const float* x, const float* W, const float* b, int N, int I, int O) {
+// then i = 0, 1, ...), but over a transposed copy of W (add_matvec_t, whose vectors run along o);
+// the plain dot product ran at about 3 GFLOP/s, one dependent add chain per output. The copy costs
+// O I per call against the product's N O I (caching it at inference saved 6% of the BiLSTM's time in `kessel analyze`).
+void linear_forward(const VectorMathKernels& vm, float* y, const float* x, const float* W, const float* b, int N,
+                    int I, int O) {
   thread_local std::vector<float> wt;
   transpose_into(wt, W, O, I);
   for (int n = 0; n < N; ++n) {
     float* yr = y + static_cast<std::size_t>(n) * O;
     if (b) std::copy_n(b, O, yr);
     else std::fill_n(yr, O, 0.0f);
-    add_matvec_t(yr, wt.data(), x + static_cast<std::size_t>(n) * I, I, O);
+    vm.add_matvec_t(yr, wt.data(), x + static_cast<std::size_t>(n) * I, sz(I), sz(O));
   }
 }
 // Backward of linear_forward; ADDS INTO dx [N, I] (may be null), dW [O, I], db [O] (may be null).
-void linear_backward(float* dx, float* dW, float* db, const float* dy, const float* x, const float* W, int N,
-                     int I, int O) {
+void linear_backward(const VectorMathKernels& vm, float* dx, float* dW, float* db, const float* dy, const float* x,
+                     const float* W, int N, int I, int O) {
   for (int n = 0; n < N; ++n) {
     const float* xr = x + static_cast<std::size_t>(n) * I;
     const float* dyr = dy + static_cast<std::size_t>(n) * O;
@@ -67,11 +48,8 @@ void linear_backward(float* dx, float* dW, float* db, const float* dy, const flo
       const float d = dyr[o];
       if (d == 0.0f) continue;
       if (db) db[o] += d;
-      float* dwr = dW + static_cast<std::size_t>(o) * I;
-      const float* wr = W + static_cast<std::size_t>(o) * I;
-      for (int i = 0; i < I; ++i) dwr[i] += d * xr[i];
-      if (dx)
-        for (int i = 0; i < I; ++i) dx[static_cast<std::size_t>(n) * I + i] += d * wr[i];
+      vm.axpy(dW + sz(o) * I, d, xr, sz(I));                      // dW[o] += d x[n]
+      if (dx) vm.axpy(dx + sz(n) * I, d, W + sz(o) * I, sz(I));  // dx[n] += d W[o]
     }
   }
 }
@@ -132,19 +110,17 @@ AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   return c;
 }
 
-std::size_t sz(int a) { return static_cast<std::size_t>(a); }
-
 // One LSTM direction over the U rows of x [U, D], from the first row on or (reverse) from the last
 // back. Fills gates [U, 4H] with i, f, g, o after their nonlinearities and c [U, H], and writes h_t
 // into columns [col, col + H) of out [U, D].
-void lstm_forward(std::vector<float>& gates, std::vector<float>& c, float* out, int col, const float* x,
-                  const LstmWeights& w, int U, int D, int H, bool reverse) {
+void lstm_forward(const VectorMathKernels& vm, std::vector<float>& gates, std::vector<float>& c, float* out, int col,
+                  const float* x, const LstmWeights& w, int U, int D, int H, bool reverse) {
   const int G = 4 * H;
   gates.resize(sz(U) * G);  // both fully written below
   c.resize(sz(U) * H);
-  linear_forward(gates.data(), x, w.wih, w.b, U, D, G);  // the input part of every step at once
-  // The recurrent part runs over Whh^T [H, 4H], so that the inner loop runs along the gates and
-  // vectorizes (as in linear_forward).
+  linear_forward(vm, gates.data(), x, w.wih, w.b, U, D, G);  // the input part of every step at once
+  // The recurrent part runs over Whh^T [H, 4H], so that the vectors run along the gates (as in
+  // linear_forward).
   thread_local std::vector<float> whh_t;
   transpose_into(whh_t, w.whh, G, H);
   const float* h_prev = nullptr;
@@ -152,16 +128,10 @@ void lstm_forward(std::vector<float>& gates, std::vector<float>& c, float* out, 
   for (int s = 0; s < U; ++s) {
     const int t = reverse ? U - 1 - s : s;
     float* gt = gates.data() + sz(t) * G;
-    if (h_prev) add_matvec_t(gt, whh_t.data(), h_prev, H, G);
-    sigmoid_inplace(gt, sz(2 * H));  // i, f
-    tanh_inplace(gt + 2 * H, sz(H));  // g
-    sigmoid_inplace(gt + 3 * H, sz(H));  // o
+    if (h_prev) vm.add_matvec_t(gt, whh_t.data(), h_prev, sz(H), sz(G));
     float* ht = out + sz(t) * D + col;
     float* ct = c.data() + sz(t) * H;
-    for (int k = 0; k < H; ++k) ct[k] = gt[k] * gt[2 * H + k] + (c_prev ? gt[H + k] * c_prev[k] : 0.0f);
-    std::copy_n(ct, H, ht);
-    tanh_inplace(ht, sz(H));
-    for (int k = 0; k < H; ++k) ht[k] *= gt[3 * H + k];
+    vm.lstm_cell_forward(gt, ct, ht, c_prev, sz(H));  // the nonlinearities, c_t and h_t
     h_prev = ht;
     c_prev = ct;
   }
@@ -169,37 +139,28 @@ void lstm_forward(std::vector<float>& gates, std::vector<float>& c, float* out, 
 
 // Backward of lstm_forward (backpropagation through time): dout [U, D] is read in columns
 // [col, col + H); ADDS INTO dx [U, D] and gw's three tensors.
-void lstm_backward(float* dx, const LstmWeights& gw, const float* dout, int col, const float* x, const float* out,
-                   const std::vector<float>& gates, const std::vector<float>& c, const LstmWeights& w, int U, int D,
-                   int H, bool reverse) {
+void lstm_backward(const VectorMathKernels& vm, float* dx, const LstmWeights& gw, const float* dout, int col,
+                   const float* x, const float* out, const std::vector<float>& gates, const std::vector<float>& c,
+                   const LstmWeights& w, int U, int D, int H, bool reverse) {
   const int G = 4 * H;
   std::vector<float> da(sz(U) * G, 0.0f), h_prev(sz(U) * H, 0.0f), dh_next(sz(H), 0.0f), dc_next(sz(H), 0.0f);
   std::vector<float> tanh_c(c);  // tanh(c_t), as the forward computed it
-  tanh_inplace(tanh_c.data(), tanh_c.size());
+  vm.tanh_inplace(tanh_c.data(), tanh_c.size());
   for (int s = U - 1; s >= 0; --s) {
     const int t = reverse ? U - 1 - s : s;
     const int tp = reverse ? t + 1 : t - 1;  // the step before t in this direction (when s > 0)
-    const float* gt = gates.data() + sz(t) * G;
     float* dat = da.data() + sz(t) * G;
-    for (int k = 0; k < H; ++k) {
-      const float i = gt[k], f = gt[H + k], g = gt[2 * H + k], o = gt[3 * H + k];
-      const float tc = tanh_c[sz(t) * H + k];
-      const float dh = dout[sz(t) * D + col + k] + dh_next[k];
-      const float dc = dc_next[k] + dh * o * (1.0f - tc * tc);
-      const float cp = s > 0 ? c[sz(tp) * H + k] : 0.0f;
-      dat[k] = dc * g * i * (1.0f - i);
-      dat[H + k] = dc * cp * f * (1.0f - f);
-      dat[2 * H + k] = dc * i * (1.0f - g * g);
-      dat[3 * H + k] = dh * tc * o * (1.0f - o);
-      dc_next[k] = dc * f;
-    }
+    // the gates' gradients at t and dc_{t-1}, from dh = dout[t] + dh_next and dc_next
+    vm.lstm_cell_backward(dat, dc_next.data(), gates.data() + sz(t) * G, tanh_c.data() + sz(t) * H,
+                          s > 0 ? c.data() + sz(tp) * H : nullptr, dout + sz(t) * D + col, dh_next.data(), sz(H));
     std::fill(dh_next.begin(), dh_next.end(), 0.0f);
     if (s == 0) continue;
-    add_matvec_t(dh_next.data(), w.whh, dat, G, H);  // dh_{t-1} = Whh^T da_t (Whh [4H, H] is already Wt's layout)
+    // dh_{t-1} = Whh^T da_t (Whh [4H, H] is already Wt's layout)
+    vm.add_matvec_t(dh_next.data(), w.whh, dat, sz(G), sz(H));
     std::copy_n(out + sz(tp) * D + col, H, h_prev.data() + sz(t) * H);
   }
-  linear_backward(dx, gw.wih, gw.b, da.data(), x, w.wih, U, D, G);
-  linear_backward(nullptr, gw.whh, nullptr, da.data(), h_prev.data(), w.whh, U, H, G);
+  linear_backward(vm, dx, gw.wih, gw.b, da.data(), x, w.wih, U, D, G);
+  linear_backward(vm, nullptr, gw.whh, nullptr, da.data(), h_prev.data(), w.whh, U, H, G);
 }
 
 }  // namespace
@@ -315,22 +276,23 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     timer.reset();
   };
   const double Uf = U, Qf = Q;  // for the FLOP counts
+  // The op's one look at the CPU: this forward, and the backward of these activations, run the
+  // variant in use now.
+  const VectorMathKernels& vm = vector_math_kernels(simd::active_target());
+  a.kernels = &vm;
   a.x.assign(sz(U) * F, 0.0f);
   for (int u = 0; u < U; ++u) {
     float* xr = a.x.data() + sz(u) * F;
     const int t0 = f.token_offsets[sz(u)], t1 = f.token_offsets[sz(u) + 1];
     if (t1 > t0) {
       const float inv = 1.0f / static_cast<float>(t1 - t0);
-      for (int t = t0; t < t1; ++t) {
-        const float* er = w.emb + sz(f.token_ids[sz(t)]) * E;
-        for (int e = 0; e < E; ++e) xr[e] += er[e] * inv;
-      }
+      for (int t = t0; t < t1; ++t) vm.axpy(xr, inv, w.emb + sz(f.token_ids[sz(t)]) * E, sz(E));
     }
     std::copy_n(f.dense.data() + sz(u) * kNumDenseFeatures, kNumDenseFeatures, xr + E);
   }
   a.h0.resize(sz(U) * D);
-  linear_forward(a.h0.data(), a.x.data(), w.w_in, w.b_in, U, F, D);
-  tanh_inplace(a.h0.data(), a.h0.size());
+  linear_forward(vm, a.h0.data(), a.x.data(), w.w_in, w.b_in, U, F, D);
+  vm.tanh_inplace(a.h0.data(), a.h0.size());
   layer_done(EacaForwardCost::kFuse, 2.0 * E * static_cast<double>(f.token_ids.size()) + 2.0 * Uf * F * D);
 
   a.h1 = a.h0;
@@ -339,16 +301,16 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     double flops = 0.0;
     if (d.bilstm) {
       const int H = d.H();
-      lstm_forward(a.gates_f, a.c_f, a.ctx.data(), 0, a.h0.data(), w.fwd, U, D, H, false);
-      lstm_forward(a.gates_b, a.c_b, a.ctx.data(), H, a.h0.data(), w.bwd, U, D, H, true);
+      lstm_forward(vm, a.gates_f, a.c_f, a.ctx.data(), 0, a.h0.data(), w.fwd, U, D, H, false);
+      lstm_forward(vm, a.gates_b, a.c_b, a.ctx.data(), H, a.h0.data(), w.bwd, U, D, H, true);
       flops = 2.0 * 2.0 * Uf * 4.0 * H * (D + H);
     } else {
       a.qc.resize(sz(U) * A);
       a.kc.resize(sz(U) * A);
       a.vc.resize(sz(U) * D);
-      linear_forward(a.qc.data(), a.h0.data(), w.wq, nullptr, U, D, A);
-      linear_forward(a.kc.data(), a.h0.data(), w.wk, nullptr, U, D, A);
-      linear_forward(a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
+      linear_forward(vm, a.qc.data(), a.h0.data(), w.wq, nullptr, U, D, A);
+      linear_forward(vm, a.kc.data(), a.h0.data(), w.wk, nullptr, U, D, A);
+      linear_forward(vm, a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
       a.lse_c.assign(sz(U), 0.0f);
       const AttnCall c = context_call(a, d, sw, f);
       attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
@@ -364,14 +326,14 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     a.ke.assign(sz(U) * Ae, 0.0f);
     a.qtimes.assign(f.times.empty() ? 0 : sz(Q), 0.0f);
     std::vector<float> tmp(sz(U) * A);
-    linear_forward(tmp.data(), a.h1.data(), w.wke, nullptr, U, D, A);
+    linear_forward(vm, tmp.data(), a.h1.data(), w.wke, nullptr, U, D, A);
     for (int u = 0; u < U; ++u) {
       std::copy_n(tmp.data() + sz(u) * A, A, a.ke.data() + sz(u) * Ae);
       if (!sw.emotion_terms) continue;
       a.ke[sz(u) * Ae + A] = f.wheel[sz(u) * 2];
       a.ke[sz(u) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
     }
-    linear_forward(tmp.data(), a.h1.data(), w.wqe, nullptr, U, D, A);
+    linear_forward(vm, tmp.data(), a.h1.data(), w.wqe, nullptr, U, D, A);
     for (int q = 0; q < Q; ++q) {
       const int u = f.customer_units[sz(q)];
       std::copy_n(tmp.data() + sz(u) * A, A, a.qe.data() + sz(q) * Ae);
@@ -399,10 +361,10 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     std::copy_n(a.g.data(), D, zin.data() + sz(u) * 2 * D + D);
   }
   a.z.resize(sz(U) * D);
-  linear_forward(a.z.data(), zin.data(), w.ws, w.bs, U, 2 * D, D);
-  tanh_inplace(a.z.data(), a.z.size());
+  linear_forward(vm, a.z.data(), zin.data(), w.ws, w.bs, U, 2 * D, D);
+  vm.tanh_inplace(a.z.data(), a.z.size());
   a.salience.resize(sz(U));
-  linear_forward(a.salience.data(), a.z.data(), w.vs, w.cs, U, D, 1);
+  linear_forward(vm, a.salience.data(), a.z.data(), w.vs, w.cs, U, D, 1);
 
   float has = w.bh[0];
   for (int k = 0; k < D; ++k) has += w.wh[k] * a.g[sz(k)];
@@ -428,6 +390,8 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
                    " entries for ", U, " units");
   KESSEL_CHECK_ARG(t.mention.empty() || t.mention.size() == mention_unit.size(), "eaca_backward: mention targets have ",
                    t.mention.size(), " entries for ", mention_unit.size(), " mentions");
+  // The variant that computed the activations (eaca_forward records it).
+  const VectorMathKernels& vm = a.kernels ? *a.kernels : vector_math_kernels(simd::active_target());
   double loss = 0.0;
   std::vector<float> dh1(sz(U) * D, 0.0f), dg(sz(D), 0.0f);
 
@@ -441,10 +405,10 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
       std::copy_n(a.g.data(), D, zin.data() + sz(u) * 2 * D + D);
     }
     // sal = z . vs + cs
-    linear_backward(dz.data(), gw.vs, gw.cs, dsal.data(), a.z.data(), w.vs, U, D, 1);
+    linear_backward(vm, dz.data(), gw.vs, gw.cs, dsal.data(), a.z.data(), w.vs, U, D, 1);
     // z = tanh(pre): dpre = dz * (1 - z^2)
-    for (std::size_t i = 0; i < dz.size(); ++i) dz[i] *= 1.0f - a.z[i] * a.z[i];
-    linear_backward(dzin.data(), gw.ws, gw.bs, dz.data(), zin.data(), w.ws, U, 2 * D, D);
+    vm.tanh_backward_inplace(dz.data(), a.z.data(), dz.size());
+    linear_backward(vm, dzin.data(), gw.ws, gw.bs, dz.data(), zin.data(), w.ws, U, 2 * D, D);
     for (int u = 0; u < U; ++u)
       for (int k = 0; k < D; ++k) {
         dh1[sz(u) * D + k] += dzin[sz(u) * 2 * D + k];
@@ -498,13 +462,13 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
     // ke[u, :A] = h1[u] Wke^T (the wheel columns are inputs, their gradient is dropped).
     std::vector<float> dk_a(sz(U) * A), dq_a(sz(U) * A, 0.0f);
     for (int u = 0; u < U; ++u) std::copy_n(dke.data() + sz(u) * Ae, A, dk_a.data() + sz(u) * A);
-    linear_backward(dh1.data(), gw.wke, nullptr, dk_a.data(), a.h1.data(), w.wke, U, D, A);
+    linear_backward(vm, dh1.data(), gw.wke, nullptr, dk_a.data(), a.h1.data(), w.wke, U, D, A);
     // qe[q, :A] = h1[cust(q)] Wqe^T: scatter to unit rows, then one linear backward over all units.
     for (int q = 0; q < Q; ++q) {
       const int u = f.customer_units[sz(q)];
       for (int k = 0; k < A; ++k) dq_a[sz(u) * A + k] += dqe[sz(q) * Ae + k];
     }
-    linear_backward(dh1.data(), gw.wqe, nullptr, dq_a.data(), a.h1.data(), w.wqe, U, D, A);
+    linear_backward(vm, dh1.data(), gw.wqe, nullptr, dq_a.data(), a.h1.data(), w.wqe, U, D, A);
   }
 
   // h1 = h0 + ctx.
@@ -512,9 +476,9 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
   if (sw.context_encoder && U > 0) {
     if (d.bilstm) {
       const int H = d.H();
-      lstm_backward(dh0.data(), gw.fwd, dh1.data(), 0, a.h0.data(), a.ctx.data(), a.gates_f, a.c_f, w.fwd, U, D,
+      lstm_backward(vm, dh0.data(), gw.fwd, dh1.data(), 0, a.h0.data(), a.ctx.data(), a.gates_f, a.c_f, w.fwd, U, D,
                     H, false);
-      lstm_backward(dh0.data(), gw.bwd, dh1.data(), H, a.h0.data(), a.ctx.data(), a.gates_b, a.c_b, w.bwd, U, D,
+      lstm_backward(vm, dh0.data(), gw.bwd, dh1.data(), H, a.h0.data(), a.ctx.data(), a.gates_b, a.c_b, w.bwd, U, D,
                     H, true);
     } else {
       std::vector<float> dqc(sz(U) * A, 0.0f), dkc(sz(U) * A, 0.0f), dvc(sz(U) * D, 0.0f);
@@ -524,24 +488,21 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
       g.dk = dkc.data();
       g.dv = dvc.data();
       attention_backward(g, dh1.data(), a.ctx.data(), a.lse_c.data(), c.in, c.spec);
-      linear_backward(dh0.data(), gw.wq, nullptr, dqc.data(), a.h0.data(), w.wq, U, D, A);
-      linear_backward(dh0.data(), gw.wk, nullptr, dkc.data(), a.h0.data(), w.wk, U, D, A);
-      linear_backward(dh0.data(), gw.wv, nullptr, dvc.data(), a.h0.data(), w.wv, U, D, D);
+      linear_backward(vm, dh0.data(), gw.wq, nullptr, dqc.data(), a.h0.data(), w.wq, U, D, A);
+      linear_backward(vm, dh0.data(), gw.wk, nullptr, dkc.data(), a.h0.data(), w.wk, U, D, A);
+      linear_backward(vm, dh0.data(), gw.wv, nullptr, dvc.data(), a.h0.data(), w.wv, U, D, D);
     }
   }
 
   // h0 = tanh(x W_in^T + b_in); x[u, :E] = mean of token embeddings.
-  for (std::size_t i = 0; i < dh0.size(); ++i) dh0[i] *= 1.0f - a.h0[i] * a.h0[i];
+  vm.tanh_backward_inplace(dh0.data(), a.h0.data(), dh0.size());
   std::vector<float> dx(sz(U) * F, 0.0f);
-  linear_backward(dx.data(), gw.w_in, gw.b_in, dh0.data(), a.x.data(), w.w_in, U, F, D);
+  linear_backward(vm, dx.data(), gw.w_in, gw.b_in, dh0.data(), a.x.data(), w.w_in, U, F, D);
   for (int u = 0; u < U; ++u) {
     const int t0 = f.token_offsets[sz(u)], t1 = f.token_offsets[sz(u) + 1];
     if (t1 <= t0) continue;
     const float inv = 1.0f / static_cast<float>(t1 - t0);
-    for (int tk = t0; tk < t1; ++tk) {
-      float* der = gw.emb + sz(f.token_ids[sz(tk)]) * E;
-      for (int e = 0; e < E; ++e) der[e] += dx[sz(u) * F + e] * inv;
-    }
+    for (int tk = t0; tk < t1; ++tk) vm.axpy(gw.emb + sz(f.token_ids[sz(tk)]) * E, inv, dx.data() + sz(u) * F, sz(E));
   }
   return loss;
 }

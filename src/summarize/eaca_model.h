@@ -18,8 +18,9 @@
 //   has    = [g ; any_expressed ; max_intensity] . wh + bh               (has-emotion logit)
 //   src[m] = h1[unit(m)] . wm + wi * intensity[m] + bm                   (emotion-source logit)
 // Loss = mean_u BCE(sal, y) + coverage_weight * BCE(has, y_has) + source_weight * mean_m BCE(src, y_m).
-// The forward's tanh and σ are util/vector_math.h's vectorized ones (within 1.6e-7 relative of the
-// exact functions); the loss's σ is std::exp's.
+// The forward's tanh and σ, its products and LSTM steps are util/vector_math_kernels.h's, in the SIMD
+// variant in use when eaca_forward starts (tanh and σ within 1.6e-7 relative of the exact functions;
+// how the variants' bits differ: that header and docs/eaca.md); the loss's σ is std::exp's.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,7 @@
 
 #include "kessel/summarize/eaca.h"
 #include "summarize/eaca_features.h"
+#include "util/vector_math_kernels.h"
 
 namespace kessel::summarize {
 
@@ -94,6 +96,7 @@ struct EacaActivations {
   std::vector<float> z, salience;                        // [U, D], [U]
   float has_logit = 0.0f;
   std::vector<float> mention_logit;                      // [M]
+  const VectorMathKernels* kernels = nullptr;            // the variant the forward ran (and the backward runs)
 };
 
 struct EacaSwitches {

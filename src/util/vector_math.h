@@ -1,11 +1,12 @@
-// exp, sigmoid and tanh over arrays, written branch-free so that the compiler vectorizes the loops
-// (glibc's expf/tanhf are calls, one element at a time: they took a quarter of an EACA model's
-// scoring time in its LSTM gates). Accuracy, measured against double precision: exp_approx within
-// 1.1e-7 relative (0.9 float epsilon) on [-87, 88], sigmoid_approx and tanh_approx within 1.6e-7
-// (tests/cpp/util/vector_math_test.cc sweeps them with a little slack). Inputs are clamped to exp's
-// normal range, so +-inf give the limits (sigmoid 0 or 1, tanh +-1). A NaN passes the clamps (its
-// comparisons are false) and comes out a NaN, as from libm, so the trainer's divergence checks
-// still see it.
+// exp, sigmoid and tanh of one float, branch-free: the scalar reference of the vector math kernels
+// (util/vector_math_kernels.h, which evaluate the same formulas over Highway vectors; glibc's
+// expf/tanhf are calls, one element at a time: they took a quarter of an EACA model's scoring time
+// in its LSTM gates). Accuracy, measured against double precision: exp_approx within 1.1e-7
+// relative (0.9 float epsilon) on [-87, 88], sigmoid_approx and tanh_approx within 1.6e-7
+// (tests/cpp/util/vector_math_test.cc sweeps them, and every vector variant, with a little slack).
+// Inputs are clamped to exp's normal range, so +-inf give the limits (sigmoid 0 or 1, tanh +-1). A
+// NaN passes the clamps (its comparisons are false) and comes out a NaN, as from libm, so the
+// trainer's divergence checks still see it.
 //
 // exp(x) = 2^n exp(r): n = round(x log2 e) by the 1.5 * 2^23 shift (which leaves n in the low bits
 // of the float, so 2^n is built from the bits without a float-to-int conversion), r = x - n ln 2 in
@@ -60,14 +61,6 @@ inline float tanh_approx(float x) {
   p = p * s + 1.0f;
   const float small = a * p;
   return std::copysign(a < 0.55f ? small : big, x);
-}
-
-inline void sigmoid_inplace(float* x, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) x[i] = sigmoid_approx(x[i]);
-}
-
-inline void tanh_inplace(float* x, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) x[i] = tanh_approx(x[i]);
 }
 
 }  // namespace kessel

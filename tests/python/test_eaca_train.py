@@ -409,3 +409,26 @@ def test_analyze_and_eval_report_skipped_records(tmp_path):
     p = subprocess.run([CLI, "eval", "--data", str(data), "--on-error", "skip", "--bootstrap", "0"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "1 records skipped" in p.stdout.splitlines()[0], p.stdout
+
+
+def cpu_variants():
+    """The SIMD variants this CPU runs, as `kessel --version` lists them."""
+    out = subprocess.run([CLI, "--version"], capture_output=True, text=True, timeout=30).stdout
+    line = next(l for l in out.splitlines() if l.startswith("available on this CPU:"))
+    return [v.strip() for v in line.split(":", 1)[1].split(",")]
+
+
+def test_every_cpu_variant_trains_the_same_model_for_any_thread_count(tmp_path):
+    # Within a variant the model file is the same byte for byte for any thread count (across
+    # variants only the last bits may differ: docs/eaca.md).
+    for variant in cpu_variants():
+        env = dict(os.environ, KESSEL_CPU=variant)
+        models = []
+        for threads in ("1", "3"):
+            out = tmp_path / f"{variant}-{threads}.safetensors"
+            proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(out), "--members", "3",
+                                   "--epochs", "2", "--seed", "4", "--context", "bilstm", "--threads", threads],
+                                  capture_output=True, text=True, timeout=120, env=env)
+            assert proc.returncode == 0, (variant, proc.stderr)
+            models.append(out.read_bytes())
+        assert models[0] == models[1], variant

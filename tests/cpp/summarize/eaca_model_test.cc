@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/text/lexicon.h"
@@ -119,6 +120,52 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesBiLstm) { check_gradients(true, {
 TEST(EacaModel, GradientsMatchFiniteDifferencesBiLstmPlainAttention) {
   check_gradients(false, {true, true, 0.0f, false, Normalizer::kSoftmax}, true);
 }
+
+// Every SIMD variant this CPU runs (kessel/cpu.h) against the scalar reference, forward and
+// backward, on the tiny dims (odd widths: every kernel runs a tail). The tolerance is docs/eaca.md's:
+// logits within 1e-5 absolute, gradients within 1e-4 of the largest. The same variant twice gives
+// the same bits.
+void check_variants(bool bilstm) {
+  Fixture fx(true, bilstm);
+  const EacaSwitches sw{true, true, 0.01f};
+  const LossWeights lw{0.3f, 0.3f};
+  const EacaWeights w = carve_weights(fx.params.data(), fx.dims);
+  auto run = [&](const std::string& variant, EacaActivations& act, std::vector<float>& grads) {
+    const ScopedCpuVariant scoped(variant);
+    grads.assign(fx.params.size(), 0.0f);
+    eaca_forward(act, w, fx.dims, sw, fx.features, fx.prepared.mention_unit);
+    eaca_backward(carve_weights(grads.data(), fx.dims), act, w, fx.dims, sw, fx.features, fx.prepared.mention_unit,
+                  fx.targets, lw);
+  };
+  EacaActivations ref;
+  std::vector<float> ref_grads;
+  run("scalar", ref, ref_grads);
+  float largest = 0.0f;
+  for (float g : ref_grads) largest = std::max(largest, std::fabs(g));
+  for (const std::string& variant : cpu_variants_available()) {
+    EacaActivations act;
+    std::vector<float> grads;
+    run(variant, act, grads);
+    ASSERT_NE(act.kernels, nullptr);
+    EXPECT_EQ(std::string(act.kernels->variant), variant);
+    for (std::size_t u = 0; u < ref.salience.size(); ++u)
+      EXPECT_NEAR(act.salience[u], ref.salience[u], 1e-5) << variant;
+    for (std::size_t m = 0; m < ref.mention_logit.size(); ++m)
+      EXPECT_NEAR(act.mention_logit[m], ref.mention_logit[m], 1e-5) << variant;
+    EXPECT_NEAR(act.has_logit, ref.has_logit, 1e-5) << variant;
+    for (std::size_t i = 0; i < grads.size(); ++i)
+      EXPECT_NEAR(grads[i], ref_grads[i], 1e-4 * largest) << variant << " " << i;
+    // The same variant again: bit for bit.
+    EacaActivations again;
+    std::vector<float> again_grads;
+    run(variant, again, again_grads);
+    EXPECT_EQ(again.salience, act.salience) << variant;
+    EXPECT_EQ(again_grads, grads) << variant;
+  }
+}
+
+TEST(EacaModel, EveryCpuVariantMatchesTheScalarReference) { check_variants(false); }
+TEST(EacaModel, EveryCpuVariantMatchesTheScalarReferenceBiLstm) { check_variants(true); }
 
 TEST(EacaModel, BiLstmParametersReplaceTheSelfAttentionProjections) {
   const EacaDims attention{61, 4, 6, 3}, bilstm{61, 4, 6, 3, true};
