@@ -192,14 +192,15 @@ void accumulate_product(float* c, Index ldc, const float* a, Index a_rs, Index a
 
 // ---- exp and log --------------------------------------------------------------------------------
 
-// min(max(x, lo), hi) that keeps a NaN in x: x86's max/min return their second operand and NEON's
-// propagate NaN; Highway's one-lane and emulated targets compare in C++, so they say it explicitly.
+// min(max(x, lo), hi) that keeps a NaN in x. x86's max/min return their second operand, which keeps
+// it; elsewhere (NEON's maxnm/minnm, which Highway uses on aarch64, and the one-lane and emulated
+// targets) a NaN would become a bound, so it is put back.
 HWY_INLINE VF ClampKeepNaN(DF d, VF x, float lo, float hi) {
   const VF y = hn::Min(hn::Set(d, hi), hn::Max(hn::Set(d, lo), x));
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-  return hn::IfThenElse(hn::IsNaN(x), x, y);
-#else
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
   return y;
+#else
+  return hn::IfThenElse(hn::IsNaN(x), x, y);
 #endif
 }
 

@@ -40,10 +40,8 @@ using VF = hn::Vec<DF>;
 
 // Adds the float lanes of v into the double accumulators acc[0, Lanes(DF)).
 HWY_INLINE void add_to_lanes(double* HWY_RESTRICT acc, VF v) {
-  const DF df;
 #if HWY_TARGET == HWY_SCALAR
   acc[0] += static_cast<double>(hn::GetLane(v));
-  (void)df;
 #else
   const hn::Half<DF> dh;
   const hn::Rebind<double, decltype(dh)> dd;
