@@ -1,5 +1,6 @@
-// Internal row kernels shared by LayerNorm and HybridLayerNorm: a segment of a row is a LayerNorm over
-// a strided set of rows, so both go through these.
+// Internal row kernels shared by LayerNorm and HybridLayerNorm (a segment of a row is a LayerNorm over
+// a strided set of rows, so both go through these) and RMSNorm's. Defined in norm_rows.cc, compiled
+// per SIMD target; each call runs the process's variant (util/simd.h).
 #pragma once
 
 #include "kessel/tensor.h"
@@ -29,5 +30,11 @@ void layernorm_rows_forward(float* out, float* mean, float* rstd, const float* i
 void layernorm_rows_backward(float* dinp, float* dweight, float* dbias, const float* dout,
                              const float* inp, const float* weight, const float* mean,
                              const float* rstd, const RowsView& v, int threads);
+
+// RMSNorm's rows (contiguous, stride C): out = x * rstd * weight, rstd = (mean_c(x^2) + eps)^(-1/2).
+void rmsnorm_rows_forward(float* out, float* rstd, const float* inp, const float* weight, Index N,
+                          Index C, float eps, int threads);
+void rmsnorm_rows_backward(float* dinp, float* dweight, const float* dout, const float* inp,
+                           const float* weight, const float* rstd, Index N, Index C, int threads);
 
 }  // namespace kessel::nn_detail
