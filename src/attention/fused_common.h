@@ -21,7 +21,7 @@ enum class ScorePath { kHotDot, kHotFuzzy, kStaged };
 struct FusedContext {
   const AttentionInputs& in;
   const AttentionSpec& spec;
-  const tile::Kernels& k;  // the process's SIMD variant, taken once per op (tile::active_kernels)
+  const tile::Kernels& k;  // the tile kernels of the variant fused_dispatch.cc chose for this op
   ResolvedSpec r;
   ScorePath path;
   bool fuzzy;
