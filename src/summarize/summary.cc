@@ -601,6 +601,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // utterances rather than sentences: zh "用户:A，B。", en "Customer: A B".
     const bool same_speaker = !out.sentences.empty() &&
                               p.units[static_cast<std::size_t>(out.sentences.back().unit)].speaker == unit.speaker;
+    s.shares_label = same_speaker;
     if (p.lang == Lang::zh) {
       static const std::string kStop = "。";
       if (same_speaker) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + s.body);

@@ -143,6 +143,7 @@ struct SummarySentence {
   int turn = 0;
   int unit = 0;
   float score = 0.0f;
+  bool shares_label = false;  // rendered under the previous sentence's role label (same speaker, same run of turns)
 };
 
 struct SummaryEmotion {
