@@ -19,6 +19,7 @@ void bind_cluster(py::module_& m);
 void bind_hmm(py::module_& m);
 void bind_nn(py::module_& m);
 void bind_summarize(py::module_& m);
+void bind_text(py::module_& m);
 void bind_eaca_trace(py::module_& m);
 
 // The default lexicon's directory: `given`, else $KESSEL_HOME/data/lexicon, else the source tree the

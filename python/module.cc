@@ -39,5 +39,6 @@ PYBIND11_MODULE(kessel, m) {
   kessel::python::bind_nn(m);
   kessel::python::bind_cluster(m);
   kessel::python::bind_summarize(m);
+  kessel::python::bind_text(m);
   kessel::python::bind_eaca_trace(m);
 }
