@@ -147,7 +147,8 @@ attention, or a model's EACA attention), or "attention_omitted" saying why there
       R"doc(ROUGE-1/2/L of one candidate against one reference (str) or several (list of str) (x100; `kessel rouge`'s protocol:
 zh = CSDS characters with a break after each 。, en = lowercase words, whole-text LCS; "auto", the
 default, is zh when CJK characters are at least 30% of the references' letters; zh_split as `kessel
-rouge --zh-split`: "period", "none" or "period-eos"). Returns
+rouge --zh-split`: "period", the published CSDS protocol; "none"; or "period-eos", which is not the
+published protocol). Returns
 {"best": {...}, "avg": {...}}, each {"rouge1"|"rouge2"|"rougeL": {"f", "p", "r"}}.)doc");
 }
 

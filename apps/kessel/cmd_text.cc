@@ -185,9 +185,10 @@ void add_text_commands(CLI::App& app) {
       ->check(CLI::IsMember({"zh", "en", "auto"}));
   rouge
       ->add_option("--zh-split", rouge_args->zh_split,
-                   "zh sentence units: period (break after 。, the default) | none (whole summary) | period-eos "
-                   "(break after 。 with the CSDS script's eos token counted, as under the current files2rouge; "
-                   "docs/text.md)")
+                   "zh sentence units: period (break after 。, the default: the published CSDS protocol, "
+                   "checked against the systems' released outputs) | none (whole summary) | period-eos "
+                   "(break after 。 with an eos token counted; NOT the published protocol, kept only to show "
+                   "the difference; docs/text.md)")
       ->check(CLI::IsMember({"period", "none", "period-eos"}));
   rouge->add_flag("--json", rouge_args->json, "print JSON (F1, precision and recall, x100)");
   rouge->callback([rouge_args] {

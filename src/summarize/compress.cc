@@ -48,6 +48,43 @@ std::int32_t feature_id(std::initializer_list<std::string_view> parts, std::uint
   return static_cast<std::int32_t>(h % buckets);
 }
 
+// The meaning guards of zh token deletion: a character that negates (its whole word is kept with it),
+// the question particle, numbers and placeholders.
+bool is_negator_char(const text::Token& t) {
+  if (t.kind != text::TokenKind::cjk) return false;
+  static constexpr std::u32string_view kNegators = U"不没未别无非否";
+  std::size_t at = 0;
+  return kNegators.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
+}
+
+// A token that makes its clause a guarded one: a negator, or a question form (吗, 是否 and 能否 hold 否;
+// A不A holds 不).
+bool guards_clause(const text::Token& t) { return is_negator_char(t) || t.text == "吗"; }
+
+bool is_question_mark(const text::Token& t) {
+  return t.kind == text::TokenKind::punct && (t.text.find('?') != std::string::npos || t.text.find("？") != std::string::npos);
+}
+
+// The meaning guards of a zh unit's tokens: every token of a clause (between punctuation) that holds a
+// negator or a question form, or that a question mark closes, and every number and placeholder.
+// Deleting inside such a clause could flip it ("物流还没有更新" -> "物流还有更新", "还没到" -> "没") or turn
+// it into an assertion, so it is kept whole, with the punctuation that closes it.
+std::vector<char> meaning_guards(std::span<const text::Token> tokens) {
+  std::vector<char> guarded(tokens.size(), 0);
+  std::size_t start = 0;
+  auto close = [&](std::size_t end, bool question) {
+    bool guard = question;
+    for (std::size_t i = start; i < end && !guard; ++i) guard = guards_clause(tokens[i]);
+    for (std::size_t i = start; i < end; ++i)
+      guarded[i] = guard || tokens[i].kind == text::TokenKind::number || tokens[i].kind == text::TokenKind::placeholder;
+    start = end;
+  };
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (tokens[i].kind == text::TokenKind::punct) close(i + 1, is_question_mark(tokens[i]));
+  close(tokens.size(), false);
+  return guarded;
+}
+
 }  // namespace
 
 std::vector<UnitTokens> unit_tokens(const Prepared& p) {
@@ -57,6 +94,9 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     out[u].tokens = p.unit_tokens[u];
     out[u].forced.assign(out[u].tokens.size(), 0);
+    out[u].guarded.assign(out[u].tokens.size(), 0);
+    if (u < p.unit_token_words.size()) out[u].words = p.unit_token_words[u];
+    if (p.lang == Lang::zh) out[u].guarded = meaning_guards(out[u].tokens);
   }
   // Expressed customer emotion mentions: their tokens stay. Tokens are in text order, so the ones a
   // mention overlaps start at the first that ends after it starts (one linear scan per mention was
@@ -213,14 +253,34 @@ std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const
   return content ? out : unit.text;
 }
 
+// Whole-word keep decisions: a word stays when the mean keep probability of its tokens reaches the
+// threshold, or when one of them is forced or guarded. Without word numbers each token is a word.
+std::vector<char> word_keep(const UnitTokens& tokens, const std::vector<float>& p, float threshold) {
+  const std::size_t T = p.size();
+  std::vector<char> keep(T, 0);
+  for (std::size_t i = 0; i < T;) {
+    std::size_t j = i + 1;
+    while (j < T && tokens.words.size() == T && tokens.words[j] == tokens.words[i]) ++j;
+    double sum = 0.0;
+    bool must = false;
+    for (std::size_t k = i; k < j; ++k) {
+      sum += p[k];
+      must = must || tokens.forced[k] || (!tokens.guarded.empty() && tokens.guarded[k]);
+    }
+    const bool kept = must || sum / static_cast<double>(j - i) >= threshold;
+    for (std::size_t k = i; k < j; ++k) keep[k] = kept;
+    i = j;
+  }
+  return keep;
+}
+
 }  // namespace
 
 std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std::vector<float>& weights,
                           float threshold) {
   if (threshold <= 0.0f || tokens.tokens.empty()) return unit.text;
   const std::vector<float> p = keep_probabilities(tokens, weights);
-  std::vector<char> keep(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) keep[i] = tokens.forced[i] || p[i] >= threshold;
+  std::vector<char> keep = word_keep(tokens, p, threshold);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty
   // text, which the decoder never selects), unless that character is an emotion the customer
@@ -367,7 +427,8 @@ std::size_t addressing_tail_start(const std::vector<text::Token>& t, std::size_t
 
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
 
-std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech) {
+std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech, bool* reported) {
+  if (reported != nullptr) *reported = false;
   const auto& t = tokens.tokens;
   std::vector<char> keep(t.size(), 1);
   for (std::size_t i = 0; i < t.size(); ++i)
@@ -399,6 +460,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   if (reported_speech && unit.speaker == text::Speaker::agent &&
       (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
     dropped = true;
+  if (reported != nullptr)
+    for (std::size_t i = 0; i < t.size() && !*reported; ++i) *reported = keep[i] && !forms[i].empty();
   // Without its salutation or counter the unit starts at the next word: "Hi there, we're on it" ->
   // "We're on it" (an emotion mention keeps the customer's spelling).
   for (std::size_t k = lead; lead > 0 && k < rest.size(); ++k) {

@@ -8,9 +8,14 @@
 // never repeat. On a held-out split, deleting by an LCS oracle lifts ROUGE-L by ~14 points over the
 // same selection; this model recovers part of that (docs/eaca.md has the figures).
 //
-// Guarantees: tokens inside an expressed customer emotion mention are never deleted (the summary keeps
-// the term the constraint is about, at the offsets `emotions[*]` report); a unit is never reduced to
-// nothing (when no content token survives, the unit is rendered whole). Chinese only: English word
+// Guarantees: deletion keeps or drops whole words (Prepared::unit_token_words: a word is kept when the
+// mean keep probability of its characters reaches the threshold), so no word is ever cut; tokens
+// inside an expressed customer emotion mention are never deleted (the summary keeps the term the
+// constraint is about, at the offsets `emotions[*]` report); the meaning guards keep whole every clause
+// (between punctuation) that holds a negator (不 没 未 别 无 非 否: 没有, 不是, 能不能, 是否, 能否) or the
+// question particle 吗 or that a question mark closes, and every number and placeholder ([订单编号]),
+// so a compressed sentence never flips its meaning or stops asking;
+// a unit is never reduced to nothing (when no content token survives, the unit is rendered whole). Chinese only: English word
 // deletion breaks the grammar the English summaries are required to keep (EacaModel trains none).
 #pragma once
 
@@ -38,6 +43,9 @@ struct UnitTokens {
   // Empty from unit_tokens.
   std::vector<std::int32_t> features;
   std::vector<char> forced;  // 1: inside an expressed customer emotion mention, never deleted
+  // 1: a meaning guard (a negated or asking clause, a number, a placeholder): never deleted by compress_unit.
+  std::vector<char> guarded;
+  std::span<const int> words;  // the word of each token (Prepared::unit_token_words)
   std::span<const std::int32_t> features_of(std::size_t t) const {
     return std::span<const std::int32_t>(features).subspan(t * kCompressFeatures, kCompressFeatures);
   }
@@ -50,8 +58,8 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets);
 // holds kCompressFeatures ids per token, each in [0, buckets).
 std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<float>& weights);
 
-// The unit's text without the tokens whose keep probability is below `threshold` (forced tokens
-// always stay). Kept tokens keep their bytes; a space joins two kept tokens that white space
+// The unit's text without the words whose mean keep probability is below `threshold` (a word with a
+// forced or guarded token always stays). Kept tokens keep their bytes; a space joins two kept tokens that white space
 // separated in the source. Returns the unit's own text when no content token would remain, and an
 // empty text (a unit the decoder never selects) when one character would remain of several ("好的"
 // -> "的"), unless that character is forced.
@@ -64,8 +72,10 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
 // are not what a summary reports, and no reference repeats them.
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens);
 // How EACA renders an English unit: drop_addressing, and with `reported_speech` the unit's first and
-// second person rewritten into the third (reported_speech.h).
-std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech);
+// second person rewritten into the third (reported_speech.h). `reported`, when given, says whether the
+// text was put into the third person (it is then shown without a role label: it names its speaker).
+std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech,
+                           bool* reported = nullptr);
 
 // Training targets: token t of a unit is "kept" when at least half of its code points lie on a
 // longest common subsequence of the unit's text with one of the reference sentences (zh: code points,

@@ -401,8 +401,12 @@ void EacaModel::render(const Prepared& p, UnitScores& s) const {
   } else if (p.lang == Lang::en) {
     const auto tokens = unit_tokens(p);  // render_english needs no features
     s.unit_text.reserve(p.units.size());
-    for (std::size_t u = 0; u < p.units.size(); ++u)
-      s.unit_text.push_back(render_english(p.units[u], tokens[u], config_.reported_speech));
+    s.unit_reported.assign(p.units.size(), 0);
+    for (std::size_t u = 0; u < p.units.size(); ++u) {
+      bool reported = false;
+      s.unit_text.push_back(render_english(p.units[u], tokens[u], config_.reported_speech, &reported));
+      s.unit_reported[u] = reported;
+    }
   }
 }
 

@@ -214,6 +214,85 @@ bool ends_in_question_mark(std::span<const Token> t, const std::vector<std::size
   return !k.empty() && t[k.back()].kind == text::TokenKind::punct && t[k.back()].text.find('?') != std::string::npos;
 }
 
+
+// The speaker's own first reference in a unit, named: "I'll record your feedback" -> "The agent will
+// record the customer's feedback", not "they'll record their feedback" (whose feedback?). The first
+// first-person word becomes "the customer" / "the agent" (with its verb agreeing: "I am" -> "the
+// customer is", "I need" -> "the customer needs"), "my" -> "the customer's"; later ones stay "they" /
+// "their", which now have an antecedent. An agent's "your" before any "the customer" becomes "the
+// customer's".
+void name_first_reference(std::span<const Token> t, text::Speaker speaker, const std::vector<char>& forced,
+                          const std::vector<std::string>& key, std::vector<std::string>& out) {
+  const std::string self = speaker == text::Speaker::agent ? "the agent" : "the customer";
+  const std::size_t n = t.size();
+  auto word_at = [&](std::size_t j) -> std::string {
+    return j < n && is_word(t[j]) && !forced[j] ? key[j] : std::string();
+  };
+  bool customer_named = false;
+  bool self_named = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (out[i].empty() || key[i].empty()) continue;
+    const std::string& k = key[i];
+    if (out[i].find("the customer") != std::string::npos) customer_named = true;
+    if (speaker == text::Speaker::agent && (k == "your" || k == "yours") && !customer_named) {
+      out[i] = styled("the customer's", t[i], starts_sentence(t, i), false);
+      customer_named = true;
+      continue;
+    }
+    if (self_named || find_form(kFirstPerson, k) == nullptr) continue;
+    static constexpr std::array kNamed{
+        Form{"i", ""},         Form{"we", ""},        Form{"me", ""},           Form{"us", ""},
+        Form{"my", "'s"},      Form{"our", "'s"},     Form{"mine", "'s"},       Form{"ours", "'s"},
+        Form{"i'm", " is"},    Form{"im", " is"},     Form{"we're", " is"},     Form{"i've", " has"},
+        Form{"ive", " has"},   Form{"we've", " has"}, Form{"i'll", " will"},    Form{"we'll", " will"},
+        Form{"i'd", " would"}, Form{"we'd", " would"},
+    };
+    const Form* f = find_form(kNamed, k);
+    if (f == nullptr) continue;  // myself, ourselves: reflexive, after a subject
+    // A subject whose verb is an emotion mention, which is never rewritten ("I hate it"): "they hate
+    // it" agrees, "the customer hate it" would not. The unit then stays with "they" throughout, so
+    // that no later "the customer's" reads as someone else.
+    if ((k == "i" || k == "we") && i + 1 < n && forced[i + 1]) {
+      self_named = true;
+      continue;
+    }
+    const bool pronoun_i = k[0] == 'i';  // "I" is written in capitals anywhere; "the customer" is not
+    out[i] = styled(self + std::string(f->to), t[i], starts_sentence(t, i), pronoun_i);
+    if (starts_sentence(t, i) && out[i][0] == 't') out[i][0] = 'T';
+    self_named = true;
+    if (speaker == text::Speaker::customer) customer_named = true;
+    if (k != "i" && k != "we") continue;
+    // The verb agrees with the singular noun: "I am" / "we are" -> "is", "I was" -> "was", "we have"
+    // -> "has", "I need" -> "needs"; an inverted "am I" / "are we" -> "is".
+    static constexpr std::array kSingular{
+        Form{"am", "is"},       Form{"are", "is"},     Form{"was", "was"},       Form{"were", "was"},
+        Form{"have", "has"},    Form{"do", "does"},    Form{"don't", "doesn't"}, Form{"haven't", "hasn't"},
+        Form{"aren't", "isn't"}, Form{"weren't", "wasn't"},
+    };
+    const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
+    if (const Form* a = find_form(kSingular, word_at(next)); a != nullptr) {
+      out[next] = styled(std::string(a->to), t[next], false, false);
+    } else if (const Form* q = find_form(kSingular, word_at(prev)); q != nullptr && !contains(kBaseAfter, word_at(next))) {
+      out[prev] = styled(std::string(q->to), t[prev], starts_sentence(t, prev), false);
+    } else {
+      std::size_t v = next;
+      if (contains(kAdverbs, word_at(v))) ++v;
+      if (contains(kBaseVerbs, word_at(v)) && !contains(kBaseAfter, word_at(prev))) out[v] = third_person(t[v]);
+    }
+  }
+}
+
+
+// Once a lead has named the customer ("The agent asks the customer to"), a later "the customer's"
+// that stood for "your" reads "their": "... to share their details", not "to share the customer's
+// details".
+void after_customer_named(std::vector<std::string>& forms, std::size_t lead) {
+  for (std::size_t i = lead + 1; i < forms.size(); ++i) {
+    if (forms[i] == "the customer's") forms[i] = "their";
+    if (forms[i] == "The customer's") forms[i] = "Their";
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker speaker,
@@ -278,6 +357,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       if (contains(kBaseVerbs, word_at(v))) out[v] = third_person(t[v]);
     }
   }
+  name_first_reference(t, speaker, forced, key, out);
   return out;
 }
 
@@ -333,12 +413,14 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
     if (forced[k[r]]) return false;
   if (forced[k[verb]]) return false;
   if (replaced.empty()) {
-    forms[k[verb]] = "They ask the customer to " + lowered_initial(t[k[verb]].text);  // "to send", "to DM"
+    forms[k[verb]] = "The agent asks the customer to " + lowered_initial(t[k[verb]].text);  // "to send", "to DM"
+    after_customer_named(forms, k[verb]);
     return true;
   }
-  forms[k[first]] = "They ask the customer to";
+  forms[k[first]] = "The agent asks the customer to";
   for (std::size_t r = 1; r < replaced.size(); ++r) keep[k[replaced[r]]] = 0;
   if (question && question_mark) forms[k.back()] = ".";
+  after_customer_named(forms, k[first]);
   return true;
 }
 
@@ -380,11 +462,11 @@ bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vec
     if (forced[k[at]]) return false;
   const std::string subject = lead.empty() ? "the customer" : "the customer " + lead;
   if (wh) {
-    // "How long have you had it?" -> "They ask how long the customer has had it."
-    forms[k[first]] = "They ask " + lowered_initial(t[k[first]].text);
+    // "How long have you had it?" -> "The agent asks how long the customer has had it."
+    forms[k[first]] = "The agent asks " + lowered_initial(t[k[first]].text);
     forms[k[a]] = subject;
   } else {
-    forms[k[a]] = "They ask whether " + subject;
+    forms[k[a]] = "The agent asks whether " + subject;
   }
   keep[k[a + 1]] = 0;
   if (aux == "do") forms[k[verb]] = third_person(t[k[verb]]);

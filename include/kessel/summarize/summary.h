@@ -47,6 +47,10 @@ struct Prepared {
   // [U] each unit's tokens (text::tokenize, lossy, no lexicon terms): tokenized once here for every
   // scorer's text features and for token deletion.
   std::vector<std::vector<text::Token>> unit_tokens;
+  // [U][T] the word each token belongs to, numbered within its unit in text order: the characters of
+  // one Chinese word (text::Segmenter) share a number, every other token has its own. Token deletion
+  // keeps or drops whole words.
+  std::vector<std::vector<int>> unit_token_words;
   std::vector<text::EmotionMention> mentions;  // char offsets are into Turn::text of mention.turn
   std::vector<int> mention_unit;               // unit index of each mention
   bool customer_expressed_emotion() const;
@@ -72,6 +76,10 @@ struct UnitScores {
   // selected unit from it and counts its code points against the budget. A scorer that compresses
   // must keep every expressed emotion mention of the unit in it (EACA's compressor does).
   std::vector<std::string> unit_text;
+  // Optional [U] (with unit_text): 1 where unit_text reports the unit in the third person ("The agent
+  // asks the customer to DM their email."). Such a sentence names its speaker and is shown without a
+  // role label, so that no label stands before a third-person report.
+  std::vector<char> unit_reported;
   // Optional explanation: attention of customer-unit queries over all units, [Q, U] row-major, with
   // the unit index of each query row. Empty when the scorer has none, and for dialogues of more than
   // kMaxExplainUnits units (the map grows as Q x U; a 10,000-turn dialogue's would be 200 MB).
@@ -144,6 +152,7 @@ struct SummarySentence {
   int unit = 0;
   float score = 0.0f;
   bool shares_label = false;  // rendered under the previous sentence's role label (same speaker, same run of turns)
+  bool reported = false;      // a third-person report (UnitScores::unit_reported): shown without a label
 };
 
 struct SummaryEmotion {
@@ -164,6 +173,9 @@ struct Summary {
   std::vector<SummaryEmotion> emotions;    // the expressed customer emotions
   bool constraint_satisfied = true;        // true when there was nothing to keep, or one is kept
   bool constraint_bound = false;           // the constraint changed the selection
+  // What keeping the emotion cost the ranking: the unconstrained selection's value (summed MMR value,
+  // or expected F1 under the stop) minus the kept one's; 0 when the constraint did not bind.
+  double constraint_cost = 0.0;
 };
 
 // Picks units under the budget (UnitScores::max_chars when > 0, else DecodeOptions::max_chars; the

@@ -140,7 +140,9 @@ TEST(Compress, DeletionDropsLowTokensButKeepsEmotionTermsAndNeverEmptiesAUnit) {
   std::vector<float> w(98, 0.0f);
   w.back() = -10.0f;
   const std::string c0 = compress_unit(p.units[0], units[0], w, 0.5f);
-  EXPECT_EQ(c0, "气死我了");  // the expressed emotion term is forced; everything else goes
+  // The expressed emotion term is forced, and the negated clause is guarded whole (deleting inside it
+  // would leave "没", or "快递还到"); the address 亲 goes.
+  EXPECT_EQ(c0, "快递还没到，气死我了");
   // No forced token in the agent unit: nothing would remain, so the unit stays whole.
   EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
   // Threshold 0 is off.
@@ -180,6 +182,33 @@ TEST(Compress, DeletionNeverLeavesASingleCharacter) {
   std::vector<float> drop_all(998, 0.0f);
   drop_all.back() = -10.0f;
   EXPECT_EQ(compress_unit(pe.units[0], ue[0], drop_all, 0.5f), "快递还没到😡");
+}
+
+TEST(Compress, GuardsKeepNegationsQuestionsAndNumbersWhole) {
+  auto d = make_dialogue({{Speaker::customer, {"你好，物流还没有更新，能不能查一下，订单[订单编号]发了吗"}},
+                          {Speaker::customer, {"你好，这个什么时候到？谢谢"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 97);
+  std::vector<float> w(98, 0.0f);
+  w.back() = -10.0f;  // every unguarded token deleted
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "物流还没有更新，能不能查一下，订单[订单编号]发了吗");
+  EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), "这个什么时候到？");
+}
+
+TEST(Compress, DeletionKeepsOrDropsWholeWords) {
+  auto d = make_dialogue({{Speaker::customer, {"怎么办"}}});
+  const Prepared p = prepare(d, lexicon());
+  auto units = compress_features(p, 97);
+  ASSERT_EQ(units[0].tokens.size(), 3u);
+  // One word of three characters whose middle one alone scores low: the word stays whole (mean keep
+  // probability), where character deletion gave "么办" or "怎办".
+  const std::vector<int> one_word = {0, 0, 0};
+  units[0].words = one_word;
+  std::vector<float> w(98, 0.0f);
+  w.back() = 2.0f;
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "怎么办");
+  w.back() = -10.0f;  // the whole word goes: nothing remains, so the unit is rendered whole
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "怎么办");
 }
 
 TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {

@@ -31,26 +31,26 @@ std::string reported(const std::string& text, Speaker speaker, const std::string
 
 TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   EXPECT_EQ(reported("I am so angry, my order never came and they charged me twice", Speaker::customer),
-            "They are so angry, their order never came and they charged them twice");
+            "The customer is so angry, their order never came and they charged them twice");
   EXPECT_EQ(reported("why was I charged? i was told it was free", Speaker::customer),
-            "why were they charged? they were told it was free");
+            "why was the customer charged? they were told it was free");
   EXPECT_EQ(reported("I'm waiting, I've called, I'll wait, I'd like it myself", Speaker::customer),
-            "They're waiting, they've called, they'll wait, they'd like it themselves");
+            "The customer is waiting, they've called, they'll wait, they'd like it themselves");
   EXPECT_EQ(reported("We'll look into it for our customers; please bear with us", Speaker::agent),
-            "They'll look into it for their customers; please bear with them");
+            "The agent will look into it for their customers; please bear with them");
   // The typographic apostrophe is kept; so are capitals.
   EXPECT_EQ(reported("I\xE2\x80\x99m still waiting. MY ORDER IS LATE", Speaker::customer),
-            "They\xE2\x80\x99re still waiting. THEIR ORDER IS LATE");
+            "The customer is still waiting. THEIR ORDER IS LATE");
 }
 
 TEST(ReportedSpeech, WordsThatOnlyLookLikePronounsStay) {
-  EXPECT_EQ(reported("our US flights and oh my god", Speaker::agent), "their US flights and oh my god");
-  EXPECT_EQ(reported("send me an IM", Speaker::customer), "send them an IM");
+  EXPECT_EQ(reported("our US flights and oh my god", Speaker::agent), "The agent's US flights and oh my god");
+  EXPECT_EQ(reported("send me an IM", Speaker::customer), "send the customer an IM");
 }
 
 TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
   EXPECT_EQ(reported("Could you DM us your order number?", Speaker::agent),
-            "Could the customer DM them their order number?");
+            "Could the customer DM the agent their order number?");
   EXPECT_EQ(reported("Are you on the 0815 departure?", Speaker::agent), "Is the customer on the 0815 departure?");
   EXPECT_EQ(reported("What service are you on?", Speaker::agent), "What service is the customer on?");
   EXPECT_EQ(reported("Have you tried restarting? Do you see an error?", Speaker::agent),
@@ -60,7 +60,7 @@ TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
   EXPECT_EQ(reported("If you need help, you also try this, then you watch and you go", Speaker::agent),
             "If the customer needs help, the customer also tries this, then the customer watches and the customer goes");
   EXPECT_EQ(reported("If you ever need us, or when you lock it, or if you DM us", Speaker::agent),
-            "If the customer ever needs them, or when the customer locks it, or if the customer DMs them");
+            "If the customer ever needs the agent, or when the customer locks it, or if the customer DMs them");
   // Verbs added from TweetSumm train's agent sentences (session 11).
   EXPECT_EQ(reported("Speak with staff when you arrive, as long as you remain a member you earn points", Speaker::agent),
             "Speak with staff when the customer arrives, as long as the customer remains a member the customer "
@@ -73,15 +73,15 @@ TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
 TEST(ReportedSpeech, YouAsAnObjectKeepsTheBaseVerb) {
   // After a modal, do, let, help or make, "you" is an object or an inverted subject.
   EXPECT_EQ(reported("We'll let you know and help you get it; can you check?", Speaker::agent),
-            "They'll let the customer know and help the customer get it; can the customer check?");
+            "The agent will let the customer know and help the customer get it; can the customer check?");
   // "have you" is a question only where a question starts.
-  EXPECT_EQ(reported("We have you booked for Tuesday", Speaker::agent), "They have the customer booked for Tuesday");
+  EXPECT_EQ(reported("We have you booked for Tuesday", Speaker::agent), "The agent has the customer booked for Tuesday");
 }
 
 TEST(ReportedSpeech, ThankYouAndTheCustomersYouStay) {
   EXPECT_EQ(reported("Thank you for waiting", Speaker::agent), "Thank you for waiting");
   // A customer's "you" is the company: the references name the agent instead.
-  EXPECT_EQ(reported("Can you help me? you lost my bag", Speaker::customer), "Can you help them? you lost their bag");
+  EXPECT_EQ(reported("Can you help me? you lost my bag", Speaker::customer), "Can you help the customer? you lost their bag");
 }
 
 TEST(ReportedSpeech, AnEmotionMentionIsNeverRewritten) {
@@ -97,12 +97,12 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
                                    {Speaker::customer, {"Hi, ugh the app crashed again"}}});
   const Prepared p = prepare(d, testing::default_lexicon());
   const auto units = unit_tokens(p);
-  EXPECT_EQ(render_english(p.units[0], units[0], true), "They were charged twice");
-  EXPECT_EQ(render_english(p.units[1], units[1], true), "They ask the customer to DM them their email");
+  EXPECT_EQ(render_english(p.units[0], units[0], true), "The customer was charged twice");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "The agent asks the customer to DM the agent their email");
   EXPECT_EQ(render_english(p.units[2], units[2], true), "Sounds good");  // nothing to change: the unit as written
   EXPECT_EQ(render_english(p.units[0], units[0], false), "I was charged twice");
   // The word after a dropped salutation starts the sentence, unless it is an emotion mention.
-  EXPECT_EQ(render_english(p.units[3], units[3], true), "They're so sorry");
+  EXPECT_EQ(render_english(p.units[3], units[3], true), "The agent is so sorry");
   EXPECT_EQ(render_english(p.units[3], units[3], false), "We're so sorry");
   ASSERT_EQ(units[4].tokens[2].text, "ugh");
   ASSERT_TRUE(units[4].forced[2]) << "'ugh' should be an expressed emotion mention";
@@ -120,75 +120,75 @@ std::string rendered_unit(const std::string& text, Speaker speaker, bool reporte
 void expect_agent_renderings(const std::vector<std::pair<std::string, std::string>>& cases) {
   for (const auto& [text, want] : cases) {
     EXPECT_EQ(rendered_unit(text, Speaker::agent), want) << text;
-    EXPECT_EQ(rendered_unit(text, Speaker::agent, false).find("They ask"), std::string::npos) << text;
+    EXPECT_EQ(rendered_unit(text, Speaker::agent, false).find("asks the customer"), std::string::npos) << text;
   }
 }
 
 TEST(ReportedSpeech, MyAndYourInsideASentenceNameAProduct) {
   EXPECT_EQ(reported("Please visit your nearest My Idea store or use the My Verizon app", Speaker::agent),
-            "Please visit their nearest My Idea store or use the My Verizon app");
-  EXPECT_EQ(reported("My order is late. Your app says so", Speaker::agent), "Their order is late. Their app says so");
-  EXPECT_EQ(reported("We hope you enjoy your visit", Speaker::agent), "They hope the customer enjoys their visit");
+            "Please visit the customer's nearest My Idea store or use the My Verizon app");
+  EXPECT_EQ(reported("My order is late. Your app says so", Speaker::agent), "The agent's order is late. The customer's app says so");
+  EXPECT_EQ(reported("We hope you enjoy your visit", Speaker::agent), "The agent hopes the customer enjoys their visit");
 }
 
 TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
   // Each case: the agent's sentence, then its reported rendering.
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"Could you DM us your order number?", "They ask the customer to DM them their order number."},
-      {"Can you please check the cables?", "They ask the customer to check the cables."},
-      {"Would you like to DM us your email?", "They ask the customer to DM them their email."},
+      {"Could you DM us your order number?", "The agent asks the customer to DM the agent their order number."},
+      {"Can you please check the cables?", "The agent asks the customer to check the cables."},
+      {"Would you like to DM us your email?", "The agent asks the customer to DM the agent their email."},
       {"Kindly share your details here and we'll look into it.",
-       "They ask the customer to share their details here and they'll look into it."},
-      {"Hi Sam, could you restart the app?", "They ask the customer to restart the app."},
+       "The agent asks the customer to share their details here and the agent will look into it."},
+      {"Hi Sam, could you restart the app?", "The agent asks the customer to restart the app."},
       // A question form that says please is a request without its "?".
-      {"Could you please DM us with more details.", "They ask the customer to DM them with more details."},
+      {"Could you please DM us with more details.", "The agent asks the customer to DM the agent with more details."},
       // Please before the question form (it used to give "They ask the customer to could the customer DM").
-      {"Please could you DM us with your name?", "They ask the customer to DM them with their name."},
-      {"Kindly can you share your number.", "They ask the customer to share their number."},
+      {"Please could you DM us with your name?", "The agent asks the customer to DM the agent with their name."},
+      {"Kindly can you share your number.", "The agent asks the customer to share their number."},
       // An imperative that opens the unit.
       {"DM us back, we'll dive further into this there.",
-       "They ask the customer to DM them back, they'll dive further into this there."},
+       "The agent asks the customer to DM the agent back, they'll dive further into this there."},
       {"Send us your account email and we'll check.",
-       "They ask the customer to send them their account email and they'll check."},
-      {"Try restarting both devices.", "They ask the customer to try restarting both devices."},
-      {"Call us at 1-800-123.", "They ask the customer to call them at 1-800-123."},
-      {"Kindly be patient.", "They ask the customer to be patient."},
+       "The agent asks the customer to send the agent their account email and they'll check."},
+      {"Try restarting both devices.", "The agent asks the customer to try restarting both devices."},
+      {"Call us at 1-800-123.", "The agent asks the customer to call the agent at 1-800-123."},
+      {"Kindly be patient.", "The agent asks the customer to be patient."},
       // Verbs that are often nouns need an object; "Let's", questions and notices are not requests.
       {"Call center hours are 9 to 5.", "Call center hours are 9 to 5."},
       {"Let's try restarting both devices.", "Let's try restarting both devices."},
       {"Try what?", "Try what?"},
-      {"Please be advised that your line is unbarred.", "Please be advised that their line is unbarred."},
+      {"Please be advised that your line is unbarred.", "Please be advised that the customer's line is unbarred."},
       {"Have a good one!", "Have a good one!"},
       // Not requests to act, or not at the start, or not questions: only the pronouns change.
       {"Would you mind sending a screenshot?", "Would the customer mind sending a screenshot?"},
       {"Will you be at home tomorrow?", "Will the customer be at home tomorrow?"},
-      {"We can you send a new one.", "They can the customer send a new one."},
-      {"Could you DM us.", "Could the customer DM them."},
+      {"We can you send a new one.", "The agent can the customer send a new one."},
+      {"Could you DM us.", "Could the customer DM the agent."},
       {"Can you see the error.", "Can the customer see the error."},
-      {"We'd like to help, could you DM us?", "They'd like to help, could the customer DM them?"},
+      {"We'd like to help, could you DM us?", "The agent would like to help, could the customer DM them?"},
       {"Please.", "Please."},
   };
   expect_agent_renderings(cases);
   // A customer's request is left a request.
-  EXPECT_EQ(rendered_unit("Could you refund me?", Speaker::customer), "Could you refund them?");
+  EXPECT_EQ(rendered_unit("Could you refund me?", Speaker::customer), "Could you refund the customer?");
 }
 
 TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"Have you tried restarting both devices?", "They ask whether the customer has tried restarting both devices."},
+      {"Have you tried restarting both devices?", "The agent asks whether the customer has tried restarting both devices."},
       {"Are you still seeing the error on your phone?",
-       "They ask whether the customer is still seeing the error on their phone."},
+       "The agent asks whether the customer is still seeing the error on their phone."},
       {"Were you able to sync the rest of your music?",
-       "They ask whether the customer was able to sync the rest of their music."},
-      {"Do you have the order number?", "They ask whether the customer has the order number."},
-      {"Do you still need help with it?", "They ask whether the customer still needs help with it."},
-      {"Hi there, do you use the app?", "They ask whether the customer uses the app."},
+       "The agent asks whether the customer was able to sync the rest of their music."},
+      {"Do you have the order number?", "The agent asks whether the customer has the order number."},
+      {"Do you still need help with it?", "The agent asks whether the customer still needs help with it."},
+      {"Hi there, do you use the app?", "The agent asks whether the customer uses the app."},
       // A wh-question whose subject is the customer.
-      {"How long have you had this issue?", "They ask how long the customer has had this issue."},
-      {"What version of the app are you using?", "They ask what version of the app the customer is using."},
-      {"Where are you located?", "They ask where the customer is located."},
-      {"When do you want to travel?", "They ask when the customer wants to travel."},
-      {"Which store were you at?", "They ask which store the customer was at."},
+      {"How long have you had this issue?", "The agent asks how long the customer has had this issue."},
+      {"What version of the app are you using?", "The agent asks what version of the app the customer is using."},
+      {"Where are you located?", "The agent asks where the customer is located."},
+      {"When do you want to travel?", "The agent asks when the customer wants to travel."},
+      {"Which store were you at?", "The agent asks which store the customer was at."},
       // Another subject, a modal, or a verb off the list: only the pronouns change.
       {"How many passengers are travelling?", "How many passengers are travelling?"},
       {"What can you see on the screen?", "What can the customer see on the screen?"},
@@ -196,13 +196,13 @@ TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
       {"What do you sell?", "What does the customer sell?"},
       // Not a yes/no question about the customer, or not one sentence: only the pronouns change.
       {"Do you sell gift cards?", "Does the customer sell gift cards?"},  // "sell": not in the verb list
-      {"Is your router on?", "Is their router on?"},
+      {"Is your router on?", "Is the customer's router on?"},
       {"Thanks. Have you tried it?", "Thanks. Has the customer tried it?"},
       {"Have you tried restarting.", "Has the customer tried restarting."},
-      {"Did you get our email?", "Did the customer get their email?"},
+      {"Did you get our email?", "Did the customer get the agent's email?"},
   };
   expect_agent_renderings(cases);
-  EXPECT_EQ(rendered_unit("Have you seen my order?", Speaker::customer), "Have you seen their order?");
+  EXPECT_EQ(rendered_unit("Have you seen my order?", Speaker::customer), "Have you seen the customer's order?");
 }
 
 }  // namespace

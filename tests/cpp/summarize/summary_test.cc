@@ -48,7 +48,7 @@ TEST(Summary, DecodePicksBySalienceInDialogueOrderAndRendersRoles) {
   o.redundancy = 0.0f;
   Summary out = decode(p, s, o);
   ASSERT_EQ(out.sentences.size(), 2u);
-  EXPECT_EQ(out.summary, "用户:订单什么时候发货。客服:今天下午发货。");
+  EXPECT_EQ(out.summary, "用户:订单什么时候发货？客服:今天下午发货。");
   EXPECT_TRUE(out.constraint_satisfied);  // nothing to keep
   EXPECT_FALSE(out.constraint_bound);
 }
@@ -136,19 +136,21 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   o.redundancy = 0.0f;
   EXPECT_FALSE(o.emotion_clause);  // off unless asked for (EACA models ask)
   o.emotion_clause = true;
-  // The shortest clause holding an expressed mention, capitalized and closed with a full stop.
+  // The shortest clause holding the strongest expressed mention ("ridiculous" outranks "angry"),
+  // capitalized; the unit's last clause keeps its own "!".
   Summary out = decode(p, s, o);
   EXPECT_TRUE(out.constraint_bound);
   EXPECT_TRUE(out.constraint_satisfied);
-  EXPECT_EQ(out.summary, "Customer: My order never arrived. I am so angry.");
+  EXPECT_EQ(out.summary, "Customer: My order never arrived. This is ridiculous!");
   ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[1].unit, 1);
   EXPECT_EQ(out.sentences[1].turn, 0);
+  EXPECT_GT(out.constraint_cost, 0.0);  // the emotion unit replaced a more salient one
   // Only the mention inside the clause is reported as kept.
   int kept = 0, left = 0;
   for (const auto& e : out.emotions) {
-    if (e.term == "angry") kept += e.in_summary;
-    if (e.term == "ridiculous") left += !e.in_summary;
+    if (e.term == "ridiculous") kept += e.in_summary;
+    if (e.term == "angry") left += !e.in_summary;
   }
   EXPECT_EQ(kept, 1);
   EXPECT_EQ(left, 1);
@@ -251,10 +253,40 @@ TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
   o.max_sentences = 3;
   o.redundancy = 0.0f;
   const Summary out = decode(p, s, o);
-  EXPECT_EQ(out.summary, "用户:我的快递三天没到，怎么回事。客服:我马上为您查询物流。");
+  // A question keeps its question mark (a 。 would turn it into an assertion).
+  EXPECT_EQ(out.summary, "用户:我的快递三天没到，怎么回事？客服:我马上为您查询物流。");
   EXPECT_EQ(scored_text(out, Lang::zh), out.summary);  // CSDS scores the labelled text
   ASSERT_EQ(out.sentences.size(), 3u);
-  EXPECT_EQ(out.sentences[1].text, "用户:怎么回事。");
+  EXPECT_EQ(out.sentences[1].text, "用户:怎么回事？");
+  EXPECT_TRUE(out.sentences[1].shares_label);
+}
+
+TEST(Summary, TurnsOfOneSpeakerAcrossTheOtherSpeakerAreNotMerged) {
+  // zh-006: the agent's answer between two customer turns is not selected; one label over both would
+  // make the customer answer themself.
+  auto d = make_dialogue({{Speaker::customer, {"能送货上门安装吗"}},
+                          {Speaker::agent, {"可以的，师傅会上门安装"}},
+                          {Speaker::customer, {"太好了，那我现在下单"}},
+                          {Speaker::customer, {"今天能发货吗"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.0f, 0.9f, 0.8f};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  const Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary, "用户:能送货上门安装吗。用户:太好了，那我现在下单，今天能发货吗。");
+  ASSERT_EQ(out.sentences.size(), 3u);
+  EXPECT_FALSE(out.sentences[1].shares_label);
+  EXPECT_TRUE(out.sentences[2].shares_label);  // consecutive customer turns still share one label
+  auto en = make_dialogue({{Speaker::customer, {"Can you deliver it?"}},
+                           {Speaker::agent, {"Yes, tomorrow."}},
+                           {Speaker::customer, {"Great, I will order now."}}});
+  Prepared q = prepare(en, lexicon());
+  s.salience = {1.0f, 0.0f, 0.9f};
+  o.max_sentences = 2;
+  EXPECT_EQ(decode(q, s, o).summary, "Customer: Can you deliver it? Customer: Great, I will order now.");
 }
 
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {

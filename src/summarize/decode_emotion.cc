@@ -1,0 +1,223 @@
+// The emotion constraint (decode_parts.h): the summary keeps the customer's strongest expressed
+// feeling. Candidates are ranked by the strength of what they keep; the ranking value a candidate
+// costs (the ROUGE proxy) only chooses among comparable ones, and the chosen one's cost is reported.
+#include <algorithm>
+#include <cmath>
+
+#include "decode_parts.h"
+#include "kessel/text/utf8.h"
+#include "render.h"
+
+namespace kessel::summarize::decoding {
+
+namespace {
+
+// A mention's words as written in its turn (the lexicon term when the dialogue is not at hand).
+std::string written(const Prepared& p, std::size_t m) {
+  const auto& mention = p.mentions[m];
+  return p.dialogue ? p.dialogue->turns[static_cast<std::size_t>(mention.turn)].text.substr(
+                          static_cast<std::size_t>(mention.byte_start),
+                          static_cast<std::size_t>(mention.byte_end - mention.byte_start))
+                    : mention.term;
+}
+
+// How strongly mention m expresses the customer's feeling: the ranking key of the constraint.
+double strength(const Prepared& p, std::size_t m) { return static_cast<double>(p.mentions[m].intensity); }
+
+// Candidates within this share of the strongest are comparable: among them the ranking value decides.
+constexpr double kComparable = 0.8;
+
+struct Clause {
+  std::string text;   // as it stands in the rendered unit (what mentions are found in)
+  std::string shown;  // as shown in the summary
+};
+
+// The shortest clause of unit u that holds one of its surviving expressed mentions of at least
+// `min_strength`, when u has more than one clause; empty otherwise. English is shown as a sentence:
+// the first letter capitalized and a full stop closing a clause that was not the unit's last
+// ("Honestly, I am so angry, this is ridiculous!" -> "I am so angry."); Chinese gets its 。 from
+// render::body.
+Clause emotion_clause_of(const Context& c, int u, double min_strength) {
+  Clause best;
+  const auto parts = render::clauses(c.rendered(static_cast<std::size_t>(u)), c.p.lang);
+  if (parts.size() < 2) return best;
+  const ConstrainedSelection none;
+  for (const auto& part : parts) {
+    if (!render::has_content(part) || (!best.text.empty() && part.size() >= best.text.size())) continue;
+    if (c.p.lang == Lang::en && render::is_lone_adverb(part)) continue;
+    for (std::size_t m = 0; m < c.p.mentions.size(); ++m)
+      if (c.p.mention_unit[m] == u && c.p.mentions[m].expressed && strength(c.p, m) >= min_strength &&
+          survives(c, m, none) && part.find(written(c.p, m)) != std::string::npos) {
+        best.text = part;
+        break;
+      }
+  }
+  best.shown = best.text;
+  if (c.p.lang == Lang::en && !best.shown.empty()) {
+    if (best.shown[0] >= 'a' && best.shown[0] <= 'z') best.shown[0] = static_cast<char>(best.shown[0] - 'a' + 'A');
+    if (best.text != parts.back()) best.shown += '.';
+  }
+  return best;
+}
+
+// A selection and what it is worth to the ranking (a sum of MMR values, or the expected F1 under the
+// stop; only compared between selections of one dialogue).
+struct Selection {
+  std::vector<int> units;
+  double value = 0.0;
+};
+
+double value_of(const Context& c, const std::vector<int>& units) {
+  double v = 0.0;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    double overlap = 0.0;
+    for (std::size_t j = 0; j < i; ++j)
+      overlap = std::max(overlap, c.overlap(static_cast<std::size_t>(units[i]), static_cast<std::size_t>(units[j])));
+    v += c.mmr_value(static_cast<std::size_t>(units[i]), overlap);
+  }
+  return v;
+}
+
+// The unconstrained selection with unit e added: the units that add least beside e leave until it
+// fits (alone, e may exceed the char budget, as a first pick may). Nothing is added back: refilling
+// the freed room with the next-ranked units scored lower (docs/eaca-experiments.md, "Tried and
+// rejected"). The value is e's own plus each remaining unit's MMR value beside e.
+Selection replace_for(const Context& c, const std::vector<int>& selected, int e) {
+  std::vector<std::pair<int, double>> kept;  // each selected unit with its MMR value beside e
+  int chars = 0;
+  for (int u : selected) {
+    const auto x = static_cast<std::size_t>(u);
+    kept.emplace_back(u, c.mmr_value(x, c.overlap(x, static_cast<std::size_t>(e))));
+    chars += c.unit_chars[x];
+  }
+  const int needed = c.unit_chars[static_cast<std::size_t>(e)];
+  while (!kept.empty() && (static_cast<int>(kept.size()) >= c.options.max_sentences ||
+                           (c.max_chars > 0 && chars + needed > c.max_chars))) {
+    auto weakest = std::min_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    chars -= c.unit_chars[static_cast<std::size_t>(weakest->first)];
+    kept.erase(weakest);
+  }
+  Selection sel;
+  sel.value = c.mmr_value(static_cast<std::size_t>(e), 0.0);
+  for (const auto& [u, value] : kept) {
+    sel.units.push_back(u);
+    sel.value += value;
+  }
+  sel.units.push_back(e);
+  return sel;
+}
+
+// With the expected-F1 stop the constraint keeps its objective: unit e leads, the greedy order
+// (without e) follows as far as the sentence and char budgets allow, and expected_f1_prefix keeps
+// the best prefix. The value is that prefix's expected F1.
+Selection stop_with(const Context& c, const std::vector<int>& order, int e) {
+  std::vector<int> led = {e};
+  int length = c.unit_chars[static_cast<std::size_t>(e)];
+  for (int u : order) {
+    if (u == e) continue;
+    const int chars = c.unit_chars[static_cast<std::size_t>(u)];
+    if (static_cast<int>(led.size()) >= c.options.max_sentences || (c.max_chars > 0 && length + chars > c.max_chars)) break;
+    led.push_back(u);
+    length += chars;
+  }
+  Selection sel;
+  led.resize(expected_f1_prefix(led, c.scores.inclusion, c.unit_chars, c.options.f1_stop_chars, &sel.value));
+  sel.units = std::move(led);
+  return sel;
+}
+
+// The strongest expressed mention `units` keep as rendered; -1 when none.
+double kept_strength(const Context& c, const std::vector<int>& units, const ConstrainedSelection& s) {
+  double best = -1.0;
+  for (std::size_t m = 0; m < c.p.mentions.size(); ++m)
+    if (c.p.mentions[m].expressed && survives(c, m, s) &&
+        std::find(units.begin(), units.end(), c.p.mention_unit[m]) != units.end())
+      best = std::max(best, strength(c.p, m));
+  return best;
+}
+
+}  // namespace
+
+bool survives(const Context& c, std::size_t m, const ConstrainedSelection& s) {
+  const auto unit = static_cast<std::size_t>(c.p.mention_unit[m]);
+  if (static_cast<int>(unit) == s.clause_unit) return s.clause_text.find(written(c.p, m)) != std::string::npos;
+  if (c.scores.unit_text.empty()) return true;
+  return c.scores.unit_text[unit].find(written(c.p, m)) != std::string::npos;
+}
+
+bool keeps_emotion(const Context& c, const std::vector<int>& units, const ConstrainedSelection& s) {
+  return kept_strength(c, units, s) >= 0.0;
+}
+
+ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order) {
+  ConstrainedSelection out;
+  out.units = selected;
+  const Prepared& p = c.p;
+  if (!c.options.emotion_constraint || !p.customer_expressed_emotion()) return out;
+  // The strength the summary must reach: that of the strongest mention any selectable unit keeps.
+  double strongest = -1.0;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mentions[m].expressed && c.selectable[static_cast<std::size_t>(p.mention_unit[m])] && survives(c, m, out))
+      strongest = std::max(strongest, strength(p, m));
+  if (strongest < 0.0) return out;
+  const double needed = kComparable * strongest;
+  if (kept_strength(c, selected, out) >= needed) return out;
+
+  const bool stop = c.options.f1_stop_chars > 0.0f;
+  const double unconstrained = stop ? [&] {
+    double v = 0.0;
+    expected_f1_prefix(selected, c.scores.inclusion, c.unit_chars, c.options.f1_stop_chars, &v);
+    return v;
+  }() : value_of(c, selected);
+  // Each unit that keeps a comparable mention, with its best strength and the head's preference.
+  struct Candidate {
+    int unit;
+    double strength, preference;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    const int unit = p.mention_unit[m];
+    if (!p.mentions[m].expressed || strength(p, m) < needed || !c.selectable[static_cast<std::size_t>(unit)] ||
+        !survives(c, m, out))
+      continue;
+    const double pref = c.scores.mention_source.empty() ? strength(p, m) : static_cast<double>(c.scores.mention_source[m]);
+    auto at = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate& k) { return k.unit == unit; });
+    if (at == candidates.end()) {
+      candidates.push_back({unit, strength(p, m), pref});
+    } else {
+      at->strength = std::max(at->strength, strength(p, m));
+      at->preference = std::max(at->preference, pref);
+    }
+  }
+  Selection chosen;
+  Clause chosen_clause;
+  const Candidate* best = nullptr;
+  for (const Candidate& k : candidates) {
+    // An emotion clause costs the budget and the expected F1 only its own length.
+    const auto ux = static_cast<std::size_t>(k.unit);
+    const Clause clause = c.options.emotion_clause ? emotion_clause_of(c, k.unit, needed) : Clause{};
+    const int whole_chars = c.unit_chars[ux];
+    if (!clause.text.empty())
+      c.unit_chars[ux] = static_cast<int>(text::decode_utf8(clause.shown, text::Utf8Mode::lossy).size());
+    Selection sel = stop ? stop_with(c, order, k.unit) : replace_for(c, selected, k.unit);
+    c.unit_chars[ux] = whole_chars;
+    if (best == nullptr || sel.value > chosen.value + 1e-12 ||
+        (std::abs(sel.value - chosen.value) <= 1e-12 && k.preference > best->preference)) {
+      chosen = std::move(sel);
+      chosen_clause = clause;
+      best = &k;
+    }
+  }
+  if (best == nullptr) return out;
+  out.units = std::move(chosen.units);
+  out.bound = true;
+  out.cost = std::max(0.0, unconstrained - (stop ? chosen.value : value_of(c, out.units)));
+  if (!chosen_clause.text.empty()) {
+    out.clause_unit = best->unit;
+    out.clause_text = std::move(chosen_clause.text);
+    out.clause_shown = std::move(chosen_clause.shown);
+  }
+  return out;
+}
+
+}  // namespace kessel::summarize::decoding

@@ -1,0 +1,70 @@
+// The decoder's parts (decode() in summary.cc runs them in order): the context every part reads,
+// the greedy MMR selection under the budget (decode_select.cc), the expected-F1 stop
+// (expected_f1_prefix, summary.h) and the emotion constraint (decode_emotion.cc). Rendering is
+// render.h's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+
+namespace kessel::summarize::decoding {
+
+// Redundancy n-grams of a unit: sorted distinct ids (a zh character bigram packed into 64 bits, an en
+// word's number among the dialogue's distinct words).
+using Grams = std::vector<std::uint64_t>;
+double jaccard(const Grams& a, const Grams& b);
+
+// What the parts share: the dialogue, the scores, the options, and what is derived from them once.
+struct Context {
+  Context(const Prepared& p, const UnitScores& scores, const DecodeOptions& options);
+
+  const Prepared& p;
+  const UnitScores& scores;
+  const DecodeOptions& options;
+  std::vector<int> unit_chars;         // [U] code points as rendered (compressed when given)
+  int max_chars = 0;                   // the scorer's budget when it has one, else the options'
+  std::vector<Grams> grams;            // [U] when redundancy > 0
+  std::vector<char> selectable;        // [U] has rendered content
+  std::vector<std::u32string> keys;    // [U] repeat keys, when redundancy > 0
+  float lo = 0.0f, hi = 0.0f;          // salience range
+
+  // A unit as rendered: the scorer's text (compressed, addressing dropped, reported) when it gives one.
+  const std::string& rendered(std::size_t u) const;
+  // Salience rescaled to [0, 1], so the redundancy weight means the same for every scorer.
+  float norm(std::size_t u) const;
+  // MMR: what unit u adds beside units it overlaps by `overlap`.
+  double mmr_value(std::size_t u, double overlap) const;
+  double overlap(std::size_t u, std::size_t v) const;
+  // Whether u repeats a chosen unit, up to case, spaces and punctuation (only with redundancy > 0).
+  bool repeats(std::size_t u, const std::vector<int>& chosen) const;
+};
+
+// Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),
+// most valuable first.
+std::vector<int> greedy_selection(const Context& c);
+
+// The emotion constraint's outcome: the units to keep, and, in emotion-clause mode, the unit shown as
+// one clause and that clause (clause_unit -1: none).
+struct ConstrainedSelection {
+  std::vector<int> units;
+  bool bound = false;          // the constraint changed the selection
+  int clause_unit = -1;
+  std::string clause_text;     // the clause as it stands in the rendered unit
+  std::string clause_shown;    // as shown in the summary
+  double cost = 0.0;           // the ranking value given up for the emotion (>= 0)
+};
+
+// Whether mention m's words survive its unit's rendering (and, for the clause unit, the clause).
+bool survives(const Context& c, std::size_t m, const ConstrainedSelection& s);
+// Whether any expressed mention is kept by `units` as rendered.
+bool keeps_emotion(const Context& c, const std::vector<int>& units, const ConstrainedSelection& s);
+
+// The hard constraint: when the customer expressed an emotion and `selected` keeps none, the
+// candidate units that keep one are tried in its place and the best is taken (decode_emotion.cc).
+// `order` is the greedy order before the stop.
+ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order);
+
+}  // namespace kessel::summarize::decoding

@@ -1,0 +1,179 @@
+// Rendering of selected units (src/summarize/render.h).
+#include "render.h"
+
+#include <string_view>
+
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize {
+
+namespace render {
+
+bool is_terminal_punct(char32_t cp) {
+  switch (cp) {
+    case U'。': case U'！': case U'？': case U'!': case U'?': case U'；': case U';':
+    case U'…': case U'.': case U'，': case U',': case U'、': case U'~': case U'～':
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool has_content(const std::string& text) {
+  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps)
+    if (!is_terminal_punct(cp) && !text::is_space(cp)) return true;
+  return false;
+}
+
+bool ends_as_question(const std::string& text) {
+  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::size_t end = cps.size();
+  // Trailing space and emoji or other symbols ("能送吗？😊") do not end the question.
+  while (end > 0 && !is_terminal_punct(cps[end - 1]) &&
+         (text::is_space(cps[end - 1]) || text::is_emoji_base(cps[end - 1]) || text::is_variation_selector(cps[end - 1]) ||
+         text::is_skin_tone(cps[end - 1])))
+    --end;
+  for (; end > 0 && is_terminal_punct(cps[end - 1]); --end)
+    if (cps[end - 1] == U'?' || cps[end - 1] == U'？') return true;
+  return false;
+}
+
+std::string role_label(text::Speaker speaker, Lang lang) {
+  const bool customer = speaker == text::Speaker::customer;
+  if (lang == Lang::en) return customer ? "Customer: " : "Agent: ";
+  return customer ? "用户:" : "客服:";
+}
+
+std::string body(const std::string& text, Lang lang, bool question) {
+  if (lang == Lang::en) return text;
+  auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
+  std::size_t end = decoded.cps.size();
+  while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || text::is_space(decoded.cps[end - 1])))
+    --end;
+  return text::encode_utf8(decoded.cps.data(), end) + (question ? "？" : "。");
+}
+
+namespace {
+
+// Whether cps[i] ends a clause: a full-width ，；： always, an ASCII , ; : only before a space or the
+// end, so that 1,000, 10:30, https://, :) and ;-) stay whole.
+bool is_clause_break(const std::vector<char32_t>& cps, std::size_t i) {
+  switch (cps[i]) {
+    case U'，': case U'；': case U'：':
+      return true;
+    case U',': case U';': case U':':
+      return i + 1 == cps.size() || text::is_space(cps[i + 1]);
+    default:
+      return false;
+  }
+}
+
+// English conjunctions a clause starts at even without a comma ("my flight was delayed and I am
+// furious"). Not "so": without a comma before it, it is mostly the intensifier ("so angry").
+constexpr std::u32string_view kClauseConjunctions[] = {U"and", U"but", U"because"};
+
+// The length of the conjunction (lowercased) that starts at cps[i] and is followed by a space; 0 when none.
+std::size_t conjunction_at(const std::vector<char32_t>& cps, std::size_t i) {
+  for (std::u32string_view w : kClauseConjunctions) {
+    if (i + w.size() >= cps.size() || !text::is_space(cps[i + w.size()])) continue;
+    bool same = true;
+    for (std::size_t k = 0; k < w.size() && same; ++k) {
+      const char32_t c = cps[i + k];
+      same = (c >= U'A' && c <= U'Z' ? c - U'A' + U'a' : c) == w[k];
+    }
+    if (same) return w.size();
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool is_lone_adverb(const std::string& clause) {
+  if (clause.size() < 3 || clause.find(' ') != std::string::npos) return false;
+  for (char c : clause)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+  const char a = clause[clause.size() - 2], b = clause[clause.size() - 1];
+  return (a == 'l' || a == 'L') && (b == 'y' || b == 'Y');
+}
+
+std::vector<std::string> clauses(const std::string& text, Lang lang) {
+  std::vector<std::string> out;
+  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::size_t start = 0;
+  auto close = [&](std::size_t end) {
+    std::size_t a = start, b = end;
+    while (a < b && text::is_space(cps[a])) ++a;
+    if (lang == Lang::en && start > 0) {  // a conjunction opening any clause but the first
+      const std::size_t n = conjunction_at(cps, a);
+      a += n;
+      while (n > 0 && a < b && text::is_space(cps[a])) ++a;
+    }
+    while (b > a && (text::is_space(cps[b - 1]) || is_clause_break(cps, b - 1))) --b;
+    if (b > a) out.push_back(text::encode_utf8(cps.data() + a, b - a));
+    start = end;
+  };
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    if (is_clause_break(cps, i))
+      close(i + 1);
+    else if (lang == Lang::en && i > start && text::is_space(cps[i - 1]) && conjunction_at(cps, i) > 0)
+      close(i);
+  }
+  close(cps.size());
+  return out;
+}
+
+bool continues(const Prepared& p, const SummarySentence& prev, const SummarySentence& next) {
+  if (prev.reported || next.reported) return false;  // a report names its speaker; no label to share
+  const text::Speaker speaker = p.units[static_cast<std::size_t>(next.unit)].speaker;
+  if (p.units[static_cast<std::size_t>(prev.unit)].speaker != speaker) return false;
+  if (p.dialogue == nullptr) return next.turn == prev.turn;
+  for (int t = prev.turn + 1; t < next.turn; ++t)
+    if (p.dialogue->turns[static_cast<std::size_t>(t)].speaker != speaker) return false;
+  return true;
+}
+
+void assemble(Summary& out, const Prepared& p) {
+  static const std::string kStop = "。";
+  out.summary.clear();
+  for (std::size_t i = 0; i < out.sentences.size(); ++i) {
+    SummarySentence& s = out.sentences[i];
+    const Unit& unit = p.units[static_cast<std::size_t>(s.unit)];
+    s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
+    s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
+    if (p.lang == Lang::zh) {
+      // "用户:A。" + B -> "用户:A，B。"; after a question mark the next sentence follows it: "用户:A？B。"
+      const bool stop_ends = out.summary.size() >= kStop.size() &&
+                             out.summary.compare(out.summary.size() - kStop.size(), kStop.size(), kStop) == 0;
+      if (!s.shares_label) out.summary += s.text;
+      else if (stop_ends) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + s.body);
+      else out.summary += s.body;
+    } else {
+      if (!out.summary.empty()) out.summary += ' ';
+      out.summary += s.shares_label ? s.body : s.text;  // a report's text is its body
+    }
+  }
+}
+
+}  // namespace render
+
+std::string render_unit(const Unit& unit, Lang lang) { return render_unit(unit, unit.text, lang); }
+
+std::string render_unit(const Unit& unit, const std::string& text, Lang lang) {
+  return render::role_label(unit.speaker, lang) + render::body(text, lang, render::ends_as_question(unit.text));
+}
+
+std::string scored_unit(const Unit& unit, Lang lang) {
+  return lang == Lang::zh ? render_unit(unit, lang) : unit.text;
+}
+
+std::string scored_text(const Summary& summary, Lang lang) {
+  if (lang == Lang::zh) return summary.summary;
+  std::string out;
+  for (const auto& s : summary.sentences) {
+    if (!out.empty()) out += ' ';
+    out += s.body;
+  }
+  return out;
+}
+
+}  // namespace kessel::summarize

@@ -1,0 +1,47 @@
+// Rendering: how selected units read in a summary. Role labels, the terminal mark (a question keeps
+// its question mark), clauses for the emotion-clause mode, and the summary text assembled from its
+// sentences, where one label covers consecutive sentences of one speaker only when no turn of the
+// other speaker lies between them. Selection (decode_select.*) and the emotion constraint
+// (decode_emotion.*) decide what is shown; this file decides how it reads.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+
+namespace kessel::summarize::render {
+
+// 。！？!?；;…. ，,、~～: the marks a rendered zh unit's end is normalized over.
+bool is_terminal_punct(char32_t cp);
+// False for text of terminal punctuation and space only ("？？？", "..."): it would render as an
+// empty "用户:。".
+bool has_content(const std::string& text);
+// Whether a unit's source text ends by asking: its last terminal mark run (before trailing space and
+// emoji) holds ? or ？.
+bool ends_as_question(const std::string& text);
+
+std::string role_label(text::Speaker speaker, Lang lang);
+// The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？
+// when `question`, else 。. en: the text as it is.
+std::string body(const std::string& text, Lang lang, bool question);
+
+// The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
+// full-width forms (an ASCII one only before a space or the end, so 1,000, 10:30 and :) stay whole),
+// and in English also before and / but / because, which the clause then loses ("Ugh, my flight is
+// delayed again and I am furious" -> "Ugh", "my flight is delayed again", "I am furious").
+std::vector<std::string> clauses(const std::string& text, Lang lang);
+// Whether an English clause is one word ending in -ly ("unfortunately"): a sentence adverb says
+// nothing alone.
+bool is_lone_adverb(const std::string& clause);
+
+// Whether sentence `next` may share the role label of `prev` (sentences in dialogue order): the same
+// speaker, and no turn of the other speaker between their turns (an unselected agent answer between
+// two customer turns would otherwise vanish, and the customer would seem to answer themself).
+bool continues(const Prepared& p, const SummarySentence& prev, const SummarySentence& next);
+// Sets each sentence's text and shares_label and builds Summary::summary from out.sentences (their
+// body, turn and unit already set, in dialogue order). zh: "用户:A，B。客服:C？"; en: "Customer: A B
+// Agent: C".
+void assemble(Summary& out, const Prepared& p);
+
+}  // namespace kessel::summarize::render
