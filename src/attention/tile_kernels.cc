@@ -302,11 +302,13 @@ HWY_INLINE VF MantissaMinusOne(DF d, VF x, VF& e) {
 #endif
 }
 
-// f / (f + 2) for f = m - 1 in [-0.25, 0.5): a reciprocal estimate and one Newton step on x86
-// (rcp14: 2^-28 relative; rcp: about 2^-23), a divide elsewhere (NEON's estimate has 8 bits).
+// f / (f + 2) for f = m - 1 in [-0.25, 0.5): on AVX-512 a reciprocal estimate and one Newton step
+// (rcp14: 2^-28 relative after the step), a divide elsewhere. Not AVX2's or SSE4's rcpps: its 12-bit
+// estimate is implementation-specific, and after one step it left log 3 ulp off on an Intel Xeon
+// where an AMD EPYC gave 2 (docs/portability.md); NEON's estimate has 8 bits.
 HWY_INLINE VF HalfRatio(DF d, VF f) {
   const VF den = hn::Add(f, hn::Set(d, 2.0f));
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   const VF r0 = hn::ApproximateReciprocal(den);
   return hn::Mul(f, hn::Mul(r0, hn::NegMulAdd(den, r0, hn::Set(d, 2.0f))));
 #else

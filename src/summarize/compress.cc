@@ -57,9 +57,14 @@ bool is_negator_char(const text::Token& t) {
   return kNegators.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
 }
 
-// A token that makes its clause a guarded one: a negator, or a question form (吗, 是否 and 能否 hold 否;
-// A不A holds 不).
-bool guards_clause(const text::Token& t) { return is_negator_char(t) || t.text == "吗"; }
+// A token that makes its clause a guarded one: a negator, or a question form: 吗 and its chat spelling
+// 么 (什么, 怎么 hold it too), 呢, 谁 哪 啥 咋 (是否 and 能否 hold 否; A不A holds 不).
+bool guards_clause(const text::Token& t) {
+  if (t.kind != text::TokenKind::cjk) return false;
+  static constexpr std::u32string_view kQuestion = U"吗么呢谁哪啥咋";
+  std::size_t at = 0;
+  return is_negator_char(t) || kQuestion.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
+}
 
 bool is_question_mark(const text::Token& t) {
   return t.kind == text::TokenKind::punct && (t.text.find('?') != std::string::npos || t.text.find("？") != std::string::npos);

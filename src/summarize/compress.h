@@ -12,8 +12,8 @@
 // mean keep probability of its characters reaches the threshold), so no word is ever cut; tokens
 // inside an expressed customer emotion mention are never deleted (the summary keeps the term the
 // constraint is about, at the offsets `emotions[*]` report); the meaning guards keep whole every clause
-// (between punctuation) that holds a negator (不 没 未 别 无 非 否: 没有, 不是, 能不能, 是否, 能否) or the
-// question particle 吗 or that a question mark closes, and every number and placeholder ([订单编号]),
+// (between punctuation) that holds a negator (不 没 未 别 无 非 否: 没有, 不是, 能不能, 是否, 能否) or a
+// question form (吗 么 呢 谁 哪 啥 咋) or that a question mark closes, and every number and placeholder ([订单编号]),
 // so a compressed sentence never flips its meaning or stops asking;
 // a unit is never reduced to nothing (when no content token survives, the unit is rendered whole). Chinese only: English word
 // deletion breaks the grammar the English summaries are required to keep (EacaModel trains none).

@@ -65,27 +65,35 @@ def dialogue(did, *turns, **extra):
 
 
 def core(sentence_text, lang):
-    """A summary sentence without its role prefix and (zh) its 。 terminator."""
+    """A summary sentence without its role prefix and (zh) its terminator: 。, or ？ for a question."""
     prefix = next((p for p in ROLE_PREFIX[lang] if sentence_text.startswith(p)), None)
     assert prefix is not None, f"no role prefix in {sentence_text!r}"
     body = sentence_text[len(prefix):]
     if lang == "zh":
-        assert body.endswith("。"), sentence_text
+        assert body.endswith("。") or body.endswith("？"), sentence_text
         body = body[:-1]
     return prefix, body
 
 
-def render_summary(sentences, lang):
+def render_summary(sentences, lang, turns):
     """The summary string the sentences make: consecutive sentences of one speaker share one label
-    (zh "用户:A，B。", en "Customer: A B")."""
-    out, last = "", None
+    (zh "用户:A，B。", en "Customer: A B") unless a turn of the other speaker lies between them."""
+    out, last, last_turn = "", None, None
     for s in sentences:
         prefix, body = core(s["text"], lang)
+        speaker = turns[s["turn"]]["speaker"]
+        shares = prefix == last and all(turns[t]["speaker"] == speaker for t in range(last_turn + 1, s["turn"]))
         if lang == "zh":
-            out = out[:-1] + "，" + body + "。" if prefix == last else out + s["text"]
+            mark = s["text"][-1]
+            if not shares:
+                out += s["text"]
+            elif out.endswith("。"):
+                out = out[:-1] + "，" + body + mark
+            else:
+                out += body + mark
         else:
-            out = (out + " " if out else "") + (body if prefix == last else s["text"])
-        last = prefix
+            out = (out + " " if out else "") + (body if shares else s["text"])
+        last, last_turn = prefix, s["turn"]
     return out
 
 
@@ -112,7 +120,7 @@ def check_record(rec, source, lang, max_sentences=None):
         forms = [body] + ([body[:-1]] if lang == "en" and body.endswith(".") else [])
         forms += [f[0].lower() + f[1:] for f in forms if lang == "en" and f]
         assert body and any(f in turns[s["turn"]]["text"] for f in forms), (body, turns[s["turn"]]["text"])
-    assert rec["summary"] == render_summary(rec["sentences"], lang)
+    assert rec["summary"] == render_summary(rec["sentences"], lang, turns)
     for e in rec["emotions"]:
         assert set(e) == {"term", "turn", "start", "end", "emotion", "in_summary"}
         text = turns[e["turn"]]["text"]
