@@ -58,7 +58,7 @@ std::string zh_clause_cue(const std::vector<char32_t>& cps, std::size_t a, std::
   while (k > a && (!is_letter(cps[k - 1]) ||
                    std::u32string_view(U"啊呀啦哈嘛哦噢喔呗").find(cps[k - 1]) != std::u32string_view::npos))
     --k;
-  if (k > a && cps[k - 1] == U'吗') return "吗";
+  if (k > a && (cps[k - 1] == U'吗' || cps[k - 1] == U'么')) return text::encode_utf8(cps[k - 1]);
   const bool statement = closer == U'。' || closer == U'！' || closer == U'!' || closer == U'.';
   if (k > a && cps[k - 1] == U'呢' && !(writer_marks && statement)) return "呢";
   return "";

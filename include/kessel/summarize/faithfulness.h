@@ -27,10 +27,11 @@
 //    en: the words not, no, never, nothing, nobody, none, cannot, without and any "Xn't".
 //  - question_asserted: a question clause of the source that overlaps the extent, while the body has no
 //    question form. Clauses are split at punctuation (zh also at spaces; en's , ; : only before a space).
-//    zh question clause: one closed by ？ or ? (emoji and spaces may come between), one ending in 吗, or
-//    in 呢 not closed by 。 ！ ! . (trailing emoji and the particles 啊 呀 啦 哈 嘛 哦 噢 喔 呗 may follow
-//    either), one holding an A不A / A没A pattern (any CJK A but the negators), 是否 or 能否.
-//    zh body question form: ？ ?, a clause-final 吗 or 呢 (the body's terminal mark is the renderer's),
+//    zh question clause: one closed by ？ or ? (emoji and spaces may come between), one ending in 吗 or
+//    its chat spelling 么 (also 什么, 怎么), or in 呢 not closed by 。 ！ ! . (trailing emoji and the
+//    particles 啊 呀 啦 哈 嘛 哦 噢 喔 呗 may follow), one holding an A不A / A没A pattern (any CJK A but the
+//    negators), 是否 or 能否.
+//    zh body question form: ？ ?, a clause-final 吗 么 or 呢 (the body's terminal mark is the renderer's),
 //    A不A / A没A, 是否, 能否, 询问, 咨询, 想知道, or 问 not followed by 题.
 //    en question clause: one closed by '?'. en body question form: '?', or one of the words ask, asks,
 //    asked, asking, whether, if, wonder, wonders, wondering.

@@ -131,6 +131,7 @@ TEST(Faithfulness, AQuestionKeptOrReportedPasses) {
   const auto r = check_one(Speaker::customer, "可以退款吗？", "用户询问是否可以退款。");
   EXPECT_TRUE(r.findings.empty()) << details(r);
   EXPECT_EQ(check_one(Speaker::customer, "有没有优惠", "有没有优惠。").count(Kind::question_asserted), 0);
+  EXPECT_EQ(check_one(Speaker::customer, "可以快一点么?", "可以快一点么。").count(Kind::question_asserted), 0);
   // The question clause is not in the extent.
   EXPECT_EQ(check_one(Speaker::customer, "我等了很久了，可以退款吗", "我等了很久了。").count(Kind::question_asserted), 0);
   // 呢 closed by the writer's 。 is a statement.
