@@ -201,6 +201,9 @@ void add_eval_command(CLI::App& app) {
     // The detector does not depend on the row: once per run.
     const summarize::DetectionCounts detection =
         labelled ? summarize::score_detection(input.dialogues, lexicon, labels) : summarize::DetectionCounts{};
+    if (labelled && detection.dialogues < labels.dialogues.size())
+      std::fprintf(stderr, "%s: %zu of %zu labelled dialogues are not in %s\n", o.emotion_labels.c_str(),
+                   labels.dialogues.size() - detection.dialogues, labels.dialogues.size(), o.input.path.c_str());
     // evaluate() scores only the dialogues that have a reference; say how many were left out.
     const std::size_t scored = rows.empty() ? 0 : rows.front().dialogues;
     const std::size_t unscored = input.dialogues.size() - scored;

@@ -59,8 +59,14 @@ std::string zh_clause_cue(const std::vector<char32_t>& cps, std::size_t a, std::
                    std::u32string_view(U"啊呀啦哈嘛哦噢喔呗").find(cps[k - 1]) != std::u32string_view::npos))
     --k;
   if (k > a && (cps[k - 1] == U'吗' || cps[k - 1] == U'么')) return text::encode_utf8(cps[k - 1]);
-  const bool statement = closer == U'。' || closer == U'！' || closer == U'!' || closer == U'.';
-  if (k > a && cps[k - 1] == U'呢' && !(writer_marks && statement)) return "呢";
+  // 呢 also softens statements (这边帮您申请换货呢): it asks with a question word, or after 那 (那我的订单呢).
+  if (k > a && cps[k - 1] == U'呢') {
+    const bool statement = closer == U'。' || closer == U'！' || closer == U'!' || closer == U'.';
+    bool wh = spells(cps, a, U"那");
+    for (std::u32string_view w : {U"什么", U"怎么", U"为啥", U"哪", U"谁", U"多少", U"几", U"如何", U"啥", U"咋"})
+      wh = wh || contains(cps, a, k, w);
+    if (wh && !(writer_marks && statement)) return "呢";
+  }
   return "";
 }
 
@@ -114,12 +120,13 @@ bool has_question_form(const std::vector<char32_t>& cps, const std::vector<Piece
 namespace {
 
 // Whether the zh negator at cps[i] negates: not in an A不A question, 是否 / 能否, or a compound where it
-// means something else (非常 "very", 别人 "others", 无论 "whatever", 否则 "otherwise", ...).
+// means something else (非常 "very", 别人 "others", 无论 "whatever", 否则 / 不然 "otherwise", 不过 "but", ...).
 bool zh_negates(const std::vector<char32_t>& cps, std::size_t i) {
   if (a_not_a_at(cps, i)) return false;
   static constexpr std::u32string_view kCompounds[] = {U"非常", U"特别", U"区别", U"分别", U"差别", U"级别",
                                                        U"类别", U"性别", U"告别", U"识别", U"个别", U"别人",
-                                                       U"别的", U"别处", U"无论", U"否则", U"是否", U"能否"};
+                                                       U"别的", U"别处", U"无论", U"否则", U"是否", U"能否",
+                                                       U"不然", U"不过", U"不管", U"差不多"};
   for (std::u32string_view c : kCompounds)
     for (std::size_t k = 0; k < c.size(); ++k)
       if (c[k] == cps[i] && i >= k && spells(cps, i - k, c)) return false;

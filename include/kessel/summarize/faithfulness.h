@@ -23,14 +23,15 @@
 //    zh: each occurrence of 不 没 未 别 无 非 否 counts (so 无法, 没事, 不错 and 无语 do: dropping the character
 //    flips or breaks the word), except where it does not negate: the 不/没 of an A不A / A没A question
 //    (能不能, 有没有; question_asserted's business), 是否 and 能否, and the compounds 非常 特别 区别 分别 差别
-//    级别 类别 性别 告别 识别 个别 别人 别的 别处 无论 否则.
+//    级别 类别 性别 告别 识别 个别 别人 别的 别处 无论 否则 不然 不过 不管 差不多.
 //    en: the words not, no, never, nothing, nobody, none, cannot, without and any "Xn't".
 //  - question_asserted: a question clause of the source that overlaps the extent, while the body has no
 //    question form. Clauses are split at punctuation (zh also at spaces; en's , ; : only before a space).
 //    zh question clause: one closed by ？ or ? (emoji and spaces may come between), one ending in 吗 or
-//    its chat spelling 么 (also 什么, 怎么), or in 呢 not closed by 。 ！ ! . (trailing emoji and the
-//    particles 啊 呀 啦 哈 嘛 哦 噢 喔 呗 may follow), one holding an A不A / A没A pattern (any CJK A but the
-//    negators), 是否 or 能否.
+//    its chat spelling 么 (also 什么, 怎么), or in 呢 not closed by 。 ！ ! . when the clause has a question
+//    word (什么 怎么 为啥 哪 谁 多少 几 如何 啥 咋) or opens with 那 (呢 alone also softens a statement:
+//    这边帮您申请换货呢) — trailing emoji and the particles 啊 呀 啦 哈 嘛 哦 噢 喔 呗 may follow — or one
+//    holding an A不A / A没A pattern (any CJK A but the negators), 是否 or 能否.
 //    zh body question form: ？ ?, a clause-final 吗 么 or 呢 (the body's terminal mark is the renderer's),
 //    A不A / A没A, 是否, 能否, 询问, 咨询, 想知道, or 问 not followed by 题.
 //    en question clause: one closed by '?'. en body question form: '?', or one of the words ask, asks,

@@ -55,10 +55,12 @@ std::size_t probe_file(const std::string& path, const std::string& label, const 
   return total;
 }
 
+// Lead-3 as kessel eval's Lead row decodes it: the first three units, no redundancy control, no constraint.
 SummarizerOptions lead3() {
   SummarizerOptions o;
   o.ranker = "lead";
   o.max_sentences = 3;
+  o.constraint = false;
   return o;
 }
 

@@ -99,6 +99,7 @@ TEST(Faithfulness, CharactersThatDoNotNegateAreNotNegators) {
   // 非常 "very", 别人 "others", the 不 of a 能不能 question.
   EXPECT_EQ(check_one(Speaker::agent, "我们非常重视", "我们重视。").count(Kind::negation_lost), 0);
   EXPECT_EQ(check_one(Speaker::customer, "我和别人一样", "我和一样。").count(Kind::negation_lost), 0);
+  EXPECT_EQ(check_one(Speaker::customer, "要不然我自行取消", "要我自行取消。").count(Kind::negation_lost), 0);
   const auto r = check_one(Speaker::customer, "能不能今天发货", "能今天发货。");
   EXPECT_EQ(r.count(Kind::negation_lost), 0) << details(r);
   EXPECT_EQ(r.count(Kind::question_asserted), 1) << details(r);
@@ -137,6 +138,9 @@ TEST(Faithfulness, AQuestionKeptOrReportedPasses) {
   // 呢 closed by the writer's 。 is a statement.
   EXPECT_EQ(check_one(Speaker::customer, "还没到呢。", "还没到。").count(Kind::question_asserted), 0);
   EXPECT_EQ(check_one(Speaker::customer, "那我的订单呢", "那我的订单。").count(Kind::question_asserted), 1);
+  EXPECT_EQ(check_one(Speaker::customer, "那怎么办呢", "怎么办。").count(Kind::question_asserted), 1);
+  // 呢 softening an agent's statement.
+  EXPECT_EQ(check_one(Speaker::agent, "这边帮您申请下换货呢", "帮您申请下换货。").count(Kind::question_asserted), 0);
 }
 
 TEST(Faithfulness, EnglishQuestions) {
