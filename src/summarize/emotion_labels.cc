@@ -75,7 +75,7 @@ DialogueLabels read_record(const Where& w, const std::string& line_text) {
   json j;
   try {
     j = json::parse(line_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number beyond double
     w.fail("record", std::string("bad JSON: ") + e.what());
   }
   if (!j.is_object()) w.fail("record", std::string("expected an object, got ") + j.type_name());
@@ -131,10 +131,12 @@ void check_labels_fit(const DialogueLabels& labels, const text::Dialogue& dialog
   for (std::size_t k = 0; k < labels.expressions.size(); ++k) {
     const LabelledExpression& e = labels.expressions[k];
     const std::string field = "expressions[" + std::to_string(k) + "]";
-    if (static_cast<std::size_t>(e.turn) >= dialogue.turns.size())
+    if (e.turn < 0 || static_cast<std::size_t>(e.turn) >= dialogue.turns.size())
       w.fail(field + ".turn", "dialogue '" + dialogue.id + "' has " + std::to_string(dialogue.turns.size()) +
                                   " turns, got " + std::to_string(e.turn));
     const text::Turn& turn = dialogue.turns[static_cast<std::size_t>(e.turn)];
+    if (e.start < 0 || e.end <= e.start)
+      w.fail(field, "span [" + std::to_string(e.start) + ", " + std::to_string(e.end) + ") is empty or negative");
     if (turn.speaker != text::Speaker::customer)
       w.fail(field + ".turn", "turn " + std::to_string(e.turn) + " of dialogue '" + dialogue.id +
                                   "' is the agent's; only the customer's emotions are labelled");
