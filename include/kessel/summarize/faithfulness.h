@@ -57,9 +57,7 @@ namespace kessel::summarize {
 
 // How the probes learn Chinese word boundaries: `split` returns the words of a UTF-8 text as code point
 // spans covering it in order (text::Segmenter::segment's contract); `source` names where they come from
-// ("per-character" for the stand-in, a segmenter's source() otherwise). Wire a segmenter in with
-//   const auto& seg = text::Segmenter::default_segmenter();
-//   WordBoundaries words{[&seg](std::string_view s) { return seg.segment(s); }, seg.source()};
+// ("per-character" for the stand-in, a segmenter's source() otherwise; segmenter_words below).
 struct WordBoundaries {
   std::function<std::vector<text::WordSpan>(std::string_view)> split;
   std::string source;
@@ -69,6 +67,12 @@ struct WordBoundaries {
 
 // One word per code point: the stand-in until a segmenter is plugged in (word_cut never fires).
 WordBoundaries per_character_words();
+
+// A segmenter's words (segmenter_words(text::Segmenter::default_segmenter())); `segmenter` must outlive
+// the result.
+inline WordBoundaries segmenter_words(const text::Segmenter& segmenter) {
+  return {[&segmenter](std::string_view s) { return segmenter.segment(s); }, segmenter.source()};
+}
 
 struct FaithFinding {
   enum class Kind { negation_lost, question_asserted, word_cut, cross_turn_merge };

@@ -22,7 +22,8 @@ std::string data_file(const std::string& rel) {
   return dir + "/" + rel;
 }
 
-// Chinese word boundaries for word_cut: the segmenter goes here once it is merged.
+// Chinese word boundaries for word_cut: segmenter_words(text::Segmenter::default_segmenter()) once the
+// segmenter is merged (with one word per character word_cut cannot fire).
 WordBoundaries words() { return per_character_words(); }
 
 // Runs the probes over every dialogue of `path` summarized by `options`; returns the findings' total
