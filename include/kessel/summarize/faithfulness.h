@@ -5,7 +5,7 @@
 //
 // Alignment. Each sentence's body (SummarySentence::body, the rendered text without its role label) is
 // aligned to its source unit's text (Prepared::units[unit].text) as a subsequence:
-//  - zh: code points, ignoring spaces and punctuation (so the terminal mark too); ASCII letters fold case.
+//  - zh: code points, ignoring spaces and punctuation (so the terminal mark too); letters fold case.
 //  - en: lowercase words (letters, digits and apostrophes); every "Xn't" is one key, so reported speech's
 //    "you don't" -> "the customer doesn't" still keeps its negation. Unmatched body words are rewrites
 //    (pronouns, verb agreement), not failures.
@@ -26,14 +26,15 @@
 //    级别 类别 性别 告别 识别 个别 别人 别的 别处 无论 否则 不然 不过 不管 差不多.
 //    en: the words not, no, never, nothing, nobody, none, cannot, without and any "Xn't".
 //  - question_asserted: a question clause of the source that overlaps the extent, while the body has no
-//    question form. Clauses are split at punctuation (zh also at spaces; en's , ; : only before a space).
+//    question form. Clauses end at ， 。 ！ ？ ； ： 、 … ～ and their ASCII forms (zh also at spaces; en's
+//    . , ; : only before a space or the end); quotes and brackets stay inside.
 //    zh question clause: one closed by ？ or ? (emoji and spaces may come between), one ending in 吗 or
 //    its chat spelling 么 (also 什么, 怎么), or in 呢 not closed by 。 ！ ! . when the clause has a question
 //    word (什么 怎么 为啥 哪 谁 多少 几 如何 啥 咋) or opens with 那 (呢 alone also softens a statement:
 //    这边帮您申请换货呢) — trailing emoji and the particles 啊 呀 啦 哈 嘛 哦 噢 喔 呗 may follow — or one
 //    holding an A不A / A没A pattern (any CJK A but the negators), 是否 or 能否.
-//    zh body question form: ？ ?, a clause-final 吗 么 or 呢 (the body's terminal mark is the renderer's),
-//    A不A / A没A, 是否, 能否, 询问, 咨询, 想知道, or 问 not followed by 题.
+//    zh body question form: ？ ?, a question clause by the rules above (the body's 。 is the renderer's, so
+//    it does not make a 呢 a statement), 询问, 咨询, 想知道, or 问 not followed by 题.
 //    en question clause: one closed by '?'. en body question form: '?', or one of the words ask, asks,
 //    asked, asking, whether, if, wonder, wonders, wondering.
 //  - word_cut: a word of the source (WordBoundaries) of two or more letters of which some but not all
