@@ -1,5 +1,5 @@
-// kessel eval: ROUGE, the emotion constraint and latency for the summarizer and, in the same run, the
-// baselines — the table of the seed, measured.
+// kessel eval: ROUGE, the emotion constraint, faithfulness findings and latency for the summarizer and,
+// in the same run, the baselines — the table of the seed, measured.
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -11,7 +11,9 @@
 #include "commands.h"
 #include "eval_rows.h"
 #include "kessel/error.h"
+#include "kessel/summarize/emotion_labels.h"
 #include "kessel/summarize/evaluate.h"
+#include "kessel/summarize/faithfulness.h"
 #include "kessel/summarize/scorers.h"
 #include "util/progress.h"
 
@@ -28,6 +30,7 @@ struct EvalOptions {
   float redundancy = 0.5f;
   bool json = false;
   int bootstrap = summarize::kBootstrapResamples;  // resamples for the intervals; 0: none
+  std::string emotion_labels;  // a labelled emotion set (emotion_labels.h); empty: none
 };
 
 // Each row's ROUGE-L interval and its paired difference from the reference row (none for that row).
@@ -72,20 +75,44 @@ void print_intervals(const std::vector<summarize::EvalRow>& rows, const std::vec
   }
 }
 
-void print_table(const std::vector<summarize::EvalRow>& rows, bool english) {
+using Kind = summarize::FaithFinding::Kind;
+
+// ROUGE, then the faithfulness findings (and, with labels, the strongest emotion kept) beside it, then
+// the constraint and latency.
+void print_table(const std::vector<summarize::EvalRow>& rows, bool english, bool labels) {
   int width = 40;  // the system column fits the longest name
   for (const auto& r : rows) width = std::max(width, static_cast<int>(r.name.size()));
-  std::printf("%-*s %6s %6s %6s %s| %6s %6s %6s | %7s %7s %7s %8s\n", width, "system", "R-1", "R-2", "R-L",
-              english ? "(best; avg R-L) " : "", "constr", "emoRec", "bound", "p50 ms", "p95 ms",
-              "p99 ms", "dlg/s");
+  std::printf("%-*s %6s %6s %6s %s| %5s %5s %5s %5s %s| %6s %6s %6s | %7s %7s %7s %8s\n", width, "system", "R-1",
+              "R-2", "R-L", english ? "(best; avg R-L) " : "", "neg", "q>a", "cut", "merge", labels ? "strong " : "",
+              "constr", "emoRec", "bound", "p50 ms", "p95 ms", "p99 ms", "dlg/s");
   for (const auto& r : rows) {
-    char extra[32] = "";
+    char extra[32] = "", strong[16] = "";
     if (english) std::snprintf(extra, sizeof extra, "(%5.2f)         ", r.rougeL_avg);
-    std::printf("%-*s %6.2f %6.2f %6.2f %s| %5.1f%% %5.1f%% %5.1f%% | %7.3f %7.3f %7.3f %8.0f\n",
-                width, r.name.c_str(), r.rouge1_best, r.rouge2_best, r.rougeL_best, extra,
+    if (labels) std::snprintf(strong, sizeof strong, "%5.1f%% ", 100 * r.strongest_kept);
+    std::printf("%-*s %6.2f %6.2f %6.2f %s| %5zu %5zu %5zu %5zu %s| %5.1f%% %5.1f%% %5.1f%% | %7.3f %7.3f %7.3f %8.0f\n",
+                width, r.name.c_str(), r.rouge1_best, r.rouge2_best, r.rougeL_best, extra, r.faith(Kind::negation_lost),
+                r.faith(Kind::question_asserted), r.faith(Kind::word_cut), r.faith(Kind::cross_turn_merge), strong,
                 100 * r.constraint_satisfied, 100 * r.emotion_recall, 100 * r.constraint_bound,
                 r.p50_ms, r.p95_ms, r.p99_ms, r.dialogues_per_s);
   }
+}
+
+// What the faithfulness and label columns mean, and how far the labels reach.
+void print_faith_notes(const std::vector<summarize::EvalRow>& rows, bool english, const summarize::WordBoundaries& words,
+                       const summarize::DetectionCounts* detection) {
+  std::printf("\nneg / q>a / cut / merge: faithfulness findings over all summaries (%zu sentences in the first row; "
+              "docs/eaca.md, Faithfulness):\n  negation lost, question rendered as an assertion, word cut, one label "
+              "across the other speaker's turn\n",
+              rows.empty() ? std::size_t{0} : rows.front().faith_sentences);
+  if (!english && words.per_character())
+    std::printf("note: cut needs the Chinese word segmenter; with one word per character it is 0 by construction\n");
+  if (detection)
+    std::printf("strong: %% of the %zu labelled dialogues with emotion whose summary keeps the strongest one (or an "
+                "equal); detection against %zu labelled dialogues: precision %.1f%% (%zu of %zu detected), recall "
+                "%.1f%% (%zu of %zu labelled)\n",
+                rows.empty() ? std::size_t{0} : rows.front().labelled_with_emotion, detection->dialogues,
+                100 * detection->precision(), detection->detected_matched, detection->detected,
+                100 * detection->recall(), detection->labelled_found, detection->labelled);
 }
 
 nlohmann::json row_json(const summarize::EvalRow& r) {
@@ -103,6 +130,12 @@ nlohmann::json row_json(const summarize::EvalRow& r) {
           {"constraint_bound", r.constraint_bound},
           {"latency_ms", {{"p50", r.p50_ms}, {"p95", r.p95_ms}, {"p99", r.p99_ms}}},
           {"dialogues_per_s", r.dialogues_per_s}};
+}
+
+nlohmann::json faith_json(const summarize::EvalRow& r) {
+  nlohmann::json j = {{"sentences", r.faith_sentences}};
+  for (Kind k : summarize::kAllFaithKinds) j[summarize::to_string(k)] = r.faith(k);
+  return j;
 }
 
 }  // namespace
@@ -129,6 +162,10 @@ void add_eval_command(CLI::App& app) {
                   "EACA (the unsupervised mode without a model); 0: none")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  cmd->add_option("--emotion-labels", options->emotion_labels,
+                  "A labelled emotion set (JSON lines, tools/emotion_labels.py): adds the share of labelled dialogues "
+                  "whose summary keeps the strongest emotion, and the detector's precision and recall")
+      ->check(CLI::ExistingFile);
   cmd->callback([options] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
@@ -136,6 +173,13 @@ void add_eval_command(CLI::App& app) {
     bool english = false;
     if (!input.dialogues.empty())
       english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
+    // Chinese word boundaries for the word_cut probe. One word per character makes word_cut 0; with the
+    // segmenter merged this line becomes segmenter_words(text::Segmenter::default_segmenter()).
+    const summarize::WordBoundaries words = summarize::per_character_words();
+    const bool labelled = !o.emotion_labels.empty();
+    const summarize::EmotionLabelSet labels = labelled ? summarize::load_emotion_labels(o.emotion_labels)
+                                                       : summarize::EmotionLabelSet{};
+    const summarize::EvalProbes probes{&words, labelled ? &labels : nullptr};
     const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy, english);
     // Once per model file, however many rows its networks make.
     std::set<std::string> warned;
@@ -150,10 +194,16 @@ void add_eval_command(CLI::App& app) {
     Progress progress("eval", static_cast<std::int64_t>(systems.size()));
     for (const auto& system : systems) {
       rows.push_back(summarize::evaluate(input.dialogues, lexicon, *system.scorer, system.decode,
-                                         system.name));
+                                         system.name, probes));
       progress.update(static_cast<std::int64_t>(rows.size()), system.name);
     }
     progress.finish();
+    // The detector does not depend on the row: once per run.
+    const summarize::DetectionCounts detection =
+        labelled ? summarize::score_detection(input.dialogues, lexicon, labels) : summarize::DetectionCounts{};
+    if (labelled && detection.dialogues < labels.dialogues.size())
+      std::fprintf(stderr, "%s: %zu of %zu labelled dialogues are not in %s\n", o.emotion_labels.c_str(),
+                   labels.dialogues.size() - detection.dialogues, labels.dialogues.size(), o.input.path.c_str());
     // evaluate() scores only the dialogues that have a reference; say how many were left out.
     const std::size_t scored = rows.empty() ? 0 : rows.front().dialogues;
     const std::size_t unscored = input.dialogues.size() - scored;
@@ -171,6 +221,10 @@ void add_eval_command(CLI::App& app) {
       j["rows"] = nlohmann::json::array();
       for (std::size_t i = 0; i < rows.size(); ++i) {
         nlohmann::json r = row_json(rows[i]);
+        r["faithfulness"] = faith_json(rows[i]);
+        if (labelled)
+          r["strongest_kept"] = {{"labelled_with_emotion", rows[i].labelled_with_emotion},
+                                 {"share", rows[i].strongest_kept}};
         if (!ci.empty()) {
           r["rougeL_interval"] = {ci[i].rougeL.lo, ci[i].rougeL.hi};
           if (ci[i].compared)
@@ -183,6 +237,16 @@ void add_eval_command(CLI::App& app) {
                           {"level", summarize::kIntervalLevel},
                           {"seed", summarize::kBootstrapSeed},
                           {"reference", ref < rows.size() ? rows[ref].name : ""}};
+      j["word_boundaries"] = words.source;
+      if (labelled)
+        j["emotion_detection"] = {{"labels", o.emotion_labels},
+                                  {"dialogues", detection.dialogues},
+                                  {"detected", detection.detected},
+                                  {"detected_matched", detection.detected_matched},
+                                  {"labelled", detection.labelled},
+                                  {"labelled_found", detection.labelled_found},
+                                  {"precision", detection.precision()},
+                                  {"recall", detection.recall()}};
       std::cout << j.dump(2) << '\n';
     } else {
       std::printf("%s: %zu dialogues (%s), %zu with customer emotion", o.input.path.c_str(), scored,
@@ -190,7 +254,8 @@ void add_eval_command(CLI::App& app) {
       if (unscored > 0) std::printf("; %zu more without a reference, not scored", unscored);
       if (!input.skipped.empty()) std::printf("; %zu records skipped (--on-error skip)", input.skipped.size());
       std::printf("\n");
-      print_table(rows, english);
+      print_table(rows, english, labelled);
+      print_faith_notes(rows, english, words, labelled ? &detection : nullptr);
       if (!ci.empty() && ref < rows.size()) print_intervals(rows, ci, ref, o.bootstrap);
     }
   });

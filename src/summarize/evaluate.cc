@@ -21,9 +21,13 @@ double percentile(std::vector<double> v, double q) {
 }  // namespace
 
 EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
-                 const Scorer& scorer, const DecodeOptions& options, const std::string& name) {
+                 const Scorer& scorer, const DecodeOptions& options, const std::string& name,
+                 const EvalProbes& probes) {
   EvalRow row;
   row.name = name;
+  const WordBoundaries per_character = per_character_words();
+  const WordBoundaries& words = probes.words ? *probes.words : per_character;
+  std::size_t strongest = 0;
   std::vector<double> latencies;
   double total_s = 0.0;
   std::size_t kept = 0, satisfied = 0, bound = 0;
@@ -56,6 +60,16 @@ EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexic
     ++row.dialogues;
     satisfied += summary.constraint_satisfied ? 1 : 0;
     bound += summary.constraint_bound ? 1 : 0;
+    // The measured properties, outside the timed part.
+    const FaithReport faith = check_faithfulness(p, summary, words);
+    row.faith_sentences += static_cast<std::size_t>(faith.sentences);
+    for (FaithFinding::Kind k : kAllFaithKinds)
+      row.faith_findings[static_cast<std::size_t>(k)] += static_cast<std::size_t>(faith.count(k));
+    if (const DialogueLabels* labels = probes.labels ? probes.labels->find(dialogue.id) : nullptr;
+        labels && labels->strongest()) {
+      ++row.labelled_with_emotion;
+      strongest += strongest_kept(p, summary, *labels) ? 1 : 0;
+    }
     if (p.customer_expressed_emotion()) {
       ++row.with_emotion;
       kept += std::any_of(summary.emotions.begin(), summary.emotions.end(),
@@ -73,6 +87,8 @@ EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexic
   row.constraint_satisfied = static_cast<double>(satisfied) / n;
   row.constraint_bound = static_cast<double>(bound) / n;
   row.emotion_recall = row.with_emotion ? static_cast<double>(kept) / static_cast<double>(row.with_emotion) : 1.0;
+  row.strongest_kept =
+      row.labelled_with_emotion ? static_cast<double>(strongest) / static_cast<double>(row.labelled_with_emotion) : 0.0;
   row.p50_ms = percentile(latencies, 0.50);
   row.p95_ms = percentile(latencies, 0.95);
   row.p99_ms = percentile(latencies, 0.99);

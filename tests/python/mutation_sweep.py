@@ -42,6 +42,14 @@ def mutate(data, rng):
     return bytes(b)
 
 
+# A labelled emotion set (tools/emotion_labels.py's compiled format) for the bundled zh samples:
+# 气死我了 in zh-001's first turn, a longer expression over it (with the emoji), and a dialogue labelled as having none.
+EMOTION_LABELS = (
+    b'{"id": "zh-001", "expressions": [{"turn": 0, "start": 14, "end": 18, "emotion": "anger", "intensity": 3, '
+    b'"strongest": true}, {"turn": 0, "start": 14, "end": 19, "emotion": "anger", "intensity": 2, "strongest": false}]}\n'
+    b'{"id": "zh-002", "expressions": []}\n')
+
+
 def read(path, lines=None):
     with open(path, "rb") as f:
         return f.read() if lines is None else b"".join(f.readlines()[:lines])
@@ -95,6 +103,7 @@ def cases(cli, source, data, work):
                         one(cli, "summarize", "--lexicon", "tsv=@", *en)),
         "expand_seeds": (read(os.path.join(lexicon, "default_zh.tsv"), 40),
                          one(cli, "lexicon", "expand", "--seeds", "@", "--corpus", os.path.join(work, "corpus.txt"), "--min-count", "1")),
+        "emotion_labels": (EMOTION_LABELS, one(cli, "eval", "--data", samples["zh"], "--emotion-labels", "@", "--bootstrap", "10")),
         "expand_corpus": (corpus.encode(),
                           one(cli, "lexicon", "expand", "--seeds", os.path.join(lexicon, "default_zh.tsv"), "--corpus", "@", "--min-count", "1")),
     }

@@ -716,6 +716,36 @@ def test_eval_samples(lang):
         assert name in table
 
 
+def test_eval_faithfulness_and_emotion_labels(tmp_path):
+    kinds = ("negation_lost", "question_asserted", "word_cut", "cross_turn_merge")
+    ev = json.loads(run("eval", "--data", SAMPLES["zh"], "--json", "--bootstrap", "0").stdout)
+    assert ev["word_boundaries"] == "per-character" and "emotion_detection" not in ev
+    for r in ev["rows"]:
+        f = r["faithfulness"]
+        assert f["sentences"] > 0 and all(f[k] >= 0 for k in kinds), r["system"]
+        assert "strongest_kept" not in r
+    # zh-001's first turn: 在吗？我的快递三天了还没到，气死我了😡 (气死我了 at code points 14..18).
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"id": "zh-001", "expressions": [{"turn": 0, "start": 14, "end": 18, "emotion": "anger", '
+                      '"intensity": 3, "strongest": true}]}\n{"id": "zh-002", "expressions": []}\n'
+                      '{"id": "elsewhere", "expressions": []}\n', encoding="utf-8")
+    p = run("eval", "--data", SAMPLES["zh"], "--json", "--bootstrap", "0", "--emotion-labels", labels)
+    assert "1 of 3 labelled dialogues are not in" in p.stderr
+    ev = json.loads(p.stdout)
+    det = ev["emotion_detection"]
+    assert det["dialogues"] == 2 and det["labelled"] == 1
+    assert 0 <= det["precision"] <= 1 and 0 <= det["recall"] <= 1
+    for r in ev["rows"]:
+        assert r["strongest_kept"]["labelled_with_emotion"] == 1
+        assert r["strongest_kept"]["share"] in (0.0, 1.0)
+    table = run("eval", "--data", SAMPLES["zh"], "--bootstrap", "0", "--emotion-labels", labels).stdout
+    assert "merge strong" in table and "word cut" in table and "needs the Chinese word segmenter" in table
+    labels.write_text('{"id": "zh-001", "expressions": [{"turn": 0, "start": 14, "end": 18, "emotion": "anger", '
+                      '"intensity": 5, "strongest": true}]}\n', encoding="utf-8")
+    err = fails("eval", "--data", SAMPLES["zh"], "--emotion-labels", labels)
+    assert "labels.jsonl:1: expressions[0].intensity: must be 1, 2 or 3, got 5" in err, err
+
+
 def test_eval_bootstrap_intervals():
     ev = json.loads(run("eval", "--data", SAMPLES["en"], "--json").stdout)
     boot = ev["bootstrap"]

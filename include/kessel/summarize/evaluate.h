@@ -1,11 +1,15 @@
 // Evaluation of a scorer + decoder on dialogues with reference summaries: ROUGE under the official
-// protocols, the emotion constraint, and latency (`kessel eval`).
+// protocols, the emotion constraint, faithfulness findings (faithfulness.h), the strongest labelled
+// emotion (emotion_labels.h), and latency (`kessel eval`).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kessel/summarize/emotion_labels.h"
+#include "kessel/summarize/faithfulness.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/text/rouge.h"
 
@@ -25,11 +29,29 @@ struct EvalRow {
   double p50_ms = 0, p95_ms = 0, p99_ms = 0;  // prepare + score + decode, one dialogue, one thread
   double dialogues_per_s = 0;
   std::vector<double> rougeL_dialogues;  // each scored dialogue's ROUGE-L (best) F1 x 100, in input order
+  // Faithfulness probes over every scored summary: sentences checked and findings of each kind
+  // (indexed by FaithFinding::Kind).
+  std::size_t faith_sentences = 0;
+  std::array<std::size_t, kFaithKinds> faith_findings{};
+  std::size_t faith(FaithFinding::Kind kind) const { return faith_findings[static_cast<std::size_t>(kind)]; }
+  // With labels (EvalProbes::labels): the scored dialogues the labels give an emotion, and the share of
+  // them whose summary keeps the strongest one (strongest_kept; 0 when there are none).
+  std::size_t labelled_with_emotion = 0;
+  double strongest_kept = 0;
+};
+
+// What evaluate() measures beyond ROUGE and the constraint. `words` splits zh units into words for the
+// word_cut probe (per_character_words() until a segmenter is plugged in); `labels`, when given, adds
+// the strongest-emotion metric. Both must outlive the call.
+struct EvalProbes {
+  const WordBoundaries* words = nullptr;  // nullptr: per_character_words()
+  const EmotionLabelSet* labels = nullptr;
 };
 
 // Scores every dialogue that has a reference; throws InvalidArgument when none has one.
 EvalRow evaluate(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
-                 const Scorer& scorer, const DecodeOptions& options, const std::string& name);
+                 const Scorer& scorer, const DecodeOptions& options, const std::string& name,
+                 const EvalProbes& probes = {});
 
 // A confidence interval for a mean.
 struct Interval {

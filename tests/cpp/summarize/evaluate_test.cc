@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "kessel/error.h"
+#include "kessel/summarize/scorers.h"
+#include "test_dialogues.h"
 
 namespace kessel::summarize {
 namespace {
@@ -83,6 +85,31 @@ TEST(BootstrapInterval, BadArgumentsAreNamed) {
   bad[3] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_NE(message([&] { bootstrap_mean_interval(bad, 10, 0.95, 1); }).find("values[3] is not finite"),
             std::string::npos);
+}
+
+TEST(Evaluate, CountsFaithfulnessFindingsAndTheStrongestEmotion) {
+  using text::Speaker;
+  auto d = testing::make_dialogue({{Speaker::customer, {"什么时候发货？"}},
+                                   {Speaker::agent, {"今天下午发货。"}},
+                                   {Speaker::customer, {"气死我了！"}}},
+                                  "d1");
+  d.references = {{"用户询问发货时间。", "客服回答今天下午。"}};
+  DecodeOptions o;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EmotionLabelSet labels;
+  labels.dialogues.push_back({"d1", {{2, 0, 4, text::Emotion::anger, 3, true}}, "labels.jsonl", 1});
+  labels.by_id["d1"] = 0;
+  const WordBoundaries words = per_character_words();
+  const EvalRow row = evaluate({d}, testing::default_lexicon(), LeadScorer(), o, "Lead", {&words, &labels});
+  EXPECT_EQ(row.faith_sentences, 3u);
+  EXPECT_EQ(row.faith(FaithFinding::Kind::question_asserted), 1u);  // 什么时候发货。
+  EXPECT_EQ(row.faith(FaithFinding::Kind::cross_turn_merge), 0u);
+  EXPECT_EQ(row.labelled_with_emotion, 1u);
+  EXPECT_DOUBLE_EQ(row.strongest_kept, 1.0);
+  o.max_sentences = 2;  // Lead-2 leaves the emotion out
+  EXPECT_DOUBLE_EQ(evaluate({d}, testing::default_lexicon(), LeadScorer(), o, "Lead-2", {&words, &labels}).strongest_kept,
+                   0.0);
 }
 
 }  // namespace

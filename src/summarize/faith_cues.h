@@ -1,0 +1,31 @@
+// What the faithfulness probes look for in a text (include/kessel/summarize/faithfulness.h has the
+// definitions): question clauses, question forms of a body, negators.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+#include "summarize/faith_align.h"
+
+namespace kessel::summarize::faith {
+
+// A question clause: code points [start, end) of the text, and what makes it one ("？", "吗", "能不能", ...).
+struct QuestionClause {
+  int start = 0;
+  int end = 0;
+  std::string cue;
+};
+
+// The question clauses of a source unit. For zh, `writer_marks` says the terminal marks are the
+// writer's: a clause-final 呢 closed by 。 ！ ! . is then a statement (还没到呢。).
+std::vector<QuestionClause> question_clauses(const std::vector<char32_t>& cps, Lang lang, bool writer_marks = true);
+
+// Whether a rendered body still asks (a question mark, a question particle or pattern, a reporting verb).
+bool has_question_form(const std::vector<char32_t>& cps, const std::vector<Piece>& pieces, Lang lang);
+
+// For each piece of a source text, whether it is a negator that counts (zh: 不 没 未 别 无 非 否 outside
+// A不A questions, 是否/能否 and the non-negating compounds; en: not, no, never, ... and "Xn't").
+std::vector<char> negator_pieces(const std::vector<char32_t>& cps, const std::vector<Piece>& pieces, Lang lang);
+
+}  // namespace kessel::summarize::faith
