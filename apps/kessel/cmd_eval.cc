@@ -175,7 +175,7 @@ void add_eval_command(CLI::App& app) {
       english = summarize::detect_lang(input.dialogues.front()) == summarize::Lang::en;
     // Chinese word boundaries for the word_cut probe. One word per character makes word_cut 0; with the
     // segmenter merged this line becomes segmenter_words(text::Segmenter::default_segmenter()).
-    const summarize::WordBoundaries words = summarize::per_character_words();
+    const summarize::WordBoundaries words = summarize::segmenter_words(text::Segmenter::default_segmenter());
     const bool labelled = !o.emotion_labels.empty();
     const summarize::EmotionLabelSet labels = labelled ? summarize::load_emotion_labels(o.emotion_labels)
                                                        : summarize::EmotionLabelSet{};

@@ -22,9 +22,8 @@ std::string data_file(const std::string& rel) {
   return dir + "/" + rel;
 }
 
-// Chinese word boundaries for word_cut: segmenter_words(text::Segmenter::default_segmenter()) once the
-// segmenter is merged (with one word per character word_cut cannot fire).
-WordBoundaries words() { return per_character_words(); }
+// Chinese word boundaries for word_cut: the default segmenter's (jieba's dictionary when installed).
+WordBoundaries words() { return segmenter_words(text::Segmenter::default_segmenter()); }
 
 // Runs the probes over every dialogue of `path` summarized by `options`; returns the findings' total
 // after printing the counts per kind and the first `show` findings.
@@ -65,8 +64,7 @@ SummarizerOptions lead3() {
   return o;
 }
 
-// Enabled by the lead when the renderer's guards land.
-TEST(FaithfulnessRealData, DISABLED_NoFindingOnTheValidationSets) {
+TEST(FaithfulnessRealData, NoFindingOnTheValidationSets) {
   const std::string csds = data_file("csds/val.jsonl"), tweetsumm = data_file("tweetsumm/valid.jsonl");
   if (csds.empty() || tweetsumm.empty()) GTEST_SKIP() << "shared data not found; set KESSEL_DATA";
   EXPECT_EQ(probe_file(csds, "csds val, centrality (default)", SummarizerOptions{}), 0u);
