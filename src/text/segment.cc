@@ -86,7 +86,7 @@ class Cutter {
       std::size_t best_x = n;  // none yet
       std::int32_t node = dict.child(0, s_[b + idx]);
       for (std::size_t x = idx; node != PrefixTrie::kNone;) {
-        if (dict.frequency(node) > 0) {
+        if (dict.is_word(node)) {
           const double sc = dict.log_prob(node) + score_[x + 1];
           if (best_x == n || sc >= best) {
             best = sc;
@@ -109,7 +109,7 @@ class Cutter {
     if (e - b == 0) return;
     if (e - b == 1) return word(b, e);
     const std::int32_t node = t_.dict.find_word(s_ + b, e - b);
-    if (node != PrefixTrie::kNone && t_.dict.frequency(node) > 0) {
+    if (node != PrefixTrie::kNone && t_.dict.is_word(node)) {
       for (std::size_t i = b; i < e; ++i) word(i, i + 1);
       return;
     }

@@ -18,7 +18,7 @@ namespace kessel::text::detail {
 
 // ---- prefix trie -----------------------------------------------------------------------------------
 
-PrefixTrie::PrefixTrie() : root_(kRootDirect, kNone), freq_{0}, log_prob_{0.0} { rehash(10); }
+PrefixTrie::PrefixTrie() : root_(kRootDirect, kNone), freq_{0}, log_prob_{kNotWord} { rehash(10); }
 
 namespace {
 std::size_t slot_of(std::uint64_t k, int bits) {
@@ -60,7 +60,7 @@ std::int32_t PrefixTrie::add_child(std::int32_t node, char32_t c) {
     if (root_[c] == kNone) {
       root_[c] = static_cast<std::int32_t>(freq_.size());
       freq_.push_back(0);
-      log_prob_.push_back(0.0);
+      log_prob_.push_back(kNotWord);
     }
     return root_[c];
   }
@@ -74,7 +74,7 @@ std::int32_t PrefixTrie::add_child(std::int32_t node, char32_t c) {
   slots_[i] = {k, static_cast<std::int32_t>(freq_.size())};
   ++used_;
   freq_.push_back(0);
-  log_prob_.push_back(0.0);
+  log_prob_.push_back(kNotWord);
   return slots_[i].child;
 }
 
@@ -87,7 +87,7 @@ void PrefixTrie::set_frequency(std::int32_t node, std::int64_t freq) {
 void PrefixTrie::finish(double log_total) {
   for (std::size_t n = 0; n < freq_.size(); ++n) {
     // jieba's calc: log(FREQ.get(word) or 1) - logtotal, the same two double operations.
-    log_prob_[n] = freq_[n] > 0 ? std::log(static_cast<double>(freq_[n])) - log_total : 0.0;
+    log_prob_[n] = freq_[n] > 0 ? std::log(static_cast<double>(freq_[n])) - log_total : kNotWord;
   }
 }
 
