@@ -182,6 +182,46 @@ TEST_F(TinyJieba, MissingFileIsAnIoError) {
   EXPECT_THROW(Segmenter::from_jieba((dir_ / "nowhere").string()), IoError);
 }
 
+bool covers(const std::vector<WordSpan>& spans, std::size_t n);
+
+// As tests/python/mutation_sweep.py does for the CLI's readers: every damaged table ends in a
+// segmenter that segments, or in a ParseError / IoError naming the file; nothing else escapes.
+TEST_F(TinyJieba, DamagedFilesEndInASegmenterOrANamedError) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"dict.txt", kDict}, {"finalseg/prob_start.py", kStart}, {"finalseg/prob_trans.py", kTrans},
+      {"finalseg/prob_emit.py", kEmit}};
+  const std::string bytes = "{}:,'\"\\-.e0123456789 \n#uBMES\xff\xe5";
+  std::mt19937 rng(22);
+  int loaded = 0, rejected = 0;
+  for (int round = 0; round < 250; ++round) {
+    const auto& [name, good] = files[rng() % files.size()];
+    std::string text = good;
+    for (int m = 0, n = 1 + static_cast<int>(rng() % 3); m < n && !text.empty(); ++m) {
+      const std::size_t at = rng() % text.size();
+      switch (rng() % 4) {
+        case 0: text[at] = bytes[rng() % bytes.size()]; break;
+        case 1: text.erase(at, 1); break;
+        case 2: text.insert(at, 1, bytes[rng() % bytes.size()]); break;
+        default: text.resize(at); break;
+      }
+    }
+    write(name, text);
+    try {
+      const Segmenter seg = Segmenter::from_jieba(dir_.string());
+      for (const char* t : {"北京大学生天宁好人", "丂天宁人好北京", "abc3.5%天"}) {
+        EXPECT_TRUE(covers(seg.segment(t), decode_utf8(t).size())) << name << ":\n" << text;
+      }
+      ++loaded;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.file(), file(name)) << e.what();
+      ++rejected;
+    }
+    write(name, good);
+  }
+  EXPECT_GT(loaded, 20) << rejected << " rejected";
+  EXPECT_GT(rejected, 60) << loaded << " loaded";
+}
+
 bool covers(const std::vector<WordSpan>& spans, std::size_t n) {
   std::int64_t at = 0;
   for (const WordSpan& w : spans) {
