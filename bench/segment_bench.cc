@@ -27,7 +27,8 @@ std::string jieba_dir() {
 // Every dialogue of CSDS val as its utterances' code points; empty when the file is absent.
 std::vector<std::vector<std::vector<char32_t>>> csds_val() {
   const char* env = std::getenv("KESSEL_DATA");
-  std::ifstream in(std::string(env != nullptr && *env != '\0' ? env : "../shared/data") + "/csds/val.jsonl");
+  std::ifstream in(std::string(env != nullptr && *env != '\0' ? env : "../shared/data") +
+                   "/csds/val.jsonl");
   std::vector<std::vector<std::vector<char32_t>>> dialogues;
   std::string line;
   while (std::getline(in, line)) {
@@ -57,7 +58,8 @@ void BM_SegmentCsdsVal(benchmark::State& state) {
   const double n = static_cast<double>(state.iterations() * dialogues.size());
   state.counters["ms_per_dialogue"] =
       benchmark::Counter(n * 1e-3, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["chars_per_s"] = benchmark::Counter(static_cast<double>(chars), benchmark::Counter::kIsRate);
+  state.counters["chars_per_s"] =
+      benchmark::Counter(static_cast<double>(chars), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_SegmentCsdsVal)->Unit(benchmark::kMillisecond);
 

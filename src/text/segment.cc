@@ -1,17 +1,18 @@
 // Chinese word segmentation as jieba 0.42.1's jieba.cut(s, HMM=True) does it (cut_all=False):
 //
-//   cut          blocks of [\u4E00-\u9FD5a-zA-Z0-9+#&._%-]+ (re_han_default) go to cut_block; outside
+//   cut          blocks of [\u4E00-\u9FD5a-zA-Z0-9+#&._%-]+ (re_han_default) go to cut_block;
+//   outside
 //                them every code point is a word, except "\r\n" (re_skip_default).
 //   cut_block    (__cut_DAG) the maximum-probability route through the dictionary DAG; consecutive
-//                single-character pieces gather in a buffer, which is emitted as it is when it has one
-//                character, character by character when it is itself a dictionary word, and through
-//                finalseg otherwise.
+//                single-character pieces gather in a buffer, which is emitted as it is when it has
+//                one character, character by character when it is itself a dictionary word, and
+//                through finalseg otherwise.
 //   finalseg     Han runs ([\u4E00-\u9FD5]+) by Viterbi over B/M/E/S; the rest of the buffer by
 //                re_skip, [a-zA-Z0-9]+(?:\.\d+)?%? as words and the text between them as words.
 //
-// The Viterbi is kessel::hmm's, on a categorical model built for each Han run (segment_hmm.cc, which
-// says how it follows jieba's arithmetic); tests/python/test_segment_jieba.py measures the agreement
-// on CSDS (docs/text.md: "Word segmentation").
+// The Viterbi is kessel::hmm's, on a categorical model built for each Han run (segment_hmm.cc,
+// which says how it follows jieba's arithmetic); tests/python/test_segment_jieba.py measures the
+// agreement on CSDS (docs/text.md: "Word segmentation").
 #include "kessel/text/segment.h"
 
 #include <algorithm>
@@ -73,9 +74,9 @@ class Cutter {
   }
 
  private:
-  // jieba's calc: route[idx] = max over the DAG's ends x of (log freq - logtotal + route[x + 1], x),
-  // from the end; the tuple max takes the larger x on equal scores. A position without dictionary
-  // words is its own piece, scored log(1) - logtotal.
+  // jieba's calc: route[idx] = max over the DAG's ends x of (log freq - logtotal + route[x + 1],
+  // x), from the end; the tuple max takes the larger x on equal scores. A position without
+  // dictionary words is its own piece, scored log(1) - logtotal.
   void route(std::size_t b, std::size_t e) {
     const std::size_t n = e - b;
     score_.assign(n + 1, 0.0);
@@ -208,7 +209,8 @@ Segmenter Segmenter::builtin() {
 const Segmenter& Segmenter::default_segmenter() {
   static const Segmenter instance = [] {
     const char* env = std::getenv("KESSEL_JIEBA_DIR");
-    if (env != nullptr && *env != '\0') return from_jieba(env);  // asked for: errors are the caller's
+    if (env != nullptr && *env != '\0')
+      return from_jieba(env);  // asked for: errors are the caller's
     const std::string debian = "/usr/lib/python3/dist-packages/jieba";
     std::error_code ec;
     if (std::filesystem::exists(debian + "/dict.txt", ec)) return from_jieba(debian);

@@ -59,9 +59,9 @@ class PrefixTrie {
   std::vector<Slot> slots_;         // open addressing, linear probing, load <= 1/2
   std::size_t used_ = 0;            // filled slots
   int bits_ = 0;                    // slots_.size() == 1 << bits_
-  std::vector<std::int64_t> freq_;      // per node
-  std::vector<double> log_prob_;        // per node
-  std::size_t words_ = 0;               // nodes with frequency > 0
+  std::vector<std::int64_t> freq_;  // per node
+  std::vector<double> log_prob_;    // per node
+  std::size_t words_ = 0;           // nodes with frequency > 0
 };
 
 // finalseg's four states. kessel::hmm breaks ties towards the lowest state index and jieba's
