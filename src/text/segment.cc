@@ -1,8 +1,7 @@
 // Chinese word segmentation as jieba 0.42.1's jieba.cut(s, HMM=True) does it (cut_all=False):
 //
 //   cut          blocks of [\u4E00-\u9FD5a-zA-Z0-9+#&._%-]+ (re_han_default) go to cut_block;
-//   outside
-//                them every code point is a word, except "\r\n" (re_skip_default).
+//                outside them every code point is a word, except "\r\n" (re_skip_default).
 //   cut_block    (__cut_DAG) the maximum-probability route through the dictionary DAG; consecutive
 //                single-character pieces gather in a buffer, which is emitted as it is when it has
 //                one character, character by character when it is itself a dictionary word, and
@@ -15,11 +14,8 @@
 // agreement on CSDS (docs/text.md: "Word segmentation").
 #include "kessel/text/segment.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <limits>
 
 #include "kessel/text/utf8.h"
 #include "text/segment_tables.h"
@@ -208,9 +204,9 @@ Segmenter Segmenter::builtin() {
 
 const Segmenter& Segmenter::default_segmenter() {
   static const Segmenter instance = [] {
+    // A directory asked for, or present, that fails to load is the caller's error, not a fallback.
     const char* env = std::getenv("KESSEL_JIEBA_DIR");
-    if (env != nullptr && *env != '\0')
-      return from_jieba(env);  // asked for: errors are the caller's
+    if (env != nullptr && *env != '\0') return from_jieba(env);
     const std::string debian = "/usr/lib/python3/dist-packages/jieba";
     std::error_code ec;
     if (std::filesystem::exists(debian + "/dict.txt", ec)) return from_jieba(debian);

@@ -5,18 +5,17 @@
 // -3.14e100 exactly, so a score is either finite, or k * MIN_FLOAT where k counts the missing terms
 // on the path and nothing else matters; jieba's tie rule (max((score, state)): the later letter,
 // S > M > E > B) then decides. Two parts reproduce that:
-//   - the finite part is kessel::hmm::viterbi on a categorical model of the run: the symbols are
-//   the
-//     run's distinct characters, one for its last position (probability 0 outside the states the
-//     path may end in: E and S, as jieba ends), and a "rest" symbol that takes each row's remaining
-//     mass (jieba's emission rows are not distributions over a run's characters). Start and
-//     transitions are jieba's, exp'd; the zero transitions are finalseg's PrevStatus limits. States
-//     are numbered S, M, E, B, so hmm's ties (lowest index) fall as jieba's (latest letter). A
-//     missing emission gets kUnseenEmission, which puts those paths last as long as a path without
-//     one exists;
-//   - where no path avoids a missing term, a count of missing terms per state and step (`hits`) is
-//     what jieba compares: the end state and the states back to the last one a finite path reaches
-//     follow from it and the tie rule, and hmm::viterbi gives the path up to that state.
+//   - the finite part is kessel::hmm::viterbi on a categorical model of the run: the symbols
+//     are the run's distinct characters, one for its last position (probability 0 outside the
+//     states the path may end in: E and S, as jieba ends), and a "rest" symbol that takes each
+//     row's remaining mass (jieba's emission rows are not distributions over a run's characters).
+//     Start and transitions are jieba's, exp'd; the zero transitions are finalseg's PrevStatus
+//     limits. States are numbered S, M, E, B, so hmm's ties (lowest index) fall as jieba's (latest
+//     letter). A missing emission gets kUnseenEmission, which puts those paths last as long as a
+//     path without one exists;
+//   - where no path avoids a missing term, a count of missing terms per state and step (`hits`)
+//     is what jieba compares: the end state and the states back to the last one a finite path
+//     reaches follow from it and the tie rule, and hmm::viterbi gives the path up to that state.
 // What can still differ: one ulp where log(exp(x)) != x, which can only flip exact ties, and runs
 // of over ~40 rare characters, where finite score differences could exceed kUnseenEmission's
 // -690.8.

@@ -17,8 +17,7 @@
 
 namespace kessel::text::detail {
 
-// ---- prefix trie
-// -----------------------------------------------------------------------------------
+// ---- prefix trie --------------------------------------------------------------------------------
 
 PrefixTrie::PrefixTrie() : root_(kRootDirect, kNone), freq_{0}, log_prob_{kNotWord} { rehash(10); }
 
@@ -99,8 +98,7 @@ std::int32_t PrefixTrie::find_word(const char32_t* cps, std::size_t n) const {
   return n == 0 ? kNone : node;
 }
 
-// ---- dict.txt
-// --------------------------------------------------------------------------------------
+// ---- dict.txt -----------------------------------------------------------------------------------
 
 namespace {
 
@@ -191,8 +189,7 @@ void finish_dictionary(SegmentTables& tables) {
   tables.dict.finish(tables.log_total);
 }
 
-// ---- finalseg's prob_*.py
-// ---------------------------------------------------------------------------
+// ---- finalseg's prob_*.py -----------------------------------------------------------------------
 
 namespace {
 
@@ -355,8 +352,7 @@ SegmentTables load_jieba_tables(const std::string& jieba_dir) {
   return t;
 }
 
-// ---- the built-in table
-// ----------------------------------------------------------------------------
+// ---- the built-in table -------------------------------------------------------------------------
 
 namespace {
 struct BuiltinEmission {
