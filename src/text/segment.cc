@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "kessel/error.h"
 #include "kessel/text/utf8.h"
 #include "text/segment_tables.h"
 
@@ -206,7 +207,13 @@ const Segmenter& Segmenter::default_segmenter() {
   static const Segmenter instance = [] {
     // A directory asked for, or present, that fails to load is the caller's error, not a fallback.
     const char* env = std::getenv("KESSEL_JIEBA_DIR");
-    if (env != nullptr && *env != '\0') return from_jieba(env);
+    if (env != nullptr && *env != '\0') {
+      try {
+        return from_jieba(env);
+      } catch (const IoError& e) {
+        throw IoError(std::string(e.what()) + " ($KESSEL_JIEBA_DIR=" + env + ")");
+      }
+    }
     const std::string debian = "/usr/lib/python3/dist-packages/jieba";
     std::error_code ec;
     if (std::filesystem::exists(debian + "/dict.txt", ec)) return from_jieba(debian);
