@@ -44,10 +44,12 @@ py::list segment(const py::str& text) {
 
 void bind_text(py::module_& m) {
   m.def("segment", &segment, py::arg("text"),
-        "Cuts Chinese text into words as jieba.cut(text, HMM=True) does (jieba 0.42.1's method and, when\n"
-        "installed, its dictionary and HMM; see segmenter_source()). Returns the words, which joined give\n"
-        "`text` back. Non-Chinese text: runs of ASCII letters and digits are words; other characters,\n"
-        "emoji and punctuation included, are one word each.");
+        "Cuts Chinese text into words as jieba.cut(text, HMM=True) does: jieba 0.42.1's method\n"
+        "and, when installed, its dictionary and HMM (see segmenter_source()). Returns the words,\n"
+        "which joined give `text` back. Non-Chinese text: runs of ASCII letters and digits\n"
+        "('abc123', '3.5%') are words; other characters, emoji and punctuation included, are one\n"
+        "word each. The first call loads the tables (about 0.1 s); OSError / ValueError when\n"
+        "$KESSEL_JIEBA_DIR or an installed jieba cannot be read.");
   m.def("segmenter_source", [] { return text::Segmenter::default_segmenter().source(); },
         "Where segment()'s tables come from: 'jieba:<dir>' ($KESSEL_JIEBA_DIR, else Debian's\n"
         "python3-jieba) or 'builtin' (a small embedded table, when neither is present).");

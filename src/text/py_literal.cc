@@ -45,7 +45,8 @@ class Reader {
   std::string_view identifier() {
     skip_space();
     const std::size_t b = pos_;
-    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
+    while (pos_ < s_.size() &&
+           (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) {
       ++pos_;
     }
     return s_.substr(b, pos_ - b);
@@ -67,7 +68,8 @@ class Reader {
         }
         continue;
       }
-      if (word != name) fail("expected the assignment '" + name + " = {...}', found " + describe_word(word));
+      if (word != name)
+        fail("expected the assignment '" + name + " = {...}', found " + describe_word(word));
       expect('=', ("after '" + name + "'").c_str());
       return;
     }
@@ -82,8 +84,9 @@ class Reader {
       v.kind = PyLiteral::Kind::dict;
       ++pos_;
       dict_items(v.items);
-    } else if (c == '\'' || c == '"' || ((c == 'u' || c == 'U') && pos_ + 1 < s_.size() &&
-                                         (s_[pos_ + 1] == '\'' || s_[pos_ + 1] == '"'))) {
+    } else if (c == '\'' || c == '"' ||
+               ((c == 'u' || c == 'U') && pos_ + 1 < s_.size() &&
+                (s_[pos_ + 1] == '\'' || s_[pos_ + 1] == '"'))) {
       v.kind = PyLiteral::Kind::string;
       v.string = string_literal();
     } else {
@@ -117,7 +120,8 @@ class Reader {
       PyItem item;
       item.line = line_;
       const char c = peek();
-      if (c != '\'' && c != '"' && c != 'u' && c != 'U') fail("dict key must be a string, found " + describe());
+      if (c != '\'' && c != '"' && c != 'u' && c != 'U')
+        fail("dict key must be a string, found " + describe());
       item.key = string_literal();
       expect(':', "after a dict key");
       item.value = literal();
@@ -136,9 +140,12 @@ class Reader {
     for (int i = 0; i < n; ++i) {
       const char c = pos_ < s_.size() ? s_[pos_] : '\0';
       int d = -1;
-      if (c >= '0' && c <= '9') d = c - '0';
-      else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+      if (c >= '0' && c <= '9')
+        d = c - '0';
+      else if (c >= 'a' && c <= 'f')
+        d = c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F')
+        d = c - 'A' + 10;
       if (d < 0) fail("escape needs " + std::to_string(n) + " hex digits");
       v = v * 16 + static_cast<std::uint32_t>(d);
       ++pos_;
@@ -150,20 +157,28 @@ class Reader {
     const char c = peek();
     ++pos_;
     switch (c) {
-      case '\\': return '\\';
-      case '\'': return '\'';
-      case '"': return '"';
-      case 'n': return '\n';
-      case 'r': return '\r';
-      case 't': return '\t';
-      case 'x': return hex_digits(2);
+      case '\\':
+        return '\\';
+      case '\'':
+        return '\'';
+      case '"':
+        return '"';
+      case 'n':
+        return '\n';
+      case 'r':
+        return '\r';
+      case 't':
+        return '\t';
+      case 'x':
+        return hex_digits(2);
       case 'u':
       case 'U': {
         const std::uint32_t v = hex_digits(c == 'u' ? 4 : 8);
         if (v > 0x10FFFF) fail("escape names U+" + std::to_string(v) + ", above U+10FFFF");
         return static_cast<char32_t>(v);
       }
-      default: fail(std::string("unsupported escape '\\") + c + "' in a string");
+      default:
+        fail(std::string("unsupported escape '\\") + c + "' in a string");
     }
   }
 
@@ -191,7 +206,8 @@ class Reader {
     std::size_t b = pos_;
     if (peek() == '-' || peek() == '+') ++pos_;
     const char c = peek();
-    if (!((c >= '0' && c <= '9') || c == '.')) fail("expected a number, a string or a dict, found " + describe());
+    if (!((c >= '0' && c <= '9') || c == '.'))
+      fail("expected a number, a string or a dict, found " + describe());
     // from_chars takes no '+' and reads "inf"/"nan", which the check above keeps out.
     if (s_[b] == '+') ++b;
     double v = 0.0;

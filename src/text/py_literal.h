@@ -5,9 +5,9 @@
 //   P={'B': {'\u4e00': -3.65, ...}, ...}
 //
 // Accepted: `from __future__ import <names>` lines, comments, then `<name> = <literal>` and nothing
-// after it. A literal is a float (Python's decimal syntax, optional sign), a string ('...' or "...",
-// optional u prefix, escapes \\ \' \" \n \r \t \xHH \uHHHH \UHHHHHHHH) or a dict of string keys.
-// Anything else (lists, expressions, names, inf/nan) is a ParseError "<file>:<line>: ...".
+// after it. A literal is a float (Python's decimal syntax, optional sign), a string ('...' or
+// "...", optional u prefix, escapes \\ \' \" \n \r \t \xHH \uHHHH \UHHHHHHHH) or a dict of string
+// keys. Anything else (lists, expressions, names, inf/nan) is a ParseError "<file>:<line>: ...".
 #pragma once
 
 #include <string>

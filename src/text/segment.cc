@@ -1,25 +1,23 @@
 // Chinese word segmentation as jieba 0.42.1's jieba.cut(s, HMM=True) does it (cut_all=False):
 //
-//   cut          blocks of [\u4E00-\u9FD5a-zA-Z0-9+#&._%-]+ (re_han_default) go to cut_block; outside
-//                them every code point is a word, except "\r\n" (re_skip_default).
+//   cut          blocks of [\u4E00-\u9FD5a-zA-Z0-9+#&._%-]+ (re_han_default) go to cut_block;
+//                outside them every code point is a word, except "\r\n" (re_skip_default).
 //   cut_block    (__cut_DAG) the maximum-probability route through the dictionary DAG; consecutive
-//                single-character pieces gather in a buffer, which is emitted as it is when it has one
-//                character, character by character when it is itself a dictionary word, and through
-//                finalseg otherwise.
+//                single-character pieces gather in a buffer, which is emitted as it is when it has
+//                one character, character by character when it is itself a dictionary word, and
+//                through finalseg otherwise.
 //   finalseg     Han runs ([\u4E00-\u9FD5]+) by Viterbi over B/M/E/S; the rest of the buffer by
 //                re_skip, [a-zA-Z0-9]+(?:\.\d+)?%? as words and the text between them as words.
 //
-// The Viterbi is kessel::hmm's, on a categorical model built for each Han run (segment_hmm.cc, which
-// says how it follows jieba's arithmetic); tests/python/test_segment_jieba.py measures the agreement
-// on CSDS (docs/text.md: "Word segmentation").
+// The Viterbi is kessel::hmm's, on a categorical model built for each Han run (segment_hmm.cc,
+// which says how it follows jieba's arithmetic); tests/python/test_segment_jieba.py measures the
+// agreement on CSDS (docs/text.md: "Word segmentation").
 #include "kessel/text/segment.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <limits>
 
+#include "kessel/error.h"
 #include "kessel/text/utf8.h"
 #include "text/segment_tables.h"
 
@@ -73,9 +71,9 @@ class Cutter {
   }
 
  private:
-  // jieba's calc: route[idx] = max over the DAG's ends x of (log freq - logtotal + route[x + 1], x),
-  // from the end; the tuple max takes the larger x on equal scores. A position without dictionary
-  // words is its own piece, scored log(1) - logtotal.
+  // jieba's calc: route[idx] = max over the DAG's ends x of (log freq - logtotal + route[x + 1],
+  // x), from the end; the tuple max takes the larger x on equal scores. A position without
+  // dictionary words is its own piece, scored log(1) - logtotal.
   void route(std::size_t b, std::size_t e) {
     const std::size_t n = e - b;
     score_.assign(n + 1, 0.0);
@@ -86,7 +84,7 @@ class Cutter {
       std::size_t best_x = n;  // none yet
       std::int32_t node = dict.child(0, s_[b + idx]);
       for (std::size_t x = idx; node != PrefixTrie::kNone;) {
-        if (dict.frequency(node) > 0) {
+        if (dict.is_word(node)) {
           const double sc = dict.log_prob(node) + score_[x + 1];
           if (best_x == n || sc >= best) {
             best = sc;
@@ -109,7 +107,7 @@ class Cutter {
     if (e - b == 0) return;
     if (e - b == 1) return word(b, e);
     const std::int32_t node = t_.dict.find_word(s_ + b, e - b);
-    if (node != PrefixTrie::kNone && t_.dict.frequency(node) > 0) {
+    if (node != PrefixTrie::kNone && t_.dict.is_word(node)) {
       for (std::size_t i = b; i < e; ++i) word(i, i + 1);
       return;
     }
@@ -207,8 +205,15 @@ Segmenter Segmenter::builtin() {
 
 const Segmenter& Segmenter::default_segmenter() {
   static const Segmenter instance = [] {
+    // A directory asked for, or present, that fails to load is the caller's error, not a fallback.
     const char* env = std::getenv("KESSEL_JIEBA_DIR");
-    if (env != nullptr && *env != '\0') return from_jieba(env);  // asked for: errors are the caller's
+    if (env != nullptr && *env != '\0') {
+      try {
+        return from_jieba(env);
+      } catch (const IoError& e) {
+        throw IoError(std::string(e.what()) + " ($KESSEL_JIEBA_DIR=" + env + ")");
+      }
+    }
     const std::string debian = "/usr/lib/python3/dist-packages/jieba";
     std::error_code ec;
     if (std::filesystem::exists(debian + "/dict.txt", ec)) return from_jieba(debian);

@@ -5,18 +5,20 @@
 // -3.14e100 exactly, so a score is either finite, or k * MIN_FLOAT where k counts the missing terms
 // on the path and nothing else matters; jieba's tie rule (max((score, state)): the later letter,
 // S > M > E > B) then decides. Two parts reproduce that:
-//   - the finite part is kessel::hmm::viterbi on a categorical model of the run: the symbols are the
-//     run's distinct characters, one for its last position (probability 0 outside the states the
-//     path may end in: E and S, as jieba ends), and a "rest" symbol that takes each row's remaining
-//     mass (jieba's emission rows are not distributions over a run's characters). Start and
-//     transitions are jieba's, exp'd; the zero transitions are finalseg's PrevStatus limits. States
-//     are numbered S, M, E, B, so hmm's ties (lowest index) fall as jieba's (latest letter). A missing
-//     emission gets kUnseenEmission, which puts those paths last as long as a path without one exists;
-//   - where no path avoids a missing term, a count of missing terms per state and step (`hits`) is
-//     what jieba compares: the end state and the states back to the last one a finite path reaches
-//     follow from it and the tie rule, and hmm::viterbi gives the path up to that state.
-// What can still differ: one ulp where log(exp(x)) != x, which can only flip exact ties, and runs of
-// over ~40 rare characters, where finite score differences could exceed kUnseenEmission's -690.8.
+//   - the finite part is kessel::hmm::viterbi on a categorical model of the run: the symbols
+//     are the run's distinct characters, one for its last position (probability 0 outside the
+//     states the path may end in: E and S, as jieba ends), and a "rest" symbol that takes each
+//     row's remaining mass (jieba's emission rows are not distributions over a run's characters).
+//     Start and transitions are jieba's, exp'd; the zero transitions are finalseg's PrevStatus
+//     limits. States are numbered S, M, E, B, so hmm's ties (lowest index) fall as jieba's (latest
+//     letter). A missing emission gets kUnseenEmission, which puts those paths last as long as a
+//     path without one exists;
+//   - where no path avoids a missing term, a count of missing terms per state and step (`hits`)
+//     is what jieba compares: the end state and the states back to the last one a finite path
+//     reaches follow from it and the tie rule, and hmm::viterbi gives the path up to that state.
+// What can still differ: one ulp where log(exp(x)) != x, which can only flip exact ties, and runs
+// of over ~40 rare characters, where finite score differences could exceed kUnseenEmission's
+// -690.8.
 #include <algorithm>
 #include <array>
 
@@ -46,7 +48,8 @@ void best_path(std::int32_t* states, const CharHmm& hmm, const char32_t* cps, st
   std::sort(chars.begin(), chars.end());
   chars.erase(std::unique(chars.begin(), chars.end()), chars.end());
   auto symbol = [&](char32_t c) {
-    return static_cast<std::int32_t>(std::lower_bound(chars.begin(), chars.end(), c) - chars.begin());
+    return static_cast<std::int32_t>(std::lower_bound(chars.begin(), chars.end(), c) -
+                                     chars.begin());
   };
   const std::size_t D = chars.size(), K = D + 2;  // characters, the last position, rest
   std::vector<double> emissions(kHmmStates * K, 0.0);
@@ -74,10 +77,9 @@ void best_path(std::int32_t* states, const CharHmm& hmm, const char32_t* cps, st
   std::vector<std::int32_t> symbols(T);
   for (std::size_t i = 0; i + 1 < T; ++i) symbols[i] = symbol(cps[i]);
   symbols[T - 1] = static_cast<std::int32_t>(D);
-  const hmm::Model model =
-      hmm::Model::categorical(std::vector<double>(hmm.start.begin(), hmm.start.end()),
-                              std::vector<double>(hmm.trans.begin(), hmm.trans.end()),
-                              std::move(emissions));
+  const hmm::Model model = hmm::Model::categorical(
+      std::vector<double>(hmm.start.begin(), hmm.start.end()),
+      std::vector<double>(hmm.trans.begin(), hmm.trans.end()), std::move(emissions));
   hmm::viterbi(std::span<std::int32_t>(states, T), model,
                {symbols.data(), nullptr, static_cast<Index>(T)});
 }
@@ -90,19 +92,24 @@ void hmm_states(std::vector<std::int32_t>& states, const CharHmm& hmm, const cha
   // hits[t][y]: the fewest missing terms on a path to state y at step t; jieba's score there is
   // finite exactly when it is 0.
   std::vector<std::array<int, kHmmStates>> hits(T);
-  auto missing_emission = [&](std::size_t t, int y) { return hmm.emission(cps[t])[y] == 0.0 ? 1 : 0; };
+  auto missing_emission = [&](std::size_t t, int y) {
+    return hmm.emission(cps[t])[y] == 0.0 ? 1 : 0;
+  };
   auto via = [&](std::size_t t, int y0, int y) {
     return hits[t - 1][y0] + (hmm.trans[y0 * kHmmStates + y] == 0.0 ? 1 : 0);
   };
-  for (int y = 0; y < kHmmStates; ++y) hits[0][y] = (hmm.start[y] == 0.0 ? 1 : 0) + missing_emission(0, y);
+  for (int y = 0; y < kHmmStates; ++y)
+    hits[0][y] = (hmm.start[y] == 0.0 ? 1 : 0) + missing_emission(0, y);
   for (std::size_t t = 1; t < T; ++t) {
     for (int y = 0; y < kHmmStates; ++y) {
-      hits[t][y] = std::min(via(t, kPrev[y][0], y), via(t, kPrev[y][1], y)) + missing_emission(t, y);
+      hits[t][y] =
+          std::min(via(t, kPrev[y][0], y), via(t, kPrev[y][1], y)) + missing_emission(t, y);
     }
   }
   const int end_s = hits[T - 1][kS], end_e = hits[T - 1][kE];
   if (end_s == 0 || end_e == 0) {  // a finite end: plain Viterbi over the states that have one
-    best_path(states.data(), hmm, cps, T, (end_s == 0 ? 1u << kS : 0u) | (end_e == 0 ? 1u << kE : 0u));
+    best_path(states.data(), hmm, cps, T,
+              (end_s == 0 ? 1u << kS : 0u) | (end_e == 0 ? 1u << kE : 0u));
     return;
   }
   // Every end is absorbed: fewer missing terms win, ties go to the preferred state, back to the

@@ -1,6 +1,8 @@
 // Loading the segmenter's tables: jieba's dict.txt into the prefix trie, finalseg's prob_*.py into
 // the character HMM, and the built-in table (segment_builtin.inc, generated from jieba's files by
 // tools/gen_segment_builtin.py; jieba is MIT-licensed, Copyright (c) 2013 Sun Junyi).
+#include "text/segment_tables.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -12,13 +14,12 @@
 #include "kessel/hmm.h"
 #include "kessel/text/utf8.h"
 #include "text/py_literal.h"
-#include "text/segment_tables.h"
 
 namespace kessel::text::detail {
 
-// ---- prefix trie -----------------------------------------------------------------------------------
+// ---- prefix trie --------------------------------------------------------------------------------
 
-PrefixTrie::PrefixTrie() : root_(kRootDirect, kNone), freq_{0}, log_prob_{0.0} { rehash(10); }
+PrefixTrie::PrefixTrie() : root_(kRootDirect, kNone), freq_{0}, log_prob_{kNotWord} { rehash(10); }
 
 namespace {
 std::size_t slot_of(std::uint64_t k, int bits) {
@@ -60,7 +61,7 @@ std::int32_t PrefixTrie::add_child(std::int32_t node, char32_t c) {
     if (root_[c] == kNone) {
       root_[c] = static_cast<std::int32_t>(freq_.size());
       freq_.push_back(0);
-      log_prob_.push_back(0.0);
+      log_prob_.push_back(kNotWord);
     }
     return root_[c];
   }
@@ -74,7 +75,7 @@ std::int32_t PrefixTrie::add_child(std::int32_t node, char32_t c) {
   slots_[i] = {k, static_cast<std::int32_t>(freq_.size())};
   ++used_;
   freq_.push_back(0);
-  log_prob_.push_back(0.0);
+  log_prob_.push_back(kNotWord);
   return slots_[i].child;
 }
 
@@ -87,7 +88,7 @@ void PrefixTrie::set_frequency(std::int32_t node, std::int64_t freq) {
 void PrefixTrie::finish(double log_total) {
   for (std::size_t n = 0; n < freq_.size(); ++n) {
     // jieba's calc: log(FREQ.get(word) or 1) - logtotal, the same two double operations.
-    log_prob_[n] = freq_[n] > 0 ? std::log(static_cast<double>(freq_[n])) - log_total : 0.0;
+    log_prob_[n] = freq_[n] > 0 ? std::log(static_cast<double>(freq_[n])) - log_total : kNotWord;
   }
 }
 
@@ -97,7 +98,7 @@ std::int32_t PrefixTrie::find_word(const char32_t* cps, std::size_t n) const {
   return n == 0 ? kNone : node;
 }
 
-// ---- dict.txt --------------------------------------------------------------------------------------
+// ---- dict.txt -----------------------------------------------------------------------------------
 
 namespace {
 
@@ -108,18 +109,22 @@ long line_of_offset(std::string_view text, std::size_t offset) {
 }
 
 std::string_view strip_ascii_space(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; };
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+  };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
   return s;
 }
 
 std::int64_t parse_frequency(std::string_view f, const std::string& file, long line) {
-  if (f.empty()) throw ParseError(file, line, "expected 'word frequency [tag]' with one space between fields");
+  if (f.empty())
+    throw ParseError(file, line, "expected 'word frequency [tag]' with one space between fields");
   std::int64_t v = 0;
   for (const char c : f) {
     if (c < '0' || c > '9') {
-      throw ParseError(file, line, "frequency '" + std::string(f) + "' is not a non-negative integer");
+      throw ParseError(file, line,
+                       "frequency '" + std::string(f) + "' is not a non-negative integer");
     }
     if (v > (std::numeric_limits<std::int64_t>::max() - 9) / 10) {
       throw ParseError(file, line, "frequency '" + std::string(f) + "' is too large");
@@ -131,17 +136,18 @@ std::int64_t parse_frequency(std::string_view f, const std::string& file, long l
 
 }  // namespace
 
-// jieba's gen_pfdict: word, freq = line.strip().split(' ')[:2]; FREQ[word] = int(freq); every prefix
-// of the word enters FREQ with 0 unless present; total adds every line. Blank lines (which jieba
-// rejects) are skipped.
+// jieba's gen_pfdict: word, freq = line.strip().split(' ')[:2]; FREQ[word] = int(freq); every
+// prefix of the word enters FREQ with 0 unless present; total adds every line. Blank lines (which
+// jieba rejects) are skipped.
 void add_dictionary_text(SegmentTables& tables, std::string_view text, const std::string& file) {
   if (const auto bad = find_invalid_utf8(text)) {
     throw ParseError(file, line_of_offset(text, static_cast<std::size_t>(*bad)), "invalid UTF-8");
   }
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   // About 1.5 nodes per line in jieba's dictionary.
-  tables.dict.reserve(tables.dict.nodes() + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) * 3 / 2);
-  std::vector<char32_t> path_cps;      // the previous word
+  tables.dict.reserve(tables.dict.nodes() +
+                      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) * 3 / 2);
+  std::vector<char32_t> path_cps;        // the previous word
   std::vector<std::int32_t> path_nodes;  // its nodes, one per code point
   long line = 0;
   std::size_t at = 0;
@@ -153,10 +159,13 @@ void add_dictionary_text(SegmentTables& tables, std::string_view text, const std
     at = eol + 1;
     if (row.empty()) continue;
     const std::size_t sp = row.find(' ');
-    if (sp == std::string_view::npos) throw ParseError(file, line, "expected 'word frequency [tag]', found no frequency");
+    if (sp == std::string_view::npos)
+      throw ParseError(file, line, "expected 'word frequency [tag]', found no frequency");
     const std::size_t sp2 = row.find(' ', sp + 1);
-    const std::int64_t freq = parse_frequency(row.substr(sp + 1, sp2 == std::string_view::npos ? sp2 : sp2 - sp - 1), file, line);
-    if (tables.total > std::numeric_limits<std::int64_t>::max() - freq) throw ParseError(file, line, "frequencies sum past 2^63");
+    const std::int64_t freq = parse_frequency(
+        row.substr(sp + 1, sp2 == std::string_view::npos ? sp2 : sp2 - sp - 1), file, line);
+    if (tables.total > std::numeric_limits<std::int64_t>::max() - freq)
+      throw ParseError(file, line, "frequencies sum past 2^63");
     tables.total += freq;
     // dict.txt is sorted: the previous word's nodes serve the prefix the two share.
     const std::string_view word = row.substr(0, sp);
@@ -180,30 +189,42 @@ void finish_dictionary(SegmentTables& tables) {
   tables.dict.finish(tables.log_total);
 }
 
-// ---- finalseg's prob_*.py ---------------------------------------------------------------------------
+// ---- finalseg's prob_*.py -----------------------------------------------------------------------
 
 namespace {
 
 int state_of(const PyItem& item, const std::string& file) {
   if (item.key.size() == 1) {
     switch (item.key[0]) {
-      case 'B': return kB;
-      case 'M': return kM;
-      case 'E': return kE;
-      case 'S': return kS;
-      default: break;
+      case 'B':
+        return kB;
+      case 'M':
+        return kM;
+      case 'E':
+        return kE;
+      case 'S':
+        return kS;
+      default:
+        break;
     }
   }
-  throw ParseError(file, item.line, "key '" + encode_utf8(item.key.data(), item.key.size()) + "' is not a state B, M, E or S");
+  throw ParseError(
+      file, item.line,
+      "key '" + encode_utf8(item.key.data(), item.key.size()) + "' is not a state B, M, E or S");
 }
 
-const char* letter(int state) { return state == kB ? "B" : state == kM ? "M" : state == kE ? "E" : "S"; }
+const char* letter(int state) {
+  return state == kB ? "B" : state == kM ? "M" : state == kE ? "E" : "S";
+}
 
 // A log probability: a number <= 0 (jieba's MIN_FLOAT, -3.14e100, reads as probability 0).
 double probability(const PyLiteral& v, const std::string& file, const char* what) {
-  if (v.kind != PyLiteral::Kind::number) throw ParseError(file, v.line, std::string(what) + " must be a number");
+  if (v.kind != PyLiteral::Kind::number)
+    throw ParseError(file, v.line, std::string(what) + " must be a number");
   if (!(v.number <= 1e-12)) {
-    throw ParseError(file, v.line, std::string(what) + " is " + std::to_string(v.number) + ", not a log probability (<= 0)");
+    throw ParseError(
+        file, v.line,
+        std::string(what) + " is " + std::to_string(v.number) + ", not a log probability (<= 0)");
   }
   return std::exp(std::min(v.number, 0.0));
 }
@@ -211,11 +232,13 @@ double probability(const PyLiteral& v, const std::string& file, const char* what
 // The four states, each once; calls on_state(state, value) in file order.
 template <typename F>
 void for_each_state(const PyLiteral& p, const std::string& file, F&& on_state) {
-  if (p.kind != PyLiteral::Kind::dict) throw ParseError(file, p.line, "P must be a dict keyed by state");
+  if (p.kind != PyLiteral::Kind::dict)
+    throw ParseError(file, p.line, "P must be a dict keyed by state");
   bool seen[kHmmStates] = {false, false, false, false};
   for (const PyItem& item : p.items) {
     const int s = state_of(item, file);
-    if (seen[s]) throw ParseError(file, item.line, std::string("state ") + letter(s) + " appears twice");
+    if (seen[s])
+      throw ParseError(file, item.line, std::string("state ") + letter(s) + " appears twice");
     seen[s] = true;
     on_state(s, item);
   }
@@ -227,7 +250,8 @@ void for_each_state(const PyLiteral& p, const std::string& file, F&& on_state) {
 void check_sums_to_one(double sum, const std::string& file, long line, const std::string& what) {
   if (std::fabs(sum - 1.0) > hmm::kProbabilityTolerance) {
     std::ostringstream os;
-    os << what << " sums to " << sum << " as probabilities (must be 1 within " << hmm::kProbabilityTolerance << ")";
+    os << what << " sums to " << sum << " as probabilities (must be 1 within "
+       << hmm::kProbabilityTolerance << ")";
     throw ParseError(file, line, os.str());
   }
 }
@@ -235,10 +259,14 @@ void check_sums_to_one(double sum, const std::string& file, long line, const std
 // finalseg's PrevStatus: the transitions its Viterbi considers (B->E, B->M, E->B, E->S, ...).
 bool bmes_allows(int from, int to) {
   switch (from) {
-    case kB: return to == kE || to == kM;
-    case kM: return to == kE || to == kM;
-    case kE: return to == kB || to == kS;
-    default: return to == kB || to == kS;
+    case kB:
+      return to == kE || to == kM;
+    case kM:
+      return to == kE || to == kM;
+    case kE:
+      return to == kB || to == kS;
+    default:
+      return to == kB || to == kS;
   }
 }
 
@@ -258,12 +286,14 @@ void set_hmm_trans(CharHmm& hmm, std::string_view text, const std::string& file)
   const PyLiteral p = parse_py_assignment(text, file, "P");
   hmm.trans.fill(0.0);
   for_each_state(p, file, [&](int from, const PyItem& row) {
-    if (row.value.kind != PyLiteral::Kind::dict) throw ParseError(file, row.line, "a transition row must be a dict");
+    if (row.value.kind != PyLiteral::Kind::dict)
+      throw ParseError(file, row.line, "a transition row must be a dict");
     double sum = 0.0;
     for (const PyItem& item : row.value.items) {
       const int to = state_of(item, file);
       const std::string name = std::string(letter(from)) + "->" + letter(to);
-      if (!bmes_allows(from, to)) throw ParseError(file, item.line, "transition " + name + " breaks the B/M/E/S order");
+      if (!bmes_allows(from, to))
+        throw ParseError(file, item.line, "transition " + name + " breaks the B/M/E/S order");
       double& slot = hmm.trans[from * kHmmStates + to];
       if (slot != 0.0) throw ParseError(file, item.line, "transition " + name + " appears twice");
       slot = probability(item.value, file, "transition probability");
@@ -277,14 +307,17 @@ void set_hmm_emit(CharHmm& hmm, std::string_view text, const std::string& file) 
   const PyLiteral p = parse_py_assignment(text, file, "P");
   std::fill(hmm.emit.begin(), hmm.emit.end(), 0.0);
   for_each_state(p, file, [&](int s, const PyItem& row) {
-    if (row.value.kind != PyLiteral::Kind::dict) throw ParseError(file, row.line, "an emission row must be a dict");
+    if (row.value.kind != PyLiteral::Kind::dict)
+      throw ParseError(file, row.line, "an emission row must be a dict");
     std::vector<bool> seen(CharHmm::kLast - CharHmm::kFirst + 1, false);
     for (const PyItem& item : row.value.items) {
-      if (item.key.size() != 1) throw ParseError(file, item.line, "an emission key must be one character");
+      if (item.key.size() != 1)
+        throw ParseError(file, item.line, "an emission key must be one character");
       const double prob = probability(item.value, file, "emission probability");
       const char32_t c = item.key[0];
       if (c < CharHmm::kFirst || c > CharHmm::kLast) continue;  // finalseg never looks these up
-      if (seen[c - CharHmm::kFirst]) throw ParseError(file, item.line, "character appears twice in the row");
+      if (seen[c - CharHmm::kFirst])
+        throw ParseError(file, item.line, "character appears twice in the row");
       seen[c - CharHmm::kFirst] = true;
       hmm.emit[(c - CharHmm::kFirst) * kHmmStates + s] = prob;
     }
@@ -297,7 +330,8 @@ std::string read_whole_file(const std::string& path) {
   const std::streamoff size = in.tellg();
   std::string text(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
   in.seekg(0);
-  if (size < 0 || !in.read(text.data(), size)) throw IoError("segmenter: cannot read '" + path + "'");
+  if (size < 0 || !in.read(text.data(), size))
+    throw IoError("segmenter: cannot read '" + path + "'");
   return text;
 }
 
@@ -318,7 +352,7 @@ SegmentTables load_jieba_tables(const std::string& jieba_dir) {
   return t;
 }
 
-// ---- the built-in table ----------------------------------------------------------------------------
+// ---- the built-in table -------------------------------------------------------------------------
 
 namespace {
 struct BuiltinEmission {
@@ -339,7 +373,8 @@ SegmentTables builtin_tables() {
   for (const BuiltinEmission& e : kBuiltinEmit) {
     for (int j = 0; j < 4; ++j) {
       if (e.log_centi[j] > 0) continue;
-      t.hmm.emit[(e.cp - CharHmm::kFirst) * kHmmStates + order[j]] = std::exp(e.log_centi[j] / 100.0);
+      t.hmm.emit[(e.cp - CharHmm::kFirst) * kHmmStates + order[j]] =
+          std::exp(e.log_centi[j] / 100.0);
     }
   }
   return t;

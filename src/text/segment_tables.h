@@ -31,8 +31,11 @@ class PrefixTrie {
   // jieba's FREQ[word] = freq (a later line for the same word replaces the frequency).
   void set_frequency(std::int32_t node, std::int64_t freq);
   std::int64_t frequency(std::int32_t node) const { return freq_[node]; }
-  // log(freq) - log(total) for words; finish() computes it once the total is known.
+  // log(freq) - log(total) for words, kNotWord for prefixes; finish() computes it once the total is
+  // known. The DAG walk reads only this array (one cache line per node, not two).
+  static constexpr double kNotWord = 1.0;
   double log_prob(std::int32_t node) const { return log_prob_[node]; }
+  bool is_word(std::int32_t node) const { return log_prob_[node] != kNotWord; }
   void finish(double log_total);
 
   std::size_t nodes() const { return freq_.size(); }
@@ -56,9 +59,9 @@ class PrefixTrie {
   std::vector<Slot> slots_;         // open addressing, linear probing, load <= 1/2
   std::size_t used_ = 0;            // filled slots
   int bits_ = 0;                    // slots_.size() == 1 << bits_
-  std::vector<std::int64_t> freq_;      // per node
-  std::vector<double> log_prob_;        // per node
-  std::size_t words_ = 0;               // nodes with frequency > 0
+  std::vector<std::int64_t> freq_;  // per node
+  std::vector<double> log_prob_;    // per node
+  std::size_t words_ = 0;           // nodes with frequency > 0
 };
 
 // finalseg's four states. kessel::hmm breaks ties towards the lowest state index and jieba's

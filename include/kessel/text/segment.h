@@ -6,9 +6,10 @@
 //      end, as jieba's calc);
 //   3. unknown words: each run of route characters that are single and not dictionary words is
 //      re-cut by Viterbi over the B/M/E/S states of a character HMM (kessel::hmm).
-// The dictionary and the HMM tables are jieba's own (MIT), read by path from Debian's python3-jieba:
-// `jieba/dict.txt` and `jieba/finalseg/prob_{start,trans,emit}.py`. Without them a small built-in
-// table is used, and `source()` says so: callers report it, nothing falls back silently.
+// The dictionary and the HMM tables are jieba's own (MIT), read by path from Debian's
+// python3-jieba: `jieba/dict.txt` and `jieba/finalseg/prob_{start,trans,emit}.py`. Without them a
+// small built-in table is used, and `source()` says so: callers report it, nothing falls back
+// silently.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// text::Segmenter on a tiny jieba directory written here (route, buffer rules, HMM, file errors) and
-// on the built-in table (coverage of the input, mixed scripts). Agreement with jieba itself on real
-// text is tests/python/test_segment_jieba.py.
+// text::Segmenter on a tiny jieba directory written here (route, buffer rules, HMM, file errors)
+// and on the built-in table (coverage of the input, mixed scripts). Agreement with jieba itself on
+// real text is tests/python/test_segment_jieba.py.
 #include "kessel/text/segment.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 
 // jieba's finalseg start and transition tables (prob_start.py, prob_trans.py), as files hold them.
 constexpr const char* kStart =
-    "P={'B': -0.26268660809250016,\n 'E': -3.14e+100,\n 'M': -3.14e+100,\n 'S': -1.4652633398537678}\n";
+    "P={'B': -0.26268660809250016,\n 'E': -3.14e+100,\n 'M': -3.14e+100,\n 'S': "
+    "-1.4652633398537678}\n";
 constexpr const char* kTrans =
     "P={'B': {'E': -0.510825623765990, 'M': -0.916290731874155},\n"
     " 'E': {'B': -0.5897149736854513, 'S': -0.8085250474669937},\n"
@@ -124,7 +125,8 @@ TEST_F(TinyJieba, BadDictionaryNamesFileAndLine) {
   } catch (const ParseError& e) {
     EXPECT_EQ(e.file(), file("dict.txt"));
     EXPECT_EQ(e.line(), 3);
-    EXPECT_NE(std::string(e.what()).find("dict.txt:3: frequency 'abc'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("dict.txt:3: frequency 'abc'"), std::string::npos)
+        << e.what();
   }
   write("dict.txt", "北京\n");
   EXPECT_THROW(Segmenter::from_jieba(dir_.string()), ParseError);
@@ -140,25 +142,33 @@ TEST_F(TinyJieba, BadProbabilityFilesNameFileAndLine) {
     const char* what;
   };
   const std::vector<Case> cases = {
-      {"finalseg/prob_start.py", "P={'B': -0.26,\n 'E': -3.14e+100,\n 'M': -3.14e+100}\n", 1, "state S is missing"},
+      {"finalseg/prob_start.py", "P={'B': -0.26,\n 'E': -3.14e+100,\n 'M': -3.14e+100}\n", 1,
+       "state S is missing"},
       {"finalseg/prob_start.py", "P={'B': -0.26,\n 'E': x,\n}\n", 2, "expected a number"},
       {"finalseg/prob_start.py", "Q={}\n", 1, "expected the assignment 'P = {...}'"},
       {"finalseg/prob_start.py", std::string(kStart) + "x = 1\n", 5, "unexpected text"},
-      {"finalseg/prob_trans.py", replace(kTrans, "'S': {'B'", "'S': {'E'"), 4, "transition S->E breaks"},
+      {"finalseg/prob_trans.py", replace(kTrans, "'S': {'B'", "'S': {'E'"), 4,
+       "transition S->E breaks"},
       {"finalseg/prob_trans.py", replace(kTrans, "-0.916290731874155", "-0.9"), 1, "row B sums to"},
-      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': 0.5},\n 'S': {}}\n", 3, "not a log probability"},
-      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': -1, '\\u4e00': -2},\n 'S': {}}\n", 3,
+      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': 0.5},\n 'S': {}}\n", 3,
+       "not a log probability"},
+      {"finalseg/prob_emit.py",
+       "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': -1, '\\u4e00': -2},\n 'S': {}}\n", 3,
        "appears twice"},
-      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'ab': -1},\n 'S': {}}\n", 3, "one character"},
-      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\q': -1},\n 'S': {}}\n", 3, "unsupported escape"},
-      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'a\n': -1},\n 'S': {}}\n", 3, "unterminated string"},
+      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'ab': -1},\n 'S': {}}\n", 3,
+       "one character"},
+      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\q': -1},\n 'S': {}}\n", 3,
+       "unsupported escape"},
+      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'a\n': -1},\n 'S': {}}\n", 3,
+       "unterminated string"},
       {"finalseg/prob_emit.py", "P={'B': {},\n 'X': {},\n 'M': {},\n 'S': {}}\n", 2, "not a state"},
-      {"finalseg/prob_emit.py", "P={'B': {}, 'E': {}, 'M': {}, 'S': {}, 'B': {}}\n", 1, "appears twice"},
+      {"finalseg/prob_emit.py", "P={'B': {}, 'E': {}, 'M': {}, 'S': {}, 'B': {}}\n", 1,
+       "appears twice"},
       {"finalseg/prob_emit.py", "import os\nP={}\n", 1, "expected the assignment"},
       {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': -inf},\n 'S': {}}\n", 3,
        "expected a number"},
-      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': -1e999},\n 'S': {}}\n", 3,
-       "out of range"},
+      {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': -1e999},\n 'S': {}}\n",
+       3, "out of range"},
       {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'\\u4e00': -1.5x},\n 'S': {}}\n", 3,
        "malformed number"},
   };
@@ -182,6 +192,56 @@ TEST_F(TinyJieba, MissingFileIsAnIoError) {
   EXPECT_THROW(Segmenter::from_jieba((dir_ / "nowhere").string()), IoError);
 }
 
+bool covers(const std::vector<WordSpan>& spans, std::size_t n);
+
+// As tests/python/mutation_sweep.py does for the CLI's readers: every damaged table ends in a
+// segmenter that segments, or in a ParseError / IoError naming the file; nothing else escapes.
+TEST_F(TinyJieba, DamagedFilesEndInASegmenterOrANamedError) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"dict.txt", kDict},
+      {"finalseg/prob_start.py", kStart},
+      {"finalseg/prob_trans.py", kTrans},
+      {"finalseg/prob_emit.py", kEmit}};
+  const std::string bytes = "{}:,'\"\\-.e0123456789 \n#uBMES\xff\xe5";
+  std::mt19937 rng(22);
+  int loaded = 0, rejected = 0;
+  for (int round = 0; round < 250; ++round) {
+    const auto& [name, good] = files[rng() % files.size()];
+    std::string text = good;
+    for (int m = 0, n = 1 + static_cast<int>(rng() % 3); m < n && !text.empty(); ++m) {
+      const std::size_t at = rng() % text.size();
+      switch (rng() % 4) {
+        case 0:
+          text[at] = bytes[rng() % bytes.size()];
+          break;
+        case 1:
+          text.erase(at, 1);
+          break;
+        case 2:
+          text.insert(at, 1, bytes[rng() % bytes.size()]);
+          break;
+        default:
+          text.resize(at);
+          break;
+      }
+    }
+    write(name, text);
+    try {
+      const Segmenter seg = Segmenter::from_jieba(dir_.string());
+      for (const char* t : {"北京大学生天宁好人", "丂天宁人好北京", "abc3.5%天"}) {
+        EXPECT_TRUE(covers(seg.segment(t), decode_utf8(t).size())) << name << ":\n" << text;
+      }
+      ++loaded;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.file(), file(name)) << e.what();
+      ++rejected;
+    }
+    write(name, good);
+  }
+  EXPECT_GT(loaded, 20) << rejected << " rejected";
+  EXPECT_GT(rejected, 60) << loaded << " loaded";
+}
+
 bool covers(const std::vector<WordSpan>& spans, std::size_t n) {
   std::int64_t at = 0;
   for (const WordSpan& w : spans) {
@@ -196,7 +256,8 @@ TEST(SegmentBuiltin, SegmentsCustomerServiceText) {
   EXPECT_EQ(seg.source(), "builtin");
   EXPECT_GT(seg.dictionary_size(), 1000u);
   EXPECT_EQ(words(seg, "我想申请退款"), (Words{"我", "想", "申请", "退款"}));
-  EXPECT_EQ(words(seg, "请问您的订单号是多少"), (Words{"请问", "您", "的", "订单号", "是", "多少"}));
+  EXPECT_EQ(words(seg, "请问您的订单号是多少"),
+            (Words{"请问", "您", "的", "订单号", "是", "多少"}));
   EXPECT_EQ(words(seg, "已经帮您申请售后了"), (Words{"已经", "帮", "您", "申请", "售后", "了"}));
   EXPECT_EQ(words(seg, "快递什么时候发货"), (Words{"快递", "什么", "时候", "发货"}));
   EXPECT_EQ(words(seg, "订单号:[订单编号]"), (Words{"订单号", ":", "[", "订单", "编号", "]"}));
@@ -206,7 +267,8 @@ TEST(SegmentBuiltin, EmptyAndNonChineseInput) {
   const Segmenter seg = Segmenter::builtin();
   EXPECT_TRUE(seg.segment(std::string_view()).empty());
   EXPECT_TRUE(seg.segment(std::span<const char32_t>()).empty());
-  EXPECT_EQ(words(seg, "好的😊👍🏻"), (Words{"好", "的", "😊", "👍", "🏻"}));  // jieba: 好/的
+  EXPECT_EQ(words(seg, "好的😊👍🏻"),
+            (Words{"好", "的", "😊", "👍", "🏻"}));  // jieba: 好/的
   EXPECT_EQ(words(seg, "iPhone12退货"), (Words{"iPhone12", "退货"}));
   EXPECT_EQ(words(seg, "ＡＢＣ，１２"), (Words{"Ａ", "Ｂ", "Ｃ", "，", "１", "２"}));
   EXPECT_EQ(words(seg, "\xff订单"), (Words{"\xEF\xBF\xBD", "订单"}));  // lossy: U+FFFD
@@ -214,9 +276,17 @@ TEST(SegmentBuiltin, EmptyAndNonChineseInput) {
 
 TEST(SegmentBuiltin, SpansCoverTheInput) {
   const Segmenter seg = Segmenter::builtin();
-  const std::vector<std::string> texts = {
-      "您好，请问有什么可以帮您？", "在吗\r\n在吗", "  ", "a", "订", "订单号:[订单编号],金额[金额]元",
-      "3.5%的优惠券--满100-20", "👨‍👩‍👧 家人", "丂丂丂丂", "１２３ＡＢＣ", "我我我我我我我我我我我我"};
+  const std::vector<std::string> texts = {"您好，请问有什么可以帮您？",
+                                          "在吗\r\n在吗",
+                                          "  ",
+                                          "a",
+                                          "订",
+                                          "订单号:[订单编号],金额[金额]元",
+                                          "3.5%的优惠券--满100-20",
+                                          "👨‍👩‍👧 家人",
+                                          "丂丂丂丂",
+                                          "１２３ＡＢＣ",
+                                          "我我我我我我我我我我我我"};
   for (const std::string& t : texts) {
     EXPECT_TRUE(covers(seg.segment(t), decode_utf8(t).size())) << t;
   }
@@ -228,7 +298,8 @@ TEST(SegmentBuiltin, SpansCoverTheInput) {
   EXPECT_TRUE(covers(seg.segment(std::span<const char32_t>(run.data(), run.size())), run.size()));
   std::u32string common;
   for (char32_t c = 0x4E00; c < 0x4E00 + 4000; ++c) common.push_back(c);
-  EXPECT_TRUE(covers(seg.segment(std::span<const char32_t>(common.data(), common.size())), common.size()));
+  EXPECT_TRUE(
+      covers(seg.segment(std::span<const char32_t>(common.data(), common.size())), common.size()));
 }
 
 TEST(SegmentDefault, SaysWhereItsTablesCameFrom) {
