@@ -9,6 +9,7 @@
 
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
+#include "summarize/content.h"
 
 namespace kessel::summarize {
 
@@ -373,8 +374,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   if (options.redundancy > 0.0f) grams = dialogue_grams(p.units, p.lang);
 
   std::vector<char> selectable(U, 0);
+  // issue 22: fillers, courtesies and sign-offs are not selectable (DecodeOptions::skip_fillers).
+  const std::vector<char> content = options.skip_fillers ? content_mask(p) : std::vector<char>(U, 1);
   for (std::size_t u = 0; u < U; ++u)
-    selectable[u] = unit_chars[u] > 0 && has_content(rendered(u));
+    selectable[u] = unit_chars[u] > 0 && has_content(rendered(u)) && content[u];
   // Redundancy control never lets a unit in twice: MMR only discounts an exact repeat, and a very
   // salient one ("客服:嗯嗯。", an agent's "-Chris" sign-off) still beats the rest. Without redundancy
   // control (the published baselines) the ranking is taken as it is.
