@@ -105,12 +105,13 @@ const PhraseTable& en_phrases() {
         {"ok", "okay", "k", "kk", "okey", "okie", "thanks", "thank you", "thankyou", "thank u", "thx", "ty", "tysm",
          "cheers", "hi", "hello", "hey", "hiya", "yes", "yeah", "yep", "yup", "ya", "yea", "sure", "great", "awesome",
          "cool", "perfect", "nice", "good", "excellent", "amazing", "wonderful", "fantastic", "brilliant", "lovely",
-         "fine", "alright", "all right", "oh", "ah", "ahh", "wow", "haha", "hahaha", "lol", "hmm", "um", "uh", "np",
+         "fine", "alright", "all right", "oh", "oh no", "ah", "ahh", "wow", "haha", "hahaha", "lol", "hmm", "um", "uh", "np",
          "no problem", "no worries", "you're welcome", "youre welcome", "your welcome", "welcome", "my pleasure",
          "bye", "goodbye", "will do", "got it", "gotcha", "sounds good", "much appreciated", "appreciated",
          "appreciate it", "i appreciate it", "you too", "same to you", "for the help", "for your help",
          "for the info", "for the information", "for the update", "for your time", "for the quick response",
-         "for the reply", "for your reply", "so much", "very much", "a lot", "again"});
+         "for the reply", "for your reply", "so much", "very much", "a lot", "again", "sent", "dm sent", "dmed",
+         "dm'd"});
     add(t, Role::formula,
         {"anything else", "have a", "great day", "good day", "nice day", "wonderful day", "lovely day",
          "great weekend", "good weekend", "nice weekend", "great evening", "good night", "reaching out", "reach out",
