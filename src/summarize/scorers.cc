@@ -249,6 +249,12 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   UnitScores out;
   if (U == 0) return out;
   const std::vector<char> content = graph_units(p);
+  // LexRank first: its [U, U] graph is gone before the attention's is built, so the peak is one matrix.
+  std::vector<float> lexrank;
+  if (options_.lexrank_weight > 0.0f) {
+    check_graph_size(p, "centrality");
+    lexrank = lexrank_salience(unit_tfidf(p, options_.dim), U, options_.dim, kLexRankThreshold, kLexRankDamping);
+  }
   const std::vector<float> weights = unit_attention(p, content);
 
   // Teleport by position (PositionRank, Florescu & Caragea 2017): the random reader restarts near
@@ -275,9 +281,7 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   if (std::all_of(teleport.begin(), teleport.end(), [](double t) { return t == 0.0; }))
     teleport.assign(teleport.size(), 1.0);  // nothing is content: position alone
   out.salience = damped_stationary(weights, U, options_.damping, options_.iterations, options_.tolerance, teleport);
-  if (options_.lexrank_weight > 0.0f) {
-    const std::vector<float> lexrank = lexrank_salience(unit_tfidf(p, options_.dim), U, options_.dim,
-                                                        kLexRankThreshold, kLexRankDamping);
+  if (!lexrank.empty()) {
     const float c_max = *std::max_element(out.salience.begin(), out.salience.end());
     const float l_max = *std::max_element(lexrank.begin(), lexrank.end());
     const float w = options_.lexrank_weight;
