@@ -1,6 +1,7 @@
 // Fillers, courtesy formulas and sign-offs (src/summarize/content.h).
 #include "summarize/content.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -13,9 +14,9 @@ namespace kessel::summarize {
 namespace {
 
 // How a listed phrase may cover a unit. A unit is not content when phrases cover all of it and it
-// holds a filler or a formula; glue needs a formula beside it ("请问…吗" only around 帮到您), and
-// name glue any filler or formula ("好的[姓名]").
-enum class Role { filler, formula, glue, name_glue };
+// holds a filler or a formula; glue needs a formula beside it ("请问…吗" only around 帮到您), loose
+// glue any filler or formula ("好的[姓名]", "thanks so much guys").
+enum class Role { filler, formula, glue, loose_glue };
 
 // The words a unit is matched on: CJK characters one by one, Latin words lowercased (’ as '), numbers,
 // placeholders and hashtags as written. Punctuation, emoji, emoticons, @mentions and URLs say nothing,
@@ -90,7 +91,7 @@ const PhraseTable& zh_phrases() {
          "立即", "中", "有", "之处", "多多", "服务", "点击", "做出", "对", "别忘了", "也", "都", "这", "了", "就",
          "到", "稍微", "看", "看看", "辛苦", "商家", "卖家", "朋友", "在线", "客服", "师傅", "两",
          "三", "分钟", "些"});
-    add(t, Role::name_glue, {"[姓名]"});
+    add(t, Role::loose_glue, {"[姓名]"});
     return t;
   }();
   return table;
@@ -125,18 +126,18 @@ const PhraseTable& en_phrases() {
          "would", "will", "help", "assist", "with", "today", "do", "let", "us", "know", "if", "need", "feel", "free",
          "to", "day", "weekend", "evening", "night", "one", "hope", "enjoy", "glad", "happy", "be", "here", "further",
          "any", "other", "more", "please", "the", "a", "an", "of", "for", "at", "on", "in", "this", "that", "it",
-         "always", "anytime", "and", "our", "something", "questions", "question", "concerns", "sorry", "apologies",
-         "rest", "again", "so", "very", "much", "really", "just"});
-    add(t, Role::name_glue, {"so", "very", "much", "really", "just", "guys", "man", "all", "everyone", "team",
+         "always", "anytime", "our", "something", "questions", "question", "concerns", "sorry", "apologies", "rest",
+         "again"});
+    add(t, Role::loose_glue, {"so", "very", "much", "really", "just", "guys", "man", "all", "everyone", "team",
                              "both", "too", "then", "and", "lot", "a"});
     return t;
   }();
   return table;
 }
 
-// Coverage of symbols [0, n) by the phrases: for each position, which states reach it — bit 0 a
-// filler or formula was used, bit 1 a formula, bit 2 glue. Returns the final states' union of what
-// is accepted: 0 none (content), 1 a filler cover, 2 a cover with a formula.
+// Whether the phrases cover symbols [0, n): a dynamic program over positions and states (bit 0: a
+// filler or formula was used, bit 1: a formula, bit 2: glue). Returns 0 when no cover is accepted
+// (content), 1 for a cover of fillers, 2 for a cover with a formula (a courtesy).
 int cover(const std::vector<std::string>& s, const PhraseTable& table) {
   const std::size_t n = s.size();
   std::vector<std::array<bool, 8>> reach(n + 1);
