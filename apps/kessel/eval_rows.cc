@@ -19,10 +19,11 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
                  summarize::DecodeOptions decode, std::string model_file = "") {
     systems.push_back({std::move(name), std::move(scorer), decode, false, std::move(model_file)});
   };
-  // Baselines: position and length only, so no redundancy control and no constraint.
+  // Baselines as published: no redundancy control, no constraint, every sentence rankable.
   summarize::DecodeOptions baseline = plain;
   baseline.redundancy = 0.0f;
   baseline.emotion_constraint = false;
+  baseline.skip_fillers = false;
   add("Lead-" + n, std::make_shared<summarize::LeadScorer>(), baseline);
   add("Longest-" + n, std::make_shared<summarize::LongestScorer>(), baseline);
   add("LexRank-" + n, std::make_shared<summarize::LexRankScorer>(), baseline);

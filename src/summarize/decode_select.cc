@@ -7,6 +7,7 @@
 #include "decode_parts.h"
 #include "kessel/error.h"
 #include "render.h"
+#include "summarize/content.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::summarize {
@@ -100,8 +101,11 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
     // redundancy control (the published baselines) the ranking is taken as it is.
     for (std::size_t u = 0; u < U; ++u) keys.push_back(repeat_key(rendered(u)));
   }
+  // Fillers, courtesies and sign-offs are not content (DecodeOptions::skip_fillers, content.h).
+  const std::vector<char> content = options.skip_fillers ? content_mask(p) : std::vector<char>(U, 1);
   selectable.assign(U, 0);
-  for (std::size_t u = 0; u < U; ++u) selectable[u] = unit_chars[u] > 0 && render::has_content(rendered(u));
+  for (std::size_t u = 0; u < U; ++u)
+    selectable[u] = unit_chars[u] > 0 && render::has_content(rendered(u)) && content[u];
 }
 
 const std::string& Context::rendered(std::size_t u) const {

@@ -281,6 +281,7 @@ DecodeOptions EacaModel::decode_options() const {
   o.f1_stop_chars = config_.f1_stop_chars;
   o.emotion_clause = config_.emotion_clause;
   o.emotion_constraint = true;
+  o.skip_fillers = false;  // the model's figures were measured without it (DecodeOptions::skip_fillers)
   return o;
 }
 

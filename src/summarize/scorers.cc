@@ -11,6 +11,7 @@
 #include "kessel/error.h"
 #include "kessel/text/tokenize.h"
 #include "summarize/compress.h"
+#include "summarize/content.h"
 #include "util/hash.h"
 #include "util/timer.h"
 
@@ -138,6 +139,13 @@ CentralityScorer::CentralityScorer(CentralityOptions options) : options_(options
   KESSEL_CHECK_ARG(options_.m > 1.0f, "centrality: m must be > 1, got ", options_.m);
   KESSEL_CHECK_ARG(std::isfinite(options_.position_bias) && options_.position_bias >= 0.0f,
                    "centrality: position_bias must be finite and >= 0, got ", options_.position_bias);
+  KESSEL_CHECK_ARG(std::isfinite(options_.request_prior) && options_.request_prior >= 0.0f,
+                   "centrality: request_prior must be finite and >= 0, got ", options_.request_prior);
+  for (float prior : {options_.resolution_prior_en, options_.resolution_prior_zh})
+    KESSEL_CHECK_ARG(std::isfinite(prior) && prior >= 0.0f, "centrality: resolution_prior must be finite and >= 0, got ",
+                     prior);
+  KESSEL_CHECK_ARG(options_.lexrank_weight >= 0.0f && options_.lexrank_weight <= 1.0f,
+                   "centrality: lexrank_weight must be in [0, 1], got ", options_.lexrank_weight);
 }
 
 std::string CentralityScorer::name() const {
@@ -180,7 +188,11 @@ AttentionMap customer_rows(const Prepared& p, const std::vector<float>& weights)
 
 }  // namespace
 
-std::vector<float> CentralityScorer::unit_attention(const Prepared& p) const {
+std::vector<char> CentralityScorer::graph_units(const Prepared& p) const {
+  return options_.content_only ? content_mask(p) : std::vector<char>{};
+}
+
+std::vector<float> CentralityScorer::unit_attention(const Prepared& p, const std::vector<char>& content) const {
   const int U = static_cast<int>(p.units.size());
   check_graph_size(p, "centrality");
   const int D = options_.dim;
@@ -212,9 +224,15 @@ std::vector<float> CentralityScorer::unit_attention(const Prepared& p) const {
   for (int r0 = 0; r0 < U; r0 += kQueryBlock) {
     const int rows = std::min(kQueryBlock, U - r0);
     // Self is hidden: a unit's similarity to itself says nothing about its centrality (and under
-    // fuzzy weights an exact self-match would take the whole row).
+    // fuzzy weights an exact self-match would take the whole row). So are the units that are not
+    // content; a row that sees no key is all zeros, which the power iteration treats as dangling.
     mask.assign(static_cast<std::size_t>(rows) * U, 1);
-    for (int i = 0; i < rows; ++i) mask[static_cast<std::size_t>(i) * U + r0 + i] = 0;
+    for (int i = 0; i < rows; ++i) {
+      std::uint8_t* row = mask.data() + static_cast<std::size_t>(i) * U;
+      if (!content.empty())
+        for (int j = 0; j < U; ++j) row[j] = content[static_cast<std::size_t>(j)] ? 1 : 0;
+      row[r0 + i] = 0;
+    }
     AttentionInputs in;
     in.B = 1, in.H = 1, in.Lq = rows, in.Lk = U, in.D = D, in.Dv = D;
     in.q = x.data() + static_cast<std::size_t>(r0) * D;
@@ -230,14 +248,47 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   const int U = static_cast<int>(p.units.size());
   UnitScores out;
   if (U == 0) return out;
-  const std::vector<float> weights = unit_attention(p);
+  const std::vector<char> content = graph_units(p);
+  // LexRank first: its [U, U] graph is gone before the attention's is built, so the peak is one matrix.
+  std::vector<float> lexrank;
+  if (options_.lexrank_weight > 0.0f) {
+    check_graph_size(p, "centrality");
+    lexrank = lexrank_salience(unit_tfidf(p, options_.dim), U, options_.dim, kLexRankThreshold, kLexRankDamping);
+  }
+  const std::vector<float> weights = unit_attention(p, content);
 
   // Teleport by position (PositionRank, Florescu & Caragea 2017): the random reader restarts near
-  // the opening, where a customer states the issue, e^-position_bias times as often at the end.
+  // the opening, where a customer states the issue, e^-position_bias times as often at the end; more
+  // often at the customer's first content unit (request_prior) and the agent's last one
+  // (resolution_prior_*), never at a unit outside the graph.
   std::vector<double> teleport(static_cast<std::size_t>(U));
   for (int u = 0; u < U; ++u)
     teleport[static_cast<std::size_t>(u)] = std::exp(-static_cast<double>(options_.position_bias) * u / U);
+  auto in_graph = [&](std::size_t u) { return content.empty() || content[u]; };
+  for (std::size_t u = 0; u < teleport.size(); ++u)
+    if (!in_graph(u)) teleport[u] = 0.0;
+  for (std::size_t u = 0; u < teleport.size(); ++u)
+    if (in_graph(u) && p.units[u].speaker == text::Speaker::customer) {
+      teleport[u] *= 1.0 + static_cast<double>(options_.request_prior);
+      break;
+    }
+  const float resolution_prior = p.lang == Lang::en ? options_.resolution_prior_en : options_.resolution_prior_zh;
+  for (std::size_t u = teleport.size(); u-- > 0;)
+    if (in_graph(u) && p.units[u].speaker == text::Speaker::agent) {
+      teleport[u] *= 1.0 + static_cast<double>(resolution_prior);
+      break;
+    }
+  if (std::all_of(teleport.begin(), teleport.end(), [](double t) { return t == 0.0; }))
+    teleport.assign(teleport.size(), 1.0);  // nothing is content: position alone
   out.salience = damped_stationary(weights, U, options_.damping, options_.iterations, options_.tolerance, teleport);
+  if (!lexrank.empty()) {
+    const float c_max = *std::max_element(out.salience.begin(), out.salience.end());
+    const float l_max = *std::max_element(lexrank.begin(), lexrank.end());
+    const float w = options_.lexrank_weight;
+    for (std::size_t u = 0; u < out.salience.size(); ++u)
+      out.salience[u] = (1.0f - w) * (c_max > 0.0f ? out.salience[u] / c_max : 0.0f) +
+                        w * (l_max > 0.0f ? lexrank[u] / l_max : 0.0f);
+  }
   // English renders as the trained model renders it verbatim: @mentions, URLs, salutations and
   // sign-offs dropped, so a unit that is only addressing ("^CAR", "@AmazonHelp") is never picked.
   if (p.lang == Lang::en) {
@@ -254,7 +305,7 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
 
 AttentionMap CentralityScorer::attention_map(const Prepared& p) const {
   if (p.units.empty()) return {};
-  return customer_rows(p, unit_attention(p));
+  return customer_rows(p, unit_attention(p, graph_units(p)));
 }
 
 UnitScores LeadScorer::score(const Prepared& p) const {
@@ -271,6 +322,26 @@ UnitScores LongestScorer::score(const Prepared& p) const {
   for (std::size_t u = 0; u < U; ++u)
     out.salience.push_back(static_cast<float>(p.units[u].chars) - 1e-3f * static_cast<float>(u) / (U + 1));
   return out;
+}
+
+std::vector<float> lexrank_salience(const std::vector<float>& x, int U, int D, float threshold, float damping) {
+  KESSEL_CHECK_ARG(U >= 0 && D >= 1 && x.size() == static_cast<std::size_t>(U) * static_cast<std::size_t>(D),
+                   "lexrank_salience: x has ", x.size(), " entries, expected U*D with U=", U, ", D=", D);
+  // Each row's nonzero entries: a unit has tens of features among the D buckets.
+  std::vector<std::vector<std::pair<int, float>>> nonzero(static_cast<std::size_t>(U));
+  for (int i = 0; i < U; ++i)
+    for (int d = 0; d < D; ++d)
+      if (const float v = x[static_cast<std::size_t>(i) * D + d]; v != 0.0f) nonzero[static_cast<std::size_t>(i)].emplace_back(d, v);
+  std::vector<float> adjacency(static_cast<std::size_t>(U) * U, 0.0f);
+  for (int i = 0; i < U; ++i) {
+    const float* row = x.data() + static_cast<std::size_t>(i) * D;
+    for (int j = 0; j < U; ++j) {
+      float dot = 0.0f;
+      for (const auto& [d, v] : nonzero[static_cast<std::size_t>(j)]) dot += row[d] * v;
+      adjacency[static_cast<std::size_t>(i) * U + j] = dot > threshold ? 1.0f : 0.0f;
+    }
+  }
+  return damped_stationary(adjacency, U, damping);
 }
 
 UnitScores LexRankScorer::score(const Prepared& p) const {

@@ -23,7 +23,8 @@ struct SummarizerOptions {
   // expected-F1 stop off (the length asked for is the length given).
   // Without one: 4 sentences (the median sentence count of the CSDS val references and of the
   // TweetSumm train extractive summaries; docs/eaca.md), no char budget, redundancy 0.5 for centrality and 0 for the baselines
-  // (position, length and graph rankers as published, so they reproduce `kessel eval`'s rows).
+  // (position, length and graph rankers as published, so they reproduce `kessel eval`'s rows), and
+  // fillers skipped for centrality only (DecodeOptions::skip_fillers; the baselines rank every sentence).
   std::optional<int> max_sentences;
   std::optional<int> max_chars;
   std::optional<float> redundancy;

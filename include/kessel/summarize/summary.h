@@ -130,6 +130,12 @@ struct DecodeOptions {
   // the constraint's cost in CV), off by default: the unsupervised rankers lose 0.1-0.2 ROUGE-L with
   // it. docs/eaca.md, "Emotion clause", has the measurements.
   bool emotion_clause = false;
+  // Fillers, courtesy formulas and agent sign-offs (在吗, 好的, 感谢您对京东的支持, "Thanks!", "-Rach";
+  // src/summarize/content.h) are never selected, unless they hold an expressed customer emotion. On
+  // by default (the unsupervised mode); off for the published baselines (Lead, Longest, LexRank), which
+  // rank every sentence, and for EACA models, whose figures were measured without it and whose token
+  // deletion already drops what it reduces to nothing.
+  bool skip_fillers = true;
 };
 
 // `--emotion-span` / `emotion_span`: "clause" -> true, "sentence" -> false (DecodeOptions::emotion_clause);

@@ -66,12 +66,34 @@ TEST(Scorers, CentralityBreaksTiesTowardsTheOpening) {
                         {Speaker::customer, "my parcel is late"},
                         {Speaker::agent, "my parcel is late"}});
   Prepared p = prepare(d, lexicon());
-  UnitScores s = CentralityScorer().score(p);
+  CentralityOptions positional;
+  positional.resolution_prior_en = 0.0f;  // tested below
+  UnitScores s = CentralityScorer(positional).score(p);
   for (int u = 0; u + 1 < 4; ++u) EXPECT_GT(s.salience[u], s.salience[u + 1]) << u;
   CentralityOptions flat;
   flat.position_bias = 0.0f;
+  flat.request_prior = 0.0f;
+  flat.resolution_prior_en = 0.0f;
+  flat.lexrank_weight = 0.0f;  // the stationary distribution itself
   s = CentralityScorer(flat).score(p);
   for (int u = 0; u + 1 < 4; ++u) EXPECT_NEAR(s.salience[u], 0.25f, 1e-6) << u;
+  // The request prior alone lifts the customer's first unit; LexRank's equal scores change no order.
+  flat.request_prior = 1.0f;
+  flat.lexrank_weight = 0.5f;
+  s = CentralityScorer(flat).score(p);
+  for (int u = 1; u < 4; ++u) EXPECT_GT(s.salience[0], s.salience[u]) << u;
+  EXPECT_NEAR(s.salience[1], s.salience[3], 1e-6);
+  // The resolution prior lifts the agent's last unit (English; Chinese has none by default).
+  flat.resolution_prior_en = 8.0f;
+  s = CentralityScorer(flat).score(p);
+  EXPECT_GT(s.salience[3], s.salience[1]);
+  EXPECT_GT(s.salience[3], s.salience[2]);
+  flat.resolution_prior_en = -1.0f;
+  EXPECT_THROW(CentralityScorer{flat}, InvalidArgument);
+  flat.resolution_prior_en = 0.0f;
+  flat.lexrank_weight = 1.5f;
+  EXPECT_THROW(CentralityScorer{flat}, InvalidArgument);
+  flat.lexrank_weight = 0.0f;
   flat.position_bias = -1.0f;
   EXPECT_THROW(CentralityScorer{flat}, InvalidArgument);
 }
@@ -86,7 +108,8 @@ TEST(Scorers, CentralityPrefersTheUnitThatSharesTheMostContent) {
   for (auto normalizer : {Normalizer::kSoftmax, Normalizer::kFuzzy}) {
     CentralityOptions o;
     o.normalizer = normalizer;
-    o.position_bias = 0.0f;  // the graph alone (the opening's prior is tested above)
+    o.position_bias = 0.0f;  // the graph alone (the opening's and the request's priors are tested above)
+    o.request_prior = 0.0f;
     UnitScores s = CentralityScorer(o).score(p);
     ASSERT_EQ(s.salience.size(), 5u);
     for (float v : s.salience) EXPECT_TRUE(std::isfinite(v));

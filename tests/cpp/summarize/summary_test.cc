@@ -343,12 +343,16 @@ TEST(Summary, RedundancyControlNeverRepeatsAUnit) {
   DecodeOptions o;
   o.max_sentences = 4;
   o.redundancy = 0.5f;
+  o.skip_fillers = false;  // the repeat rule alone (with it on, a sign-off is never offered; below)
   Summary out = decode(p, s, o);
   ASSERT_EQ(out.sentences.size(), 3u);  // three distinct sentences; the repeats are refused
   EXPECT_EQ(out.summary, "Customer: my package is late Agent: we are checking it -Chris");
   // Without redundancy control (the published baselines) the ranking stands, repeats included.
   o.redundancy = 0.0f;
   EXPECT_EQ(decode(p, s, o).sentences.size(), 4u);
+  o.skip_fillers = true;
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: my package is late Agent: we are checking it Customer: my package is late! "
+                                     "Agent: We are checking it.");
 }
 
 TEST(Summary, ScorerBudgetReplacesTheFixedCharBudget) {
@@ -364,6 +368,7 @@ TEST(Summary, ScorerBudgetReplacesTheFixedCharBudget) {
   DecodeOptions o;
   o.max_sentences = 3;
   o.redundancy = 0.0f;
+  o.skip_fillers = false;  // unit 2, "好的。", is a filler: offered here to fill the budget
   o.max_chars = 10;  // the fixed budget: only unit 0 fits with anything (9 + 3 > 10 too)
   ASSERT_EQ(decode(p, s, o).sentences.size(), 1u);
   s.max_chars = 16;  // the scorer's budget wins: units 0 and 1 (16), not unit 2 on top
@@ -413,6 +418,7 @@ TEST(Summary, ExpectedF1StopCutsTheSelectionAndTheConstraintKeepsItsObjective) {
   o.max_sentences = 4;
   o.redundancy = 0.0f;
   o.emotion_constraint = false;
+  o.skip_fillers = false;  // unit 2, "非常抱歉。", is a courtesy: offered here as a unit of p = 0.5
   auto units = [](const Summary& sum) {
     std::vector<int> u;
     for (const auto& x : sum.sentences) u.push_back(x.unit);

@@ -1,0 +1,265 @@
+// Fillers, courtesy formulas and sign-offs (src/summarize/content.h).
+#include "summarize/content.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "kessel/text/tokenize.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+// How a listed phrase may cover a unit. A unit is not content when phrases cover all of it and it
+// holds a filler or a formula; glue needs a formula beside it ("请问…吗" only around 帮到您), loose
+// glue any filler or formula ("好的[姓名]", "thanks so much guys").
+enum class Role { filler, formula, glue, loose_glue };
+
+// The words a unit is matched on: CJK characters one by one, Latin words lowercased (’ as '), numbers,
+// placeholders and hashtags as written. Punctuation, emoji, emoticons, @mentions and URLs say nothing,
+// nor (`drop_counters`, English) a tweet thread's counter.
+bool is_counter(const text::Token& t);
+
+std::vector<std::string> symbols_of(const std::vector<text::Token>& tokens, bool drop_counters = false) {
+  std::vector<std::string> out;
+  for (const auto& t : tokens) {
+    if (drop_counters && is_counter(t)) continue;
+    switch (t.kind) {
+      case text::TokenKind::punct: case text::TokenKind::other: case text::TokenKind::emoji:
+      case text::TokenKind::emoticon: case text::TokenKind::weibo_emoticon: case text::TokenKind::mention:
+      case text::TokenKind::url:
+        continue;
+      case text::TokenKind::word: {
+        std::string w = t.lower;
+        for (std::size_t at; (at = w.find("\xE2\x80\x99")) != std::string::npos;) w.replace(at, 3, "'");
+        out.push_back(std::move(w));
+        break;
+      }
+      default:
+        out.push_back(t.lower.empty() ? t.text : t.lower);
+    }
+  }
+  return out;
+}
+
+struct Phrase {
+  std::vector<std::string> symbols;
+  Role role;
+};
+
+// The phrases of one language, by their first symbol.
+using PhraseTable = std::unordered_map<std::string, std::vector<Phrase>>;
+
+void add(PhraseTable& table, Role role, std::initializer_list<std::string_view> phrases) {
+  for (std::string_view p : phrases) {
+    Phrase phrase{symbols_of(text::tokenize(p)), role};
+    if (!phrase.symbols.empty()) table[phrase.symbols.front()].push_back(std::move(phrase));
+  }
+}
+
+// Chinese: the acknowledgements, greetings and particles of CSDS turns, and the agent's formulas
+// (openings, closings, "please wait", apologies, the request for a rating), read off the most
+// frequent short units of CSDS val.
+const PhraseTable& zh_phrases() {
+  static const PhraseTable table = [] {
+    PhraseTable t;
+    add(t, Role::filler,
+        {"好的", "好", "好吧", "好哒", "好滴", "好嘞", "好咧", "嗯", "嗯嗯", "恩", "恩恩", "嗯呢", "哦", "哦哦", "噢",
+         "喔", "额", "呃", "啊", "呀", "呢", "哈", "哈哈", "呵呵", "嘿嘿", "吧", "啦", "嘛", "哒", "咯", "哟", "是的",
+         "是", "是啊", "是呀", "是吗", "对", "对的", "对啊", "对呀", "可以", "可以的", "行", "行吧", "行的", "谢谢",
+         "谢谢你", "谢谢您", "谢谢啦", "谢啦", "谢了", "多谢", "感谢", "非常感谢", "十分感谢", "麻烦了", "麻烦你了",
+         "麻烦您了", "没有了", "没了", "暂时没有了", "暂时没有", "没有其他问题了", "没别的了", "没有别的了", "没事",
+         "没事了", "没事的", "知道了", "明白了", "明白", "了解", "了解了", "收到", "懂了", "再见", "拜拜", "亲", "亲亲",
+         "亲爱的", "亲爱哒", "在吗", "在么", "在不", "在", "在的", "在呢", "在嘛", "人呢", "有人吗", "还在吗", "你好",
+         "您好", "哈喽", "小姐姐", "没啦", "那就好", "哎", "您说", "ok", "okay"});
+    add(t, Role::formula,
+        {"帮您", "帮到您", "帮助您", "帮你", "帮到你", "效劳", "为您服务", "很高兴为您服务", "竭诚为您服务",
+         "帮忙的吗", "帮忙的么", "帮助的吗", "帮助的么", "感谢您对京东的支持", "感谢您对京东的关注", "感谢您的支持",
+         "感谢您的理解", "感谢您的耐心等待", "感谢您的耐心", "感谢您的配合", "感谢您的咨询", "感谢您", "非常感谢您",
+         "祝您", "生活愉快", "购物愉快", "工作愉快", "愉快", "生意兴隆", "财源广进", "身体健康", "万事如意", "再见",
+         "稍等", "请稍等", "稍后", "耐心等待", "等待", "一小会儿", "正在为您查询", "为您查询", "为您核实",
+         "核实处理中", "查询中", "带来不便", "不便", "见谅", "谅解", "怠慢之处", "添麻烦了", "抱歉", "非常抱歉",
+         "很抱歉", "不好意思", "对不起", "不客气", "客气了", "客气啦", "太客气了", "放心", "应该做的", "很开心", "评价", "做出评价",
+         "小红心", "么么哒", "欢迎咨询", "欢迎光临", "尊敬的", "小主", "辛苦了", "辛苦您了"});
+    add(t, Role::glue,
+        {"请问", "请", "还请", "还有", "其他", "其它", "别的", "什么", "还", "可以", "能", "能够", "我", "我们", "小妹",
+         "妹纸", "这边", "这里", "的", "吗", "么", "问题", "需要", "帮忙", "帮助", "处理", "或", "或者", "解决", "为",
+         "给", "您", "你", "您的", "业务", "咨询", "方面", "一下", "下", "再", "现在", "目前", "正在", "正", "马上",
+         "立即", "中", "有", "之处", "多多", "服务", "点击", "做出", "对", "别忘了", "也", "都", "这", "了", "就",
+         "到", "稍微", "看", "看看", "辛苦", "商家", "卖家", "朋友", "在线", "客服", "师傅", "两",
+         "三", "分钟", "些"});
+    add(t, Role::loose_glue, {"[姓名]"});
+    return t;
+  }();
+  return table;
+}
+
+// English: acknowledgements and greetings, and the agent's formulas (openings, "anything else",
+// wishes, thanks for reaching out, apologies for the inconvenience), read off TweetSumm's short units.
+const PhraseTable& en_phrases() {
+  static const PhraseTable table = [] {
+    PhraseTable t;
+    add(t, Role::filler,
+        {"ok", "okay", "k", "kk", "okey", "okie", "thanks", "thank you", "thankyou", "thank u", "thx", "ty", "tysm",
+         "cheers", "hi", "hello", "hey", "hiya", "yes", "yeah", "yep", "yup", "ya", "yea", "sure", "great", "awesome",
+         "cool", "perfect", "nice", "good", "excellent", "amazing", "wonderful", "fantastic", "brilliant", "lovely",
+         "fine", "alright", "all right", "oh", "oh no", "ah", "ahh", "wow", "haha", "hahaha", "lol", "hmm", "um", "uh", "np",
+         "no problem", "no worries", "you're welcome", "youre welcome", "your welcome", "welcome", "my pleasure",
+         "bye", "goodbye", "will do", "got it", "gotcha", "sounds good", "much appreciated", "appreciated",
+         "appreciate it", "i appreciate it", "you too", "same to you", "for the help", "for your help",
+         "for the info", "for the information", "for the update", "for your time", "for the quick response",
+         "for the reply", "for your reply", "so much", "very much", "a lot", "again", "sent", "dm sent", "dmed",
+         "dm'd"});
+    add(t, Role::formula,
+        {"anything else", "have a", "great day", "good day", "nice day", "wonderful day", "lovely day",
+         "great weekend", "good weekend", "nice weekend", "great evening", "good night", "reaching out", "reach out",
+         "contacting us", "happy to help", "glad to help", "glad we could help", "glad i could help", "here to help",
+         "here for you", "take care", "don't hesitate", "feel free", "let us know", "let me know",
+         "any other questions", "any questions", "the inconvenience", "any inconvenience", "sorry to hear that",
+         "for your patience", "for your understanding", "for the feedback", "for your feedback",
+         "for letting us know", "enjoy your day", "rest of your day", "hope this helps", "hope that helps"});
+    add(t, Role::glue,
+        {"is", "are", "was", "there", "else", "i", "we", "we're", "i'm", "we'll", "you", "your", "can", "could", "may",
+         "would", "will", "help", "assist", "with", "today", "do", "let", "us", "know", "if", "need", "feel", "free",
+         "to", "day", "weekend", "evening", "night", "one", "hope", "enjoy", "glad", "happy", "be", "here", "further",
+         "any", "other", "more", "please", "the", "a", "an", "of", "for", "at", "on", "in", "this", "that", "it",
+         "always", "anytime", "our", "something", "questions", "question", "concerns", "sorry", "apologies", "rest",
+         "again"});
+    add(t, Role::loose_glue, {"so", "very", "much", "really", "just", "guys", "man", "all", "everyone", "team",
+                             "both", "too", "then", "and", "lot", "a"});
+    return t;
+  }();
+  return table;
+}
+
+// Whether the phrases cover symbols [0, n): a dynamic program over positions and states (bit 0: a
+// filler or formula was used, bit 1: a formula, bit 2: glue). Returns 0 when no cover is accepted
+// (content), 1 for a cover of fillers, 2 for a cover with a formula (a courtesy).
+int cover(const std::vector<std::string>& s, const PhraseTable& table) {
+  const std::size_t n = s.size();
+  std::vector<std::array<bool, 8>> reach(n + 1);
+  reach[0][0] = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool any = false;
+    for (bool r : reach[i]) any = any || r;
+    if (!any) continue;
+    const auto at = table.find(s[i]);
+    if (at == table.end()) continue;
+    for (const Phrase& ph : at->second) {
+      const std::size_t len = ph.symbols.size();
+      if (i + len > n) continue;
+      bool same = true;
+      for (std::size_t k = 1; k < len && same; ++k) same = s[i + k] == ph.symbols[k];
+      if (!same) continue;
+      const int add = ph.role == Role::filler ? 1 : ph.role == Role::formula ? 3 : ph.role == Role::glue ? 4 : 0;
+      for (int st = 0; st < 8; ++st)
+        if (reach[i][static_cast<std::size_t>(st)]) reach[i + len][static_cast<std::size_t>(st | add)] = true;
+    }
+  }
+  int best = 0;
+  for (int st = 0; st < 8; ++st) {
+    if (!reach[n][static_cast<std::size_t>(st)] || !(st & 1)) continue;  // no filler or formula
+    if ((st & 4) && !(st & 2)) continue;                                  // glue without a formula
+    best = std::max(best, (st & 2) ? 2 : 1);
+  }
+  return best;
+}
+
+bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_letters(std::string_view w) {
+  for (char c : w)
+    if (!((c >= 'a' && c <= 'z') || is_upper_ascii(c))) return false;
+  return !w.empty();
+}
+bool is_mark(const text::Token& t) {
+  return t.text == "^" || t.text == "-" || t.text == "--" || t.text == "/" || t.text == "*" || t.text == "~";
+}
+bool is_thanks(std::string_view lower) {
+  return lower == "thanks" || lower == "thank" || lower == "ty" || lower == "thx" || lower == "cheers" ||
+         lower == "regards" || lower == "rgds" || lower == "best";
+}
+// A tweet thread's counter ("2/2", "(1/3)" without its brackets) or the digit left of one ("2 ^XS").
+bool is_counter(const text::Token& t) {
+  const std::string& s = t.text;
+  return t.kind == text::TokenKind::number &&
+         (s.size() == 1 || (s.size() == 3 && s[1] == '/' && s[0] >= '1' && s[0] <= s[2] && s[2] <= '9'));
+}
+
+// One name or initials an agent signs a tweet with: behind a mark ("^JK", "-Rach", "/MT", "^lp"),
+// behind a thanks ("Ty - Darren", "Rgds, Mahi", "Thanks-Mich"), or alone as the last sentence of a turn
+// of several ("… we'll fix it. Phil."); thread counters around it aside ("Chris 2/2"). Not a word that
+// answers or asks something ("No.", "Done.", "Why?") or that a comma joins to what follows ("However,").
+bool is_signoff(const Prepared& p, std::size_t u) {
+  std::vector<const text::Token*> t;
+  for (const auto& token : p.unit_tokens[u])
+    if (token.kind != text::TokenKind::mention && token.kind != text::TokenKind::url && !is_counter(token) &&
+        token.text != "(" && token.text != ")")
+      t.push_back(&token);
+  while (!t.empty() && t.back()->text == ".") t.pop_back();
+  if (t.empty() || t.back()->kind != text::TokenKind::word) return false;
+  const text::Token& name = *t.back();
+  t.pop_back();
+  const auto dash = name.text.find('-');
+  if (t.empty() && dash != std::string::npos && dash > 0 && dash + 1 < name.text.size())  // "Thanks-Mich"
+    return is_thanks(name.lower.substr(0, dash)) && is_upper_ascii(name.text[dash + 1]) &&
+           is_letters(std::string_view(name.text).substr(dash + 1));
+  if (name.text.size() > 15 || !is_letters(name.text)) return false;
+  const bool marked = !t.empty() && is_mark(*t.back());
+  if (marked) t.pop_back();
+  if (!t.empty() && (t.back()->text == "," || t.back()->text == "-")) t.pop_back();
+  if (!t.empty() && t.back()->kind == text::TokenKind::word && is_thanks(t.back()->lower)) {
+    t.pop_back();
+    return t.empty() && is_upper_ascii(name.text[0]);
+  }
+  if (!t.empty()) return false;
+  if (marked) return is_upper_ascii(name.text[0]) || name.text.size() <= 4;
+  if (!is_upper_ascii(name.text[0])) return false;
+  static const std::array<std::string_view, 24> kAnswers = {
+      "no",       "nope",       "nah",        "never",    "none",  "nothing", "done",    "confirmed",
+      "correct",  "exactly",    "absolutely", "definitely", "agreed", "understood", "noted", "please",
+      "help",     "really",     "why",        "what",     "however", "unfortunately", "also", "sorry"};
+  for (std::string_view a : kAnswers)
+    if (name.lower == a) return false;
+  const Unit& unit = p.units[u];
+  const bool last_of_turn = u + 1 == p.units.size() || p.units[u + 1].turn != unit.turn;
+  return last_of_turn && unit.sentence > 0 && p.unit_tokens[u].back().text != ",";
+}
+
+}  // namespace
+
+const char* to_string(UnitContent kind) {
+  switch (kind) {
+    case UnitContent::content: return "content";
+    case UnitContent::filler: return "filler";
+    case UnitContent::courtesy: return "courtesy";
+    case UnitContent::signoff: return "signoff";
+  }
+  return "content";
+}
+
+UnitContent classify_unit(const Prepared& p, std::size_t u) {
+  const std::vector<std::string> s = symbols_of(p.unit_tokens[u], p.lang == Lang::en);
+  if (s.empty()) return UnitContent::filler;  // emoji, emoticons, punctuation or addressing only
+  // A unit this long is never only formulas (the longest CSDS closing has 18 characters and particles).
+  constexpr std::size_t kLongest = 40;
+  if (s.size() <= kLongest) {
+    const int c = cover(s, p.lang == Lang::zh ? zh_phrases() : en_phrases());
+    if (c == 1) return UnitContent::filler;
+    if (c == 2) return UnitContent::courtesy;
+  }
+  if (p.lang == Lang::en && p.units[u].speaker == text::Speaker::agent && is_signoff(p, u)) return UnitContent::signoff;
+  return UnitContent::content;
+}
+
+std::vector<char> content_mask(const Prepared& p) {
+  std::vector<char> mask(p.units.size(), 0);
+  for (std::size_t u = 0; u < p.units.size(); ++u) mask[u] = classify_unit(p, u) == UnitContent::content;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mentions[m].expressed) mask[static_cast<std::size_t>(p.mention_unit[m])] = 1;
+  return mask;
+}
+
+}  // namespace kessel::summarize

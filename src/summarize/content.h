@@ -1,0 +1,34 @@
+// Whether a summary unit carries content: the test that keeps fillers (在吗, 好的, "ok thanks"),
+// courtesy formulas (感谢您对京东的支持，祝您生活愉快; "Is there anything else I can help with?")
+// and agent sign-offs ("-Rach", "Phil.") out of a summary (DecodeOptions::skip_fillers).
+//
+// Rules over a unit's tokens (Prepared::unit_tokens) and a small phrase list per language: a unit
+// is not content when, punctuation, emoji, emoticons, @mentions and URLs aside, it is covered
+// entirely by listed phrases — fillers (好的, 嗯嗯, "thanks"), formula anchors (帮到您, 再见,
+// "anything else") and glue (请问, 还有, 吗; "is", "there", "we"), glue only beside a formula
+// anchor, so "可以吗" and "请问还有什么" stay content. Nothing else is listed, so any other word
+// keeps a unit: 不行, 退货, 没有, 不是, 为什么, "No". A unit of nothing but emoji or punctuation is
+// a filler. An English agent unit that is one capitalized word or initials behind a mark (^JK, /MT,
+// -Rach), or a lone capitalized word that closes a turn of several sentences ("Phil."), is a
+// sign-off.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+
+namespace kessel::summarize {
+
+enum class UnitContent { content, filler, courtesy, signoff };
+const char* to_string(UnitContent kind);
+
+// What unit u of `p` is.
+UnitContent classify_unit(const Prepared& p, std::size_t u);
+
+// The decoder's mask under DecodeOptions::skip_fillers: 1 for each unit that carries content, or
+// that holds an expressed customer emotion (the constraint may need it, and "气死了😡" is no
+// filler).
+std::vector<char> content_mask(const Prepared& p);
+
+}  // namespace kessel::summarize

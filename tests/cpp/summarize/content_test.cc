@@ -1,0 +1,118 @@
+#include "summarize/content.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kessel/summarize/summary.h"
+#include "kessel/text/utf8.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using testing::make_dialogue;
+using text::Speaker;
+
+// What classify_unit says of one sentence said alone by `speaker`, in a dialogue of the language
+// the sentence is in (a second, plain turn keeps short English units from being detected as
+// anything else).
+UnitContent kind_of(const std::string& sentence, Speaker speaker = Speaker::customer) {
+  const bool zh = text::decode_utf8(sentence, text::Utf8Mode::lossy).size() != sentence.size();
+  auto d = make_dialogue(
+      {{speaker, {sentence}},
+       {Speaker::agent, {zh ? "这是一句中文的回答。" : "This is a plain English answer."}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  return classify_unit(p, 0);
+}
+
+TEST(Content, ChineseFillersAreNotContent) {
+  for (const char* s :
+       {"在吗", "好的", "嗯嗯", "哦", "好吧", "是的", "对的", "亲", "您好", "谢谢", "没了",
+        "好的，谢谢！", "嗯嗯好的", "没有了，谢谢", "好的[姓名]", "ok", "😂", "？？？"})
+    EXPECT_EQ(kind_of(s), UnitContent::filler) << s;
+}
+
+TEST(Content, ChineseAgentFormulasAreCourtesies) {
+  for (const char* s : {"您好，请问有什么可以帮您？", "请问还有其他还可以帮到您的吗?",
+                        "感谢您对京东的支持，祝您生活愉快，再见!", "还请您稍等，正在为您查询~",
+                        "给您带来不便，还请您见谅", "有什么问题我可以帮您处理或解决呢？",
+                        "亲爱哒，还请稍后点击小红心对我的服务做出评价哦!", "再见"})
+    EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
+}
+
+TEST(Content, ShortChineseUnitsThatMeanSomethingStayContent) {
+  for (const char* s : {"不行", "退货", "没有", "不是", "为什么", "可以吗？", "请问还有什么",
+                        "怎么办", "我要转人工", "[订单编号]", "[姓名]", "人工", "不用了"})
+    EXPECT_EQ(kind_of(s), UnitContent::content) << s;
+  // An agent's sentence with a fact in it is content, however polite.
+  EXPECT_EQ(kind_of("您好，已经为您申请退款了", Speaker::agent), UnitContent::content);
+  EXPECT_EQ(kind_of("请问是这个商品吗", Speaker::agent), UnitContent::content);
+}
+
+TEST(Content, EnglishFillersAndCourtesies) {
+  for (const char* s : {"ok", "Okay.", "Thanks!", "Thank you so much!", "@AppleSupport hi", "Yes",
+                        "You're welcome!", "No problem.", "Got it, thanks!", "Oh no!", "Sent.", "Thanks for the info.",
+                        "😊", "https://t.co/abc"})
+    EXPECT_EQ(kind_of(s), UnitContent::filler) << s;
+  for (const char* s : {"Is there anything else I can help with?", "Have a great day!",
+                        "Thanks for reaching out.", "@181 Hi there, thanks for reaching out to us.",
+                        "Sorry for the inconvenience.", "Let us know if you need anything else."})
+    EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
+}
+
+TEST(Content, ShortEnglishUnitsThatMeanSomethingStayContent) {
+  for (const char* s : {"No", "No.", "Why?", "Can you help?", "Yes, I do.", "Still frozen",
+                        "Please DM us your order number.", "Let us know your order number.",
+                        "Can you help me with anything else?"})
+    EXPECT_EQ(kind_of(s), UnitContent::content) << s;
+}
+
+TEST(Content, AgentSignOffs) {
+  auto d = make_dialogue({{Speaker::customer, {"My order never arrived."}},
+                          {Speaker::agent, {"We are looking into it.", "-Rach"}},
+                          {Speaker::agent, {"It ships tomorrow.", "^JK"}},
+                          {Speaker::agent, {"Your refund is on its way.", "Phil."}},
+                          {Speaker::agent, {"Please check your email.", "/MT 2/2"}},
+                          {Speaker::agent, {"The fix is in the next update.", "Ty - Darren"}},
+                          {Speaker::agent, {"We checked.", "No."}},
+                          {Speaker::agent, {"Phil"}},
+                          {Speaker::agent, {"We checked it twice.", "However,"}},
+                          {Speaker::customer, {"It works now.", "Phil."}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  ASSERT_EQ(p.units.size(), 18u);
+  for (std::size_t u : {2u, 4u, 6u, 8u, 10u})
+    EXPECT_EQ(classify_unit(p, u), UnitContent::signoff) << p.units[u].text;
+  EXPECT_EQ(classify_unit(p, 12), UnitContent::content);  // "No." answers
+  EXPECT_EQ(classify_unit(p, 13), UnitContent::content);  // a lone word that is the whole turn
+  EXPECT_EQ(classify_unit(p, 15), UnitContent::content);  // a comma joins it to what follows
+  EXPECT_EQ(classify_unit(p, 17), UnitContent::content);  // customers do not sign off
+}
+
+TEST(Content, MaskKeepsAFillerThatHoldsTheCustomersEmotion) {
+  auto d = make_dialogue(
+      {{Speaker::customer, {"好的😡", "我的快递三天没到。"}}, {Speaker::agent, {"好的。"}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  ASSERT_TRUE(p.customer_expressed_emotion());
+  EXPECT_EQ(classify_unit(p, 0), UnitContent::filler);
+  EXPECT_EQ(content_mask(p), (std::vector<char>{1, 1, 0}));
+}
+
+TEST(Content, DecoderSkipsFillersUnlessAskedNotTo) {
+  auto d = make_dialogue({{Speaker::customer, {"在吗？", "我的快递三天没到。"}},
+                          {Speaker::agent, {"好的。", "今天下午送到。"}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  UnitScores s;
+  s.salience = {0.9f, 0.5f, 0.8f, 0.4f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:我的快递三天没到。客服:今天下午送到。");
+  o.skip_fillers = false;  // the published baselines rank every sentence
+  EXPECT_EQ(decode(p, s, o).summary, "用户:在吗。客服:好的。");
+}
+
+}  // namespace
+}  // namespace kessel::summarize
