@@ -240,7 +240,14 @@ std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const
     if (!keep[i]) continue;
     const auto& t = tokens[i];
     const bool punct = t.kind == text::TokenKind::punct;
-    if (punct && (any_kept ? last_punct && i != last_kept + 1 : !opens(t))) continue;
+    // A question mark is never dropped as doubled punctuation: it is what makes the sentence ask.
+    const bool asks = punct && (t.text.find('?') != std::string::npos || t.text.find("？") != std::string::npos);
+    if (punct && !asks && (any_kept ? last_punct && i != last_kept + 1 : !opens(t))) continue;
+    if (asks && last_punct && any_kept && opens(tokens[last_kept])) {
+      // "handle(@573230)?" without the handle: the bracket that opened it goes, the "?" stays.
+      const auto& open = tokens[last_kept];
+      out.resize(out.size() - static_cast<std::size_t>(open.byte_end - open.byte_start));
+    }
     any_kept = true;
     last_punct = punct;
     last_kept = i;

@@ -111,7 +111,7 @@ TEST(Content, DecoderSkipsFillersUnlessAskedNotTo) {
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary, "用户:我的快递三天没到。客服:今天下午送到。");
   o.skip_fillers = false;  // the published baselines rank every sentence
-  EXPECT_EQ(decode(p, s, o).summary, "用户:在吗。客服:好的。");
+  EXPECT_EQ(decode(p, s, o).summary, "用户:在吗？客服:好的。");
 }
 
 }  // namespace

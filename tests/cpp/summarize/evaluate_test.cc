@@ -103,7 +103,7 @@ TEST(Evaluate, CountsFaithfulnessFindingsAndTheStrongestEmotion) {
   const WordBoundaries words = per_character_words();
   const EvalRow row = evaluate({d}, testing::default_lexicon(), LeadScorer(), o, "Lead", {&words, &labels});
   EXPECT_EQ(row.faith_sentences, 3u);
-  EXPECT_EQ(row.faith(FaithFinding::Kind::question_asserted), 1u);  // 什么时候发货。
+  EXPECT_EQ(row.faith(FaithFinding::Kind::question_asserted), 0u);  // the renderer keeps 什么时候发货？
   EXPECT_EQ(row.faith(FaithFinding::Kind::cross_turn_merge), 0u);
   EXPECT_EQ(row.labelled_with_emotion, 1u);
   EXPECT_DOUBLE_EQ(row.strongest_kept, 1.0);
