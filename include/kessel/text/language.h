@@ -1,0 +1,48 @@
+// The language a text (one turn) is written in, told from its script and, for Latin script, its
+// function words. Emotion detection uses it to apply only the lexicon entries of the turn's language
+// (emotion.h, rule 0), and callers use it to report a language the summarizer does not support.
+//
+// Rules (detect_language / guess_language), on the letters of the text (lossy UTF-8):
+//   - no letter at all (emoji, emoticons, numbers, punctuation, CSDS slots such as [数字]): unknown;
+//   - kana are at least 10% of the Han and kana characters: ja; Hangul is at least 30% of the
+//     letters: ko (both are CJK script for the tokenizer, and neither is Chinese);
+//   - Han characters are at least 30% of the Han and Latin letters: zh (ScriptCounts::mostly_cjk,
+//     the summarizer's rule for a dialogue: "我的iPhone坏了" is Chinese);
+//   - letters of another script (Cyrillic, Arabic, Greek, ...) outnumber the Latin ones: other;
+//   - Latin script: the words are scored against short lists of function words of en, es, fr, de, pt
+//     and it, each hit counting 1/k when k of the lists hold the word (de is Spanish, French and
+//     Portuguese); letters only one language writes (ñ ¿ ¡ → es, ß → de, ã õ → pt, œ → fr) add 1.
+//     Another language wins when its score is above English's and at least 2 (1 for a text of up
+//     to 3 words: "Gracias!"); otherwise the text is en. A Latin text with no hit at all ("Shit",
+//     "ok", "low") is en but not `confident`: too short to tell, and callers may know better (the
+//     dialogue's language, DetectOptions::fallback_language).
+// Only zh and en are supported by the summarizer (is_supported_language); the others are named so
+// that callers can say which language they did not handle ("unsupported language: es").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace kessel::text {
+
+enum class Language : std::uint8_t { unknown, zh, en, es, fr, de, pt, it, ja, ko, other };
+
+// "unknown", "zh", "en", "es", "fr", "de", "pt", "it", "ja", "ko", "other".
+const char* to_string(Language language);
+// The names above (case-insensitive); nullopt for anything else.
+std::optional<Language> parse_language(std::string_view name);
+// zh and en: the languages the lexicons and the summarizer are written for.
+bool is_supported_language(Language language);
+
+struct LanguageGuess {
+  Language language = Language::unknown;
+  // False when the guess rests on a default: no letter (unknown), or Latin text without a single
+  // function word of any language (en by default).
+  bool confident = false;
+};
+
+LanguageGuess guess_language(std::string_view text);
+inline Language detect_language(std::string_view text) { return guess_language(text).language; }
+
+}  // namespace kessel::text
