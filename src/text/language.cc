@@ -35,12 +35,12 @@ const std::vector<const char*>& function_words(Language l) {
       "una", "un", "mi", "mis", "pero", "como", "cómo", "muy", "esta", "está", "estoy", "tengo",
       "hola", "gracias", "favor", "porque", "cuando", "también", "ya", "sí", "lo", "le", "su", "sus",
       "al", "se", "hay", "nada", "ayuda", "cuenta", "hace", "puedo", "quiero", "necesito", "pedido",
-      "ha", "han", "he", "sin", "ni", "eso", "esto", "nunca", "todavía", "aún", "buenos", "días"};
+      "han", "ni", "eso", "esto", "nunca", "todavía", "aún", "buenos", "días"};
   static const std::vector<const char*> fr = {
       "le", "la", "les", "des", "du", "de", "et", "est", "je", "tu", "il", "elle", "nous", "vous",
-      "pas", "ne", "une", "un", "pour", "que", "qui", "dans", "sur", "avec", "mon", "ma", "mes", "ce",
+      "pas", "ne", "une", "un", "que", "qui", "dans", "sur", "avec", "mon", "ma", "mes", "ce",
       "cette", "c'est", "j'ai", "merci", "bonjour", "très", "mais", "ou", "où", "au", "aux", "sont",
-      "suis", "avez", "avoir", "être", "plus", "votre", "vos", "depuis", "toujours", "rien", "ça",
+      "suis", "avez", "avoir", "être", "votre", "vos", "depuis", "toujours", "rien", "ça",
       "été", "toujours", "jamais", "commande", "n'est", "s'il", "vous", "plaît"};
   static const std::vector<const char*> de = {
       "der", "das", "und", "ist", "nicht", "ich", "du", "er", "sie", "wir", "ihr", "ein", "eine",
@@ -70,6 +70,14 @@ const std::vector<const char*>& function_words(Language l) {
   }
 }
 
+// Greetings and thanks that say the language on their own ("Gracias!", "Merci"): they count 2.
+bool is_strong_word(std::string_view w) {
+  for (std::string_view s : {"hola", "gracias", "merci", "bonjour", "danke", "hallo", "obrigado", "obrigada",
+                             "olá", "grazie", "ciao", "buongiorno"})
+    if (w == s) return true;
+  return false;
+}
+
 int latin_index(Language l) {
   for (std::size_t i = 0; i < kLatin.size(); ++i)
     if (kLatin[i] == l) return static_cast<int>(i);
@@ -95,14 +103,19 @@ const std::unordered_map<std::string, std::array<float, kLatin.size()>>& word_we
     for (auto& [word, weights] : t) {
       float k = 0;
       for (float w : weights) k += w;
-      for (float& w : weights) w /= k;
+      const float strong = is_strong_word(word) ? 2.0f : 1.0f;
+      for (float& w : weights) w *= strong / k;
     }
     return t;
   }();
   return table;
 }
 
-bool is_kana(char32_t c) { return c >= 0x3040 && c <= 0x30FF && c != 0x30FB; }
+// Kana, without the marks kaomoji borrow (ヽ(￣д￣;)ノ, ¯\\_(ツ)_/¯) and the long-vowel bar.
+bool is_kana(char32_t c) {
+  if (c == U'ヽ' || c == U'ノ' || c == U'ツ' || c == U'ー' || c == U'ゞ' || c == U'ゝ') return false;
+  return c >= 0x3040 && c <= 0x30FF && c != 0x30FB;
+}
 bool is_hangul(char32_t c) {
   return (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF) || (c >= 0x3130 && c <= 0x318F);
 }
@@ -150,14 +163,17 @@ LanguageGuess guess_language(std::string_view text) {
   std::size_t words = 0;
   const auto& weights = word_weights();
   std::string word;
-  bool skip_word = false;  // inside @handle, #tag or a URL
+  std::size_t word_letters = 0;
+  bool skip_word = false;  // inside @handle, #tag or a URL: its letters are not the text's
   auto end_word = [&] {
     if (!word.empty() && !skip_word) {
       ++words;
+      latin += word_letters;
       if (auto it = weights.find(word); it != weights.end())
         for (std::size_t l = 0; l < kLatin.size(); ++l) score[l] += it->second[l];
     }
     word.clear();
+    word_letters = 0;
   };
   for (std::size_t i = 0; i < d.cps.size(); ++i) {
     const char32_t c = d.cps[i];
@@ -169,7 +185,7 @@ LanguageGuess guess_language(std::string_view text) {
         if (before == '@' || before == '#') skip_word = true;
       }
       append_utf8(word, apostrophe ? char32_t{'\''} : fold_case(c));
-      if (!apostrophe) ++latin;
+      if (!apostrophe) ++word_letters;
       if (const int l = distinctive_letter(fold_case(c)); l >= 0 && !skip_word) score[static_cast<std::size_t>(l)] += 1.0f;
       continue;
     }
@@ -178,6 +194,7 @@ LanguageGuess guess_language(std::string_view text) {
     if (c == '.' && word == "www") skip_word = true;
     if (skip_word && !is_space(c)) {  // a URL or handle runs to the next space
       word.clear();
+      word_letters = 0;
       continue;
     }
     end_word();
@@ -198,11 +215,8 @@ LanguageGuess guess_language(std::string_view text) {
   std::size_t best = 0;
   for (std::size_t l = 1; l < kLatin.size(); ++l)
     if (score[l] > score[best]) best = l;
-  const float need = words <= 3 ? 1.0f : 2.0f;
-  if (best != 0 && score[best] > score[0] && score[best] >= need) return {kLatin[best], true};
-  float total = 0;
-  for (float s : score) total += s;
-  return {Language::en, total > 0.0f};
+  if (best != 0 && score[best] > score[0] && score[best] >= 2.0f) return {kLatin[best], true};
+  return {Language::en, score[0] > 0.0f};  // confident only on English evidence
 }
 
 }  // namespace kessel::text
