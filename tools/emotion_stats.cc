@@ -59,15 +59,20 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
   ro.on_error = OnError::skip;
   const ReadResult data = read_dialogues(path, ro);
   std::map<std::string, long> terms, feelings, languages;
-  std::map<std::string, long> per_kind;
+  std::map<std::string, long> per_kind, strongest_kind, strongest;  // the strongest mention per dialogue
   long any = 0, any_feeling = 0;
   DetectOptions options;
   options.filter_by_language = a.filter;
   for (const Dialogue& d : data.dialogues) {
     bool expressed = false, feeling = false;
+    const EmotionMention* best = nullptr;
+    MentionKind best_kind = MentionKind::feeling;
+    std::vector<TurnEmotions> turns;  // kept so that `best` stays valid
+    turns.reserve(d.turns.size());
     for (std::size_t t = 0; t < d.turns.size(); ++t) {
       if (d.turns[t].speaker != Speaker::customer) continue;
-      const TurnEmotions te = detect_turn_emotions(d.turns[t].text, lex, static_cast<int>(t), options);
+      turns.push_back(detect_turn_emotions(d.turns[t].text, lex, static_cast<int>(t), options));
+      const TurnEmotions& te = turns.back();
       ++languages[to_string(te.language)];
       for (const EmotionMention& m : te.mentions) {
         if (!m.expressed) continue;
@@ -79,6 +84,7 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
         const std::string term = normalize_term(m.term);
         expressed = true;
         feeling |= kind == MentionKind::feeling;
+        if (best == nullptr || m.strength > best->strength) best = &m, best_kind = kind;
         ++terms[term];
         ++per_kind[to_string(kind)];
         if (kind == MentionKind::feeling) ++feelings[term];
@@ -88,6 +94,10 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
     }
     any += expressed;
     any_feeling += feeling;
+    if (best != nullptr) {
+      ++strongest_kind[to_string(best_kind)];
+      ++strongest[best->expression];
+    }
   }
   const double n = static_cast<double>(std::max<std::size_t>(1, data.dialogues.size()));
   std::printf("%s: %zu dialogues\n", path.c_str(), data.dialogues.size());
@@ -98,7 +108,11 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
   std::printf("  expressed mentions by kind:");
   for (const auto& [k, c] : per_kind) std::printf(" %s %ld", k.c_str(), c);
   std::printf("\n");
+  std::printf("  the strongest expressed mention of a dialogue is a:");
+  for (const auto& [k, c] : strongest_kind) std::printf(" %s %ld", k.c_str(), c);
+  std::printf("\n");
   print_top("top expressed terms", terms, a.top);
+  print_top("top strongest expressions", strongest, a.top);
   print_top("top expressed feelings", feelings, a.top);
 }
 
