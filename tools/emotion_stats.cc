@@ -4,12 +4,13 @@
 //   build/emotion_stats [--lexicon-dir DIR] [--external DIR] [--no-language-filter]
 //                       [--kinds-from DIR] [--top N] [--show TERM] FILE...
 //
-// Loads the default lexicon (DIR, else data/lexicon of the source tree); with --external DIR also the
-// DUTIR, NRC and emoji lexicons under DIR (../shared/data/lexicons). Prints per file: dialogues, the
-// languages of the customer turns, the share of dialogues with an expressed customer mention and
-// with an expressed feeling, expressed mentions per kind, and the most frequent expressed terms
-// (all kinds, then feelings). --kinds-from classifies the mentions with another default lexicon's
-// kinds (to classify what an older lexicon found); --show prints the turns where TERM is expressed.
+// Loads the default lexicon (DIR, else data/lexicon of the source tree); with --external DIR also
+// the DUTIR, NRC and emoji lexicons under DIR (../shared/data/lexicons). Prints per file:
+// dialogues, the languages of the customer turns, the share of dialogues with an expressed customer
+// mention and with an expressed feeling, expressed mentions per kind, and the most frequent
+// expressed terms (all kinds, then feelings). --kinds-from classifies the mentions with another
+// default lexicon's kinds (to classify what an older lexicon found); --show prints the turns where
+// TERM is expressed.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -47,10 +48,12 @@ Lexicon load(const Args& a) {
 
 void print_top(const char* what, const std::map<std::string, long>& counts, std::size_t top) {
   std::vector<std::pair<std::string, long>> sorted(counts.begin(), counts.end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   std::printf("  %s:", what);
   for (std::size_t i = 0; i < sorted.size() && i < top; ++i)
-    std::printf(" %s %ld%s", sorted[i].first.c_str(), sorted[i].second, i + 1 < top && i + 1 < sorted.size() ? "," : "");
+    std::printf(" %s %ld%s", sorted[i].first.c_str(), sorted[i].second,
+                i + 1 < top && i + 1 < sorted.size() ? "," : "");
   std::printf("\n");
 }
 
@@ -59,7 +62,8 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
   ro.on_error = OnError::skip;
   const ReadResult data = read_dialogues(path, ro);
   std::map<std::string, long> terms, feelings, languages;
-  std::map<std::string, long> per_kind, strongest_kind, strongest;  // the strongest mention per dialogue
+  std::map<std::string, long> per_kind, strongest_kind,
+      strongest;  // the strongest mention per dialogue
   long any = 0, any_feeling = 0;
   DetectOptions options;
   options.filter_by_language = a.filter;
@@ -89,7 +93,8 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
         ++per_kind[to_string(kind)];
         if (kind == MentionKind::feeling) ++feelings[term];
         if (!a.show.empty() && term == a.show)
-          std::printf("  [%s] %s | %s\n", d.id.c_str(), m.expression.c_str(), d.turns[t].text.c_str());
+          std::printf("  [%s] %s | %s\n", d.id.c_str(), m.expression.c_str(),
+                      d.turns[t].text.c_str());
       }
     }
     any += expressed;
@@ -123,13 +128,20 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
     const bool has_value = i + 1 < argc;
-    if (s == "--external" && has_value) a.external = argv[++i];
-    else if (s == "--lexicon-dir" && has_value) a.lexicon_dir = argv[++i];
-    else if (s == "--kinds-from" && has_value) a.kinds_from = argv[++i];
-    else if (s == "--show" && has_value) a.show = argv[++i];
-    else if (s == "--top" && has_value) a.top = static_cast<std::size_t>(std::atol(argv[++i]));
-    else if (s == "--no-language-filter") a.filter = false;
-    else a.files.push_back(s);
+    if (s == "--external" && has_value)
+      a.external = argv[++i];
+    else if (s == "--lexicon-dir" && has_value)
+      a.lexicon_dir = argv[++i];
+    else if (s == "--kinds-from" && has_value)
+      a.kinds_from = argv[++i];
+    else if (s == "--show" && has_value)
+      a.show = argv[++i];
+    else if (s == "--top" && has_value)
+      a.top = static_cast<std::size_t>(std::atol(argv[++i]));
+    else if (s == "--no-language-filter")
+      a.filter = false;
+    else
+      a.files.push_back(s);
   }
   if (a.files.empty()) {
     std::fprintf(stderr,

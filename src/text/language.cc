@@ -12,7 +12,7 @@ namespace kessel::text {
 
 namespace {
 
-constexpr std::array<const char*, 11> kNames = {"unknown", "zh", "en", "es", "fr", "de",
+constexpr std::array<const char*, 11> kNames = {"unknown", "zh", "en", "es", "fr",   "de",
                                                 "pt",      "it", "ja", "ko", "other"};
 
 // The Latin-script languages told apart by their function words, in the order ties are broken.
@@ -20,60 +20,78 @@ constexpr std::array<Language, 6> kLatin = {Language::en, Language::es, Language
                                             Language::de, Language::pt, Language::it};
 
 // The most frequent function words of each language (and a few greetings and thanks, which short
-// customer turns consist of). A word that is also English is left out of the other lists (no, me, a,
-// in, an, am, was, so, do, come, son): English text holds them too often to be evidence.
+// customer turns consist of). A word that is also English is left out of the other lists (no, me,
+// a, in, an, am, was, so, do, come, son): English text holds them too often to be evidence.
 const std::vector<const char*>& function_words(Language l) {
   static const std::vector<const char*> en = {
-      "the", "and", "is", "are", "was", "were", "to", "of", "in", "on", "for", "it", "my", "i", "you",
-      "your", "this", "that", "with", "have", "has", "not", "be", "can", "will", "me", "we", "they",
-      "at", "but", "do", "does", "did", "from", "an", "a", "so", "just", "get", "got", "what", "why",
-      "how", "please", "thanks", "thank", "hi", "hello", "no", "yes", "been", "there", "about",
-      "still", "would", "could", "should", "am", "i'm", "it's", "don't", "can't", "if", "or", "any",
-      "now", "here", "when", "our", "us", "they", "them", "their", "as", "all", "up", "out"};
+      "the",   "and",   "is",    "are",    "was",    "were",  "to",     "of",    "in",   "on",
+      "for",   "it",    "my",    "i",      "you",    "your",  "this",   "that",  "with", "have",
+      "has",   "not",   "be",    "can",    "will",   "me",    "we",     "they",  "at",   "but",
+      "do",    "does",  "did",   "from",   "an",     "a",     "so",     "just",  "get",  "got",
+      "what",  "why",   "how",   "please", "thanks", "thank", "hi",     "hello", "no",   "yes",
+      "been",  "there", "about", "still",  "would",  "could", "should", "am",    "i'm",  "it's",
+      "don't", "can't", "if",    "or",     "any",    "now",   "here",   "when",  "our",  "us",
+      "they",  "them",  "their", "as",     "all",    "up",    "out"};
   static const std::vector<const char*> es = {
-      "el", "la", "los", "las", "que", "qué", "de", "del", "en", "y", "es", "por", "para", "con",
-      "una", "un", "mi", "mis", "pero", "como", "cómo", "muy", "esta", "está", "estoy", "tengo",
-      "hola", "gracias", "favor", "porque", "cuando", "también", "ya", "sí", "lo", "le", "su", "sus",
-      "al", "se", "hay", "nada", "ayuda", "cuenta", "hace", "puedo", "quiero", "necesito", "pedido",
-      "han", "ni", "eso", "esto", "nunca", "todavía", "aún", "buenos", "días"};
+      "el",      "la",     "los",      "las",    "que",     "qué",  "de",    "del",    "en",
+      "y",       "es",     "por",      "para",   "con",     "una",  "un",    "mi",     "mis",
+      "pero",    "como",   "cómo",     "muy",    "esta",    "está", "estoy", "tengo",  "hola",
+      "gracias", "favor",  "porque",   "cuando", "también", "ya",   "sí",    "lo",     "le",
+      "su",      "sus",    "al",       "se",     "hay",     "nada", "ayuda", "cuenta", "hace",
+      "puedo",   "quiero", "necesito", "pedido", "han",     "ni",   "eso",   "esto",   "nunca",
+      "todavía", "aún",    "buenos",   "días"};
   static const std::vector<const char*> fr = {
-      "le", "la", "les", "des", "du", "de", "et", "est", "je", "tu", "il", "elle", "nous", "vous",
-      "pas", "ne", "une", "un", "que", "qui", "dans", "sur", "avec", "mon", "ma", "mes", "ce",
-      "cette", "c'est", "j'ai", "merci", "bonjour", "très", "mais", "ou", "où", "au", "aux", "sont",
-      "suis", "avez", "avoir", "être", "votre", "vos", "depuis", "toujours", "rien", "ça",
-      "été", "toujours", "jamais", "commande", "n'est", "s'il", "vous", "plaît"};
+      "le",     "la",       "les",  "des",   "du",      "de",       "et",     "est",      "je",
+      "tu",     "il",       "elle", "nous",  "vous",    "pas",      "ne",     "une",      "un",
+      "que",    "qui",      "dans", "sur",   "avec",    "mon",      "ma",     "mes",      "ce",
+      "cette",  "c'est",    "j'ai", "merci", "bonjour", "très",     "mais",   "ou",       "où",
+      "au",     "aux",      "sont", "suis",  "avez",    "avoir",    "être",   "votre",    "vos",
+      "depuis", "toujours", "rien", "ça",    "été",     "toujours", "jamais", "commande", "n'est",
+      "s'il",   "vous",     "plaît"};
   static const std::vector<const char*> de = {
-      "der", "das", "und", "ist", "nicht", "ich", "du", "er", "sie", "wir", "ihr", "ein", "eine",
-      "einen", "mit", "für", "auf", "von", "zu", "dem", "den", "des", "bitte", "danke", "hallo",
-      "mein", "meine", "aber", "oder", "noch", "schon", "sehr", "wie", "warum", "habe", "sind",
-      "kann", "kein", "keine", "auch", "nur", "wenn", "dass", "bei", "immer", "mehr", "jetzt", "ja",
-      "nein", "nie", "wurde", "ihnen", "bestellung", "leider", "mich", "mir"};
+      "der",   "das",   "und",        "ist",    "nicht", "ich",  "du",    "er",   "sie",   "wir",
+      "ihr",   "ein",   "eine",       "einen",  "mit",   "für",  "auf",   "von",  "zu",    "dem",
+      "den",   "des",   "bitte",      "danke",  "hallo", "mein", "meine", "aber", "oder",  "noch",
+      "schon", "sehr",  "wie",        "warum",  "habe",  "sind", "kann",  "kein", "keine", "auch",
+      "nur",   "wenn",  "dass",       "bei",    "immer", "mehr", "jetzt", "ja",   "nein",  "nie",
+      "wurde", "ihnen", "bestellung", "leider", "mich",  "mir"};
   static const std::vector<const char*> pt = {
-      "o", "os", "um", "uma", "de", "do", "da", "dos", "das", "e", "é", "não", "que", "em", "na",
-      "nos", "para", "por", "com", "meu", "minha", "você", "vocês", "obrigado", "obrigada", "olá",
-      "mas", "muito", "está", "estou", "tenho", "isso", "isto", "ele", "ela", "seu", "sua", "já",
-      "também", "quando", "ainda", "nada", "ajuda", "conta", "pedido", "nunca", "foi", "bom", "dia"};
+      "o",     "os",   "um",     "uma",    "de",    "do",       "da",       "dos",   "das",
+      "e",     "é",    "não",    "que",    "em",    "na",       "nos",      "para",  "por",
+      "com",   "meu",  "minha",  "você",   "vocês", "obrigado", "obrigada", "olá",   "mas",
+      "muito", "está", "estou",  "tenho",  "isso",  "isto",     "ele",      "ela",   "seu",
+      "sua",   "já",   "também", "quando", "ainda", "nada",     "ajuda",    "conta", "pedido",
+      "nunca", "foi",  "bom",    "dia"};
   static const std::vector<const char*> it = {
-      "il", "lo", "la", "gli", "le", "di", "del", "della", "che", "è", "e", "non", "per", "con",
-      "un", "una", "mi", "ti", "si", "sono", "ho", "ha", "ma", "perché", "grazie", "ciao",
-      "buongiorno", "questo", "questa", "molto", "anche", "ancora", "sempre", "nel", "nella", "alla",
-      "al", "dei", "delle", "mio", "mia", "tuo", "vostro", "cosa", "niente", "ordine", "mai"};
+      "il",     "lo",   "la",         "gli",    "le",     "di",     "del",   "della",
+      "che",    "è",    "e",          "non",    "per",    "con",    "un",    "una",
+      "mi",     "ti",   "si",         "sono",   "ho",     "ha",     "ma",    "perché",
+      "grazie", "ciao", "buongiorno", "questo", "questa", "molto",  "anche", "ancora",
+      "sempre", "nel",  "nella",      "alla",   "al",     "dei",    "delle", "mio",
+      "mia",    "tuo",  "vostro",     "cosa",   "niente", "ordine", "mai"};
   static const std::vector<const char*> none;
   switch (l) {
-    case Language::en: return en;
-    case Language::es: return es;
-    case Language::fr: return fr;
-    case Language::de: return de;
-    case Language::pt: return pt;
-    case Language::it: return it;
-    default: return none;
+    case Language::en:
+      return en;
+    case Language::es:
+      return es;
+    case Language::fr:
+      return fr;
+    case Language::de:
+      return de;
+    case Language::pt:
+      return pt;
+    case Language::it:
+      return it;
+    default:
+      return none;
   }
 }
 
 // Greetings and thanks that say the language on their own ("Gracias!", "Merci"): they count 2.
 bool is_strong_word(std::string_view w) {
-  for (std::string_view s : {"hola", "gracias", "merci", "bonjour", "danke", "hallo", "obrigado", "obrigada",
-                             "olá", "grazie", "ciao", "buongiorno"})
+  for (std::string_view s : {"hola", "gracias", "merci", "bonjour", "danke", "hallo", "obrigado",
+                             "obrigada", "olá", "grazie", "ciao", "buongiorno"})
     if (w == s) return true;
   return false;
 }
@@ -113,28 +131,39 @@ const std::unordered_map<std::string, std::array<float, kLatin.size()>>& word_we
 
 // Kana, without the marks kaomoji borrow (ヽ(￣д￣;)ノ, ¯\\_(ツ)_/¯) and the long-vowel bar.
 bool is_kana(char32_t c) {
-  if (c == U'ヽ' || c == U'ノ' || c == U'ツ' || c == U'ー' || c == U'ゞ' || c == U'ゝ') return false;
+  if (c == U'ヽ' || c == U'ノ' || c == U'ツ' || c == U'ー' || c == U'ゞ' || c == U'ゝ')
+    return false;
   return c >= 0x3040 && c <= 0x30FF && c != 0x30FB;
 }
 bool is_hangul(char32_t c) {
-  return (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF) || (c >= 0x3130 && c <= 0x318F);
+  return (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x1100 && c <= 0x11FF) ||
+         (c >= 0x3130 && c <= 0x318F);
 }
 // Letters of scripts other than Latin and CJK: Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic
 // scripts, Thai.
 bool is_other_letter(char32_t c) {
-  return (c >= 0x0370 && c <= 0x03FF) || (c >= 0x0400 && c <= 0x052F) || (c >= 0x0530 && c <= 0x058F) ||
-         (c >= 0x0590 && c <= 0x05FF) || (c >= 0x0600 && c <= 0x06FF) || (c >= 0x0900 && c <= 0x0DFF) ||
+  return (c >= 0x0370 && c <= 0x03FF) || (c >= 0x0400 && c <= 0x052F) ||
+         (c >= 0x0530 && c <= 0x058F) || (c >= 0x0590 && c <= 0x05FF) ||
+         (c >= 0x0600 && c <= 0x06FF) || (c >= 0x0900 && c <= 0x0DFF) ||
          (c >= 0x0E00 && c <= 0x0E7F);
 }
 
 // The one-language letters of a Latin word, as a score bonus: ñ ¿ ¡ (es), ß (de), ã õ (pt), œ (fr).
 int distinctive_letter(char32_t c) {
   switch (c) {
-    case U'ñ': case U'¿': case U'¡': return latin_index(Language::es);
-    case U'ß': return latin_index(Language::de);
-    case U'ã': case U'õ': return latin_index(Language::pt);
-    case U'œ': return latin_index(Language::fr);
-    default: return -1;
+    case U'ñ':
+    case U'¿':
+    case U'¡':
+      return latin_index(Language::es);
+    case U'ß':
+      return latin_index(Language::de);
+    case U'ã':
+    case U'õ':
+      return latin_index(Language::pt);
+    case U'œ':
+      return latin_index(Language::fr);
+    default:
+      return -1;
   }
 }
 
@@ -186,7 +215,8 @@ LanguageGuess guess_language(std::string_view text) {
       }
       append_utf8(word, apostrophe ? char32_t{'\''} : fold_case(c));
       if (!apostrophe) ++word_letters;
-      if (const int l = distinctive_letter(fold_case(c)); l >= 0 && !skip_word) score[static_cast<std::size_t>(l)] += 1.0f;
+      if (const int l = distinctive_letter(fold_case(c)); l >= 0 && !skip_word)
+        score[static_cast<std::size_t>(l)] += 1.0f;
       continue;
     }
     if (c == U'¿' || c == U'¡') score[static_cast<std::size_t>(latin_index(Language::es))] += 1.0f;
@@ -199,10 +229,14 @@ LanguageGuess guess_language(std::string_view text) {
     }
     end_word();
     if (is_space(c)) skip_word = false;
-    if (is_kana(c)) ++kana;
-    else if (is_hangul(c)) ++hangul;
-    else if (is_cjk(c)) ++han;
-    else if (is_other_letter(c)) ++other;
+    if (is_kana(c))
+      ++kana;
+    else if (is_hangul(c))
+      ++hangul;
+    else if (is_cjk(c))
+      ++han;
+    else if (is_other_letter(c))
+      ++other;
   }
   end_word();
 

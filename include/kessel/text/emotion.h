@@ -117,9 +117,10 @@ Polarity default_polarity(
 //   strength = min(1, intensity * kind weight * degree * exclamation)
 //   kind weight: feeling 1, report 0.5, judgement 0.4, request 0.3 (kMentionKindWeight);
 //   degree: 1.25 per degree word before the term or opening it (太 很 非常 真的 真是 特别 超 超级 好
-//     挺 十分 极其 实在 简直 最 更 这么 / so really very extremely super totally absolutely too
-//     truly incredibly beyond), at most two (1.5625); 0.8 for a softener (有点 有些 稍微 / a bit, a
-//     little, kind of, slightly, somewhat);
+//     挺 十分 极其 实在 简直 最 更 这么 那么 如此 / so sooo really very extremely super totally
+//     absolutely completely utterly too truly incredibly beyond pretty seriously), at most two
+//     (1.5625); 0.8 for a softener (有点 有些 稍微 略 / a bit, a little, kind of, sort of, kinda,
+//     slightly, somewhat);
 //   exclamation: 1.15 when ! or ！ follows the expression (after its particles), 1.3 for a run (!!!).
 //   So 太垃圾了 (0.8 * 1.25 = 1.0) > 生气 (0.9) > 算了 (0.8 * 0.4 = 0.32) > 快点 (0.5 * 0.3 = 0.15),
 //   and "so frustrated" (0.875) > asap (0.21).

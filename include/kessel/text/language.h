@@ -1,24 +1,26 @@
 // The language a text (one turn) is written in, told from its script and, for Latin script, its
-// function words. Emotion detection uses it to apply only the lexicon entries of the turn's language
-// (emotion.h, rule 0), and callers use it to report a language the summarizer does not support.
+// function words. Emotion detection uses it to apply only the lexicon entries of the turn's
+// language (emotion.h, rule 0), and callers use it to report a language the summarizer does not
+// support.
 //
 // Rules (detect_language / guess_language), on the letters of the text (lossy UTF-8):
-//   - no letter at all (emoji, emoticons, numbers, punctuation, CSDS slots such as [数字]): unknown;
+//   - no letter at all (emoji, emoticons, numbers, punctuation, links): unknown;
 //   - kana (without the marks kaomoji borrow: ヽ ノ ツ ー) are at least 10% of the Han and kana
-//     characters: ja; Hangul is at least 30% of the
-//     letters: ko (both are CJK script for the tokenizer, and neither is Chinese);
+//     characters: ja; Hangul is at least 30% of the letters: ko (both are CJK script for the
+//     tokenizer, and neither is Chinese);
 //   - Han characters are at least 30% of the Han and Latin letters: zh (ScriptCounts::mostly_cjk,
 //     the summarizer's rule for a dialogue: "我的iPhone坏了" is Chinese);
 //   - letters of another script (Cyrillic, Arabic, Greek, ...) outnumber the Latin ones: other;
-//   - Latin script: the words are scored against short lists of function words of en, es, fr, de, pt
-//     and it, each hit counting 1/k when k of the lists hold the word (de is Spanish, French and
-//     Portuguese), a greeting or thanks that says the language alone (hola gracias merci bonjour
-//     danke hallo obrigado grazie ciao) 2; letters only one language writes (ñ ¿ ¡ → es, ß → de,
-//     ã õ → pt, œ → fr) add 1. The letters of @handles, #tags and URLs are not counted. Another
-//     language wins when its score is above English's and at least 2 ("Gracias!" is Spanish, "7 plus"
-//     is not French); otherwise the text is en. A Latin text without an English function word
-//     ("Shit", "ok", "low", "o") is en but not `confident`: too short to tell, and callers may know
-//     better (the dialogue's language, DetectOptions::fallback_language).
+//   - Latin script: the words are scored against short lists of function words of en, es, fr, de,
+//     pt and it. A hit counts 1/k when k of the lists hold the word (the word "de" is Spanish,
+//     French and Portuguese); a greeting or thanks that names its language alone (hola gracias
+//     merci bonjour danke hallo obrigado grazie ciao) counts 2; letters only one language writes
+//     (ñ ¿ ¡ → es, ß → de, ã õ → pt, œ → fr) add 1. The letters of @handles, #tags and URLs are
+//     not counted. Another language wins when its score is above English's and at least 2
+//     ("Gracias!" is Spanish, "7 plus" is not French); otherwise the text is en. A Latin text
+//     without an English function word ("Shit", "ok", "low", "o") is en but not `confident`: too
+//     short to tell, and callers may know better (the dialogue's language,
+//     DetectOptions::fallback_language).
 // Only zh and en are supported by the summarizer (is_supported_language); the others are named so
 // that callers can say which language they did not handle ("unsupported language: es").
 #pragma once

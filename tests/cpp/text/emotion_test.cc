@@ -402,6 +402,31 @@ TEST(Detect, LexiconEntriesApplyToTheirLanguage) {
   EXPECT_EQ(shit.kind, MentionKind::feeling);
 }
 
+TEST(LexiconLanguage, EntriesKnowTheirLanguage) {
+  const LexiconEntry zh{Emotion::anger, 0.9f, Polarity::negative, "default", true, Language::zh};
+  const LexiconEntry en{Emotion::anger, 0.9f, Polarity::negative, "default", true, Language::en};
+  const LexiconEntry any{Emotion::anger, 0.9f, Polarity::negative, "default"};
+  EXPECT_TRUE(entry_applies(zh, "生气", Language::zh));
+  EXPECT_TRUE(entry_applies(zh, "生气", Language::en));   // Han characters are Chinese anywhere...
+  EXPECT_TRUE(entry_applies(zh, "生气", Language::es));
+  EXPECT_FALSE(entry_applies(zh, "生气", Language::ja));  // ...but in Japanese
+  EXPECT_TRUE(entry_applies(zh, "low", Language::zh));
+  EXPECT_FALSE(entry_applies(zh, "low", Language::en));   // Chinese slang in Latin letters
+  EXPECT_TRUE(entry_applies(en, "angry", Language::en));
+  EXPECT_TRUE(entry_applies(en, "angry", Language::zh));  // English words inside Chinese chat
+  EXPECT_FALSE(entry_applies(en, "angry", Language::es));
+  EXPECT_FALSE(entry_applies(en, "angry", Language::unknown));
+  for (Language l : {Language::unknown, Language::zh, Language::en, Language::fr, Language::ko})
+    EXPECT_TRUE(entry_applies(any, ":(", l));
+  const Lexicon& lex = default_lexicon();
+  EXPECT_EQ(lex.primary("low")->language, Language::zh);
+  EXPECT_EQ(lex.primary("furious")->language, Language::en);
+  EXPECT_EQ(lex.primary("😡")->language, Language::unknown);
+  EXPECT_EQ(lex.primary("尽快")->kind, MentionKind::request);
+  EXPECT_EQ(lex.primary("low", Language::en), nullptr);
+  EXPECT_NE(lex.primary("nice", Language::en), nullptr);  // in both files: the English row applies
+}
+
 TEST(Detect, ASpanishTurnGetsNoEnglishMentions) {
   const Lexicon& lex = default_lexicon();
   // "terrible" is Spanish and English; in a Spanish turn the English entry does not apply.
@@ -583,6 +608,17 @@ TEST(LexiconTsv, MalformedLinesNameFileLineAndField) {
   EXPECT_THROW(add_lexicon_tsv(lex, path, "t"), ParseError);
   write("x\tjoy\t0.5\tsideways\n");
   EXPECT_THROW(add_lexicon_tsv(lex, path, "t"), ParseError);
+  write("x\tjoy\t0.5\tpos\twish\n");  // column 5 is the kind
+  try {
+    add_lexicon_tsv(lex, path, "t");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("kind"), std::string::npos) << e.what();
+  }
+  write("hurry\tanticipation\t0.5\tpos\trequest\n");
+  add_lexicon_tsv(lex, path, "t", nullptr, Language::en);
+  EXPECT_EQ(lex.primary("hurry")->kind, MentionKind::request);
+  EXPECT_EQ(lex.primary("hurry")->language, Language::en);
   write("\xFF\tjoy\t0.5\tpos\n");
   EXPECT_THROW(add_lexicon_tsv(lex, path, "t"), ParseError);
   EXPECT_THROW(add_lexicon_tsv(lex, path + ".missing", "t"), IoError);

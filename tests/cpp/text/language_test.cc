@@ -10,8 +10,9 @@ namespace kessel::text {
 namespace {
 
 TEST(Language, NamesRoundTrip) {
-  for (Language l : {Language::unknown, Language::zh, Language::en, Language::es, Language::fr, Language::de,
-                     Language::pt, Language::it, Language::ja, Language::ko, Language::other})
+  for (Language l :
+       {Language::unknown, Language::zh, Language::en, Language::es, Language::fr, Language::de,
+        Language::pt, Language::it, Language::ja, Language::ko, Language::other})
     EXPECT_EQ(parse_language(to_string(l)), l) << to_string(l);
   EXPECT_EQ(parse_language("ZH"), Language::zh);
   EXPECT_FALSE(parse_language("klingon").has_value());
@@ -63,8 +64,8 @@ TEST(Language, TooLittleTextIsUnknownOrAnUnconfidentEnglish) {
 TEST(Language, EnglishWordsSharedWithOtherLanguagesAreNoEvidence) {
   // "no", "me", "a", "come", "in" are English too; a Spanish-looking word or two does not outvote
   // the English function words.
-  for (const char* text : {"no one came to help me", "come in and see a manager", "la la land is on",
-                           "I ordered a burrito con queso and it never came"})
+  for (const char* text : {"no one came to help me", "come in and see a manager",
+                           "la la land is on", "I ordered a burrito con queso and it never came"})
     EXPECT_EQ(detect_language(text), Language::en) << text;
 }
 
