@@ -141,7 +141,10 @@ const std::vector<std::string>& polite_formulas() {
       "thanks", "thank you", "thank u", "thx", "ty", "please", "pls", "plz", "ok", "okay", "k",
       "hi", "hello", "hey", "dear", "welcome", "you're welcome", "no problem", "np", "cheers",
       "regards", "best regards", "kind regards", "have a nice day", "have a great day", "great day",
-      "appreciate it", "much appreciated", "bye", "good morning", "good afternoon", "good evening"};
+      "appreciate it", "much appreciated", "bye", "good morning", "good afternoon", "good evening",
+      // season's greetings: wishes, not the customer's feeling ("Happy thanksgiving")
+      "happy holidays", "happy thanksgiving", "happy new year", "happy birthday", "happy easter",
+      "merry christmas", "新年快乐", "节日快乐", "中秋快乐", "春节快乐", "生日快乐"};
   return list;
 }
 

@@ -73,7 +73,8 @@ Polarity default_polarity(
 // Which mentions count as "the customer expressed an emotion" (the summarizer's hard constraint):
 //   1. the turn is a customer turn (detect_emotions takes that as `customer_turn`);
 //   2. not a polite formula: 好的, 谢谢, 感谢, 您好, 不客气, 麻烦, 请问, thanks, thank you, please,
-//      ok, hi, hello, ... (polite_formulas()) and the apologies sorry, 抱歉, 对不起, 不好意思
+//      ok, hi, hello, season's greetings (happy holidays, 新年快乐), ... (polite_formulas()) and the
+//      apologies sorry, 抱歉, 对不起, 不好意思
 //      (apology_formulas(): "sorry for the late reply" is courtesy from either side);
 //   2b. not a courtesy: a positive-polarity mention (after rule 5) in the same sentence as a thanks
 //      formula (gratitude_formulas(): "Great, thanks!", "Thank you :)", "好的谢谢亲😊") thanks

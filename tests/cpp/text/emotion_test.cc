@@ -162,6 +162,13 @@ TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
   EXPECT_EQ(expressed("开心！谢谢"), V{"开心"});
 }
 
+std::vector<std::string> expressed_terms(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto& m : detect_emotions(text, default_lexicon(), 0))
+    if (m.expressed) out.push_back(m.term);
+  return out;
+}
+
 TEST(Detect, PoliteFormulasNeverCount) {
   Lexicon lex;
   lex.add("谢谢", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
@@ -181,6 +188,9 @@ TEST(Detect, PoliteFormulasNeverCount) {
   ASSERT_EQ(ma.size(), 1u);
   EXPECT_TRUE(ma[0].polite);
   EXPECT_FALSE(ma[0].expressed);
+  // Season's greetings are wishes.
+  EXPECT_EQ(expressed_terms("Happy thanksgiving"), std::vector<std::string>{});
+  EXPECT_EQ(expressed_terms("新年快乐"), std::vector<std::string>{});
   // The closing formula is consumed whole, so 愉快 inside it is not a mention.
   EXPECT_TRUE(detect_emotions("祝您生活愉快", lex, 2).empty());
 }
