@@ -116,7 +116,7 @@ Polarity default_polarity(
 // Strength (EmotionMention::strength), for ranking mentions; 0 for a mention that is not expressed,
 // else in (0, 1]:
 //   strength = min(1, intensity * kind weight * degree * exclamation)
-//   kind weight: feeling 1, report 0.5, judgement 0.4, request 0.3 (kMentionKindWeight);
+//   kind weight: feeling 1, report 0.5, judgement 0.4, request 0.3 (mention_kind_weight);
 //   degree: 1.25 per degree word before the term or opening it (太 很 非常 真的 真是 特别 超 超级 好
 //     挺 十分 极其 实在 简直 最 更 这么 那么 如此 / so sooo really very extremely super totally
 //     absolutely completely utterly too truly incredibly beyond pretty seriously), at most two
@@ -127,7 +127,7 @@ Polarity default_polarity(
 //   and "so frustrated" (0.875) > asap (0.21).
 //
 // Spans: char_start..char_end and byte_start..byte_end cover the whole expression as written: the
-// negator of rule 5 ("Not happy", 不开心), the degree words and softeners before the term (非常不满意,
+// negator of rule 5 ("Not happy", 不是很开心), the degree words and softeners before the term (非常不满意,
 // 真的是无语, "so angry", "really disappointed"), and the Chinese particles 了 啊 呀 啦 after it (太垃圾了);
 // never punctuation (a rendered Chinese unit replaces its final ！ with 。). term_* give the lexicon
 // term's own span; `term` is the term as written, `expression` the whole span.
