@@ -455,7 +455,7 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
   if (options.language) {
     result.language = *options.language;
   } else {
-    const LanguageGuess guess = guess_language(text);
+    const LanguageGuess guess = guess_language(decoded);
     result.language = !guess.confident && options.fallback_language != Language::unknown
                           ? options.fallback_language
                           : guess.language;

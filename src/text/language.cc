@@ -186,7 +186,10 @@ bool is_supported_language(Language language) {
 }
 
 LanguageGuess guess_language(std::string_view text) {
-  const DecodedText d = decode_utf8(text, Utf8Mode::lossy);
+  return guess_language(decode_utf8(text, Utf8Mode::lossy));
+}
+
+LanguageGuess guess_language(const DecodedText& d) {
   std::size_t han = 0, kana = 0, hangul = 0, latin = 0, other = 0;
   std::array<float, kLatin.size()> score{};
   std::size_t words = 0;

@@ -29,6 +29,8 @@
 #include <optional>
 #include <string_view>
 
+#include "kessel/text/utf8.h"
+
 namespace kessel::text {
 
 enum class Language : std::uint8_t { unknown, zh, en, es, fr, de, pt, it, ja, ko, other };
@@ -48,6 +50,7 @@ struct LanguageGuess {
 };
 
 LanguageGuess guess_language(std::string_view text);
+LanguageGuess guess_language(const DecodedText& text);  // the same on text the caller decoded
 inline Language detect_language(std::string_view text) { return guess_language(text).language; }
 
 }  // namespace kessel::text
