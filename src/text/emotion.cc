@@ -93,6 +93,41 @@ Polarity default_polarity(Emotion e) {
   }
 }
 
+const char* to_string(MentionKind k) {
+  switch (k) {
+    case MentionKind::feeling:
+      return "feeling";
+    case MentionKind::report:
+      return "report";
+    case MentionKind::judgement:
+      return "judgement";
+    case MentionKind::request:
+      return "request";
+  }
+  return "feeling";
+}
+
+std::optional<MentionKind> parse_mention_kind(std::string_view name) {
+  const std::string s = normalize_term(name);
+  for (MentionKind k : {MentionKind::feeling, MentionKind::report, MentionKind::judgement, MentionKind::request})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+float mention_kind_weight(MentionKind k) {
+  switch (k) {
+    case MentionKind::feeling:
+      return 1.0f;
+    case MentionKind::report:
+      return 0.5f;
+    case MentionKind::judgement:
+      return 0.4f;
+    case MentionKind::request:
+      return 0.3f;
+  }
+  return 1.0f;
+}
+
 const std::vector<std::string>& polite_formulas() {
   static const std::vector<std::string> list = {
       // zh
@@ -106,7 +141,10 @@ const std::vector<std::string>& polite_formulas() {
       "thanks", "thank you", "thank u", "thx", "ty", "please", "pls", "plz", "ok", "okay", "k",
       "hi", "hello", "hey", "dear", "welcome", "you're welcome", "no problem", "np", "cheers",
       "regards", "best regards", "kind regards", "have a nice day", "have a great day", "great day",
-      "appreciate it", "much appreciated", "bye", "good morning", "good afternoon", "good evening"};
+      "appreciate it", "much appreciated", "bye", "good morning", "good afternoon", "good evening",
+      // season's greetings: wishes, not the customer's feeling ("Happy thanksgiving")
+      "happy holidays", "happy thanksgiving", "happy new year", "happy birthday", "happy easter",
+      "merry christmas", "新年快乐", "节日快乐", "中秋快乐", "春节快乐", "生日快乐"};
   return list;
 }
 
@@ -233,19 +271,159 @@ bool is_emphatic_never_zh(std::string_view text, const std::vector<Token>& token
   return before.ends_with("从") || before.ends_with("从来") || before.ends_with("向来") || after.starts_with("过");
 }
 
-// Rule 5: whether a negator among the `window` tokens before tokens[term], in the same clause,
-// negates the term.
-bool negated_term(std::string_view text, const DecodedText& decoded,
-                  const std::vector<Token>& tokens, std::size_t term, int window) {
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// Rule 5: the index of the negator among the `window` tokens before tokens[term], in the same
+// clause, that negates the term; kNone when none does.
+std::size_t negator_of(std::string_view text, const DecodedText& decoded, const std::vector<Token>& tokens,
+                       std::size_t term, int window) {
   for (std::size_t back = 1; back <= static_cast<std::size_t>(window) && back <= term; ++back) {
     const std::size_t k = term - back;
     if (ends_negation_scope(tokens[k]) || cjk_space_between(decoded, tokens[k], tokens[k + 1]))
-      return false;
+      return kNone;
     if (is_negator(tokens[k]))
       return !is_not_only(tokens, k) && !is_emphatic_never_en(tokens, k, term) &&
-             !is_emphatic_never_zh(text, tokens, k, term);
+                     !is_emphatic_never_zh(text, tokens, k, term)
+                 ? k
+                 : kNone;
   }
+  return kNone;
+}
+
+// ---- expressions: the words around a term that belong to it (spans and strength)
+
+// Degree words: boosters raise a mention's strength, softeners lower it; both join its span.
+constexpr float kBoost = 1.25f;
+constexpr float kSoften = 0.8f;
+constexpr int kMaxBoosts = 2;
+
+// Chinese degree words, longest first within each list (matched against the characters just before
+// the expression, with nothing between).
+constexpr std::u32string_view kZhBoosters[] = {
+    U"实在是", U"简直是", U"真的是", U"非常", U"真的", U"真是", U"特别", U"超级", U"十分", U"极其",
+    U"相当", U"实在", U"简直", U"这么", U"那么", U"如此", U"太", U"很", U"超", U"好", U"挺", U"最", U"更",
+    U"真"};
+constexpr std::u32string_view kZhSofteners[] = {U"有一点", U"有点", U"有些", U"稍微", U"略"};
+// English: one word before the expression, separated by spaces (so+ also matches sooo).
+constexpr std::string_view kEnBoosters[] = {"really",   "very",   "extremely", "super",   "totally",
+                                            "absolutely", "completely", "utterly", "too", "truly",
+                                            "incredibly", "beyond", "pretty", "seriously", "so"};
+constexpr std::string_view kEnSofteners[] = {"slightly", "somewhat", "kinda", "bit", "little"};
+
+// The case-folded Latin word of cps[from, to).
+std::string latin_word(const std::vector<char32_t>& cps, std::size_t from, std::size_t to) {
+  std::string w;
+  for (std::size_t i = from; i < to; ++i) append_utf8(w, fold_case(cps[i]));
+  return w;
+}
+
+bool is_so(std::string_view w) {  // so, soo, sooo...
+  return w.size() >= 2 && w[0] == 's' && w.find_first_not_of('o', 1) == std::string_view::npos;
+}
+
+bool ends_with_at(const std::vector<char32_t>& cps, std::size_t end, std::size_t floor, std::u32string_view w) {
+  if (end < floor + w.size()) return false;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (cps[end - w.size() + i] != w[i]) return false;
+  return true;
+}
+
+// Extends an expression that starts at char `start` back over the degree words before it, not
+// before `floor` (the previous mention's end). Counts the boosters and softeners it passes.
+std::size_t extend_back(const std::vector<char32_t>& cps, std::size_t start, std::size_t floor, int* boosts,
+                        int* softeners) {
+  for (int step = 0; step < 3 && start > floor; ++step) {
+    if (is_cjk(cps[start - 1])) {
+      bool found = false;
+      for (std::u32string_view w : kZhSofteners)
+        if (ends_with_at(cps, start, floor, w)) {
+          start -= w.size(), ++*softeners, found = true;
+          break;
+        }
+      for (std::size_t i = 0; !found && i < std::size(kZhBoosters); ++i) {
+        const std::u32string_view w = kZhBoosters[i];
+        if (!ends_with_at(cps, start, floor, w)) continue;
+        const std::size_t at = start - w.size();
+        // 你好 / 您好 is a greeting, not 好 "so".
+        if (w == U"好" && at > 0 && (cps[at - 1] == U'你' || cps[at - 1] == U'您')) break;
+        start = at, ++*boosts, found = true;
+      }
+      if (!found) break;
+      continue;
+    }
+    // English: spaces (no line break), then a word.
+    std::size_t p = start;
+    while (p > floor && (cps[p - 1] == ' ' || cps[p - 1] == '\t')) --p;
+    if (p == start || p == floor || !is_latin_letter(cps[p - 1])) break;
+    std::size_t q = p;
+    while (q > floor && is_latin_letter(cps[q - 1])) --q;
+    if (q > 0 && (is_latin_letter(cps[q - 1]) || cps[q - 1] == '\'' || cps[q - 1] == '-')) break;
+    const std::string w = latin_word(cps, q, p);
+    bool booster = is_so(w), softener = false;
+    for (std::string_view b : kEnBoosters) booster |= w == b;
+    for (std::string_view b : kEnSofteners) softener |= w == b;
+    if (!booster && !softener) {
+      // "a bit", "a little", "kind of", "sort of"
+      if (w != "of") break;
+      std::size_t r = q;
+      while (r > floor && cps[r - 1] == ' ') --r;
+      std::size_t t = r;
+      while (t > floor && is_latin_letter(cps[t - 1])) --t;
+      const std::string head = latin_word(cps, t, r);
+      if (r == q || (head != "kind" && head != "sort")) break;
+      q = t, softener = true;
+    }
+    if ((w == "bit" || w == "little")) {  // only as "a bit" / "a little"
+      std::size_t r = q;
+      while (r > floor && cps[r - 1] == ' ') --r;
+      if (r == q || r == floor || fold_case(cps[r - 1]) != 'a' || (r >= 2 && is_latin_letter(cps[r - 2]))) break;
+      q = r - 1;
+    }
+    start = q;
+    ++*(softener ? softeners : boosts);
+  }
+  return start;
+}
+
+// Whether a term opens with a degree word (太失望了, 很满意, "so disappointed", "very disappointed").
+bool opens_with_booster(const std::vector<char32_t>& cps, std::size_t start, std::size_t end) {
+  const std::size_t n = end - start;
+  if (n >= 2 && is_cjk(cps[start])) {
+    for (std::u32string_view w : kZhBoosters)
+      if (w.size() < n && std::u32string_view(cps.data() + start, w.size()) == w) return true;
+    return false;
+  }
+  std::size_t space = start;
+  while (space < end && is_latin_letter(cps[space])) ++space;
+  if (space == start || space == end || cps[space] != ' ') return false;
+  const std::string w = latin_word(cps, start, space);
+  if (is_so(w)) return true;
+  for (std::string_view b : kEnBoosters)
+    if (w == b) return true;
   return false;
+}
+
+// The Chinese particles a feeling ends with (太垃圾了, 气死了啊), at most two, joined to the span.
+std::size_t extend_forward(const std::vector<char32_t>& cps, std::size_t end) {
+  for (int k = 0; k < 2 && end < cps.size(); ++k) {
+    const char32_t c = cps[end];
+    if (c != U'了' && c != U'啊' && c != U'呀' && c != U'啦') break;
+    ++end;
+  }
+  return end;
+}
+
+// 1.15 when ! or ！ follows (after spaces), 1.3 for a run of them (?! counts, ? alone does not).
+float exclamation_factor(const std::vector<char32_t>& cps, std::size_t end) {
+  while (end < cps.size() && cps[end] == ' ') ++end;
+  int bangs = 0, run = 0;
+  for (; end < cps.size(); ++end, ++run) {
+    const char32_t c = cps[end];
+    if (c == '!' || c == U'！') ++bangs;
+    else if (c != '?' && c != U'？') break;
+  }
+  if (bangs == 0) return 1.0f;
+  return run >= 2 ? 1.3f : 1.15f;
 }
 
 // Rule 6: a two-character term from an external lexicon whose second character starts another
@@ -264,14 +442,27 @@ bool overlaps_next_entry(const Lexicon& lexicon, const DecodedText& decoded, con
 
 }  // namespace
 
-std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon& lexicon, int turn,
-                                            const DetectOptions& options) {
+TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon, int turn,
+                                  const DetectOptions& options) {
   KESSEL_CHECK_ARG(options.negation_window >= 0,
                    "detect_emotions: negation_window=", options.negation_window, " must be >= 0");
   TokenizeOptions topts;
   topts.terms = &lexicon.matcher();
-  const DecodedText decoded = decode_utf8(text);
+  const DecodedText decoded = decode_utf8(text, Utf8Mode::strict);
   const std::vector<Token> tokens = tokenize(text, decoded, topts);
+  TurnEmotions result;
+  // Rule 0: the turn's language.
+  if (options.language) {
+    result.language = *options.language;
+  } else {
+    const LanguageGuess guess = guess_language(decoded);
+    result.language = !guess.confident && options.fallback_language != Language::unknown
+                          ? options.fallback_language
+                          : guess.language;
+  }
+  auto entry_of = [&](std::string_view term) {
+    return options.filter_by_language ? lexicon.primary(term, result.language) : lexicon.primary(term);
+  };
   // Rule 2b: whether token k's sentence (a run of tokens up to a sentence end) holds a thanks
   // formula. The sentences are worked out for the whole text at the first positive mention: most
   // texts have none, and looking every token up in the formulas was 14% of detect_emotions's
@@ -290,21 +481,22 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
     }
     return thanks_sentence[static_cast<std::size_t>(sentence[k])] != 0;
   };
-  std::vector<EmotionMention> out;
+  std::vector<EmotionMention>& out = result.mentions;
+  std::size_t floor = 0;  // where the previous expression ended (chars): expressions never overlap
   for (std::size_t k = 0; k < tokens.size(); ++k) {
     const Token& t = tokens[k];
     if (t.kind == TokenKind::punct || t.kind == TokenKind::url || t.kind == TokenKind::mention ||
         t.kind == TokenKind::placeholder || t.kind == TokenKind::number) {
       continue;
     }
-    const LexiconEntry* entry = lexicon.primary(t.lower);
+    const LexiconEntry* entry = entry_of(t.lower);
     if (entry == nullptr && t.kind == TokenKind::emoji) {
       // Fall back to the base emoji without skin tones or ZWJ continuations.
       const DecodedText d = decode_utf8(t.text);
-      entry = lexicon.primary(encode_utf8(d.cps.data(), 1));
+      entry = entry_of(encode_utf8(d.cps.data(), 1));
     }
     if (entry == nullptr && t.kind == TokenKind::weibo_emoticon && t.lower.size() > 2) {
-      entry = lexicon.primary(t.lower.substr(1, t.lower.size() - 2));  // [怒] -> 怒
+      entry = entry_of(t.lower.substr(1, t.lower.size() - 2));  // [怒] -> 怒
     }
     if (entry == nullptr) continue;
     if (entry->source != "default" &&
@@ -315,21 +507,24 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
     EmotionMention m;
     m.term = t.text;
     m.turn = turn;
-    m.char_start = t.char_start;
-    m.char_end = t.char_end;
-    m.byte_start = t.byte_start;
-    m.byte_end = t.byte_end;
+    m.term_char_start = t.char_start;
+    m.term_char_end = t.char_end;
+    m.term_byte_start = t.byte_start;
+    m.term_byte_end = t.byte_end;
     m.emotion = entry->emotion;
     m.intensity = entry->intensity;
     m.polarity = entry->polarity;
     m.source = entry->source;
+    m.kind = entry->kind;
     m.polite = polite;
 
     // Rule 5. Only words are negated: an emoji or emoticon after "nobody told me" still says what
     // the customer feels.
     const bool lexical = t.kind != TokenKind::emoji && t.kind != TokenKind::emoticon &&
                          t.kind != TokenKind::weibo_emoticon;
-    if (lexical && !polite && negated_term(text, decoded, tokens, k, options.negation_window)) {
+    const std::size_t negator =
+        lexical && !polite ? negator_of(text, decoded, tokens, k, options.negation_window) : kNone;
+    if (negator != kNone) {
       if (m.polarity != Polarity::positive) continue;  // "not angry", 别生气: dropped
       m.emotion = opposite(m.emotion);
       m.intensity *= 0.5f;
@@ -341,9 +536,43 @@ std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon
     m.wheel = wheel_coordinate(m.emotion, m.intensity);
     m.expressed = options.customer_turn && !m.polite && m.polarity != Polarity::neutral &&
                   m.intensity >= options.min_intensity && entry->expressive;
+
+    // The expression: negator, degree words before it, particles after it.
+    auto start = static_cast<std::size_t>(negator != kNone ? tokens[negator].char_start : t.char_start);
+    auto end = static_cast<std::size_t>(t.char_end);
+    int boosts = 0, softeners = 0;
+    if (lexical && !polite) {
+      start = extend_back(decoded.cps, start, floor, &boosts, &softeners);
+      if (opens_with_booster(decoded.cps, static_cast<std::size_t>(t.char_start), end)) ++boosts;
+      end = extend_forward(decoded.cps, end);
+    }
+    m.char_start = static_cast<std::int64_t>(start);
+    m.char_end = static_cast<std::int64_t>(end);
+    floor = end;
+    if (m.expressed) {
+      float degree = 1.0f;
+      for (int b = 0; b < std::min(boosts, kMaxBoosts); ++b) degree *= kBoost;
+      if (softeners > 0) degree *= kSoften;
+      m.strength = std::min(1.0f, m.intensity * mention_kind_weight(m.kind) * degree *
+                                      exclamation_factor(decoded.cps, end));
+    }
     out.push_back(std::move(m));
   }
-  return out;
+  // A particle joined to one expression may start the next term (太差了啊这): the term wins.
+  for (std::size_t i = 0; i + 1 < out.size(); ++i)
+    out[i].char_end = std::min(out[i].char_end, std::max(out[i].term_char_end, out[i + 1].char_start));
+  for (EmotionMention& m : out) {
+    m.byte_start = decoded.byte_offsets[static_cast<std::size_t>(m.char_start)];
+    m.byte_end = decoded.byte_offsets[static_cast<std::size_t>(m.char_end)];
+    m.expression.assign(text.substr(static_cast<std::size_t>(m.byte_start),
+                                    static_cast<std::size_t>(m.byte_end - m.byte_start)));
+  }
+  return result;
+}
+
+std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon& lexicon, int turn,
+                                            const DetectOptions& options) {
+  return detect_turn_emotions(text, lexicon, turn, options).mentions;
 }
 
 }  // namespace kessel::text

@@ -159,6 +159,34 @@ const LexiconEntry* Lexicon::primary(std::string_view term) const {
   return best;
 }
 
+const LexiconEntry* Lexicon::primary(std::string_view term, Language turn_language) const {
+  const std::string key = normalize_term(term);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return nullptr;
+  const LexiconEntry* best = nullptr;
+  for (const auto& e : it->second) {
+    if (!entry_applies(e, key, turn_language)) continue;
+    if (best != nullptr && e.source != best->source) continue;  // the earliest applicable source
+    const bool better = best == nullptr || (e.expressive && !best->expressive) ||
+                        (e.expressive == best->expressive && e.intensity > best->intensity);
+    if (better) best = &e;
+  }
+  return best;
+}
+
+bool entry_applies(const LexiconEntry& entry, std::string_view normalized_term, Language turn_language) {
+  if (entry.language == Language::unknown || entry.language == turn_language) return true;
+  if (entry.language == Language::zh) {
+    if (turn_language == Language::ja) return false;
+    for (std::size_t at = 0; at < normalized_term.size();) {
+      const char32_t cp = next_code_point(normalized_term, &at);
+      if (is_cjk(cp)) return true;
+    }
+    return false;
+  }
+  return entry.language == Language::en && turn_language == Language::zh;
+}
+
 std::string Lexicon::identity() const {
   std::string out;
   for (const auto& [name, count] : source_counts_) {
@@ -176,8 +204,12 @@ std::string Lexicon::identity() const {
     h = fnv1a64(*term, h);
     for (const auto& e : entries_.at(*term)) {
       char row[96];
-      std::snprintf(row, sizeof row, "\t%s\t%.6g\t%s\t%d\n", to_string(e.emotion), static_cast<double>(e.intensity),
-                    to_string(e.polarity), e.expressive ? 1 : 0);
+      // Language and kind are hashed only when set, so that lexicons without them keep their identity.
+      std::string extra;
+      if (e.language != Language::unknown) extra += std::string("\t") + to_string(e.language);
+      if (e.kind != MentionKind::feeling) extra += std::string("\t") + to_string(e.kind);
+      std::snprintf(row, sizeof row, "\t%s\t%.6g\t%s\t%d%s\n", to_string(e.emotion), static_cast<double>(e.intensity),
+                    to_string(e.polarity), e.expressive ? 1 : 0, extra.c_str());
       h = fnv1a64(e.source, h);
       h = fnv1a64(row, h);
     }
@@ -216,7 +248,7 @@ std::vector<std::string> split_tabs(const std::string& line) {
 }  // namespace
 
 void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::string& source,
-                     LoadReport* report) {
+                     LoadReport* report, Language language) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("add_lexicon_tsv: cannot open '" + path + "'");
   std::string line;
@@ -246,8 +278,14 @@ void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::strin
     const auto polarity = parse_polarity(fields[3]);
     if (!polarity)
       throw ParseError(path, line_no, "polarity: unknown polarity '" + fields[3] + "'");
+    MentionKind kind = MentionKind::feeling;
+    if (fields.size() >= 5 && !fields[4].empty()) {
+      const auto k = parse_mention_kind(fields[4]);
+      if (!k) throw ParseError(path, line_no, "kind: unknown kind '" + fields[4] + "' (feeling, report, judgement, request)");
+      kind = *k;
+    }
     if (normalize_term(fields[0]).empty()) throw ParseError(path, line_no, "term: empty");
-    lexicon.add(fields[0], LexiconEntry{*emotion, intensity, *polarity, source});
+    lexicon.add(fields[0], LexiconEntry{*emotion, intensity, *polarity, source, true, language, kind});
     ++loaded;
   }
   if (report != nullptr) {
@@ -258,9 +296,9 @@ void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::strin
 
 Lexicon load_default_lexicon(const std::string& dir) {
   Lexicon lexicon;
-  for (const char* name : {"default_zh.tsv", "default_en.tsv", "default_emoji.tsv"}) {
-    add_lexicon_tsv(lexicon, dir + "/" + name, "default");
-  }
+  add_lexicon_tsv(lexicon, dir + "/default_zh.tsv", "default", nullptr, Language::zh);
+  add_lexicon_tsv(lexicon, dir + "/default_en.tsv", "default", nullptr, Language::en);
+  add_lexicon_tsv(lexicon, dir + "/default_emoji.tsv", "default", nullptr, Language::unknown);
   return lexicon;
 }
 

@@ -99,6 +99,14 @@ bool dutir_expressive(std::string_view pos, std::string_view code, long intensit
   return intensity >= (pos == "verb" || pos == "adv" ? 7 : 5);
 }
 
+namespace {
+// DUTIR's judgement classes (dutir_expressive) judge rather than feel.
+MentionKind dutir_kind(std::string_view code) {
+  return code == "PD" || code == "PG" || code == "PH" || code == "NL" ? MentionKind::judgement
+                                                                       : MentionKind::feeling;
+}
+}  // namespace
+
 void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
   auto in = open_or_throw(path, "add_dutir");
   LoadReport local;
@@ -163,7 +171,8 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
     // class then decides, except for surprise, which stays neutral.
     const Polarity p = polarity == 0 ? default_polarity(*emotion) : polarity_of(polarity);
     lexicon.add(term, LexiconEntry{*emotion, static_cast<float>(strength) / 9.0f, p, "dutir",
-                                   dutir_expressive(f[1], f[4], strength)});
+                                   dutir_expressive(f[1], f[4], strength), Language::zh,
+                                   dutir_kind(f[4])});
     ++r.loaded;
     // Auxiliary class (columns 8..10), when present and well formed.
     if (f.size() >= 9 && !f[7].empty()) {
@@ -173,7 +182,8 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
         if (f.size() < 10 || !parse_int(f[9], &aux_polarity)) aux_polarity = polarity;
         const Polarity ap = aux_polarity == 0 ? default_polarity(*aux) : polarity_of(aux_polarity);
         lexicon.add(term, LexiconEntry{*aux, static_cast<float>(aux_strength) / 9.0f, ap, "dutir",
-                                       dutir_expressive(f[1], f[7], aux_strength)});
+                                       dutir_expressive(f[1], f[7], aux_strength), Language::zh,
+                                       dutir_kind(f[7])});
         ++r.loaded;
       } else {
         r.skip("malformed auxiliary class");
@@ -225,7 +235,7 @@ void add_nrc_emolex(Lexicon& lexicon, const std::string& path, LoadReport* repor
       if (w.positive && !w.negative) p = Polarity::positive;
       if (w.negative && !w.positive) p = Polarity::negative;
       if (w.negative && w.positive) p = Polarity::both;
-      lexicon.add(term, LexiconEntry{e, kNrcIntensity, p, "nrc"});
+      lexicon.add(term, LexiconEntry{e, kNrcIntensity, p, "nrc", true, Language::en});
       ++r.loaded;
     }
   }

@@ -39,6 +39,13 @@ bool opens_bracket_group(char32_t last, const char32_t* cps, std::size_t n, std:
   return false;
 }
 
+// ":[" or ":]" right after a CJK character is a field label's colon and a bracket, not an emoticon:
+// CSDS's system lines end "信息发送:[订单编号:[" where the cut took the slot, and "下单时间:]"; Chinese
+// chat writes its emoticons with round brackets or as emoji.
+bool is_label_bracket(const char32_t* cps, std::size_t i, std::size_t len) {
+  return len == 2 && i > 0 && cps[i] == ':' && (cps[i + 1] == '[' || cps[i + 1] == ']') && is_cjk(cps[i - 1]);
+}
+
 // Length of a built-in emoticon at cps[i] that respects the boundary rule, 0 when none.
 std::size_t emoticon_length(const char32_t* cps, std::size_t n, std::size_t i) {
   static const EmoticonIndex emoticons(builtin_emoticons());
@@ -48,6 +55,7 @@ std::size_t emoticon_length(const char32_t* cps, std::size_t n, std::size_t i) {
     if (is_alnum(e.front()) && i > 0 && is_alnum(cps[i - 1])) continue;
     if (is_alnum(e.back()) && i + e.size() < n && is_alnum(cps[i + e.size()])) continue;
     if (opens_bracket_group(e.back(), cps, n, i + e.size())) continue;
+    if (is_label_bracket(cps, i, e.size())) continue;
     return e.size();
   }
   return 0;
@@ -378,7 +386,8 @@ std::vector<Token> tokenize(std::string_view bytes, const DecodedText& decoded,
         }
         // A lexicon emoticon obeys the built-in emoticons' bracket rule too.
         const bool bracket_ok =
-            !symbols_only || !opens_bracket_group(cps[i + consumed - 1], cps, n, i + consumed);
+            !symbols_only || (!opens_bracket_group(cps[i + consumed - 1], cps, n, i + consumed) &&
+                              !is_label_bracket(cps, i, consumed));
         if (left_ok && right_ok && bracket_ok) {
           len = consumed;
           kind = symbols_only ? TokenKind::emoticon : TokenKind::term;

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kessel/text/language.h"
+
 namespace kessel::text {
 
 class Lexicon;
@@ -61,10 +63,18 @@ Polarity default_polarity(
 // Weibo bracket emoticons are looked up as whole tokens (an emoji with a skin tone falls back to
 // its base emoji).
 //
+// 0. Language: the turn's language (DetectOptions::language, else guess_language(text), language.h)
+//    chooses the entries that apply (entry_applies, lexicon.h): emoji and emoticons in every turn;
+//    Chinese entries in Chinese turns, and their Han-character terms in any turn but a Japanese
+//    one; English entries in English and Chinese turns. So the Chinese slang `low` stays out of
+//    "it says low users", and a Spanish turn gets no English mention (only its emoji); the turn's
+//    language comes back in TurnEmotions::language for callers to report.
+//
 // Which mentions count as "the customer expressed an emotion" (the summarizer's hard constraint):
 //   1. the turn is a customer turn (detect_emotions takes that as `customer_turn`);
 //   2. not a polite formula: 好的, 谢谢, 感谢, 您好, 不客气, 麻烦, 请问, thanks, thank you, please,
-//      ok, hi, hello, ... (polite_formulas()) and the apologies sorry, 抱歉, 对不起, 不好意思
+//      ok, hi, hello, season's greetings (happy holidays, 新年快乐), ... (polite_formulas()) and the
+//      apologies sorry, 抱歉, 对不起, 不好意思
 //      (apology_formulas(): "sorry for the late reply" is courtesy from either side);
 //   2b. not a courtesy: a positive-polarity mention (after rule 5) in the same sentence as a thanks
 //      formula (gratitude_formulas(): "Great, thanks!", "Thank you :)", "好的谢谢亲😊") thanks
@@ -90,19 +100,61 @@ Polarity default_polarity(
 //      ordinary text. A two-character external term whose second character starts another entry
 //      with the following text (不成|成功, 天才|才能) is a cut across two words and is dropped.
 // Mentions failing rule 1–4b are still returned (with expressed = false) so callers can show them;
-// dropped ones (rule 5 and 6) are not.
+// dropped ones (rule 0, 5 and 6) are not. Requests and reports stay expressed (they count for the
+// constraint); `kind` and `strength` say how much of a feeling each mention is.
+//
+// Kinds (LexiconEntry::kind, the default lexicon's fifth column):
+//   feeling    the customer says what they feel: anger, disgust, sadness, worry, delight (气死我了,
+//              无语, 失望, 垃圾, furious, so frustrated, 😡). A complaint act (投诉, 差评, 举报,
+//              "I want to complain") is a feeling of anger: it is how customers escalate anger;
+//   report     a problem stated as a fact that implies the feeling (打不通, 闪退, 还没收到, 等了好久,
+//              delayed, broken, still waiting, no response);
+//   judgement  an acknowledgement, a verdict or a filler (不行, 算了, 没办法, 负责, 相信, 专业, 👌 👍 ✅,
+//              helpful, professional);
+//   request    urgency and demands (尽快, 快点, 赶紧, 速度, 及时, 退钱, asap, hurry, urgent, ⏳).
+//
+// Strength (EmotionMention::strength), for ranking mentions; 0 for a mention that is not expressed,
+// else in (0, 1]:
+//   strength = min(1, intensity * kind weight * degree * exclamation)
+//   kind weight: feeling 1, report 0.5, judgement 0.4, request 0.3 (mention_kind_weight);
+//   degree: 1.25 per degree word before the term or opening it (太 很 非常 真的 真是 特别 超 超级 好
+//     挺 十分 极其 实在 简直 最 更 这么 那么 如此 / so sooo really very extremely super totally
+//     absolutely completely utterly too truly incredibly beyond pretty seriously), at most two
+//     (1.5625); 0.8 for a softener (有点 有些 稍微 略 / a bit, a little, kind of, sort of, kinda,
+//     slightly, somewhat);
+//   exclamation: 1.15 when ! or ！ follows the expression (after its particles), 1.3 for a run (!!!).
+//   So 太垃圾了 (0.8 * 1.25 = 1.0) > 生气 (0.9) > 算了 (0.8 * 0.4 = 0.32) > 快点 (0.5 * 0.3 = 0.15),
+//   and "so frustrated" (0.875) > asap (0.21).
+//
+// Spans: char_start..char_end and byte_start..byte_end cover the whole expression as written: the
+// negator of rule 5 ("Not happy", 不是很开心), the degree words and softeners before the term (非常不满意,
+// 真的是无语, "so angry", "really disappointed"), and the Chinese particles 了 啊 呀 啦 after it (太垃圾了);
+// never punctuation (a rendered Chinese unit replaces its final ！ with 。). term_* give the lexicon
+// term's own span; `term` is the term as written, `expression` the whole span.
+enum class MentionKind : std::uint8_t { feeling, report, judgement, request };
+const char* to_string(MentionKind k);                          // "feeling", "report", ...
+std::optional<MentionKind> parse_mention_kind(std::string_view name);
+float mention_kind_weight(MentionKind k);                      // 1, 0.5, 0.4, 0.3
+
 struct EmotionMention {
-  std::string term;             // the matched text as written
+  std::string term;             // the lexicon term as written in the text
+  std::string expression;       // the whole span as written: "Not happy", 太垃圾了, "so angry"
   int turn = -1;                // caller's turn index (-1 when not from a dialogue)
-  std::int64_t char_start = 0;  // code point offsets into the text, end exclusive
+  std::int64_t char_start = 0;  // the whole expression: code point offsets into the text, end exclusive
   std::int64_t char_end = 0;
-  std::int64_t byte_start = 0;  // byte offsets into the text, end exclusive
+  std::int64_t byte_start = 0;  // the whole expression: byte offsets into the text, end exclusive
   std::int64_t byte_end = 0;
+  std::int64_t term_char_start = 0;  // the lexicon term alone (inside the expression)
+  std::int64_t term_char_end = 0;
+  std::int64_t term_byte_start = 0;
+  std::int64_t term_byte_end = 0;
   Emotion emotion = Emotion::joy;
-  float intensity = 0.0f;  // in [0, 1]
+  float intensity = 0.0f;  // in [0, 1]: the lexicon's, halved by a negation (rule 5)
   Polarity polarity = Polarity::neutral;
   WheelPoint wheel;        // wheel_coordinate(emotion, intensity)
   std::string source;      // lexicon source: "default", "dutir", "nrc", "emoji_sentiment", ...
+  MentionKind kind = MentionKind::feeling;
+  float strength = 0.0f;   // see "Strength" above; 0 unless expressed
   bool negated = false;    // flipped by a negator (rule 5)
   bool polite = false;     // a polite formula (rule 2) or a courtesy (rule 2b)
   bool expressed = false;  // satisfies rules 1–4b: counts for the customer-emotion constraint
@@ -112,10 +164,26 @@ struct DetectOptions {
   float min_intensity = 0.3f;
   int negation_window = 3;  // tokens looked back for a negator
   bool customer_turn = true;
+  // The turn's language (rule 0); nullopt: guess_language(text).
+  std::optional<Language> language;
+  // Used instead of the guess when the guess is not confident (no letters, or Latin text without a
+  // single function word: "Shit", "low", "ok?"): the dialogue's language, say. unknown: keep the guess.
+  Language fallback_language = Language::unknown;
+  // False: every entry applies whatever the language (the behaviour before rule 0).
+  bool filter_by_language = true;
+};
+
+// A turn's mentions and the language rule 0 used for it (what callers report as unsupported).
+struct TurnEmotions {
+  Language language = Language::unknown;
+  std::vector<EmotionMention> mentions;
 };
 
 // Detects lexicon terms in `text` (valid UTF-8; ParseError otherwise). `turn` is copied into each
-// mention. Mentions come in text order and never overlap.
+// mention. Mentions come in text order and never overlap (nor do their expressions).
+TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon, int turn = -1,
+                                  const DetectOptions& options = {});
+// detect_turn_emotions(...).mentions.
 std::vector<EmotionMention> detect_emotions(std::string_view text, const Lexicon& lexicon,
                                             int turn = -1, const DetectOptions& options = {});
 

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "kessel/text/emotion.h"
+#include "kessel/text/language.h"
 
 namespace kessel::text {
 
@@ -53,7 +54,23 @@ struct LexiconEntry {
   // False when the source's own annotation says the term judges or names something rather than
   // expresses a feeling (DUTIR, see dutir_expressive): its mentions are found but never expressed.
   bool expressive = true;
+  // The language the source is written in: zh (DUTIR, default_zh.tsv), en (NRC, default_en.tsv), or
+  // unknown for entries of any language (emoji, emoticons, a --lexicon tsv). detect_emotions applies
+  // an entry to a turn only where entry_applies says so (emotion.h, rule 0): the Chinese lexicon's
+  // slang `low` does not fire on "it says low users".
+  Language language = Language::unknown;
+  // What the term does (emotion.h): a feeling, a problem report, a judgement or a request. Sets the
+  // weight of the mention's strength; TSV column 5, feeling when absent.
+  MentionKind kind = MentionKind::feeling;
 };
+
+// Whether an entry of `entry.language` applies to a turn in `turn_language` (emotion.h, rule 0):
+// always for an entry of any language (unknown); in a turn of its own language; a Chinese term
+// written in Han characters in any turn but a Japanese one (Han characters in an English turn are
+// Chinese words); an English entry also in a Chinese turn (Chinese chat mixes in English words: 太
+// nice了, so sad). A Latin-script term of the Chinese lexicon (low, nice, 666) applies to Chinese
+// turns only, and no English entry applies to a Spanish, French, ... turn.
+bool entry_applies(const LexiconEntry& entry, std::string_view normalized_term, Language turn_language);
 
 // What a loader did: nothing is dropped without being counted here.
 struct LoadReport {
@@ -115,6 +132,9 @@ class Lexicon {
 
   const std::vector<LexiconEntry>* find(std::string_view term) const;  // nullptr if absent
   const LexiconEntry* primary(std::string_view term) const;
+  // The same among the entries that apply to a turn in `turn_language` (entry_applies); nullptr
+  // when none does.
+  const LexiconEntry* primary(std::string_view term, Language turn_language) const;
   bool contains(std::string_view term) const { return find(term) != nullptr; }
 
   const TermMatcher& matcher() const { return matcher_; }
@@ -134,12 +154,13 @@ class Lexicon {
 
 // ---- the project's own lexicon
 // --------------------------------------------------------------------- TSV, one term per line:
-// term<TAB>emotion<TAB>intensity<TAB>polarity, '#' starts a comment line. emotion is one of the
-// eight names, intensity in [0, 1], polarity pos|neg|neu|both. Throws ParseError(file, line,
+// term<TAB>emotion<TAB>intensity<TAB>polarity[<TAB>kind], '#' starts a comment line. emotion is one
+// of the eight names, intensity in [0, 1], polarity pos|neg|neu|both, kind feeling|report|judgement|
+// request (feeling when absent). Every entry gets `language`. Throws ParseError(file, line,
 // "<field>: ...") on a malformed line.
 void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::string& source,
-                     LoadReport* report = nullptr);
-// data/lexicon/default_{zh,en,emoji}.tsv under `dir`, source "default".
+                     LoadReport* report = nullptr, Language language = Language::unknown);
+// data/lexicon/default_{zh,en,emoji}.tsv under `dir`, source "default", languages zh, en and any.
 Lexicon load_default_lexicon(const std::string& dir);
 // The directory holding the default lexicon (default_zh.tsv, ...): `given` when not empty, else the
 // first of `candidates` that holds it. IoError "<context><what> <given>: no default_zh.tsv there", or

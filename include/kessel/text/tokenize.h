@@ -20,7 +20,8 @@
 //              ":'(", "^_^", "<3", ...): longest first; an emoticon starting (ending) with a letter
 //              or digit must not touch a letter or digit on that side (":Default" is not ":D"); one
 //              ending with an opening bracket that the following text closes within 12 characters, or
-//              that CJK text follows at once, is punctuation ("订单号:[订单编号]", "note:(see below)").
+//              that CJK text follows at once, is punctuation ("订单号:[订单编号]", "note:(see below)"),
+//              and so are ":[" and ":]" right after a CJK character (a label: "信息发送:[订单编号:[").
 //   word       Latin letters with inner apostrophes or hyphens (don't, e-mail), digits allowed
 //   after a
 //              letter (v2); `lower` is the case-folded form.

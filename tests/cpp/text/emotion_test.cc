@@ -162,6 +162,13 @@ TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
   EXPECT_EQ(expressed("开心！谢谢"), V{"开心"});
 }
 
+std::vector<std::string> expressed_terms(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto& m : detect_emotions(text, default_lexicon(), 0))
+    if (m.expressed) out.push_back(m.term);
+  return out;
+}
+
 TEST(Detect, PoliteFormulasNeverCount) {
   Lexicon lex;
   lex.add("谢谢", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
@@ -181,6 +188,9 @@ TEST(Detect, PoliteFormulasNeverCount) {
   ASSERT_EQ(ma.size(), 1u);
   EXPECT_TRUE(ma[0].polite);
   EXPECT_FALSE(ma[0].expressed);
+  // Season's greetings are wishes.
+  EXPECT_EQ(expressed_terms("Happy thanksgiving"), std::vector<std::string>{});
+  EXPECT_EQ(expressed_terms("新年快乐"), std::vector<std::string>{});
   // The closing formula is consumed whole, so 愉快 inside it is not a mention.
   EXPECT_TRUE(detect_emotions("祝您生活愉快", lex, 2).empty());
 }
@@ -278,6 +288,182 @@ TEST(Detect, AuditNegationCases) {
       {"you never answer, terrible service", {"terrible service:disgust"}},
       {"never again, awful", {"never again:anger", "awful:disgust"}}};
   for (const auto& [text, want] : cases) EXPECT_EQ(expressed(text), want) << text;
+}
+
+// ---- kinds, strength, spans, language (issue 22)
+
+// The one expressed mention of `text` (fails when there is not exactly one).
+EmotionMention only_expressed(std::string_view text, const Lexicon& lex = default_lexicon()) {
+  std::vector<EmotionMention> ms;
+  for (auto& m : detect_emotions(text, lex, 0))
+    if (m.expressed) ms.push_back(std::move(m));
+  EXPECT_EQ(ms.size(), 1u) << text;
+  return ms.empty() ? EmotionMention{} : ms[0];
+}
+
+TEST(Detect, KindsSeparateFeelingsFromRequestsAndJudgements) {
+  const std::vector<std::pair<std::string, MentionKind>> cases = {
+      {"气死我了", MentionKind::feeling},   {"真的无语", MentionKind::feeling},
+      {"我要给差评", MentionKind::feeling}, {"so frustrated", MentionKind::feeling},
+      {"请尽快处理", MentionKind::request}, {"快点发货", MentionKind::request},
+      {"please fix it asap", MentionKind::request}, {"不行", MentionKind::judgement},
+      {"那就算了", MentionKind::judgement}, {"没办法", MentionKind::judgement},
+      {"👌", MentionKind::judgement},       {"电话打不通", MentionKind::report},
+      {"my flight was delayed", MentionKind::report}};
+  for (const auto& [text, kind] : cases) {
+    const EmotionMention m = only_expressed(text);
+    EXPECT_EQ(m.kind, kind) << text << ": " << m.term << " is " << to_string(m.kind);
+    EXPECT_TRUE(m.expressed) << text;  // requests and judgements still count for the constraint
+  }
+  EXPECT_EQ(parse_mention_kind("Request"), MentionKind::request);
+  EXPECT_FALSE(parse_mention_kind("wish").has_value());
+}
+
+TEST(Detect, StrengthRanksFeelingsAboveJudgementsAboveRequests) {
+  const float rubbish = only_expressed("你们的服务太垃圾了").strength;
+  const float plain_angry = only_expressed("生气").strength;
+  const float forget_it = only_expressed("算了").strength;
+  const float hurry = only_expressed("快点").strength;
+  EXPECT_EQ(only_expressed("今天是挺生气的").expression, "挺生气");
+  EXPECT_GT(rubbish, plain_angry);
+  EXPECT_GT(plain_angry, forget_it);
+  EXPECT_GT(forget_it, hurry);
+  EXPECT_FLOAT_EQ(rubbish, 1.0f);                                        // 0.8 * 1.25
+  EXPECT_FLOAT_EQ(forget_it, 0.8f * mention_kind_weight(MentionKind::judgement));
+  EXPECT_FLOAT_EQ(hurry, 0.5f * mention_kind_weight(MentionKind::request));
+  EXPECT_GT(only_expressed("so frustrated").strength, only_expressed("asap").strength);
+  // Degree words and exclamation raise a feeling, a softener lowers it; never above 1.
+  EXPECT_GT(only_expressed("really disappointed").strength, only_expressed("disappointed").strength);
+  EXPECT_GT(only_expressed("失望！").strength, only_expressed("失望").strength);
+  EXPECT_GT(only_expressed("失望！！！").strength, only_expressed("失望！").strength);
+  EXPECT_LT(only_expressed("有点失望").strength, only_expressed("失望").strength);
+  EXPECT_LE(only_expressed("真的太生气了！！！").strength, 1.0f);
+  // Not expressed: no strength.
+  DetectOptions agent;
+  agent.customer_turn = false;
+  EXPECT_EQ(detect_emotions("太生气了", default_lexicon(), 0, agent).at(0).strength, 0.0f);
+}
+
+TEST(Detect, SpansCoverNegatorDegreeWordsAndParticles) {
+  struct Case {
+    std::string text, expression, term;
+    Emotion emotion;
+  };
+  const std::vector<Case> cases = {
+      {"Not happy with this at all", "Not happy", "happy", Emotion::sadness},
+      {"I am so angry", "so angry", "angry", Emotion::anger},
+      {"really really disappointed", "really really disappointed", "disappointed", Emotion::sadness},
+      {"我真的不满意", "真的不满意", "不满意", Emotion::disgust},
+      {"你们的服务太垃圾了！", "太垃圾了", "垃圾", Emotion::disgust},
+      {"真的是无语", "真的是无语", "无语", Emotion::disgust},
+      {"一点都不开心", "不开心", "不开心", Emotion::sadness},
+      {"我不是很开心", "不是很开心", "开心", Emotion::sadness},
+      {"有点失望啊", "有点失望啊", "失望", Emotion::sadness},
+      {"kind of annoyed", "kind of annoyed", "annoyed", Emotion::anger},
+      {"a bit worried", "a bit worried", "worried", Emotion::fear}};
+  for (const auto& c : cases) {
+    const EmotionMention m = only_expressed(c.text);
+    EXPECT_EQ(m.expression, c.expression) << c.text;
+    EXPECT_EQ(m.term, c.term) << c.text;
+    EXPECT_EQ(m.emotion, c.emotion) << c.text;
+    EXPECT_EQ(c.text.substr(static_cast<std::size_t>(m.byte_start), static_cast<std::size_t>(m.byte_end - m.byte_start)),
+              c.expression);
+    EXPECT_EQ(c.text.substr(static_cast<std::size_t>(m.term_byte_start),
+                            static_cast<std::size_t>(m.term_byte_end - m.term_byte_start)),
+              c.term);
+    EXPECT_LE(m.char_start, m.term_char_start);
+    EXPECT_GE(m.char_end, m.term_char_end);
+  }
+  const EmotionMention nh = only_expressed("Not happy");
+  EXPECT_TRUE(nh.negated);
+  EXPECT_EQ(nh.char_start, 0);
+  EXPECT_EQ(nh.term_char_start, 4);
+  EXPECT_EQ(nh.char_end, 9);
+  // 你好 is a greeting, not the degree word 好; a word that is no degree word stays out.
+  EXPECT_EQ(only_expressed("你好生气").expression, "生气");
+  EXPECT_EQ(only_expressed("I am angry").expression, "angry");
+  // Expressions never overlap: the second mention does not reach back into the first.
+  const auto two = detect_emotions("太失望了真的无语", default_lexicon());
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].expression, "太失望了");
+  EXPECT_EQ(two[1].expression, "真的无语");
+  EXPECT_LE(two[0].char_end, two[1].char_start);
+}
+
+TEST(Detect, LexiconEntriesApplyToTheirLanguage) {
+  const Lexicon& lex = default_lexicon();
+  // default_zh's slang `low` stays out of English text, and fires in Chinese.
+  const TurnEmotions en = detect_turn_emotions("Wifi is slow and it says low users", lex);
+  EXPECT_EQ(en.language, Language::en);
+  for (const auto& m : en.mentions) EXPECT_NE(m.term, "low");
+  EXPECT_EQ(only_expressed("这个质量太low了").expression, "太low了");
+  // A turn too short to tell takes the caller's fallback (the dialogue's language).
+  EXPECT_TRUE(detect_emotions("low", lex).empty());
+  DetectOptions zh;
+  zh.fallback_language = Language::zh;
+  EXPECT_EQ(detect_emotions("low", lex, 0, zh).size(), 1u);
+  DetectOptions any;
+  any.filter_by_language = false;
+  EXPECT_EQ(detect_emotions("it says low users", lex, 0, any).size(), 1u);
+  // "Shit" is in the English lexicon now.
+  const EmotionMention shit = only_expressed("Shit, my flight got cancelled again");
+  EXPECT_EQ(shit.term, "Shit");
+  EXPECT_EQ(shit.emotion, Emotion::anger);
+  EXPECT_EQ(shit.kind, MentionKind::feeling);
+}
+
+TEST(LexiconLanguage, EntriesKnowTheirLanguage) {
+  const LexiconEntry zh{Emotion::anger, 0.9f, Polarity::negative, "default", true, Language::zh};
+  const LexiconEntry en{Emotion::anger, 0.9f, Polarity::negative, "default", true, Language::en};
+  const LexiconEntry any{Emotion::anger, 0.9f, Polarity::negative, "default"};
+  EXPECT_TRUE(entry_applies(zh, "生气", Language::zh));
+  EXPECT_TRUE(entry_applies(zh, "生气", Language::en));   // Han characters are Chinese anywhere...
+  EXPECT_TRUE(entry_applies(zh, "生气", Language::es));
+  EXPECT_FALSE(entry_applies(zh, "生气", Language::ja));  // ...but in Japanese
+  EXPECT_TRUE(entry_applies(zh, "low", Language::zh));
+  EXPECT_FALSE(entry_applies(zh, "low", Language::en));   // Chinese slang in Latin letters
+  EXPECT_TRUE(entry_applies(en, "angry", Language::en));
+  EXPECT_TRUE(entry_applies(en, "angry", Language::zh));  // English words inside Chinese chat
+  EXPECT_FALSE(entry_applies(en, "angry", Language::es));
+  EXPECT_FALSE(entry_applies(en, "angry", Language::unknown));
+  for (Language l : {Language::unknown, Language::zh, Language::en, Language::fr, Language::ko})
+    EXPECT_TRUE(entry_applies(any, ":(", l));
+  const Lexicon& lex = default_lexicon();
+  EXPECT_EQ(lex.primary("low")->language, Language::zh);
+  EXPECT_EQ(lex.primary("furious")->language, Language::en);
+  EXPECT_EQ(lex.primary("😡")->language, Language::unknown);
+  EXPECT_EQ(lex.primary("尽快")->kind, MentionKind::request);
+  EXPECT_EQ(lex.primary("low", Language::en), nullptr);
+  EXPECT_NE(lex.primary("nice", Language::en), nullptr);  // in both files: the English row applies
+}
+
+TEST(Detect, ASpanishTurnGetsNoEnglishMentions) {
+  const Lexicon& lex = default_lexicon();
+  // "terrible" is Spanish and English; in a Spanish turn the English entry does not apply.
+  const TurnEmotions es =
+      detect_turn_emotions("Hola, el servicio es terrible y mi pedido no ha llegado, estoy muy enojado 😡", lex);
+  EXPECT_EQ(es.language, Language::es);
+  ASSERT_EQ(es.mentions.size(), 1u);
+  EXPECT_EQ(es.mentions[0].term, "😡");  // emoji apply to every language
+  EXPECT_FALSE(is_supported_language(es.language));
+  // The caller can name the language instead.
+  DetectOptions en;
+  en.language = Language::en;
+  EXPECT_EQ(detect_turn_emotions("el servicio es terrible", lex, 0, en).mentions.size(), 1u);
+}
+
+TEST(Detect, MixedChineseAndEnglishTurns) {
+  const Lexicon& lex = default_lexicon();
+  // A Chinese turn with English words: the English entries apply too.
+  const TurnEmotions zh = detect_turn_emotions("我的订单三天了还没收到，so angry", lex);
+  EXPECT_EQ(zh.language, Language::zh);
+  EXPECT_EQ(expressed("我的订单三天了还没收到，so angry"), (Terms{"还没收到:sadness", "angry:anger"}));
+  // An English turn with a Chinese phrase: Han-character Chinese terms apply.
+  const TurnEmotions en = detect_turn_emotions("I have been waiting for two weeks and the seller says 气死我了", lex);
+  EXPECT_EQ(en.language, Language::en);
+  bool zh_term = false;
+  for (const auto& m : en.mentions) zh_term |= m.term == "气死我了" && m.expressed;
+  EXPECT_TRUE(zh_term);
 }
 
 // A DUTIR file with the given rows (词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助…).
@@ -432,6 +618,17 @@ TEST(LexiconTsv, MalformedLinesNameFileLineAndField) {
   EXPECT_THROW(add_lexicon_tsv(lex, path, "t"), ParseError);
   write("x\tjoy\t0.5\tsideways\n");
   EXPECT_THROW(add_lexicon_tsv(lex, path, "t"), ParseError);
+  write("x\tjoy\t0.5\tpos\twish\n");  // column 5 is the kind
+  try {
+    add_lexicon_tsv(lex, path, "t");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("kind"), std::string::npos) << e.what();
+  }
+  write("hurry\tanticipation\t0.5\tpos\trequest\n");
+  add_lexicon_tsv(lex, path, "t", nullptr, Language::en);
+  EXPECT_EQ(lex.primary("hurry")->kind, MentionKind::request);
+  EXPECT_EQ(lex.primary("hurry")->language, Language::en);
   write("\xFF\tjoy\t0.5\tpos\n");
   EXPECT_THROW(add_lexicon_tsv(lex, path, "t"), ParseError);
   EXPECT_THROW(add_lexicon_tsv(lex, path + ".missing", "t"), IoError);

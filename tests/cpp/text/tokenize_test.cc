@@ -96,6 +96,10 @@ TEST(Tokenize, AColonBeforeABracketGroupIsNotAnEmoticon) {
     EXPECT_EQ(find(toks, ":[").kind, TokenKind::emoticon);  // at the end of the text
     EXPECT_EQ(find(toks, "see").kind, TokenKind::word);
     for (const auto& t : tokenize("税号:[数字", options)) EXPECT_NE(t.kind, TokenKind::emoticon);
+    // A CSDS system line cut inside its slot, and a label with an empty value: after a CJK
+    // character ":[" and ":]" are a label's colon and a bracket.
+    for (const char* text : {"信息发送:[订单编号:[", "金额:，下单时间:]"})
+      for (const auto& t : tokenize(text, options)) EXPECT_NE(t.kind, TokenKind::emoticon) << text;
   }
 }
 
