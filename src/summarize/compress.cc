@@ -57,36 +57,69 @@ bool is_negator_char(const text::Token& t) {
   return kNegators.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
 }
 
-// A token that makes its clause a guarded one: a negator, or a question form: 吗 and its chat spelling
-// 么 (什么, 怎么 hold it too), 呢, 谁 哪 啥 咋 (是否 and 能否 hold 否; A不A holds 不).
-bool guards_clause(const text::Token& t) {
+bool first_cp_in(const text::Token& t, std::u32string_view set) {
   if (t.kind != text::TokenKind::cjk) return false;
-  static constexpr std::u32string_view kQuestion = U"吗么呢谁哪啥咋";
   std::size_t at = 0;
-  return is_negator_char(t) || kQuestion.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
+  return set.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
 }
 
 bool is_question_mark(const text::Token& t) {
   return t.kind == text::TokenKind::punct && (t.text.find('?') != std::string::npos || t.text.find("？") != std::string::npos);
 }
 
-// The meaning guards of a zh unit's tokens: every token of a clause (between punctuation) that holds a
-// negator or a question form, or that a question mark closes, and every number and placeholder.
-// Deleting inside such a clause could flip it ("物流还没有更新" -> "物流还有更新", "还没到" -> "没") or turn
-// it into an assertion, so it is kept whole, with the punctuation that closes it.
-std::vector<char> meaning_guards(std::span<const text::Token> tokens) {
-  std::vector<char> guarded(tokens.size(), 0);
-  std::size_t start = 0;
-  auto close = [&](std::size_t end, bool question) {
-    bool guard = question;
-    for (std::size_t i = start; i < end && !guard; ++i) guard = guards_clause(tokens[i]);
-    for (std::size_t i = start; i < end; ++i)
-      guarded[i] = guard || tokens[i].kind == text::TokenKind::number || tokens[i].kind == text::TokenKind::placeholder;
-    start = end;
-  };
-  for (std::size_t i = 0; i < tokens.size(); ++i)
-    if (tokens[i].kind == text::TokenKind::punct) close(i + 1, is_question_mark(tokens[i]));
-  close(tokens.size(), false);
+// Whether token i ends its clause: punctuation, the end, or only modal particles and emoji before them.
+bool ends_clause(std::span<const text::Token> tokens, std::size_t i) {
+  for (std::size_t j = i + 1; j < tokens.size(); ++j) {
+    if (tokens[j].kind == text::TokenKind::punct) return true;
+    if (tokens[j].kind == text::TokenKind::emoji || first_cp_in(tokens[j], U"啊呀啦哈嘛哦噢喔呗")) continue;
+    return false;
+  }
+  return true;
+}
+
+// Whether a 呢 at i asks: its clause holds a question word (什么 怎么 哪 谁 几 啥 咋 多少 如何) or opens
+// with 那. Without one it softens a statement (这边帮您申请换货呢).
+bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i) {
+  std::size_t start = i;
+  while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
+  if (tokens[start].text == "那") return true;
+  for (std::size_t j = start; j < i; ++j) {
+    if (first_cp_in(tokens[j], U"么哪谁几啥咋")) return true;
+    if (j + 1 < i && ((tokens[j].text == "多" && tokens[j + 1].text == "少") ||
+                      (tokens[j].text == "如" && tokens[j + 1].text == "何")))
+      return true;
+  }
+  return false;
+}
+
+// The meaning guards of a zh unit's tokens (compress.h): what deletion must keep so that the sentence
+// neither flips nor stops asking. A negator (its word, through word_keep) and the word it negates, the
+// next word of its clause ("快递还没到" may become "没到", never "没" or "还到"); a clause-final question
+// particle 吗 么 呢 (么 ends 什么 and 怎么 too); the question words 谁 哪 啥 咋; question marks; numbers and
+// placeholders.
+std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<const int> words) {
+  const std::size_t T = tokens.size();
+  std::vector<char> guarded(T, 0);
+  auto word_of = [&](std::size_t i) { return words.size() == T ? words[i] : static_cast<int>(i); };
+  for (std::size_t i = 0; i < T; ++i) {
+    const text::Token& t = tokens[i];
+    const bool final_particle = (first_cp_in(t, U"吗么") || (t.text == "呢" && asks_with_ne(tokens, i))) &&
+                                ends_clause(tokens, i);
+    if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder || is_question_mark(t) ||
+        first_cp_in(t, U"谁哪啥咋") || final_particle)
+      guarded[i] = 1;
+    if (!is_negator_char(t)) continue;
+    guarded[i] = 1;
+    // A不A (能不能, 有没有) and X否 (是否, 能否): the A or X asks with the negator.
+    if (i > 0 && tokens[i - 1].kind == text::TokenKind::cjk &&
+        ((i + 1 < T && tokens[i + 1].text == tokens[i - 1].text) || t.text == "否"))
+      guarded[i - 1] = 1;
+    for (std::size_t j = i + 1; j < T && tokens[j].kind != text::TokenKind::punct; ++j)
+      if (word_of(j) != word_of(i)) {
+        guarded[j] = 1;
+        break;
+      }
+  }
   return guarded;
 }
 
@@ -101,7 +134,7 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
     out[u].forced.assign(out[u].tokens.size(), 0);
     out[u].guarded.assign(out[u].tokens.size(), 0);
     if (u < p.unit_token_words.size()) out[u].words = p.unit_token_words[u];
-    if (p.lang == Lang::zh) out[u].guarded = meaning_guards(out[u].tokens);
+    if (p.lang == Lang::zh) out[u].guarded = meaning_guards(out[u].tokens, out[u].words);
   }
   // Expressed customer emotion mentions: their tokens stay. Tokens are in text order, so the ones a
   // mention overlaps start at the first that ends after it starts (one linear scan per mention was

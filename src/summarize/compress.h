@@ -11,11 +11,10 @@
 // Guarantees: deletion keeps or drops whole words (Prepared::unit_token_words: a word is kept when the
 // mean keep probability of its characters reaches the threshold), so no word is ever cut; tokens
 // inside an expressed customer emotion mention are never deleted (the summary keeps the term the
-// constraint is about, at the offsets `emotions[*]` report); the meaning guards keep whole every clause
-// (between punctuation) that holds a negator (不 没 未 别 无 非 否: 没有, 不是, 能不能, 是否, 能否) or a
-// question form (吗 么 呢 谁 哪 啥 咋) or that a question mark closes, and every number and placeholder ([订单编号]),
-// so a compressed sentence never flips its meaning or stops asking;
-// a unit is never reduced to nothing (when no content token survives, the unit is rendered whole). Chinese only: English word
+// constraint is about, at the offsets `emotions[*]` report); the meaning guards keep every negator
+// (不 没 未 别 无 非 否: 没有, 不是, 能不能, 是否, 能否) with the word it negates, clause-final question
+// particles (吗 么 呢), question words (谁 哪 啥 咋), question marks, numbers and placeholders
+// ([订单编号]), so a compressed sentence never flips its meaning or stops asking; a unit is never reduced to nothing (when no content token survives, the unit is rendered whole). Chinese only: English word
 // deletion breaks the grammar the English summaries are required to keep (EacaModel trains none).
 #pragma once
 
@@ -43,7 +42,8 @@ struct UnitTokens {
   // Empty from unit_tokens.
   std::vector<std::int32_t> features;
   std::vector<char> forced;  // 1: inside an expressed customer emotion mention, never deleted
-  // 1: a meaning guard (a negated or asking clause, a number, a placeholder): never deleted by compress_unit.
+  // 1: a meaning guard (a negator and its word, a question form, a number, a placeholder): never deleted
+  // by compress_unit.
   std::vector<char> guarded;
   std::span<const int> words;  // the word of each token (Prepared::unit_token_words)
   std::span<const std::int32_t> features_of(std::size_t t) const {

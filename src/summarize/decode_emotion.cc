@@ -21,8 +21,10 @@ std::string written(const Prepared& p, std::size_t m) {
                     : mention.term;
 }
 
-// How strongly mention m expresses the customer's feeling: the ranking key of the constraint.
-double strength(const Prepared& p, std::size_t m) { return static_cast<double>(p.mentions[m].intensity); }
+// How strongly mention m expresses the customer's feeling: the ranking key of the constraint
+// (text::EmotionMention::strength: a feeling outranks a judgement, a judgement a request; degree words
+// and exclamation raise it).
+double strength(const Prepared& p, std::size_t m) { return static_cast<double>(p.mentions[m].strength); }
 
 // Candidates within this share of the strongest are comparable: among them the ranking value decides.
 constexpr double kComparable = 0.8;
@@ -149,19 +151,30 @@ bool keeps_emotion(const Context& c, const std::vector<int>& units, const Constr
   return kept_strength(c, units, s) >= 0.0;
 }
 
+double required_strength(const Context& c) {
+  // The strength the summary must reach: a share of the strongest mention any selectable unit keeps.
+  const Prepared& p = c.p;
+  const ConstrainedSelection none;
+  double strongest = -1.0;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mentions[m].expressed && c.selectable[static_cast<std::size_t>(p.mention_unit[m])] && survives(c, m, none))
+      strongest = std::max(strongest, strength(p, m));
+  return strongest < 0.0 ? -1.0 : kComparable * strongest;
+}
+
+bool keeps_strongest(const Context& c, const ConstrainedSelection& s) {
+  if (!c.p.customer_expressed_emotion()) return true;
+  const double needed = required_strength(c);
+  return needed >= 0.0 && kept_strength(c, s.units, s) >= needed;
+}
+
 ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order) {
   ConstrainedSelection out;
   out.units = selected;
   const Prepared& p = c.p;
   if (!c.options.emotion_constraint || !p.customer_expressed_emotion()) return out;
-  // The strength the summary must reach: that of the strongest mention any selectable unit keeps.
-  double strongest = -1.0;
-  for (std::size_t m = 0; m < p.mentions.size(); ++m)
-    if (p.mentions[m].expressed && c.selectable[static_cast<std::size_t>(p.mention_unit[m])] && survives(c, m, out))
-      strongest = std::max(strongest, strength(p, m));
-  if (strongest < 0.0) return out;
-  const double needed = kComparable * strongest;
-  if (kept_strength(c, selected, out) >= needed) return out;
+  const double needed = required_strength(c);
+  if (needed < 0.0 || kept_strength(c, selected, out) >= needed) return out;
 
   const bool stop = c.options.f1_stop_chars > 0.0f;
   const double unconstrained = stop ? [&] {

@@ -61,6 +61,13 @@ struct ConstrainedSelection {
 bool survives(const Context& c, std::size_t m, const ConstrainedSelection& s);
 // Whether any expressed mention is kept by `units` as rendered.
 bool keeps_emotion(const Context& c, const std::vector<int>& units, const ConstrainedSelection& s);
+// The strength a summary must keep: kComparable (0.8) of the strongest expressed mention a selectable
+// unit keeps; -1 when there is none. Mentions within it are "comparable": among them the ranking's
+// cost decides.
+double required_strength(const Context& c);
+// Whether `s` keeps a mention of the required strength: true when the customer expressed nothing,
+// false when no unit can keep what they expressed (compression removed it).
+bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 
 // The hard constraint: when the customer expressed an emotion and `selected` keeps none, the
 // candidate units that keep one are tried in its place and the best is taken (decode_emotion.cc).

@@ -158,7 +158,7 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
     f.max_intensity = std::max(f.max_intensity, mention.intensity);
     D(u, kHasEmotion) = 1.0f;
     const int chars = std::max(1, p.units[static_cast<std::size_t>(u)].chars);
-    const float share = static_cast<float>(mention.char_end - mention.char_start) / static_cast<float>(chars);
+    const float share = static_cast<float>(mention.term_char_end - mention.term_char_start) / static_cast<float>(chars);
     D(u, kWheelX) += share * mention.wheel.x;
     D(u, kWheelY) += share * mention.wheel.y;
     if (mention.intensity > f.emotion[static_cast<std::size_t>(u)]) {

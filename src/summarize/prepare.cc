@@ -95,7 +95,13 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
     for (std::size_t s = 0; s < spans.size(); ++s)
       if (spans[s].first != std::string::npos)
         p.units[static_cast<std::size_t>(first_unit) + s].byte_start = static_cast<long>(spans[s].first);
-    for (auto& m : text::detect_emotions(turn.text, lexicon, t, options)) {
+    // The dialogue's language decides for a turn too short to tell ("ok", "Shit"); a turn in a language
+    // kessel has no lexicon for gets no mentions and is reported (Prepared::unsupported_turns).
+    options.fallback_language = p.lang == Lang::zh ? text::Language::zh : text::Language::en;
+    text::TurnEmotions found = text::detect_turn_emotions(turn.text, lexicon, t, options);
+    if (found.language != text::Language::unknown && !text::is_supported_language(found.language))
+      p.unsupported_turns.push_back({t, found.language});
+    for (auto& m : found.mentions) {
       int unit = -1;
       for (std::size_t s = 0; s < spans.size(); ++s) {
         if (spans[s].first == std::string::npos) continue;

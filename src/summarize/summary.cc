@@ -86,15 +86,19 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const auto& mention = p.mentions[m];
     if (!mention.expressed) continue;
     SummaryEmotion e;
-    e.term = mention.term;
+    e.term = mention.expression.empty() ? mention.term : mention.expression;
     e.turn = mention.turn;
     e.start = static_cast<long>(mention.char_start);
     e.end = static_cast<long>(mention.char_end);
     e.emotion = text::to_string(mention.emotion);
+    e.kind = text::to_string(mention.kind);
+    e.strength = mention.strength;
     e.in_summary = taken[static_cast<std::size_t>(p.mention_unit[m])] && decoding::survives(c, m, kept);
     out.emotions.push_back(std::move(e));
   }
-  out.constraint_satisfied = !p.customer_expressed_emotion() || decoding::keeps_emotion(c, units, kept);
+  for (const auto& u : p.unsupported_turns)
+    out.unsupported_languages.push_back("turn " + std::to_string(u.turn) + ": " + text::to_string(u.language));
+  out.constraint_satisfied = decoding::keeps_strongest(c, kept);
   return out;
 }
 

@@ -18,8 +18,12 @@ nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitSc
                              {"start", e.start},
                              {"end", e.end},
                              {"emotion", e.emotion},
+                             {"kind", e.kind},
+                             {"strength", e.strength},
                              {"in_summary", e.in_summary}});
   j["constraint_satisfied"] = s.constraint_satisfied;
+  j["constraint_cost"] = s.constraint_cost;
+  if (!s.unsupported_languages.empty()) j["unsupported_languages"] = s.unsupported_languages;
   if (explain && explain->attention.size() > 0) {
     const auto& a = explain->attention;
     nlohmann::json units = nlohmann::json::array();

@@ -53,6 +53,13 @@ struct Prepared {
   std::vector<std::vector<int>> unit_token_words;
   std::vector<text::EmotionMention> mentions;  // char offsets are into Turn::text of mention.turn
   std::vector<int> mention_unit;               // unit index of each mention
+  // Turns in a language kessel has no lexicon for (text::is_supported_language: zh and en): they get no
+  // emotion mentions, and the summary says so rather than guessing.
+  struct UnsupportedTurn {
+    int turn = 0;
+    text::Language language = text::Language::unknown;
+  };
+  std::vector<UnsupportedTurn> unsupported_turns;
   bool customer_expressed_emotion() const;
 };
 Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon);
@@ -162,11 +169,13 @@ struct SummarySentence {
 };
 
 struct SummaryEmotion {
-  std::string term;
+  std::string term;        // the expression as written, with its negation and degree words ("not happy", 太垃圾了)
   int turn = 0;
   long start = 0;  // code point offsets into the turn's text, end exclusive
   long end = 0;
   std::string emotion;
+  std::string kind;        // feeling | report | judgement | request (text::MentionKind)
+  float strength = 0.0f;   // text::EmotionMention::strength: what the constraint ranks by
   bool in_summary = false;
 };
 
@@ -177,11 +186,15 @@ struct Summary {
   std::string summary;
   std::vector<SummarySentence> sentences;  // in dialogue order
   std::vector<SummaryEmotion> emotions;    // the expressed customer emotions
-  bool constraint_satisfied = true;        // true when there was nothing to keep, or one is kept
+  // True when there was nothing to keep, or the summary keeps the customer's strongest expressed
+  // emotion or one comparable to it (at least 0.8 of its strength, text::EmotionMention::strength).
+  bool constraint_satisfied = true;
   bool constraint_bound = false;           // the constraint changed the selection
   // What keeping the emotion cost the ranking: the unconstrained selection's value (summed MMR value,
   // or expected F1 under the stop) minus the kept one's; 0 when the constraint did not bind.
   double constraint_cost = 0.0;
+  // Turns whose language has no lexicon here (Prepared::unsupported_turns): "turn 3: es".
+  std::vector<std::string> unsupported_languages;
 };
 
 // Picks units under the budget (UnitScores::max_chars when > 0, else DecodeOptions::max_chars; the

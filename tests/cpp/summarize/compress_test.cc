@@ -140,9 +140,9 @@ TEST(Compress, DeletionDropsLowTokensButKeepsEmotionTermsAndNeverEmptiesAUnit) {
   std::vector<float> w(98, 0.0f);
   w.back() = -10.0f;
   const std::string c0 = compress_unit(p.units[0], units[0], w, 0.5f);
-  // The expressed emotion term is forced, and the negated clause is guarded whole (deleting inside it
-  // would leave "没", or "快递还到"); the address 亲 goes.
-  EXPECT_EQ(c0, "快递还没到，气死我了");
+  // The expressed emotion term is forced, and the negator is kept with the word it negates (deleting
+  // it would leave "快递还到", deleting 到 a bare "没"); the rest goes.
+  EXPECT_EQ(c0, "没到气死我了");
   // No forced token in the agent unit: nothing would remain, so the unit stays whole.
   EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
   // Threshold 0 is off.
@@ -181,18 +181,20 @@ TEST(Compress, DeletionNeverLeavesASingleCharacter) {
   ASSERT_TRUE(pe.customer_expressed_emotion());
   std::vector<float> drop_all(998, 0.0f);
   drop_all.back() = -10.0f;
-  EXPECT_EQ(compress_unit(pe.units[0], ue[0], drop_all, 0.5f), "快递还没到😡");
+  EXPECT_EQ(compress_unit(pe.units[0], ue[0], drop_all, 0.5f), "没到😡");  // the negation and its verb
 }
 
-TEST(Compress, GuardsKeepNegationsQuestionsAndNumbersWhole) {
+TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   auto d = make_dialogue({{Speaker::customer, {"你好，物流还没有更新，能不能查一下，订单[订单编号]发了吗"}},
                           {Speaker::customer, {"你好，这个什么时候到？谢谢"}}});
   const Prepared p = prepare(d, lexicon());
   const auto units = compress_features(p, 97);
   std::vector<float> w(98, 0.0f);
   w.back() = -10.0f;  // every unguarded token deleted
-  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "物流还没有更新，能不能查一下，订单[订单编号]发了吗");
-  EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), "这个什么时候到？");
+  // The negator with its verb, the whole A不A, the placeholder and the final 吗 stay.
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "没有更新能不能查[订单编号]吗");
+  // Only the question mark would be left: no content token, so the unit is rendered whole.
+  EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
 }
 
 TEST(Compress, DeletionKeepsOrDropsWholeWords) {

@@ -136,12 +136,13 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   o.redundancy = 0.0f;
   EXPECT_FALSE(o.emotion_clause);  // off unless asked for (EACA models ask)
   o.emotion_clause = true;
-  // The shortest clause holding the strongest expressed mention ("ridiculous" outranks "angry"),
-  // capitalized; the unit's last clause keeps its own "!".
+  // The shortest clause holding a mention comparable to the strongest: "so angry" (0.7 x 1.25 for
+  // its degree word) is within 0.8 of "ridiculous" (0.9), so the cheaper clause wins; capitalized and
+  // closed with a full stop.
   Summary out = decode(p, s, o);
   EXPECT_TRUE(out.constraint_bound);
   EXPECT_TRUE(out.constraint_satisfied);
-  EXPECT_EQ(out.summary, "Customer: My order never arrived. This is ridiculous!");
+  EXPECT_EQ(out.summary, "Customer: My order never arrived. I am so angry.");
   ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[1].unit, 1);
   EXPECT_EQ(out.sentences[1].turn, 0);
@@ -149,8 +150,8 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   // Only the mention inside the clause is reported as kept.
   int kept = 0, left = 0;
   for (const auto& e : out.emotions) {
-    if (e.term == "ridiculous") kept += e.in_summary;
-    if (e.term == "angry") left += !e.in_summary;
+    if (e.term == "so angry") kept += e.in_summary;  // the expression, with its degree word
+    if (e.term == "ridiculous") left += !e.in_summary;
   }
   EXPECT_EQ(kept, 1);
   EXPECT_EQ(left, 1);
