@@ -12,6 +12,7 @@
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/text/utf8.h"
+#include "kessel/text/segment.h"
 
 namespace kessel::cli {
 
@@ -98,6 +99,13 @@ text::ReadResult read_input(const InputOptions& options) {
 
 void warn_language(const summarize::Scorer& scorer, const std::vector<text::Dialogue>& dialogues,
                    const std::string& label) {
+  // Chinese words (token deletion, the word_cut probe) come from jieba's dictionary; without it the
+  // small built-in table is used, and the user is told.
+  const summarize::LangCounts langs = summarize::count_langs(dialogues);
+  if (langs.zh > 0 && text::Segmenter::default_segmenter().source() == "builtin")
+    std::fprintf(stderr,
+                 "warning: Chinese word boundaries come from kessel's small built-in table: python3-jieba's "
+                 "dictionary was not found (install python3-jieba or set KESSEL_JIEBA_DIR)\n");
   const std::string w = summarize::language_warning(scorer, dialogues);
   if (w.empty()) return;
   if (label.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());

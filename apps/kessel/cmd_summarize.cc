@@ -81,7 +81,7 @@ void add_summarize_command(CLI::App& app) {
     }
     std::ostream& out = to_stdout ? std::cout : file;
     Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()));
-    std::int64_t done = 0, unsatisfied = 0, refused = 0;
+    std::int64_t done = 0, unsatisfied = 0, refused = 0, unsupported = 0;
     const bool skip = text::parse_on_error(o.input.on_error) == text::OnError::skip;
     HtmlReport report;
     // Blocks of dialogues are summarized in parallel, then written in input order; each dialogue's
@@ -116,6 +116,7 @@ void add_summarize_command(CLI::App& app) {
         }
         const auto& [p, scores, s] = *results[i - b0];
         unsatisfied += s.constraint_satisfied ? 0 : 1;
+        unsupported += static_cast<std::int64_t>(s.unsupported_languages.size());
         if (o.pretty) print_pretty(out, p, s);
         else out << summarize::summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
         if (!o.html.empty()) report.add(p, s, scores);
@@ -124,6 +125,10 @@ void add_summarize_command(CLI::App& app) {
     }
     if (!out) throw IoError("--output " + o.output + ": write failed");
     progress.finish(std::to_string(unsatisfied) + " without a kept emotion" +
+                    (unsupported > 0 ? ", " + std::to_string(unsupported) +
+                                           " turns in a language without a lexicon (no emotions detected there; "
+                                           "\"unsupported_languages\" in each record)"
+                                     : "") +
                     (refused > 0 ? ", " + std::to_string(refused) + (refused == 1 ? " dialogue" : " dialogues") +
                                        " skipped (--on-error skip)"
                                  : ""));
