@@ -77,19 +77,25 @@ bool ends_clause(std::span<const text::Token> tokens, std::size_t i) {
   return true;
 }
 
+// The first question word among tokens [start, end) (什么 and 怎么 through their 么, 哪 谁 几 啥 咋, 多少,
+// 如何): its position, or `end` when there is none.
+std::size_t question_word_before(std::span<const text::Token> tokens, std::size_t start, std::size_t end) {
+  for (std::size_t j = start; j < end; ++j) {
+    if (first_cp_in(tokens[j], U"么哪谁几啥咋")) return j;
+    if (j + 1 < end && ((tokens[j].text == "多" && tokens[j + 1].text == "少") ||
+                        (tokens[j].text == "如" && tokens[j + 1].text == "何")))
+      return j;
+  }
+  return end;
+}
+
 // Whether a 呢 at i asks: its clause holds a question word (什么 怎么 哪 谁 几 啥 咋 多少 如何) or opens
 // with 那. Without one it softens a statement (这边帮您申请换货呢).
 bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i) {
   std::size_t start = i;
   while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
   if (tokens[start].text == "那") return true;
-  for (std::size_t j = start; j < i; ++j) {
-    if (first_cp_in(tokens[j], U"么哪谁几啥咋")) return true;
-    if (j + 1 < i && ((tokens[j].text == "多" && tokens[j + 1].text == "少") ||
-                      (tokens[j].text == "如" && tokens[j + 1].text == "何")))
-      return true;
-  }
-  return false;
+  return question_word_before(tokens, start, i) < i;
 }
 
 // The meaning guards of a zh unit's tokens (compress.h): what deletion must keep so that the sentence
@@ -103,11 +109,29 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
   auto word_of = [&](std::size_t i) { return words.size() == T ? words[i] : static_cast<int>(i); };
   for (std::size_t i = 0; i < T; ++i) {
     const text::Token& t = tokens[i];
-    const bool final_particle = (first_cp_in(t, U"吗么") || (t.text == "呢" && asks_with_ne(tokens, i))) &&
-                                ends_clause(tokens, i);
+    const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i) && ends_clause(tokens, i);
+    const bool final_particle = (first_cp_in(t, U"吗么") && ends_clause(tokens, i)) || asking_ne;
+    if (asking_ne) {
+      // The question word asks with the 呢 ("什么原因…呢" must not become "原因…呢"): it stays, and its
+      // word with it (什么, through word_keep).
+      std::size_t start = i;
+      while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
+      const std::size_t q = question_word_before(tokens, start, i);
+      if (q < i) guarded[q] = 1;
+      if (q == i && tokens[start].text == "那") guarded[start] = 1;  // 那我的钱呢: 那 is what asks
+      if (q + 1 < i && (tokens[q].text == "多" || tokens[q].text == "如")) guarded[q + 1] = 1;
+    }
     if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder || is_question_mark(t) ||
         first_cp_in(t, U"谁哪啥咋") || final_particle)
       guarded[i] = 1;
+    // The mark that closes an asking clause stays, so that the particle still ends a clause ("明天能到吗，
+    // 明后天…" must not run on as "明天到吗明后天").
+    if (final_particle)
+      for (std::size_t j = i + 1; j < T; ++j)
+        if (tokens[j].kind == text::TokenKind::punct) {
+          guarded[j] = 1;
+          break;
+        }
     if (!is_negator_char(t)) continue;
     guarded[i] = 1;
     // A不A (能不能, 有没有) and X否 (是否, 能否): the A or X asks with the negator.

@@ -93,15 +93,25 @@ std::size_t longest_at(const std::vector<Piece>& body, std::size_t at,
 std::size_t raw_frame_length(const std::vector<Piece>& body, Lang lang) {
   if (lang == Lang::zh) {
     const std::size_t subject = longest_at(body, 0, {{U"用户"}, {U"客户"}, {U"顾客"}, {U"客服"}, {U"对方"}}, lang);
+    // A one-character verb (问 称 说) frames only after a subject: a body opening with 问 is more often
+    // the source's own 问题 or 问下 ("我想问下啥时候" -> "问下啥时候") than a report.
     const std::size_t verb =
-        longest_at(body, subject,
-                   {{U"询问"}, {U"咨询"}, {U"问"}, {U"表示"}, {U"希望"}, {U"要求"}, {U"称"}, {U"说"}, {U"反映"},
-                    {U"反馈"}, {U"提出"}, {U"想知道"}, {U"请求"}},
-                   lang);
+        subject > 0 ? longest_at(body, subject,
+                                 {{U"询问"}, {U"咨询"}, {U"问"}, {U"表示"}, {U"希望"}, {U"要求"}, {U"称"}, {U"说"},
+                                  {U"反映"}, {U"反馈"}, {U"提出"}, {U"想知道"}, {U"请求"}},
+                                 lang)
+                    : longest_at(body, 0,
+                                 {{U"询问"}, {U"咨询"}, {U"表示"}, {U"希望"}, {U"要求"}, {U"反映"}, {U"反馈"},
+                                  {U"提出"}, {U"想知道"}, {U"请求"}},
+                                 lang);
     return verb > 0 ? subject + verb : 0;
   }
   return longest_at(body, 0,
-                    {{U"they", U"ask", U"whether"},
+                    {{U"the", U"agent", U"asks", U"whether"},
+                     {U"the", U"agent", U"asks", U"if"},
+                     {U"the", U"agent", U"asks", U"the", U"customer", U"to"},
+                     {U"the", U"agent", U"asks"},
+                     {U"they", U"ask", U"whether"},
                      {U"they", U"ask", U"if"},
                      {U"they", U"ask", U"the", U"customer", U"to"},
                      {U"they", U"ask"},
@@ -157,10 +167,11 @@ void align_exact(Alignment& a, const std::vector<Piece>& body, std::size_t skip,
   const std::int32_t big = static_cast<std::int32_t>(n + m + 2), neg = INT32_MIN / 4;
   std::vector<std::int32_t> s0((n + 1) * w, 0), s1((n + 1) * w, neg);
   auto at = [w](std::size_t i, std::size_t j) { return i * w + j; };
+  auto run_cost = [&](std::size_t j) -> std::int32_t { return source[j].word_start ? 1 : 3; };
   for (std::size_t i = 1; i <= n; ++i)
     for (std::size_t j = 1; j <= m; ++j) {
       if (body[skip + i - 1].key == source[j - 1].key)
-        s1[at(i, j)] = std::max(s1[at(i - 1, j - 1)], s0[at(i - 1, j - 1)] - 1) + big;
+        s1[at(i, j)] = std::max(s1[at(i - 1, j - 1)], s0[at(i - 1, j - 1)] - run_cost(j - 1)) + big;
       s0[at(i, j)] = std::max({s0[at(i - 1, j)], s1[at(i - 1, j)], s0[at(i, j - 1)], s1[at(i, j - 1)]});
     }
   std::size_t i = n, j = m;
@@ -168,7 +179,7 @@ void align_exact(Alignment& a, const std::vector<Piece>& body, std::size_t skip,
   while (i > 0 && j > 0) {
     if (kept) {
       link(a, skip + i - 1, j - 1);
-      kept = s1[at(i - 1, j - 1)] >= s0[at(i - 1, j - 1)] - 1;
+      kept = s1[at(i - 1, j - 1)] >= s0[at(i - 1, j - 1)] - run_cost(j - 1);
       --i, --j;
       continue;
     }
@@ -187,6 +198,14 @@ void align_exact(Alignment& a, const std::vector<Piece>& body, std::size_t skip,
 }
 
 }  // namespace
+
+void mark_word_starts(std::vector<Piece>& pieces, const std::vector<text::WordSpan>& words) {
+  std::size_t w = 0;
+  for (Piece& piece : pieces) {
+    while (w < words.size() && words[w].char_end <= piece.start) ++w;
+    piece.word_start = w >= words.size() || words[w].char_start == piece.start;
+  }
+}
 
 Alignment align(const std::vector<Piece>& body, std::size_t skip, const std::vector<Piece>& source) {
   Alignment a = empty_alignment(body.size(), source.size());

@@ -43,11 +43,12 @@ struct Pair {
   Alignment alignment;
 };
 
-Pair pair_up(const std::string& source, const std::string& body, Lang lang) {
+Pair pair_up(const std::string& source, const std::string& body, Lang lang, const WordBoundaries& words) {
   Pair pr;
   pr.source_cps = text::decode_utf8(source, text::Utf8Mode::lossy).cps;
   pr.body_cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
   pr.source = faith::pieces(pr.source_cps, lang);
+  if (lang == Lang::zh) faith::mark_word_starts(pr.source, words.split(source));
   pr.body = faith::pieces(pr.body_cps, lang);
   pr.frame = faith::frame_length(pr.body, pr.source, lang);
   pr.alignment = faith::align(pr.body, pr.frame, pr.source);
@@ -183,7 +184,7 @@ FaithReport check_faithfulness(const Prepared& p, const Summary& summary, const 
     const SummarySentence& s = summary.sentences[i];
     const std::string& source = p.units[static_cast<std::size_t>(s.unit)].text;
     Probe probe{report, static_cast<int>(i), s.unit};
-    const Pair pr = pair_up(source, s.body, p.lang);
+    const Pair pr = pair_up(source, s.body, p.lang, words);
     probe_negation(probe, pr, p.lang);
     probe_question(probe, pr, p.lang);
     if (p.lang == Lang::zh) probe_word_cut_zh(probe, pr, source, words);

@@ -39,8 +39,10 @@ std::vector<int> token_words(const std::vector<text::Token>& tokens, const std::
   int next = 0, last_word = -1;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     while (w < words.size() && words[w].char_end <= tokens[i].char_start) ++w;
+    // A token inside a word of two or more code points belongs to it (U盘: a Latin letter and a CJK
+    // character); one that reaches past the word's end (a number, a placeholder) is its own.
     const bool in_word = w < words.size() && words[w].char_start <= tokens[i].char_start &&
-                         words[w].char_end - words[w].char_start > 1 && tokens[i].kind == text::TokenKind::cjk;
+                         tokens[i].char_end <= words[w].char_end && words[w].char_end - words[w].char_start > 1;
     if (in_word && last_word == static_cast<int>(w)) {
       out[i] = next - 1;
     } else {

@@ -25,17 +25,47 @@ bool has_content(const std::string& text) {
   return false;
 }
 
+namespace {
+
+bool is_trailing_symbol(char32_t cp) {
+  return text::is_space(cp) || text::is_emoji_base(cp) || text::is_variation_selector(cp) || text::is_skin_tone(cp);
+}
+
+// Whether a Chinese clause (code points [begin, end), marks already trimmed) asks without a question
+// mark: it ends in 吗 or 么 (after modal particles), or in 呢 with a question word before it
+// (什么原因申请退货的呢; a bare 呢 softens a statement: 这边帮您申请换货呢).
+bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗";
+  while (end > begin && (kParticles.find(cps[end - 1]) != std::u32string_view::npos || is_trailing_symbol(cps[end - 1])))
+    --end;
+  if (end == begin) return false;
+  const char32_t last = cps[end - 1];
+  if (last == U'吗' || last == U'么') return true;
+  if (last != U'呢') return false;
+  if (cps[begin] == U'那') return true;  // 那我的钱呢
+  for (std::size_t i = begin; i + 1 < end; ++i) {
+    if (std::u32string_view(U"么哪谁几啥咋").find(cps[i]) != std::u32string_view::npos) return true;
+    if (i + 2 < end && ((cps[i] == U'多' && cps[i + 1] == U'少') || (cps[i] == U'如' && cps[i + 1] == U'何')))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool ends_as_question(const std::string& text) {
   const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
   std::size_t end = cps.size();
   // Trailing space and emoji or other symbols ("能送吗？😊") do not end the question.
-  while (end > 0 && !is_terminal_punct(cps[end - 1]) &&
-         (text::is_space(cps[end - 1]) || text::is_emoji_base(cps[end - 1]) || text::is_variation_selector(cps[end - 1]) ||
-         text::is_skin_tone(cps[end - 1])))
-    --end;
+  while (end > 0 && !is_terminal_punct(cps[end - 1]) && is_trailing_symbol(cps[end - 1])) --end;
+  const std::size_t marks_end = end;
   for (; end > 0 && is_terminal_punct(cps[end - 1]); --end)
     if (cps[end - 1] == U'?' || cps[end - 1] == U'？') return true;
-  return false;
+  // Ended by another mark (。！) the sentence says so itself; otherwise its last clause may still ask.
+  if (end < marks_end && cps[marks_end - 1] != U'，' && cps[marks_end - 1] != U',') return false;
+  std::size_t begin = end;
+  while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
+  return zh_clause_asks(cps, begin, end);
 }
 
 std::string role_label(text::Speaker speaker, Lang lang) {

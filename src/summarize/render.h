@@ -18,7 +18,8 @@ bool is_terminal_punct(char32_t cp);
 // empty "用户:。".
 bool has_content(const std::string& text);
 // Whether a unit's source text ends by asking: its last terminal mark run (before trailing space and
-// emoji) holds ? or ？.
+// emoji) holds ? or ？, or, without a closing 。 or ！, its last clause ends in 吗 or 么, or in 呢 after a
+// question word (the chat spelling of a question without its mark: 这个能退吗, 是什么原因呢).
 bool ends_as_question(const std::string& text);
 
 std::string role_label(text::Speaker speaker, Lang lang);

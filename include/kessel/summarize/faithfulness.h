@@ -13,7 +13,8 @@
 // consecutive in both texts), so a kept phrase maps onto one occurrence rather than onto scattered
 // characters. A reported-speech frame opening the body (zh: an optional subject 用户/客户/顾客/客服/对方
 // then 询问 咨询 问 表示 希望 要求 称 说 反映 反馈 提出 想知道 请求; en: "they ask (whether|if|the customer
-// to)", "the customer asks (whether|if)", "the customer says (that)") is not aligned unless the source
+// to)", "the agent asks (whether|if|the customer to)", "the customer asks (whether|if)", "the customer
+// says (that)"; zh 问 称 说 only after a subject) is not aligned unless the source
 // opens with the same words. Other body characters missing from the source are insertions; no probe
 // reports them.
 // The extent of a sentence is the source from its first to its last aligned item (not widened to clauses).

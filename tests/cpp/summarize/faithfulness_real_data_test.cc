@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/faithfulness.h"
 #include "kessel/summarize/summarizer.h"
 #include "test_dialogues.h"
@@ -25,12 +26,11 @@ std::string data_file(const std::string& rel) {
 // Chinese word boundaries for word_cut: the default segmenter's (jieba's dictionary when installed).
 WordBoundaries words() { return segmenter_words(text::Segmenter::default_segmenter()); }
 
-// Runs the probes over every dialogue of `path` summarized by `options`; returns the findings' total
-// after printing the counts per kind and the first `show` findings.
-std::size_t probe_file(const std::string& path, const std::string& label, const SummarizerOptions& options,
+// Runs the probes over every dialogue of `path` summarized by `summarizer`; returns the findings'
+// total after printing the counts per kind and the first `show` findings.
+std::size_t probe_with(const std::string& path, const std::string& label, const Summarizer& summarizer,
                        int show = 8) {
   const text::Lexicon& lexicon = testing::default_lexicon();
-  const Summarizer summarizer = make_summarizer(options, lexicon);
   const WordBoundaries boundaries = words();
   const text::ReadResult input = text::read_dialogues(path);
   std::array<std::size_t, kFaithKinds> counts{};
@@ -55,6 +55,31 @@ std::size_t probe_file(const std::string& path, const std::string& label, const 
   return total;
 }
 
+std::size_t probe_file(const std::string& path, const std::string& label, const SummarizerOptions& options) {
+  return probe_with(path, label, make_summarizer(options, testing::default_lexicon()));
+}
+
+// A small EACA model (one network, a few epochs) trained on the first `n` dialogues of `path`: the
+// summaries it gives exercise what the unsupervised rankers never do, token deletion (zh) and
+// reported speech (en), so that the probes see the renderer's guards at work on every dialogue.
+Summarizer small_eaca(const std::string& path, std::size_t n) {
+  const text::ReadResult input = text::read_dialogues(path);
+  std::vector<text::Dialogue> train(input.dialogues.begin(),
+                                    input.dialogues.begin() + static_cast<long>(std::min(n, input.dialogues.size())));
+  EacaConfig config;
+  config.members = 1;
+  TrainOptions options;
+  options.epochs = 3;
+  options.verbose = false;
+  const std::vector<text::Dialogue> dev(train.end() - static_cast<long>(train.size() / 5), train.end());
+  train.resize(train.size() - dev.size());
+  auto model = std::make_unique<EacaModel>(train_eaca(train, dev, testing::default_lexicon(), config, options));
+  Summarizer s;
+  s.decode = model->decode_options();
+  s.scorer = std::move(model);
+  return s;
+}
+
 // Lead-3 as kessel eval's Lead row decodes it: the first three units, no redundancy control, no constraint.
 SummarizerOptions lead3() {
   SummarizerOptions o;
@@ -71,6 +96,9 @@ TEST(FaithfulnessRealData, NoFindingOnTheValidationSets) {
   EXPECT_EQ(probe_file(csds, "csds val, Lead-3", lead3()), 0u);
   EXPECT_EQ(probe_file(tweetsumm, "tweetsumm valid, centrality (default)", SummarizerOptions{}), 0u);
   EXPECT_EQ(probe_file(tweetsumm, "tweetsumm valid, Lead-3", lead3()), 0u);
+  EXPECT_EQ(probe_with(csds, "csds val, EACA (1 network, 3 epochs, first 300)", small_eaca(csds, 300)), 0u);
+  EXPECT_EQ(probe_with(tweetsumm, "tweetsumm valid, EACA (1 network, 3 epochs, all 110)", small_eaca(tweetsumm, 110)),
+            0u);
 }
 
 }  // namespace
