@@ -13,6 +13,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
   summarize::DecodeOptions plain;
   plain.max_sentences = max_sentences;
   plain.redundancy = redundancy;
+  plain.report_questions = true;  // as make_summarizer builds the unsupervised mode
   const std::string n = std::to_string(max_sentences);
   std::vector<EvalSystem> systems;
   auto add = [&](std::string name, std::shared_ptr<const summarize::Scorer> scorer,
@@ -24,6 +25,7 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
   baseline.redundancy = 0.0f;
   baseline.emotion_constraint = false;
   baseline.skip_fillers = false;
+  baseline.report_questions = false;
   add("Lead-" + n, std::make_shared<summarize::LeadScorer>(), baseline);
   add("Longest-" + n, std::make_shared<summarize::LongestScorer>(), baseline);
   add("LexRank-" + n, std::make_shared<summarize::LexRankScorer>(), baseline);

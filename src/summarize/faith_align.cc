@@ -168,11 +168,14 @@ void align_exact(Alignment& a, const std::vector<Piece>& body, std::size_t skip,
   std::vector<std::int32_t> s0((n + 1) * w, 0), s1((n + 1) * w, neg);
   auto at = [w](std::size_t i, std::size_t j) { return i * w + j; };
   auto run_cost = [&](std::size_t j) -> std::int32_t { return source[j].word_start ? 1 : 3; };
+  // A run that ends just before source piece j, inside the word j continues, costs 2 more.
+  auto end_cost = [&](std::size_t j) -> std::int32_t { return j < m && !source[j].word_start ? 2 : 0; };
   for (std::size_t i = 1; i <= n; ++i)
     for (std::size_t j = 1; j <= m; ++j) {
       if (body[skip + i - 1].key == source[j - 1].key)
         s1[at(i, j)] = std::max(s1[at(i - 1, j - 1)], s0[at(i - 1, j - 1)] - run_cost(j - 1)) + big;
-      s0[at(i, j)] = std::max({s0[at(i - 1, j)], s1[at(i - 1, j)], s0[at(i, j - 1)], s1[at(i, j - 1)]});
+      s0[at(i, j)] = std::max({s0[at(i - 1, j)], s1[at(i - 1, j)] - end_cost(j), s0[at(i, j - 1)],
+                               s1[at(i, j - 1)] - end_cost(j - 1)});
     }
   std::size_t i = n, j = m;
   bool kept = n > 0 && m > 0 && s1[at(i, j)] >= s0[at(i, j)];
@@ -187,7 +190,7 @@ void align_exact(Alignment& a, const std::vector<Piece>& body, std::size_t skip,
     const std::int32_t v = s0[at(i, j)];
     if (s0[at(i, j - 1)] == v) {
       --j;
-    } else if (s1[at(i, j - 1)] == v) {
+    } else if (s1[at(i, j - 1)] - end_cost(j - 1) == v) {
       --j, kept = true;
     } else if (s0[at(i - 1, j)] == v) {
       --i;

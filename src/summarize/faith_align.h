@@ -38,7 +38,7 @@ struct Alignment {
 void mark_word_starts(std::vector<Piece>& pieces, const std::vector<text::WordSpan>& words);
 
 // The alignment of body[skip..] to `source` that keeps the most pieces and, among those, has the fewest
-// runs (pieces consecutive in both), a run that starts inside a source word counting three times: of two
+// runs (pieces consecutive in both), a run that starts inside a source word counting three times and one that ends inside one three: of two
 // equally good alignments of 为什么快 to 为什么这么快, the one that keeps 为什么 whole. The first `skip` body pieces (a frame) stay unaligned. Exact by
 // dynamic programming up to kMaxAlignCells cells; beyond, greedy (each body piece to the next equal
 // source piece), which long units do not need to be exact for.

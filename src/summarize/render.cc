@@ -25,6 +25,17 @@ bool has_content(const std::string& text) {
   return false;
 }
 
+std::string reported_question(const std::string& body) {
+  std::string text = body;
+  static const std::string kMark = "？", kAsk = "请问", kAsked = "询问";
+  if (text.size() >= kMark.size() && text.compare(text.size() - kMark.size(), kMark.size(), kMark) == 0)
+    text.replace(text.size() - kMark.size(), kMark.size(), "。");
+  if (text.rfind(kAsk, 0) == 0) text.erase(0, kAsk.size());
+  while (!text.empty() && (text.rfind("，", 0) == 0)) text.erase(0, std::string("，").size());
+  if (text.rfind(kAsked, 0) == 0) return text;
+  return kAsked + text;
+}
+
 namespace {
 
 bool is_trailing_symbol(char32_t cp) {
@@ -61,7 +72,17 @@ bool ends_as_question(const std::string& text) {
   const std::size_t marks_end = end;
   for (; end > 0 && is_terminal_punct(cps[end - 1]); --end)
     if (cps[end - 1] == U'?' || cps[end - 1] == U'？') return true;
-  // Ended by another mark (。！) the sentence says so itself; otherwise its last clause may still ask.
+  (void)marks_end;
+  return false;
+}
+
+bool asks_without_mark(const std::string& text) {
+  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::size_t end = cps.size();
+  while (end > 0 && !is_terminal_punct(cps[end - 1]) && is_trailing_symbol(cps[end - 1])) --end;
+  const std::size_t marks_end = end;
+  while (end > 0 && is_terminal_punct(cps[end - 1])) --end;
+  // Ended by a mark other than a comma the sentence has said how it ends.
   if (end < marks_end && cps[marks_end - 1] != U'，' && cps[marks_end - 1] != U',') return false;
   std::size_t begin = end;
   while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;

@@ -17,10 +17,14 @@ bool is_terminal_punct(char32_t cp);
 // False for text of terminal punctuation and space only ("？？？", "..."): it would render as an
 // empty "用户:。".
 bool has_content(const std::string& text);
-// Whether a unit's source text ends by asking: its last terminal mark run (before trailing space and
-// emoji) holds ? or ？, or, without a closing 。 or ！, its last clause ends in 吗 or 么, or in 呢 after a
-// question word (the chat spelling of a question without its mark: 这个能退吗, 是什么原因呢).
+// Whether a unit's source text ends by asking with a question mark: its last terminal mark run (before
+// trailing space and emoji) holds ? or ？. The zh body keeps it (a 。 would make the question an
+// assertion).
 bool ends_as_question(const std::string& text);
+// Whether a zh unit asks without a mark: not closed by 。 ！ and the like, its last clause ends in 吗 or
+// 么, or in 呢 after a question word or 那 (这个能退吗, 是什么原因呢). Its body ends in 。 as the CSDS
+// protocol splits there; the particle, which the deletion guards keep, carries the question.
+bool asks_without_mark(const std::string& text);
 
 std::string role_label(text::Speaker speaker, Lang lang);
 // The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？
@@ -35,6 +39,11 @@ std::vector<std::string> clauses(const std::string& text, Lang lang);
 // Whether an English clause is one word ending in -ly ("unfortunately"): a sentence adverb says
 // nothing alone.
 bool is_lone_adverb(const std::string& clause);
+
+// A customer's question as the CSDS references report it (DecodeOptions::report_questions): "询问" and
+// the question, its own 请问 dropped and the ？ closed by 。 ("请问这个什么时候到？" -> "询问这个什么时候到。"):
+// 询问 carries the question form, and the sentence ends where the CSDS protocol splits.
+std::string reported_question(const std::string& body);
 
 // Whether sentence `next` may share the role label of `prev` (sentences in dialogue order): the same
 // speaker, and no turn of the other speaker between their turns (an unselected agent answer between

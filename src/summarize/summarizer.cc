@@ -53,6 +53,7 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
     s.decode.max_chars = 0;
     s.decode.redundancy = o.ranker == "centrality" ? 0.5f : 0.0f;
     s.decode.skip_fillers = o.ranker == "centrality";
+    s.decode.report_questions = o.ranker == "centrality";
   }
   if (o.max_sentences) s.decode.max_sentences = *o.max_sentences;
   if (o.max_chars) s.decode.max_chars = *o.max_chars;

@@ -72,6 +72,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     SummarySentence s;
     const bool question = render::ends_as_question(u == kept.clause_unit ? kept.clause_text : p.units[ux].text);
     s.body = render::body(u == kept.clause_unit ? kept.clause_shown : c.rendered(ux), p.lang, question);
+    const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
+    if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
+        (question || render::asks_without_mark(source)))
+      s.body = render::reported_question(s.body);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     if (s.reported && !s.body.empty() && s.body[0] >= 'a' && s.body[0] <= 'z') s.body[0] = static_cast<char>(s.body[0] - 'a' + 'A');
     s.turn = p.units[ux].turn;

@@ -139,10 +139,13 @@ struct DecodeOptions {
   bool emotion_clause = false;
   // Fillers, courtesy formulas and agent sign-offs (在吗, 好的, 感谢您对京东的支持, "Thanks!", "-Rach";
   // src/summarize/content.h) are never selected, unless they hold an expressed customer emotion. On
-  // by default (the unsupervised mode); off for the published baselines (Lead, Longest, LexRank), which
-  // rank every sentence, and for EACA models, whose figures were measured without it and whose token
-  // deletion already drops what it reduces to nothing.
+  // by default (the unsupervised mode and EACA models); off for the published baselines (Lead,
+  // Longest, LexRank), which rank every sentence.
   bool skip_fillers = true;
+  // zh: a customer's question is shown as the CSDS references report it, "用户:询问…。" (render.h,
+  // reported_question), rather than as the customer wrote it ("用户:…吗？"). Off by default and for
+  // the published baselines; on for EACA models and the unsupervised mode.
+  bool report_questions = false;
 };
 
 // `--emotion-span` / `emotion_span`: "clause" -> true, "sentence" -> false (DecodeOptions::emotion_clause);

@@ -277,7 +277,7 @@ TEST(Summary, TurnsOfOneSpeakerAcrossTheOtherSpeakerAreNotMerged) {
   o.redundancy = 0.0f;
   o.emotion_constraint = false;
   const Summary out = decode(p, s, o);
-  EXPECT_EQ(out.summary, "用户:能送货上门安装吗？用户:太好了，那我现在下单，今天能发货吗？");  // 吗 asks: ？
+  EXPECT_EQ(out.summary, "用户:能送货上门安装吗。用户:太好了，那我现在下单，今天能发货吗。");  // 吗 carries the question
   ASSERT_EQ(out.sentences.size(), 3u);
   EXPECT_FALSE(out.sentences[1].shares_label);
   EXPECT_TRUE(out.sentences[2].shares_label);  // consecutive customer turns still share one label
