@@ -2,7 +2,7 @@
 // measuring a change to the detection rules or the lexicons (docs/text.md quotes its figures).
 //
 //   build/emotion_stats [--lexicon-dir DIR] [--external DIR] [--no-language-filter]
-//                       [--kinds-from DIR] [--top N] [--show TERM] FILE...
+//                       [--kinds-from DIR] [--top N] [--show TERM] [--dump] FILE...
 //
 // Loads the default lexicon (DIR, else data/lexicon of the source tree); with --external DIR also
 // the DUTIR, NRC and emoji lexicons under DIR (../shared/data/lexicons). Prints per file:
@@ -10,7 +10,9 @@
 // mention and with an expressed feeling, expressed mentions per kind, and the most frequent
 // expressed terms (all kinds, then feelings). --kinds-from classifies the mentions with another
 // default lexicon's kinds (to classify what an older lexicon found); --show prints the turns where
-// TERM is expressed.
+// TERM is expressed; --dump prints one line per expressed customer mention instead of the summary
+// (id, turn, char_start, char_end, strength, kind, term, expression; tab-separated), to compare
+// with tests/data/emotion_labels; each customer turn first as a line T, id, turn, text.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +33,7 @@ struct Args {
   std::string lexicon_dir = KESSEL_SOURCE_DIR "/data/lexicon";
   std::string external, kinds_from, show;
   bool filter = true;
+  bool dump = false;
   std::size_t top = 15;
   std::vector<std::string> files;
 };
@@ -75,6 +78,7 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
     turns.reserve(d.turns.size());
     for (std::size_t t = 0; t < d.turns.size(); ++t) {
       if (d.turns[t].speaker != Speaker::customer) continue;
+      if (a.dump) std::printf("T\t%s\t%zu\t%s\n", d.id.c_str(), t, d.turns[t].text.c_str());
       turns.push_back(detect_turn_emotions(d.turns[t].text, lex, static_cast<int>(t), options));
       const TurnEmotions& te = turns.back();
       ++languages[to_string(te.language)];
@@ -89,6 +93,11 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
         expressed = true;
         feeling |= kind == MentionKind::feeling;
         if (best == nullptr || m.strength > best->strength) best = &m, best_kind = kind;
+        if (a.dump)
+          std::printf("%s\t%zu\t%lld\t%lld\t%.3f\t%s\t%s\t%s\n", d.id.c_str(), t,
+                      static_cast<long long>(m.char_start), static_cast<long long>(m.char_end),
+                      static_cast<double>(m.strength), to_string(kind), term.c_str(),
+                      m.expression.c_str());
         ++terms[term];
         ++per_kind[to_string(kind)];
         if (kind == MentionKind::feeling) ++feelings[term];
@@ -104,6 +113,7 @@ void report(const std::string& path, const Lexicon& lex, const Lexicon* kinds, c
       ++strongest[best->expression];
     }
   }
+  if (a.dump) return;
   const double n = static_cast<double>(std::max<std::size_t>(1, data.dialogues.size()));
   std::printf("%s: %zu dialogues\n", path.c_str(), data.dialogues.size());
   std::printf("  customer turns by language:");
@@ -138,6 +148,8 @@ int main(int argc, char** argv) {
       a.show = argv[++i];
     else if (s == "--top" && has_value)
       a.top = static_cast<std::size_t>(std::atol(argv[++i]));
+    else if (s == "--dump")
+      a.dump = true;
     else if (s == "--no-language-filter")
       a.filter = false;
     else
@@ -146,7 +158,7 @@ int main(int argc, char** argv) {
   if (a.files.empty()) {
     std::fprintf(stderr,
                  "usage: emotion_stats [--lexicon-dir DIR] [--external DIR] [--no-language-filter] "
-                 "[--kinds-from DIR] [--top N] [--show TERM] FILE...\n");
+                 "[--kinds-from DIR] [--top N] [--show TERM] [--dump] FILE...\n");
     return 2;
   }
   try {

@@ -440,6 +440,22 @@ bool overlaps_next_entry(const Lexicon& lexicon, const DecodedText& decoded, con
   return false;
 }
 
+// Punctuation as exasperation, looked up in the lexicon under a canonical term (default_emoji.tsv):
+// a run of three or more question marks (??? ？？？, "你们补发????") as "???", and a turn that is
+// only a run of full stops or ellipses (。。。, ..., ……) as "。。。". One or two ? still ask (CSDS
+// customers write 打电话?? as a plain question) and dots inside a sentence trail off. Returns ""
+// for any other punctuation token.
+std::string_view exasperation_term(const std::vector<char32_t>& cps,
+                                   const std::vector<Token>& tokens, std::size_t k) {
+  const Token& t = tokens[k];
+  const char32_t c = cps[static_cast<std::size_t>(t.char_start)];
+  const std::int64_t run = t.char_end - t.char_start;
+  if ((c == U'?' || c == U'\uFF1F') && run >= 3) return "???";
+  const bool dots = (c == U'\u3002' && run >= 2) || (c == U'.' && run >= 3) || c == U'\u2026';
+  if (dots && tokens.size() == 1) return "。。。";
+  return {};
+}
+
 }  // namespace
 
 TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon, int turn,
@@ -485,11 +501,17 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
   std::size_t floor = 0;  // where the previous expression ended (chars): expressions never overlap
   for (std::size_t k = 0; k < tokens.size(); ++k) {
     const Token& t = tokens[k];
-    if (t.kind == TokenKind::punct || t.kind == TokenKind::url || t.kind == TokenKind::mention ||
+    if (t.kind == TokenKind::url || t.kind == TokenKind::mention ||
         t.kind == TokenKind::placeholder || t.kind == TokenKind::number) {
       continue;
     }
-    const LexiconEntry* entry = entry_of(t.lower);
+    const std::string_view exasperation =
+        t.kind == TokenKind::punct ? exasperation_term(decoded.cps, tokens, k) : std::string_view();
+    if (t.kind == TokenKind::punct && exasperation.empty()) continue;
+    const LexiconEntry* entry = entry_of(t.kind == TokenKind::punct ? exasperation : t.lower);
+    if (entry == nullptr && t.kind == TokenKind::hashtag && t.lower.size() > 1) {
+      entry = entry_of(std::string_view(t.lower).substr(1));  // #rude -> rude
+    }
     if (entry == nullptr && t.kind == TokenKind::emoji) {
       // Fall back to the base emoji without skin tones or ZWJ continuations.
       const DecodedText d = decode_utf8(t.text);
@@ -521,7 +543,7 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
     // Rule 5. Only words are negated: an emoji or emoticon after "nobody told me" still says what
     // the customer feels.
     const bool lexical = t.kind != TokenKind::emoji && t.kind != TokenKind::emoticon &&
-                         t.kind != TokenKind::weibo_emoticon;
+                         t.kind != TokenKind::weibo_emoticon && t.kind != TokenKind::punct;
     const std::size_t negator =
         lexical && !polite ? negator_of(text, decoded, tokens, k, options.negation_window) : kNone;
     if (negator != kNone) {

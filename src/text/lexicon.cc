@@ -247,6 +247,17 @@ std::vector<std::string> split_tabs(const std::string& line) {
 }
 }  // namespace
 
+namespace {
+// '#' opens a comment, except a hashtag row: '#' then a word character, with tab-separated fields
+// ("#fail<TAB>anger<TAB>0.7<TAB>neg"). Comments start "# " (or are a bare "#", "##...").
+bool is_tsv_comment(std::string_view line) {
+  if (line[0] != '#') return false;
+  const bool hashtag = line.size() > 1 && line[1] != ' ' && line[1] != '#' && line[1] != '\t' &&
+                       line.find('\t') != std::string_view::npos;
+  return !hashtag;
+}
+}  // namespace
+
 void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::string& source,
                      LoadReport* report, Language language) {
   std::ifstream in(path, std::ios::binary);
@@ -257,7 +268,7 @@ void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::strin
   while (std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
+    if (line.empty() || is_tsv_comment(line)) continue;
     if (const auto bad = find_invalid_utf8(line)) {
       throw ParseError(path, line_no, detail::concat("term: invalid UTF-8 at byte offset ", *bad));
     }

@@ -61,7 +61,9 @@ Polarity default_polarity(
 // A mention is one lexicon term found in a text. Terms are found by forward maximum matching over
 // code points (Latin case-folded, emoji variation selectors ignored); emoji clusters, emoticons and
 // Weibo bracket emoticons are looked up as whole tokens (an emoji with a skin tone falls back to
-// its base emoji).
+// its base emoji); a hashtag is looked up whole, then without its # (#rude -> rude). Punctuation is
+// looked up only as exasperation: a run of three or more ? / ？ as "???", a turn that is only dots
+// (。。。 ... ……) as "。。。" (the default lexicon shows both below the threshold).
 //
 // 0. Language: the turn's language (DetectOptions::language, else guess_language(text), language.h)
 //    chooses the entries that apply (entry_applies, lexicon.h): emoji and emoticons in every turn;

@@ -154,10 +154,11 @@ class Lexicon {
 
 // ---- the project's own lexicon
 // --------------------------------------------------------------------- TSV, one term per line:
-// term<TAB>emotion<TAB>intensity<TAB>polarity[<TAB>kind], '#' starts a comment line. emotion is one
-// of the eight names, intensity in [0, 1], polarity pos|neg|neu|both, kind feeling|report|judgement|
-// request (feeling when absent). Every entry gets `language`. Throws ParseError(file, line,
-// "<field>: ...") on a malformed line.
+// term<TAB>emotion<TAB>intensity<TAB>polarity[<TAB>kind], '#' starts a comment line (but a hashtag
+// term, '#' then a word character on a line with tabs, is a row: #fail). emotion is one of the
+// eight names, intensity in [0, 1], polarity pos|neg|neu|both, kind feeling|report|judgement|request
+// (feeling when absent). Every entry gets `language`. Throws ParseError(file, line, "<field>: ...")
+// on a malformed line.
 void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::string& source,
                      LoadReport* report = nullptr, Language language = Language::unknown);
 // data/lexicon/default_{zh,en,emoji}.tsv under `dir`, source "default", languages zh, en and any.

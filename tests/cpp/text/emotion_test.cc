@@ -638,5 +638,55 @@ TEST(LexiconTsv, MalformedLinesNameFileLineAndField) {
                InvalidArgument);
 }
 
+// Complaints without textbook emotion words (default_{zh,en}.tsv, issue 22): hassle with a degree
+// word (麻烦 alone stays a polite formula), accusing phrases, giving up, dismay, insults.
+TEST(Detect, ComplaintsWithoutEmotionWords) {
+  EXPECT_EQ(expressed("退个货都这么麻烦"), Terms{"这么麻烦:anger"});
+  EXPECT_EQ(expressed("麻烦帮我查一下"), Terms{});
+  EXPECT_EQ(expressed("人呢"), Terms{"人呢:anger"});
+  EXPECT_EQ(expressed("都不敢买了"), Terms{"不敢买:anger"});
+  EXPECT_EQ(expressed("居然还没发货"), Terms{"居然:surprise"});  // dismay, not neutral surprise
+  EXPECT_EQ(expressed("what a waste of time, I'm done"),
+            (Terms{"waste of time:disgust", "I'm done:anger"}));
+  EXPECT_EQ(expressed("Stop lying, idiots"), (Terms{"lying:anger", "idiots:anger"}));
+  EXPECT_EQ(expressed("Beyond dispointed."), Terms{"dispointed:sadness"});
+  // The resignation 行吧 is a judgement, weaker than a feeling.
+  EXPECT_EQ(only_expressed("行吧").kind, MentionKind::judgement);
+}
+
+// A hashtag is looked up whole (#fail), then without its # (#rude -> rude).
+TEST(Detect, HashtagsFallBackToTheirWord) {
+  EXPECT_EQ(expressed("another delay #fail"), (Terms{"delay:sadness", "#fail:anger"}));
+  const EmotionMention m = only_expressed("the agent was #rude");
+  EXPECT_EQ(m.term, "#rude");
+  EXPECT_EQ(m.emotion, Emotion::anger);
+  EXPECT_EQ(expressed("#delta"), Terms{});
+}
+
+// Punctuation as exasperation: three or more question marks anywhere, a turn of only dots. Found
+// and shown below the threshold (default_emoji.tsv says why), never expressed.
+std::vector<std::string> found(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto& m : detect_emotions(text, default_lexicon(), 0))
+    out.push_back(m.expression + ":" + to_string(m.emotion) + (m.expressed ? "!" : ""));
+  return out;
+}
+
+TEST(Detect, PunctuationRunsAsExasperation) {
+  const auto q = detect_emotions("你们补发????", default_lexicon(), 0);
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_EQ(q[0].term, "????");
+  EXPECT_EQ(q[0].char_start, 4);
+  EXPECT_EQ(q[0].char_end, 8);
+  EXPECT_FALSE(q[0].expressed);
+  EXPECT_EQ(found("为什么？？？"), Terms{"？？？:anger"});
+  EXPECT_EQ(found("打电话??"), Terms{});  // one or two still ask
+  EXPECT_EQ(found("。。。"), Terms{"。。。:sadness"});
+  EXPECT_EQ(found("..."), Terms{"...:sadness"});
+  EXPECT_EQ(found("嗯。。。好的"), Terms{});  // dots inside a turn trail off
+  EXPECT_EQ(found("wait..."), Terms{});
+  EXPECT_EQ(found("气死了！！！"), Terms{"气死了:anger!"});  // other punctuation is not a term
+}
+
 }  // namespace
 }  // namespace kessel::text
