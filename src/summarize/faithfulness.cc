@@ -43,6 +43,27 @@ struct Pair {
   Alignment alignment;
 };
 
+// The words reported speech puts in ("the customer", "the agent's", they, their, ...) are the
+// renderer's, not the source's: aligned, a "the" of "the customer" would pull the extent back to a
+// "The" that opens the source and bring its negations into it.
+void drop_report_words(std::vector<Piece>& body) {
+  static const std::u32string kThe = U"the";
+  auto named = [](const std::u32string& k) {
+    return k == U"customer" || k == U"customer's" || k == U"agent" || k == U"agent's";
+  };
+  std::vector<Piece> kept;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const std::u32string& k = body[i].key;
+    if (k == kThe && i + 1 < body.size() && named(body[i + 1].key)) {
+      ++i;
+      continue;
+    }
+    if (k == U"they" || k == U"them" || k == U"their" || k == U"theirs" || k == U"themselves") continue;
+    kept.push_back(body[i]);
+  }
+  body = std::move(kept);
+}
+
 Pair pair_up(const std::string& source, const std::string& body, Lang lang, const WordBoundaries& words) {
   Pair pr;
   pr.source_cps = text::decode_utf8(source, text::Utf8Mode::lossy).cps;
@@ -50,6 +71,7 @@ Pair pair_up(const std::string& source, const std::string& body, Lang lang, cons
   pr.source = faith::pieces(pr.source_cps, lang);
   if (lang == Lang::zh) faith::mark_word_starts(pr.source, words.split(source));
   pr.body = faith::pieces(pr.body_cps, lang);
+  if (lang == Lang::en) drop_report_words(pr.body);
   pr.frame = faith::frame_length(pr.body, pr.source, lang);
   pr.alignment = faith::align(pr.body, pr.frame, pr.source);
   return pr;
