@@ -27,11 +27,22 @@ bool has_content(const std::string& text) {
 
 std::string reported_question(const std::string& body) {
   std::string text = body;
-  static const std::string kMark = "？", kAsk = "请问", kAsked = "询问";
+  static const std::string kMark = "？", kAsked = "询问";
   if (text.size() >= kMark.size() && text.compare(text.size() - kMark.size(), kMark.size(), kMark) == 0)
     text.replace(text.size() - kMark.size(), kMark.size(), "。");
-  if (text.rfind(kAsk, 0) == 0) text.erase(0, kAsk.size());
-  while (!text.empty() && (text.rfind("，", 0) == 0)) text.erase(0, std::string("，").size());
+  // What opens a customer's question and says nothing once it is reported: greetings and "may I ask"
+  // (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗).
+  static const std::string kOpeners[] = {"你好", "您好", "在吗", "在不在", "亲", "请问一下", "请问下", "请问",
+                                         "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
+                                         "问一下", "问下", "，", ",", " "};
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (const std::string& o : kOpeners)
+      if (text.size() > o.size() && text.rfind(o, 0) == 0) {
+        text.erase(0, o.size());
+        stripped = true;
+      }
+  }
   if (text.rfind(kAsked, 0) == 0) return text;
   return kAsked + text;
 }
