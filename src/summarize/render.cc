@@ -3,6 +3,7 @@
 
 #include <string_view>
 
+#include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::summarize {
@@ -35,10 +36,18 @@ std::string reported_question(const std::string& body) {
   static const std::string kOpeners[] = {"你好", "您好", "在吗", "在不在", "亲", "请问一下", "请问下", "请问",
                                          "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
                                          "问一下", "问下", "，", ",", " "};
+  // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
+  auto word_ends_at = [](const std::string& t, std::size_t bytes) {
+    const auto cps = text::decode_utf8(t, text::Utf8Mode::lossy);
+    const auto at = static_cast<std::int64_t>(text::decode_utf8(t.substr(0, bytes), text::Utf8Mode::lossy).size());
+    for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(cps.cps)))
+      if (w.char_end == at) return true;
+    return false;
+  };
   for (bool stripped = true; stripped;) {
     stripped = false;
     for (const std::string& o : kOpeners)
-      if (text.size() > o.size() && text.rfind(o, 0) == 0) {
+      if (text.size() > o.size() && text.rfind(o, 0) == 0 && word_ends_at(text, o.size())) {
         text.erase(0, o.size());
         stripped = true;
       }

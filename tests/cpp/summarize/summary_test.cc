@@ -290,6 +290,25 @@ TEST(Summary, TurnsOfOneSpeakerAcrossTheOtherSpeakerAreNotMerged) {
   EXPECT_EQ(decode(q, s, o).summary, "Customer: Can you deliver it? Customer: Great, I will order now.");
 }
 
+TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
+  auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
+                          {Speaker::agent, {"有货的呢？"}},
+                          {Speaker::customer, {"亲开专用票是等货到了再开吗？"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  // As written: a question mark stays, a particle question ends where the CSDS protocol splits.
+  EXPECT_EQ(decode(p, s, o).summary, "用户:你好，想问下这款冰箱有货吗。客服:有货的呢？用户:亲开专用票是等货到了再开吗？");
+  // Reported as the references report it: greetings and "may I ask" go, only where a word ends (亲开
+  // is one word), and the agent's sentence is not a customer question.
+  o.report_questions = true;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:询问这款冰箱有货吗。客服:有货的呢？用户:询问亲开专用票是等货到了再开吗。");
+}
+
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
   auto d = make_dialogue({{Speaker::customer, {"您好请问我的快递什么时候到，气死我了"}},
                           {Speaker::agent, {"亲亲这边马上为您查询物流哦"}}});
