@@ -110,7 +110,12 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
   for (std::size_t i = 0; i < T; ++i) {
     const text::Token& t = tokens[i];
     const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i) && ends_clause(tokens, i);
-    const bool final_particle = (first_cp_in(t, U"吗么") && ends_clause(tokens, i)) || asking_ne;
+    // 是吧 对吧 好吧 行吧 and 嘛 ask for agreement ("不需要自己承担运费是吧" is a question): the tag and
+    // the word before it stay.
+    const bool tag = first_cp_in(t, U"吧嘛") && ends_clause(tokens, i) && i > 0 &&
+                     first_cp_in(tokens[i - 1], U"是对好行");
+    if (tag) guarded[i - 1] = 1;
+    const bool final_particle = (first_cp_in(t, U"吗么") && ends_clause(tokens, i)) || asking_ne || tag;
     if (asking_ne) {
       // The question word asks with the 呢 ("什么原因…呢" must not become "原因…呢"): it stays, and its
       // word with it (什么, through word_keep).
@@ -322,6 +327,25 @@ std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const
   return content ? out : unit.text;
 }
 
+// A structural particle whose word went (好的 -> 的, 亲爱的 -> 的, 收到了 -> 了) reads as a cut: it goes
+// too, unless a guard or an emotion mention holds it. The segmenter makes 好|的 two words, so whole-word
+// deletion alone would leave it.
+void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!keep[i] || tokens.forced[i] || (!tokens.guarded.empty() && tokens.guarded[i])) continue;
+    if (t[i].text != "的" && t[i].text != "地" && t[i].text != "得" && t[i].text != "了" && t[i].text != "着" &&
+        t[i].text != "过")
+      continue;
+    const bool words = tokens.words.size() == t.size();
+    const bool in_word = words && ((i > 0 && tokens.words[i - 1] == tokens.words[i]) ||
+                                   (i + 1 < t.size() && tokens.words[i + 1] == tokens.words[i]));
+    if (in_word) continue;  // 目的, 为了, 地址: the character is part of a longer word
+    const bool head_gone = i == 0 || t[i - 1].kind == text::TokenKind::punct || !keep[i - 1];
+    if (head_gone) keep[i] = 0;
+  }
+}
+
 // Whole-word keep decisions: a word stays when the mean keep probability of its tokens reaches the
 // threshold, or when one of them is forced or guarded. Without word numbers each token is a word.
 std::vector<char> word_keep(const UnitTokens& tokens, const std::vector<float>& p, float threshold) {
@@ -350,6 +374,7 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   if (threshold <= 0.0f || tokens.tokens.empty()) return unit.text;
   const std::vector<float> p = keep_probabilities(tokens, weights);
   std::vector<char> keep = word_keep(tokens, p, threshold);
+  drop_orphan_particles(tokens, keep);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty
   // text, which the decoder never selects), unless that character is an emotion the customer
@@ -500,8 +525,30 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   if (reported != nullptr) *reported = false;
   const auto& t = tokens.tokens;
   std::vector<char> keep(t.size(), 1);
+  // Addressing is the @mentions and links before the first word and after the last; one inside the
+  // sentence is part of what it says ("Got an offer code from @AmazonHelp" must not become "Got an
+  // offer code from ."): a mention stays without its @, a link reads "the link".
+  std::size_t first_word = t.size(), last_word = 0;
   for (std::size_t i = 0; i < t.size(); ++i)
-    if (t[i].kind == text::TokenKind::mention || t[i].kind == text::TokenKind::url) keep[i] = 0;
+    if (is_word(t[i])) {
+      first_word = std::min(first_word, i);
+      last_word = i;
+    }
+  std::vector<std::string> inner(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].kind != text::TokenKind::mention && t[i].kind != text::TokenKind::url) continue;
+    // Only after a word that takes it as an object ("from @AmazonHelp", "at https://..."): elsewhere a
+    // mention inside a unit is a vocative ("ok!! @jane! thanks") and a link an aside.
+    static constexpr std::string_view kBefore[] = {"from", "to", "at", "with", "by", "via", "on", "for", "contact",
+                                                   "call", "tweet", "dm", "message", "follow", "visit", "see",
+                                                   "here", "and", "or"};
+    const bool object = i > first_word && i < last_word && is_word(t[i - 1]) &&
+                        std::find(std::begin(kBefore), std::end(kBefore), t[i - 1].lower) != std::end(kBefore);
+    if (object)
+      inner[i] = t[i].kind == text::TokenKind::mention ? t[i].text.substr(1) : std::string("the link");
+    else
+      keep[i] = 0;
+  }
   // The salutation, sign-off and thread counters are found on the tokens that remain ("@jane Hi
   // there, ..." too).
   std::vector<text::Token> rest;
@@ -524,13 +571,15 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   }
   std::vector<std::string> forms =
       reported_speech ? reported_forms(t, unit.speaker, tokens.forced) : std::vector<std::string>(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (!inner[i].empty()) forms[i] = inner[i];
   // An agent's request or question is reported as one: "Could you check X?" -> "They ask the customer
   // to check X."; "Have you tried X?" -> "They ask whether the customer has tried X."
   if (reported_speech && unit.speaker == text::Speaker::agent &&
       (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
     dropped = true;
   if (reported != nullptr)
-    for (std::size_t i = 0; i < t.size() && !*reported; ++i) *reported = keep[i] && !forms[i].empty();
+    for (std::size_t i = 0; i < t.size() && !*reported; ++i) *reported = keep[i] && !forms[i].empty() && inner[i].empty();
   // Without its salutation or counter the unit starts at the next word: "Hi there, we're on it" ->
   // "We're on it" (an emotion mention keeps the customer's spelling).
   for (std::size_t k = lead; lead > 0 && k < rest.size(); ++k) {

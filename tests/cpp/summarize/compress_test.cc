@@ -170,10 +170,10 @@ TEST(Compress, DeletionNeverLeavesASingleCharacter) {
           if (!others.count(id)) w[static_cast<std::size_t>(id)] += 30.0f;
     return w;
   };
-  // "好的" cut to "的" says nothing: the unit is not offered (an empty text is never selected).
-  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"的"}), 0.5f), "");
-  // Two characters left is a cut like any other: "好的呀" -> "的呀".
-  EXPECT_EQ(compress_unit(p.units[1], units[1], weights_keeping(units[1], {"的", "呀"}), 0.5f), "的呀");
+  // "好的" cut to "的" reads as a cut word: the orphaned particle goes too, nothing is left, and the unit
+  // is rendered whole; "好的呀" cut to "的呀" likewise loses its 的 and, one character left, is not offered.
+  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"的"}), 0.5f), "好的");
+  EXPECT_EQ(compress_unit(p.units[1], units[1], weights_keeping(units[1], {"的", "呀"}), 0.5f), "");
   // A lone character that is an expressed emotion (an emoji) keeps its whole unit.
   auto e = make_dialogue({{Speaker::customer, {"快递还没到😡"}}});
   const Prepared pe = prepare(e, lexicon());
@@ -226,6 +226,11 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const auto units2 = unit_tokens(p2);
   EXPECT_EQ(drop_addressing(p2.units[0], units2[0]), "please DM us");
   EXPECT_EQ(drop_addressing(p2.units[1], units2[1]), "ok!! thanks");
+  // A mention or link a word takes as its object is part of the sentence: no "from ." gap.
+  auto d4 = make_dialogue({{Speaker::customer, {"@Tesco Got an offer code from @AmazonHelp today, see https://t.co/q for it"}}});
+  const Prepared p4 = prepare(d4, lexicon());
+  const auto units4 = unit_tokens(p4);
+  EXPECT_EQ(drop_addressing(p4.units[0], units4[0]), "Got an offer code from AmazonHelp today, see the link for it");
   // Punctuation that stood together in the source stays, and so does an opening bracket or quote at
   // the start ("(and related costs)" used to lose its full stop, a quoted name its opening quote).
   auto d3 = make_dialogue({{Speaker::customer, {"@azure I need help (and related costs)."}},
