@@ -110,10 +110,10 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
   for (std::size_t i = 0; i < T; ++i) {
     const text::Token& t = tokens[i];
     const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i) && ends_clause(tokens, i);
-    // 是吧 对吧 好吧 行吧 and 嘛 ask for agreement ("不需要自己承担运费是吧" is a question): the tag and
-    // the word before it stay.
-    const bool tag = first_cp_in(t, U"吧嘛") && ends_clause(tokens, i) && i > 0 &&
-                     first_cp_in(tokens[i - 1], U"是对好行");
+    // 是吧 对吧 好吧 行吧 and a final 嘛 ask for agreement ("不需要自己承担运费是吧", "您有新订单嘛"): the
+    // tag and the word before it stay.
+    const bool tag = ends_clause(tokens, i) && i > 0 &&
+                     ((t.text == "吧" && first_cp_in(tokens[i - 1], U"是对好行")) || t.text == "嘛");
     if (tag) guarded[i - 1] = 1;
     const bool final_particle = (first_cp_in(t, U"吗么") && ends_clause(tokens, i)) || asking_ne || tag;
     if (asking_ne) {
@@ -137,6 +137,10 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
           guarded[j] = 1;
           break;
         }
+    // Who did what, and wanting to know: 你们 (the company: "你们说今天到" must not become the customer's
+    // "说今天到"), and 想 before 知道 / 问 / 了解 ("想知道啥时候发" is not "知道啥时候发").
+    if (t.text == "你" && i + 1 < T && tokens[i + 1].text == "们") guarded[i] = guarded[i + 1] = 1;
+    if (t.text == "想" && i + 1 < T && first_cp_in(tokens[i + 1], U"知问了")) guarded[i] = guarded[i + 1] = 1;
     if (!is_negator_char(t)) continue;
     guarded[i] = 1;
     // A不A (能不能, 有没有) and X否 (是否, 能否): the A or X asks with the negator.

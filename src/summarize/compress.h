@@ -13,7 +13,8 @@
 // inside an expressed customer emotion mention are never deleted (the summary keeps the term the
 // constraint is about, at the offsets `emotions[*]` report); the meaning guards keep every negator
 // (不 没 未 别 无 非 否: 没有, 不是, 能不能, 是否, 能否) with the word it negates, clause-final question
-// particles (吗 么 呢), question words (谁 哪 啥 咋), question marks, numbers and placeholders
+// particles (吗 么 呢, tags 是吧 嘛), question words (谁 哪 啥 咋), 想知道, the subject 你们, question
+// marks, numbers and placeholders
 // ([订单编号]), so a compressed sentence never flips its meaning or stops asking; a unit is never reduced to nothing (when no content token survives, the unit is rendered whole). Chinese only: English word
 // deletion breaks the grammar the English summaries are required to keep (EacaModel trains none).
 #pragma once

@@ -193,6 +193,11 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   w.back() = -10.0f;  // every unguarded token deleted
   // The negator with its verb, the whole A不A, the placeholder and the final 吗 stay.
   EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "没有更新能不能查[订单编号]吗");
+  auto more = make_dialogue({{Speaker::customer, {"你们说今天到，我想知道啥时候发，您有新订单嘛"}}});
+  const Prepared pm = prepare(more, lexicon());
+  const auto um = compress_features(pm, 97);
+  // The company as subject, wanting to know, the question word and the 嘛 tag with its word stay.
+  EXPECT_EQ(compress_unit(pm.units[0], um[0], w, 0.5f), "你们想知道啥时候订单嘛");
   // Only the question mark would be left: no content token, so the unit is rendered whole.
   EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
 }
