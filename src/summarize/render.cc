@@ -1,6 +1,7 @@
 // Rendering of selected units (src/summarize/render.h).
 #include "render.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "kessel/text/segment.h"
@@ -37,20 +38,21 @@ std::string reported_question(const std::string& body) {
                                          "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
                                          "问一下", "问下", "，", ",", " "};
   // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
-  auto word_ends_at = [](const std::string& t, std::size_t bytes) {
-    const auto cps = text::decode_utf8(t, text::Utf8Mode::lossy);
-    const auto at = static_cast<std::int64_t>(text::decode_utf8(t.substr(0, bytes), text::Utf8Mode::lossy).size());
-    for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(cps.cps)))
-      if (w.char_end == at) return true;
-    return false;
-  };
   for (bool stripped = true; stripped;) {
     stripped = false;
-    for (const std::string& o : kOpeners)
-      if (text.size() > o.size() && text.rfind(o, 0) == 0 && word_ends_at(text, o.size())) {
-        text.erase(0, o.size());
-        stripped = true;
-      }
+    // The code point offsets where the segmenter ends a word, once per pass.
+    const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy);
+    std::vector<std::int64_t> word_ends;
+    for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(cps.cps)))
+      word_ends.push_back(w.char_end);
+    for (const std::string& o : kOpeners) {
+      if (text.size() <= o.size() || text.rfind(o, 0) != 0) continue;
+      const auto at = static_cast<std::int64_t>(text::decode_utf8(o, text::Utf8Mode::lossy).size());
+      if (!std::binary_search(word_ends.begin(), word_ends.end(), at)) continue;
+      text.erase(0, o.size());
+      stripped = true;
+      break;  // the text changed: segment it again
+    }
   }
   if (text.rfind(kAsked, 0) == 0) return text;
   return kAsked + text;
@@ -82,31 +84,41 @@ bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::si
   return false;
 }
 
+// A unit's end: its code points, where the run of terminal marks before any trailing space and emoji
+// starts (`body_end`) and ends (`marks_end`; equal when it has none).
+struct UnitEnd {
+  std::vector<char32_t> cps;
+  std::size_t body_end = 0, marks_end = 0;
+};
+
+UnitEnd unit_end(const std::string& text) {
+  UnitEnd e;
+  e.cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::size_t end = e.cps.size();
+  // Trailing space and emoji or other symbols ("能送吗？😊") do not end the sentence.
+  while (end > 0 && !is_terminal_punct(e.cps[end - 1]) && is_trailing_symbol(e.cps[end - 1])) --end;
+  e.marks_end = end;
+  while (end > 0 && is_terminal_punct(e.cps[end - 1])) --end;
+  e.body_end = end;
+  return e;
+}
+
 }  // namespace
 
 bool ends_as_question(const std::string& text) {
-  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
-  std::size_t end = cps.size();
-  // Trailing space and emoji or other symbols ("能送吗？😊") do not end the question.
-  while (end > 0 && !is_terminal_punct(cps[end - 1]) && is_trailing_symbol(cps[end - 1])) --end;
-  const std::size_t marks_end = end;
-  for (; end > 0 && is_terminal_punct(cps[end - 1]); --end)
-    if (cps[end - 1] == U'?' || cps[end - 1] == U'？') return true;
-  (void)marks_end;
+  const UnitEnd e = unit_end(text);
+  for (std::size_t i = e.body_end; i < e.marks_end; ++i)
+    if (e.cps[i] == U'?' || e.cps[i] == U'？') return true;
   return false;
 }
 
 bool asks_without_mark(const std::string& text) {
-  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
-  std::size_t end = cps.size();
-  while (end > 0 && !is_terminal_punct(cps[end - 1]) && is_trailing_symbol(cps[end - 1])) --end;
-  const std::size_t marks_end = end;
-  while (end > 0 && is_terminal_punct(cps[end - 1])) --end;
+  const UnitEnd e = unit_end(text);
   // Ended by a mark other than a comma the sentence has said how it ends.
-  if (end < marks_end && cps[marks_end - 1] != U'，' && cps[marks_end - 1] != U',') return false;
-  std::size_t begin = end;
-  while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
-  return zh_clause_asks(cps, begin, end);
+  if (e.body_end < e.marks_end && e.cps[e.marks_end - 1] != U'，' && e.cps[e.marks_end - 1] != U',') return false;
+  std::size_t begin = e.body_end;
+  while (begin > 0 && !is_terminal_punct(e.cps[begin - 1])) --begin;
+  return zh_clause_asks(e.cps, begin, e.body_end);
 }
 
 std::string role_label(text::Speaker speaker, Lang lang) {
