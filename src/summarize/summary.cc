@@ -97,6 +97,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     e.emotion = text::to_string(mention.emotion);
     e.kind = text::to_string(mention.kind);
     e.strength = mention.strength;
+    e.source = mention.source;
     e.in_summary = taken[static_cast<std::size_t>(p.mention_unit[m])] && decoding::survives(c, m, kept);
     out.emotions.push_back(std::move(e));
   }

@@ -20,6 +20,7 @@ nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitSc
                              {"emotion", e.emotion},
                              {"kind", e.kind},
                              {"strength", e.strength},
+                             {"source", e.source},
                              {"in_summary", e.in_summary}});
   j["constraint_satisfied"] = s.constraint_satisfied;
   j["constraint_cost"] = s.constraint_cost;

@@ -8,6 +8,7 @@
 #include "kessel/error.h"
 #include "kessel/text/lexicon.h"
 #include "kessel/text/tokenize.h"
+#include "emotion_cues.h"
 
 namespace kessel::text {
 
@@ -583,6 +584,10 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
   // A particle joined to one expression may start the next term (太差了啊这): the term wins.
   for (std::size_t i = 0; i + 1 < out.size(); ++i)
     out[i].char_end = std::min(out[i].char_end, std::max(out[i].term_char_end, out[i + 1].char_start));
+  // Feelings shown without a lexicon word (rhetorical questions, complaints about time, worry):
+  // emotion_cues.h.
+  if (options.customer_turn && options.implicit_cues)
+    detail::add_cue_mentions(decoded, result.language, turn, out);
   for (EmotionMention& m : out) {
     m.byte_start = decoded.byte_offsets[static_cast<std::size_t>(m.char_start)];
     m.byte_end = decoded.byte_offsets[static_cast<std::size_t>(m.char_end)];

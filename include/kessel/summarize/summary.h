@@ -179,6 +179,7 @@ struct SummaryEmotion {
   std::string emotion;
   std::string kind;        // feeling | report | judgement | request (text::MentionKind)
   float strength = 0.0f;   // text::EmotionMention::strength: what the constraint ranks by
+  std::string source;      // the lexicon ("default", "dutir", ...) or the implicit cue ("cue:rhetorical")
   bool in_summary = false;
 };
 

@@ -9,7 +9,8 @@
 namespace kessel::summarize {
 
 // {"id", "summary", "sentences": [{"text", "turn", "score"}], "emotions": [{"term", "turn", "start",
-//  "end", "emotion", "in_summary"}], "constraint_satisfied"} plus "attention" when `explain` is given
+//  "end", "emotion", "kind", "strength", "source", "in_summary"}], "constraint_satisfied",
+//  "constraint_cost"} (and "unsupported_languages" when a turn's language has no lexicon) plus "attention" when `explain` is given
 // and has a map: {"units": [{"turn", "text"}], "queries": [unit], "weights": [[...]]}.
 nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain);
 

@@ -101,6 +101,13 @@ Polarity default_polarity(
 //      "default"): single characters from the large external lexicons (好, 爱, 急) fire on too much
 //      ordinary text. A two-character external term whose second character starts another entry
 //      with the following text (不成|成功, 天才|才能) is a cut across two words and is dropped.
+//   7. implicit emotion (customer turns in Chinese or English, DetectOptions::implicit_cues): the
+//      constructions that show a feeling without naming it are mentions too, of kind `report`
+//      and source "cue:<name>": rhetorical questions (为什么还没发货, 不是说好了吗, "why is it so
+//      hard to…?"), complaints about time (一直联系也没人来修, 好久了, "still haven't received it"),
+//      worry about an outcome (不会要到明年吧, 怕不够), threats to stop buying (都不敢在你们京东买了),
+//      surprise at a size (便宜那么多), exasperated marks (?!, and ?? in English). They rank below every named
+//      feeling (strength 0.25 mild, 0.4 clear) and never overlap a lexicon expression.
 // Mentions failing rule 1–4b are still returned (with expressed = false) so callers can show them;
 // dropped ones (rule 0, 5 and 6) are not. Requests and reports stay expressed (they count for the
 // constraint); `kind` and `strength` say how much of a feeling each mention is.
@@ -173,6 +180,8 @@ struct DetectOptions {
   Language fallback_language = Language::unknown;
   // False: every entry applies whatever the language (the behaviour before rule 0).
   bool filter_by_language = true;
+  // Rule 7: feelings shown without a lexicon word, in customer turns (src/text/emotion_cues.h).
+  bool implicit_cues = true;
 };
 
 // A turn's mentions and the language rule 0 used for it (what callers report as unsupported).

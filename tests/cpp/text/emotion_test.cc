@@ -13,6 +13,17 @@
 namespace kessel::text {
 namespace {
 
+// The lexicon's rules 0-6 alone: rule 7's implicit cues have their own tests (emotion_cues_test.cc).
+TurnEmotions lexicon_turn_emotions(std::string_view text, const Lexicon& lexicon, int turn = -1,
+                                   DetectOptions options = {}) {
+  options.implicit_cues = false;
+  return detect_turn_emotions(text, lexicon, turn, options);
+}
+std::vector<EmotionMention> lexicon_emotions(std::string_view text, const Lexicon& lexicon, int turn = -1,
+                                             DetectOptions options = {}) {
+  return lexicon_turn_emotions(text, lexicon, turn, options).mentions;
+}
+
 const Lexicon& default_lexicon() {
   static const Lexicon lex = load_default_lexicon(testing::lexicon_dir());
   return lex;
@@ -106,7 +117,7 @@ TEST(Lexicon, IdentityHashesTheContent) {
 
 TEST(Detect, ChineseSlangWithOffsetsAndWheel) {
   const std::string text = "快递三天没到，气死我了😡";
-  const auto ms = detect_emotions(text, default_lexicon(), 4);
+  const auto ms = lexicon_emotions(text, default_lexicon(), 4);
   const EmotionMention* m = find(ms, "气死我了");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->turn, 4);
@@ -129,7 +140,7 @@ TEST(Detect, ChineseSlangWithOffsetsAndWheel) {
 
 TEST(Detect, NegatorsDoNotNegateEmoji) {
   // "nobody" is a negator for words ("nobody is happy") but an emoji after it still shows anger.
-  const auto ms = detect_emotions("nobody told me 😡 and I am not happy", default_lexicon(), 0);
+  const auto ms = lexicon_emotions("nobody told me 😡 and I am not happy", default_lexicon(), 0);
   bool emoji = false, flipped = false;
   for (const auto& m : ms) {
     if (m.term == "😡") emoji = m.expressed && !m.negated && m.emotion == Emotion::anger;
@@ -147,7 +158,7 @@ TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
   lex.add(":)", LexiconEntry{Emotion::joy, 0.5f, Polarity::positive, "test"});
   auto expressed = [&](std::string_view text) {
     std::vector<std::string> out;
-    for (const auto& m : detect_emotions(text, lex, 0))
+    for (const auto& m : lexicon_emotions(text, lex, 0))
       if (m.expressed) out.push_back(m.term);
     return out;
   };
@@ -164,7 +175,7 @@ TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
 
 std::vector<std::string> expressed_terms(std::string_view text) {
   std::vector<std::string> out;
-  for (const auto& m : detect_emotions(text, default_lexicon(), 0))
+  for (const auto& m : lexicon_emotions(text, default_lexicon(), 0))
     if (m.expressed) out.push_back(m.term);
   return out;
 }
@@ -175,7 +186,7 @@ TEST(Detect, PoliteFormulasNeverCount) {
   lex.add("thanks", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
   lex.add("sorry", LexiconEntry{Emotion::sadness, 0.6f, Polarity::negative, "test"});
   lex.add("愉快", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
-  const auto ms = detect_emotions("谢谢 thanks, sorry", lex, 0);
+  const auto ms = lexicon_emotions("谢谢 thanks, sorry", lex, 0);
   ASSERT_EQ(ms.size(), 3u);
   EXPECT_TRUE(ms[0].polite);
   EXPECT_FALSE(ms[0].expressed);
@@ -184,7 +195,7 @@ TEST(Detect, PoliteFormulasNeverCount) {
   EXPECT_FALSE(ms[2].expressed);
   DetectOptions agent;
   agent.customer_turn = false;
-  const auto ma = detect_emotions("sorry", lex, 1, agent);
+  const auto ma = lexicon_emotions("sorry", lex, 1, agent);
   ASSERT_EQ(ma.size(), 1u);
   EXPECT_TRUE(ma[0].polite);
   EXPECT_FALSE(ma[0].expressed);
@@ -192,28 +203,28 @@ TEST(Detect, PoliteFormulasNeverCount) {
   EXPECT_EQ(expressed_terms("Happy thanksgiving"), std::vector<std::string>{});
   EXPECT_EQ(expressed_terms("新年快乐"), std::vector<std::string>{});
   // The closing formula is consumed whole, so 愉快 inside it is not a mention.
-  EXPECT_TRUE(detect_emotions("祝您生活愉快", lex, 2).empty());
+  EXPECT_TRUE(lexicon_emotions("祝您生活愉快", lex, 2).empty());
 }
 
 TEST(Detect, NegationFlipsPositiveAndDropsNegative) {
   const Lexicon& lex = default_lexicon();
-  const auto happy = detect_emotions("I am not happy at all", lex);
+  const auto happy = lexicon_emotions("I am not happy at all", lex);
   ASSERT_EQ(happy.size(), 1u);
   EXPECT_TRUE(happy[0].negated);
   EXPECT_EQ(happy[0].emotion, Emotion::sadness);
   EXPECT_EQ(happy[0].polarity, Polarity::negative);
   EXPECT_FLOAT_EQ(happy[0].intensity, lex.primary("happy")->intensity * 0.5f);
-  EXPECT_TRUE(detect_emotions("I'm not angry", lex).empty());
-  EXPECT_TRUE(detect_emotions("don't worry", lex).empty());
-  const auto zh = detect_emotions("一点也不开心", lex);
+  EXPECT_TRUE(lexicon_emotions("I'm not angry", lex).empty());
+  EXPECT_TRUE(lexicon_emotions("don't worry", lex).empty());
+  const auto zh = lexicon_emotions("一点也不开心", lex);
   ASSERT_EQ(zh.size(), 1u);
   EXPECT_EQ(zh[0].emotion, Emotion::sadness);
   // A negator beyond punctuation does not reach the term.
-  const auto far = detect_emotions("not now. happy", lex);
+  const auto far = lexicon_emotions("not now. happy", lex);
   ASSERT_EQ(far.size(), 1u);
   EXPECT_FALSE(far[0].negated);
   // Negators inside a lexicon term are part of it.
-  const auto inner = detect_emotions("真的不满意", lex);
+  const auto inner = lexicon_emotions("真的不满意", lex);
   ASSERT_EQ(inner.size(), 1u);
   EXPECT_EQ(inner[0].term, "不满意");
   EXPECT_FALSE(inner[0].negated);
@@ -222,7 +233,7 @@ TEST(Detect, NegationFlipsPositiveAndDropsNegative) {
 // The expressed mentions of `text` as "term:emotion", negated ones marked with a '~'.
 std::vector<std::string> expressed(std::string_view text, const Lexicon& lex = default_lexicon()) {
   std::vector<std::string> out;
-  for (const auto& m : detect_emotions(text, lex, 0))
+  for (const auto& m : lexicon_emotions(text, lex, 0))
     if (m.expressed) out.push_back((m.negated ? "~" : "") + m.term + ":" + to_string(m.emotion));
   return out;
 }
@@ -295,7 +306,7 @@ TEST(Detect, AuditNegationCases) {
 // The one expressed mention of `text` (fails when there is not exactly one).
 EmotionMention only_expressed(std::string_view text, const Lexicon& lex = default_lexicon()) {
   std::vector<EmotionMention> ms;
-  for (auto& m : detect_emotions(text, lex, 0))
+  for (auto& m : lexicon_emotions(text, lex, 0))
     if (m.expressed) ms.push_back(std::move(m));
   EXPECT_EQ(ms.size(), 1u) << text;
   return ms.empty() ? EmotionMention{} : ms[0];
@@ -341,7 +352,7 @@ TEST(Detect, StrengthRanksFeelingsAboveJudgementsAboveRequests) {
   // Not expressed: no strength.
   DetectOptions agent;
   agent.customer_turn = false;
-  EXPECT_EQ(detect_emotions("太生气了", default_lexicon(), 0, agent).at(0).strength, 0.0f);
+  EXPECT_EQ(lexicon_emotions("太生气了", default_lexicon(), 0, agent).at(0).strength, 0.0f);
 }
 
 TEST(Detect, SpansCoverNegatorDegreeWordsAndParticles) {
@@ -383,7 +394,7 @@ TEST(Detect, SpansCoverNegatorDegreeWordsAndParticles) {
   EXPECT_EQ(only_expressed("你好生气").expression, "生气");
   EXPECT_EQ(only_expressed("I am angry").expression, "angry");
   // Expressions never overlap: the second mention does not reach back into the first.
-  const auto two = detect_emotions("太失望了真的无语", default_lexicon());
+  const auto two = lexicon_emotions("太失望了真的无语", default_lexicon());
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[0].expression, "太失望了");
   EXPECT_EQ(two[1].expression, "真的无语");
@@ -393,18 +404,18 @@ TEST(Detect, SpansCoverNegatorDegreeWordsAndParticles) {
 TEST(Detect, LexiconEntriesApplyToTheirLanguage) {
   const Lexicon& lex = default_lexicon();
   // default_zh's slang `low` stays out of English text, and fires in Chinese.
-  const TurnEmotions en = detect_turn_emotions("Wifi is slow and it says low users", lex);
+  const TurnEmotions en = lexicon_turn_emotions("Wifi is slow and it says low users", lex);
   EXPECT_EQ(en.language, Language::en);
   for (const auto& m : en.mentions) EXPECT_NE(m.term, "low");
   EXPECT_EQ(only_expressed("这个质量太low了").expression, "太low了");
   // A turn too short to tell takes the caller's fallback (the dialogue's language).
-  EXPECT_TRUE(detect_emotions("low", lex).empty());
+  EXPECT_TRUE(lexicon_emotions("low", lex).empty());
   DetectOptions zh;
   zh.fallback_language = Language::zh;
-  EXPECT_EQ(detect_emotions("low", lex, 0, zh).size(), 1u);
+  EXPECT_EQ(lexicon_emotions("low", lex, 0, zh).size(), 1u);
   DetectOptions any;
   any.filter_by_language = false;
-  EXPECT_EQ(detect_emotions("it says low users", lex, 0, any).size(), 1u);
+  EXPECT_EQ(lexicon_emotions("it says low users", lex, 0, any).size(), 1u);
   // "Shit" is in the English lexicon now.
   const EmotionMention shit = only_expressed("Shit, my flight got cancelled again");
   EXPECT_EQ(shit.term, "Shit");
@@ -441,7 +452,7 @@ TEST(Detect, ASpanishTurnGetsNoEnglishMentions) {
   const Lexicon& lex = default_lexicon();
   // "terrible" is Spanish and English; in a Spanish turn the English entry does not apply.
   const TurnEmotions es =
-      detect_turn_emotions("Hola, el servicio es terrible y mi pedido no ha llegado, estoy muy enojado 😡", lex);
+      lexicon_turn_emotions("Hola, el servicio es terrible y mi pedido no ha llegado, estoy muy enojado 😡", lex);
   EXPECT_EQ(es.language, Language::es);
   ASSERT_EQ(es.mentions.size(), 1u);
   EXPECT_EQ(es.mentions[0].term, "😡");  // emoji apply to every language
@@ -449,17 +460,17 @@ TEST(Detect, ASpanishTurnGetsNoEnglishMentions) {
   // The caller can name the language instead.
   DetectOptions en;
   en.language = Language::en;
-  EXPECT_EQ(detect_turn_emotions("el servicio es terrible", lex, 0, en).mentions.size(), 1u);
+  EXPECT_EQ(lexicon_turn_emotions("el servicio es terrible", lex, 0, en).mentions.size(), 1u);
 }
 
 TEST(Detect, MixedChineseAndEnglishTurns) {
   const Lexicon& lex = default_lexicon();
   // A Chinese turn with English words: the English entries apply too.
-  const TurnEmotions zh = detect_turn_emotions("我的订单三天了还没收到，so angry", lex);
+  const TurnEmotions zh = lexicon_turn_emotions("我的订单三天了还没收到，so angry", lex);
   EXPECT_EQ(zh.language, Language::zh);
   EXPECT_EQ(expressed("我的订单三天了还没收到，so angry"), (Terms{"还没收到:sadness", "angry:anger"}));
   // An English turn with a Chinese phrase: Han-character Chinese terms apply.
-  const TurnEmotions en = detect_turn_emotions("I have been waiting for two weeks and the seller says 气死我了", lex);
+  const TurnEmotions en = lexicon_turn_emotions("I have been waiting for two weeks and the seller says 气死我了", lex);
   EXPECT_EQ(en.language, Language::en);
   bool zh_term = false;
   for (const auto& m : en.mentions) zh_term |= m.term == "气死我了" && m.expressed;
@@ -522,7 +533,7 @@ TEST(LexiconDutir, EverydayWordsAreFoundButNotExpressed) {
   const Lexicon lex = default_plus_dutir(
       "申请,verb,1,1,PD,3,1,,,\n确实,adv,2,2,PH,5,1,,,\n原来,verb,2,2,PC,5,1,,,\n"
       "尴尬,adj,1,1,NE,9,0,,,\n紧张,verb,1,1,NI,5,0,,,\n紧张,adj,1,1,NE,5,0,,,\n");
-  const auto ms = detect_emotions("原来申请了，确实很尴尬", lex, 0);
+  const auto ms = lexicon_emotions("原来申请了，确实很尴尬", lex, 0);
   ASSERT_EQ(ms.size(), 4u);
   for (int i : {0, 1, 2}) EXPECT_FALSE(ms[i].expressed) << ms[i].term;
   EXPECT_EQ(ms[3].term, "尴尬");
@@ -536,8 +547,8 @@ TEST(LexiconDutir, TwoCharacterTermCutAcrossWordsIsDropped) {
   const Lexicon lex = default_plus_dutir(
       "不成,verb,1,1,NN,7,2,,,\n成功,adj,1,1,PA,5,1,,,\n天才,adj,1,1,PH,9,1,,,\n"
       "才能,adj,1,1,NA,9,2,,,\n尴尬,adj,1,1,NE,9,0,,,\n");
-  EXPECT_TRUE(detect_emotions("取消不成功", lex, 0).empty());  // 不成|成功
-  EXPECT_TRUE(detect_emotions("几天才能到", lex, 0).empty());  // 天才|才能
+  EXPECT_TRUE(lexicon_emotions("取消不成功", lex, 0).empty());  // 不成|成功
+  EXPECT_TRUE(lexicon_emotions("几天才能到", lex, 0).empty());  // 天才|才能
   EXPECT_EQ(expressed("这样不成", lex), Terms{"不成:disgust"});
   EXPECT_EQ(expressed("尴尬极了", lex), Terms{"尴尬:disgust"});
   // The default lexicon is matched as before.
@@ -565,26 +576,26 @@ TEST(Detect, ThresholdAndNeutralPolarity) {
   Lexicon lex;
   lex.add("meh", LexiconEntry{Emotion::disgust, 0.2f, Polarity::negative, "test"});
   lex.add("whoa", LexiconEntry{Emotion::surprise, 0.9f, Polarity::neutral, "test"});
-  const auto ms = detect_emotions("meh whoa", lex);
+  const auto ms = lexicon_emotions("meh whoa", lex);
   ASSERT_EQ(ms.size(), 2u);
   EXPECT_FALSE(ms[0].expressed);  // below min_intensity
   EXPECT_FALSE(ms[1].expressed);  // neutral polarity
   DetectOptions low;
   low.min_intensity = 0.1f;
-  EXPECT_TRUE(detect_emotions("meh", lex, 0, low)[0].expressed);
+  EXPECT_TRUE(lexicon_emotions("meh", lex, 0, low)[0].expressed);
   low.negation_window = -1;
-  EXPECT_THROW(detect_emotions("meh", lex, 0, low), InvalidArgument);
+  EXPECT_THROW(lexicon_emotions("meh", lex, 0, low), InvalidArgument);
 }
 
 TEST(Detect, EmojiWithSkinToneFallsBackToBase) {
-  const auto ms = detect_emotions("ok 👍🏽", default_lexicon());
+  const auto ms = lexicon_emotions("ok 👍🏽", default_lexicon());
   ASSERT_EQ(ms.size(), 1u);
   EXPECT_EQ(ms[0].term, "👍🏽");
   EXPECT_EQ(ms[0].emotion, Emotion::trust);
 }
 
 TEST(Detect, EmojiOnlyAndWeiboAndEmoticons) {
-  const auto ms = detect_emotions("😭😭💔 [怒] :( T_T", default_lexicon());
+  const auto ms = lexicon_emotions("😭😭💔 [怒] :( T_T", default_lexicon());
   ASSERT_EQ(ms.size(), 6u);
   EXPECT_EQ(ms[3].term, "[怒]");
   EXPECT_EQ(ms[3].emotion, Emotion::anger);
@@ -593,7 +604,7 @@ TEST(Detect, EmojiOnlyAndWeiboAndEmoticons) {
 }
 
 TEST(Detect, InvalidUtf8Throws) {
-  EXPECT_THROW(detect_emotions("bad \xFF", default_lexicon()), ParseError);
+  EXPECT_THROW(lexicon_emotions("bad \xFF", default_lexicon()), ParseError);
 }
 
 TEST(LexiconTsv, MalformedLinesNameFileLineAndField) {
@@ -667,13 +678,13 @@ TEST(Detect, HashtagsFallBackToTheirWord) {
 // and shown below the threshold (default_emoji.tsv says why), never expressed.
 std::vector<std::string> found(std::string_view text) {
   std::vector<std::string> out;
-  for (const auto& m : detect_emotions(text, default_lexicon(), 0))
+  for (const auto& m : lexicon_emotions(text, default_lexicon(), 0))
     out.push_back(m.expression + ":" + to_string(m.emotion) + (m.expressed ? "!" : ""));
   return out;
 }
 
 TEST(Detect, PunctuationRunsAsExasperation) {
-  const auto q = detect_emotions("你们补发????", default_lexicon(), 0);
+  const auto q = lexicon_emotions("你们补发????", default_lexicon(), 0);
   ASSERT_EQ(q.size(), 1u);
   EXPECT_EQ(q[0].term, "????");
   EXPECT_EQ(q[0].char_start, 4);

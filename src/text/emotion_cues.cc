@@ -1,0 +1,180 @@
+#include "emotion_cues.h"
+
+#include <algorithm>
+#include <cwchar>
+#include <regex>
+#include <string>
+
+namespace kessel::text::detail {
+
+static_assert(sizeof(wchar_t) == 4, "cues match code points: wchar_t must hold one");
+
+namespace {
+
+constexpr float kMild = 0.5f;   // intensity of a mild cue (labelled intensity 1 in the emotion sets)
+constexpr float kClear = 0.8f;  // a clear one (intensity 2)
+
+// One clause of Chinese text: no comma, full stop, exclamation or question mark, tilde or space
+// (Chinese chat's comma) inside the match.
+#define ZH_CLAUSE L"[^，,。.!！?？~～\\s]"
+
+}  // namespace
+
+const std::vector<EmotionCue>& emotion_cues() {
+  static const std::vector<EmotionCue> cues = {
+      // Chinese.
+      {"rhetorical", Language::zh,
+       L"(为什么|为啥|为何|凭什么|怎么还|怎么又|怎么就|怎么会|怎么能|怎么都|难道|谁说|谁让)" ZH_CLAUSE L"{1,14}",
+       nullptr, Emotion::anger, kMild},
+      {"rhetorical_negative", Language::zh, L"(不是|是不是)" ZH_CLAUSE L"{1,12}(吗|么|嘛)", nullptr,
+       Emotion::anger, kMild},
+      {"duration", Language::zh,
+       L"(好久|这么久|那么久|多久了|好几天|好多天|半天了|一直" ZH_CLAUSE L"{0,8}(没|不|都)|都" ZH_CLAUSE
+       L"{1,6}了还)",
+       nullptr, Emotion::anger, kMild},
+      {"boycott", Language::zh,
+       L"(不敢" ZH_CLAUSE L"{0,6}买|不会?再" ZH_CLAUSE L"{0,4}买|不要买|再也不|以后不" ZH_CLAUSE L"{0,3}买)",
+       nullptr, Emotion::anger, kClear},
+      {"dilemma", Language::zh, ZH_CLAUSE L"{1,4}也不是[，,]?" ZH_CLAUSE L"{1,4}也不是", nullptr,
+       Emotion::anger, kClear},
+      {"worry", Language::zh,
+       L"(不会" ZH_CLAUSE L"{1,10}吧|万一" ZH_CLAUSE L"{1,10}|怕" ZH_CLAUSE L"{1,8})", L"恐哪不",
+       Emotion::fear, kMild},
+      {"again", Language::zh, L"又(是|要|没|不|出|坏|来)", nullptr, Emotion::anger, kMild},
+      {"repeated", Language::zh, L"(多次|好几次|几次了|好多次|[0-9一二三四五几]+遍了)", nullptr, Emotion::anger,
+       kMild},
+      {"sudden_change", Language::zh, L"怎么" ZH_CLAUSE L"{1,6}了", nullptr, Emotion::surprise, kMild},
+      {"size", Language::zh, L"(这么|那么|如此)(多|快|慢|贵|久|麻烦|难)", nullptr, Emotion::surprise,
+       kMild},
+      {"exclamation", Language::zh, L"^(天|天哪|天呐|天啊|我的天|我去|我靠)[!！。]*$", nullptr,
+       Emotion::surprise, kMild},
+      {"exasperated_marks", Language::zh, L"[?？][!！]|[!！][?？]", nullptr, Emotion::anger, kMild},
+      // English.
+      {"rhetorical", Language::en, L"\\b(why|how come)\\b[^.!?]{3,80}\\?", nullptr, Emotion::anger,
+       kMild},
+      {"how_hard", Language::en, L"\\bhow (hard|difficult|long|many times|much longer)\\b[^.!?]{0,60}",
+       nullptr, Emotion::anger, kMild},
+      {"still_not", Language::en,
+       L"\\bstill (not|no|haven't|hasn't|hadn't|didn't|doesn't|don't|can't|cannot|won't|isn't|aren't|"
+       L"nothing|waiting|no sign)\\b[^.!?]{0,40}",
+       nullptr, Emotion::anger, kMild},
+      {"again", Language::en,
+       L"\\b(yet again|once again|every (single )?time|each time|keeps? (happening|getting|saying))\\b",
+       nullptr, Emotion::anger, kMild},
+      {"waiting", Language::en,
+       L"\\b(waiting|waited|been)\\b[^.!?]{0,30}\\b(for|over|almost|nearly) (\\d+|two|three|four|five|six|"
+       L"several|many) (days|weeks|hours|months)\\b",
+       nullptr, Emotion::anger, kMild},
+      {"even", Language::en, L"\\b(do|did|does|can|could|are) (you|they) even\\b[^.!?]{0,40}", nullptr,
+       Emotion::anger, kMild},
+      {"already_said", Language::en,
+       L"\\b(as i (said|mentioned|stated|explained)|i (already|have already|already have) (told|said|"
+       L"did|do|sent|tried|explained|provided))\\b",
+       nullptr, Emotion::anger, kMild},
+      {"no_answer", Language::en,
+       L"\\b(haven't|havent|have not|never) (heard|had) (back|a reply|a response|an answer)|\\b(doesn't|didn't|"
+       L"does not|did not) (answer|address|help|resolve)\\b",
+       nullptr, Emotion::anger, kMild},
+      {"not_told", Language::en,
+       L"\\b(wasn't|weren't|was not|were not|never) (notified|told|informed|warned)\\b|\\bwithout (any )?"
+       L"(notice|warning|notification)\\b",
+       nullptr, Emotion::anger, kMild},
+      {"nobody", Language::en, L"\\b(no one|nobody|noone)\\b[^.!?]{0,40}", nullptr, Emotion::anger,
+       kMild},
+      {"exasperated_marks", Language::en, L"\\?\\?|\\?!|!\\?", nullptr, Emotion::anger, kMild},
+  };
+  return cues;
+}
+
+#undef ZH_CLAUSE
+
+namespace {
+
+struct CompiledCue {
+  const EmotionCue* cue;
+  std::wregex re;
+};
+
+// Tweets write "haven’t" as often as "haven't": an apostrophe in an English pattern matches both.
+std::wstring with_any_apostrophe(const std::wstring& pattern) {
+  std::wstring out;
+  for (wchar_t c : pattern) {
+    if (c == L'\'') out += L"['\u2019]";
+    else out += c;
+  }
+  return out;
+}
+
+const std::vector<CompiledCue>& compiled_cues() {
+  static const std::vector<CompiledCue> compiled = [] {
+    std::vector<CompiledCue> out;
+    for (const EmotionCue& c : emotion_cues()) {
+      auto flags = std::regex::ECMAScript | std::regex::optimize;
+      std::wstring pattern = c.pattern;
+      if (c.language == Language::en) {
+        flags |= std::regex::icase;
+        pattern = with_any_apostrophe(pattern);
+      }
+      out.push_back({&c, std::wregex(pattern, flags)});
+    }
+    return out;
+  }();
+  return compiled;
+}
+
+bool overlaps_any(const std::vector<EmotionMention>& ms, std::int64_t start, std::int64_t end) {
+  return std::any_of(ms.begin(), ms.end(),
+                     [&](const EmotionMention& m) { return m.char_start < end && start < m.char_end; });
+}
+
+EmotionMention cue_mention(const DecodedText& decoded, const EmotionCue& cue, int turn,
+                           std::int64_t start, std::int64_t end) {
+  EmotionMention m;
+  m.term = encode_utf8(decoded.cps.data() + start, static_cast<std::size_t>(end - start));
+  m.turn = turn;
+  m.char_start = m.term_char_start = start;
+  m.char_end = m.term_char_end = end;
+  m.term_byte_start = decoded.byte_offsets[static_cast<std::size_t>(start)];
+  m.term_byte_end = decoded.byte_offsets[static_cast<std::size_t>(end)];
+  m.emotion = cue.emotion;
+  m.intensity = cue.intensity;
+  // Surprise is neutral in the wheel's default polarity; a customer's surprise at a price or a
+  // delay is what the cue reports, so it counts (rule 3 of emotion.h asks for a polarity).
+  m.polarity = cue.emotion == Emotion::surprise ? Polarity::both : default_polarity(cue.emotion);
+  m.wheel = wheel_coordinate(m.emotion, m.intensity);
+  m.source = std::string("cue:") + cue.name;
+  m.kind = MentionKind::report;
+  m.expressed = true;
+  m.strength = m.intensity * mention_kind_weight(m.kind);
+  return m;
+}
+
+}  // namespace
+
+void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
+                      std::vector<EmotionMention>& mentions) {
+  if (language != Language::zh && language != Language::en) return;
+  const std::wstring text(decoded.cps.begin(), decoded.cps.end());
+  std::vector<EmotionMention> found;
+  for (const CompiledCue& c : compiled_cues()) {
+    if (c.cue->language != language) continue;
+    for (auto it = std::wsregex_iterator(text.begin(), text.end(), c.re); it != std::wsregex_iterator();
+         ++it) {
+      const auto start = static_cast<std::int64_t>(it->position());
+      const auto end = start + static_cast<std::int64_t>(it->length());
+      if (end == start) continue;
+      if (c.cue->not_after != nullptr && start > 0 &&
+          std::wcschr(c.cue->not_after, text[static_cast<std::size_t>(start - 1)]) != nullptr)
+        continue;
+      if (overlaps_any(mentions, start, end) || overlaps_any(found, start, end)) continue;
+      found.push_back(cue_mention(decoded, *c.cue, turn, start, end));
+    }
+  }
+  if (found.empty()) return;
+  mentions.insert(mentions.end(), std::make_move_iterator(found.begin()),
+                  std::make_move_iterator(found.end()));
+  std::sort(mentions.begin(), mentions.end(),
+            [](const EmotionMention& a, const EmotionMention& b) { return a.char_start < b.char_start; });
+}
+
+}  // namespace kessel::text::detail
