@@ -156,6 +156,16 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
   return guarded;
 }
 
+// The clause around an emotion mention (tokens [first, last) of it) stays whole: the customer's
+// feeling is read in their own words (你们的服务太垃圾了, not 服务太垃圾了; 怎么还是发货了, not
+// 怎么发货了), and the readers who labelled the strongest emotions labelled clauses. A clause ends at
+// punctuation.
+void force_clause(UnitTokens& ut, std::size_t first, std::size_t last) {
+  const auto is_break = [&](std::size_t i) { return ut.tokens[i].kind == text::TokenKind::punct; };
+  for (std::size_t i = first; i > 0 && !is_break(i - 1); --i) ut.forced[i - 1] = 1;
+  for (std::size_t i = last; i < ut.tokens.size() && !is_break(i); ++i) ut.forced[i] = 1;
+}
+
 }  // namespace
 
 std::vector<UnitTokens> unit_tokens(const Prepared& p) {
@@ -169,7 +179,7 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
     if (u < p.unit_token_words.size()) out[u].words = p.unit_token_words[u];
     if (p.lang == Lang::zh) out[u].guarded = meaning_guards(out[u].tokens, out[u].words);
   }
-  // Expressed customer emotion mentions: their tokens stay. Tokens are in text order, so the ones a
+  // Expressed customer emotion mentions: their clauses stay (force_clause). Tokens are in text order, so the ones a
   // mention overlaps start at the first that ends after it starts (one linear scan per mention was
   // quadratic on a turn with thousands of mentions).
   for (std::size_t m = 0; m < p.mentions.size(); ++m) {
@@ -182,8 +192,12 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
     const std::int64_t e = p.mentions[m].byte_end - unit.byte_start;
     const auto first = std::partition_point(ut.tokens.begin(), ut.tokens.end(),
                                             [&](const text::Token& t) { return t.byte_end <= s; });
-    for (auto it = first; it != ut.tokens.end() && it->byte_start < e; ++it)
-      ut.forced[static_cast<std::size_t>(it - ut.tokens.begin())] = 1;
+    auto last = first;
+    for (; last != ut.tokens.end() && last->byte_start < e; ++last)
+      ut.forced[static_cast<std::size_t>(last - ut.tokens.begin())] = 1;
+    if (p.lang == Lang::zh)  // English has no learned deletion, and its mention keeps its spelling
+      force_clause(ut, static_cast<std::size_t>(first - ut.tokens.begin()),
+                   static_cast<std::size_t>(last - ut.tokens.begin()));
   }
   return out;
 }

@@ -42,7 +42,7 @@ struct UnitTokens {
   // one buffer per unit rather than one per token, whose allocation cost more than the hashing.
   // Empty from unit_tokens.
   std::vector<std::int32_t> features;
-  std::vector<char> forced;  // 1: inside an expressed customer emotion mention, never deleted
+  std::vector<char> forced;  // 1: inside the clause of an expressed customer emotion mention, never deleted
   // 1: a meaning guard (a negator and its word, a question form, a number, a placeholder): never deleted
   // by compress_unit.
   std::vector<char> guarded;

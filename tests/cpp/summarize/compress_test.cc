@@ -181,7 +181,12 @@ TEST(Compress, DeletionNeverLeavesASingleCharacter) {
   ASSERT_TRUE(pe.customer_expressed_emotion());
   std::vector<float> drop_all(998, 0.0f);
   drop_all.back() = -10.0f;
-  EXPECT_EQ(compress_unit(pe.units[0], ue[0], drop_all, 0.5f), "没到😡");  // the negation and its verb
+  // The emoji's clause stays whole (force_clause): the feeling is read in the customer's words.
+  EXPECT_EQ(compress_unit(pe.units[0], ue[0], drop_all, 0.5f), "快递还没到😡");
+  auto f = make_dialogue({{Speaker::customer, {"你好，快递还没到😡"}}});
+  const Prepared pf = prepare(f, lexicon());
+  const auto uf = compress_features(pf, 997);
+  EXPECT_EQ(compress_unit(pf.units[0], uf[0], drop_all, 0.5f), "快递还没到😡");  // 你好， goes
 }
 
 TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
