@@ -19,16 +19,6 @@
 
 namespace kessel::python {
 
-std::string default_lexicon_dir(const std::optional<std::string>& given, const char* what, const char* context) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> candidates;
-  if (const char* home = std::getenv("KESSEL_HOME")) candidates.push_back((fs::path(home) / "data/lexicon").string());
-#ifdef KESSEL_SOURCE_DIR
-  candidates.push_back((fs::path(KESSEL_SOURCE_DIR) / "data/lexicon").string());
-#endif
-  return text::find_default_lexicon_dir(given.value_or(""), candidates, what, context);
-}
-
 text::Dialogue one_dialogue(const py::object& dialogue, const char* fn) {
   const py::object text = py::isinstance<py::str>(dialogue)
                               ? dialogue

@@ -1,4 +1,4 @@
-// The pybind11 module `kessel` is assembled from one bind_<area> function per area (module.cc).
+// The pybind11 module `kessel._kessel` is assembled from one bind_<area> function per area (module.cc).
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -22,8 +22,10 @@ void bind_summarize(py::module_& m);
 void bind_text(py::module_& m);
 void bind_eaca_trace(py::module_& m);
 
-// The default lexicon's directory: `given`, else $KESSEL_HOME/data/lexicon, else the source tree the
-// module was built from. IoError naming `what` and every place tried, prefixed by `context`.
+// The default lexicon's directory (data_dirs.cc): `given`, else $KESSEL_HOME/data/lexicon, else
+// kessel/data/lexicon beside the extension (the installed wheel), else, for the extension still in its
+// build tree only, the source tree's data/lexicon. IoError naming `what` and every place tried,
+// prefixed by `context`.
 std::string default_lexicon_dir(const std::optional<std::string>& given, const char* what, const char* context);
 
 // One dialogue from Python: a dict, or a JSON string, in any of the three input formats (kessel, CSDS,

@@ -26,16 +26,42 @@ void add_lexicon_options(CLI::App& cmd, LexiconOptions& options) {
                  "emoticon, tsv (repeatable; loaded after the default lexicon)");
 }
 
+namespace {
+
+// The directories that may hold kessel's data (lexicon/, samples/), in search order:
+// $KESSEL_HOME/data; the installed <prefix>/share/kessel beside <prefix>/bin/kessel; and, only for
+// the binary still in the build tree it was built in, the source tree's data/ (an installed binary
+// never reads the checkout it came from).
+std::vector<fs::path> data_roots() {
+  std::vector<fs::path> roots;
+  if (const char* home = std::getenv("KESSEL_HOME")) roots.push_back(fs::path(home) / "data");
+  std::error_code ec;
+  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  if (ec) return roots;
+  roots.push_back((exe_dir / KESSEL_DATA_FROM_BIN).lexically_normal());
+  if (fs::equivalent(exe_dir, KESSEL_BUILD_BIN_DIR, ec))
+    roots.push_back(fs::path(KESSEL_SOURCE_DIR) / "data");
+  return roots;
+}
+
+}  // namespace
+
 std::string default_lexicon_dir(const std::string& given) {
   std::vector<std::string> candidates;
-  if (const char* home = std::getenv("KESSEL_HOME")) candidates.push_back((fs::path(home) / "data/lexicon").string());
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back((exe.parent_path().parent_path() / "data/lexicon").string());
-#ifdef KESSEL_SOURCE_DIR
-  candidates.push_back((fs::path(KESSEL_SOURCE_DIR) / "data/lexicon").string());
-#endif
+  for (const fs::path& root : data_roots()) candidates.push_back((root / "lexicon").string());
   return text::find_default_lexicon_dir(given, candidates, "--lexicon-dir");
+}
+
+std::string bundled_samples_path(const std::string& lang, const std::string& context) {
+  const std::string name = "dialogues_" + lang + ".jsonl";
+  std::string tried;
+  for (const fs::path& root : data_roots()) {
+    const fs::path path = root / "samples" / name;
+    if (fs::exists(path)) return path.string();
+    tried += " " + path.string();
+  }
+  throw IoError(context + "bundled samples " + name + " not found (tried" + tried +
+                "); pass --data or set KESSEL_HOME");
 }
 
 text::Lexicon load_lexicon(const LexiconOptions& options) {

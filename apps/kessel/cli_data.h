@@ -19,10 +19,14 @@ struct LexiconOptions {
 };
 void add_lexicon_options(CLI::App& cmd, LexiconOptions& options);
 
-// The project's default lexicon directory: --lexicon-dir, else $KESSEL_HOME/data/lexicon, else
-// <directory of the executable>/../data/lexicon (a build tree inside the checkout), else the source
-// tree the binary was built from. Throws IoError listing the places tried.
+// The project's default lexicon directory: --lexicon-dir, else $KESSEL_HOME/data/lexicon, else the
+// installed <prefix>/share/kessel/lexicon (found from bin/kessel's own place), else, for the binary
+// in its build tree only, the source tree's data/lexicon. Throws IoError listing the places tried.
 std::string default_lexicon_dir(const std::string& given);
+// The bundled sample dialogues data/samples/dialogues_<lang>.jsonl, searched like the lexicon
+// ($KESSEL_HOME/data, <prefix>/share/kessel, the build tree's source). IoError naming every path
+// tried, prefixed by `context`.
+std::string bundled_samples_path(const std::string& lang, const std::string& context);
 // The default lexicon plus each --lexicon in order; load reports go to stderr.
 text::Lexicon load_lexicon(const LexiconOptions& options);
 

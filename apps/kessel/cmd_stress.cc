@@ -147,14 +147,6 @@ void print_text(const summarize::StressReport& r, const std::string& base, doubl
   std::printf("\n%s\n", r.passed() ? "all stress tests passed" : "some stress tests FAILED");
 }
 
-// The bundled sample dialogues of `lang`, beside the default lexicon (data/samples next to
-// data/lexicon).
-std::string samples_path(const LexiconOptions& lexicon, const std::string& lang) {
-  const std::filesystem::path dir =
-      std::filesystem::path(default_lexicon_dir(lexicon.dir)).parent_path();
-  return (dir / "samples" / ("dialogues_" + lang + ".jsonl")).string();
-}
-
 }  // namespace
 
 void add_stress_command(CLI::App& app) {
@@ -204,7 +196,7 @@ void add_stress_command(CLI::App& app) {
           if (it != model->metadata().end() && it->second == "en") lang = "en";
         }
       }
-      o.input.path = samples_path(o.lexicon, lang);
+      o.input.path = bundled_samples_path(lang, "stress: ");
     } else if (!o.lang.empty()) {
       throw InvalidArgument(
           "stress: --lang chooses the bundled samples; it cannot be used with --data");

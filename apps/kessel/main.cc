@@ -9,6 +9,7 @@
 #include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
+#include "kessel/version.h"
 
 namespace {
 
@@ -20,7 +21,8 @@ std::string join(const std::vector<std::string>& names) {
 
 // The version and the SIMD variant: what a bug report needs first.
 std::string version_text() {
-  return "kessel 0.1.0\nSIMD variant: " + kessel::cpu_variant() + " (set KESSEL_CPU to force one)" +
+  return std::string("kessel ") + kessel::kVersion + "\nSIMD variant: " + kessel::cpu_variant() +
+         " (set KESSEL_CPU to force one)" +
          "\navailable on this CPU: " + join(kessel::cpu_variants_available()) +
          "\nin this build: " + join(kessel::cpu_variants_built());
 }
