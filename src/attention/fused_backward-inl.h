@@ -8,7 +8,8 @@
 //      dK += G^T Q, dQ += G K. When a head is split into several key groups (few heads), each group
 //      writes its own dq partial, reduced in group order afterwards. The number of groups depends on
 //      B*H only, never on the thread count, so results are bit-identical for any thread count.
-//   3. score-term gradients: dkey_boost via per-(b, h) partial rows reduced over h in order;
+//   3. score-term gradients: dkey_boost via per-(b, h) partial rows reduced over h in order; dm and
+//      dtime_decay (scalars) via one partial per item of pass 2, summed in item order;
 //      drel_bias via per-item partials reduced in item order; dbias directly when no two items share
 //      a bias element, else by a dedicated pass whose items own bias elements (looping serially over
 //      the broadcast dimensions).
@@ -251,6 +252,9 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
   const auto& bs = in.bias.shape;
   const Index bias_count = in.bias.empty() ? 0 : bs[0] * bs[1] * bs[2] * bs[3];
   std::vector<double> dbias_acc(grads.dbias ? static_cast<size_t>(bias_count) : 0, 0.0);
+  // The spec's scalars: one partial per item, summed in item order.
+  std::vector<double> dm_part(grads.dm ? static_cast<size_t>(items) : 0, 0.0);
+  std::vector<double> dlambda_part(grads.dtime_decay ? static_cast<size_t>(items) : 0, 0.0);
   const bool dbias_direct = grads.dbias && (B == 1 || bs[0] != 1) && (H == 1 || bs[1] != 1) &&
                             (groups == 1 || bs[3] != 1 || Lk == 1);
 
@@ -266,6 +270,8 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
       if (grads.dkey_boost) sink.dkey_boost = dkey_boost_part.data() + bh * Lk;
       if (grads.drel_bias) sink.drel_bias = drel_part.data() + item * buckets;
       if (dbias_direct) sink.dbias = dbias_acc.data();
+      if (grads.dm) sink.dsim_logd = &dm_part[static_cast<size_t>(item)];
+      if (grads.dtime_decay) sink.dtime_decay = &dlambda_part[static_cast<size_t>(item)];
       for (Index qb = 0; qb < nqb; ++qb) {
         s.tiles.clear();
         plan_key_tiles(spec, ctx.r.pos_offset, ctx.elementwise_masks, qb * kBlockQ,
@@ -337,6 +343,17 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
       for (Index e = 0; e < buckets; ++e)
         grads.drel_bias[h * buckets + e] += drel_part[static_cast<size_t>(item * buckets + e)];
     }
+  if (grads.dm) {
+    double sum = 0.0;
+    for (const double x : dm_part) sum += x;
+    const double a = 1.0 / (static_cast<double>(spec.m) - 1.0);  // d sim / d m = a^2 ln(d2 + eps)
+    *grads.dm += static_cast<float>(a * a * sum);
+  }
+  if (grads.dtime_decay) {
+    double sum = 0.0;
+    for (const double x : dlambda_part) sum += x;
+    *grads.dtime_decay += static_cast<float>(sum);
+  }
   if (grads.dbias && !dbias_direct) {
     // Items own bias elements: (own b, own h, own query block); broadcast dimensions run serially.
     const Index own_qb = bs[2] == 1 ? 1 : nqb;
