@@ -1,4 +1,4 @@
-// The pybind11 module `kessel` is assembled from one bind_<area> function per area (module.cc).
+// The pybind11 module `kessel._kessel` is assembled from one bind_<area> function per area (module.cc).
 #pragma once
 
 #include <pybind11/numpy.h>

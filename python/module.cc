@@ -1,11 +1,12 @@
-// Python module `kessel`: numpy in, numpy out. kessel::InvalidArgument and ParseError surface as
+// kessel._kessel, the compiled extension of the package `kessel` (python/kessel/__init__.py re-exports
+// it): numpy in, numpy out. kessel::InvalidArgument and ParseError surface as
 // ValueError, IoError as OSError.
 #include "bindings.h"
 #include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
 
-PYBIND11_MODULE(kessel, m) {
+PYBIND11_MODULE(_kessel, m) {
   namespace py = pybind11;
   m.doc() = "kessel: attention engine, fuzzy clustering, HMMs, normalization layers, EACA";
   m.attr("__version__") = "0.1.0";
