@@ -17,7 +17,9 @@ before timing: outputs and gradients of the two agree):
   fuzzy learned  m a tensor with requires_grad (m = 1.5): eager softmax(-ln(d2 + eps) / (m - 1)) V,
                  the gradient of m included on both sides
 Also timed: the same fused kernels through the NumPy API (kessel.attention + kessel.attention_backward),
-which shows what the torch layer itself costs. Progress goes to stderr, the table to stdout.
+which shows what the torch layer itself costs. Wall time and process CPU time are both reported, with
+the load average around each case: on a shared machine the CPU time is the steadier figure. Progress
+goes to stderr, the table to stdout.
 """
 
 import argparse
@@ -30,11 +32,8 @@ import time
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attention_torch import paired_median_ms  # noqa: E402 (interleaved medians, same as there)
-
-import kessel  # noqa: E402
-import kessel.torch as kt  # noqa: E402
+import kessel
+import kessel.torch as kt
 
 B, H, D = 1, 8, 64
 EPS = 1e-12
@@ -42,6 +41,28 @@ EPS = 1e-12
 
 def log(msg):
     print(f"[torch_op_bench] {msg}", file=sys.stderr, flush=True)
+
+
+def paired_medians(fns, budget_s, max_repeats):
+    """Median wall ms and median process CPU ms of each fn, timed in interleaved rounds (as
+    bench/attention_torch.py), so that load from other processes hits every contender alike. CPU time
+    (all threads of this process) leaves out the time the process waited for a core: on a loaded
+    machine it is the steadier of the two."""
+    first = []
+    for fn in fns:  # warm-up (allocations, thread pools)
+        t0 = time.perf_counter()
+        fn()
+        first.append(max(time.perf_counter() - t0, 1e-6))
+    repeats = int(min(max(budget_s / sum(first), 3), max_repeats))
+    wall = [[] for _ in fns]
+    cpu = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, w, c in zip(fns, wall, cpu):
+            t0, c0 = time.perf_counter(), time.process_time()
+            fn()
+            w.append(1e3 * (time.perf_counter() - t0))
+            c.append(1e3 * (time.process_time() - c0))
+    return [float(np.median(w)) for w in wall], [float(np.median(c)) for c in cpu]
 
 
 def eager_softmax(q, k, v, causal=False):
@@ -132,10 +153,13 @@ def bench_case(name, L, threads, budget_s):
         out, lse = kessel.attention(qn, kn, vn, return_lse=True, threads=threads, **np_spec)
         kessel.attention_backward(qn, kn, vn, dn, out=out, lse=lse, threads=threads, **np_spec)
 
-    ms_e, ms_k, ms_np = paired_median_ms([run_eager, run_kessel, run_numpy], budget_s, 9)
+    load_before = os.getloadavg()[0]
+    (ms_e, ms_k, ms_np), (cpu_e, cpu_k, _) = paired_medians([run_eager, run_kessel, run_numpy],
+                                                            budget_s, 9)
     return {"case": name, "L": L, "threads": threads, "eager_ms": ms_e, "kessel_torch_ms": ms_k,
             "kessel_numpy_ms": ms_np, "speedup": ms_e / ms_k, "layer_overhead": ms_k / ms_np,
-            "check": check}
+            "eager_cpu_ms": cpu_e, "kessel_torch_cpu_ms": cpu_k, "cpu_speedup": cpu_e / cpu_k,
+            "load_average": [load_before, os.getloadavg()[0]], "check": check}
 
 
 def main():
@@ -154,19 +178,22 @@ def main():
                 log(f"threads={threads} L={L} {name} ...")
                 r = bench_case(name, L, threads, args.budget)
                 log(f"  eager {r['eager_ms']:.0f} ms, kessel.torch {r['kessel_torch_ms']:.0f} ms "
-                    f"({r['speedup']:.2f}x), NumPy API {r['kessel_numpy_ms']:.0f} ms")
+                    f"({r['speedup']:.2f}x; CPU time {r['cpu_speedup']:.2f}x), NumPy API "
+                    f"{r['kessel_numpy_ms']:.0f} ms, load average {r['load_average']}")
                 results.append(r)
     if args.json:
         print(json.dumps({"config": {"B": B, "H": H, "D": D}, "results": results}, indent=2))
         return
-    print(f"B={B} H={H} D={D}, forward + backward; speedup = eager ms / kessel.torch ms; "
-          f"layer = kessel.torch ms / NumPy API ms")
+    print(f"B={B} H={H} D={D}, forward + backward; speedup = eager ms / kessel.torch ms (wall, and "
+          f"process CPU time); layer = kessel.torch ms / NumPy API ms")
     print(f"{'case':<16} {'L':>5} {'thr':>3} {'eager ms':>9} {'kessel.torch':>12} {'speedup':>8} "
-          f"{'NumPy API':>9} {'layer':>6}  max rel diff (out, grads)")
+          f"{'CPU-time':>8} {'NumPy API':>9} {'layer':>6} {'load':>10}  max rel diff")
     for r in results:
+        load = "-".join(f"{x:.1f}" for x in r["load_average"])
         print(f"{r['case']:<16} {r['L']:>5} {r['threads']:>3} {r['eager_ms']:>9.0f} "
-              f"{r['kessel_torch_ms']:>12.0f} {r['speedup']:>7.2f}x {r['kessel_numpy_ms']:>9.0f} "
-              f"{r['layer_overhead']:>5.2f}x  {max(r['check'].values()):.1e}")
+              f"{r['kessel_torch_ms']:>12.0f} {r['speedup']:>7.2f}x {r['cpu_speedup']:>7.2f}x "
+              f"{r['kessel_numpy_ms']:>9.0f} {r['layer_overhead']:>5.2f}x {load:>10}  "
+              f"{max(r['check'].values()):.1e}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """A small transformer learns to sort digits with kessel's attention inside PyTorch (kessel.torch).
 
-    PYTHONPATH=build/python /usr/bin/python3 examples/torch_fuzzy_attention.py [--steps 300]
-        [--length 128] [--out torch_fuzzy_attention.png]
+    PYTHONPATH=build/python /usr/bin/python3 examples/torch_fuzzy_attention.py [--steps 200]
+        [--length 64] [--out torch_fuzzy_attention.png]
 
 The task: a sequence of `--length` random digits (0-9) in, the same digits sorted out, position by
 position (cross-entropy over the 10 digits at every position). The model: token and position
@@ -188,8 +188,8 @@ def plot(curves, path, args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--steps", type=int, default=300)
-    ap.add_argument("--length", type=int, default=128)
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--length", type=int, default=64)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2)
