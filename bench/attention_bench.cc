@@ -132,7 +132,8 @@ void BM_FusedWeights(benchmark::State& state) { run_weights(state, kessel::Atten
 void BM_ReferenceWeights(benchmark::State& state) { run_weights(state, kessel::AttentionImpl::kReference); }
 
 // Forward + backward (what a training step costs); FLOPS counts forward + backward matmuls.
-void run_forward_backward(benchmark::State& state, kessel::AttentionSpec spec) {
+// with_dm: also the fuzzifier's gradient (AttentionGrads::dm), what a model that learns m asks for.
+void run_forward_backward(benchmark::State& state, kessel::AttentionSpec spec, bool with_dm = false) {
   const Index L = state.range(0);
   spec.threads = static_cast<int>(state.range(1));
   Problem p(L);
@@ -140,6 +141,8 @@ void run_forward_backward(benchmark::State& state, kessel::AttentionSpec spec) {
   p.dq.assign(p.q.size(), 0.0f), p.dk.assign(p.k.size(), 0.0f), p.dv.assign(p.v.size(), 0.0f);
   kessel::AttentionGrads g;
   g.dq = p.dq.data(), g.dk = p.dk.data(), g.dv = p.dv.data();
+  float dm = 0.0f;
+  if (with_dm) g.dm = &dm;
   for (auto _ : state) {
     kessel::attention_forward(p.out.data(), p.lse.data(), in, spec);
     kessel::attention_backward(g, p.dout.data(), p.out.data(), p.lse.data(), in, spec);
@@ -158,6 +161,17 @@ void BM_FusedFuzzyM15ForwardBackward(benchmark::State& state) {
   spec.m = 1.5f;
   run_forward_backward(state, spec);
 }
+
+// Fuzzy forward + backward with and without dm (state.range(2): 0 without, 1 with), m = 2 (whose
+// weights need no log: dm adds one per element) and m = 1.5 (dm reuses the backward's logs).
+void run_fuzzy_dm(benchmark::State& state, float m) {
+  kessel::AttentionSpec spec;
+  spec.normalizer = kessel::Normalizer::kFuzzy;
+  spec.m = m;
+  run_forward_backward(state, spec, state.range(2) != 0);
+}
+void BM_FusedFuzzyM2ForwardBackwardDm(benchmark::State& state) { run_fuzzy_dm(state, 2.0f); }
+void BM_FusedFuzzyM15ForwardBackwardDm(benchmark::State& state) { run_fuzzy_dm(state, 1.5f); }
 
 // Score terms beyond plain dot products, and the element-wise masks (state.range(2) picks the case
 // of the table). Times grow by 0-30 s per position; key boosts are uniform in [0, 1]; the masks keep
@@ -289,6 +303,10 @@ BENCHMARK(BM_FusedFuzzyM15Forward)->Apply([](auto* b) { sizes(b, {256, 1024, 409
 BENCHMARK(BM_FusedCausalForward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
 BENCHMARK(BM_FusedFuzzyM15ForwardBackward)->Apply([](auto* b) { sizes(b, {256, 1024, 4096}); });
+BENCHMARK(BM_FusedFuzzyM2ForwardBackwardDm)
+    ->ArgsProduct({{4096}, {1, 2}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FusedFuzzyM15ForwardBackwardDm)
+    ->ArgsProduct({{4096}, {1, 2}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FusedScoreTermsForward)->Apply(case_sizes<kScoreTermCases>);
 BENCHMARK(BM_FusedScoreTermsForwardBackward)->Apply(case_sizes<kScoreTermCases>);
 BENCHMARK(BM_FusedMasksForward)->Apply(case_sizes<kMaskCases>);

@@ -1,7 +1,7 @@
 // Python interface of the attention engine (include/kessel/attention.h):
 //   kessel.attention(q, k, v, **spec)                -> out [, lse] [, stats]
 //   kessel.attention_backward(q, k, v, dout, **spec) -> {"dq", "dk", "dv", ["dbias", "drel_bias",
-//                                                       "dkey_boost"]}
+//                                                       "dkey_boost", "dm", "dtime_decay"]}
 //   kessel.attention_weights(q, k, v, **spec)        -> weights
 //   kessel.quantize_rows(x)                          -> (x_int8, scale)
 // q/k/v are [B, H, L, D], [H, L, D] or [L, D] (B = 1, H = 1 implied); outputs take q's rank.
@@ -367,6 +367,12 @@ py::dict attention_backward_py(const py::handle& q, const py::handle& k, const p
     g.dkey_boost = dboost.mutable_data();
     result["dkey_boost"] = dboost;
   }
+  // The spec's scalars: dm for the fuzzy normalizer, dtime_decay whenever times are given.
+  float dm = 0.0f, dtime_decay = 0.0f;
+  const bool want_dm = c.spec.normalizer == Normalizer::kFuzzy;
+  const bool want_dtime_decay = c.in.q_times != nullptr;
+  if (want_dm) g.dm = &dm;
+  if (want_dtime_decay) g.dtime_decay = &dtime_decay;
   {
     const float* dout_p = dout.data();
     const float* out_p = out.data();
@@ -374,6 +380,8 @@ py::dict attention_backward_py(const py::handle& q, const py::handle& k, const p
     py::gil_scoped_release release;
     attention_backward(g, dout_p, out_p, lse_p, c.in, c.spec);
   }
+  if (want_dm) result["dm"] = dm;
+  if (want_dtime_decay) result["dtime_decay"] = dtime_decay;
   return result;
 }
 
@@ -432,8 +440,11 @@ void bind_attention(py::module_& m) {
   m.def("attention_backward", &attention_backward_py, py::arg("q"), py::arg("k"), py::arg("v"),
         py::arg("dout"),
         (std::string("attention_backward(q, k, v, dout, *, out=None, lse=None, **spec)\n"
-                     "-> dict dq, dk, dv [, dbias, drel_bias, dkey_boost]. Runs the forward for out "
-                     "and lse unless both are given.\n") + kSpecDoc).c_str());
+                     "-> dict dq, dk, dv [, dbias, drel_bias, dkey_boost] (arrays, for the inputs "
+                     "given), dm (float, normalizer='fuzzy'), dtime_decay (float, when times are "
+                     "given). Runs the forward for out and lse unless both are given.\n") +
+         kSpecDoc)
+            .c_str());
   m.def("attention_weights", &attention_weights_py, py::arg("q"), py::arg("k"), py::arg("v"),
         (std::string("attention_weights(q, k, v, **spec) -> weights [B, H, Lq, Lk] (q's rank)\n") +
          kSpecDoc).c_str());

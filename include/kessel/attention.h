@@ -49,7 +49,10 @@
 //    counted in AttentionStats::fully_masked_rows.
 //
 // Learnable inputs with gradients: q, k, v, bias (dbias, reduced to bias's own shape), rel_bias
-// (drel_bias [H, rel_buckets]), key_boost (dkey_boost [B, Lk]).
+// (drel_bias [H, rel_buckets]), key_boost (dkey_boost [B, Lk]), and two scalars of the spec: the
+// fuzzifier m (dm, fuzzy only) and the time-decay rate lambda (dtime_decay, needs times; defined
+// at lambda = 0 too). Crisp and fully masked rows do not depend on m or lambda: they add nothing.
+// docs/attention.md derives dm.
 #pragma once
 
 #include <cmath>
@@ -149,6 +152,8 @@ struct AttentionGrads {
   float* dbias = nullptr;       // bias's own (unbroadcast) shape, contiguous
   float* drel_bias = nullptr;   // [H, rel_buckets]
   float* dkey_boost = nullptr;  // [B, Lk]
+  float* dm = nullptr;          // [1] d/d spec.m (normalizer = fuzzy only)
+  float* dtime_decay = nullptr;  // [1] d/d spec.time_decay (q_times/k_times required)
 };
 
 // Checks every shape, range and value (NaN times, negative lengths, ...); throws InvalidArgument naming

@@ -33,6 +33,11 @@ void attention_backward(const AttentionGrads& grads, const float* dout, const fl
                    "attention_backward: drel_bias is set but there is no rel_bias input");
   KESSEL_CHECK_ARG(grads.dkey_boost == nullptr || in.key_boost != nullptr,
                    "attention_backward: dkey_boost is set but there is no key_boost input");
+  KESSEL_CHECK_ARG(grads.dm == nullptr || spec.normalizer == Normalizer::kFuzzy,
+                   "attention_backward: dm is set but normalizer is softmax (m is the fuzzy "
+                   "normalizer's fuzzifier)");
+  KESSEL_CHECK_ARG(grads.dtime_decay == nullptr || in.q_times != nullptr,
+                   "attention_backward: dtime_decay is set but there are no q_times/k_times");
   validate_attention(in, spec);
   if (spec.impl == AttentionImpl::kReference)
     return attention_detail::reference_backward(grads, dout, out, lse, in, spec);

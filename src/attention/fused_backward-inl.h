@@ -8,7 +8,9 @@
 //      dK += G^T Q, dQ += G K. When a head is split into several key groups (few heads), each group
 //      writes its own dq partial, reduced in group order afterwards. The number of groups depends on
 //      B*H only, never on the thread count, so results are bit-identical for any thread count.
-//   3. score-term gradients: dkey_boost via per-(b, h) partial rows reduced over h in order;
+//   3. score-term gradients: dkey_boost via per-(b, h) partial rows reduced over h in order; dm and
+//      dtime_decay (scalars) via one partial per item of pass 2 (dm under zscore: per row in pass
+//      1), summed in order;
 //      drel_bias via per-item partials reduced in item order; dbias directly when no two items share
 //      a bias element, else by a dedicated pass whose items own bias elements (looping serially over
 //      the broadcast dimensions).
@@ -46,6 +48,7 @@ namespace backward_pass {
 // Per-row results of the row pass, [B, H, Lq] each.
 struct RowArrays {
   std::vector<float> drow, lse, z_mean, z_inv_sigma, zdz_mean, zdzz_mean, crisp_count;
+  std::vector<double> zscore_dm;  // fuzzy zscore with dm: each row's sum_j dsim_ij sim_ij (below)
 };
 
 struct Scratch {
@@ -152,6 +155,13 @@ void row_pass(RowArrays& ra, Scratch& s, const Call& c, Index b, Index h, Index 
       ra.z_inv_sigma[row0 + ii] = blk.z_inv_sigma[u];
       ra.zdz_mean[row0 + ii] = n > 0.0f ? static_cast<float>(zdz[u] / n) : 0.0f;
       ra.zdzz_mean[row0 + ii] = n > 0.0f ? static_cast<float>(zdzz[u] / n) : 0.0f;
+      // z = (sim - mean) / sigma makes sum_j dsim_j = 0 and sum_j dsim_j z_j = sum_j dz_j z_j *
+      // eps / sigma^3, so sum_j dsim_j sim_j = sum_j dz_j z_j * eps / sigma^2 (docs/attention.md):
+      // dm from the row statistics, without the cancellation of summing dsim_j sim_j directly.
+      if (!ra.zscore_dm.empty()) {
+        const double inv_sigma = blk.z_inv_sigma[u];
+        ra.zscore_dm[row0 + ii] = zdzz[u] * ctx.spec.zscore_eps * inv_sigma * inv_sigma;
+      }
     }
   }
   if (crisp_counts) {
@@ -229,6 +239,7 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
     ra.zdzz_mean.assign(nrows, 0.0f);
   }
   if (ctx.fuzzy) ra.crisp_count.assign(nrows, 0.0f);
+  if (grads.dm && spec.zscore) ra.zscore_dm.assign(nrows, 0.0);
 #pragma omp parallel num_threads(threads)
   {
     Scratch s;
@@ -251,6 +262,9 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
   const auto& bs = in.bias.shape;
   const Index bias_count = in.bias.empty() ? 0 : bs[0] * bs[1] * bs[2] * bs[3];
   std::vector<double> dbias_acc(grads.dbias ? static_cast<size_t>(bias_count) : 0, 0.0);
+  // The spec's scalars: one partial per item, summed in item order.
+  std::vector<double> dm_part(grads.dm ? static_cast<size_t>(items) : 0, 0.0);
+  std::vector<double> dlambda_part(grads.dtime_decay ? static_cast<size_t>(items) : 0, 0.0);
   const bool dbias_direct = grads.dbias && (B == 1 || bs[0] != 1) && (H == 1 || bs[1] != 1) &&
                             (groups == 1 || bs[3] != 1 || Lk == 1);
 
@@ -266,6 +280,8 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
       if (grads.dkey_boost) sink.dkey_boost = dkey_boost_part.data() + bh * Lk;
       if (grads.drel_bias) sink.drel_bias = drel_part.data() + item * buckets;
       if (dbias_direct) sink.dbias = dbias_acc.data();
+      if (grads.dm && !spec.zscore) sink.dsim_logd = &dm_part[static_cast<size_t>(item)];
+      if (grads.dtime_decay) sink.dtime_decay = &dlambda_part[static_cast<size_t>(item)];
       for (Index qb = 0; qb < nqb; ++qb) {
         s.tiles.clear();
         plan_key_tiles(spec, ctx.r.pos_offset, ctx.elementwise_masks, qb * kBlockQ,
@@ -337,6 +353,23 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
       for (Index e = 0; e < buckets; ++e)
         grads.drel_bias[h * buckets + e] += drel_part[static_cast<size_t>(item * buckets + e)];
     }
+  if (grads.dm) {
+    // d sim / d m = a^2 ln(d2 + eps) = -a sim: dm = a^2 sum dsim ln(d2 + eps) = -a sum dsim sim.
+    const double a = 1.0 / (static_cast<double>(spec.m) - 1.0);
+    double sum = 0.0;
+    if (spec.zscore) {
+      for (const double x : ra.zscore_dm) sum += x;
+      *grads.dm += static_cast<float>(-a * sum);
+    } else {
+      for (const double x : dm_part) sum += x;
+      *grads.dm += static_cast<float>(a * a * sum);
+    }
+  }
+  if (grads.dtime_decay) {
+    double sum = 0.0;
+    for (const double x : dlambda_part) sum += x;
+    *grads.dtime_decay += static_cast<float>(sum);
+  }
   if (grads.dbias && !dbias_direct) {
     // Items own bias elements: (own b, own h, own query block); broadcast dimensions run serially.
     const Index own_qb = bs[2] == 1 ? 1 : nqb;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "attention/fused_backward_scores.h"
 #include "attention/fused_common-inl.h"
@@ -100,8 +101,15 @@ void hot_fuzzy_backward(float* st, float* dp, TileGrads& tg, const FusedContext&
       row[ii] = ctx.fuzzy_direct ? 1.0f / (d[ii] * el[ii]) : d[ii];
     }
   }
+  float* logd = nullptr;  // ln(d2 + eps), for dm
+  if (sink.dsim_logd) {
+    tg.logd.resize(static_cast<size_t>(kBlockK * kBlockQ));
+    logd = tg.logd.data();
+    if (ctx.fuzzy_direct) ctx.k.log_array(logd, d2, tile.n * kBlockQ);
+  }
   if (!ctx.fuzzy_direct) {
     ctx.k.log_array(st, st, tile.n * kBlockQ);
+    if (logd) std::copy_n(st, tile.n * kBlockQ, logd);
     for (Index t = 0; t < tile.n; ++t) {
       const float boost = ctx.in.key_boost ? ctx.in.key_boost[blk.b * ctx.in.Lk + tile.key(t)] : 0.0f;
       float* row = st + t * kBlockQ;
@@ -115,21 +123,34 @@ void hot_fuzzy_backward(float* st, float* dp, TileGrads& tg, const FusedContext&
   }
   if (tile.kind == TileKind::kPartial) mask_partial_tile(st, ctx, blk, tile, 0.0f);
   float* hq = tg.hq.data();
-  for (Index t = 0; t < tile.n; ++t) {
-    const float* p = st + t * kBlockQ;
-    const float* d = d2 + t * kBlockQ;
-    float* g = dp + t * kBlockQ;
-    float dsum = 0.0f, hsum = 0.0f;
-    for (Index ii = 0; ii < kBlockQ; ++ii) {
-      const float ds = p[ii] * (g[ii] - dr[ii]);
-      dsum += ds;
-      const float dd2 = ds == 0.0f ? 0.0f : -a * ds / d[ii];
-      g[ii] = -2.0f * dd2;
-      hq[ii] += 2.0f * dd2;
-      hsum += 2.0f * dd2;
+  float dm_sum = 0.0f;  // sum of ds ln(d2 + eps) over the tile (dsim = ds on this path)
+  // with_dm: a compile-time switch, so that the loop without dm stays as it was.
+  const auto tile_loop = [&](auto with_dm) {
+    for (Index t = 0; t < tile.n; ++t) {
+      const float* p = st + t * kBlockQ;
+      const float* d = d2 + t * kBlockQ;
+      float* g = dp + t * kBlockQ;
+      float dsum = 0.0f, hsum = 0.0f;
+      for (Index ii = 0; ii < kBlockQ; ++ii) {
+        const float ds = p[ii] * (g[ii] - dr[ii]);
+        dsum += ds;
+        // Hidden, crisp and padding elements have ds = 0 and may have ln(0) = -inf: skipped.
+        if constexpr (decltype(with_dm)::value)
+          dm_sum += ds == 0.0f ? 0.0f : ds * logd[t * kBlockQ + ii];
+        const float dd2 = ds == 0.0f ? 0.0f : -a * ds / d[ii];
+        g[ii] = -2.0f * dd2;
+        hq[ii] += 2.0f * dd2;
+        hsum += 2.0f * dd2;
+      }
+      tg.hk[static_cast<size_t>(t)] += hsum;
+      if (sink.dkey_boost) sink.dkey_boost[tile.key(t)] += dsum;
     }
-    tg.hk[static_cast<size_t>(t)] += hsum;
-    if (sink.dkey_boost) sink.dkey_boost[tile.key(t)] += dsum;
+  };
+  if (logd) {
+    tile_loop(std::true_type{});
+    *sink.dsim_logd += dm_sum;
+  } else {
+    tile_loop(std::false_type{});
   }
 }
 
@@ -141,7 +162,9 @@ void backward_tile_scores(float* st, float* dp, TileGrads& tg, StagedScratch& ss
                           const LoadedTile& lt, const DlogitSink& sink) {
   std::fill(tg.hq.begin(), tg.hq.end(), 0.0f);
   std::fill(tg.hk.begin(), tg.hk.end(), 0.0f);
-  const bool hot_ok = sink.zdz == nullptr && sink.drel_bias == nullptr && sink.dbias == nullptr;
+  // The hot paths leave out the score terms, so also their lambda gradient (defined at lambda = 0).
+  const bool hot_ok = sink.zdz == nullptr && sink.drel_bias == nullptr && sink.dbias == nullptr &&
+                      sink.dtime_decay == nullptr;
   if (hot_ok && ctx.path == ScorePath::kHotDot)
     hot_dot_backward(st, dp, ctx, blk, rows, tile, sink);
   else if (hot_ok && ctx.path == ScorePath::kHotFuzzy)

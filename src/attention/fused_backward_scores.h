@@ -5,6 +5,8 @@
 //   dlogit = P (dP - D_i),  D_i = dout_i . out_i                        (softmax backward)
 //   dz     = dlogit * mult                                              (decay, temperature)
 //   dsim   = (dz - mean_i(dz) - z mean_i(dz z)) / sigma_i               (zscore; else dsim = dz)
+//   dm    += a^2 dsim ln(d2 + eps)                                      (fuzzy, a = 1/(m - 1))
+//   dlambda += dlogit * (-|dt|)  (additive),  dlogit * (-|dt| z mult)  (multiplicative)
 // and the similarity backward is written as dq_i += g_ij k_j + hq_ij q_i, dk_j += g_ij q_i + hk_ij k_j,
 // so that the cross terms become the tile products dQ += G K, dK += G^T Q.
 #pragma once
@@ -29,6 +31,7 @@ struct TileGrads {
   std::vector<float> hq = std::vector<float>(kBlockQ);  // sum over the tile of hq_ij, per row
   std::vector<float> hk = std::vector<float>(kBlockK);  // sum over the tile of hk_ij, per key
   std::vector<float> d2;                                // hot fuzzy scratch [kBlockK][kBlockQ]
+  std::vector<float> logd;                              // hot fuzzy ln(d2 + eps) (dm only)
 };
 
 // Per-element sink for dlogit (score-term gradients) and, in the zscore statistics pass, (dz, z).
@@ -38,6 +41,10 @@ struct DlogitSink {
   double* dbias = nullptr;      // bias's own shape (double accumulator), or null
   double* zdz = nullptr;        // [kBlockQ] sums of dz (zscore statistics pass)
   double* zdzz = nullptr;       // [kBlockQ] sums of dz z
+  // The spec's scalars (one accumulator per work item): fuzzy sums of dsim * ln(d2 + eps), from
+  // which dm = a^2 * sum (a = 1/(m - 1)); sums of dlogit * d logit / d lambda (dtime_decay).
+  double* dsim_logd = nullptr;
+  double* dtime_decay = nullptr;
 };
 
 // backward_tile_scores, the per-tile score backward, is per-target: fused_backward_scores-inl.h.

@@ -285,12 +285,30 @@ void similarity_backward(double* dqi, double* dkj, double g, const HeadState& s,
   }
 }
 
+// One head's contributions to the gradients of the spec's scalars.
+struct ScalarSums {
+  double dsim_logd = 0.0;    // sum of dsim_ij * ln(d2_ij + eps) (fuzzy): dm = a^2 * this
+  double dtime_decay = 0.0;  // sum of dlogit_ij * d logit_ij / d lambda
+};
+
+// d logit_ij / d lambda times dl, added into sums (steps 3 and 5: -|dt| for additive decay,
+// -|dt| z decay / temperature for multiplicative decay).
+void time_decay_backward(ScalarSums& sums, double dl, const HeadState& s, const AttentionInputs& in,
+                         const AttentionSpec& spec, const ResolvedSpec& r, Index i, Index j) {
+  const double dt = time_gap(in, s.b, i, j);
+  const Index e = i * in.Lk + j;
+  if (spec.time_decay_mode == TimeDecayMode::kAdditive)
+    sums.dtime_decay -= dl * dt;
+  else
+    sums.dtime_decay -= dl * s.z[e] * s.decay[e] * r.inv_temperature * dt;
+}
+
 // Backward of one (b, h); s holds the recomputed forward. dq, dk, dv are this head's slices
 // (double, zeroed by the caller). dlogit [Lq, Lk] receives the gradient of each logit (0 where
-// hidden) when non-null, for the score-term gradients.
-void head_backward(double* dq, double* dk, double* dv, double* dlogit, const HeadState& s,
-                   const float* dout, const AttentionInputs& in, const AttentionSpec& spec,
-                   const ResolvedSpec& r) {
+// hidden) when non-null, for the score-term gradients; sums (when non-null) the scalars' ones.
+void head_backward(double* dq, double* dk, double* dv, double* dlogit, ScalarSums* sums,
+                   const HeadState& s, const float* dout, const AttentionInputs& in,
+                   const AttentionSpec& spec, const ResolvedSpec& r) {
   const Index Lq = in.Lq, Lk = in.Lk, D = in.D, Dv = in.Dv;
   std::vector<double> dw(static_cast<size_t>(Lk)), g(static_cast<size_t>(Lk));
   for (Index i = 0; i < Lq; ++i) {
@@ -320,6 +338,7 @@ void head_backward(double* dq, double* dk, double* dv, double* dlogit, const Hea
     for (Index j = 0; j < Lk; ++j) {
       const double dl = s.visible[row + j] ? s.w[row + j] * (dw[j] - mean_dw) : 0.0;
       if (dlogit) dlogit[row + j] = dl;
+      if (sums && in.q_times && dl != 0.0) time_decay_backward(*sums, dl, s, in, spec, r, i, j);
       // logit = z * decay * inv_temperature + terms
       g[j] = dl * s.decay[row + j] * r.inv_temperature;
     }
@@ -343,6 +362,13 @@ void head_backward(double* dq, double* dk, double* dv, double* dlogit, const Hea
     for (Index j = 0; j < Lk; ++j)
       if (s.visible[row + j] && g[j] != 0.0)
         similarity_backward(&dq[i * D], &dk[j * D], g[j], s, in, spec, r, i, j);
+    if (sums && spec.normalizer == Normalizer::kFuzzy) {
+      // sim = -a ln(d2 + eps), a = 1/(m - 1): d sim / d m = a^2 ln(d2 + eps).
+      for (Index j = 0; j < Lk; ++j)
+        if (s.visible[row + j] && g[j] != 0.0)
+          sums->dsim_logd +=
+              g[j] * std::log(squared_distance(&s.q[i * D], &s.k[j * D], D) + spec.fuzzy_eps);
+    }
   }
 }
 
@@ -381,6 +407,8 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
   const ResolvedSpec r = resolve_spec(in, spec);
   const Index B = in.B, H = in.H, Lq = in.Lq, Lk = in.Lk, D = in.D, Dv = in.Dv;
   const bool want_terms = grads.dbias || grads.drel_bias || grads.dkey_boost;
+  const bool want_scalars = grads.dm || grads.dtime_decay;
+  std::vector<ScalarSums> head_sums(want_scalars ? static_cast<size_t>(B * H) : 0);
 
   const Index bias_count =
       in.bias.empty() ? 0
@@ -409,7 +437,9 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
         double* dlogit =
             want_terms ? &dlogits[static_cast<size_t>((bh - first) * Lq * Lk)] : nullptr;
         if (dlogit) std::fill(dlogit, dlogit + Lq * Lk, 0.0);
-        head_backward(dq.data(), dk.data(), dv.data(), dlogit, s, dout + bh * Lq * Dv, in, spec, r);
+        ScalarSums* sums = want_scalars ? &head_sums[static_cast<size_t>(bh)] : nullptr;
+        head_backward(dq.data(), dk.data(), dv.data(), dlogit, sums, s, dout + bh * Lq * Dv, in,
+                      spec, r);
         if (grads.dq) add_into(grads.dq + bh * Lq * D, dq.data(), Lq * D);
         if (grads.dk) add_into(grads.dk + bh * Lk * D, dk.data(), Lk * D);
         if (grads.dv) add_into(grads.dv + bh * Lk * Dv, dv.data(), Lk * Dv);
@@ -425,6 +455,16 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
   if (grads.dbias) add_into(grads.dbias, dbias.data(), bias_count);
   if (grads.drel_bias) add_into(grads.drel_bias, drel_bias.data(), H * spec.rel_buckets);
   if (grads.dkey_boost) add_into(grads.dkey_boost, dkey_boost.data(), B * Lk);
+  ScalarSums total;  // heads in (b, h) order
+  for (const ScalarSums& h : head_sums) {
+    total.dsim_logd += h.dsim_logd;
+    total.dtime_decay += h.dtime_decay;
+  }
+  if (grads.dm) {
+    const double a = 1.0 / (static_cast<double>(spec.m) - 1.0);
+    *grads.dm += static_cast<float>(a * a * total.dsim_logd);
+  }
+  if (grads.dtime_decay) *grads.dtime_decay += static_cast<float>(total.dtime_decay);
 }
 
 }  // namespace kessel::attention_detail

@@ -224,6 +224,46 @@ void score_term_grads(const float* ds, const float* vis, const FusedContext& ctx
   }
 }
 
+// dS of every taking-part element into the time-decay rate's gradient (sink.dtime_decay):
+// d logit / d lambda = -|t_i - t_j| (additive), -|t_i - t_j| z mult (multiplicative, mult =
+// exp(-lambda |dt|) / temperature). Elements not taking part have dS = 0.
+void time_decay_grad(const float* ds, const StagedScratch& ss, const FusedContext& ctx,
+                     const QueryBlock& blk, const KeyTile& tile, const DlogitSink& sink) {
+  const AttentionInputs& in = ctx.in;
+  const float* tq = in.q_times + blk.b * in.Lq + blk.i0;
+  const bool multiplicative = ctx.spec.time_decay_mode == TimeDecayMode::kMultiplicative;
+  const float* z = multiplicative ? ss.z.data() : nullptr;
+  const float* mult = multiplicative_decay_on(ctx) ? ss.mult.data() : nullptr;
+  const float inv_temperature = ctx.r.inv_temperature;
+  double total = 0.0;
+  for (Index t = 0; t < tile.n; ++t) {
+    const float tk = in.k_times[blk.b * in.Lk + tile.key(t)];
+    const Index e0 = t * kBlockQ;
+    float sum = 0.0f;
+    for (Index ii = 0; ii < blk.nq; ++ii) {
+      float slope = std::fabs(tq[ii] - tk);
+      if (multiplicative) slope *= z[e0 + ii] * (mult ? mult[e0 + ii] : inv_temperature);
+      sum -= ds[e0 + ii] * slope;
+    }
+    total += sum;
+  }
+  *sink.dtime_decay += total;
+}
+
+// dsim of every taking-part element into the fuzzy dm sum (sink.dsim_logd): dsim ln(d2 + eps).
+void fuzzy_m_grad(const float* dsim, StagedScratch& ss, const FusedContext& ctx,
+                  const KeyTile& tile, const DlogitSink& sink) {
+  const Index size = tile.n * kBlockQ;
+  float* logd = tile_buffer(ss.logd);
+  const float eps = ctx.spec.fuzzy_eps;
+  const float* d2 = ss.d2.data();
+  for (Index e = 0; e < size; ++e) logd[e] = d2[e] + eps;
+  ctx.k.log_array(logd, logd, size);
+  float sum = 0.0f;
+  for (Index e = 0; e < size; ++e) sum += dsim[e] == 0.0f ? 0.0f : dsim[e] * logd[e];
+  *sink.dsim_logd += sum;
+}
+
 }  // namespace staged_detail
 using namespace staged_detail;  // NOLINT: this file's helpers, for the functions below
 
@@ -285,6 +325,8 @@ void staged_terms(float* st, StagedScratch& ss, const FusedContext& ctx, const Q
       for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] = (row[ii] - mean[ii]) * inv_sigma[ii];
     }
     if (keep) std::copy_n(st, size, tile_buffer(ss.z));
+  } else if (keep && in.q_times && ctx.spec.time_decay_mode == TimeDecayMode::kMultiplicative) {
+    std::copy_n(st, size, tile_buffer(ss.z));  // the lambda gradient's z (also at lambda = 0)
   }
   ss.tq.assign(kBlockQ, 0.0f);  // query times (0 beyond nq)
   if (time_decay_on(ctx))
@@ -431,6 +473,7 @@ void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, con
     return;
   }
   score_term_grads(dp, vis, ctx, blk, tile, sink);
+  if (sink.dtime_decay) time_decay_grad(dp, ss, ctx, blk, tile, sink);
   if (mult_tile)
     for (Index e = 0; e < size; ++e) dp[e] *= mult[e];
   else if (inv_temperature != 1.0f)
@@ -448,6 +491,8 @@ void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, con
         d[ii] = v[ii] != 0.0f ? (d[ii] - mdz[ii] - zt[ii] * mdzz[ii]) * inv_sigma[ii] : 0.0f;
     }
   }
+
+  if (sink.dsim_logd && ctx.fuzzy) fuzzy_m_grad(dp, ss, ctx, tile, sink);
 
   // The similarity's backward: dp <- g, tg.hq / tg.hk <- the row and key sums of hq, hk.
   float* hq = tg.hq.data();

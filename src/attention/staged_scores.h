@@ -34,7 +34,9 @@ struct StagedScratch {
   std::vector<float> raw;   // raw products (cosine kinds, kept for the backward)
   std::vector<float> d2;    // squared distances (fuzzy, neg_sq_euclidean)
   std::vector<float> sg;    // sigmoid(scale * raw) (constrained cosine)
-  std::vector<float> z;     // z-scored similarity (zscore, backward)
+  std::vector<float> z;     // z: zscored similarity, or the similarity under multiplicative decay
+                            // with times (backward: d logit / d lambda needs it)
+  std::vector<float> logd;  // ln(d2 + eps) (fuzzy dm, backward)
   std::vector<float> mult;  // d logit / d z: multiplicative decay / temperature (backward)
   std::vector<float> vis;   // 1 where the element takes part, else 0 (backward)
   std::vector<float> inv_qn;  // [kBlockQ] 1/|q| (cosine kinds; 0 beyond nq)

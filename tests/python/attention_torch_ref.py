@@ -8,7 +8,8 @@ not for speed. The T5 bucket function follows the published T5 / HuggingFace for
     res["out"], res["lse"], res["weights"], res["fully_masked_rows"], res["crisp_rows"]
 
 q [B, H, Lq, D], k [B, H, Lk, D], v [B, H, Lk, Dv] as torch tensors (float64 recommended); optional
-tensor inputs are torch tensors too (bias, rel_bias and key_boost may require grad). Assumptions where
+tensor inputs are torch tensors too (bias, rel_bias and key_boost may require grad, and so may m and
+time_decay as 0-d tensors). Assumptions where
 the header leaves a choice open: zscore uses the population variance (divide by the number of
 visible keys); a row with no visible key keeps sim untouched by zscore (it is fully masked anyway).
 """
@@ -147,8 +148,10 @@ def attention_ref(q, k, v, *, similarity="dot", normalizer="softmax", m=2.0, tem
     if q_times is not None:
         dt = (q_times[:, None, :, None] - k_times[:, None, None, :]).abs()  # [B, 1, Lq, Lk]
 
+    # A tensor time_decay (learnable) keeps its terms even at 0, so that its gradient is defined there.
+    decay_on = dt is not None and (torch.is_tensor(time_decay) or time_decay != 0.0)
     # 3. multiplicative decay
-    if time_decay_mode == "multiplicative" and time_decay != 0.0:
+    if time_decay_mode == "multiplicative" and decay_on:
         sim = sim * torch.exp(-time_decay * dt)
     # 4. temperature
     if normalizer == "softmax":
@@ -169,7 +172,7 @@ def attention_ref(q, k, v, *, similarity="dot", normalizer="softmax", m=2.0, tem
                               for r in range(lo, int(rel.max()) + 1)], dtype=torch.long)
         buckets = table[rel - lo]  # [Lq, Lk]
         logit = logit + rel_bias.reshape(H, nb)[:, buckets][None]  # [1, H, Lq, Lk]
-    if time_decay_mode == "additive" and time_decay != 0.0:
+    if time_decay_mode == "additive" and decay_on:
         logit = logit - time_decay * dt
     if key_boost is not None:
         logit = logit + key_boost.reshape(B, Lk)[:, None, None, :]

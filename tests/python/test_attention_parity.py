@@ -35,7 +35,7 @@ MASKS = ["none", "causal", "padding", "window_lag", "chunk", "mask_allowed"]
 SHAPES = [(7, 7), (1, 7), (64, 129), (129, 64), (7, 1), (129, 129), (64, 64)]  # (Lq, Lk)
 DIMS = [16, 64, 80]
 GRAD_KEYS = {"q": "dq", "k": "dk", "v": "dv", "bias": "dbias", "rel_bias": "drel_bias",
-             "key_boost": "dkey_boost"}
+             "key_boost": "dkey_boost", "m": "dm", "time_decay": "dtime_decay"}
 
 
 def rng_for(*key):
@@ -53,6 +53,15 @@ def err(a, b, floor=FWD_FLOOR):
     if not np.isfinite(b).any():
         return 0.0
     return float(np.max(np.abs(a[~inf_a] - b[~inf_b])) / (floor + np.max(np.abs(b[~inf_b]))))
+
+
+def grad_floor(name, q):
+    """The error floor of a gradient. dm and dtime_decay are sums over all B*H*Lq query rows, each
+    row with the rounding of one dq row; where they vanish in exact arithmetic (one visible key:
+    w = 1) that rounding adds up over the rows, so their floor is GRAD_FLOOR per row."""
+    if name in ("m", "time_decay"):
+        return GRAD_FLOOR * int(np.prod(q.shape[:-1]))
+    return GRAD_FLOOR
 
 
 def make_qkv(rng, B, H, Lq, Lk, D, Dv=None):
@@ -97,6 +106,12 @@ def torch_spec(spec):
             out[key] = torch.tensor(val)
         else:
             out[key] = val
+    # The spec's learnable scalars: m under fuzzy, time_decay whenever times are given.
+    if spec.get("normalizer") == "fuzzy":
+        out["m"] = torch.tensor(float(spec.get("m", 2.0)), dtype=torch.float64, requires_grad=True)
+    if "times" in spec:
+        out["time_decay"] = torch.tensor(float(spec.get("time_decay", 0.0)), dtype=torch.float64,
+                                         requires_grad=True)
     return out
 
 
@@ -129,7 +144,7 @@ def check_parity(q, k, v, spec, grads=True, label="", grad_tol=GRAD_TOL):
     ref["out"].backward(torch.tensor(dout, dtype=torch.float64))
     assert set(g) == {GRAD_KEYS[name] for name in leaves}, (label, sorted(g))
     for name, leaf in leaves.items():
-        e = err(g[GRAD_KEYS[name]], leaf.grad.numpy(), floor=GRAD_FLOOR)
+        e = err(g[GRAD_KEYS[name]], leaf.grad.numpy(), floor=grad_floor(name, q))
         assert e <= grad_tol, f"{label} {GRAD_KEYS[name]} err {e:.3g}"
 
 

@@ -79,6 +79,7 @@ void expect_forward_matches(const AttentionTestData& d, const AttentionSpec& spe
 
 struct Grads {
   std::vector<float> dq, dk, dv, dbias, drel_bias, dkey_boost;
+  std::vector<float> dm, dtime_decay;  // one element each, when fuzzy / when times are given
 };
 
 Grads run_backward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl impl,
@@ -97,6 +98,8 @@ Grads run_backward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl
     ag.drel_bias = (g.drel_bias.assign(d.rel_bias.size(), 0.0f), g.drel_bias.data());
   if (!d.key_boost.empty())
     ag.dkey_boost = (g.dkey_boost.assign(d.key_boost.size(), 0.0f), g.dkey_boost.data());
+  if (spec.normalizer == Normalizer::kFuzzy) ag.dm = (g.dm.assign(1, 0.0f), g.dm.data());
+  if (!d.q_times.empty()) ag.dtime_decay = (g.dtime_decay.assign(1, 0.0f), g.dtime_decay.data());
   attention_backward(ag, dout.data(), f.out.data(), f.lse.data(), d.inputs(), spec);
   return g;
 }
@@ -115,6 +118,14 @@ void expect_backward_matches(AttentionTestData& d, const AttentionSpec& spec,
   EXPECT_LE(scaled_rel_diff(fus.dbias, ref.dbias, 1e-2), kGradTol) << "dbias";
   EXPECT_LE(scaled_rel_diff(fus.drel_bias, ref.drel_bias), kGradTol) << "drel_bias";
   EXPECT_LE(scaled_rel_diff(fus.dkey_boost, ref.dkey_boost), kGradTol) << "dkey_boost";
+  EXPECT_LE(scaled_rel_diff(fus.dtime_decay, ref.dtime_decay), kGradTol) << "dtime_decay";
+  // Under zscore dm is only what zscore_eps leaves (~1e-3): the fused path takes it from the row
+  // statistics (docs/attention.md), so it is held to the same relative tolerance.
+  EXPECT_LE(scaled_rel_diff(fus.dm, ref.dm), kGradTol) << "dm";
+  ASSERT_EQ(fus.dm.size(), ref.dm.size());
+  if (!fus.dm.empty() && d.Lk > 1) {
+    EXPECT_NE(ref.dm[0], 0.0f);  // a zero dm would make the comparison empty (one key: w = 1)
+  }
 }
 
 // ---- forward ----------------------------------------------------------------------------------------
@@ -416,6 +427,18 @@ TEST(FusedBackward, EveryFeature) {
        [](auto& d, auto& s) {
          d.add_times(), s.time_decay = 0.1f, s.time_decay_mode = TimeDecayMode::kMultiplicative;
        }},
+      // lambda = 0 with times: the forward leaves the terms out, the backward still gives dlambda.
+      {"decay_add_zero_rate", [](auto& d, auto&) { d.add_times(); }},
+      {"decay_mult_zero_rate_fuzzy",
+       [](auto& d, auto& s) {
+         d.add_times(), s.time_decay_mode = TimeDecayMode::kMultiplicative;
+         s.normalizer = Normalizer::kFuzzy, s.m = 1.8f;
+       }},
+      {"decay_mult_fuzzy_temperature",
+       [](auto& d, auto& s) {
+         d.add_times(), s.time_decay = 0.05f, s.time_decay_mode = TimeDecayMode::kMultiplicative;
+         s.normalizer = Normalizer::kFuzzy, s.m = 2.5f, d.add_key_boost(), s.causal = true;
+       }},
       {"masks",
        [](auto& d, auto& s) {
          s.causal = true, s.window = 30, d.add_key_lengths(10), d.add_mask({1, 2, 77, 100}, 0.8);
@@ -492,20 +515,27 @@ TEST(FusedBackward, ThreadCountsGiveBitIdenticalGradients) {
       EXPECT_TRUE(same(g1.dv, gt.dv));
       EXPECT_TRUE(same(g1.dbias, gt.dbias));
       EXPECT_TRUE(same(g1.dkey_boost, gt.dkey_boost));
+      EXPECT_TRUE(same(g1.dm, gt.dm));
     }
   }
 }
 
 // Finite differences on the fused path itself (loss = sum dout . out), independent of the reference:
-// central differences in float with step 1e-2 on a small problem, each gradient entry checked.
+// central differences in float with step 1e-2 on a small problem, each gradient entry checked (dm
+// and dtime_decay too, on the hot and the staged fuzzy paths).
 TEST(FusedBackward, FiniteDifferences) {
-  for (int variant = 0; variant < 3; ++variant) {
+  for (int variant = 0; variant < 5; ++variant) {
     AttentionTestData d(1, 2, 9, 11, 5, 4, 400 + variant);
     AttentionSpec spec;
     if (variant == 1) spec.normalizer = Normalizer::kFuzzy;  // m = 2, direct weights
     if (variant == 2) {
       spec.causal = true, spec.zscore = true, spec.similarity = Similarity::kCosine;
       d.add_key_boost(), d.add_bias({1, 2, 9, 11});
+    }
+    if (variant == 3) spec.normalizer = Normalizer::kFuzzy, spec.m = 1.6f, d.add_key_boost();
+    if (variant == 4) {  // the staged fuzzy path, with both scalars
+      spec.normalizer = Normalizer::kFuzzy, spec.m = 2.5f, spec.causal = true;
+      d.add_times(), spec.time_decay = 0.2f;
     }
     SCOPED_TRACE(variant);
     const std::vector<float> dout = d.uniform(static_cast<Index>(d.out_size()), -1.0f, 1.0f);
@@ -534,6 +564,20 @@ TEST(FusedBackward, FiniteDifferences) {
       check(d.key_boost, g.dkey_boost, "dkey_boost");
       check(d.bias, g.dbias, "dbias");
     }
+    const auto check_scalar = [&](float& x, const std::vector<float>& grad, const char* name) {
+      ASSERT_EQ(grad.size(), 1u) << name;
+      const float keep = x, h = 1e-2f;
+      x = keep + h;
+      const double up = loss();
+      x = keep - h;
+      const double down = loss();
+      x = keep;
+      const double fd = (up - down) / (2.0 * h);
+      EXPECT_NEAR(grad[0], fd, 2e-3 + 1e-3 * std::fabs(fd)) << name;
+      EXPECT_GT(std::fabs(grad[0]), 1e-2) << name << " is (nearly) zero: the check would be empty";
+    };
+    if (spec.normalizer == Normalizer::kFuzzy) check_scalar(spec.m, g.dm, "dm");
+    if (variant == 4) check_scalar(spec.time_decay, g.dtime_decay, "dtime_decay");
   }
 }
 

@@ -1,6 +1,6 @@
 // Central finite differences against the reference backward, for every learnable input (q, k, v,
-// bias in full and broadcast shapes, rel_bias, key_boost), across similarities, normalizers,
-// zscore, both time-decay modes, ALiBi and masks.
+// bias in full and broadcast shapes, rel_bias, key_boost, and the spec's scalars m and time_decay),
+// across similarities, normalizers, zscore, both time-decay modes, ALiBi and masks.
 //
 // Loss L = sum(out * R) for a fixed random R, so dL/dout = R. Each float input element is moved by
 // +-h and the derivative taken over the difference actually stored in float.
@@ -37,6 +37,7 @@ struct GradCase {
   bool times = false;
   bool swap_lengths = false;  // Lq > Lk: queries before the first key
   bool shrink_rows = false;   // every other q and k row scaled by 0.2 (below a cosine floor)
+  bool zero_decay = false;    // times given but time_decay = 0: d/d lambda at lambda = 0
 };
 
 double loss(const AttentionTestData& d, const AttentionSpec& spec, const std::vector<float>& r) {
@@ -77,6 +78,39 @@ void check_tensor(const char* name, std::vector<float>& x, const std::vector<flo
   std::printf("  %-9s max|grad| %.3e  max|fd - grad| %.2e\n", name, largest, worst);
 }
 
+// A scalar of the spec (m, time_decay) against finite differences: central, or at the boundary
+// of its range (time_decay = 0) the one-sided second-order (-3 L(0) + 4 L(h) - L(2h)) / 2h.
+void check_scalar(const char* name, float& x, float analytic, const AttentionTestData& d,
+                  const AttentionSpec& spec, const std::vector<float>& r, bool expect_nonzero) {
+  const float original = x;
+  double fd = 0.0;
+  if (original == 0.0f) {
+    const double l0 = loss(d, spec, r);
+    x = kStep;
+    const double l1 = loss(d, spec, r);
+    x = 2.0f * kStep;
+    const double l2 = loss(d, spec, r);
+    fd = (-3.0 * l0 + 4.0 * l1 - l2) / (2.0 * kStep);
+  } else {
+    x = original + kStep;
+    const float up = x;
+    const double l_up = loss(d, spec, r);
+    x = original - kStep;
+    const float down = x;
+    const double l_down = loss(d, spec, r);
+    fd = (l_up - l_down) / (static_cast<double>(up) - down);
+  }
+  x = original;
+  const double err = std::fabs(fd - analytic);
+  EXPECT_LE(err, kAbsTol + kRelTol * std::fabs(analytic))
+      << name << ": finite difference " << fd << ", backward " << analytic;
+  // 1e-3: well above the differences' error (~1e-4); dm at m = 4 (nearly uniform weights) is 6e-3.
+  if (expect_nonzero) {
+    EXPECT_GT(std::fabs(analytic), 1e-3) << name << ": gradient is (nearly) zero";
+  }
+  std::printf("  %-11s grad %+.4e  |fd - grad| %.2e\n", name, analytic, err);
+}
+
 void run_case(const GradCase& c, std::uint32_t seed) {
   SCOPED_TRACE(c.name);
   std::printf("%s\n", c.name.c_str());
@@ -100,7 +134,8 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   spec.threads = 1;  // thousands of tiny forwards: no thread start-up per call
   spec.rel_buckets = kBuckets;
   spec.rel_max_distance = 6;
-  if (c.times && spec.time_decay == 0.0f) spec.time_decay = 0.3f;
+  if (c.times && spec.time_decay == 0.0f && !c.zero_decay) spec.time_decay = 0.3f;
+  const bool fuzzy = spec.normalizer == Normalizer::kFuzzy;
 
   const std::vector<float> r = d.uniform(static_cast<Index>(d.out_size()), -1.0f, 1.0f);
   std::vector<float> out(d.out_size()), lse(d.lse_size());
@@ -112,6 +147,9 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   AttentionGrads g;
   g.dq = dq.data(), g.dk = dk.data(), g.dv = dv.data(), g.dbias = dbias.data();
   g.drel_bias = drel.data(), g.dkey_boost = dboost.data();
+  float dm = 0.0f, dlambda = 0.0f;
+  if (fuzzy) g.dm = &dm;
+  if (c.times) g.dtime_decay = &dlambda;
   attention_backward(g, r.data(), out.data(), lse.data(), d.inputs(), spec);
 
   check_tensor("q", d.q, dq, d, spec, r);
@@ -122,6 +160,10 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   check_tensor("bias", d.bias, dbias, d, spec, r, /*expect_nonzero=*/bias_shape[3] != 1);
   check_tensor("rel_bias", d.rel_bias, drel, d, spec, r);
   check_tensor("key_boost", d.key_boost, dboost, d, spec, r);
+  // zscore makes the memberships invariant to the scale 1/(m - 1) of the similarity: dm is then
+  // only what zscore_eps leaves (~1e-3 here), which the differences confirm.
+  if (fuzzy) check_scalar("m", spec.m, dm, d, spec, r, /*expect_nonzero=*/!spec.zscore);
+  if (c.times) check_scalar("time_decay", spec.time_decay, dlambda, d, spec, r, true);
 }
 
 AttentionSpec make_spec(Similarity sim, Normalizer norm, bool zscore) {
@@ -176,6 +218,38 @@ TEST(Gradcheck, TimeDecayModes) {
       c.spec.time_decay = 0.3f;
       c.spec.time_decay_mode = mode;
       c.times = true;
+      run_case(c, seed++);
+    }
+  }
+}
+
+TEST(Gradcheck, FuzzifierAcrossItsRange) {
+  // m near 1 (sharp memberships) to large m (nearly uniform), with and without a key boost.
+  std::uint32_t seed = 250;
+  for (float m : {1.2f, 2.0f, 4.0f}) {
+    GradCase c;
+    c.name = "fuzzy dm, m=" + std::to_string(m);
+    c.spec = make_spec(Similarity::kDot, Normalizer::kFuzzy, false);
+    c.spec.m = m;
+    c.spec.fuzzy_eps = 1e-6f;
+    run_case(c, seed++);
+  }
+}
+
+TEST(Gradcheck, TimeDecayRateAtZero) {
+  // lambda = 0 leaves the terms out of the forward, yet d/d lambda is defined (one-sided there).
+  std::uint32_t seed = 350;
+  for (TimeDecayMode mode : {TimeDecayMode::kAdditive, TimeDecayMode::kMultiplicative}) {
+    for (Normalizer norm : {Normalizer::kSoftmax, Normalizer::kFuzzy}) {
+      GradCase c;
+      c.name = std::string("lambda = 0, ") +
+               (mode == TimeDecayMode::kAdditive ? "additive" : "multiplicative") + ", " +
+               (norm == Normalizer::kSoftmax ? "softmax" : "fuzzy");
+      c.spec = make_spec(Similarity::kDot, norm, false);
+      c.spec.time_decay_mode = mode;
+      c.spec.temperature = 0.8f;
+      c.times = true;
+      c.zero_decay = true;
       run_case(c, seed++);
     }
   }
