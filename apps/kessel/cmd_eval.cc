@@ -15,6 +15,7 @@
 #include "kessel/summarize/evaluate.h"
 #include "kessel/summarize/faithfulness.h"
 #include "kessel/summarize/scorers.h"
+#include "quiet.h"
 #include "util/progress.h"
 
 namespace kessel::cli {
@@ -191,7 +192,7 @@ void add_eval_command(CLI::App& app) {
     for (std::size_t i = 0; i < systems.size(); ++i)
       if (systems[i].reference) ref = i;
     std::vector<summarize::EvalRow> rows;
-    Progress progress("eval", static_cast<std::int64_t>(systems.size()));
+    Progress progress("eval", static_cast<std::int64_t>(systems.size()), progress_stream());
     for (const auto& system : systems) {
       rows.push_back(summarize::evaluate(input.dialogues, lexicon, *system.scorer, system.decode,
                                          system.name, probes));

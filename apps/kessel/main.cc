@@ -6,9 +6,12 @@
 #include <vector>
 
 #include "commands.h"
+#include "exit_codes.h"
 #include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
+#include "quiet.h"
+#include "usage_errors.h"
 
 namespace {
 
@@ -24,6 +27,16 @@ std::string version_text() {
          "\navailable on this CPU: " + join(kessel::cpu_variants_available()) +
          "\nin this build: " + join(kessel::cpu_variants_built());
 }
+
+// The root's --help footer: what the exit codes mean (the README's "Exit codes" says the same).
+constexpr const char* kFooter =
+    "Exit codes: 0 success | 1 a check failed (kessel stress) | 2 usage error (unknown, missing or\n"
+    "contradicting options, bad option values) | 3 input or runtime error (a file that cannot be read\n"
+    "or is malformed, data a command refuses, an internal error).\n"
+    "--quiet (-q), before or after the command: no progress or informational notes on stderr; errors\n"
+    "and warnings about the data stay.";
+
+std::string printable(const std::exception& e) { return kessel::text::sanitize_utf8(e.what()); }
 
 }  // namespace
 
@@ -44,17 +57,30 @@ int main(int argc, char** argv) {
   kessel::cli::add_train_command(app);
   kessel::cli::add_serve_command(app);
 
+  kessel::cli::add_quiet_flags(app);
+  app.footer(kFooter);  // after the subcommands: they would inherit it
+
+  using namespace kessel::cli;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    std::fputs(describe_usage_error(app, e).c_str(), stderr);
+    return kExitUsage;
+  } catch (const UsageError& e) {
+    std::fputs(usage_message(innermost_command(app), printable(e)).c_str(), stderr);
+    return kExitUsage;
+  } catch (const CheckFailed& e) {
+    std::fprintf(stderr, "kessel: check failed: %s\n", printable(e).c_str());
+    return kExitCheckFailed;
   } catch (const kessel::Error& e) {
     // Messages may quote malformed input (a JSON parser's "last read: '...'"): bad bytes become U+FFFD.
-    std::fprintf(stderr, "kessel: error: %s\n", kessel::text::sanitize_utf8(e.what()).c_str());
-    return 2;
+    std::fprintf(stderr, "kessel: error: %s\n", printable(e).c_str());
+    return kExitRuntime;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kessel: internal error: %s\n", kessel::text::sanitize_utf8(e.what()).c_str());
-    return 3;
+    std::fprintf(stderr, "kessel: internal error: %s\n", printable(e).c_str());
+    return kExitRuntime;
   }
-  return 0;
+  return kExitOk;
 }
