@@ -12,8 +12,8 @@
 #include "exit_codes.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
-#include "kessel/text/utf8.h"
 #include "kessel/text/segment.h"
+#include "kessel/text/utf8.h"
 #include "quiet.h"
 
 namespace kessel::cli {
@@ -56,7 +56,7 @@ text::Lexicon load_lexicon(const LexiconOptions& options) {
     else if (kind == "tsv") text::add_lexicon_tsv(lexicon, path, "tsv", &report);
     else
       throw UsageError("--lexicon: unknown kind '" + kind +
-                            "' (dutir, nrc, emoji-sentiment, emoji-emotion, emoticon, tsv)");
+                       "' (dutir, nrc, emoji-sentiment, emoji-emotion, emoticon, tsv)");
     // The count is a note; skipped entries are a warning about the file and stay under --quiet.
     if (!quiet() || report.skipped > 0)
       std::fprintf(stderr, "lexicon %s: %lld entries loaded, %lld skipped\n", path.c_str(),

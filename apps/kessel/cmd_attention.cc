@@ -10,16 +10,15 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "commands.h"
-#include "quiet.h"
 #include "kessel/attention.h"
 #include "kessel/cpu.h"
+#include "quiet.h"
 #include "util/progress.h"
 #include "util/timer.h"
 

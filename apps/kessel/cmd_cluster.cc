@@ -10,9 +10,9 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "quiet.h"
 #include "kessel/cluster.h"
 #include "kessel/error.h"
+#include "quiet.h"
 #include "util/progress.h"
 #include "util/timer.h"
 
@@ -71,9 +71,10 @@ std::vector<std::string> split_columns(const std::string& text) {
 void run(const ClusterCommand& o) {
   check_usage(o.k >= 1, "-k must be >= 1, got " + std::to_string(o.k));
   check_usage(o.m > 1, detail::concat("-m must be > 1, got ", o.m));
-  const cluster::CsvMatrix data = cluster::read_csv_matrix(o.data_path, split_columns(o.columns_text));
-  KESSEL_CHECK_ARG(o.k <= data.rows, "cluster: -k ", o.k, " exceeds the ", data.rows, " data rows of ",
-                   o.data_path);
+  const cluster::CsvMatrix data =
+      cluster::read_csv_matrix(o.data_path, split_columns(o.columns_text));
+  KESSEL_CHECK_ARG(o.k <= data.rows, "cluster: -k ", o.k, " exceeds the ", data.rows,
+                   " data rows of ", o.data_path);
 
   cluster::GkOptions opts;
   opts.clusters = o.k;
@@ -89,8 +90,8 @@ void run(const ClusterCommand& o) {
 
   // Progress on stderr: nothing for quick runs (Progress draws only after its interval), a final line
   // for runs that took more than a couple of seconds.
-  Progress progress("cluster " + o.method, static_cast<std::int64_t>(o.max_iter) * o.n_init, progress_stream(),
-                    2.0);
+  Progress progress("cluster " + o.method, static_cast<std::int64_t>(o.max_iter) * o.n_init,
+                    progress_stream(), 2.0);
   opts.on_iteration = [&](int restart, int iteration, double objective) {
     char extra[96];
     std::snprintf(extra, sizeof extra, "restart %d | J %.6g", restart, objective);

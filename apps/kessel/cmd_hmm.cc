@@ -122,8 +122,7 @@ void run_fit(const HmmOptions& o) {
     } else if (p == "emissions") {
       f.fix_emissions = true;
     } else {
-      throw UsageError("--fix got '" + p +
-                            "' (expected start, transitions or emissions)");
+      throw UsageError("--fix got '" + p + "' (expected start, transitions or emissions)");
     }
   }
   Loaded l = load(o);  // after the flags are checked: a usage error reads no file
@@ -135,8 +134,8 @@ void run_fit(const HmmOptions& o) {
     }
   };
   const auto r = hmm::baum_welch(l.model, l.views, f);
-  note("%s after %d iterations | loglik %.6f\n", r.converged ? "converged" : "stopped (max-iter)", r.iterations,
-       r.history.back());
+  note("%s after %d iterations | loglik %.6f\n", r.converged ? "converged" : "stopped (max-iter)",
+       r.iterations, r.history.back());
   if (!o.out_path.empty()) hmm::write_model(o.out_path, l.model);
   if (o.json) {
     print_json(Json{{"history", r.history},

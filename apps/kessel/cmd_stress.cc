@@ -212,9 +212,9 @@ void add_stress_command(CLI::App& app) {
     }
     const text::ReadResult input = read_input(o.input);
     warn_language(*summarizer.scorer, input.dialogues);
-    const summarize::StressReport report = summarize::run_stress(
-        input.dialogues, lexicon, summarizer, o.stress,
-        [](const std::string& line) { note("stress: %s\n", line.c_str()); });
+    const summarize::StressReport report =
+        summarize::run_stress(input.dialogues, lexicon, summarizer, o.stress,
+                              [](const std::string& line) { note("stress: %s\n", line.c_str()); });
     if (o.json) {
       nlohmann::json j = to_json(report);
       j["data"] = o.input.path;
@@ -222,7 +222,8 @@ void add_stress_command(CLI::App& app) {
     } else {
       print_text(report, o.input.path, o.stress.entropy_tolerance);
     }
-    if (!report.passed()) throw CheckFailed("stress: some stress tests failed (the report says which)");
+    if (!report.passed())
+      throw CheckFailed("stress: some stress tests failed (the report says which)");
   });
 }
 

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "commands.h"
-#include "quiet.h"
 #include "kessel/error.h"
 #include "kessel/text/lexicon_expand.h"
 #include "kessel/text/rouge.h"
 #include "kessel/text/utf8.h"
+#include "quiet.h"
 #include "util/json_strict.h"
 #include "util/progress.h"
 
@@ -138,7 +138,7 @@ void run_expand(const ExpandArgs& a) {
   const text::ExpandResult r = text::expand_lexicon(lines, seeds, a.options, progress);
   if (bar) bar->finish();
   note("lexicon expand: %zu seeds found, %zu below min count; %lld candidates scored\n",
-      r.seeds_found.size(), r.seeds_missing.size(), static_cast<long long>(r.candidate_count));
+       r.seeds_found.size(), r.seeds_missing.size(), static_cast<long long>(r.candidate_count));
   if (a.json) {
     nlohmann::json j;
     j["emotions"] = nlohmann::json::array();

@@ -78,7 +78,7 @@ nlohmann::json sweep(const TrainArgs& args, const summarize::EacaModel& model,
     if (o.max_chars == 0) o.max_sentences = 3;  // no char budget: a sentence budget instead
     const auto r = summarize::evaluate_rouge(dialogues, lexicon, FixedBudget(model), o);
     note("  budget %d chars: ROUGE-1/2/L %.2f / %.2f / %.2f\n", o.max_chars, r.rouge1, r.rouge2,
-                 r.rougeL);
+         r.rougeL);
     if (sums) (*sums)[i] += r.rougeL;
     out.push_back({{"max_chars", o.max_chars}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL}});
   }
@@ -103,8 +103,10 @@ nlohmann::json latency(const summarize::EacaModel& model, const std::vector<text
   }
   std::sort(ms.begin(), ms.end());
   auto q = [&](double f) { return ms.empty() ? 0.0 : ms[static_cast<std::size_t>(f * static_cast<double>(ms.size() - 1))]; };
-  note("scoring latency (1 thread, best of 5, %zu dialogues): p50 %.3f ms | p95 %.3f ms | max %.3f ms\n",
-               ms.size(), q(0.5), q(0.95), q(1.0));
+  note(
+      "scoring latency (1 thread, best of 5, %zu dialogues): p50 %.3f ms | p95 %.3f ms | max %.3f "
+      "ms\n",
+      ms.size(), q(0.5), q(0.95), q(1.0));
   return {{"p50_ms", q(0.5)}, {"p95_ms", q(0.95)}, {"max_ms", q(1.0)}};
 }
 
@@ -187,7 +189,7 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     else
       split(rest, args.dev_fraction, args.train.seed + static_cast<std::uint64_t>(k), inner_train, inner_dev);
     note("cv fold %d/%d: train %zu, inner dev %zu, held out %zu\n", k + 1, K, inner_train.size(),
-                 inner_dev.size(), held.size());
+         inner_dev.size(), held.size());
     summarize::TrainResult result;
     const auto model = train_once(args, inner_train, inner_dev, lexicon, &result);
     // Scored once (in parallel), decoded with and without the emotion constraint: what the constraint
@@ -199,10 +201,11 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     const auto free = summarize::decoded_rouge(scored, unconstrained, args.train.threads);
     const auto& c = model.config();
     note(
-                 "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f (budget %d units, "
-                 "%d chars%s, stop R = %.0f, best epoch %s)\n", k + 1, K, r.rouge1, r.rouge2, r.rougeL, free.rougeL,
-                 c.max_sentences, c.max_chars, c.budget_max > 0 ? ", per-dialogue" : "", c.f1_stop_chars,
-                 best_epochs(result).c_str());
+        "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f "
+        "(budget %d units, "
+        "%d chars%s, stop R = %.0f, best epoch %s)\n",
+        k + 1, K, r.rouge1, r.rouge2, r.rougeL, free.rougeL, c.max_sentences, c.max_chars,
+        c.budget_max > 0 ? ", per-dialogue" : "", c.f1_stop_chars, best_epochs(result).c_str());
     const nlohmann::json swept = sweep(args, model, held, lexicon, &sweep_sums);
     sum1 += r.rouge1;
     sum2 += r.rouge2;
@@ -231,8 +234,10 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
 
 void run_train(TrainArgs& args) {
   // The flags against each other first (exit 2, no file touched), then the files.
-  check_usage(!args.out.empty() || args.cv_folds > 0, "--out is required (unless --cv-folds only measures)");
-  check_usage(args.curves.empty() || !args.out.empty(), "--curves needs --out (it draws the model's training)");
+  check_usage(!args.out.empty() || args.cv_folds > 0,
+              "--out is required (unless --cv-folds only measures)");
+  check_usage(args.curves.empty() || !args.out.empty(),
+              "--curves needs --out (it draws the model's training)");
   check_usage(args.cv_folds == 0 || args.cv_folds >= 2,
               "--cv-folds must be 0 (off) or at least 2, got " + std::to_string(args.cv_folds));
   check_usage(args.dev_fraction > 0.0 && args.dev_fraction < 1.0,

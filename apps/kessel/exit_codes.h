@@ -1,5 +1,6 @@
 // kessel's exit codes and the two CLI-only failures that choose them. The codes are documented in
-// `kessel --help` (main.cc's footer) and in the README ("Exit codes"); main() maps exceptions to them.
+// `kessel --help` (main.cc's footer) and in the README ("Exit codes"); main() maps exceptions to
+// them.
 #pragma once
 
 #include <stdexcept>
@@ -9,13 +10,15 @@ namespace kessel::cli {
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitCheckFailed = 1,  // the command ran and a check it makes failed (kessel stress)
-  kExitUsage = 2,        // the command line is wrong: unknown, missing or contradicting options, bad values
-  kExitRuntime = 3,      // an input file or the data in it, or the run itself, failed (kessel::Error, ...)
+  kExitCheckFailed = 1,  // the command ran and a check it makes failed (stress, eval --min-*)
+  kExitUsage =
+      2,  // the command line is wrong: unknown, missing or contradicting options, bad values
+  kExitRuntime =
+      3,  // an input file or the data in it, or the run itself, failed (kessel::Error, ...)
 };
 
-// A command line that parses but contradicts itself ("--voice needs --model"), found before any work.
-// Exit 2, like CLI11's own parse errors. The message names the option.
+// A command line that parses but contradicts itself ("--voice needs --model"), found before any
+// work. Exit 2, like CLI11's own parse errors. The message names the option.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

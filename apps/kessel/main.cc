@@ -30,11 +30,14 @@ std::string version_text() {
 
 // The root's --help footer: what the exit codes mean (the README's "Exit codes" says the same).
 constexpr const char* kFooter =
-    "Exit codes: 0 success | 1 a check failed (kessel stress) | 2 usage error (unknown, missing or\n"
-    "contradicting options, bad option values) | 3 input or runtime error (a file that cannot be read\n"
-    "or is malformed, data a command refuses, an internal error).\n"
-    "--quiet (-q), before or after the command: no progress or informational notes on stderr; errors\n"
-    "and warnings about the data stay.";
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  a check failed (kessel stress; kessel eval --min-rougeL / --min-constraint)\n"
+    "  2  usage error: an unknown, missing or contradicting option, a bad option value\n"
+    "  3  input or runtime error: a file that cannot be read or is malformed, data a command\n"
+    "     refuses, an internal error\n"
+    "--quiet (-q), before or after the command: no progress or informational notes on stderr;\n"
+    "errors and warnings about the data stay.";
 
 std::string printable(const std::exception& e) { return kessel::text::sanitize_utf8(e.what()); }
 

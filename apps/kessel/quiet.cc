@@ -5,11 +5,13 @@
 namespace kessel::cli {
 
 namespace {
-bool quiet_flag = false;  // one process, one command line: set once by CLI11 before any callback runs
+bool quiet_flag =
+    false;  // one process, one command line: set once by CLI11 before any callback runs
 
 void add_to_tree(CLI::App& app) {
-  app.add_flag("--quiet,-q", quiet_flag,
-               "No progress or informational notes on stderr (errors and warnings about the data stay)");
+  app.add_flag(
+      "--quiet,-q", quiet_flag,
+      "No progress or informational notes on stderr (errors and warnings about the data stay)");
   for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>{})) add_to_tree(*sub);
 }
 }  // namespace

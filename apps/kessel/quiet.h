@@ -1,10 +1,10 @@
 // --quiet: progress and informational notes on stderr go; errors and warnings about the data stay.
 //
-// Silenced: progress bars and lines (util/progress.h), training's per-epoch log, `hmm fit`'s iteration
-// lines, stress's stage lines, counts and timings ("lexicon expand: 120 seeds from ...", "model load
-// 3.1 ms"). Kept: errors, "warning: ..." lines, every skipped record (--on-error skip) and the count,
-// a lexicon file's skipped entries, dialogues that are left out of a score, and `kessel serve`'s
-// address line (with --port 0 the only place the port is printed).
+// Silenced: progress bars and lines (util/progress.h), training's per-epoch log, `hmm fit`'s
+// iteration lines, stress's stage lines, counts and timings ("lexicon expand: 120 seeds from ...",
+// "model load 3.1 ms"). Kept: errors, "warning: ..." lines, every skipped record (--on-error skip)
+// and the count, a lexicon file's skipped entries, dialogues that are left out of a score, and
+// `kessel serve`'s address line (with --port 0 the only place the port is printed).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,7 +12,8 @@
 
 namespace kessel::cli {
 
-// Adds --quiet (-q) to `app` and to every subcommand under it, so it goes before or after the command.
+// Adds --quiet (-q) to `app` and to every subcommand under it, so it goes before or after the
+// command.
 void add_quiet_flags(CLI::App& app);
 bool quiet();
 

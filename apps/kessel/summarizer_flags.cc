@@ -52,7 +52,8 @@ summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const 
   if (cmd.count("--redundancy") > 0) so.redundancy = f.redundancy;
   so.constraint = !f.no_constraint;
   if (!f.voice.empty()) {
-    if (f.model.empty()) throw UsageError("--voice: needs --model (the unsupervised rankers render verbatim)");
+    if (f.model.empty())
+      throw UsageError("--voice: needs --model (the unsupervised rankers render verbatim)");
     so.reported_speech = summarize::parse_voice(f.voice);
   }
   if (!f.emotion_span.empty()) so.emotion_clause = summarize::parse_emotion_span(f.emotion_span);

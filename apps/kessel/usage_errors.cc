@@ -48,7 +48,8 @@ std::string unknown_command(const CLI::App& app, const std::string& token) {
   const std::vector<std::string> commands = command_names(app);
   const std::string guess = nearest(token, commands);
   return "unknown command '" + token + "' (" +
-         (guess.empty() ? "commands: " + join(commands, ", ") : "did you mean '" + guess + "'?") + ")";
+         (guess.empty() ? "commands: " + join(commands, ", ") : "did you mean '" + guess + "'?") +
+         ")";
 }
 
 std::string unexpected_argument(const CLI::App& app, const std::string& token) {
@@ -57,8 +58,9 @@ std::string unexpected_argument(const CLI::App& app, const std::string& token) {
     if (opt->get_positional()) positionals.push_back(opt->get_name(true));
   std::string takes = app.get_name() + " takes no positional arguments";
   if (!positionals.empty())
-    takes = app.get_name() + " takes " + std::to_string(positionals.size()) + " positional argument" +
-            (positionals.size() == 1 ? "" : "s") + ": " + join(positionals, " ");
+    takes = app.get_name() + " takes " + std::to_string(positionals.size()) +
+            " positional argument" + (positionals.size() == 1 ? "" : "s") + ": " +
+            join(positionals, " ");
   // "--explain true": a flag given a value.
   for (const char* word : {"true", "false", "yes", "no", "on", "off"})
     if (token == word) takes += "; a flag takes no value";
@@ -78,7 +80,8 @@ Problem from_leftovers(CLI::App& root) {
   if (inner.get_require_subcommand_min() > 0 && inner.get_subcommands().empty()) {
     if (!inner_left.empty() && !is_option_token(inner_left.front()) && inner_left.front() != "--")
       return {&inner, unknown_command(inner, inner_left.front())};
-    if (inner_left.empty()) return {&inner, "a command is required (" + join(command_names(inner), ", ") + ")"};
+    if (inner_left.empty())
+      return {&inner, "a command is required (" + join(command_names(inner), ", ") + ")"};
   }
   // Innermost first: that is the command whose options the user was typing.
   std::vector<const CLI::App*> chain;
@@ -143,7 +146,8 @@ std::string usage_message(const CLI::App& command, const std::string& what) {
 
 std::string describe_usage_error(CLI::App& root, const CLI::ParseError& e) {
   Problem p = from_leftovers(root);
-  if (p.what.empty()) p.what = e.what();  // CLI11's own message names the option ("--input is required")
+  if (p.what.empty())
+    p.what = e.what();  // CLI11's own message names the option ("--input is required")
   return usage_message(*p.command, p.what);
 }
 

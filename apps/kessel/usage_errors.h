@@ -1,4 +1,5 @@
-// Usage errors as a user can act on them. CLI11 reports a mistyped flag as whatever check fails first
+// Usage errors as a user can act on them. CLI11 reports a mistyped flag as whatever check fails
+// first
 // ("summarize --inptu x" as "--input is required"); this looks at what the parse left over instead:
 // an unknown option or command is named with the nearest valid one, an extra argument is named with
 // what the command takes.
@@ -28,8 +29,8 @@ CLI::App& innermost_command(CLI::App& root);
 // "<command>: usage error: <what>" and "run '<command> --help' for its options", two lines.
 std::string usage_message(const CLI::App& command, const std::string& what);
 
-// The two lines to print for a failed parse of `root` that threw `e` (not a help or version request):
-// "kessel summarize: usage error: unknown option --inptu (did you mean --input?)" and
+// The two lines to print for a failed parse of `root` that threw `e` (not a help or version
+// request): "kessel summarize: usage error: unknown option --inptu (did you mean --input?)" and
 // "run 'kessel summarize --help' for its options".
 std::string describe_usage_error(CLI::App& root, const CLI::ParseError& e);
 
