@@ -103,10 +103,9 @@ nlohmann::json latency(const summarize::EacaModel& model, const std::vector<text
   }
   std::sort(ms.begin(), ms.end());
   auto q = [&](double f) { return ms.empty() ? 0.0 : ms[static_cast<std::size_t>(f * static_cast<double>(ms.size() - 1))]; };
-  note(
-      "scoring latency (1 thread, best of 5, %zu dialogues): p50 %.3f ms | p95 %.3f ms | max %.3f "
-      "ms\n",
-      ms.size(), q(0.5), q(0.95), q(1.0));
+  note("scoring latency (1 thread, best of 5, %zu dialogues): p50 %.3f ms | p95 %.3f ms | "
+       "max %.3f ms\n",
+       ms.size(), q(0.5), q(0.95), q(1.0));
   return {{"p50_ms", q(0.5)}, {"p95_ms", q(0.95)}, {"max_ms", q(1.0)}};
 }
 
@@ -200,12 +199,10 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     unconstrained.emotion_constraint = false;
     const auto free = summarize::decoded_rouge(scored, unconstrained, args.train.threads);
     const auto& c = model.config();
-    note(
-        "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f "
-        "(budget %d units, "
-        "%d chars%s, stop R = %.0f, best epoch %s)\n",
-        k + 1, K, r.rouge1, r.rouge2, r.rougeL, free.rougeL, c.max_sentences, c.max_chars,
-        c.budget_max > 0 ? ", per-dialogue" : "", c.f1_stop_chars, best_epochs(result).c_str());
+    note("cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f "
+         "(budget %d units, %d chars%s, stop R = %.0f, best epoch %s)\n",
+         k + 1, K, r.rouge1, r.rouge2, r.rougeL, free.rougeL, c.max_sentences, c.max_chars,
+         c.budget_max > 0 ? ", per-dialogue" : "", c.f1_stop_chars, best_epochs(result).c_str());
     const nlohmann::json swept = sweep(args, model, held, lexicon, &sweep_sums);
     sum1 += r.rouge1;
     sum2 += r.rouge2;

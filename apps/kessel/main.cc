@@ -63,27 +63,27 @@ int main(int argc, char** argv) {
   kessel::cli::add_quiet_flags(app);
   app.footer(kFooter);  // after the subcommands: they would inherit it
 
-  using namespace kessel::cli;
+  namespace cli = kessel::cli;
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    std::fputs(describe_usage_error(app, e).c_str(), stderr);
-    return kExitUsage;
-  } catch (const UsageError& e) {
-    std::fputs(usage_message(innermost_command(app), printable(e)).c_str(), stderr);
-    return kExitUsage;
-  } catch (const CheckFailed& e) {
+    std::fputs(cli::describe_usage_error(app, e).c_str(), stderr);
+    return cli::kExitUsage;
+  } catch (const cli::UsageError& e) {
+    std::fputs(cli::usage_message(cli::innermost_command(app), printable(e)).c_str(), stderr);
+    return cli::kExitUsage;
+  } catch (const cli::CheckFailed& e) {
     std::fprintf(stderr, "kessel: check failed: %s\n", printable(e).c_str());
-    return kExitCheckFailed;
+    return cli::kExitCheckFailed;
   } catch (const kessel::Error& e) {
     // Messages may quote malformed input (a JSON parser's "last read: '...'"): bad bytes become U+FFFD.
     std::fprintf(stderr, "kessel: error: %s\n", printable(e).c_str());
-    return kExitRuntime;
+    return cli::kExitRuntime;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kessel: internal error: %s\n", printable(e).c_str());
-    return kExitRuntime;
+    return cli::kExitRuntime;
   }
-  return kExitOk;
+  return cli::kExitOk;
 }
