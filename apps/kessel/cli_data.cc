@@ -9,10 +9,12 @@
 #include <sstream>
 #include <string>
 
+#include "exit_codes.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
-#include "kessel/text/utf8.h"
 #include "kessel/text/segment.h"
+#include "kessel/text/utf8.h"
+#include "quiet.h"
 
 namespace kessel::cli {
 
@@ -69,7 +71,7 @@ text::Lexicon load_lexicon(const LexiconOptions& options) {
   for (const auto& spec : options.extra) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos)
-      throw InvalidArgument("--lexicon: expected KIND=PATH, got '" + spec + "'");
+      throw UsageError("--lexicon: expected KIND=PATH, got '" + spec + "'");
     const std::string kind = spec.substr(0, eq), path = spec.substr(eq + 1);
     text::LoadReport report;
     if (kind == "dutir") text::add_dutir(lexicon, path, &report);
@@ -79,10 +81,12 @@ text::Lexicon load_lexicon(const LexiconOptions& options) {
     else if (kind == "emoticon") text::add_emoticon_json(lexicon, path, &report);
     else if (kind == "tsv") text::add_lexicon_tsv(lexicon, path, "tsv", &report);
     else
-      throw InvalidArgument("--lexicon: unknown kind '" + kind +
-                            "' (dutir, nrc, emoji-sentiment, emoji-emotion, emoticon, tsv)");
-    std::fprintf(stderr, "lexicon %s: %lld entries loaded, %lld skipped\n", path.c_str(),
-                 static_cast<long long>(report.loaded), static_cast<long long>(report.skipped));
+      throw UsageError("--lexicon: unknown kind '" + kind +
+                       "' (dutir, nrc, emoji-sentiment, emoji-emotion, emoticon, tsv)");
+    // The count is a note; skipped entries are a warning about the file and stay under --quiet.
+    if (!quiet() || report.skipped > 0)
+      std::fprintf(stderr, "lexicon %s: %lld entries loaded, %lld skipped\n", path.c_str(),
+                   static_cast<long long>(report.loaded), static_cast<long long>(report.skipped));
     for (const auto& [reason, count] : report.skip_reasons)
       std::fprintf(stderr, "  skipped %lld: %s\n", static_cast<long long>(count), reason.c_str());
   }

@@ -7,6 +7,7 @@
 #include "cli_data.h"
 #include "commands.h"
 #include "kessel/summarize/analyze.h"
+#include "quiet.h"
 #include "summarizer_flags.h"
 #include "util/progress.h"
 
@@ -114,7 +115,8 @@ void add_analyze_command(CLI::App& app) {
         summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
     const text::ReadResult input = read_input(o.input);
     warn_language(*summarizer.scorer, input.dialogues);
-    Progress progress("analyze", static_cast<std::int64_t>(input.dialogues.size()));
+    Progress progress("analyze", static_cast<std::int64_t>(input.dialogues.size()),
+                      progress_stream());
     const summarize::Analysis a =
         summarize::analyze(input.dialogues, lexicon, *summarizer.scorer, summarizer.decode, 15,
                            [&](std::size_t done) { progress.update(static_cast<std::int64_t>(done)); });

@@ -10,15 +10,15 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "commands.h"
 #include "kessel/attention.h"
 #include "kessel/cpu.h"
+#include "quiet.h"
 #include "util/progress.h"
 #include "util/timer.h"
 
@@ -174,7 +174,7 @@ void run_bench(const BenchOptions& opts) {
   std::vector<Json> sgemm_rows;
   Index cases = 0;
   for (Index L : o.lengths) cases += 7 + (L <= 1024 ? 2 : 0);
-  Progress progress("bench attention", cases);
+  Progress progress("bench attention", cases, progress_stream());
   Index done = 0;
   for (Index L : o.lengths) {
     Problem p(o.heads, L, o.dim);

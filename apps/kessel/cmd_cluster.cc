@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "commands.h"
+#include "exit_codes.h"
 #include "kessel/cluster.h"
 #include "kessel/error.h"
+#include "quiet.h"
 #include "util/progress.h"
 #include "util/timer.h"
 
@@ -67,11 +69,12 @@ std::vector<std::string> split_columns(const std::string& text) {
 }
 
 void run(const ClusterCommand& o) {
-  const cluster::CsvMatrix data = cluster::read_csv_matrix(o.data_path, split_columns(o.columns_text));
-  KESSEL_CHECK_ARG(o.k >= 1, "cluster: -k must be >= 1, got ", o.k);
-  KESSEL_CHECK_ARG(o.k <= data.rows, "cluster: -k ", o.k, " exceeds the ", data.rows, " data rows of ",
-                   o.data_path);
-  KESSEL_CHECK_ARG(o.m > 1, "cluster: -m must be > 1, got ", o.m);
+  check_usage(o.k >= 1, "-k must be >= 1, got " + std::to_string(o.k));
+  check_usage(o.m > 1, detail::concat("-m must be > 1, got ", o.m));
+  const cluster::CsvMatrix data =
+      cluster::read_csv_matrix(o.data_path, split_columns(o.columns_text));
+  KESSEL_CHECK_ARG(o.k <= data.rows, "cluster: -k ", o.k, " exceeds the ", data.rows,
+                   " data rows of ", o.data_path);
 
   cluster::GkOptions opts;
   opts.clusters = o.k;
@@ -87,8 +90,8 @@ void run(const ClusterCommand& o) {
 
   // Progress on stderr: nothing for quick runs (Progress draws only after its interval), a final line
   // for runs that took more than a couple of seconds.
-  Progress progress("cluster " + o.method, static_cast<std::int64_t>(o.max_iter) * o.n_init, stderr,
-                    2.0);
+  Progress progress("cluster " + o.method, static_cast<std::int64_t>(o.max_iter) * o.n_init,
+                    progress_stream(), 2.0);
   opts.on_iteration = [&](int restart, int iteration, double objective) {
     char extra[96];
     std::snprintf(extra, sizeof extra, "restart %d | J %.6g", restart, objective);

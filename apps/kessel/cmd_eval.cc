@@ -2,19 +2,21 @@
 // in the same run, the baselines — the table of the seed, measured.
 #include <algorithm>
 #include <cstdio>
-#include <set>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli_data.h"
 #include "commands.h"
 #include "eval_rows.h"
+#include "exit_codes.h"
 #include "kessel/error.h"
 #include "kessel/summarize/emotion_labels.h"
 #include "kessel/summarize/evaluate.h"
 #include "kessel/summarize/faithfulness.h"
 #include "kessel/summarize/scorers.h"
+#include "quiet.h"
 #include "util/progress.h"
 
 namespace kessel::cli {
@@ -31,7 +33,39 @@ struct EvalOptions {
   bool json = false;
   int bootstrap = summarize::kBootstrapResamples;  // resamples for the intervals; 0: none
   std::string emotion_labels;  // a labelled emotion set (emotion_labels.h); empty: none
+  double min_rougeL = -1;      // targets for the reference row (exit 1 when missed); < 0: none
+  double min_constraint = -1;
 };
+
+// The --min-* targets, checked on the reference row (EACA with --model, the unsupervised mode
+// without).
+struct Targets {
+  nlohmann::json json = nlohmann::json::array();
+  std::vector<std::string> lines;  // "ok   ROUGE-L 35.03 >= 30.00 (EACA)", one per target
+  std::string missed;              // empty: every target met
+};
+
+Targets check_targets(const EvalOptions& o, const summarize::EvalRow& row) {
+  Targets t;
+  auto check = [&](const char* metric, const char* flag, double value, double min) {
+    if (min < 0) return;
+    const bool ok = value >= min;
+    char line[200];
+    std::snprintf(line, sizeof line, "%s %s %.2f %s %.2f (%s)", ok ? "ok  " : "FAIL", metric, value,
+                  ok ? ">=" : "<", min, row.name.c_str());
+    t.lines.push_back(line);
+    t.json.push_back(
+        {{"metric", metric}, {"flag", flag}, {"min", min}, {"value", value}, {"ok", ok}});
+    if (!ok) {
+      std::snprintf(line, sizeof line, "%s %.2f of '%s' is below %s %.2f", metric, value,
+                    row.name.c_str(), flag, min);
+      t.missed += (t.missed.empty() ? "" : "; ") + std::string(line);
+    }
+  };
+  check("ROUGE-L", "--min-rougeL", row.rougeL_best, o.min_rougeL);
+  check("constraint %", "--min-constraint", 100 * row.constraint_satisfied, o.min_constraint);
+  return t;
+}
 
 // Each row's ROUGE-L interval and its paired difference from the reference row (none for that row).
 struct RowIntervals {
@@ -166,6 +200,16 @@ void add_eval_command(CLI::App& app) {
                   "A labelled emotion set (JSON lines, tools/emotion_labels.py): adds the share of labelled dialogues "
                   "whose summary keeps the strongest emotion, and the detector's precision and recall")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--min-rougeL", options->min_rougeL,
+                  "Target: exit 1 when the ROUGE-L (best, x100) of EACA (with --model; the "
+                  "unsupervised mode "
+                  "without) is below this, after printing the results")
+      ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--min-constraint", options->min_constraint,
+                  "Target: exit 1 when the share of its summaries that satisfy the emotion "
+                  "constraint (%) is "
+                  "below this")
+      ->check(CLI::Range(0.0, 100.0));
   cmd->callback([options] {
     const auto& o = *options;
     const text::Lexicon lexicon = load_lexicon(o.lexicon);
@@ -191,7 +235,7 @@ void add_eval_command(CLI::App& app) {
     for (std::size_t i = 0; i < systems.size(); ++i)
       if (systems[i].reference) ref = i;
     std::vector<summarize::EvalRow> rows;
-    Progress progress("eval", static_cast<std::int64_t>(systems.size()));
+    Progress progress("eval", static_cast<std::int64_t>(systems.size()), progress_stream());
     for (const auto& system : systems) {
       rows.push_back(summarize::evaluate(input.dialogues, lexicon, *system.scorer, system.decode,
                                          system.name, probes));
@@ -211,6 +255,7 @@ void add_eval_command(CLI::App& app) {
       std::fprintf(stderr, "%s: %zu of %zu dialogues have no reference summary and are not scored\n",
                    o.input.path.c_str(), unscored, input.dialogues.size());
     const std::vector<RowIntervals> ci = o.bootstrap > 0 ? intervals(rows, ref, o.bootstrap) : std::vector<RowIntervals>{};
+    const Targets targets = ref < rows.size() ? check_targets(o, rows[ref]) : Targets{};
     if (o.json) {
       nlohmann::json j;
       j["data"] = o.input.path;
@@ -238,6 +283,7 @@ void add_eval_command(CLI::App& app) {
                           {"seed", summarize::kBootstrapSeed},
                           {"reference", ref < rows.size() ? rows[ref].name : ""}};
       j["word_boundaries"] = words.source;
+      if (!targets.lines.empty()) j["targets"] = targets.json;
       if (labelled)
         j["emotion_detection"] = {{"labels", o.emotion_labels},
                                   {"dialogues", detection.dialogues},
@@ -257,7 +303,10 @@ void add_eval_command(CLI::App& app) {
       print_table(rows, english, labelled);
       print_faith_notes(rows, english, words, labelled ? &detection : nullptr);
       if (!ci.empty() && ref < rows.size()) print_intervals(rows, ci, ref, o.bootstrap);
+      if (!targets.lines.empty()) std::printf("\ntargets:\n");
+      for (const std::string& line : targets.lines) std::printf("  %s\n", line.c_str());
     }
+    if (!targets.missed.empty()) throw CheckFailed("eval: " + targets.missed);
   });
 }
 

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "commands.h"
+#include "exit_codes.h"
 #include "kessel/error.h"
 #include "kessel/hmm.h"
+#include "quiet.h"
 
 namespace kessel::cli {
 namespace {
@@ -107,7 +109,6 @@ void run_posterior(const HmmOptions& o) {
 }
 
 void run_fit(const HmmOptions& o) {
-  Loaded l = load(o);
   hmm::FitOptions f;
   f.max_iter = o.max_iter;
   f.tol = o.tol;
@@ -121,20 +122,20 @@ void run_fit(const HmmOptions& o) {
     } else if (p == "emissions") {
       f.fix_emissions = true;
     } else {
-      throw InvalidArgument("hmm fit: --fix got '" + p +
-                            "' (expected start, transitions or emissions)");
+      throw UsageError("--fix got '" + p + "' (expected start, transitions or emissions)");
     }
   }
+  Loaded l = load(o);  // after the flags are checked: a usage error reads no file
   f.on_iteration = [](int it, double ll, double delta) {
     if (it == 0) {
-      std::fprintf(stderr, "iter %d | loglik %.6f\n", it, ll);
+      note("iter %d | loglik %.6f\n", it, ll);
     } else {
-      std::fprintf(stderr, "iter %d | loglik %.6f | Δ %.6g\n", it, ll, delta);
+      note("iter %d | loglik %.6f | Δ %.6g\n", it, ll, delta);
     }
   };
   const auto r = hmm::baum_welch(l.model, l.views, f);
-  std::fprintf(stderr, "%s after %d iterations | loglik %.6f\n",
-               r.converged ? "converged" : "stopped (max-iter)", r.iterations, r.history.back());
+  note("%s after %d iterations | loglik %.6f\n", r.converged ? "converged" : "stopped (max-iter)",
+       r.iterations, r.history.back());
   if (!o.out_path.empty()) hmm::write_model(o.out_path, l.model);
   if (o.json) {
     print_json(Json{{"history", r.history},

@@ -8,8 +8,10 @@
 
 #include "cli_data.h"
 #include "commands.h"
+#include "exit_codes.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/summarize/stress.h"
+#include "quiet.h"
 #include "summarizer_flags.h"
 
 namespace kessel::cli {
@@ -198,14 +200,13 @@ void add_stress_command(CLI::App& app) {
       }
       o.input.path = bundled_samples_path(lang, "stress: ");
     } else if (!o.lang.empty()) {
-      throw InvalidArgument(
-          "stress: --lang chooses the bundled samples; it cannot be used with --data");
+      throw UsageError("--lang chooses the bundled samples; it cannot be used with --data");
     }
     const text::ReadResult input = read_input(o.input);
     warn_language(*summarizer.scorer, input.dialogues);
-    const summarize::StressReport report = summarize::run_stress(
-        input.dialogues, lexicon, summarizer, o.stress,
-        [](const std::string& line) { std::fprintf(stderr, "stress: %s\n", line.c_str()); });
+    const summarize::StressReport report =
+        summarize::run_stress(input.dialogues, lexicon, summarizer, o.stress,
+                              [](const std::string& line) { note("stress: %s\n", line.c_str()); });
     if (o.json) {
       nlohmann::json j = to_json(report);
       j["data"] = o.input.path;
@@ -213,7 +214,8 @@ void add_stress_command(CLI::App& app) {
     } else {
       print_text(report, o.input.path, o.stress.entropy_tolerance);
     }
-    if (!report.passed()) throw CLI::RuntimeError(1);  // exit code 1, the report says why
+    if (!report.passed())
+      throw CheckFailed("stress: some stress tests failed (the report says which)");
   });
 }
 

@@ -11,13 +11,14 @@
 
 #include "cli_data.h"
 #include "commands.h"
-#include "report_html.h"
-#include "summarizer_flags.h"
 #include "kessel/error.h"
 #include "kessel/summarize/summarizer.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/summarize/summary_json.h"
 #include "kessel/text/utf8.h"
+#include "quiet.h"
+#include "report_html.h"
+#include "summarizer_flags.h"
 #include "util/progress.h"
 
 namespace kessel::cli {
@@ -80,7 +81,8 @@ void add_summarize_command(CLI::App& app) {
       if (!file) throw IoError("--output " + o.output + ": cannot open for writing");
     }
     std::ostream& out = to_stdout ? std::cout : file;
-    Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()));
+    Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()),
+                      progress_stream());
     std::int64_t done = 0, unsatisfied = 0, refused = 0, unsupported = 0;
     const bool skip = text::parse_on_error(o.input.on_error) == text::OnError::skip;
     HtmlReport report;

@@ -12,6 +12,7 @@
 #include "kessel/text/lexicon_expand.h"
 #include "kessel/text/rouge.h"
 #include "kessel/text/utf8.h"
+#include "quiet.h"
 #include "util/json_strict.h"
 #include "util/progress.h"
 
@@ -121,25 +122,23 @@ struct ExpandArgs {
 
 void run_expand(const ExpandArgs& a) {
   const auto seeds = text::read_seed_file(a.seeds);
-  std::fprintf(stderr, "lexicon expand: %zu seeds from %s\n", seeds.size(), a.seeds.c_str());
+  note("lexicon expand: %zu seeds from %s\n", seeds.size(), a.seeds.c_str());
   const auto lines = text::read_corpus_lines(a.corpus, a.corpus_format);
-  std::fprintf(stderr, "lexicon expand: %zu corpus lines from %s\n", lines.size(),
-               a.corpus.c_str());
+  note("lexicon expand: %zu corpus lines from %s\n", lines.size(), a.corpus.c_str());
   std::unique_ptr<Progress> bar;
   std::string stage;
   auto progress = [&](const std::string& s, std::int64_t done, std::int64_t total) {
     if (s != stage) {
       if (bar) bar->finish();
-      bar = std::make_unique<Progress>("expand " + s, total);
+      bar = std::make_unique<Progress>("expand " + s, total, progress_stream());
       stage = s;
     }
     bar->update(done);
   };
   const text::ExpandResult r = text::expand_lexicon(lines, seeds, a.options, progress);
   if (bar) bar->finish();
-  std::fprintf(
-      stderr, "lexicon expand: %zu seeds found, %zu below min count; %lld candidates scored\n",
-      r.seeds_found.size(), r.seeds_missing.size(), static_cast<long long>(r.candidate_count));
+  note("lexicon expand: %zu seeds found, %zu below min count; %lld candidates scored\n",
+       r.seeds_found.size(), r.seeds_missing.size(), static_cast<long long>(r.candidate_count));
   if (a.json) {
     nlohmann::json j;
     j["emotions"] = nlohmann::json::array();

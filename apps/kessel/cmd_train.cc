@@ -13,9 +13,11 @@
 
 #include "cli_data.h"
 #include "commands.h"
+#include "exit_codes.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/summarize/evaluate.h"
+#include "quiet.h"
 #include "training_curves.h"
 #include "util/splitmix.h"
 
@@ -75,8 +77,8 @@ nlohmann::json sweep(const TrainArgs& args, const summarize::EacaModel& model,
     o.f1_stop_chars = 0.0f;  // the sweep measures fixed budgets
     if (o.max_chars == 0) o.max_sentences = 3;  // no char budget: a sentence budget instead
     const auto r = summarize::evaluate_rouge(dialogues, lexicon, FixedBudget(model), o);
-    std::fprintf(stderr, "  budget %d chars: ROUGE-1/2/L %.2f / %.2f / %.2f\n", o.max_chars, r.rouge1, r.rouge2,
-                 r.rougeL);
+    note("  budget %d chars: ROUGE-1/2/L %.2f / %.2f / %.2f\n", o.max_chars, r.rouge1, r.rouge2,
+         r.rougeL);
     if (sums) (*sums)[i] += r.rougeL;
     out.push_back({{"max_chars", o.max_chars}, {"rouge1", r.rouge1}, {"rouge2", r.rouge2}, {"rougeL", r.rougeL}});
   }
@@ -101,8 +103,9 @@ nlohmann::json latency(const summarize::EacaModel& model, const std::vector<text
   }
   std::sort(ms.begin(), ms.end());
   auto q = [&](double f) { return ms.empty() ? 0.0 : ms[static_cast<std::size_t>(f * static_cast<double>(ms.size() - 1))]; };
-  std::fprintf(stderr, "scoring latency (1 thread, best of 5, %zu dialogues): p50 %.3f ms | p95 %.3f ms | max %.3f ms\n",
-               ms.size(), q(0.5), q(0.95), q(1.0));
+  note("scoring latency (1 thread, best of 5, %zu dialogues): p50 %.3f ms | p95 %.3f ms | "
+       "max %.3f ms\n",
+       ms.size(), q(0.5), q(0.95), q(1.0));
   return {{"p50_ms", q(0.5)}, {"p95_ms", q(0.95)}, {"max_ms", q(1.0)}};
 }
 
@@ -184,8 +187,8 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
       inner_train = rest;  // the members' folds are the dev data
     else
       split(rest, args.dev_fraction, args.train.seed + static_cast<std::uint64_t>(k), inner_train, inner_dev);
-    std::fprintf(stderr, "cv fold %d/%d: train %zu, inner dev %zu, held out %zu\n", k + 1, K, inner_train.size(),
-                 inner_dev.size(), held.size());
+    note("cv fold %d/%d: train %zu, inner dev %zu, held out %zu\n", k + 1, K, inner_train.size(),
+         inner_dev.size(), held.size());
     summarize::TrainResult result;
     const auto model = train_once(args, inner_train, inner_dev, lexicon, &result);
     // Scored once (in parallel), decoded with and without the emotion constraint: what the constraint
@@ -196,11 +199,10 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     unconstrained.emotion_constraint = false;
     const auto free = summarize::decoded_rouge(scored, unconstrained, args.train.threads);
     const auto& c = model.config();
-    std::fprintf(stderr,
-                 "cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f (budget %d units, "
-                 "%d chars%s, stop R = %.0f, best epoch %s)\n", k + 1, K, r.rouge1, r.rouge2, r.rougeL, free.rougeL,
-                 c.max_sentences, c.max_chars, c.budget_max > 0 ? ", per-dialogue" : "", c.f1_stop_chars,
-                 best_epochs(result).c_str());
+    note("cv fold %d/%d: held-out ROUGE-1/2/L %.2f / %.2f / %.2f, no constraint ROUGE-L %.2f "
+         "(budget %d units, %d chars%s, stop R = %.0f, best epoch %s)\n",
+         k + 1, K, r.rouge1, r.rouge2, r.rougeL, free.rougeL, c.max_sentences, c.max_chars,
+         c.budget_max > 0 ? ", per-dialogue" : "", c.f1_stop_chars, best_epochs(result).c_str());
     const nlohmann::json swept = sweep(args, model, held, lexicon, &sweep_sums);
     sum1 += r.rouge1;
     sum2 += r.rouge2;
@@ -228,18 +230,23 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
 }
 
 void run_train(TrainArgs& args) {
-  KESSEL_CHECK_ARG(!args.out.empty() || args.cv_folds > 0, "train: --out is required (unless --cv-folds only measures)");
-  KESSEL_CHECK_ARG(args.curves.empty() || !args.out.empty(), "train: --curves needs --out (it draws the model's training)");
+  // The flags against each other first (exit 2, no file touched), then the files.
+  check_usage(!args.out.empty() || args.cv_folds > 0,
+              "--out is required (unless --cv-folds only measures)");
+  check_usage(args.curves.empty() || !args.out.empty(),
+              "--curves needs --out (it draws the model's training)");
+  check_usage(args.cv_folds == 0 || args.cv_folds >= 2,
+              "--cv-folds must be 0 (off) or at least 2, got " + std::to_string(args.cv_folds));
+  check_usage(args.dev_fraction > 0.0 && args.dev_fraction < 1.0,
+              detail::concat("--dev-fraction must be in (0, 1), got ", args.dev_fraction));
+  check_usage(!args.no_context || !args.context_given,
+              "--no-context and --context " + args.context + " contradict each other");
   // Output files that are written after training are checked before it: a typo should not cost a run.
   for (const auto& [path, option] : {std::pair{args.curves, "--curves"}, std::pair{args.report, "--report"}})
     if (!path.empty() && !std::ofstream(path, std::ios::app))
       throw IoError(std::string("train: cannot write ") + option + " '" + path + "'");
-  KESSEL_CHECK_ARG(args.dev_fraction > 0.0 && args.dev_fraction < 1.0, "train: --dev-fraction must be in (0, 1), got ",
-                   args.dev_fraction);
   args.config.context_encoder = !args.no_context;
   summarize::set_context_encoder(args.config, args.context);
-  KESSEL_CHECK_ARG(!args.no_context || !args.context_given, "train: --no-context and --context ", args.context,
-                   " contradict each other");
   args.config.emotion_attention = !args.no_emotion_attention;
   args.train.compress = !args.no_compress;
   args.config.reported_speech = summarize::parse_voice(args.voice);
@@ -290,7 +297,7 @@ void run_train(TrainArgs& args) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto reloaded = summarize::EacaModel::load(args.out);
     const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::fprintf(stderr, "model load %.2f ms\n", load_ms);
+    note("model load %.2f ms\n", load_ms);
     report["load_ms"] = load_ms;
     report["latency"] = latency(reloaded, dev.empty() ? train : dev, lexicon);
     if (!args.budget_sweep.empty()) report["dev_budget_sweep"] = sweep(args, model, dev, lexicon, nullptr);
@@ -325,7 +332,7 @@ void run_train(TrainArgs& args) {
       std::ofstream out(args.curves);
       out << training_curves_html(result, title, line);  // a stream that failed to open fails this too
       if (!out) throw IoError("train: cannot write --curves '" + args.curves + "'");
-      std::fprintf(stderr, "training curves: %s\n", args.curves.c_str());
+      note("training curves: %s\n", args.curves.c_str());
     }
     report["model"] = {{"path", args.out}, {"members", model.config().members}, {"best_epoch", result.best_epoch},
                        {"member_best_epochs", result.member_best_epochs}, {"dev_rougeL", result.best_dev_rougeL},
@@ -418,6 +425,7 @@ void add_train_command(CLI::App& app) {
     args->context_given = cmd->count("--context") > 0;
     args->train.select_budget = !args->no_select_budget;
     args->train.length_budget = !args->fixed_budget;
+    args->train.verbose = !quiet();  // the per-epoch log and the budget choices
     run_train(*args);
   });
 }

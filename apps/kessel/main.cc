@@ -6,10 +6,13 @@
 #include <vector>
 
 #include "commands.h"
+#include "exit_codes.h"
 #include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
 #include "kessel/version.h"
+#include "quiet.h"
+#include "usage_errors.h"
 
 namespace {
 
@@ -26,6 +29,19 @@ std::string version_text() {
          "\navailable on this CPU: " + join(kessel::cpu_variants_available()) +
          "\nin this build: " + join(kessel::cpu_variants_built());
 }
+
+// The root's --help footer: what the exit codes mean (the README's "Exit codes" says the same).
+constexpr const char* kFooter =
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  a check failed (kessel stress; kessel eval --min-rougeL / --min-constraint)\n"
+    "  2  usage error: an unknown, missing or contradicting option, a bad option value\n"
+    "  3  input or runtime error: a file that cannot be read or is malformed, data a command\n"
+    "     refuses, an internal error\n"
+    "--quiet (-q), before or after the command: no progress or informational notes on stderr;\n"
+    "errors and warnings about the data stay.";
+
+std::string printable(const std::exception& e) { return kessel::text::sanitize_utf8(e.what()); }
 
 }  // namespace
 
@@ -46,17 +62,30 @@ int main(int argc, char** argv) {
   kessel::cli::add_train_command(app);
   kessel::cli::add_serve_command(app);
 
+  kessel::cli::add_quiet_flags(app);
+  app.footer(kFooter);  // after the subcommands: they would inherit it
+
+  namespace cli = kessel::cli;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    std::fputs(cli::describe_usage_error(app, e).c_str(), stderr);
+    return cli::kExitUsage;
+  } catch (const cli::UsageError& e) {
+    std::fputs(cli::usage_message(cli::innermost_command(app), printable(e)).c_str(), stderr);
+    return cli::kExitUsage;
+  } catch (const cli::CheckFailed& e) {
+    std::fprintf(stderr, "kessel: check failed: %s\n", printable(e).c_str());
+    return cli::kExitCheckFailed;
   } catch (const kessel::Error& e) {
     // Messages may quote malformed input (a JSON parser's "last read: '...'"): bad bytes become U+FFFD.
-    std::fprintf(stderr, "kessel: error: %s\n", kessel::text::sanitize_utf8(e.what()).c_str());
-    return 2;
+    std::fprintf(stderr, "kessel: error: %s\n", printable(e).c_str());
+    return cli::kExitRuntime;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kessel: internal error: %s\n", kessel::text::sanitize_utf8(e.what()).c_str());
-    return 3;
+    std::fprintf(stderr, "kessel: internal error: %s\n", printable(e).c_str());
+    return cli::kExitRuntime;
   }
-  return 0;
+  return cli::kExitOk;
 }

@@ -1,5 +1,6 @@
 #include "summarizer_flags.h"
 
+#include "exit_codes.h"
 #include "kessel/attention.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
@@ -41,7 +42,7 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
 
 summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const CLI::App& cmd) {
   if (!f.model.empty() && cmd.count("--ranker") > 0)
-    throw InvalidArgument("--ranker: cannot be combined with --model (the model is the ranker)");
+    throw UsageError("--ranker: cannot be combined with --model (the model is the ranker)");
   summarize::SummarizerOptions so;
   so.model = f.model;
   so.ranker = f.ranker;
@@ -51,7 +52,8 @@ summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const 
   if (cmd.count("--redundancy") > 0) so.redundancy = f.redundancy;
   so.constraint = !f.no_constraint;
   if (!f.voice.empty()) {
-    if (f.model.empty()) throw InvalidArgument("--voice: needs --model (the unsupervised rankers render verbatim)");
+    if (f.model.empty())
+      throw UsageError("--voice: needs --model (the unsupervised rankers render verbatim)");
     so.reported_speech = summarize::parse_voice(f.voice);
   }
   if (!f.emotion_span.empty()) so.emotion_clause = summarize::parse_emotion_span(f.emotion_span);

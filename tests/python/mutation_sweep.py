@@ -3,8 +3,10 @@
 Each case starts from a valid input (a bundled sample, a test fixture, or, when ../shared/data is
 present, a few records of the real data sets), damages it at random (bytes deleted, flipped or
 inserted: quotes, brackets, invalid UTF-8, NUL, numbers beyond double, NaN; spans duplicated; the
-file truncated), and runs the command that reads it. Every run must end with exit code 0, or 2 and
-a named error; never "internal error" (exit 3), a signal, a timeout or a sanitizer report.
+file truncated), and runs the command that reads it. Every run must end with exit code 0, or 3 (an
+input error, README "Exit codes") and a named error; never "internal error" (also exit 3, told apart
+by its message), a usage error (exit 2: the commands are fixed, only the file is damaged), a signal,
+a timeout or a sanitizer report.
 
     /usr/bin/python3 tests/python/mutation_sweep.py --cli build/kessel --n 1000 --seed 1
 
@@ -133,13 +135,13 @@ def cases(cli, source, data, work):
 def failure(result):
     """Why a finished run is a failure, or None."""
     err = result.stderr.decode("utf-8", "replace")
-    if result.returncode not in (0, 2):
+    if result.returncode not in (0, 3):
         return f"exit code {result.returncode}"
     for marker in ("internal error", "Sanitizer", "runtime error:", "terminate called"):
         if marker in err:
             return marker
-    if result.returncode == 2 and "kessel: error: " not in err:
-        return "exit code 2 without a 'kessel: error:' message"
+    if result.returncode == 3 and "kessel: error: " not in err:
+        return "exit code 3 without a 'kessel: error:' message"
     return None
 
 

@@ -275,11 +275,11 @@ def test_cli_errors_name_file_and_line(tmp_path, model_text, data_text, message)
     (tmp_path / "x.txt").write_text(data_text)
     r = subprocess.run([CLI, "hmm", "loglik", "--model", "m.json", "--data", "x.txt"],
                        capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert r.returncode == 2
+    assert r.returncode == 3  # an input error (README: Exit codes)
     assert r.stderr.strip() == "kessel: error: " + message
 
 
 @needs_cli
 def test_cli_missing_file():
     r = run_cli("viterbi", "--model", "/nonexistent/model.json", "--data", "x.txt")
-    assert r.returncode == 2 and "cannot open model file '/nonexistent/model.json'" in r.stderr
+    assert r.returncode == 3 and "cannot open model file '/nonexistent/model.json'" in r.stderr

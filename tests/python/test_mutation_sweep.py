@@ -1,5 +1,5 @@
 """A short mutation sweep over every reader of the CLI (tests/python/mutation_sweep.py has the long
-one): damaged inputs end in a named error (exit 2) or a result, never an internal error or a crash."""
+one): damaged inputs end in a named error (exit 3) or a result, never an internal error or a crash."""
 import os
 
 import mutation_sweep
@@ -16,12 +16,14 @@ def test_damaged_inputs_end_in_named_errors(tmp_path):
 
 
 def test_the_sweep_catches_an_internal_error(tmp_path):
-    # The checker itself: exit 3 with "internal error" is a failure, a named error is not.
+    # The checker itself: "internal error" is a failure although its exit code (3) is that of a
+    # named error; a named error is not; a usage error (2) is, as is exit 3 without a named error.
     class Result:
         def __init__(self, code, err):
             self.returncode, self.stderr = code, err.encode()
 
-    assert mutation_sweep.failure(Result(3, "kessel: internal error: std::bad_alloc")) == "exit code 3"
-    assert mutation_sweep.failure(Result(2, "kessel: error: x.jsonl:1: turns: missing")) is None
-    assert mutation_sweep.failure(Result(2, "Usage: ...")) is not None
+    assert mutation_sweep.failure(Result(3, "kessel: internal error: std::bad_alloc")) == "internal error"
+    assert mutation_sweep.failure(Result(3, "kessel: error: x.jsonl:1: turns: missing")) is None
+    assert mutation_sweep.failure(Result(2, "kessel summarize: usage error: --input is required")) == "exit code 2"
+    assert mutation_sweep.failure(Result(3, "Usage: ...")) is not None
     assert mutation_sweep.failure(Result(0, "==1==ERROR: AddressSanitizer: heap-buffer-overflow")) == "Sanitizer"
