@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "kessel/error.h"
 #include "kessel/hmm.h"
+#include "util/atomic_file.h"
 
 namespace kessel::cli {
 namespace {
@@ -108,6 +109,8 @@ void run_posterior(const HmmOptions& o) {
 
 void run_fit(const HmmOptions& o) {
   Loaded l = load(o);
+  // Checked before fitting: a typo in --out should not cost the fit.
+  if (!o.out_path.empty()) util::check_writable(o.out_path, "hmm fit: --out '" + o.out_path + "'");
   hmm::FitOptions f;
   f.max_iter = o.max_iter;
   f.tol = o.tol;

@@ -17,6 +17,7 @@
 #include "kessel/summarize/eaca.h"
 #include "kessel/summarize/evaluate.h"
 #include "training_curves.h"
+#include "util/atomic_file.h"
 #include "util/splitmix.h"
 
 namespace kessel::cli {
@@ -231,9 +232,10 @@ void run_train(TrainArgs& args) {
   KESSEL_CHECK_ARG(!args.out.empty() || args.cv_folds > 0, "train: --out is required (unless --cv-folds only measures)");
   KESSEL_CHECK_ARG(args.curves.empty() || !args.out.empty(), "train: --curves needs --out (it draws the model's training)");
   // Output files that are written after training are checked before it: a typo should not cost a run.
-  for (const auto& [path, option] : {std::pair{args.curves, "--curves"}, std::pair{args.report, "--report"}})
-    if (!path.empty() && !std::ofstream(path, std::ios::app))
-      throw IoError(std::string("train: cannot write ") + option + " '" + path + "'");
+  // The check leaves no file behind; each is written whole or not at all (util/atomic_file.h).
+  for (const auto& [path, option] :
+       {std::pair{args.out, "--out"}, std::pair{args.curves, "--curves"}, std::pair{args.report, "--report"}})
+    if (!path.empty()) util::check_writable(path, std::string("train: ") + option + " '" + path + "'");
   KESSEL_CHECK_ARG(args.dev_fraction > 0.0 && args.dev_fraction < 1.0, "train: --dev-fraction must be in (0, 1), got ",
                    args.dev_fraction);
   args.config.context_encoder = !args.no_context;
@@ -322,9 +324,8 @@ void run_train(TrainArgs& args) {
       std::snprintf(line, sizeof line, "%s, best epoch %s, dev ROUGE-L %.2f after the budget choice, %.1f s",
                     members == 1 ? "one network" : ("an ensemble of " + std::to_string(members)).c_str(),
                     best_epochs(result).c_str(), result.best_dev_rougeL, result.seconds);
-      std::ofstream out(args.curves);
-      out << training_curves_html(result, title, line);  // a stream that failed to open fails this too
-      if (!out) throw IoError("train: cannot write --curves '" + args.curves + "'");
+      util::write_file_atomically(args.curves, training_curves_html(result, title, line),
+                                  "train: --curves '" + args.curves + "'");
       std::fprintf(stderr, "training curves: %s\n", args.curves.c_str());
     }
     report["model"] = {{"path", args.out}, {"members", model.config().members}, {"best_epoch", result.best_epoch},
@@ -333,9 +334,7 @@ void run_train(TrainArgs& args) {
                        {"budget", budget_json(model.config())}, {"seconds", result.seconds}, {"epochs", epochs_json(result)}};
   }
   if (!args.report.empty()) {
-    std::ofstream out(args.report);
-    if (!out) throw IoError("train: cannot write --report '" + args.report + "'");
-    out << report.dump(2) << "\n";
+    util::write_file_atomically(args.report, report.dump(2) + "\n", "train: --report '" + args.report + "'");
   }
 }
 
