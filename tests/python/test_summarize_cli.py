@@ -978,3 +978,9 @@ def test_repeated_dialogue_ids_warn_or_fail(tmp_path):
     p = run("summarize", "--input", path, "--on-error", "skip")
     assert [r["id"] for r in records(p.stdout)] == ["good", "other", "good"]
     assert f'warning: {path}:3: id: "good" is also the id of line 1' in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("command", [["summarize", "--input", SAMPLES["en"]], ["attention", "bench"]])
+def test_a_thread_count_beyond_an_int_is_refused_naming_the_option(command):
+    p = run(*command, "--threads", 2**40, check=False)
+    assert p.returncode != 0 and "--threads" in p.stderr and str(2**40) in p.stderr, p.stderr
