@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,14 @@ Index as_index(const py::handle& v, const char* fn, const std::string& key) {
   } catch (const py::cast_error&) {
     throw InvalidArgument(detail::concat(fn, ": ", key, " must be an integer, got ", repr_of(v)));
   }
+}
+
+// An integer that fits an int (threads=2**40 was cast to 0, the default, without a word).
+int as_int(const py::handle& v, const char* fn, const std::string& key) {
+  const Index i = as_index(v, fn, key);
+  KESSEL_CHECK_ARG(i >= std::numeric_limits<int>::min() && i <= std::numeric_limits<int>::max(), fn, ": ", key, "=",
+                   i, " does not fit a 32-bit int");
+  return static_cast<int>(i);
 }
 
 bool as_bool(const py::handle& v, const char* fn, const std::string& key) {
@@ -185,7 +194,7 @@ void apply_keyword(Call& c, const std::string& key, const py::handle& value, boo
   else if (key == "rel_buckets") {
     s.rel_buckets = as_index(value, fn, key);
     rel_buckets_set = true;
-  } else if (key == "threads") s.threads = static_cast<int>(as_index(value, fn, key));
+  } else if (key == "threads") s.threads = as_int(value, fn, key);
   else if (key == "times") load_times(c, value);
   else if (key == "mask") {
     c.mask = mask_array(value, fn, "mask");

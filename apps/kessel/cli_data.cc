@@ -116,6 +116,8 @@ text::ReadResult read_input(const InputOptions& options) {
   for (const auto& s : result.skipped)
     // The reason names the file and line, and may quote the malformed record (bad bytes -> U+FFFD).
     std::fprintf(stderr, "skipped %s\n", text::sanitize_utf8(s.reason).c_str());
+  for (const auto& w : result.warnings)
+    std::fprintf(stderr, "warning: %s\n", text::sanitize_utf8(w.reason).c_str());
   if (!result.skipped.empty())
     std::fprintf(stderr, "%s: %zu dialogues read, %zu records skipped\n", options.path.c_str(),
                  result.dialogues.size(), result.skipped.size());

@@ -11,6 +11,7 @@
 #include "kessel/error.h"
 #include "kessel/hmm.h"
 #include "quiet.h"
+#include "util/atomic_file.h"
 
 namespace kessel::cli {
 namespace {
@@ -126,6 +127,8 @@ void run_fit(const HmmOptions& o) {
     }
   }
   Loaded l = load(o);  // after the flags are checked: a usage error reads no file
+  // Checked before fitting: a typo in --out should not cost the fit.
+  if (!o.out_path.empty()) util::check_writable(o.out_path, "hmm fit: --out '" + o.out_path + "'");
   f.on_iteration = [](int it, double ll, double delta) {
     if (it == 0) {
       note("iter %d | loglik %.6f\n", it, ll);

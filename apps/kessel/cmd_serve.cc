@@ -4,7 +4,7 @@
 //
 //   GET  /           the review page: paste dialogues, see the report (the `summarize --html` page)
 //   POST /summarize  dialogues in the body -> one JSON record per dialogue, JSONL (summarize's schema);
-//                    ?explain=1 adds the attention map
+//                    ?explain=1 (or true) adds the attention map; ?explain=0 or false, none
 //   POST /review     dialogues in the body -> the HTML report
 //   GET  /health     {"status": "ok", "scorer", "lexicon"}
 //
@@ -54,12 +54,22 @@ void check_dialogue_size(const text::Dialogue& d, int max_sentences) {
                           " (--max-dialogue-sentences)");
 }
 
+// A query parameter's true/false, 1/0 (anything else is a 400 naming it: "?explain=false" used to
+// mean true, as everything but "0" did).
+bool boolean_param(const std::string& name, const std::string& value) {
+  if (value == "1" || value == "true") return true;
+  if (value == "0" || value == "false") return false;
+  throw InvalidArgument("request: ?" + name + "=" + value + ": expected true, false, 1 or 0");
+}
+
 // The request body as JSONL: a single JSON object or an array of objects (pretty-printed or not) is
 // turned into one line per dialogue; anything else is read as JSONL, line by line.
 std::string as_jsonl(const std::string& body) {
   nlohmann::json parsed;
   try {
     parsed = util::parse_json_strict(body);
+  } catch (const util::JsonNulByte&) {
+    return body;  // read line by line, so that the error names the line holding the NUL
   } catch (const util::JsonStructureError& e) {
     throw InvalidArgument(std::string("request: ") + e.what());
   } catch (const nlohmann::json::parse_error&) {
@@ -138,6 +148,11 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;  // already answered (the exception handler)
     if (res.status == 404) reply_error(res, 404, "no such endpoint: " + req.method + " " + req.path);
+    else if (res.status == 413 && req.get_header_value("Content-Type") == "application/x-www-form-urlencoded")
+      // cpp-httplib (a compiled library: the limit cannot be raised here) takes at most 8 KiB of a form.
+      reply_error(res, 413, "request body too large for Content-Type application/x-www-form-urlencoded (curl -d's "
+                            "default; the HTTP library takes 8 KiB of a form): send it as application/json or "
+                            "application/x-ndjson, which take up to --max-body-mb");
     else if (res.status == 413) reply_error(res, 413, "request body too large (see --max-body-mb)");
     else reply_error(res, res.status, "HTTP " + std::to_string(res.status));
   });
@@ -148,7 +163,7 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
                     "application/json");
   });
   server.Post("/summarize", [&](const httplib::Request& req, httplib::Response& res) {
-    const bool explain = req.has_param("explain") && req.get_param_value("explain") != "0";
+    const bool explain = req.has_param("explain") && boolean_param("explain", req.get_param_value("explain"));
     const text::ReadResult input = read_body(req.body, o.max_dialogue_sentences);
     std::string out;
     for (const auto& dialogue : input.dialogues) {

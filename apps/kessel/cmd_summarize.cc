@@ -19,6 +19,7 @@
 #include "quiet.h"
 #include "report_html.h"
 #include "summarizer_flags.h"
+#include "util/atomic_file.h"
 #include "util/progress.h"
 
 namespace kessel::cli {
@@ -47,6 +48,24 @@ void print_pretty(std::ostream& out, const summarize::Prepared& p, const summari
   out << "  constraint " << (s.constraint_satisfied ? "satisfied" : "NOT satisfied") << "\n";
 }
 
+// Says on standard error what became of --output when an error ends the command before it is
+// written (the error itself is printed by main).
+class NoteIfNotWritten {
+ public:
+  explicit NoteIfNotWritten(const std::optional<util::AtomicFile>& file)
+      : file_(file), exceptions_(std::uncaught_exceptions()) {}
+  ~NoteIfNotWritten() {
+    if (armed_ && file_ && std::uncaught_exceptions() > exceptions_)
+      std::fprintf(stderr, "kessel: %s\n", file_->not_written_note().c_str());
+  }
+  void disarm() { armed_ = false; }
+
+ private:
+  const std::optional<util::AtomicFile>& file_;
+  int exceptions_;
+  bool armed_ = true;
+};
+
 }  // namespace
 
 void add_summarize_command(CLI::App& app) {
@@ -74,13 +93,12 @@ void add_summarize_command(CLI::App& app) {
     const summarize::Summarizer summarizer = summarize::make_summarizer(summarizer_options(o.summarizer, *cmd), lexicon);
     warn_language(*summarizer.scorer, input.dialogues);
 
-    std::ofstream file;
+    // --output appears whole or not at all (a temporary beside it, renamed at the end): a refused
+    // record or a full disk leaves the previous file as it was, and says so.
     const bool to_stdout = o.output.empty() || o.output == "-";
-    if (!to_stdout) {
-      file.open(o.output);
-      if (!file) throw IoError("--output " + o.output + ": cannot open for writing");
-    }
-    std::ostream& out = to_stdout ? std::cout : file;
+    std::optional<util::AtomicFile> file;
+    if (!to_stdout) file.emplace(o.output, "--output " + o.output);
+    std::ostream& out = to_stdout ? std::cout : file->stream();
     Progress progress("summarize", static_cast<std::int64_t>(input.dialogues.size()),
                       progress_stream());
     std::int64_t done = 0, unsatisfied = 0, refused = 0, unsupported = 0;
@@ -89,6 +107,7 @@ void add_summarize_command(CLI::App& app) {
     // Blocks of dialogues are summarized in parallel, then written in input order; each dialogue's
     // work is single-threaded, so the output does not depend on --threads.
     const std::size_t n = input.dialogues.size(), block = 64 * static_cast<std::size_t>(o.threads);
+    NoteIfNotWritten note(file);
     for (std::size_t b0 = 0; b0 < n; b0 += block) {
       const std::size_t b1 = std::min(n, b0 + block);
       std::vector<std::optional<summarize::Summarized>> results(b1 - b0);
@@ -125,7 +144,6 @@ void add_summarize_command(CLI::App& app) {
         progress.update(++done);
       }
     }
-    if (!out) throw IoError("--output " + o.output + ": write failed");
     progress.finish(std::to_string(unsatisfied) + " without a kept emotion" +
                     (unsupported > 0 ? ", " + std::to_string(unsupported) +
                                            " turns in a language without a lexicon (no emotions detected there; "
@@ -136,6 +154,9 @@ void add_summarize_command(CLI::App& app) {
                                  : ""));
     if (refused == static_cast<std::int64_t>(n))
       throw InvalidArgument(o.input.path + ": every dialogue was skipped (" + std::to_string(refused) + ")");
+    note.disarm();  // commit()'s own errors say what became of the file
+    if (file) file->commit();
+    else if (!out.flush()) throw IoError("standard output: write failed");
     if (!o.html.empty()) report.write(o.html);
   });
 }

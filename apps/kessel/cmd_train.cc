@@ -19,6 +19,7 @@
 #include "kessel/summarize/evaluate.h"
 #include "quiet.h"
 #include "training_curves.h"
+#include "util/atomic_file.h"
 #include "util/splitmix.h"
 
 namespace kessel::cli {
@@ -242,9 +243,10 @@ void run_train(TrainArgs& args) {
   check_usage(!args.no_context || !args.context_given,
               "--no-context and --context " + args.context + " contradict each other");
   // Output files that are written after training are checked before it: a typo should not cost a run.
-  for (const auto& [path, option] : {std::pair{args.curves, "--curves"}, std::pair{args.report, "--report"}})
-    if (!path.empty() && !std::ofstream(path, std::ios::app))
-      throw IoError(std::string("train: cannot write ") + option + " '" + path + "'");
+  // The check leaves no file behind; each is written whole or not at all (util/atomic_file.h).
+  for (const auto& [path, option] :
+       {std::pair{args.out, "--out"}, std::pair{args.curves, "--curves"}, std::pair{args.report, "--report"}})
+    if (!path.empty()) util::check_writable(path, std::string("train: ") + option + " '" + path + "'");
   args.config.context_encoder = !args.no_context;
   summarize::set_context_encoder(args.config, args.context);
   args.config.emotion_attention = !args.no_emotion_attention;
@@ -329,9 +331,8 @@ void run_train(TrainArgs& args) {
       std::snprintf(line, sizeof line, "%s, best epoch %s, dev ROUGE-L %.2f after the budget choice, %.1f s",
                     members == 1 ? "one network" : ("an ensemble of " + std::to_string(members)).c_str(),
                     best_epochs(result).c_str(), result.best_dev_rougeL, result.seconds);
-      std::ofstream out(args.curves);
-      out << training_curves_html(result, title, line);  // a stream that failed to open fails this too
-      if (!out) throw IoError("train: cannot write --curves '" + args.curves + "'");
+      util::write_file_atomically(args.curves, training_curves_html(result, title, line),
+                                  "train: --curves '" + args.curves + "'");
       note("training curves: %s\n", args.curves.c_str());
     }
     report["model"] = {{"path", args.out}, {"members", model.config().members}, {"best_epoch", result.best_epoch},
@@ -340,9 +341,7 @@ void run_train(TrainArgs& args) {
                        {"budget", budget_json(model.config())}, {"seconds", result.seconds}, {"epochs", epochs_json(result)}};
   }
   if (!args.report.empty()) {
-    std::ofstream out(args.report);
-    if (!out) throw IoError("train: cannot write --report '" + args.report + "'");
-    out << report.dump(2) << "\n";
+    util::write_file_atomically(args.report, report.dump(2) + "\n", "train: --report '" + args.report + "'");
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
+#include "util/atomic_file.h"
 
 namespace kessel::cli {
 
@@ -148,10 +149,7 @@ std::string HtmlReport::html() const {
 }
 
 void HtmlReport::write(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) throw IoError("--html " + path + ": cannot open for writing");
-  out << html();
-  if (!out) throw IoError("--html " + path + ": write failed");
+  util::write_file_atomically(path, html(), "--html " + path);
 }
 
 }  // namespace kessel::cli

@@ -59,6 +59,10 @@ CsvMatrix read_csv_matrix(const std::string& path, const std::vector<std::string
   long line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
+    // A NUL would cut the field it is in, and the message quoting that field, at the NUL.
+    if (const auto nul = line.find('\0'); nul != std::string::npos)
+      throw ParseError(path, line_no,
+                       "NUL byte (0x00) at byte offset " + std::to_string(nul) + " of the line");
     if (trim(line).empty()) continue;
     const std::vector<std::string> fields = split_fields(line, path, line_no);
     if (fields_per_row < 0) {

@@ -8,6 +8,7 @@
 
 #include "kessel/error.h"
 #include "kessel/hmm.h"
+#include "util/atomic_file.h"
 #include "util/json_strict.h"
 
 namespace kessel::hmm {
@@ -249,11 +250,7 @@ std::string model_to_json_text(const Model& m) {
 }
 
 void write_model(const std::string& path, const Model& m) {
-  const std::string text = model_to_json_text(m);
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw IoError("hmm: cannot write model file '" + path + "'");
-  out << text;
-  if (!out) throw IoError("hmm: failed writing model file '" + path + "'");
+  util::write_file_atomically(path, model_to_json_text(m), "hmm: model file '" + path + "'");
 }
 
 std::vector<Sequence> sequences_from_text(const std::string& text, const Model& model,

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "kessel/error.h"
+#include "util/atomic_file.h"
 #include "util/json_strict.h"
 
 namespace kessel::summarize {
@@ -127,11 +128,8 @@ SafetensorsFile safetensors_parse(const std::string& bytes, const std::string& n
 }
 
 void write_safetensors(const std::string& path, const SafetensorsFile& file) {
-  const std::string bytes = safetensors_serialize(file);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw IoError("write_safetensors: cannot open '" + path + "' for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw IoError("write_safetensors: write to '" + path + "' failed");
+  util::write_file_atomically(path, safetensors_serialize(file),
+                              "write_safetensors: '" + path + "'");
 }
 
 SafetensorsFile read_safetensors(const std::string& path) {

@@ -1,10 +1,12 @@
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 #include "kessel/error.h"
 #include "kessel/text/dialogue.h"
@@ -200,6 +202,35 @@ std::vector<std::string> summary_sentences(const Ctx& c, const json& j, const st
   return out;
 }
 
+// j as an index in [0, size), or nothing when it is not an integer in that range. Unsigned values
+// are compared as such: 18446744073709551615 read as long long was "turn -1".
+std::optional<std::size_t> index_below(const json& j, std::size_t size) {
+  if (j.is_number_unsigned()) {
+    const auto v = j.get<std::uint64_t>();
+    if (v < size) return static_cast<std::size_t>(v);
+    return std::nullopt;
+  }
+  if (!j.is_number_integer()) return std::nullopt;
+  const auto v = j.get<std::int64_t>();
+  if (v < 0 || static_cast<std::uint64_t>(v) >= size) return std::nullopt;
+  return static_cast<std::size_t>(v);
+}
+
+// "string \"abc\"" for a short value, its type alone for a long or structured one.
+std::string describe(const json& j) {
+  if (j.is_structured()) return type_name(j);
+  const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  return text.size() <= 40 ? type_name(j) + " " + text : type_name(j);
+}
+
+// A record's "id": a string, or an integer written as in the file (an unsigned 64-bit one
+// included).
+std::string id_text(const Ctx& c, const json& id) {
+  if (id.is_string()) return id.get<std::string>();
+  if (!id.is_number_integer()) c.fail("id", "expected a string or an integer, got " + describe(id));
+  return id.dump();
+}
+
 void finish_turn(Turn& t) {
   if (t.sentences.empty()) t.sentences = split_sentences(t.text);
 }
@@ -207,10 +238,15 @@ void finish_turn(Turn& t) {
 Dialogue parse_csds(const Ctx& c, const json& j) {
   Dialogue d;
   d.format = DialogueFormat::csds;
-  if (j.contains("id") && j["id"].is_string()) {
-    d.id = j["id"].get<std::string>();
-  } else if (j.contains("tods_index") && j["tods_index"].is_number_integer()) {
-    d.id = std::to_string(j["tods_index"].get<long long>());
+  // The id: "id" (a string), else "tods_index" (CSDS's integer), else the line. A field that is
+  // there but of another type is an error, not a fallback to "line<N>".
+  if (j.contains("id")) {
+    d.id = id_text(c, j["id"]);
+  } else if (j.contains("tods_index")) {
+    const json& index = j["tods_index"];
+    if (!index.is_number_integer())
+      c.fail("tods_index", "expected an integer, got " + describe(index));
+    d.id = index.dump();
   } else {
     d.id = "line" + std::to_string(c.line);
   }
@@ -251,13 +287,13 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
     if (!ids.is_array()) c.fail("ExtGoldTurnIDs", "expected a list of integers");
     for (std::size_t i = 0; i < ids.size(); ++i) {
       const std::string f = "ExtGoldTurnIDs[" + std::to_string(i) + "]";
-      if (!ids[i].is_number_integer()) c.fail(f, "expected an integer, got " + type_name(ids[i]));
-      const long long v = ids[i].get<long long>();
-      if (v < 0 || v >= static_cast<long long>(d.turns.size())) {
-        c.fail(f, "turn " + std::to_string(v) + " is outside [0, " +
-                      std::to_string(d.turns.size()) + ")");
+      const auto v = index_below(ids[i], d.turns.size());
+      if (!v) {
+        if (!ids[i].is_number_integer()) c.fail(f, "expected an integer, got " + type_name(ids[i]));
+        c.fail(f,
+               "turn " + ids[i].dump() + " is outside [0, " + std::to_string(d.turns.size()) + ")");
       }
-      d.key_turns.push_back(static_cast<int>(v));
+      d.key_turns.push_back(static_cast<int>(*v));
     }
   }
   return d;
@@ -305,16 +341,13 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
           c.fail(f + ".turn", "expected an integer, got " + type_name(tt));
         if (!ss.is_number_integer())
           c.fail(f + ".sentence", "expected an integer, got " + type_name(ss));
-        const long long ti = tt.get<long long>(), si = ss.get<long long>();
-        if (ti < 0 || ti >= static_cast<long long>(d.turns.size())) {
-          c.fail(f + ".turn", "turn " + std::to_string(ti) + " out of range");
-        }
-        if (si < 0 ||
-            si >= static_cast<long long>(d.turns[static_cast<std::size_t>(ti)].sentences.size())) {
+        const auto ti = index_below(tt, d.turns.size());
+        if (!ti) c.fail(f + ".turn", "turn " + tt.dump() + " out of range");
+        const auto si = index_below(ss, d.turns[*ti].sentences.size());
+        if (!si)
           c.fail(f + ".sentence",
-                 "sentence " + std::to_string(si) + " out of range for turn " + std::to_string(ti));
-        }
-        refs.push_back(SentenceRef{static_cast<int>(ti), static_cast<int>(si)});
+                 "sentence " + ss.dump() + " out of range for turn " + std::to_string(*ti));
+        refs.push_back(SentenceRef{static_cast<int>(*ti), static_cast<int>(*si)});
       }
       d.extractive.push_back(std::move(refs));
     }
@@ -343,14 +376,7 @@ Dialogue parse_tweetsumm(const Ctx& c, const json& j) {
 Dialogue parse_kessel(const Ctx& c, const json& j) {
   Dialogue d;
   d.format = DialogueFormat::kessel;
-  const json& id = need(c, j, "id", "");
-  if (id.is_string()) {
-    d.id = id.get<std::string>();
-  } else if (id.is_number_integer()) {
-    d.id = std::to_string(id.get<long long>());
-  } else {
-    c.fail("id", "expected a string or an integer, got " + type_name(id));
-  }
+  d.id = id_text(c, need(c, j, "id", ""));
   for_each_turn(c, j, "turns", [&](const std::string& f, const json& t) {
     Turn turn;
     turn.speaker = need_speaker(c, t, f, "customer", "agent");
@@ -465,6 +491,22 @@ bool next_line(std::string_view content, std::size_t& pos, long& line_no, std::s
   return true;
 }
 
+// A dialogue id seen before: summaries, evaluations and reports are keyed by id, so two dialogues
+// of one id would be confused downstream. Refused (ParseError on the second one's line) under
+// OnError::fail; under skip both are kept and a warning is added.
+void check_unique_id(const Ctx& c, const std::string& id, OnError on_error,
+                     std::unordered_map<std::string, long>& first_line_of_id,
+                     std::vector<SkippedRecord>& warnings) {
+  const auto [it, inserted] = first_line_of_id.emplace(id, c.line);
+  if (inserted) return;
+  const std::string what =
+      "\"" + sanitize_utf8(id) + "\" is also the id of line " + std::to_string(it->second);
+  if (on_error == OnError::fail)
+    c.fail("id", what + " (ids must be unique; under on-error skip both are kept, with a warning)");
+  warnings.push_back(
+      SkippedRecord{c.line, c.file + ":" + std::to_string(c.line) + ": id: " + what});
+}
+
 }  // namespace
 
 DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
@@ -525,6 +567,7 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
   long line_no = 0;
   std::size_t pos = 0;
   std::string_view line;
+  std::unordered_map<std::string, long> first_line_of_id;
   while (next_line(content, pos, line_no, line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     ++result.lines;
@@ -557,6 +600,7 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
         c.fail(result.format == DialogueFormat::csds ? "Dialogue" : "turns", "empty dialogue");
       }
       d.line = line_no;
+      check_unique_id(c, d.id, options.on_error, first_line_of_id, result.warnings);
       result.dialogues.push_back(std::move(d));
       for (auto& i : ignored) result.ignored.push_back(std::move(i));
     } catch (const ParseError& e) {

@@ -1,8 +1,8 @@
 // JSON parsing that refuses what nlohmann::json accepts silently: an object with the same key twice
 // (nlohmann keeps the last value, so {"turns": [...], "turns": []} would read as a dialogue with no
 // turns) and nesting deeper than kMaxJsonDepth (a line of a million brackets would build a million
-// nested values). Every reader of user files (dialogues, model headers, HMM models, lexicons)
-// parses through here.
+// nested values) and a NUL byte (which nlohmann takes for the end of the text). Every reader of
+// user files (dialogues, model headers, HMM models, lexicons) parses through here.
 #pragma once
 
 #include <cstddef>
@@ -42,9 +42,21 @@ class JsonTooDeep : public JsonStructureError {
   JsonTooDeep();
 };
 
-// nlohmann::json::parse(text) that also throws DuplicateJsonKey and JsonTooDeep, and a
+// A NUL byte in the text: nlohmann's lexer would take it for the end of the input and drop the
+// rest. `offset()` is its byte offset in the text.
+class JsonNulByte : public JsonStructureError {
+ public:
+  explicit JsonNulByte(std::size_t offset);
+  std::size_t offset() const { return offset_; }
+
+ private:
+  std::size_t offset_;
+};
+
+// nlohmann::json::parse(text) that also throws DuplicateJsonKey, JsonTooDeep and JsonNulByte, and a
 // JsonStructureError "number out of range: 1e999" (with the value's path) where nlohmann throws
-// out_of_range. Malformed JSON throws nlohmann::json::parse_error as parse() does.
+// out_of_range. Malformed JSON throws nlohmann::json::parse_error as parse() does. Linear in the
+// text's size (a SAX parse that builds the DOM; docs/benchmarks.md has the throughput).
 nlohmann::json parse_json_strict(std::string_view text);
 
 }  // namespace kessel::util

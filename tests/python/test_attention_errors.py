@@ -108,6 +108,12 @@ def test_bad_keyword_values():
     raises(r"similarity", kessel.attention, q, k, v, similarity="manhattan")
     raises(r"normalizer", kessel.attention, q, k, v, normalizer="sparsemax")
     raises(r"impl", kessel.attention, q, k, v, impl="gpu")
+    # 2**40 was cast to an int (0: the default thread count) without a word.
+    raises(r"attention: threads=1099511627776 does not fit a 32-bit int", kessel.attention, q, k, v, threads=2**40)
+    raises(r"threads=-1099511627776", kessel.attention, q, k, v, threads=-2**40)
+    # The functions whose threads is a plain int argument refuse it too (pybind11's TypeError).
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        kessel.fcm(np.random.default_rng(0).random((20, 2)), 2, threads=2**40)
 
 
 @pytest.mark.parametrize("m", [1.0, 0.5, -2.0])

@@ -159,11 +159,32 @@ def test_curves_need_a_model_and_a_writable_path(tmp_path):
     proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--cv-folds", "2", "--curves",
                            str(tmp_path / "c.html")], capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0 and "--curves needs --out" in proc.stderr
-    # Checked before training, so that a typo does not cost a training run.
+    # Checked before training, so that a typo does not cost a training run; the check leaves no file.
     for option in ("--curves", "--report"):
         proc, out = train(tmp_path, "m", option, str(tmp_path / "no" / "such" / "dir" / "c"))
-        assert proc.returncode != 0 and f"cannot write {option}" in proc.stderr
+        assert proc.returncode != 0 and f"train: {option} '" in proc.stderr
+        assert "cannot write into the folder" in proc.stderr, proc.stderr
         assert "epoch 1" not in proc.stderr and not out.exists()
+    # --out too (issue 23: it was checked only after every epoch).
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", "/nonexistent/m.safetensors"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "train: --out '/nonexistent/m.safetensors': cannot write into" in proc.stderr
+    assert "epoch 1" not in proc.stderr, proc.stderr
+    proc, out = train(tmp_path, "d", "--report", str(tmp_path))
+    assert proc.returncode != 0 and "is a folder" in proc.stderr and "epoch 1" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no probe or temporary left behind
+
+
+def test_outputs_replace_the_old_files_whole(tmp_path):
+    report, curves = tmp_path / "r.json", tmp_path / "c.html"
+    for f in (report, curves):
+        f.write_text("old")
+    proc, out = train(tmp_path, "m", "--report", str(report), "--curves", str(curves))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(report.read_text())["model"]["path"] == str(out)
+    assert curves.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    assert read_safetensors(out)[0]["__metadata__"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.html", "m.safetensors", "r.json"]
 
 
 @pytest.mark.parametrize("args,message", [

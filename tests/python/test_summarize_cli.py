@@ -905,3 +905,82 @@ def test_stress_with_a_model_and_its_failures(tmp_path):
     assert "--lengths" in fails("stress", "--lengths", "0")
     assert "--lang" in fails("stress", "--lang", "en", "--data", SAMPLES["zh"])
     assert "cannot open" in fails("stress", "--data", tmp_path / "missing.jsonl")
+
+
+# ---- outputs are whole or absent (issue 23) --------------------------------------------------------
+
+
+def too_long_for_the_graph_rankers():
+    return dialogue("long", *[("customer" if i % 2 else "agent", f"Parcel {i}.") for i in range(20001)])
+
+
+def test_a_refused_record_leaves_the_previous_output_as_it_was(tmp_path):
+    # The output was truncated first, then filled: a refusal left the records before it, the old
+    # contents gone. Now a temporary beside it is renamed over it only at the end.
+    out = tmp_path / "out.jsonl"
+    out.write_text("previous run\n")
+    path = write_jsonl(tmp_path / "in.jsonl", [GOOD, too_long_for_the_graph_rankers(), dict(GOOD, id="after")])
+    err = fails("summarize", "--input", path, "--output", out)
+    assert f"--output {out}: not written; the previous file is left as it was" in err, err
+    assert out.read_text() == "previous run\n"
+    only = write_jsonl(tmp_path / "only.jsonl", [too_long_for_the_graph_rankers()])
+    err = fails("summarize", "--input", only, "--on-error", "skip", "--output", out)
+    assert "every dialogue was skipped (1)" in err and "the previous file is left as it was" in err, err
+    assert out.read_text() == "previous run\n"
+    fresh = tmp_path / "fresh.jsonl"
+    err = fails("summarize", "--input", path, "--output", fresh)
+    assert f"--output {fresh}: not written; no file was created" in err, err
+    assert not fresh.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "only.jsonl", "out.jsonl"]  # no temporaries
+    run("summarize", "--input", SAMPLES["en"], "--output", out, "--html", tmp_path / "r.html")
+    assert [r["id"] for r in read_jsonl(out)] == [s["id"] for s in read_jsonl(SAMPLES["en"])]
+    assert (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!doctype html>")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_is_an_error():
+    # exit 0 before: nothing checked the writes.
+    args = ("summarize", "--input", SAMPLES["en"], "--ranker", "lead", "--max-sentences", "1")
+    err = fails(*args, "--output", "/dev/full")
+    assert "--output /dev/full: write failed: No space left on device" in err, err
+    err = fails(*args, "--html", "/dev/full")
+    assert "--html /dev/full: write failed: No space left on device" in err, err
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([CLI, *map(str, args)], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode != 0 and "standard output: write failed" in p.stderr, p.stderr
+
+
+def test_an_output_that_cannot_be_written_is_named(tmp_path):
+    args = ("summarize", "--input", SAMPLES["en"], "--ranker", "lead")
+    err = fails(*args, "--output", tmp_path / "missing" / "out.jsonl")
+    assert "cannot write into the folder" in err and "missing" in err, err
+    err = fails(*args, "--output", tmp_path)
+    assert "is a folder" in err, err
+
+
+def test_a_nul_byte_is_an_error_naming_the_line(tmp_path):
+    # Everything after the NUL was dropped with exit 0 (one summary for two dialogues).
+    a, b = json.dumps(dict(GOOD, id="a")), json.dumps(dict(GOOD, id="b"))
+    path = tmp_path / "n.jsonl"
+    path.write_bytes((a + "\0" + b + "\n").encode())
+    err = fails("summarize", "--input", path)
+    assert f"{path}:1: record: NUL byte (0x00) at byte offset {len(a)}" in err, err
+    path.write_bytes((json.dumps(dict(GOOD, id="first")) + "\n" + a + "\0" + b + "\n").encode())
+    p = run("summarize", "--input", path, "--on-error", "skip")
+    assert [r["id"] for r in records(p.stdout)] == ["first"]
+    assert f"skipped {path}:2: record: NUL byte" in p.stderr, p.stderr
+
+
+def test_repeated_dialogue_ids_warn_or_fail(tmp_path):
+    path = write_jsonl(tmp_path / "d.jsonl", [GOOD, dict(GOOD, id="other"), GOOD])
+    err = fails("summarize", "--input", path)
+    assert f'{path}:3: id: "good" is also the id of line 1' in err, err
+    p = run("summarize", "--input", path, "--on-error", "skip")
+    assert [r["id"] for r in records(p.stdout)] == ["good", "other", "good"]
+    assert f'warning: {path}:3: id: "good" is also the id of line 1' in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("command", [["summarize", "--input", SAMPLES["en"]]])
+def test_a_thread_count_beyond_an_int_is_refused_naming_the_option(command):
+    p = run(*command, "--threads", 2**40, check=False)
+    assert p.returncode != 0 and "--threads" in p.stderr and str(2**40) in p.stderr, p.stderr

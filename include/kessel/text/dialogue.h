@@ -97,6 +97,9 @@ struct ReadResult {
   std::vector<SkippedRecord> skipped;
   // Parts of kept records that were ignored (TweetSumm has null entries in abstractive_summaries).
   std::vector<SkippedRecord> ignored;
+  // What was kept but is worth a word: a dialogue id repeated under OnError::skip (under fail it is
+  // an error). `reason` is the whole message, file and line included.
+  std::vector<SkippedRecord> warnings;
   long lines = 0;  // non-empty lines seen
 };
 

@@ -59,6 +59,12 @@ TEST_F(CsvTest, ErrorsNameFileAndLine) {
   const auto header_only = write("ho.csv", "a,b\n");
   EXPECT_NE(error_of(header_only).find("no data rows after the header"), std::string::npos);
   EXPECT_THROW(read_csv_matrix("/nonexistent/kessel.csv"), IoError);
+  // A NUL cut the quoted field, and so the message, at the NUL ("'4" and nothing after it).
+  const auto nul = write("nul.csv", std::string("1,2\n3,4\0x\n", 11));
+  const std::string msg = error_of(nul);
+  EXPECT_NE(msg.find(nul + ":2: NUL byte (0x00) at byte offset 3 of the line"), std::string::npos)
+      << msg;
+  EXPECT_EQ(msg.find('\0'), std::string::npos);
 }
 
 TEST_F(CsvTest, QuotedFieldsFollowRfc4180) {

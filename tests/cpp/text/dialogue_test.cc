@@ -150,6 +150,12 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
       {R"({"id": "x", "turns": )" + std::string(100000, '[') + "\"\xFF\"" + std::string(100000, ']') + "}",
        "record: invalid UTF-8 at byte offset 100022 of the line (0xFF)"},
       {R"([1, 2])", "expected a JSON object"},
+      // A NUL ended the record for the JSON library: the rest of the line was dropped, exit 0.
+      {std::string(R"({"id": "x", "turns": [{"speaker": "customer", "text": "a"}]})") + '\0' +
+           R"({"id": "y", "turns": [{"speaker": "customer", "text": "b"}]})",
+       "record: NUL byte (0x00) at byte offset 60"},
+      {R"({"id": 1.5, "turns": [{"speaker": "customer", "text": "a"}]})",
+       "id: expected a string or an integer, got number 1.5"},
       {std::string(R"({"id": "x", "turns": [{"speaker": "customer", "text": ")") + "\xC3\x28" +
            R"("}]})",
        "invalid UTF-8 at byte offset 55"},
@@ -159,6 +165,60 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
     EXPECT_NE(msg.find("mem.jsonl:2:"), std::string::npos) << msg;
     EXPECT_NE(msg.find(c.expect), std::string::npos) << "got: " << msg << "\nwant: " << c.expect;
   }
+}
+
+TEST(Dialogue, CsdsIdsAndIndicesAreCheckedNotDefaulted) {
+  const std::string turns =
+      R"("Dialogue": [{"speaker": "Q", "utterance": "hi"}, {"speaker": "A", "utterance": "yes"}])";
+  // tods_index "abc" became the id "line1" without a word.
+  EXPECT_NE(expect_parse_error("{\"tods_index\": \"abc\", " + turns + "}\n")
+                .find("mem.jsonl:1: tods_index: expected an integer, got string \"abc\""),
+            std::string::npos);
+  EXPECT_EQ(
+      read_dialogues_from_string("{\"tods_index\": 18446744073709551615, " + turns + "}\n", "m")
+          .dialogues[0]
+          .id,
+      "18446744073709551615");
+  // An unsigned 64-bit turn index was read as long long: "turn -1".
+  const std::string msg =
+      expect_parse_error("{" + turns + R"(, "ExtGoldTurnIDs": [0, 18446744073709551615]})" + "\n");
+  EXPECT_NE(msg.find("ExtGoldTurnIDs[1]: turn 18446744073709551615 is outside [0, 2)"),
+            std::string::npos)
+      << msg;
+  const std::string tweet =
+      R"({"conversation_id": "c", "turns": [{"is_agent": false, "sentences": ["a"]}], "extractive_summaries": [[{"turn": 18446744073709551615, "sentence": 0}]]})";
+  const std::string tmsg = expect_parse_error(tweet + "\n");
+  EXPECT_NE(tmsg.find("extractive_summaries[0][0].turn: turn 18446744073709551615 out of range"),
+            std::string::npos)
+      << tmsg;
+  const std::string tweet2 =
+      R"({"conversation_id": "c", "turns": [{"is_agent": false, "sentences": ["a"]}], "extractive_summaries": [[{"turn": 0, "sentence": 9223372036854775808}]]})";
+  EXPECT_NE(expect_parse_error(tweet2 + "\n")
+                .find("sentence 9223372036854775808 out of range for turn 0"),
+            std::string::npos);
+}
+
+TEST(Dialogue, RepeatedIdsAreRefusedOrWarnedAbout) {
+  const std::string a = R"({"id": "a", "turns": [{"speaker": "customer", "text": "one"}]})";
+  const std::string b = R"({"id": "b", "turns": [{"speaker": "customer", "text": "two"}]})";
+  const std::string content = a + "\n" + b + "\n" + a + "\n";
+  const std::string msg = expect_parse_error(content);
+  EXPECT_NE(msg.find("mem.jsonl:3: id: \"a\" is also the id of line 1"), std::string::npos) << msg;
+  ReadOptions skip;
+  skip.on_error = OnError::skip;
+  const ReadResult r = read_dialogues_from_string(content, "mem.jsonl", skip);
+  ASSERT_EQ(r.dialogues.size(), 3u);  // nothing dropped
+  EXPECT_TRUE(r.skipped.empty());
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].line, 3);
+  EXPECT_EQ(r.warnings[0].reason, "mem.jsonl:3: id: \"a\" is also the id of line 1");
+  // An integer id and the same digits as a string are the same id (both print as "7").
+  EXPECT_NE(expect_parse_error(R"({"id": 7, "turns": [{"speaker": "customer", "text": "x"}]})"
+                               "\n"
+                               R"({"id": "7", "turns": [{"speaker": "customer", "text": "y"}]})"
+                               "\n")
+                .find("mem.jsonl:2: id"),
+            std::string::npos);
 }
 
 TEST(Dialogue, SkipPolicyCountsEveryBadRecord) {

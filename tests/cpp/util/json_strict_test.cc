@@ -71,6 +71,51 @@ TEST(JsonStrict, NumbersBeyondDoubleAreRefusedWithTheirPath) {
   EXPECT_DOUBLE_EQ(parse_json_strict("123456789012345678901234567890").get<double>(), 1.2345678901234568e29);
 }
 
+TEST(JsonStrict, NulByteIsRefusedNotTakenForTheEnd) {
+  // nlohmann reads a NUL between tokens as the end of the text: the second object was dropped.
+  const std::string text = std::string(R"({"id": "a"})") + '\0' + R"({"id": "b"})";
+  try {
+    parse_json_strict(text);
+    FAIL();
+  } catch (const JsonNulByte& e) {
+    EXPECT_EQ(e.offset(), 11u);
+    EXPECT_NE(std::string(e.what()).find("NUL byte (0x00) at byte offset 11"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse_json_strict(std::string("[1, 2]") + '\0'), JsonNulByte);
+  // Written as an escape it is an ordinary character.
+  EXPECT_EQ(parse_json_strict(R"(["a\u0000b"])")[0].get<std::string>(), std::string("a\0b", 3));
+}
+
+TEST(JsonStrict, ManySmallObjectsParseInOnePass) {
+  // Issue 23's reproduction: the callback parser rescanned the parent array at each object's end
+  // (100,000 "{}" took 7.5 s; a million would take hours). Linear now (docs/benchmarks.md): this
+  // checks the result, ctest's timeout is what would catch a relapse.
+  std::string text = "[";
+  for (int i = 0; i < 1000000; ++i) text += i ? ",{}" : "{}";
+  text += "]";
+  const nlohmann::json j = parse_json_strict(text);
+  ASSERT_EQ(j.size(), 1000000u);
+  EXPECT_TRUE(j[999999].is_object());
+  // Objects with keys keep the duplicate check everywhere, the last one included.
+  std::string keyed = "[";
+  for (int i = 0; i < 1000; ++i) keyed += std::string(i ? "," : "") + R"({"a": 1, "b": [2]})";
+  EXPECT_EQ(parse_json_strict(keyed + "]").size(), 1000u);
+  try {
+    parse_json_strict(keyed + R"(, {"b": 1, "b": 2}])");
+    FAIL();
+  } catch (const DuplicateJsonKey& e) {
+    EXPECT_EQ(e.path(), "[1000]");
+  }
+}
+
+TEST(JsonStrict, ParsesTheSameValuesAsParse) {
+  const std::string text =
+      R"({"a": [1, -2, 3.5, "x", true, false, null, {"b": {}}, []], "c": 18446744073709551615})";
+  EXPECT_EQ(parse_json_strict(text), nlohmann::json::parse(text));
+  EXPECT_TRUE(parse_json_strict(text)["c"].is_number_unsigned());
+}
+
 TEST(JsonStrict, MalformedJsonIsStillAParseError) {
   EXPECT_THROW(parse_json_strict(R"({"a": )"), nlohmann::json::parse_error);
   EXPECT_THROW(parse_json_strict(""), nlohmann::json::parse_error);
