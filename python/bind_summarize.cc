@@ -113,7 +113,11 @@ class PySummarizer {
       errors.emplace_back();
       try {
         inputs.push_back(dialogue_utf8(item));
-      } catch (py::error_already_set& e) {  // json.dumps refused it (TypeError, ValueError)
+      } catch (py::error_already_set& e) {
+        // json.dumps refused the object; anything else (KeyboardInterrupt, MemoryError) propagates.
+        if (!e.matches(PyExc_TypeError) && !e.matches(PyExc_ValueError) &&
+            !e.matches(PyExc_OverflowError) && !e.matches(PyExc_RecursionError))
+          throw;
         inputs.emplace_back();
         errors.back() = std::make_exception_ptr(InvalidArgument(
             where + " is neither a JSON string nor JSON-serializable: " + e.what()));
@@ -175,8 +179,7 @@ class PySummarizer {
   summarize::Summarizer summarizer_;
 };
 
-// ---- kessel.train_eaca: `kessel train --out` from Python
-// -------------------------------------------
+// ---- kessel.train_eaca: `kessel train --out` from Python ----
 
 // A dialogue file (str or os.PathLike) or a list of dialogues (dicts or JSON strings).
 struct DialogueSource {
@@ -237,9 +240,6 @@ struct TrainCall {
 
 // run_train of apps/kessel/cmd_train.cc for --out, without the reports: the same split, training,
 // budget override and metadata, so the same options and seed write the same file. Needs no GIL.
-py::dict train_call_result(const summarize::EacaModel& model, const summarize::TrainResult& result,
-                           const std::string& out);
-
 summarize::EacaModel run_train_call(TrainCall& c, summarize::TrainResult& result,
                                     std::vector<text::SkippedRecord>& skipped) {
   const text::Lexicon lexicon = text::load_default_lexicon(c.lexicon_dir);
@@ -273,6 +273,7 @@ summarize::EacaModel run_train_call(TrainCall& c, summarize::TrainResult& result
   return model;
 }
 
+// The --report file's "model" entry.
 py::dict train_call_result(const summarize::EacaModel& model, const summarize::TrainResult& result,
                            const std::string& out) {
   py::list epochs;
