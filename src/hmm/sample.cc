@@ -1,11 +1,10 @@
 // Sampling. The standard library's distributions are implementation-defined, so uniforms and
-// normals are derived here from raw std::mt19937_64 output: the same seed gives the same sequences
+// normals come from raw std::mt19937_64 output (hmm/rng.h): the same seed gives the same sequences
 // with any compiler. Draw order per step: the state (from start or the previous state's row), then
 // the emission (one uniform for a symbol; D normals for a Gaussian observation, Box–Muller in
 // pairs; a full-covariance one is mu + L z with L the Cholesky factor).
 #include <cmath>
-#include <numbers>
-#include <random>
+#include <vector>
 
 #include "hmm/linalg.h"
 #include "hmm/rng.h"
