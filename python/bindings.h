@@ -32,6 +32,11 @@ std::string default_lexicon_dir(const std::optional<std::string>& given, const c
 // TweetSumm). ParseError naming the field for a bad record; InvalidArgument "<fn>: expected one
 // dialogue, got N" otherwise.
 text::Dialogue one_dialogue(const py::object& dialogue, const char* fn);
+// one_dialogue in two steps, so that the parse can run without the GIL: the dialogue's UTF-8 JSON
+// text (a str as given, anything else through json.dumps; needs the GIL), then the parse of that
+// text (ParseError "<name>:1: <field>: ..."; needs no Python).
+std::string dialogue_utf8(const py::handle& dialogue);
+text::Dialogue parse_one_dialogue(const std::string& utf8, const std::string& name, const char* fn);
 
 // A C-contiguous float32 array: the form every kernel takes. Converts (copying) other dtypes/orders.
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;

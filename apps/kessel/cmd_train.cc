@@ -17,6 +17,7 @@
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/summarize/evaluate.h"
+#include "kessel/summarize/train_split.h"
 #include "quiet.h"
 #include "training_curves.h"
 #include "util/atomic_file.h"
@@ -110,24 +111,6 @@ nlohmann::json latency(const summarize::EacaModel& model, const std::vector<text
   return {{"p50_ms", q(0.5)}, {"p95_ms", q(0.95)}, {"max_ms", q(1.0)}};
 }
 
-// A seeded permutation of 0..n-1 (Fisher-Yates on splitmix64: the same split on every platform).
-std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed) {
-  std::vector<std::size_t> p(n);
-  for (std::size_t i = 0; i < n; ++i) p[i] = i;
-  std::uint64_t state = seed ^ 0x5b1175b1175ull;
-  for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[static_cast<std::size_t>(splitmix64(state) % i)]);
-  return p;
-}
-
-void split(const std::vector<text::Dialogue>& all, double fraction, std::uint64_t seed,
-           std::vector<text::Dialogue>& train, std::vector<text::Dialogue>& dev) {
-  const auto perm = permutation(all.size(), seed);
-  const auto n_dev = static_cast<std::size_t>(fraction * static_cast<double>(all.size()) + 0.5);
-  KESSEL_CHECK_ARG(n_dev >= 1 && n_dev < all.size(), "train: --dev-fraction ", fraction, " of ", all.size(),
-                   " dialogues leaves an empty train or dev split");
-  for (std::size_t i = 0; i < perm.size(); ++i) (i < n_dev ? dev : train).push_back(all[perm[i]]);
-}
-
 nlohmann::json epochs_json(const summarize::TrainResult& r) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& e : r.epochs)
@@ -156,11 +139,7 @@ summarize::EacaModel train_once(const TrainArgs& args, const std::vector<text::D
                                 const std::vector<text::Dialogue>& dev, const text::Lexicon& lexicon,
                                 summarize::TrainResult* result) {
   summarize::EacaModel model = summarize::train_eaca(train, dev, lexicon, args.config, args.train, result);
-  if (args.max_chars >= 0) {
-    model.mutable_config().max_chars = args.max_chars;
-    model.mutable_config().budget_max = 0;  // an explicit fixed budget replaces the per-dialogue one
-    model.mutable_config().f1_stop_chars = 0.0f;  // and the expected-F1 stop, as in kessel summarize
-  }
+  if (args.max_chars >= 0) summarize::set_fixed_char_budget(model, args.max_chars);
   return model;
 }
 
@@ -175,7 +154,7 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
   const int K = args.cv_folds;
   KESSEL_CHECK_ARG(K >= 2 && static_cast<std::size_t>(K) <= all.size(), "train: --cv-folds must be in [2, ",
                    all.size(), "], got ", K);
-  const auto perm = permutation(all.size(), args.train.seed ^ 0xcf01d5ull);
+  const auto perm = summarize::seeded_permutation(all.size(), args.train.seed ^ 0xcf01d5ull);
   double sum1 = 0, sum2 = 0, sumL = 0, sum_free = 0, seconds = 0;
   std::vector<double> held_out;  // every held-out dialogue's ROUGE-L, for the interval
   std::vector<double> sweep_sums(args.budget_sweep.size(), 0.0);
@@ -187,7 +166,9 @@ void run_cross_validation(const TrainArgs& args, const std::vector<text::Dialogu
     if (args.train.cross_fit)
       inner_train = rest;  // the members' folds are the dev data
     else
-      split(rest, args.dev_fraction, args.train.seed + static_cast<std::uint64_t>(k), inner_train, inner_dev);
+      summarize::split_train_dev(rest, args.dev_fraction,
+                                 args.train.seed + static_cast<std::uint64_t>(k), inner_train,
+                                 inner_dev, "train: --dev-fraction");
     note("cv fold %d/%d: train %zu, inner dev %zu, held out %zu\n", k + 1, K, inner_train.size(),
          inner_dev.size(), held.size());
     summarize::TrainResult result;
@@ -288,7 +269,8 @@ void run_train(TrainArgs& args) {
                      "budget are chosen on dialogues of another language\n",
                      100 * zh_train, args.dev.c_str(), 100 * zh_dev);
     } else {
-      split(data.dialogues, args.dev_fraction, args.train.seed, train, dev);
+      summarize::split_train_dev(data.dialogues, args.dev_fraction, args.train.seed, train, dev,
+                                 "train: --dev-fraction");
     }
     summarize::TrainResult result;
     summarize::EacaModel model = train_once(args, train, dev, lexicon, &result);

@@ -1,12 +1,13 @@
-// Hidden Markov models with categorical or diagonal-Gaussian emissions.
+// Hidden Markov models with categorical, diagonal-Gaussian or full-covariance Gaussian emissions.
 //
 // Letters: S states, T time steps of one sequence, K symbols (categorical), D observation dims
 // (Gaussian), N sequences. Matrices are row-major double; transitions[i * S + j] = P(j at t+1 | i
-// at t). Every public function checks the model and the sequences and throws kessel::InvalidArgument
-// naming the function, the argument and the values.
+// at t). Every public function checks the model and the sequences and throws
+// kessel::InvalidArgument naming the function, the argument and the values.
 //
 // Two evaluation spaces are provided and tested against each other:
-//   - scaled: alphas normalized to sum 1 at every step with per-step log scale factors (fast, used by
+//   - scaled: alphas normalized to sum 1 at every step with per-step log scale factors (fast, used
+//   by
 //     the batch functions, Baum–Welch and the CLI);
 //   - log: log alphas / log betas via log-sum-exp (slower, never underflows; also what the Python
 //     forward()/backward() return).
@@ -22,7 +23,13 @@
 
 namespace kessel::hmm {
 
-enum class EmissionType { categorical, gaussian };
+// gaussian: diagonal covariance (means, variances); gaussian_full: full covariance (means,
+// covariances), log-densities through each state's Cholesky factor.
+enum class EmissionType { categorical, gaussian, gaussian_full };
+
+// Full covariances must be symmetric within this relative tolerance (|c_ij - c_ji| <=
+// tol * max(|c_ij|, |c_ji|, 1e-300)) and positive definite.
+inline constexpr double kSymmetryTolerance = 1e-9;
 
 // Probabilities (start, transition rows, emission rows) must sum to 1 within kProbabilityTolerance;
 // they are used as given, not renormalized.
@@ -38,17 +45,25 @@ struct Model {
   std::vector<double> emissions;   // [S, K] (categorical)
   std::vector<double> means;       // [S, D] (Gaussian)
   std::vector<double> variances;   // [S, D] (Gaussian), all > 0
+  std::vector<double> covariances;  // [S, D, D] (gaussian_full), symmetric positive definite
 
   // Build and validate; the sizes are taken from the vectors (transitions must be S*S, etc.).
   static Model categorical(std::vector<double> start, std::vector<double> transitions,
                            std::vector<double> emissions);
   static Model gaussian(std::vector<double> start, std::vector<double> transitions,
                         std::vector<double> means, std::vector<double> variances);
+  static Model gaussian_full(std::vector<double> start, std::vector<double> transitions,
+                             std::vector<double> means, std::vector<double> covariances);
 
-  // Throws InvalidArgument("<where>: ...") on wrong sizes, negative/NaN entries, rows not summing to
-  // 1, or non-positive/non-finite variances.
+  // Throws InvalidArgument("<where>: ...") on wrong sizes, negative/NaN entries, rows not summing
+  // to 1, non-positive/non-finite variances, or a covariance that is not symmetric or not positive
+  // definite (singular: "covariances[s] is not positive definite (Cholesky pivot d is x)").
   void validate(const std::string& where = "hmm") const;
 };
+
+// "categorical" | "gaussian" (diagonal) | "gaussian-full": the names of files and of Python.
+const char* emission_name(EmissionType type);
+inline bool is_gaussian(EmissionType type) { return type != EmissionType::categorical; }
 
 // A non-owning view of one observation sequence: `symbols` [T] for categorical models, `values`
 // [T, D] for Gaussian ones (the other pointer stays null).
@@ -115,7 +130,9 @@ struct FitOptions {
   bool fix_start = false;      // keep start bit-identical
   bool fix_transitions = false;
   bool fix_emissions = false;  // emissions, or means and variances
-  double variance_floor = 1e-6;  // Gaussian: re-estimated variances are clamped to >= this
+  // Gaussian: re-estimated variances are clamped to >= this; full covariances have their
+  // eigenvalues clamped to >= this (the constrained maximum of the M-step, so EM stays monotone).
+  double variance_floor = 1e-6;
   int threads = 0;
   // Called after every E-step: iteration (0 = the initial model), total log-likelihood, change.
   std::function<void(int iter, double loglik, double delta)> on_iteration;
@@ -129,6 +146,41 @@ struct FitResult {
 
 // Re-estimates `model` in place from all sequences (variable lengths).
 FitResult baum_welch(Model& model, std::span<const SequenceView> seqs, const FitOptions& options);
+
+// ---- fitting from data: initialisation and restarts (init.cc)
+// -------------------------------------
+enum class InitMethod {
+  kmeans,  // Gaussian: k-means++ then Lloyd on all observations; states from the clusters
+  random,  // random parameters (categorical: Dirichlet(1) rows; Gaussian: random observations as
+           // means)
+};
+
+struct InitOptions {
+  InitMethod method = InitMethod::kmeans;
+  int n_init = 1;  // restarts (each from its own seed); the best final log-likelihood wins
+  std::uint64_t seed = 0;
+  int kmeans_iter = 100;  // Lloyd iterations at most
+  Index n_symbols = 0;    // categorical K; 0: the largest symbol + 1
+};
+
+// One initial model of S states for `type` from the sequences (docs/hmm.md: "Fitting from data").
+// InvalidArgument for k-means on a categorical model, S < 1, fewer observations than states, or bad
+// sequences.
+// D: the observations' dimension (Gaussian; ignored for categorical).
+Model initial_model(EmissionType type, Index n_states, std::span<const SequenceView> seqs,
+                    const InitOptions& init, std::uint64_t seed, double variance_floor, Index dim);
+
+struct FitFromDataResult {
+  Model model;    // the best restart's fitted model
+  FitResult fit;  // its Baum–Welch history
+  int best_restart = 0;
+  std::vector<double> restart_logliks;  // final total log-likelihood of every restart
+};
+// n_init times: initial_model(seed of restart r = the r-th splitmix64 draw from init.seed), then
+// baum_welch; the restart with the highest final log-likelihood is kept (ties: the lowest r).
+FitFromDataResult fit_from_data(EmissionType type, Index n_states,
+                                std::span<const SequenceView> seqs, Index dim,
+                                const InitOptions& init, const FitOptions& options);
 
 // ---- sampling --------------------------------------------------------------------------------------
 // n_seqs sequences of `length` steps from a std::mt19937_64 seeded with `seed`; uniforms are

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "hmm/kernels.h"
+#include "hmm/linalg.h"
 #include "kessel/error.h"
 #include "util/parallel.h"
 
@@ -30,12 +31,31 @@ struct StatsLayout {
     start = 1;
     xi = start + S;          // [S, S] alpha/z (x) w, times A after the reduction
     emis = xi + S * S;       // categorical [K, S] (symbol-major)
-    gsum = emis + (t.type == EmissionType::categorical ? K * S : 0);  // Gaussian [S]
-    s1 = gsum + (t.type == EmissionType::gaussian ? S : 0);            // [D, S]
-    s2 = s1 + (t.type == EmissionType::gaussian ? D * S : 0);          // [D, S]
-    size = s2 + (t.type == EmissionType::gaussian ? D * S : 0);
+    const bool gauss = t.type != EmissionType::categorical;
+    const bool full = t.type == EmissionType::gaussian_full;
+    gsum = emis + (gauss ? 0 : K * S);  // Gaussian [S]
+    s1 = gsum + (gauss ? S : 0);        // diagonal [D, S]; full [S, D]
+    s2 = s1 + (gauss ? D * S : 0);      // diagonal [D, S]; full [S, D, D]
+    size = s2 + (full ? S * D * D : gauss ? D * S : 0);
   }
 };
+
+// Full-covariance statistics of one step x [D] with posterior g [S]; ADDS INTO s1 [S, D] and s2
+// [S, D, D] (lower triangle): diff = x - mu_s; s1[s] += g[s] diff; s2[s] += g[s] diff diff^T.
+void full_gaussian_stats(double* s1, double* s2, const double* g, const double* x, const double* mu,
+                         Index S, Index D) {
+  for (Index s = 0; s < S; ++s) {
+    if (g[s] == 0.0) continue;
+    double* a = s1 + s * D;
+    double* c = s2 + s * D * D;
+    const double* m = mu + s * D;
+    for (Index i = 0; i < D; ++i) {
+      const double di = x[i] - m[i];
+      a[i] += g[s] * di;
+      for (Index j = 0; j <= i; ++j) c[i * D + j] += g[s] * di * (x[j] - m[j]);
+    }
+  }
+}
 
 // E-step for one sequence: ADDS INTO stats (layout L). Returns false when p(x) = 0.
 bool accumulate(double* stats, const StatsLayout& L, detail::Workspace& ws,
@@ -62,6 +82,11 @@ bool accumulate(double* stats, const StatsLayout& L, detail::Workspace& ws,
       continue;
     }
     k.add(stats + L.gsum, g, S);
+    if (tab.type == EmissionType::gaussian_full) {
+      full_gaussian_stats(stats + L.s1, stats + L.s2, g, seq.values + t * L.D, tab.means.data(), S,
+                          L.D);
+      continue;
+    }
     k.gaussian_stats(stats + L.s1, stats + L.s2, g, seq.values + t * L.D, tab.means_t.data(), S,
                      L.D);
   }
@@ -105,6 +130,30 @@ std::vector<double> e_step(const detail::HmmKernels& k, const detail::Tables& ta
   return total;
 }
 
+// Means and covariances from the statistics around the current means: shift = s1 / n, Sigma = s2 /
+// n
+// - shift shift^T, then the eigenvalue floor (detail::floor_eigenvalues), which also keeps every
+// covariance positive definite.
+void full_covariance_m_step(Model& m, const double* gsum, const double* s1, const double* s2,
+                            double floor) {
+  const Index S = m.n_states, D = m.dim;
+  std::vector<double> C(D * D);
+  for (Index s = 0; s < S; ++s) {
+    const double n = gsum[s];
+    if (!(n > 0.0)) continue;
+    const double* a = s1 + s * D;
+    const double* c = s2 + s * D * D;
+    for (Index i = 0; i < D; ++i) {
+      for (Index j = 0; j <= i; ++j) {
+        C[i * D + j] = C[j * D + i] = c[i * D + j] / n - (a[i] / n) * (a[j] / n);
+      }
+    }
+    detail::floor_eigenvalues(C.data(), D, floor);
+    std::copy(C.begin(), C.end(), m.covariances.begin() + s * D * D);
+    for (Index d = 0; d < D; ++d) m.means[s * D + d] += a[d] / n;
+  }
+}
+
 // One M-step from total statistics. Rows whose expected count is 0 (a state never visited, or never
 // left) carry no information and keep their current values.
 void m_step(Model& m, const detail::Tables& tab, const std::vector<double>& st,
@@ -140,6 +189,11 @@ void m_step(Model& m, const detail::Tables& tab, const std::vector<double>& st,
     return;
   }
   const Index D = m.dim;
+  if (m.type == EmissionType::gaussian_full) {
+    full_covariance_m_step(m, st.data() + L.gsum, st.data() + L.s1, st.data() + L.s2,
+                           opt.variance_floor);
+    return;
+  }
   for (Index s = 0; s < S; ++s) {
     const double n = st[L.gsum + s];
     if (!(n > 0.0)) continue;

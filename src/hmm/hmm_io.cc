@@ -100,6 +100,38 @@ void append_row(std::string& s, const double* x, Index n) {
   s += "]";
 }
 
+// "covariances": S matrices of D x D numbers (gaussian-full), flattened [S, D, D].
+std::vector<double> covariance_field(const json& j, Index S, Index D, const std::string& text,
+                                     const std::string& name) {
+  const long line = key_line(text, "covariances");
+  if (!j.contains("covariances")) throw ParseError(name, 1, "missing field \"covariances\"");
+  const json& c = j.at("covariances");
+  const std::string shape = std::to_string(S) + " matrices of " + std::to_string(D) + "x" +
+                            std::to_string(D) + " numbers (S=" + std::to_string(S) +
+                            " states, D=" + std::to_string(D) + " from \"means\")";
+  if (!c.is_array() || static_cast<Index>(c.size()) != S) {
+    throw ParseError(name, line, "\"covariances\" must hold " + shape);
+  }
+  std::vector<double> out;
+  for (Index s = 0; s < S; ++s) {
+    const json& m = c[s];
+    bool ok = m.is_array() && static_cast<Index>(m.size()) == D;
+    for (Index i = 0; ok && i < D; ++i) {
+      ok = m[i].is_array() && static_cast<Index>(m[i].size()) == D;
+      for (Index k = 0; ok && k < D; ++k) {
+        ok = m[i][k].is_number();
+        if (ok) out.push_back(m[i][k].get<double>());
+      }
+    }
+    if (!ok) {
+      throw ParseError(name, line,
+                       "\"covariances\"[" + std::to_string(s) + "] is not a " + std::to_string(D) +
+                           "x" + std::to_string(D) + " matrix of numbers (need " + shape + ")");
+    }
+  }
+  return out;
+}
+
 void append_matrix(std::string& s, const char* key, const std::vector<double>& m, Index rows,
                    Index cols) {
   s += ",\n  \"" + std::string(key) + "\": [\n";
@@ -157,19 +189,23 @@ Model model_from_json_text(const std::string& text, const std::string& name) {
   if (!j.is_object()) throw ParseError(name, 1, "the model must be a JSON object");
   if (!j.contains("type") || !j.at("type").is_string()) {
     throw ParseError(name, key_line(text, "type"),
-                     "field \"type\" must be \"categorical\" or \"gaussian\"");
+                     "field \"type\" must be \"categorical\", \"gaussian\" or \"gaussian-full\"");
   }
   const std::string type = j.at("type").get<std::string>();
-  if (type != "categorical" && type != "gaussian") {
+  if (type != "categorical" && type != "gaussian" && type != "gaussian-full") {
     throw ParseError(name, key_line(text, "type"),
-                     "unknown type \"" + type + "\" (expected \"categorical\" or \"gaussian\")");
+                     "unknown type \"" + type +
+                         "\" (expected \"categorical\", \"gaussian\" or \"gaussian-full\")");
   }
   // Unknown keys are refused, not ignored: a typo ("transitons") or a key of the other emission type
   // ("means" in a categorical model) would otherwise pass for a model the file does not describe.
   {
     const std::vector<std::string> allowed =
-        type == "categorical" ? std::vector<std::string>{"type", "start", "transitions", "emissions"}
-                              : std::vector<std::string>{"type", "start", "transitions", "means", "variances"};
+        type == "categorical"
+            ? std::vector<std::string>{"type", "start", "transitions", "emissions"}
+        : type == "gaussian"
+            ? std::vector<std::string>{"type", "start", "transitions", "means", "variances"}
+            : std::vector<std::string>{"type", "start", "transitions", "means", "covariances"};
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
       std::string expected;
@@ -179,7 +215,9 @@ Model model_from_json_text(const std::string& text, const std::string& name) {
     }
   }
   Model m;
-  m.type = type == "categorical" ? EmissionType::categorical : EmissionType::gaussian;
+  m.type = type == "categorical" ? EmissionType::categorical
+           : type == "gaussian"  ? EmissionType::gaussian
+                                 : EmissionType::gaussian_full;
   m.start = vector_field(j, "start", text, name);
   m.n_states = static_cast<Index>(m.start.size());
   Index rows = 0, cols = 0;
@@ -191,7 +229,8 @@ Model model_from_json_text(const std::string& text, const std::string& name) {
   }
   const std::vector<std::string> keys =
       m.type == EmissionType::categorical ? std::vector<std::string>{"emissions"}
-                                          : std::vector<std::string>{"means", "variances"};
+      : m.type == EmissionType::gaussian  ? std::vector<std::string>{"means", "variances"}
+                                          : std::vector<std::string>{"means"};
   for (const auto& key : keys) {
     auto v = flat_matrix(j, key, &rows, &cols, text, name);
     if (rows != m.n_states) {
@@ -214,13 +253,17 @@ Model model_from_json_text(const std::string& text, const std::string& name) {
       m.variances = std::move(v);
     }
   }
+  if (m.type == EmissionType::gaussian_full) {
+    m.covariances = covariance_field(j, m.n_states, m.dim, text, name);
+  }
   try {
     m.validate("model");
   } catch (const InvalidArgument& e) {
     // validate's messages read "model: <field> ..."; point at that field's line.
     const std::string msg = e.what();
     long line = 1;
-    for (const char* key : {"start", "transitions", "emissions", "means", "variances"}) {
+    for (const char* key :
+         {"start", "transitions", "emissions", "means", "variances", "covariances"}) {
       if (msg.rfind(std::string("model: ") + key, 0) == 0) line = key_line(text, key);
     }
     throw ParseError(name, line, msg.substr(std::string("model: ").size()));
@@ -236,15 +279,27 @@ std::string model_to_json_text(const Model& m) {
   m.validate("hmm::model_to_json_text");
   const Index S = m.n_states;
   std::string s = "{\n  \"type\": ";
-  s += m.type == EmissionType::categorical ? "\"categorical\"" : "\"gaussian\"";
+  s += std::string("\"") + emission_name(m.type) + "\"";
   s += ",\n  \"start\": ";
   append_row(s, m.start.data(), S);
   append_matrix(s, "transitions", m.transitions, S, S);
   if (m.type == EmissionType::categorical) {
     append_matrix(s, "emissions", m.emissions, S, m.n_symbols);
-  } else {
+  } else if (m.type == EmissionType::gaussian) {
     append_matrix(s, "means", m.means, S, m.dim);
     append_matrix(s, "variances", m.variances, S, m.dim);
+  } else {
+    append_matrix(s, "means", m.means, S, m.dim);
+    s += ",\n  \"covariances\": [\n";
+    for (Index k = 0; k < S; ++k) {
+      s += "    [";
+      for (Index r = 0; r < m.dim; ++r) {
+        if (r > 0) s += ", ";
+        append_row(s, m.covariances.data() + (k * m.dim + r) * m.dim, m.dim);
+      }
+      s += k + 1 < S ? "],\n" : "]\n";
+    }
+    s += "  ]";
   }
   return s + "\n}\n";
 }

@@ -28,7 +28,9 @@ struct Tables {
   std::vector<double> log_emis_t;       // [K, S]  categorical: log b_s(k), symbol-major
   std::vector<double> means_t;          // [D, S]
   std::vector<double> neg_half_inv_var_t;  // [D, S]  -1 / (2 var)
-  std::vector<double> log_norm;         // [S]  -(D log 2pi + sum_d log var) / 2
+  std::vector<double> log_norm;            // [S]  -(D log 2pi + log det Sigma) / 2
+  std::vector<double> means;               // [S, D]  gaussian_full
+  std::vector<double> chol_inv;            // [S, D, D]  gaussian_full: L^-1, Sigma = L L^T
 };
 Tables make_tables(const Model& model);
 
@@ -54,6 +56,8 @@ double batch_flops(const Tables& tab, std::span<const SequenceView> seqs);
 // Checks that seq fits the model (pointer, length >= 1, symbol range, finite values).
 void check_sequence(const Tables& tab, SequenceView seq, const char* where, Index index = -1);
 
+// log_b [T, S] of a full-covariance model for x [T, D].
+void full_gaussian_log_prob(double* log_b, const Tables& tab, const double* x, Index T);
 // log_b [T, S]
 void emission_log_prob(double* log_b, const HmmKernels& k, const Tables& tab, SequenceView seq);
 // Scaled forward from log_b; writes alpha [T, S] and log_scale [T], returns log p(x).

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "hmm/kernels.h"
+#include "hmm/linalg.h"
 #include "kessel/error.h"
 #include "util/parallel.h"
 
@@ -66,6 +67,67 @@ Model Model::gaussian(std::vector<double> start, std::vector<double> transitions
   return m;
 }
 
+Model Model::gaussian_full(std::vector<double> start, std::vector<double> transitions,
+                           std::vector<double> means, std::vector<double> covariances) {
+  Model m;
+  m.type = EmissionType::gaussian_full;
+  m.n_states = infer_square(start.size(), transitions.size(), "HMM.gaussian_full");
+  KESSEL_CHECK_ARG(!means.empty() && means.size() % start.size() == 0,
+                   "HMM.gaussian_full: means has ", means.size(),
+                   " entries, not a positive multiple of S=", start.size());
+  m.dim = static_cast<Index>(means.size() / start.size());
+  m.start = std::move(start);
+  m.transitions = std::move(transitions);
+  m.means = std::move(means);
+  m.covariances = std::move(covariances);
+  m.validate("HMM.gaussian_full");
+  return m;
+}
+
+const char* emission_name(EmissionType type) {
+  switch (type) {
+    case EmissionType::categorical:
+      return "categorical";
+    case EmissionType::gaussian:
+      return "gaussian";
+    case EmissionType::gaussian_full:
+      return "gaussian-full";
+  }
+  return "?";
+}
+
+namespace {
+
+// Each state's covariance: finite, symmetric, positive definite (a Cholesky factor exists).
+void check_covariances(const Model& m, const std::string& where) {
+  const Index S = m.n_states, D = m.dim;
+  KESSEL_CHECK_ARG(static_cast<Index>(m.covariances.size()) == S * D * D, where,
+                   ": covariances has ", m.covariances.size(),
+                   " entries, expected S*D*D=", S * D * D);
+  std::vector<double> L(D * D);
+  for (Index s = 0; s < S; ++s) {
+    const double* C = m.covariances.data() + s * D * D;
+    for (Index i = 0; i < D; ++i) {
+      for (Index j = 0; j < D; ++j) {
+        const double a = C[i * D + j], b = C[j * D + i];
+        KESSEL_CHECK_ARG(std::isfinite(a), where, ": covariances[", s, "][", i, "][", j, "] is ", a,
+                         " (must be finite)");
+        KESSEL_CHECK_ARG(
+            std::fabs(a - b) <= kSymmetryTolerance * std::max({std::fabs(a), std::fabs(b), 1e-300}),
+            where, ": covariances[", s, "] is not symmetric ([", i, "][", j, "] = ", a, " but [", j,
+            "][", i, "] = ", b, ")");
+      }
+    }
+    double pivot = 0.0;
+    const Index bad = detail::cholesky(L.data(), C, D, &pivot);
+    KESSEL_CHECK_ARG(bad < 0, where, ": covariances[", s,
+                     "] is not positive definite (singular or indefinite: Cholesky pivot ", bad,
+                     " is ", pivot, ")");
+  }
+}
+
+}  // namespace
+
 void Model::validate(const std::string& where) const {
   const Index S = n_states;
   KESSEL_CHECK_ARG(S >= 1, where, ": model has S=", S, " states (need >= 1)");
@@ -88,11 +150,17 @@ void Model::validate(const std::string& where) const {
     KESSEL_CHECK_ARG(dim >= 1, where, ": Gaussian model has D=", dim, " dimensions");
     KESSEL_CHECK_ARG(static_cast<Index>(means.size()) == S * dim, where, ": means has ",
                      means.size(), " entries, expected S*D=", S * dim);
-    KESSEL_CHECK_ARG(static_cast<Index>(variances.size()) == S * dim, where, ": variances has ",
-                     variances.size(), " entries, expected S*D=", S * dim);
     for (Index i = 0; i < S * dim; ++i) {
       KESSEL_CHECK_ARG(std::isfinite(means[i]), where, ": means[", i / dim, "][", i % dim,
                        "] is ", means[i], " (must be finite)");
+    }
+    if (type == EmissionType::gaussian_full) {
+      check_covariances(*this, where);
+      return;
+    }
+    KESSEL_CHECK_ARG(static_cast<Index>(variances.size()) == S * dim, where, ": variances has ",
+                     variances.size(), " entries, expected S*D=", S * dim);
+    for (Index i = 0; i < S * dim; ++i) {
       KESSEL_CHECK_ARG(std::isfinite(variances[i]) && variances[i] > 0.0, where, ": variances[",
                        i / dim, "][", i % dim, "] is ", variances[i],
                        " (must be finite and > 0)");
@@ -134,6 +202,20 @@ Tables make_tables(const Model& m) {
     t.log_emis_t.resize(t.K * S);
     for (Index s = 0; s < S; ++s) {
       for (Index k = 0; k < t.K; ++k) t.log_emis_t[k * S + s] = std::log(m.emissions[s * t.K + k]);
+    }
+  } else if (m.type == EmissionType::gaussian_full) {
+    const Index D = t.D;
+    t.means = m.means;
+    t.chol_inv.resize(S * D * D);
+    t.log_norm.resize(S);
+    std::vector<double> L(D * D);
+    for (Index s = 0; s < S; ++s) {
+      double pivot = 0.0;
+      detail::cholesky(L.data(), m.covariances.data() + s * D * D, D, &pivot);  // validated
+      detail::lower_triangular_inverse(t.chol_inv.data() + s * D * D, L.data(), D);
+      double log_det = 0.0;
+      for (Index d = 0; d < D; ++d) log_det += 2.0 * std::log(L[d * D + d]);
+      t.log_norm[s] = -0.5 * (static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + log_det);
     }
   } else {
     const Index D = t.D;
@@ -211,8 +293,34 @@ void emission_log_prob(double* log_b, const HmmKernels& k, const Tables& tab, Se
     }
     return;
   }
+  if (tab.type == EmissionType::gaussian_full) {
+    full_gaussian_log_prob(log_b, tab, seq.values, T);
+    return;
+  }
   k.gaussian_log_prob(log_b, seq.values, tab.means_t.data(), tab.neg_half_inv_var_t.data(),
                       tab.log_norm.data(), T, S, tab.D);
+}
+
+// log N(x; mu_s, Sigma_s) = log_norm[s] - |L_s^-1 (x - mu_s)|^2 / 2: a triangular product per state
+// and step, O(S D^2) per step (plain loops, no SIMD table: the diagonal kernel's [D, S] layout does
+// not apply).
+void full_gaussian_log_prob(double* log_b, const Tables& tab, const double* x, Index T) {
+  const Index S = tab.S, D = tab.D;
+  std::vector<double> diff(D);
+  for (Index t = 0; t < T; ++t) {
+    for (Index s = 0; s < S; ++s) {
+      const double* mu = tab.means.data() + s * D;
+      const double* Li = tab.chol_inv.data() + s * D * D;
+      for (Index d = 0; d < D; ++d) diff[d] = x[t * D + d] - mu[d];
+      double q = 0.0;
+      for (Index i = 0; i < D; ++i) {
+        double y = 0.0;
+        for (Index k = 0; k <= i; ++k) y += Li[i * D + k] * diff[k];
+        q += y * y;
+      }
+      log_b[t * S + s] = tab.log_norm[s] - 0.5 * q;
+    }
+  }
 }
 
 }  // namespace detail

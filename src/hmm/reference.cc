@@ -1,10 +1,52 @@
 #include "hmm/reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <vector>
 
 namespace kessel::hmm::reference {
+
+namespace {
+
+// Textbook form: -(D log 2pi + log det Sigma + (x - mu)^T Sigma^-1 (x - mu)) / 2, with det and the
+// solve from Gaussian elimination with partial pivoting (not the Cholesky factor the fast path
+// uses).
+double full_gaussian_log_density(const Model& m, Index s, const double* x) {
+  const Index D = m.dim;
+  std::vector<double> A(m.covariances.begin() + s * D * D, m.covariances.begin() + (s + 1) * D * D);
+  std::vector<double> b(D);
+  for (Index d = 0; d < D; ++d) b[d] = x[d] - m.means[s * D + d];
+  const std::vector<double> diff = b;
+  double log_det = 0.0;
+  for (Index c = 0; c < D; ++c) {
+    Index p = c;
+    for (Index r = c + 1; r < D; ++r)
+      if (std::fabs(A[r * D + c]) > std::fabs(A[p * D + c])) p = r;
+    if (p != c) {
+      for (Index k = 0; k < D; ++k) std::swap(A[c * D + k], A[p * D + k]);
+      std::swap(b[c], b[p]);
+    }
+    log_det += std::log(std::fabs(A[c * D + c]));
+    for (Index r = c + 1; r < D; ++r) {
+      const double f = A[r * D + c] / A[c * D + c];
+      for (Index k = c; k < D; ++k) A[r * D + k] -= f * A[c * D + k];
+      b[r] -= f * b[c];
+    }
+  }
+  std::vector<double> y(D);  // Sigma^-1 diff by back substitution
+  for (Index r = D - 1; r >= 0; --r) {
+    double v = b[r];
+    for (Index k = r + 1; k < D; ++k) v -= A[r * D + k] * y[k];
+    y[r] = v / A[r * D + r];
+  }
+  double q = 0.0;
+  for (Index d = 0; d < D; ++d) q += diff[d] * y[d];
+  return -0.5 * (static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + log_det + q);
+}
+
+}  // namespace
 
 std::vector<double> emission_log_prob(const Model& m, SequenceView seq) {
   const Index S = m.n_states, T = seq.length;
@@ -13,6 +55,10 @@ std::vector<double> emission_log_prob(const Model& m, SequenceView seq) {
     for (Index s = 0; s < S; ++s) {
       if (m.type == EmissionType::categorical) {
         out[t * S + s] = std::log(m.emissions[s * m.n_symbols + seq.symbols[t]]);
+        continue;
+      }
+      if (m.type == EmissionType::gaussian_full) {
+        out[t * S + s] = full_gaussian_log_density(m, s, seq.values + t * m.dim);
         continue;
       }
       double lp = 0.0;

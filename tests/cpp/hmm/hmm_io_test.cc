@@ -87,7 +87,8 @@ TEST(HmmIo, ModelErrorsNameFileAndLine) {
             std::string::npos);
   EXPECT_NE(parse_error("").find("m.json:1: invalid JSON"), std::string::npos);
   EXPECT_EQ(parse_error(R"({"type": "poisson"})"),
-            "m.json:1: unknown type \"poisson\" (expected \"categorical\" or \"gaussian\")");
+            "m.json:1: unknown type \"poisson\" (expected \"categorical\", \"gaussian\" or "
+            "\"gaussian-full\")");
   EXPECT_EQ(parse_error(R"({"type": "gaussian", "start": [1], "transitions": [[1]], "means": [[0]]})"),
             "m.json:1: missing field \"variances\"");
   EXPECT_THROW(read_model(kData + "does_not_exist.json"), IoError);
