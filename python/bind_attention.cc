@@ -313,8 +313,9 @@ py::object attention_py(const py::handle& q, const py::handle& k, const py::hand
 // A float array whose shape must equal `expected` (dout, out, lse passed back in).
 FloatArray exact_shape_array(const py::handle& obj, const char* fn, const char* name,
                              const std::vector<py::ssize_t>& expected, bool finite) {
-  FloatArray a = finite ? float_array(obj, fn, name)
-                        : FloatArray::ensure(numeric_array(obj, fn, name, "f"));
+  FloatArray a =
+      finite ? float_array(obj, fn, name)
+             : (warn_if_narrowed(obj), FloatArray::ensure(numeric_array(obj, fn, name, "f")));
   const std::vector<py::ssize_t> got(a.shape(), a.shape() + a.ndim());
   KESSEL_CHECK_ARG(got == expected, fn, ": ", name, " has shape ", shape_of(a), " but must be ",
                    shape_string(std::vector<Index>(expected.begin(), expected.end())));
@@ -438,7 +439,9 @@ Spec keywords (see include/kessel/attention.h for the exact semantics):
   execution        kv_dtype ("float32" | "int8", forward/weights only), impl ("fused" | "reference"),
                    threads (<= 0: OpenMP default)
 A keyword set to None counts as absent. Bad arguments raise ValueError.
-q, k, v: [B, H, L, D], [H, L, D] or [L, D]; outputs take q's rank.)";
+q, k, v: [B, H, L, D], [H, L, D] or [L, D]; outputs take q's rank.
+Computation and outputs are float32: other arrays are converted, and a float64 array raises
+kessel.PrecisionWarning once per process.)";
 
 }  // namespace
 

@@ -38,8 +38,28 @@ text::Dialogue one_dialogue(const py::object& dialogue, const char* fn);
 std::string dialogue_utf8(const py::handle& dialogue);
 text::Dialogue parse_one_dialogue(const std::string& utf8, const std::string& name, const char* fn);
 
-// A C-contiguous float32 array: the form every kernel takes. Converts (copying) other dtypes/orders.
+// A C-contiguous float32 array: the form every kernel takes. Converts (copying) other
+// dtypes/orders; a float64 (or wider) numpy array so converted raises kessel.PrecisionWarning, once
+// per process (the caster below and float_array in numpy_views.h call warn_if_narrowed).
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
 using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
+// Adds kessel.PrecisionWarning (a UserWarning) to the module; module.cc calls it first.
+void register_precision_warning(py::module_& m);
+// Warns (kessel.PrecisionWarning, the first time only) when obj is a numpy array of a float dtype
+// wider than float32; throws error_already_set when a warnings filter turns it into an error.
+void warn_if_narrowed(const py::handle& obj);
+
 }  // namespace kessel::python
+
+namespace pybind11::detail {
+// FloatArray arguments of bound functions: the converting pass (the second, after an exact-match
+// pass fails) warns before pybind11 casts.
+template <>
+struct type_caster<kessel::python::FloatArray> : pyobject_caster<kessel::python::FloatArray> {
+  bool load(handle src, bool convert) {
+    if (convert) kessel::python::warn_if_narrowed(src);
+    return pyobject_caster<kessel::python::FloatArray>::load(src, convert);
+  }
+};
+}  // namespace pybind11::detail

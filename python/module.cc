@@ -9,7 +9,12 @@
 
 PYBIND11_MODULE(_kessel, m) {
   namespace py = pybind11;
-  m.doc() = "kessel: attention engine, fuzzy clustering, HMMs, normalization layers, EACA";
+  m.doc() =
+      "kessel: attention engine, fuzzy clustering, HMMs, normalization layers, EACA\n\n"
+      "Precision: the attention and normalization-layer functions compute in float32. Other arrays "
+      "are converted (copied) to float32; a float64 numpy array so converted raises "
+      "kessel.PrecisionWarning once per process (silence it with warnings.simplefilter('ignore', "
+      "kessel.PrecisionWarning)). The clustering and HMM functions compute in float64.";
   m.attr("__version__") = kessel::kVersion;  // project(kessel VERSION ...) in CMakeLists.txt
   static py::exception<kessel::InvalidArgument> invalid_argument(m, "InvalidArgument", PyExc_ValueError);
   static py::exception<kessel::ParseError> parse_error(m, "ParseError", PyExc_ValueError);
@@ -35,6 +40,7 @@ PYBIND11_MODULE(_kessel, m) {
   m.def("set_cpu_variant", [](const std::string& name) { kessel::set_cpu_variant(name); }, py::arg("name"),
         "Forces a SIMD variant for the process ('auto' restores the best); ValueError for a name this "
         "CPU or build cannot run.");
+  kessel::python::register_precision_warning(m);
   // One line per area (see bindings.h).
   kessel::python::bind_hmm(m);
   kessel::python::bind_attention(m);

@@ -55,8 +55,10 @@ inline void check_finite(const float* data, Index n, const char* fn, const char*
   }
 }
 
-// A finite float32 C-contiguous copy (or the array itself when it already is one).
+// A finite float32 C-contiguous copy (or the array itself when it already is one); a float64 array
+// raises kessel.PrecisionWarning the first time (warn_if_narrowed).
 inline FloatArray float_array(const py::handle& obj, const char* fn, const char* name) {
+  warn_if_narrowed(obj);
   FloatArray a = FloatArray::ensure(numeric_array(obj, fn, name, "biuf"));
   KESSEL_CHECK_ARG(a, fn, ": ", name, " could not be converted to float32");
   check_finite(a.data(), static_cast<Index>(a.size()), fn, name, shape_of(a));

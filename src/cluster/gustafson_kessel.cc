@@ -13,9 +13,11 @@
 #include <cblas.h>
 
 #include <cmath>
+#include <optional>
 
 #include "cluster/distances.h"
 #include "cluster/fuzzy_iteration.h"
+#include "cluster/gk_norm.h"
 #include "cluster/membership.h"
 #include "cluster/symmetric_eigen.h"
 #include "kessel/cluster.h"
@@ -25,24 +27,26 @@ namespace kessel::cluster {
 
 namespace {
 
-// (det F_0)^(1/D) of the population covariance of all data; 0 if the data span fewer than D dimensions.
+// (det F_0)^(1/D) of the population covariance of all data; 0 if the data span fewer than D
+// dimensions: always when N <= D (N centred points span at most N − 1), otherwise when the Cholesky
+// factorisation of F_0 breaks down.
 double data_covariance_scale(MatrixView x) {
   const Index n = x.rows, d = x.cols;
-  std::vector<double> mean(static_cast<size_t>(d), 0.0), cov(static_cast<size_t>(d * d), 0.0);
+  if (n <= d) return 0.0;
+  std::vector<double> mean(static_cast<size_t>(d), 0.0), centred(static_cast<size_t>(n * d)),
+      cov(static_cast<size_t>(d * d), 0.0);
   for (Index i = 0; i < n; ++i)
     for (Index k = 0; k < d; ++k) mean[k] += x.at(i, k);
   for (double& value : mean) value /= static_cast<double>(n);
   for (Index i = 0; i < n; ++i)
-    for (Index p = 0; p < d; ++p)
-      for (Index q = 0; q < d; ++q) cov[p * d + q] += (x.at(i, p) - mean[p]) * (x.at(i, q) - mean[q]);
-  for (double& value : cov) value /= static_cast<double>(n);
-  const SymmetricEigen eig = symmetric_eigen(cov.data(), d);
-  double log_det = 0;
-  for (double lambda : eig.values) {
-    if (!(lambda > 0)) return 0.0;
-    log_det += std::log(lambda);
-  }
-  return std::exp(log_det / static_cast<double>(d));
+    for (Index k = 0; k < d; ++k) centred[i * d + k] = x.at(i, k) - mean[k];
+  cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(n),
+              1.0 / static_cast<double>(n), centred.data(), static_cast<int>(d), 0.0, cov.data(),
+              static_cast<int>(d));
+  for (Index p = 0; p < d; ++p)
+    for (Index q = p + 1; q < d; ++q) cov[q * d + p] = cov[p * d + q];
+  const std::optional<double> log_det = log_det_cholesky(cov.data(), d);
+  return log_det ? std::exp(*log_det / static_cast<double>(d)) : 0.0;
 }
 
 // u [C, N]; cov [C, D, D] = Σ_k u_ki^m (x_k − v_i)(x_k − v_i)ᵀ / weights_i, by dsyrk on √(u^m)-weighted
@@ -88,38 +92,37 @@ void fuzzy_covariances(double* cov, MatrixView x, const double* u, const double*
   }
 }
 
-// Applies the safeguards to f [D, D] in place and writes the norm-inducing matrix a [D, D].
-void safeguard_and_invert(double* f, double* a, Index d, double gamma, double data_scale,
-                          double beta, double volume, Index cluster) {
-  for (Index e = 0; e < d * d; ++e) f[e] *= 1.0 - gamma;
-  for (Index p = 0; p < d; ++p) f[p * d + p] += gamma * data_scale;
-  SymmetricEigen eig = symmetric_eigen(f, d);
-  const double lambda_max = eig.values[0];
-  if (!(lambda_max > 0)) {
-    throw InvalidArgument(detail::concat(
-        "gustafson_kessel: cluster ", cluster, " has a zero fuzzy covariance (all its weight on one "
-        "point) and gamma = ", gamma, " with data covariance scale ", data_scale,
-        " cannot regularise it; use gamma > 0 on data that span all ", d, " dimensions"));
+// Wide data (N < D): W [N, D] with rows √(u_kj^m / Σ_k u_kj^m) (x_k − v_j), so that the fuzzy
+// covariance of cluster j is WᵀW (gk_norm_low_rank works from W, never forming the D×D product).
+void weighted_differences(double* w, MatrixView x, const double* u, const double* centre,
+                          double weight, double m) {
+  const Index n = x.rows, d = x.cols;
+  for (Index k = 0; k < n; ++k) {
+    const double s = weight > 0 ? std::sqrt(fuzzy_power(u[k], m) / weight) : 0.0;
+    for (Index q = 0; q < d; ++q) w[k * d + q] = s * (x.at(k, q) - centre[q]);
   }
-  double log_det = 0;
-  for (double& lambda : eig.values) {
-    lambda = std::max(lambda, lambda_max / beta);
-    log_det += std::log(lambda);
-  }
-  const double scale = std::exp((std::log(volume) + log_det) / static_cast<double>(d));
-  const std::vector<double>& phi = eig.vectors;
-  for (Index p = 0; p < d; ++p) {
-    for (Index q = 0; q < d; ++q) {
-      double fs = 0, as = 0;
-      for (Index k = 0; k < d; ++k) {
-        const double pq = phi[p * d + k] * phi[q * d + k];
-        fs += pq * eig.values[k];
-        as += pq / eig.values[k];
-      }
-      f[p * d + q] = fs;
-      a[p * d + q] = scale * as;
+}
+
+// The safeguarded F_j and A_j of every cluster into r.covariances and r.norm_matrices.
+void cluster_norms(GkResult& r, MatrixView x, const double* u, const SweepResult& sums,
+                   const GkOptions& o, double data_scale) {
+  const Index n = x.rows, d = x.cols, c = o.clusters;
+  auto params = [&](Index j) {
+    return GkNormParams{o.gamma, data_scale, o.beta, o.volumes.empty() ? 1.0 : o.volumes[j], j};
+  };
+  if (n < d) {
+    std::vector<double> w(static_cast<size_t>(n * d));
+    for (Index j = 0; j < c; ++j) {
+      weighted_differences(w.data(), x, u + j * n, &r.centres[j * d],
+                           sums.weights[static_cast<size_t>(j)], o.m);
+      gk_norm_low_rank(&r.covariances[j * d * d], &r.norm_matrices[j * d * d], w.data(), n, d,
+                       params(j));
     }
+    return;
   }
+  fuzzy_covariances(r.covariances.data(), x, u, r.centres.data(), sums.weights, c, o.m, o.threads);
+  for (Index j = 0; j < c; ++j)
+    gk_norm_dense(&r.covariances[j * d * d], &r.norm_matrices[j * d * d], d, params(j));
 }
 
 BlockDistances mahalanobis_block_distances(MatrixView x, const double* centres, const double* norms,
@@ -163,15 +166,11 @@ GkResult run_once(MatrixView x, const GkOptions& o, double data_scale, double sp
   // GK needs U at every step (the covariances), so every sweep stores it.
   alternate(r, sums, o.init != Init::kRandomMemberships, o, spread, restart,
             [&](bool, const SweepResult& current) {
-              fuzzy_covariances(r.covariances.data(), x, u.data(), r.centres.data(), current.weights, c, o.m,
-                                o.threads);
-              for (Index j = 0; j < c; ++j) {
-                safeguard_and_invert(&r.covariances[j * d * d], &r.norm_matrices[j * d * d], d, o.gamma,
-                                     data_scale, o.beta, o.volumes.empty() ? 1.0 : o.volumes[j], j);
-              }
-              return membership_sweep(x, c, o.m,
-                                      mahalanobis_block_distances(x, r.centres.data(), r.norm_matrices.data(), c),
-                                      2 * d, u.data(), o.threads);
+              cluster_norms(r, x, u.data(), current, o, data_scale);
+              return membership_sweep(
+                  x, c, o.m,
+                  mahalanobis_block_distances(x, r.centres.data(), r.norm_matrices.data(), c),
+                  2 * d, u.data(), o.threads);
             });
   r.memberships = to_point_major(u, n, c);
   return r;
@@ -225,10 +224,12 @@ std::vector<double> gk_predict(MatrixView x, MatrixView centres, std::span<const
   for (Index j = 0; j < c; ++j) {
     const double* a = norm_matrices.data() + j * d * d;
     for (Index r = 0; r < d; ++r)
-      for (Index k = 0; k < d; ++k) sym[static_cast<size_t>(r * d + k)] = 0.5 * (a[r * d + k] + a[k * d + r]);
-    const double smallest = symmetric_eigen(sym.data(), d).values.back();  // values are descending
-    KESSEL_CHECK_ARG(smallest > 0.0, "gk_predict: norm_matrices[", j, "] is not positive definite (smallest eigenvalue ",
-                     smallest, ")");
+      for (Index k = 0; k < d; ++k)
+        sym[static_cast<size_t>(r * d + k)] = 0.5 * (a[r * d + k] + a[k * d + r]);
+    const double smallest =
+        symmetric_eigen_lapack(sym.data(), d, false).values.back();  // descending
+    KESSEL_CHECK_ARG(smallest > 0.0, "gk_predict: norm_matrices[", j,
+                     "] is not positive definite (smallest eigenvalue ", smallest, ")");
   }
   std::vector<double> u(static_cast<size_t>(x.rows * c));
   predict_memberships(u.data(), x.rows, c, m,

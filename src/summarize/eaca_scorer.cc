@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "kessel/attention.h"
 #include "kessel/error.h"
@@ -30,6 +31,44 @@ std::string format_float(float v) {
   char buf[32];
   auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
   return std::string(buf, r.ptr);
+}
+
+constexpr const char* kCompressorTensor = "compress.weight";
+
+// Largest |weight| a model file may hold. Trained models stay below 2 (the largest of the runs in
+// docs/eaca.md is 1.39); 1e4 leaves room for any training, while a file past it is damaged: weights
+// near float's limit (3e38) overflow in the first layer and every dialogue would fail at inference.
+constexpr float kMaxAbsWeight = 1e4f;
+
+// "[0, 3]": the coordinates of flat index i in a row-major tensor of this shape.
+std::string index_text(std::size_t i, const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> at(shape.size());
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    const auto extent = static_cast<std::size_t>(shape[k]);
+    at[k] = static_cast<std::int64_t>(i % extent);
+    i /= extent;
+  }
+  return shape_text(at);
+}
+
+// A tensor of the file against what the metadata's hyperparameters make of it: its shape, and
+// weights that are finite and within ±kMaxAbsWeight, so a damaged file fails here, named, and not
+// at each dialogue.
+void check_weights(const NamedTensor& t, const std::vector<std::int64_t>& shape,
+                   const std::string& path) {
+  if (t.shape != shape)
+    throw ParseError(path, 0,
+                     "tensor " + t.name + ": shape " + shape_text(t.shape) +
+                         ", but the metadata's hyperparameters give " + shape_text(shape));
+  for (std::size_t i = 0; i < t.data.size(); ++i) {
+    const float v = t.data[i];
+    if (std::isfinite(v) && std::abs(v) <= kMaxAbsWeight) continue;
+    throw ParseError(
+        path, 0,
+        "tensor " + t.name + ": " + (std::isfinite(v) ? "value " : "non-finite value ") +
+            format_float(v) + " at " + index_text(i, t.shape) +
+            (std::isfinite(v) ? " is outside ±" + format_float(kMaxAbsWeight) : std::string()));
+  }
 }
 
 }  // namespace
@@ -432,7 +471,7 @@ void EacaModel::save(const std::string& path) const {
     }
   if (!compressor_.empty()) {
     NamedTensor t;
-    t.name = "compress.weight";
+    t.name = kCompressorTensor;
     t.shape = {static_cast<std::int64_t>(compressor_.size())};
     t.data = compressor_;
     file.tensors.push_back(std::move(t));
@@ -449,34 +488,36 @@ EacaModel EacaModel::load(const std::string& path) {
   // promises more than the file holds is an error about the file, not an allocation failure.
   const auto specs = eaca_param_specs(d);
   std::vector<const NamedTensor*> found;  // member-major, in specs order
+  std::set<std::string> expected;
   for (int k = 0; k < config.members; ++k)
     for (const auto& spec : specs) {
       const std::string name = member_tensor(k, spec.name);
       const NamedTensor* t = file.find(name);
       if (!t) throw ParseError(path, 0, "tensor " + name + ": missing");
-      if (t->shape != spec.shape)
-        throw ParseError(path, 0, "tensor " + name + ": shape does not match the metadata");
-      for (float v : t->data)
-        if (!std::isfinite(v)) throw ParseError(path, 0, "tensor " + name + ": non-finite value");
+      check_weights(*t, spec.shape, path);
       found.push_back(t);
+      expected.insert(name);
     }
+  expected.insert(kCompressorTensor);
+  for (const auto& t : file.tensors)
+    if (!expected.count(t.name))
+      throw ParseError(path, 0,
+                       "tensor " + t.name + ": not part of a model with these hyperparameters (" +
+                           std::to_string(config.members) + " member(s))");
+  const NamedTensor* compressor = file.find(kCompressorTensor);
+  if (compressor) check_weights(*compressor, {kCompressBuckets + 1}, path);
+  if (!compressor && config.compress_threshold > 0.0f)
+    throw ParseError(path, 0,
+                     std::string("tensor ") + kCompressorTensor +
+                         ": missing, but __metadata__.compress_threshold is " +
+                         format_float(config.compress_threshold));
   EacaModel model(config, 0);
   for (int k = 0; k < config.members; ++k)
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const NamedTensor* t = found[static_cast<std::size_t>(k) * specs.size() + i];
       std::copy(t->data.begin(), t->data.end(), model.params_.begin() + P * k + specs[i].offset);
     }
-  if (const NamedTensor* t = file.find("compress.weight")) {
-    if (t->shape.size() != 1 || t->shape[0] < 2)
-      throw ParseError(path, 0, "tensor compress.weight: expected shape [buckets + 1]");
-    for (float v : t->data)
-      if (!std::isfinite(v)) throw ParseError(path, 0, "tensor compress.weight: non-finite value");
-    model.compressor_ = t->data;
-  } else if (config.compress_threshold > 0.0f) {
-    throw ParseError(path, 0,
-                     "tensor compress.weight: missing, but __metadata__.compress_threshold is " +
-                         format_float(config.compress_threshold));
-  }
+  if (compressor) model.compressor_ = compressor->data;
   model.metadata_ = file.metadata;
   return model;
 }

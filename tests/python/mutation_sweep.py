@@ -23,7 +23,7 @@ import tempfile
 SPECIAL = [b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'\xff', b'\xc3', b'\xf0\x9f', b'\x00', b'\n',
            b'\t', b'\r', b'\\u0000', b'\\ud83d', b'1e999', b'-1e400', b'-', b'nan', b'NaN', b'inf', b'null',
            b'true', b'""', b'99999999999999999999', b'\xe3\x80\x82', b'\xf0\x9f\x98\xa1', b'\xe2\x80\x8d',
-           b'[\xe6\x80\x92]', b':(', b'#']
+           b'[\xe6\x80\x92]', b':(', b'#', b'4294967296', b'4611686018427387904', b'3e38', b'-0']
 
 
 def mutate(data, rng):
@@ -55,6 +55,18 @@ EMOTION_LABELS = (
 def read(path, lines=None):
     with open(path, "rb") as f:
         return f.read() if lines is None else b"".join(f.readlines()[:lines])
+
+
+def tiny_model(cli, source, work):
+    """A small EACA model trained on the bundled English samples (a 4 KB file, half of it header), so
+    that the sweep damages a real model's header, offsets and weights."""
+    path = os.path.join(work, "tiny.safetensors")
+    if not os.path.exists(path):
+        subprocess.run([cli, "train", "--data", os.path.join(source, "data", "samples", "dialogues_en.jsonl"),
+                        "--members", "1", "--epochs", "1", "--hidden", "4", "--embed-dim", "2", "--buckets", "8",
+                        "--no-compress", "--dev-fraction", "0.3", "--threads", "1", "--out", path],
+                       check=True, capture_output=True, timeout=300)
+    return read(path)
 
 
 def cases(cli, source, data, work):
@@ -106,6 +118,10 @@ def cases(cli, source, data, work):
         "expand_seeds": (read(os.path.join(lexicon, "default_zh.tsv"), 40),
                          one(cli, "lexicon", "expand", "--seeds", "@", "--corpus", os.path.join(work, "corpus.txt"), "--min-count", "1")),
         "emotion_labels": (EMOTION_LABELS, one(cli, "eval", "--data", samples["zh"], "--emotion-labels", "@", "--bootstrap", "10")),
+        # A damaged model file: a named error about the file (or, when only a weight changed, a
+        # summary), never an allocation failure or an overflow.
+        "eaca_model": (tiny_model(cli, source, work),
+                       one(cli, "summarize", "--model", "@", *en)),
         "expand_corpus": (corpus.encode(),
                           one(cli, "lexicon", "expand", "--seeds", os.path.join(lexicon, "default_zh.tsv"), "--corpus", "@", "--min-count", "1")),
     }

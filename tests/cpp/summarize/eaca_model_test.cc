@@ -443,7 +443,10 @@ TEST(EacaModel, LoadRejectsMetadataTheTensorsDoNotBackAndNonFiniteWeights) {
   };
   SafetensorsFile f = good;
   f.metadata["hidden"] = "40000";  // would need gigabytes; the tensors are checked first
-  EXPECT_NE(load_error(f).find("shape does not match the metadata"), std::string::npos) << load_error(f);
+  EXPECT_NE(load_error(f).find(
+                "tensor w_in: shape [8, 30], but the metadata's hyperparameters give [40000, 30]"),
+            std::string::npos)
+      << load_error(f);
   f.metadata["hidden"] = "2000000000";  // would overflow the parameter count
   EXPECT_NE(load_error(f).find("too large"), std::string::npos) << load_error(f);
   f = good;
@@ -451,6 +454,79 @@ TEST(EacaModel, LoadRejectsMetadataTheTensorsDoNotBackAndNonFiniteWeights) {
     if (t.name == "ws") t.data[3] = std::nanf("");
   EXPECT_NE(load_error(f).find("tensor ws: non-finite value"), std::string::npos) << load_error(f);
   std::filesystem::remove(path);
+}
+
+// Issue 23's model-file reproductions: a tensor the hyperparameters do not give (a compress.weight
+// of [2] where the hash needs [2^18 + 1], a wrong width, a tensor no member has) and weights a
+// forward pass would overflow on are refused at load, naming the file, the tensor, the shapes or
+// the index.
+TEST(EacaModel, LoadChecksEveryTensorAgainstTheHyperparametersAndTheWeightRange) {
+  EacaConfig c = testing::small_eaca_config();
+  c.members = 1;
+  EacaModel a(c, 2);
+  a.compressor().assign(kCompressBuckets + 1, 0.25f);
+  const auto path =
+      (std::filesystem::temp_directory_path() / "kessel_eaca_checked.safetensors").string();
+  a.save(path);
+  const SafetensorsFile good = read_safetensors(path);
+  auto load_error = [&](const SafetensorsFile& f) {
+    write_safetensors(path, f);
+    try {
+      EacaModel::load(path);
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  auto edited = [&](const std::string& name, auto edit) {
+    SafetensorsFile f = good;
+    for (auto& t : f.tensors)
+      if (t.name == name) edit(t);
+    return f;
+  };
+  ASSERT_EQ(load_error(good), "no error");
+  std::string e = load_error(edited("compress.weight", [](NamedTensor& t) {
+    t.shape = {2};
+    t.data = {0.5f, -1.0f};
+  }));
+  EXPECT_EQ(
+      e,
+      path +
+          ": tensor compress.weight: shape [2], but the metadata's hyperparameters give [262145]");
+  e = load_error(edited("ws", [](NamedTensor& t) { t.shape = {16, 8}; }));  // D×2D stored as 2D×D
+  EXPECT_EQ(e,
+            path + ": tensor ws: shape [16, 8], but the metadata's hyperparameters give [8, 16]");
+  SafetensorsFile extra = good;
+  extra.tensors.push_back({"member1.emb", {1}, {0.0f}});
+  EXPECT_EQ(
+      load_error(extra),
+      path + ": tensor member1.emb: not part of a model with these hyperparameters (1 member(s))");
+  e = load_error(edited("ws", [](NamedTensor& t) { t.data[19] = 3e38f; }));
+  EXPECT_EQ(e, path + ": tensor ws: value 3e+38 at [1, 3] is outside ±10000");
+  e = load_error(edited("emb", [](NamedTensor& t) { t.data[7] = -3e38f; }));
+  EXPECT_EQ(e, path + ": tensor emb: value -3e+38 at [1, 1] is outside ±10000");
+  e = load_error(edited("compress.weight", [](NamedTensor& t) { t.data.back() = -INFINITY; }));
+  EXPECT_EQ(e, path + ": tensor compress.weight: non-finite value -inf at [262144]");
+  std::filesystem::remove(path);
+}
+
+// The weight bound is one the forward pass survives: a model with every weight at ±10000 scores
+// finite numbers (so the bound refuses damaged files, not merely unusual ones).
+TEST(EacaModel, WeightsAtTheLoadBoundScoreFinite) {
+  Fixture fx(true);
+  EacaConfig c = testing::small_eaca_config();
+  c.context_encoder = true;
+  EacaModel a(c, 3);
+  for (std::size_t i = 0; i < a.parameters().size(); ++i)
+    a.parameters()[i] = (i % 3 == 0 ? -1.0f : 1.0f) * 1e4f;
+  const auto path =
+      (std::filesystem::temp_directory_path() / "kessel_eaca_bound.safetensors").string();
+  a.save(path);
+  const EacaModel loaded = EacaModel::load(path);
+  std::filesystem::remove(path);
+  const UnitScores s = loaded.score(fx.prepared);
+  ASSERT_FALSE(s.salience.empty());
+  for (float v : s.salience) EXPECT_TRUE(std::isfinite(v)) << v;
 }
 
 TEST(EacaModel, EnsembleAveragesItsMembersAndRoundTrips) {
