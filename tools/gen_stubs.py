@@ -115,6 +115,10 @@ def emit_class(name, cls):
             continue
         if isinstance(value, staticmethod):
             body += emit_function(attr, value.__func__, "    ", "@staticmethod")
+        elif type(value).__name__ == "_ClassOrInstanceMethod":
+            # Called on the class it is the class form (_fit_from_data), on an instance the
+            # instance form (_fit_in_place): one descriptor, typed by both through their own stubs.
+            body += [f"    def {attr}(self, *args: Any, **kwargs: Any) -> Any: ...  # see _fit_from_data / _fit_in_place"]
         elif isinstance(value, property):
             body += ["    @property", f"    def {attr}(self) -> {stub_type(property_type(value))}: ..."]
         elif attr == "__init__" and not hasattr(value, "__func__") and type(value).__name__ == "wrapper_descriptor":
