@@ -586,7 +586,8 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
     out[i].char_end = std::min(out[i].char_end, std::max(out[i].term_char_end, out[i + 1].char_start));
   // Feelings shown without a lexicon word (rhetorical questions, complaints about time, worry):
   // emotion_cues.h.
-  if (options.customer_turn && options.implicit_cues)
+  if (options.customer_turn && options.implicit_cues &&
+      (result.language != Language::en || options.implicit_cues_english))
     detail::add_cue_mentions(decoded, result.language, turn, out);
   for (EmotionMention& m : out) {
     m.byte_start = decoded.byte_offsets[static_cast<std::size_t>(m.char_start)];

@@ -164,7 +164,7 @@ def test_exit_3_for_input_and_runtime_errors(tmp_path):
         first = f.readline()
     bad.write_text(first + '{"id": "x", "turns": []}\n')
     assert f"{bad}:2: turns: empty dialogue" in input_error("summarize", "--input", bad)  # ParseError, file:line
-    assert "cannot open" in input_error("summarize", "--input", SAMPLES["zh"], "--output",
+    assert "cannot write into the folder" in input_error("summarize", "--input", SAMPLES["zh"], "--output",
                                         tmp_path / "no" / "dir" / "out.jsonl")  # a file that cannot be written
     (tmp_path / "m.json").write_text('{"type": "categorical", "start": [1], "transitions": [[1]], "emissions": [[1]]}')
     (tmp_path / "x.txt").write_text("0 7\n")

@@ -127,7 +127,7 @@ def check_record(rec, source, lang, max_sentences=None):
         assert body and any(f in turns[s["turn"]]["text"] for f in forms), (body, turns[s["turn"]]["text"])
     assert rec["summary"] == render_summary(rec["sentences"], lang, turns)
     for e in rec["emotions"]:
-        assert set(e) == {"term", "turn", "start", "end", "emotion", "kind", "strength", "in_summary"}
+        assert set(e) == {"term", "turn", "start", "end", "emotion", "kind", "strength", "source", "in_summary"}
         assert e["kind"] in {"feeling", "report", "judgement", "request"}
         assert 0.0 < e["strength"] <= 1.0  # an expressed mention: strength is what the constraint ranks
         text = turns[e["turn"]]["text"]

@@ -19,6 +19,7 @@ const Lexicon& default_lexicon() {
 std::vector<EmotionMention> cues_in(const std::string& text, bool customer = true) {
   DetectOptions o;
   o.customer_turn = customer;
+  o.implicit_cues_english = true;  // off by default (emotion.h); tested here
   std::vector<EmotionMention> out;
   for (EmotionMention& m : detect_emotions(text, default_lexicon(), 3, o))
     if (m.source.rfind("cue:", 0) == 0) out.push_back(std::move(m));
@@ -77,6 +78,11 @@ TEST(EmotionCues, RankBelowNamedFeelingsAndAboveRequests) {
   ASSERT_GT(cue, 0.0f);
   EXPECT_GT(feeling, cue);
   EXPECT_GT(cue, request);
+}
+
+TEST(EmotionCues, EnglishCuesAreOffByDefault) {
+  for (const auto& m : detect_emotions("Why does it take 3 weeks to refund me?", default_lexicon()))
+    EXPECT_NE(m.source.rfind("cue:", 0), 0u);
 }
 
 TEST(EmotionCues, NeverInAgentTurnsOrOtherLanguagesOrOverALexiconExpression) {
