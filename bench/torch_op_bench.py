@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """kessel.torch.attention forward + backward against PyTorch eager forward + backward, same process,
-same threads (torch.set_num_threads; kessel.torch uses torch.get_num_threads()).
+same threads (torch.set_num_threads and OpenBLAS's own thread count, as bench/attention_torch.py;
+kessel.torch uses torch.get_num_threads()).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/torch_op_bench.py [--lengths 4096] [--threads 1,2]
-        [--budget 20] [--json]
+        [--repeats 5] [--json]
 
 Shapes: B=1, H=8, D=64 (as bench/attention_torch.py). Each case is timed as out = f(q, k, v);
 out.backward(dout), the leaves' .grad reset before each call, medians of interleaved repeats (load
@@ -35,6 +36,9 @@ import torch
 import kessel
 import kessel.torch as kt
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from attention_torch import openblas_set_threads  # noqa: E402 (torch's matmuls run in OpenBLAS)
+
 B, H, D = 1, 8, 64
 EPS = 1e-12
 
@@ -43,17 +47,11 @@ def log(msg):
     print(f"[torch_op_bench] {msg}", file=sys.stderr, flush=True)
 
 
-def paired_medians(fns, budget_s, max_repeats):
-    """Median wall ms and median process CPU ms of each fn, timed in interleaved rounds (as
-    bench/attention_torch.py), so that load from other processes hits every contender alike. CPU time
-    (all threads of this process) leaves out the time the process waited for a core: on a loaded
-    machine it is the steadier of the two."""
-    first = []
-    for fn in fns:  # warm-up (allocations, thread pools)
-        t0 = time.perf_counter()
-        fn()
-        first.append(max(time.perf_counter() - t0, 1e-6))
-    repeats = int(min(max(budget_s / sum(first), 3), max_repeats))
+def paired_medians(fns, repeats):
+    """Median wall ms and median process CPU ms of each fn (already warmed up), timed in interleaved
+    rounds (as bench/attention_torch.py), so that load from other processes hits every contender
+    alike. CPU time (all threads of this process) leaves out the time the process waited for a core:
+    on a loaded machine it is the steadier of the two."""
     wall = [[] for _ in fns]
     cpu = [[] for _ in fns]
     for _ in range(repeats):
@@ -125,7 +123,7 @@ def rel_err(a, b):
     return float((a.double() - b.double()).abs().max() / b.double().abs().max().clamp_min(1e-30))
 
 
-def bench_case(name, L, threads, budget_s):
+def bench_case(name, L, threads, repeats):
     eager_fn, spec_fn, extra_fn = cases()[name]
     q, k, v, dout = make_inputs(L)
     extra_e, extra_k = extra_fn(), extra_fn()
@@ -135,7 +133,8 @@ def bench_case(name, L, threads, budget_s):
     run_eager = lambda: step(lambda: eager_fn(q, k, v, extra_e), leaves_e, dout)  # noqa: E731
     run_kessel = lambda: step(lambda: kt.attention(q, k, v, **spec), leaves_k, dout)  # noqa: E731
 
-    # The same computation: outputs and every gradient agree (float32 eager vs float32 fused).
+    # The same computation: outputs and every gradient agree (float32 eager vs float32 fused). These
+    # first calls are also the warm-up (allocations, thread pools).
     out_e, g_e = run_eager()
     out_k, g_k = run_kessel()
     check = {"out": rel_err(out_k, out_e)}
@@ -153,9 +152,10 @@ def bench_case(name, L, threads, budget_s):
         out, lse = kessel.attention(qn, kn, vn, return_lse=True, threads=threads, **np_spec)
         kessel.attention_backward(qn, kn, vn, dn, out=out, lse=lse, threads=threads, **np_spec)
 
+    run_numpy()  # its warm-up
     load_before = os.getloadavg()[0]
     (ms_e, ms_k, ms_np), (cpu_e, cpu_k, _) = paired_medians([run_eager, run_kessel, run_numpy],
-                                                            budget_s, 9)
+                                                            repeats)
     return {"case": name, "L": L, "threads": threads, "eager_ms": ms_e, "kessel_torch_ms": ms_k,
             "kessel_numpy_ms": ms_np, "speedup": ms_e / ms_k, "layer_overhead": ms_k / ms_np,
             "eager_cpu_ms": cpu_e, "kessel_torch_cpu_ms": cpu_k, "cpu_speedup": cpu_e / cpu_k,
@@ -167,16 +167,20 @@ def main():
     ap.add_argument("--lengths", default="4096")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--cases", default=",".join(cases()))
-    ap.add_argument("--budget", type=float, default=20.0, help="seconds per case and thread count")
+    ap.add_argument("--repeats", type=int, default=5, help="interleaved rounds per case")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     results = []
     for threads in [int(t) for t in args.threads.split(",")]:
         torch.set_num_threads(threads)
+        # Debian's torch does its matmuls in OpenBLAS, whose own thread pool set_num_threads does
+        # not reach: without this, "1 thread" eager ran its matmuls on 2.
+        if not openblas_set_threads(threads):
+            log("warning: OpenBLAS not found in this process; its thread count is not set")
         for L in [int(x) for x in args.lengths.split(",")]:
             for name in args.cases.split(","):
                 log(f"threads={threads} L={L} {name} ...")
-                r = bench_case(name, L, threads, args.budget)
+                r = bench_case(name, L, threads, args.repeats)
                 log(f"  eager {r['eager_ms']:.0f} ms, kessel.torch {r['kessel_torch_ms']:.0f} ms "
                     f"({r['speedup']:.2f}x; CPU time {r['cpu_speedup']:.2f}x), NumPy API "
                     f"{r['kessel_numpy_ms']:.0f} ms, load average {r['load_average']}")
