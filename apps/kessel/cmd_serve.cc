@@ -136,6 +136,12 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
   });
 
   server.Get("/", [](const httplib::Request&, httplib::Response& res) { res.set_content(review_page_html(), "text/html; charset=utf-8"); });
+  server.Get("/review.js", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(review_page_script(), "text/javascript; charset=utf-8");
+  });
+  server.Get("/review.css", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(review_page_style(), "text/css; charset=utf-8");
+  });
   server.Get("/health", [&](const httplib::Request&, httplib::Response& res) {
     res.set_content(nlohmann::json{{"status", "ok"}, {"scorer", summarizer.scorer->name()}, {"lexicon", lexicon_id}}.dump() + "\n",
                     "application/json");
