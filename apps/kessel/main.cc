@@ -2,6 +2,7 @@
 // turns errors into a message and a non-zero exit code.
 #include <cstdio>
 #include <exception>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,14 @@ constexpr const char* kFooter =
 
 std::string printable(const std::exception& e) { return kessel::text::sanitize_utf8(e.what()); }
 
+// Every command's results on standard output reached it: a full disk (`> /dev/full`) or a closed
+// descriptor is an error (exit 3), not a silent success with the output lost.
+void check_standard_output() {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (failed) throw kessel::IoError("standard output: write failed (disk full, or the output closed)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,6 +77,7 @@ int main(int argc, char** argv) {
   namespace cli = kessel::cli;
   try {
     app.parse(argc, argv);
+    check_standard_output();
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {

@@ -10,6 +10,7 @@
 
 #include "kessel/error.h"
 #include "kessel/text/emotion.h"
+#include "lexicon_lines.h"
 #include "kessel/text/utf8.h"
 #include "util/hash.h"
 
@@ -269,6 +270,7 @@ void add_lexicon_tsv(Lexicon& lexicon, const std::string& path, const std::strin
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || is_tsv_comment(line)) continue;
+    refuse_nul_byte(line, path, line_no);
     if (const auto bad = find_invalid_utf8(line)) {
       throw ParseError(path, line_no, detail::concat("term: invalid UTF-8 at byte offset ", *bad));
     }

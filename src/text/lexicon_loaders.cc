@@ -12,6 +12,7 @@
 #include "kessel/text/lexicon.h"
 #include "kessel/text/utf8.h"
 #include "util/csv_row.h"
+#include "lexicon_lines.h"
 #include "util/json_strict.h"
 
 namespace kessel::text {
@@ -128,6 +129,7 @@ void add_dutir(Lexicon& lexicon, const std::string& path, LoadReport* report) {
   };
   while (std::getline(in, line)) {
     ++line_no;
+    refuse_nul_byte(line, path, line_no);
     if (line_no == 1) {
       if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
       if (line.rfind("词语", 0) != 0) {
@@ -206,6 +208,7 @@ void add_nrc_emolex(Lexicon& lexicon, const std::string& path, LoadReport* repor
   long line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
+    refuse_nul_byte(line, path, line_no);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     const auto f = split_char(line, '\t');
@@ -250,6 +253,7 @@ void add_emoji_sentiment(Lexicon& lexicon, const std::string& path, LoadReport* 
   long line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
+    refuse_nul_byte(line, path, line_no);
     if (line_no == 1) {
       if (line.find("Negative") == std::string::npos) {
         throw ParseError(path, 1, "header: expected Emoji,Unicode codepoint,Occurrences,...");

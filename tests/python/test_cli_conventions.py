@@ -226,3 +226,21 @@ def test_quiet_keeps_warnings_about_the_data(tmp_path):
     assert len(err) == 2 and err[0].startswith(f"skipped {data}:2") and err[1].endswith("1 records skipped"), err
     # Errors stay too.
     assert input_error("summarize", "-q", "--input", tmp_path / "none.jsonl").startswith("kessel: error: ")
+
+
+# --- standard output --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["eval", "--data", SAMPLES["en"], "--bootstrap", "10"],
+    ["analyze", "--data", SAMPLES["en"]],
+    ["cluster", "-k", "2", "--columns", "0,1", os.path.join(SOURCE, "tests", "data", "iris.csv")],
+    ["hmm", "viterbi", "--model", os.path.join(HMM, "casino.json"), "--data", os.path.join(HMM, "casino_rolls.txt")],
+    ["summarize", "--input", SAMPLES["en"]],
+    ["rouge", os.path.join(SOURCE, "tests", "data", "hmm", "casino_rolls.txt"), os.path.join(SOURCE, "tests", "data", "hmm", "casino_rolls.txt"), "--lang", "en"],
+], ids=lambda a: a[0] if a[0] != "hmm" else "hmm viterbi")
+def test_a_full_disk_on_standard_output_is_an_error_not_a_silent_success(args):
+    # Issue 23: `> /dev/full` exited 0 for every command but summarize, with the results lost.
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([CLI, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=180)
+    assert p.returncode == 3, p.stderr
+    assert "kessel: error: standard output: write failed" in p.stderr

@@ -607,6 +607,29 @@ TEST(Detect, InvalidUtf8Throws) {
   EXPECT_THROW(lexicon_emotions("bad \xFF", default_lexicon()), ParseError);
 }
 
+TEST(LexiconLoaders, ANulByteIsRefusedWithFileAndLine) {
+  // Issue 23: a NUL inside a term was loaded as part of it ("bad\0word"), so the entry matched nothing.
+  const std::string path = ::testing::TempDir() + "/nul_lexicon.txt";
+  auto refused = [&](const std::string& content, auto load) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    std::fwrite(content.data(), 1, content.size(), f);
+    std::fclose(f);
+    Lexicon lex;
+    try {
+      load(lex);
+      ADD_FAILURE() << "loaded a line with a NUL byte";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), 2) << e.what();
+      EXPECT_NE(std::string(e.what()).find("NUL byte"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  };
+  using namespace std::string_literals;
+  refused("ok\tjoy\t0.5\tpos\nbad\0word\tanger\t0.8\tneg\n"s, [&](Lexicon& l) { add_lexicon_tsv(l, path, "t"); });
+  refused("angry\tanger\t1\nan\0gry\tjoy\t0\n"s, [&](Lexicon& l) { add_nrc_emolex(l, path); });
+  refused("\xe8\xaf\x8d\xe8\xaf\xad,x\n\xe7\x94\x9f\0,adj,1,1,NA,7,2,,,\n"s, [&](Lexicon& l) { add_dutir(l, path); });
+}
+
 TEST(LexiconTsv, MalformedLinesNameFileLineAndField) {
   const std::string path = ::testing::TempDir() + "/bad_lexicon.tsv";
   auto write = [&](const std::string& content) {
