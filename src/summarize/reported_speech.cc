@@ -363,7 +363,11 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
 
 bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
                     const std::vector<char>& forced) {
-  const auto [k, first] = kept_tokens(t, keep);
+  // Named references, not a structured binding: clang 14 (the fuzz and TSan builds) cannot capture a
+  // binding in the lambdas below.
+  const KeptTokens kept = kept_tokens(t, keep);
+  const std::vector<std::size_t>& k = kept.at;
+  const std::size_t first = kept.first;
   if (first + 1 >= k.size()) return false;
   auto lower = [&](std::size_t at) { return at < k.size() ? key_of(t[k[at]]) : std::string(); };
   auto word_at = [&](std::size_t at) { return at < k.size() && is_word(t[k[at]]); };
@@ -426,7 +430,11 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
 
 bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
                      const std::vector<char>& forced) {
-  const auto [k, first] = kept_tokens(t, keep);
+  // Named references, not a structured binding: clang 14 (the fuzz and TSan builds) cannot capture a
+  // binding in the lambdas below.
+  const KeptTokens kept = kept_tokens(t, keep);
+  const std::vector<std::size_t>& k = kept.at;
+  const std::size_t first = kept.first;
   if (first + 2 >= k.size() || !ends_in_question_mark(t, k)) return false;
   auto lower = [&](std::size_t at) { return at < k.size() && is_word(t[k[at]]) ? key_of(t[k[at]]) : std::string(); };
   // One question: no other sentence end before the final "?".

@@ -14,11 +14,15 @@ test_mutation_sweep.py runs a short sweep in the test suite. Session 10's first 
 bug: a number beyond double ("1e9991") escaped every reader as nlohmann's out_of_range.
 """
 import argparse
+import http.client
+import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
+import threading
 
 SPECIAL = [b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'\xff', b'\xc3', b'\xf0\x9f', b'\x00', b'\n',
            b'\t', b'\r', b'\\u0000', b'\\ud83d', b'1e999', b'-1e400', b'-', b'nan', b'NaN', b'inf', b'null',
@@ -191,6 +195,95 @@ def sweep(cli, n, seed, source, data, work, only=None, timeout=120):
     return failures, runs, missing
 
 
+class ServerUnderSweep:
+    """`kessel serve --port 0` for the body sweep; its stderr is read on a thread (the access log must
+    never fill the pipe and stall the server) and kept for the failure report."""
+
+    def __init__(self, cli, *args):
+        self.proc = subprocess.Popen([cli, "serve", "--port", "0", *args], stderr=subprocess.PIPE)
+        self.stderr = []
+        first = self.proc.stderr.readline().decode("utf-8", "replace")
+        m = re.search(r"http://[^/\s]+:(\d+)/", first)
+        if not m:
+            self.proc.kill()
+            raise RuntimeError(f"kessel serve printed no address: {first!r}")
+        self.port = int(m.group(1))
+        self.stderr.append(first)
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.stderr.append(line.decode("utf-8", "replace"))
+
+    def post(self, path, body, timeout):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("POST", path, body=body, headers={"Content-Type": "application/x-ndjson"})
+            r = conn.getresponse()
+            return r.status, r.getheader("Content-Type", ""), r.read()
+        finally:
+            conn.close()
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def server_failure(status, content_type, body):
+    """Why a server answer to a damaged body is a failure, or None: 200 with JSONL, or a 4xx whose
+    JSON {"error"} names what was wrong; never a 5xx, an internal error or a non-JSON error."""
+    if status == 200:
+        return None
+    if status >= 500:
+        return f"HTTP {status}: {body[:200]!r}"
+    if "json" not in content_type:
+        return f"HTTP {status} with Content-Type {content_type!r}"
+    try:
+        message = json.loads(body)["error"]
+    except (ValueError, KeyError, TypeError):
+        return f"HTTP {status} without a JSON error: {body[:200]!r}"
+    if "internal error" in message:
+        return f"HTTP {status}: {message}"
+    return None
+
+
+def server_sweep(cli, n, seed, source, timeout=60):
+    """Posts n damaged dialogue bodies to one server (/summarize, /summarize?explain=1, /review);
+    returns (failures, runs). The server must answer each and be alive at the end: a crash, a hang or
+    a sanitizer report is a failure."""
+    rng = random.Random(seed)
+    valid = [read(os.path.join(source, "data", "samples", f"dialogues_{lang}.jsonl")) for lang in ("zh", "en")]
+    routes = ["/summarize", "/summarize?explain=1", "/review"]
+    server = ServerUnderSweep(cli)
+    failures, runs = [], 0
+    try:
+        for i in range(n):
+            body = mutate(rng.choice(valid), rng)
+            route = routes[i % len(routes)]
+            runs += 1
+            try:
+                reason = server_failure(*server.post(route, body, timeout))
+            except (OSError, http.client.HTTPException) as e:
+                reason = f"no answer: {e!r}"
+            if reason:
+                failures.append(("server_body", route, reason, "", "".join(server.stderr[-5:])[-400:]))
+            if server.proc.poll() is not None:
+                failures.append(("server_body", route, f"the server exited ({server.proc.returncode})", "",
+                                 "".join(server.stderr[-20:])[-1500:]))
+                break
+    finally:
+        server.close()
+    log = "".join(server.stderr)
+    for marker in ("Sanitizer", "runtime error:", "terminate called"):
+        if marker in log:
+            failures.append(("server_body", "serve", marker, "", log[log.index(marker) - 200:][:1500]))
+    return failures, runs
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -200,12 +293,18 @@ def main():
     ap.add_argument("--source", default=os.path.join(here, "..", ".."))
     ap.add_argument("--data", default=os.path.join(here, "..", "..", "..", "shared", "data"))
     ap.add_argument("--keep", default=None, help="folder for the inputs that fail (default: a temporary one)")
+    ap.add_argument("--server", type=int, default=0, metavar="N",
+                    help="also post N damaged bodies to one `kessel serve`")
     args = ap.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="kessel_sweep_")
     os.makedirs(work, exist_ok=True)
     failures, runs, missing = sweep(os.path.abspath(args.cli), args.n, args.seed, args.source, args.data, work)
     if missing:
         print(f"left out (no data at {args.data}): {', '.join(missing)}", file=sys.stderr)
+    if args.server:
+        server_failures, server_runs = server_sweep(os.path.abspath(args.cli), args.server, args.seed, args.source)
+        failures += server_failures
+        runs += server_runs
     for name, cmd, reason, path, tail in failures:
         print(f"FAIL {name}: kessel {cmd}: {reason}; input kept at {path}\n{tail}")
     print(f"{args.n} mutated inputs, {runs} runs, {len(failures)} failures")

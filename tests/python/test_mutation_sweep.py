@@ -15,6 +15,12 @@ def test_damaged_inputs_end_in_named_errors(tmp_path):
     assert not failures, "\n".join(f"{n}: kessel {c}: {r} ({p})\n{t}" for n, c, r, p, t in failures)
 
 
+def test_damaged_bodies_get_json_errors_and_the_server_stays_up():
+    failures, runs = mutation_sweep.server_sweep(CLI, 150, 11, SOURCE)
+    assert runs == 150
+    assert not failures, "\n".join(f"{n}: {c}: {r}\n{t}" for n, c, r, _, t in failures)
+
+
 def test_the_sweep_catches_an_internal_error(tmp_path):
     # The checker itself: "internal error" is a failure although its exit code (3) is that of a
     # named error; a named error is not; a usage error (2) is, as is exit 3 without a named error.
