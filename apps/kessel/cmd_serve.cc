@@ -97,6 +97,12 @@ int bind(HttpServer& server, const ServeOptions& o) {
   return port;
 }
 
+// stop() is ignored before the server runs: a signal during start-up waits (a little) for it.
+void stop_when_listening(HttpServer& server) {
+  for (int i = 0; i < 2000 && !server.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  server.stop();
+}
+
 void warn_if_open(const ServeState& state) {
   if (state.guard.loopback_bind || !state.guard.token.empty()) return;
   std::fprintf(stderr,
@@ -106,7 +112,7 @@ void warn_if_open(const ServeState& state) {
 }
 
 void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
-  block_stop_signals();  // before any thread starts: only the watcher takes SIGTERM/SIGINT
+  install_stop_handlers();
   const auto load_start = std::chrono::steady_clock::now();
   const text::Lexicon lexicon = load_lexicon(o.lexicon);
   const summarize::Summarizer summarizer = summarize::make_summarizer(so, lexicon);
@@ -129,7 +135,7 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
   std::fflush(stderr);
 
   std::thread warm([&state] { warm_up(state); });
-  StopSignalWatcher watcher([&server](int) { server.stop(); },
+  StopSignalWatcher watcher([&server](int) { stop_when_listening(server); },
                             [&state] { return state.gate.in_flight() + state.gate.waiting(); }, o.shutdown_grace_s);
   const bool listened = server.listen_after_bind();
   watcher.done();

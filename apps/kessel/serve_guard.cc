@@ -62,7 +62,7 @@ void check_content_length(const httplib::Request& req, const GuardOptions& o) {
   const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
   if (!digits) throw HttpError(400, "bad Content-Length '" + value + "': expected a decimal byte count");
   if (ec == std::errc::result_out_of_range || n > o.max_body_bytes)
-    throw HttpError(413, "request body of Content-Length " + value + " is larger than this server takes (" +
+    throw HttpError(413, "request body too large: Content-Length " + value + " is more than this server takes (" +
                              std::to_string(o.max_body_bytes) + " bytes, --max-body-mb)");
 }
 

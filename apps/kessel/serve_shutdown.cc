@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,19 +13,24 @@ namespace kessel::cli {
 
 namespace {
 
-sigset_t stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  return set;
+// The first stop signal, set by the handler (a lock-free atomic store is async-signal-safe).
+std::atomic<int> g_stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_stop_signal(int signal) {
+  int none = 0;
+  g_stop_signal.compare_exchange_strong(none, signal);
 }
 
 }  // namespace
 
-void block_stop_signals() {
-  const sigset_t set = stop_signals();
-  if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) throw IoError("serve: cannot block SIGTERM and SIGINT");
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  if (sigaction(SIGTERM, &action, nullptr) != 0 || sigaction(SIGINT, &action, nullptr) != 0)
+    throw IoError("serve: cannot handle SIGTERM and SIGINT");
 }
 
 StopSignalWatcher::StopSignalWatcher(std::function<void(int)> stop, std::function<int()> in_flight, double grace_s)
@@ -44,16 +50,13 @@ void StopSignalWatcher::done() {
 }
 
 void StopSignalWatcher::watch() {
-  const sigset_t set = stop_signals();
-  const timespec poll{0, 100'000'000};  // 100 ms: how soon done() ends the thread without a signal
-  int signal = -1;
+  int signal = 0;
   for (;;) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (done_) return;
-    }
-    signal = sigtimedwait(&set, nullptr, &poll);
-    if (signal > 0) break;
+    std::unique_lock<std::mutex> lock(mutex_);
+    // 50 ms: how soon a signal is acted on (the handler itself can only set a flag).
+    if (finished_.wait_for(lock, std::chrono::milliseconds(50), [&] { return done_; })) return;
+    signal = g_stop_signal.load();
+    if (signal != 0) break;
   }
   std::fprintf(stderr, "kessel serve: %s: no new connections; finishing %d request(s) in flight (grace %.1f s)\n",
                signal == SIGINT ? "SIGINT" : "SIGTERM", in_flight_(), grace_s_);

@@ -1,6 +1,5 @@
-// Graceful shutdown of `kessel serve` on SIGTERM or SIGINT: the signals are blocked in every thread
-// and taken by one watcher thread (sigtimedwait), which stops the server from a normal thread
-// context. The server then accepts nothing more and answers what it holds; past the grace period
+// Graceful shutdown of `kessel serve` on SIGTERM or SIGINT: the signal handler only records the
+// signal; a watcher thread sees it and stops the server from a normal thread context. The server then accepts nothing more and answers what it holds; past the grace period
 // the process exits: 0 when no request was in flight, 1 otherwise.
 #pragma once
 
@@ -12,8 +11,8 @@
 
 namespace kessel::cli {
 
-// Blocks SIGTERM and SIGINT in the calling thread and in every thread it starts afterwards.
-void block_stop_signals();
+// SIGTERM and SIGINT no longer end the process: they are recorded for a StopSignalWatcher.
+void install_stop_handlers();
 
 class StopSignalWatcher {
  public:
