@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 
 namespace kessel::cli {
@@ -15,17 +16,22 @@ class ComputeGate {
   enum class Entry { admitted, queue_full, deadline };
 
   ComputeGate(int workers, int queue) : workers_(workers), queue_(queue) {}
-  // Waits for a worker until `deadline`; queue_full at once when `queue` requests already wait.
+  // Waits for a worker until `deadline`, first come first served; queue_full at once when `queue`
+  // requests already wait.
   Entry enter(Clock::time_point deadline);
   void leave();
   int in_flight() const;
   int waiting() const;
 
  private:
+  struct Waiter {
+    std::condition_variable turn;
+    bool admitted = false;
+  };
   const int workers_, queue_;
   mutable std::mutex mutex_;
-  std::condition_variable freed_;
-  int running_ = 0, waiting_ = 0;
+  std::deque<Waiter*> waiters_;  // oldest first
+  int running_ = 0;
 };
 
 // Holds a worker for its lifetime once admitted.
