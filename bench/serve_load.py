@@ -11,7 +11,8 @@ JSON object) at --connections connections for --seconds; prints p50, p99, req/s,
 errors. soak: the same until at least --requests have been answered, with the server's RSS
 (/proc/PID/status VmRSS) after the warm-up, after the first tenth and at the end. slow: 10 connections
 trickle one header line every 2 s while /healthz is asked every 0.25 s; prints the worst /healthz
-time. explain: RSS before, peak (VmHWM) and after a 3.3 MB body sent with ?explain=1.
+time. explain: RSS before, peak (VmHWM) and after a 3.3 MB body of 500-turn dialogues of one word a turn
+sent with ?explain=1, under --max-response-mb.
 A fresh `kessel serve --port 0` per run; KESSEL_CLI picks the binary (default build/kessel).
 """
 
@@ -190,15 +191,14 @@ def run_slow(a):
 
 def run_explain(a):
     # The probe's case: about 3.3 MB of dialogues with ?explain=1 (a 456 MB response before the cap).
-    lines = SAMPLES[a.lang].read_text(encoding="utf-8").splitlines()
+    # 500 one-word turns a dialogue: the attention map grows as units squared, the body as units.
+    short = [{"speaker": "customer" if t % 2 == 0 else "agent", "text": "Late!" if t % 2 == 0 else "Sorry."}
+             for t in range(500)]
     body, i = [], 0
     while sum(map(len, body)) < 3_300_000:
-        d = json.loads(lines[i % len(lines)])
-        d["id"] = f"x{i}"
-        d["turns"] = d["turns"] * 6
-        body.append(json.dumps(d))
+        body.append(json.dumps({"id": f"x{i}", "turns": short}))
         i += 1
-    s = Server(*server_args(a))
+    s = Server(*server_args(a), "--max-response-mb", str(a.max_response_mb))
     try:
         before = s.status("VmRSS")
         status, reply = get(s.url + "/summarize?explain=1", timeout=600, data="\n".join(body).encode())
@@ -207,7 +207,7 @@ def run_explain(a):
         after = s.status("VmRSS")
     finally:
         s.close()
-    print(json.dumps({"body_mb": round(sum(map(len, body)) / 1e6, 2), "dialogues": len(body), "status": status,
+    print(json.dumps({"max_response_mb": a.max_response_mb, "body_mb": round(sum(map(len, body)) / 1e6, 2), "dialogues": len(body), "status": status,
                       "reply_bytes": len(reply), "error": json.loads(reply).get("error") if status != 200 else None,
                       "rss_before_mib": round(before, 1), "peak_mib": round(peak, 1), "rss_after_mib": round(after, 1)}))
 
@@ -221,6 +221,7 @@ def main():
     p.add_argument("--seconds", type=int, default=10)
     p.add_argument("--requests", type=int, default=100_000)
     p.add_argument("--io-threads", type=int, default=128)
+    p.add_argument("--max-response-mb", type=float, default=64.0, help="explain: the server's cap")
     a = p.parse_args()
     {"load": run_load, "soak": run_soak, "slow": run_slow, "explain": run_explain}[a.mode](a)
 

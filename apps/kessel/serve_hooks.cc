@@ -32,7 +32,8 @@ struct CurrentRequest {
 };
 thread_local CurrentRequest current;
 
-// A reply this large leaves glibc's heap grown; it is trimmed before the next request.
+// A reply this large (or one refused at --max-response-mb) leaves glibc's heap grown; it is trimmed
+// before the next request.
 constexpr std::size_t kTrimAfterBytes = 8u << 20;
 std::atomic<bool> trim_wanted{false};
 
@@ -118,7 +119,7 @@ void add_request_hooks(httplib::Server& server, ServeState& state) {
     const double seconds = std::chrono::duration<double>(Clock::now() - request_start()).count();
     state.metrics.record_request(route_label(req.path), res.status, seconds);
     if (state.options.access_log) write_access_log(req, res, seconds * 1000.0);
-    if (res.body.size() > kTrimAfterBytes) trim_wanted.store(true);
+    if (res.body.size() > kTrimAfterBytes || res.status == 413) trim_wanted.store(true);  // 413: a response cut off
     current.active = false;
   });
 }
