@@ -140,10 +140,12 @@ def run_soak(a):
         drain(s)
         rss["after_first"] = s.status("VmRSS")
         rss["first_requests"] = done
+        rss["rounds"] = []  # (requests so far, MiB) after each 10 s round
         while done < a.requests:
             r = wrk(s.url, body, a.connections, 10)
             done += r["requests"]
             drain(s)
+            rss["rounds"].append((done, round(s.status("VmRSS"), 1)))
             if r["non_2xx"] or r["socket_errors"]:
                 print(json.dumps({"errors": r}), file=sys.stderr)
         rss["end"] = s.status("VmRSS")
