@@ -15,9 +15,9 @@ void check_dialogue_size(const text::Dialogue& d, int max_sentences) {
   std::size_t n = 0;
   for (const auto& t : d.turns) n += t.sentences.size();
   if (n > static_cast<std::size_t>(max_sentences))
-    throw InvalidArgument("request:" + std::to_string(d.line) + ": dialogue '" + d.id + "' has " + std::to_string(n) +
-                          " sentences; this server takes at most " + std::to_string(max_sentences) +
-                          " (--max-dialogue-sentences)");
+    throw InvalidArgument("request:" + std::to_string(d.line) + ": dialogue '" + d.id + "' has " +
+                          std::to_string(n) + " sentences; this server takes at most " +
+                          std::to_string(max_sentences) + " (--max-dialogue-sentences)");
 }
 
 // The body as JSONL: a single JSON object or an array of objects (pretty-printed or not) is turned
@@ -66,12 +66,15 @@ std::string read_whole_body(const httplib::ContentReader& reader, std::size_t ma
 
 text::ReadResult read_dialogues(const std::string& body, const BodyLimits& limits) {
   if (body.find_first_not_of(" \t\r\n") == std::string::npos)
-    throw InvalidArgument("request: the body holds no dialogue (send JSONL, a JSON object or an array)");
+    throw InvalidArgument(
+        "request: the body holds no dialogue (send JSONL, a JSON object or an array)");
   text::ReadResult input = text::read_dialogues_from_string(as_jsonl(body), "request");
   if (input.dialogues.size() > static_cast<std::size_t>(limits.max_dialogues))
-    throw InvalidArgument("request: " + std::to_string(input.dialogues.size()) + " dialogues; this server takes at most " +
+    throw InvalidArgument("request: " + std::to_string(input.dialogues.size()) +
+                          " dialogues; this server takes at most " +
                           std::to_string(limits.max_dialogues) + " a request (--max-dialogues)");
-  for (const auto& dialogue : input.dialogues) check_dialogue_size(dialogue, limits.max_dialogue_sentences);
+  for (const auto& dialogue : input.dialogues)
+    check_dialogue_size(dialogue, limits.max_dialogue_sentences);
   return input;
 }
 

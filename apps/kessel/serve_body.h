@@ -1,5 +1,6 @@
-// The dialogues of a POST body. A body is JSONL in any of the three dialogue formats (detected), one
-// JSON object, or a JSON array of them, whatever its Content-Type: it is never parsed as a form.
+// The dialogues of a POST body. A body is JSONL in any of the three dialogue formats (detected),
+// one JSON object, or a JSON array of them, whatever its Content-Type: it is never parsed as a
+// form.
 #pragma once
 
 #include <httplib.h>
@@ -17,7 +18,8 @@ struct BodyLimits {
   int max_dialogue_sentences = 0;
 };
 
-// The whole body, streamed from the connection (HttpError 413 past max_bytes, 400 when it breaks off).
+// The whole body, streamed from the connection (HttpError 413 past max_bytes, 400 when it breaks
+// off).
 std::string read_whole_body(const httplib::ContentReader& reader, std::size_t max_bytes);
 
 // The request's dialogues, each within the limits (checked before any work): InvalidArgument naming

@@ -4,8 +4,9 @@
 
 namespace kessel::cli {
 
-// Waiters are served first come, first served: a freed worker is handed to the oldest waiter, so the
-// tail latency under load is the queue's length, not the luck of a condition variable's wake-up.
+// Waiters are served first come, first served: a freed worker is handed to the oldest waiter, so
+// the tail latency under load is the queue's length, not the luck of a condition variable's
+// wake-up.
 ComputeGate::Entry ComputeGate::enter(Clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (running_ < workers_ && waiters_.empty()) {

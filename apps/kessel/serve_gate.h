@@ -1,6 +1,6 @@
-// The bound on computation in `kessel serve`: at most `workers` requests summarize at once and at most
-// `queue` wait for a turn. Connections are served by many cheap I/O threads (a slow client holds one
-// of those, never a worker); only summarizing passes through the gate.
+// The bound on computation in `kessel serve`: at most `workers` requests summarize at once and at
+// most `queue` wait for a turn. Connections are served by many cheap I/O threads (a slow client
+// holds one of those, never a worker); only summarizing passes through the gate.
 #pragma once
 
 #include <chrono>
@@ -37,7 +37,8 @@ class ComputeGate {
 // Holds a worker for its lifetime once admitted.
 class GateTicket {
  public:
-  GateTicket(ComputeGate& gate, ComputeGate::Clock::time_point deadline) : gate_(gate), entry_(gate.enter(deadline)) {}
+  GateTicket(ComputeGate& gate, ComputeGate::Clock::time_point deadline)
+      : gate_(gate), entry_(gate.enter(deadline)) {}
   ~GateTicket() {
     if (entry_ == ComputeGate::Entry::admitted) gate_.leave();
   }

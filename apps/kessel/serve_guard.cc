@@ -24,8 +24,10 @@ void check_host(const httplib::Request& req, const GuardOptions& o) {
   if (!o.loopback_bind) return;
   const std::string host = req.get_header_value("Host");
   if (!is_loopback_host(host_of(host)))
-    throw HttpError(403, "Host '" + host + "' is not this server's: a loopback server answers only Host 127.0.0.1, "
-                         "localhost or [::1] (DNS rebinding)");
+    throw HttpError(403,
+                    "Host '" + host +
+                        "' is not this server's: a loopback server answers only Host 127.0.0.1, "
+                        "localhost or [::1] (DNS rebinding)");
 }
 
 // A browser names the page that sends a POST; a page of another origin may not use this server.
@@ -40,7 +42,8 @@ void check_origin(const httplib::Request& req) {
 bool same_secret(const std::string& sent, const std::string& token) {
   if (sent.size() != token.size()) return false;
   unsigned char diff = 0;
-  for (std::size_t i = 0; i < token.size(); ++i) diff |= static_cast<unsigned char>(sent[i] ^ token[i]);
+  for (std::size_t i = 0; i < token.size(); ++i)
+    diff |= static_cast<unsigned char>(sent[i] ^ token[i]);
   return diff == 0;
 }
 
@@ -48,7 +51,8 @@ void check_token(const httplib::Request& req, const GuardOptions& o) {
   if (o.token.empty() || req.path == "/healthz" || req.path == "/readyz") return;
   const std::string auth = req.get_header_value("Authorization");
   const std::string prefix = "Bearer ";
-  if (auth.compare(0, prefix.size(), prefix) != 0 || !same_secret(auth.substr(prefix.size()), o.token))
+  if (auth.compare(0, prefix.size(), prefix) != 0 ||
+      !same_secret(auth.substr(prefix.size()), o.token))
     throw HttpError(401, "this server needs Authorization: Bearer <token> (--token-file)");
 }
 
@@ -60,18 +64,21 @@ void check_content_length(const httplib::Request& req, const GuardOptions& o) {
   std::size_t n = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
   const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits) throw HttpError(400, "bad Content-Length '" + value + "': expected a decimal byte count");
+  if (!digits)
+    throw HttpError(400, "bad Content-Length '" + value + "': expected a decimal byte count");
   if (ec == std::errc::result_out_of_range || n > o.max_body_bytes)
-    throw HttpError(413, "request body too large: Content-Length " + value + " is more than this server takes (" +
+    throw HttpError(413, "request body too large: Content-Length " + value +
+                             " is more than this server takes (" +
                              std::to_string(o.max_body_bytes) + " bytes, --max-body-mb)");
 }
 
-// A multipart form would be parsed as parts by the HTTP library; every other content type is read as
-// the dialogues themselves.
+// A multipart form would be parsed as parts by the HTTP library; every other content type is read
+// as the dialogues themselves.
 void check_content_type(const httplib::Request& req) {
   if (req.method == "POST" && req.get_header_value("Content-Type").rfind("multipart/", 0) == 0)
-    throw HttpError(415, "multipart bodies are not read: send the dialogues themselves as the body "
-                         "(JSONL, a JSON object or an array; any other Content-Type)");
+    throw HttpError(415,
+                    "multipart bodies are not read: send the dialogues themselves as the body "
+                    "(JSONL, a JSON object or an array; any other Content-Type)");
 }
 
 }  // namespace
@@ -87,7 +94,8 @@ std::string read_token_file(const std::string& path) {
   text << in.rdbuf();
   std::string token = text.str();
   const auto first = token.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) throw InvalidArgument("--token-file " + path + ": the file is empty");
+  if (first == std::string::npos)
+    throw InvalidArgument("--token-file " + path + ": the file is empty");
   token = token.substr(first, token.find_last_not_of(" \t\r\n") - first + 1);
   if (token.find_first_of(" \t\r\n") != std::string::npos)
     throw InvalidArgument("--token-file " + path + ": the token holds whitespace");
@@ -106,7 +114,8 @@ httplib::Headers security_headers() {
   return {
       // The review page's script is /review.js; the reports use inline style only.
       {"Content-Security-Policy",
-       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' "
+       "data:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"},
       {"X-Content-Type-Options", "nosniff"},
       {"Referrer-Policy", "no-referrer"},

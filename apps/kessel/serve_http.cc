@@ -11,17 +11,17 @@ namespace kessel::cli {
 namespace {
 
 constexpr RouteInfo kRoutes[] = {
-    {"/", "GET, HEAD"},           {"/review.js", "GET, HEAD"}, {"/review.css", "GET, HEAD"},
-    {"/health", "GET, HEAD"},     {"/healthz", "GET, HEAD"},   {"/readyz", "GET, HEAD"},
-    {"/metrics", "GET, HEAD"},    {"/version", "GET, HEAD"},   {"/openapi.json", "GET, HEAD"},
-    {"/summarize", "POST"},       {"/review", "POST"},
+    {"/", "GET, HEAD"},        {"/review.js", "GET, HEAD"}, {"/review.css", "GET, HEAD"},
+    {"/health", "GET, HEAD"},  {"/healthz", "GET, HEAD"},   {"/readyz", "GET, HEAD"},
+    {"/metrics", "GET, HEAD"}, {"/version", "GET, HEAD"},   {"/openapi.json", "GET, HEAD"},
+    {"/summarize", "POST"},    {"/review", "POST"},
 };
 
 bool sane_request_id(const std::string& id) {
   if (id.empty() || id.size() > 64) return false;
   for (const char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == ':' || c == '-';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == ':' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -51,7 +51,9 @@ std::string route_label(std::string_view path) {
 
 void reply_error(httplib::Response& res, int status, const std::string& message) {
   res.status = status;
-  res.set_content(nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+  res.set_content(nlohmann::json{{"error", message}}.dump(
+                      -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                      "\n",
                   "application/json");
 }
 

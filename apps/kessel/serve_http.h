@@ -1,5 +1,5 @@
-// `kessel serve`'s HTTP vocabulary: the routes and their methods, a typed error that carries its status,
-// JSON error bodies and request ids.
+// `kessel serve`'s HTTP vocabulary: the routes and their methods, a typed error that carries its
+// status, JSON error bodies and request ids.
 #pragma once
 
 #include <httplib.h>
@@ -27,7 +27,8 @@ struct RouteInfo {
 };
 // Every route of the server (405 for another method; /metrics labels requests by these paths).
 const RouteInfo* find_route(std::string_view path);
-// The path as /metrics labels it: the route's, or "unmatched" (any other path would be a new series).
+// The path as /metrics labels it: the route's, or "unmatched" (any other path would be a new
+// series).
 std::string route_label(std::string_view path);
 
 // The response {"error": message} with `status` (invalid UTF-8 in the message is replaced).

@@ -14,7 +14,9 @@ namespace kessel::cli {
 
 namespace {
 
-void reply_json(httplib::Response& res, const nlohmann::json& j) { res.set_content(j.dump() + "\n", "application/json"); }
+void reply_json(httplib::Response& res, const nlohmann::json& j) {
+  res.set_content(j.dump() + "\n", "application/json");
+}
 
 void add_page_routes(httplib::Server& server) {
   server.Get("/", [](const httplib::Request&, httplib::Response& res) {
@@ -30,21 +32,27 @@ void add_page_routes(httplib::Server& server) {
 
 void add_probe_routes(httplib::Server& server, ServeState& state) {
   // Alive: answered by an I/O thread, whatever the workers are doing.
-  server.Get("/healthz", [](const httplib::Request&, httplib::Response& res) { reply_json(res, {{"status", "ok"}}); });
+  server.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
+    reply_json(res, {{"status", "ok"}});
+  });
   server.Get("/readyz", [&state](const httplib::Request&, httplib::Response& res) {
     if (state.ready.load()) return reply_json(res, {{"ready", true}});
     std::lock_guard<std::mutex> lock(state.warmup_mutex);
-    reply_error(res, 503, state.warmup_error.empty() ? "not ready: the warm-up summary is not done yet"
-                                                     : "not ready: the warm-up summary failed: " + state.warmup_error);
+    reply_error(res, 503,
+                state.warmup_error.empty()
+                    ? "not ready: the warm-up summary is not done yet"
+                    : "not ready: the warm-up summary failed: " + state.warmup_error);
   });
   server.Get("/health", [&state](const httplib::Request&, httplib::Response& res) {
-    reply_json(res, {{"status", "ok"}, {"scorer", state.facts.scorer}, {"lexicon", state.lexicon_id}});
+    reply_json(res,
+               {{"status", "ok"}, {"scorer", state.facts.scorer}, {"lexicon", state.lexicon_id}});
   });
 }
 
 void add_about_routes(httplib::Server& server, ServeState& state) {
   server.Get("/metrics", [&state](const httplib::Request&, httplib::Response& res) {
-    res.set_content(state.metrics.prometheus_text(state.facts, state.gate.in_flight(), state.gate.waiting(), state.ready.load()),
+    res.set_content(state.metrics.prometheus_text(state.facts, state.gate.in_flight(),
+                                                  state.gate.waiting(), state.ready.load()),
                     "text/plain; version=0.0.4; charset=utf-8");
   });
   server.Get("/version", [&state](const httplib::Request&, httplib::Response& res) {

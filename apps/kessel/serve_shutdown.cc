@@ -33,8 +33,12 @@ void install_stop_handlers() {
     throw IoError("serve: cannot handle SIGTERM and SIGINT");
 }
 
-StopSignalWatcher::StopSignalWatcher(std::function<void(int)> stop, std::function<int()> in_flight, double grace_s)
-    : stop_(std::move(stop)), in_flight_(std::move(in_flight)), grace_s_(grace_s), thread_([this] { watch(); }) {}
+StopSignalWatcher::StopSignalWatcher(std::function<void(int)> stop, std::function<int()> in_flight,
+                                     double grace_s)
+    : stop_(std::move(stop)),
+      in_flight_(std::move(in_flight)),
+      grace_s_(grace_s),
+      thread_([this] { watch(); }) {}
 
 StopSignalWatcher::~StopSignalWatcher() {
   done();
@@ -58,14 +62,18 @@ void StopSignalWatcher::watch() {
     signal = g_stop_signal.load();
     if (signal != 0) break;
   }
-  std::fprintf(stderr, "kessel serve: %s: no new connections; finishing %d request(s) in flight (grace %.1f s)\n",
-               signal == SIGINT ? "SIGINT" : "SIGTERM", in_flight_(), grace_s_);
+  std::fprintf(
+      stderr,
+      "kessel serve: %s: no new connections; finishing %d request(s) in flight (grace %.1f s)\n",
+      signal == SIGINT ? "SIGINT" : "SIGTERM", in_flight_(), grace_s_);
   std::fflush(stderr);
   stop_(signal);
   std::unique_lock<std::mutex> lock(mutex_);
-  if (finished_.wait_for(lock, std::chrono::duration<double>(grace_s_), [&] { return done_; })) return;
+  if (finished_.wait_for(lock, std::chrono::duration<double>(grace_s_), [&] { return done_; }))
+    return;
   const int left = in_flight_();
-  std::fprintf(stderr, "kessel serve: the grace period ended with %d request(s) in flight; exiting\n", left);
+  std::fprintf(
+      stderr, "kessel serve: the grace period ended with %d request(s) in flight; exiting\n", left);
   std::fflush(stderr);
   std::_Exit(left == 0 ? 0 : 1);
 }

@@ -18,14 +18,16 @@
 namespace kessel::cli {
 
 struct ServeState {
-  ServeState(const ServeOptions& o, const text::Lexicon& lex, const summarize::Summarizer& s, int workers)
+  ServeState(const ServeOptions& o, const text::Lexicon& lex, const summarize::Summarizer& s,
+             int workers)
       : options(o), lexicon(lex), summarizer(s), gate(workers, o.queue) {}
 
   const ServeOptions& options;
   const text::Lexicon& lexicon;
   const summarize::Summarizer& summarizer;
   std::string lexicon_id;
-  // The model's training languages ("en", "zh", "en,zh"); empty for a ranker or a model that records none.
+  // The model's training languages ("en", "zh", "en,zh"); empty for a ranker or a model that
+  // records none.
   std::string model_languages;
   ServerFacts facts;
   GuardOptions guard;

@@ -31,8 +31,10 @@ void check_deadline(std::chrono::steady_clock::time_point deadline) {
 
 void check_response_size(std::size_t bytes, const ServeState& state) {
   if (bytes > state.max_response_bytes)
-    throw HttpError(413, "the response would exceed " + std::to_string(state.max_response_bytes) +
-                             " bytes (--max-response-mb): send fewer dialogues a request, or leave out ?explain=1");
+    throw HttpError(
+        413,
+        "the response would exceed " + std::to_string(state.max_response_bytes) +
+            " bytes (--max-response-mb): send fewer dialogues a request, or leave out ?explain=1");
 }
 
 // The warning for one dialogue in a language the model was not trained on; empty otherwise.
@@ -40,8 +42,10 @@ std::string language_mismatch(const summarize::Prepared& p, const ServeState& st
   if (state.model_languages.empty()) return "";
   const char* lang = p.lang == summarize::Lang::zh ? "zh" : "en";
   if (state.model_languages.find(lang) != std::string::npos) return "";
-  return std::string("language: this dialogue is ") + lang + "; the model was trained on " + state.model_languages +
-         " dialogues (scored anyway, with features and a length budget learned for another language)";
+  return std::string("language: this dialogue is ") + lang + "; the model was trained on " +
+         state.model_languages +
+         " dialogues (scored anyway, with features and a length budget learned for another "
+         "language)";
 }
 
 int emotions_kept(const summarize::Summary& s) {
@@ -50,21 +54,24 @@ int emotions_kept(const summarize::Summary& s) {
   return n;
 }
 
-// Waits for a worker, reads the dialogues and summarizes each, handing it to `each` with its language
-// warning; the request-level warning (the CLI's) goes in the X-Kessel-Warning header.
+// Waits for a worker, reads the dialogues and summarizes each, handing it to `each` with its
+// language warning; the request-level warning (the CLI's) goes in the X-Kessel-Warning header.
 template <typename EachDialogue>
-void summarize_body(const std::string& body, ServeState& state, httplib::Response& res, EachDialogue&& each) {
+void summarize_body(const std::string& body, ServeState& state, httplib::Response& res,
+                    EachDialogue&& each) {
   const auto deadline = request_start() + state.request_timeout;
   GateTicket ticket(state.gate, deadline);
   wait_for_worker(ticket, state);
   const text::ReadResult input = read_dialogues(body, state.limits);
-  const std::string warning = summarize::language_warning(*state.summarizer.scorer, input.dialogues);
+  const std::string warning =
+      summarize::language_warning(*state.summarizer.scorer, input.dialogues);
   if (!warning.empty()) res.set_header("X-Kessel-Warning", warning);
   for (const auto& dialogue : input.dialogues) {
     check_deadline(deadline);
     const summarize::Summarized r = state.summarizer.run(dialogue, state.lexicon);
     const std::string mismatch = language_mismatch(r.prepared, state);
-    state.metrics.record_dialogue(emotions_kept(r.summary), r.summary.constraint_bound, !mismatch.empty());
+    state.metrics.record_dialogue(emotions_kept(r.summary), r.summary.constraint_bound,
+                                  !mismatch.empty());
     each(r, mismatch);
   }
 }
@@ -74,18 +81,22 @@ void summarize_body(const std::string& body, ServeState& state, httplib::Respons
 void add_summary_routes(httplib::Server& server, ServeState& state) {
   server.Post("/summarize", [&state](const httplib::Request& req, httplib::Response& res,
                                      const httplib::ContentReader& reader) {
-    const bool explain = req.has_param("explain") && boolean_param("explain", req.get_param_value("explain"));
+    const bool explain =
+        req.has_param("explain") && boolean_param("explain", req.get_param_value("explain"));
     const std::string body = read_whole_body(reader, state.limits.max_bytes);
     std::string out;
-    summarize_body(body, state, res, [&](const summarize::Summarized& r, const std::string& mismatch) {
-      nlohmann::json record = summarize::summary_to_json(r.prepared, r.summary, explain ? &r.scores : nullptr);
-      if (!mismatch.empty()) record["warnings"] = {mismatch};
-      out += record.dump() + "\n";
-      check_response_size(out.size(), state);
-    });
+    summarize_body(
+        body, state, res, [&](const summarize::Summarized& r, const std::string& mismatch) {
+          nlohmann::json record =
+              summarize::summary_to_json(r.prepared, r.summary, explain ? &r.scores : nullptr);
+          if (!mismatch.empty()) record["warnings"] = {mismatch};
+          out += record.dump() + "\n";
+          check_response_size(out.size(), state);
+        });
     res.set_content(out, "application/x-ndjson; charset=utf-8");
   });
-  server.Post("/review", [&state](const httplib::Request&, httplib::Response& res, const httplib::ContentReader& reader) {
+  server.Post("/review", [&state](const httplib::Request&, httplib::Response& res,
+                                  const httplib::ContentReader& reader) {
     const std::string body = read_whole_body(reader, state.limits.max_bytes);
     HtmlReport report;
     std::size_t records = 0;
