@@ -109,10 +109,10 @@ def test_overflow_is_a_503_with_retry_after_never_a_hang():
 
 
 def test_a_request_past_its_deadline_is_a_504():
-    s = Server("--request-timeout-s", "0.05", "--no-access-log")
+    s = Server("--request-timeout-s", "0.005", "--no-access-log")
     try:
         s.wait_ready()
-        many = "\n".join(dialogue_json(f"d{i}", 20) for i in range(400))
+        many = "\n".join(dialogue_json(f"d{i}", 20) for i in range(1000))  # ~0.3 s of work here
         status, headers, body = s.request("/summarize", many)
         assert status == 504 and headers["Content-Type"].startswith("application/json")
         assert "deadline" in json.loads(body)["error"]

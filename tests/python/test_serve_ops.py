@@ -3,6 +3,7 @@ Allow, request ids and the access log, the language warning, and the access rule
 bearer token, security headers)."""
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,16 @@ def metric(text, name):
         if line.startswith(name + " ") or line.startswith(name + "{"):
             return float(line.rsplit(" ", 1)[1])
     raise AssertionError(f"{name} not in /metrics")
+
+
+def eventually(check, timeout=5.0):
+    """check()'s first true value: a reply is counted and logged just after it is sent."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.02)
 
 
 def test_probes_answer(server):
@@ -62,7 +73,8 @@ def test_metrics_counters_move_with_requests(server):
     assert headers["Content-Type"].startswith("text/plain; version=0.0.4")
     n = sum(1 for line in SAMPLES["zh"].read_text(encoding="utf-8").splitlines() if line.strip())
     assert server.request("/summarize", SAMPLES["zh"].read_text(encoding="utf-8"))[0] == 200
-    _, _, after = server.request("/metrics")
+    after = eventually(lambda: (lambda t: t if '{route="/summarize",status="200"}' in t else None)(
+        server.request("/metrics")[2]))
     assert metric(after, "kessel_dialogues_summarized_total") == metric(before, "kessel_dialogues_summarized_total") + n
     assert metric(after, "kessel_emotions_kept_total") > metric(before, "kessel_emotions_kept_total")
     assert 'kessel_http_requests_total{route="/summarize",status="200"}' in after
@@ -89,8 +101,10 @@ def test_request_ids_are_echoed_or_made_and_logged(server):
     assert made and made != "bad id <script>"
     _, headers, _ = server.request("/nope")
     assert headers["X-Request-Id"]
-    logged = [json.loads(line) for line in server.stderr().splitlines() if line.startswith("{")]
-    mine = [r for r in logged if r["id"] == made]
+    def logged():
+        return [r for r in (json.loads(line) for line in server.stderr().splitlines() if line.startswith("{"))
+                if r["id"] == made]
+    mine = eventually(logged)
     assert len(mine) == 1 and mine[0]["path"] == "/healthz" and mine[0]["status"] == 200
     assert set(mine[0]) >= {"time", "id", "method", "path", "status", "bytes", "ms"}
 
