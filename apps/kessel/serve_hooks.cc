@@ -77,6 +77,27 @@ void answer_wrong_method_or_missing(const httplib::Request& req, httplib::Respon
   }
 }
 
+// A handler's typed error becomes its status (HttpError) or a 400 naming what was wrong; anything
+// else a 500. The server stays up either way.
+void answer_exception(ServeState& state, httplib::Response& res, std::exception_ptr ep) {
+  try {
+    std::rethrow_exception(ep);
+  } catch (const HttpError& e) {
+    if (e.status() == 503) {
+      state.metrics.record_overflow();
+      res.set_header("Retry-After", "1");
+    }
+    if (e.status() == 504) state.metrics.record_deadline();
+    reply_error(res, e.status(), e.what());
+  } catch (const Error& e) {
+    reply_error(res, 400, e.what());
+  } catch (const std::exception& e) {
+    reply_error(res, 500, std::string("internal error: ") + e.what());
+  } catch (...) {
+    reply_error(res, 500, "internal error");
+  }
+}
+
 }  // namespace
 
 std::chrono::steady_clock::time_point request_start() {
@@ -100,24 +121,9 @@ void add_request_hooks(httplib::Server& server, ServeState& state) {
     return httplib::Server::HandlerResponse::Unhandled;
   });
 
-  // A handler's typed error becomes its status (HttpError) or a 400 naming what was wrong; anything
-  // else a 500. The server stays up either way.
   server.set_exception_handler(
       [&state](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-        try {
-          std::rethrow_exception(ep);
-        } catch (const HttpError& e) {
-          if (e.status() == 503)
-            state.metrics.record_overflow(), res.set_header("Retry-After", "1");
-          if (e.status() == 504) state.metrics.record_deadline();
-          reply_error(res, e.status(), e.what());
-        } catch (const Error& e) {
-          reply_error(res, 400, e.what());
-        } catch (const std::exception& e) {
-          reply_error(res, 500, std::string("internal error: ") + e.what());
-        } catch (...) {
-          reply_error(res, 500, "internal error");
-        }
+        answer_exception(state, res, ep);
       });
 
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
