@@ -134,7 +134,10 @@ void add_request_hooks(httplib::Server& server, ServeState& state) {
     else if (res.status == 413)
       reply_error(res, 413, "request body too large (see --max-body-mb)");
     else if (res.status == 400)
-      reply_error(res, 400, "malformed HTTP request");
+      reply_error(res, 400,
+                  "malformed HTTP request (the request line, or a header: at most 8 KiB each)");
+    else if (res.status == 414)
+      reply_error(res, 414, "request line longer than the HTTP library takes (8 KiB)");
     else
       reply_error(res, res.status, "HTTP " + std::to_string(res.status));
   });

@@ -58,6 +58,17 @@ def test_a_bad_content_length_is_answered_at_once(server, length, status):
     assert "Content-Length" in json.loads(reply.split(b"\r\n\r\n", 1)[1])["error"]
 
 
+@pytest.mark.parametrize("request_bytes,status", [
+    (b"GARBAGE\r\n\r\n", 400),
+    (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414),
+    (b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 400)])
+def test_malformed_http_gets_a_json_error(server, request_bytes, status):
+    reply = server.raw(request_bytes, timeout=3.0)
+    assert status_line(reply).startswith(f"HTTP/1.1 {status}")
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert b"X-Request-Id: " in head and json.loads(body)["error"]
+
+
 def test_slow_clients_do_not_stop_healthz(server):
     # 10 connections each trickle a header line (the probe: every 2 s; here every 0.5 s for 3 s, which
     # holds a connection the same way: the read timeout is per receive). With the library's 8 workers
