@@ -51,6 +51,11 @@ function writeFixtures(dir) {
   return {upload, count: lines.length};
 }
 
+// A pasted transcript: the page splits it at `---` and `# id:` and gives a dialogue without a header
+// the id the CLI would (line<N>, N its first line).
+const TRANSCRIPT = '# id: zh-call\n[10:32] 用户: 我的快递三天了还没到，\n  气死我了！\n[10:33] 客服: 非常抱歉。\n' +
+                   '[10:34] 用户: 太失望了。\n---\nCustomer: My order never arrived, I am furious.\nAgent: Sorry about that.\n';
+
 const XSS_ID = '"><img src=x onerror="window.__xss=\'id\'">';
 const XSS = JSON.stringify({id: XSS_ID, turns: [
   {speaker: 'customer', text: '<script>window.__xss="script"</script>我很生气！"><img src=x onerror="window.__xss=\'turn\'">'},
@@ -120,11 +125,14 @@ async function exports(page, count) {
   assert.ok(text.startsWith('\uFEFFid,summary,emotion,'), text.slice(0, 80));
   assert.equal(text.trim().split('\r\n').length, count + 1);
   assert.ok(text.includes('"zh-001"'));
+  const [report] = await Promise.all([page.waitForEvent('download'), page.click('#export-report')]);
+  assert.ok(fs.readFileSync(await report.path(), 'utf8').includes('zh-001'), 'the HTML report lacks zh-001');
 }
 
 async function screenshots(page) {
   fs.mkdirSync(shots, {recursive: true});
   await page.click('#list .item-id >> text=zh-001');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({path: path.join(shots, 'review-list.png')});
   await page.click('#list .item-id >> text=zh-long-25');
   assert.equal(await page.locator('#detail .heat text.col').count(), 25, 'the 25-turn map lacks turn labels');
@@ -140,6 +148,11 @@ async function xssRunsNothing(context, base) {
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
   await page.goto(base);
   await page.click('#paste-box summary');
+  await page.fill('#paste', TRANSCRIPT);
+  await page.click('#run-paste');
+  await page.waitForSelector('body[data-done="2"]', {timeout: 30000});
+  assert.deepEqual(await page.$$eval('#list .item-id', (ids) => ids.map((i) => i.textContent)), ['zh-call', 'line7']);
+  assert.equal(await page.locator('#detail .turn').count(), 3);  // the continuation line joined its turn
   await page.fill('#paste', XSS);
   await page.click('#run-paste');
   await page.waitForSelector('body[data-done="1"]', {timeout: 30000});
@@ -180,7 +193,7 @@ async function main() {
     await screenshots(page);
     assert.deepEqual(problems, [], 'console errors (a CSP violation among them?)');
     await xssRunsNothing(context, base);
-    log('<script> and onerror payloads ran nothing');
+    log('a pasted transcript was read; <script> and onerror payloads ran nothing');
   } finally {
     if (context) await context.close();
     proc.kill('SIGTERM');

@@ -3,7 +3,7 @@
 // text nodes (textContent, createTextNode): never innerHTML.
 'use strict';
 
-const state = {results: [], shown: [], selected: -1};
+const state = {results: [], shown: [], selected: -1, units: []};
 const $ = (id) => document.getElementById(id);
 
 // ---- DOM helpers -------------------------------------------------------------------------------
@@ -73,6 +73,7 @@ async function summarizeText(text) {
   $('errors').replaceChildren();
   if (units.length === 0) { showError('the input holds no dialogue'); return; }
   state.results = [];
+  state.units = units;
   const size = Math.max(1, parseInt($('batch').value, 10) || 25);
   const started = performance.now();
   setProgress(0, units.length, started);
@@ -140,8 +141,11 @@ function bound(rec) {
   return Boolean(rec.constraint_bound) || (rec.constraint_cost || 0) > 0;
 }
 
-// A stable colour class per emotion name (the lexicons name more emotions than a fixed table would).
+// A colour class per emotion name: the common ones fixed, any other (the lexicons name more) hashed.
+const EMOTION_CLASS = {anger: 'emo-0', joy: 'emo-1', happiness: 'emo-1', disgust: 'emo-2', sadness: 'emo-3',
+                       fear: 'emo-4', anxiety: 'emo-4', surprise: 'emo-6', disappointment: 'emo-5'};
 function emotionClass(name) {
+  if (EMOTION_CLASS[name]) return EMOTION_CLASS[name];
   let h = 0;
   for (const ch of name || '') h = (h * 31 + ch.codePointAt(0)) >>> 0;
   return `emo-${h % 8}`;
@@ -159,6 +163,7 @@ function refreshFilters() {
   const any = state.results.length > 0;
   $('export-jsonl').disabled = !any;
   $('export-csv').disabled = !any;
+  $('export-report').disabled = !any;
 }
 
 function matches(rec, query, emotion, boundOnly) {
@@ -362,6 +367,21 @@ function exportCsv() {
   download('kessel-summaries.csv', 'text/csv;charset=utf-8', '\uFEFF' + lines.join('\r\n') + '\r\n');
 }
 
+// The server's HTML report (POST /review) of the whole input, as a file: one request, so a very
+// large input may exceed the server's body limit (the error says so).
+async function exportReport() {
+  const r = await fetch('review', {method: 'POST', headers: {'Content-Type': 'application/x-ndjson'},
+                                   body: state.units.join('\n') + '\n'});
+  const body = await r.text();
+  if (!r.ok) {
+    let message = body;
+    try { message = JSON.parse(body).error; } catch (e) { /* not JSON: the text as it came */ }
+    showError(`HTML report: HTTP ${r.status}: ${message}`);
+    return;
+  }
+  download('kessel-report.html', 'text/html;charset=utf-8', body);
+}
+
 // ---- wiring --------------------------------------------------------------------------------------
 async function openFile(file) {
   if (file) await summarizeText(await file.text());
@@ -390,6 +410,7 @@ function wire() {
   $('bound-only').addEventListener('change', applyFilters);
   $('export-jsonl').addEventListener('click', exportJsonl);
   $('export-csv').addEventListener('click', exportCsv);
+  $('export-report').addEventListener('click', exportReport);
   document.addEventListener('keydown', onKey);
 }
 
