@@ -511,6 +511,10 @@ void check_unique_id(const Ctx& c, const std::string& id, OnError on_error,
       SkippedRecord{c.line, c.file + ":" + std::to_string(c.line) + ": id: " + what});
 }
 
+constexpr const char* kNotATranscript =
+    "; nor is it a plain-text transcript, whose first line is a turn with a speaker label (用户: / 客服: / "
+    "Customer: / Agent: ..., docs/text.md), a `# id:` header or `---`";
+
 }  // namespace
 
 DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
@@ -537,7 +541,11 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
       } catch (const util::JsonStructureError& e) {
         c.fail(e.path().empty() ? "record" : e.path(), e.reason());
       } catch (const json::parse_error& e) {
-        c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what());
+        // Text that is not JSON was perhaps meant as a transcript: say what starts one.
+        const std::size_t first = line.find_first_not_of(" \t");
+        const bool json_like = line[first] == '{' || line[first] == '[';  // the line is not blank (above)
+        c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what() +
+                             (json_like ? "" : kNotATranscript));
       }
       return detect_from_json(j, c);
     } catch (const ParseError& e) {

@@ -64,10 +64,25 @@ std::string ascii_lower(std::string_view s) {
   return out;
 }
 
-std::optional<Speaker> speaker_of(std::string_view label) {
+std::optional<Speaker> known_label(std::string_view label) {
   const std::string lower = ascii_lower(label);
   for (const Label& l : kLabels)
     if (lower == l.name) return l.speaker;
+  return std::nullopt;
+}
+
+// A label, or a label followed by a name in brackets: `客服(小王)`, `Agent [Sam]`, `用户【张三】`,
+// `客服（小王）` (chat exports name the person).
+std::optional<Speaker> speaker_of(std::string_view label) {
+  if (const auto s = known_label(label)) return s;
+  static constexpr std::pair<std::string_view, std::string_view> kBrackets[] = {
+      {"(", ")"}, {"[", "]"}, {"\xEF\xBC\x88", "\xEF\xBC\x89"}, {"\xE3\x80\x90", "\xE3\x80\x91"}};  // （） 【】
+  for (const auto& [open, close] : kBrackets) {
+    if (label.size() <= close.size() || label.substr(label.size() - close.size()) != close) continue;
+    const std::size_t at = label.find(open);
+    if (at == std::string_view::npos || at == 0) continue;
+    return known_label(trim(label.substr(0, at)));
+  }
   return std::nullopt;
 }
 

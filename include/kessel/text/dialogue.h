@@ -25,7 +25,8 @@
 //   transcript plain text, one turn per line: `[timestamp] label: text` (docs/text.md). Labels,
 //               before ':' or '：', ASCII ones in any case: customer = 用户 顾客 客户 买家 Customer
 //               User Client Caller; agent = 客服 坐席 商家 卖家 人工客服 Agent Support Staff Seller
-//               Operator "Customer service". Timestamp, optional, before the label: `[..]` holding
+//               Operator "Customer service"; a name in brackets may follow (客服(小王), Agent [Sam],
+//               用户【张三】). Timestamp, optional, before the label: `[..]` holding
 //               one, or a bare `YYYY-MM-DD hh:mm[:ss]`, ISO 8601 (`2024-01-01T10:32:05Z`) or
 //               `hh:mm[:ss]` token; a time of day is seconds since midnight, a day added when it
 //               goes back (past midnight); dated and undated turns in one dialogue are an error. A

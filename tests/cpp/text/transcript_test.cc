@@ -56,6 +56,19 @@ TEST(Transcript, ReadsTheAliases) {
     EXPECT_EQ(t[i].speaker, i % 2 == 0 ? Speaker::customer : Speaker::agent) << "turn " << i << ": " << t[i].role;
 }
 
+TEST(Transcript, ALabelMayNameThePersonInBrackets) {
+  const ReadResult r = read("用户(张三): 在吗\n客服（小王）：在的\nAgent [Sam]: hi\n客服【小李】: 好\n");
+  const auto& t = r.dialogues.at(0).turns;
+  ASSERT_EQ(t.size(), 4u);
+  EXPECT_EQ(t[0].speaker, Speaker::customer);
+  EXPECT_EQ(t[0].role, "用户(张三)");
+  EXPECT_EQ(t[1].speaker, Speaker::agent);
+  EXPECT_EQ(t[1].text, "在的");
+  EXPECT_EQ(t[2].speaker, Speaker::agent);
+  EXPECT_EQ(t[3].speaker, Speaker::agent);
+  EXPECT_NE(parse_error("# id: a\nBot (Sam): hi\n").find("\"Bot (Sam)\" is not a speaker label"), std::string::npos);
+}
+
 TEST(Transcript, ReadsTimestamps) {
   const ReadResult r = read("[10:32] 用户: 在吗\n[10:32:30] 客服: 在的\n10:33 用户: 好\n");
   const auto& t = r.dialogues.at(0).turns;
@@ -145,6 +158,8 @@ TEST(Transcript, DetectionLeavesJsonlAlone) {
   EXPECT_EQ(detect_dialogue_format("\n{\"Dialogue\": []}\n", "m"), DialogueFormat::csds);
   // Prose is no transcript: the JSONL reader's error stands.
   EXPECT_THROW(detect_dialogue_format("hello there\n", "m"), ParseError);
+  EXPECT_NE(parse_error("Bot: hi\n").find("nor is it a plain-text transcript"), std::string::npos);
+  EXPECT_EQ(parse_error("{\"id\": 1,\n").find("transcript"), std::string::npos);
   EXPECT_EQ(parse_dialogue_format("transcript"), DialogueFormat::transcript);
   EXPECT_STREQ(to_string(DialogueFormat::transcript), "transcript");
 }
