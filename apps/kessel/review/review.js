@@ -85,7 +85,6 @@ async function summarizeText(text) {
   document.body.dataset.done = String(state.results.length);
   refreshFilters();
   applyFilters();
-  if (state.shown.length > 0) select(0);
 }
 
 async function summarizeBatch(batch, at, total) {
@@ -187,7 +186,10 @@ function applyFilters() {
   $('count').textContent = `${state.shown.length} of ${state.results.length} shown`;
   const again = state.shown.indexOf(before);
   state.selected = -1;
+  // The open dialogue stays open while the filters keep it; else the first one shown opens.
   if (again >= 0) select(again, false);
+  else if (state.shown.length > 0) select(0, false);
+  else $('detail').replaceChildren(el('p', {class: 'hint', text: 'No dialogue matches the filters.'}));
 }
 
 function listItem(rec, i) {
