@@ -1,7 +1,7 @@
 // The review page in a real browser (issue 24, item 5): Debian's chromium driven by playwright-core
 // (no browser is downloaded). Starts `kessel serve --port 0`, uploads a file in batches, filters,
 // searches, opens a dialogue, follows a summary link to its turn, walks the list with j/k, exports
-// JSONL and CSV, and checks that a dialogue holding <script> and "><img onerror=...> runs nothing.
+// JSONL, CSV and the HTML report, drops a transcript file, pastes one, and checks that a dialogue holding <script> and "><img onerror=...> runs nothing.
 // Screenshots go to $KESSEL_SCREENSHOT_DIR (docs/images to refresh the committed ones), else to
 // <build>/browser-screenshots.
 //
@@ -141,6 +141,19 @@ async function screenshots(page) {
   log(`screenshots in ${shots}`);
 }
 
+// A file dropped on the drop zone (a DataTransfer built in the page): the sample transcript.
+async function dropTranscript(page) {
+  const text = fs.readFileSync(path.join(source, 'data', 'samples', 'transcript_zh_en.txt'), 'utf8');
+  const transfer = await page.evaluateHandle((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'call.txt', {type: 'text/plain'}));
+    return dt;
+  }, text);
+  await page.dispatchEvent('#drop', 'drop', {dataTransfer: transfer});
+  await page.waitForSelector('body[data-done="2"]', {timeout: 30000});
+  assert.deepEqual(await page.$$eval('#list .item-id', (ids) => ids.map((i) => i.textContent)), ['zh-txt-1', 'en-txt-1']);
+}
+
 async function xssRunsNothing(context, base) {
   const page = await context.newPage();
   await withCsp(page, base, true);
@@ -191,6 +204,8 @@ async function main() {
     await exports(page, count);
     log('exported JSONL and CSV');
     await screenshots(page);
+    await dropTranscript(page);
+    log('dropped the sample transcript');
     assert.deepEqual(problems, [], 'console errors (a CSP violation among them?)');
     await xssRunsNothing(context, base);
     log('a pasted transcript was read; <script> and onerror payloads ran nothing');

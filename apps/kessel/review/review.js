@@ -70,6 +70,7 @@ function splitTranscript(lines) {
 // ---- summarizing in batches ----------------------------------------------------------------------
 async function summarizeText(text) {
   const {units} = splitInput(text);
+  delete document.body.dataset.done;  // set again, to the count, when every batch has answered
   $('errors').replaceChildren();
   if (units.length === 0) { showError('the input holds no dialogue'); return; }
   state.results = [];
