@@ -166,6 +166,15 @@ async function xssRunsNothing(context, base) {
   await page.waitForSelector('body[data-done="2"]', {timeout: 30000});
   assert.deepEqual(await page.$$eval('#list .item-id', (ids) => ids.map((i) => i.textContent)), ['zh-call', 'line7']);
   assert.equal(await page.locator('#detail .turn').count(), 3);  // the continuation line joined its turn
+  // A bad record fails its batch only, and the page says which dialogues it held.
+  await page.fill('#batch', '1');
+  const fine = JSON.stringify({id: 'fine', turns: [{speaker: 'customer', text: 'I am angry.'}, {speaker: 'agent', text: 'Sorry.'}]});
+  await page.fill('#paste', `${fine}\n{"id": "bad", "turns": 3}\n`);
+  await page.click('#run-paste');
+  await page.waitForSelector('body[data-done="1"]', {timeout: 30000});
+  const errors = await page.$$eval('#errors li', (ls) => ls.map((l) => l.textContent));
+  assert.equal(errors.length, 1, errors.join('\n'));
+  assert.ok(errors[0].startsWith('dialogues 2–2 of 2: HTTP 400: '), errors[0]);
   await page.fill('#paste', XSS);
   await page.click('#run-paste');
   await page.waitForSelector('body[data-done="1"]', {timeout: 30000});

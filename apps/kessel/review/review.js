@@ -67,6 +67,22 @@ function splitTranscript(lines) {
   return units;
 }
 
+// A POST to the server, with the bearer token when one is entered (kessel serve --token-file).
+function post(route, body) {
+  const headers = {'Content-Type': 'application/x-ndjson'};
+  const token = $('token').value.trim();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return fetch(route, {method: 'POST', headers, body});
+}
+
+// The server's {"error"} message of a failed answer (or its text), with a hint for a 401.
+function failure(status, body) {
+  let message = body;
+  try { message = JSON.parse(body).error; } catch (e) { /* not JSON: the text as it came */ }
+  if (status === 401) message += ' (the server wants its token: enter it in the token box)';
+  return `HTTP ${status}: ${message}`;
+}
+
 // ---- summarizing in batches ----------------------------------------------------------------------
 async function summarizeText(text) {
   const {units} = splitInput(text);
@@ -91,13 +107,10 @@ async function summarizeText(text) {
 async function summarizeBatch(batch, at, total) {
   const where = `dialogues ${at + 1}–${at + batch.length} of ${total}`;
   try {
-    const r = await fetch('summarize?explain=1', {
-      method: 'POST', headers: {'Content-Type': 'application/x-ndjson'}, body: batch.join('\n') + '\n'});
+    const r = await post('summarize?explain=1', batch.join('\n') + '\n');
     const body = await r.text();
     if (!r.ok) {
-      let message = body;
-      try { message = JSON.parse(body).error; } catch (e) { /* not JSON: the text as it came */ }
-      showError(`${where}: HTTP ${r.status}: ${message}`);
+      showError(`${where}: ${failure(r.status, body)}`);
       return;
     }
     for (const line of body.split('\n')) {
@@ -373,13 +386,10 @@ function exportCsv() {
 // The server's HTML report (POST /review) of the whole input, as a file: one request, so a very
 // large input may exceed the server's body limit (the error says so).
 async function exportReport() {
-  const r = await fetch('review', {method: 'POST', headers: {'Content-Type': 'application/x-ndjson'},
-                                   body: state.units.join('\n') + '\n'});
+  const r = await post('review', state.units.join('\n') + '\n');
   const body = await r.text();
   if (!r.ok) {
-    let message = body;
-    try { message = JSON.parse(body).error; } catch (e) { /* not JSON: the text as it came */ }
-    showError(`HTML report: HTTP ${r.status}: ${message}`);
+    showError(`HTML report: ${failure(r.status, body)}`);
     return;
   }
   download('kessel-report.html', 'text/html;charset=utf-8', body);
