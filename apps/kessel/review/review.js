@@ -135,9 +135,13 @@ function showError(message) {
 }
 
 // ---- derived fields ------------------------------------------------------------------------------
+// The customer's strongest expressed emotion (the records list the customer's only); among equals,
+// the one the summary keeps, then the earliest.
 function strongest(rec) {
+  const rank = (e) => [e.strength, e.in_summary ? 1 : 0, -e.turn, -e.start];
+  const better = (a, b) => { const x = rank(a), y = rank(b); const i = x.findIndex((v, k) => v !== y[k]); return i >= 0 && x[i] > y[i]; };
   let best = null;
-  for (const e of rec.emotions || []) if (!best || e.strength > best.strength) best = e;
+  for (const e of rec.emotions || []) if (!best || better(e, best)) best = e;
   return best;
 }
 
