@@ -94,9 +94,9 @@ text::Lexicon load_lexicon(const LexiconOptions& options) {
 }
 
 void add_input_options(CLI::App& cmd, InputOptions& options, const std::string& flag) {
-  cmd.add_option(flag, options.path, "Dialogues (JSONL: csds, tweetsumm or kessel format; '-': standard input)")->required();
-  cmd.add_option("--format", options.format, "csds | tweetsumm | kessel (detected when omitted)")
-      ->check(CLI::IsMember({"csds", "tweetsumm", "kessel"}));
+  cmd.add_option(flag, options.path, "Dialogues (JSONL: csds, tweetsumm or kessel format, or a plain-text transcript; '-': standard input)")->required();
+  cmd.add_option("--format", options.format, "csds | tweetsumm | kessel | transcript (detected when omitted)")
+      ->check(CLI::IsMember({"csds", "tweetsumm", "kessel", "transcript"}));
   cmd.add_option("--on-error", options.on_error, "What to do with a bad record: fail | skip")
       ->check(CLI::IsMember({"fail", "skip"}));
 }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "kessel/text/dialogue.h"
+
 namespace kessel::summarize {
 
 nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain) {
@@ -23,8 +25,16 @@ nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitSc
                              {"source", e.source},
                              {"in_summary", e.in_summary}});
   j["constraint_satisfied"] = s.constraint_satisfied;
+  j["constraint_bound"] = s.constraint_bound;
   j["constraint_cost"] = s.constraint_cost;
   if (!s.unsupported_languages.empty()) j["unsupported_languages"] = s.unsupported_languages;
+  if (explain && p.dialogue != nullptr) {
+    // The dialogue as read, so that a reader of the record (the review page) can show the turns that
+    // sentences, emotions and the map point into.
+    nlohmann::json turns = nlohmann::json::array();
+    for (const auto& t : p.dialogue->turns) turns.push_back({{"speaker", text::to_string(t.speaker)}, {"text", t.text}});
+    j["turns"] = std::move(turns);
+  }
   if (explain && explain->attention.size() > 0) {
     const auto& a = explain->attention;
     nlohmann::json units = nlohmann::json::array();

@@ -11,6 +11,7 @@
 #include "kessel/error.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/utf8.h"
+#include "text/dialogue_read_text.h"
 #include "util/json_strict.h"
 
 namespace kessel::text {
@@ -27,6 +28,8 @@ const char* to_string(DialogueFormat f) {
       return "tweetsumm";
     case DialogueFormat::kessel:
       return "kessel";
+    case DialogueFormat::transcript:
+      return "transcript";
   }
   return "kessel";
 }
@@ -35,8 +38,9 @@ DialogueFormat parse_dialogue_format(std::string_view name) {
   if (name == "csds") return DialogueFormat::csds;
   if (name == "tweetsumm") return DialogueFormat::tweetsumm;
   if (name == "kessel") return DialogueFormat::kessel;
+  if (name == "transcript") return DialogueFormat::transcript;
   throw InvalidArgument("parse_dialogue_format: format='" + std::string(name) +
-                        "' is not one of csds, tweetsumm, kessel");
+                        "' is not one of csds, tweetsumm, kessel, transcript");
 }
 
 OnError parse_on_error(std::string_view name) {
@@ -507,12 +511,18 @@ void check_unique_id(const Ctx& c, const std::string& id, OnError on_error,
       SkippedRecord{c.line, c.file + ":" + std::to_string(c.line) + ": id: " + what});
 }
 
+constexpr const char* kNotATranscript =
+    "; nor is it a plain-text transcript, whose first line is a turn with a speaker label (用户: / 客服: / "
+    "Customer: / Agent: ..., docs/text.md), a `# id:` header or `---`";
+
 }  // namespace
 
 DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
   // The first record that tells its format decides. Records before it that cannot (bad JSON, not an
   // object, no known key) do not stop detection: the reader then reports each of them under
-  // --on-error. When no record tells, the first one's problem is the error.
+  // --on-error. When no record tells, the first one's problem is the error. A plain-text transcript
+  // tells from its first line (a speaker label, `# id:` or `---`), which no JSONL line is.
+  if (internal::looks_like_transcript(content)) return DialogueFormat::transcript;
   long line_no = 0;
   std::size_t pos = 0;
   std::string_view line;
@@ -531,7 +541,11 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
       } catch (const util::JsonStructureError& e) {
         c.fail(e.path().empty() ? "record" : e.path(), e.reason());
       } catch (const json::parse_error& e) {
-        c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what());
+        // Text that is not JSON was perhaps meant as a transcript: say what starts one.
+        const std::size_t first = line.find_first_not_of(" \t");
+        const bool json_like = line[first] == '{' || line[first] == '[';  // the line is not blank (above)
+        c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what() +
+                             (json_like ? "" : kNotATranscript));
       }
       return detect_from_json(j, c);
     } catch (const ParseError& e) {
@@ -564,6 +578,7 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
       result.format = DialogueFormat::kessel;
     }
   }
+  if (result.format == DialogueFormat::transcript) return internal::read_transcript(content, name, options);
   long line_no = 0;
   std::size_t pos = 0;
   std::string_view line;
@@ -594,6 +609,8 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
           break;
         case DialogueFormat::kessel:
           d = parse_kessel(c, j);
+          break;
+        case DialogueFormat::transcript:  // read above, not line by line as JSON
           break;
       }
       if (d.turns.empty() && !options.allow_empty) {

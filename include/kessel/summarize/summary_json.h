@@ -10,8 +10,10 @@ namespace kessel::summarize {
 
 // {"id", "summary", "sentences": [{"text", "turn", "score"}], "emotions": [{"term", "turn", "start",
 //  "end", "emotion", "kind", "strength", "source", "in_summary"}], "constraint_satisfied",
-//  "constraint_cost"} (and "unsupported_languages" when a turn's language has no lexicon) plus "attention" when `explain` is given
-// and has a map: {"units": [{"turn", "text"}], "queries": [unit], "weights": [[...]]}.
+//  "constraint_bound", "constraint_cost"} (and "unsupported_languages" when a turn's language has no lexicon). When
+// `explain` is given: "turns": [{"speaker": "customer"|"agent", "text"}] (the dialogue as read; the
+// turn indices and emotion offsets above point into it) and "attention" when there is a map:
+// {"units": [{"turn", "text"}], "queries": [unit], "weights": [[...]]}, else "attention_omitted".
 nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain);
 
 }  // namespace kessel::summarize

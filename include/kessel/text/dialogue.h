@@ -1,8 +1,8 @@
-// Customer-service dialogues: one struct for the three input formats, readers with error policies,
+// Customer-service dialogues: one struct for the four input formats, readers with error policies,
 // and sentence splitting (the summary units).
 //
-// Formats (JSONL, one dialogue per line; detected from the keys of the first non-empty line unless
-// the caller names one):
+// Formats (three JSONL, one dialogue per line, and plain-text transcripts; detected from the first
+// non-empty line unless the caller names one):
 //   csds       {"Dialogue": [{"speaker": "Q"|"A", "utterance", "truncated"?,
 //   "utterance_recovered"?,
 //               "role"?}], "TopicSumm"?: [{"Topic", "QASumm"}], "FinalSumm"?, "UserSumm"?,
@@ -22,6 +22,18 @@
 //               with optional fraction and +hh:mm offset; without an offset it is read as UTC),
 //               stored as seconds since 1970-01-01 UTC. "reference" is one reference summary given
 //               as its list of sentences (or one string, split into sentences).
+//   transcript plain text, one turn per line: `[timestamp] label: text` (docs/text.md). Labels,
+//               before ':' or '：', ASCII ones in any case: customer = 用户 顾客 客户 买家 Customer
+//               User Client Caller; agent = 客服 坐席 商家 卖家 人工客服 Agent Support Staff Seller
+//               Operator "Customer service"; a name in brackets may follow (客服(小王), Agent [Sam],
+//               用户【张三】). Timestamp, optional, before the label: `[..]` holding
+//               one, or a bare `YYYY-MM-DD hh:mm[:ss]`, ISO 8601 (`2024-01-01T10:32:05Z`) or
+//               `hh:mm[:ss]` token; a time of day is seconds since midnight, a day added when it
+//               goes back (past midnight); dated and undated turns in one dialogue are an error. A
+//               line with no label continues the turn above (joined by '\n'); before any turn it is
+//               an error naming the line. Blank lines are ignored. Dialogues are separated by a
+//               line of three or more '-' or begin at a `# id: X` header (X is the id; else
+//               "line<N>", N the first turn's line). role = the label as written.
 // Errors name the file, line and field: "data.jsonl:12: turns[3].speaker: expected "customer" or
 // "agent", got "bot"". Policy on_error = fail throws the first ParseError; skip records the reason
 // and goes on (ReadResult::skipped). A dialogue with no turns is an error ("turns: empty dialogue")
@@ -39,9 +51,9 @@ namespace kessel::text {
 enum class Speaker { customer, agent };
 const char* to_string(Speaker s);
 
-enum class DialogueFormat { csds, tweetsumm, kessel };
+enum class DialogueFormat { csds, tweetsumm, kessel, transcript };
 const char* to_string(DialogueFormat f);
-// "csds" | "tweetsumm" | "kessel"; throws InvalidArgument otherwise.
+// "csds" | "tweetsumm" | "kessel" | "transcript"; throws InvalidArgument otherwise.
 DialogueFormat parse_dialogue_format(std::string_view name);
 
 // The largest |time| a reader accepts, in seconds (about 3,200 years from 1970). Beyond it the
@@ -109,8 +121,9 @@ ReadResult read_dialogues(const std::string& path, const ReadOptions& options = 
 // The same over in-memory content; `name` labels error messages.
 ReadResult read_dialogues_from_string(std::string_view content, const std::string& name,
                                       const ReadOptions& options = {});
-// Format of a JSONL document from the keys of its first non-empty line: "Dialogue" -> csds,
-// turns with "is_agent"/"sentences" -> tweetsumm, turns with "speaker"/"text" -> kessel.
+// Format of a document: transcript when its first non-empty line is a transcript line (a labelled
+// turn, `# id:` or `---`); else from the keys of the first JSONL record that tells: "Dialogue" ->
+// csds, turns with "is_agent"/"sentences" -> tweetsumm, turns with "speaker"/"text" -> kessel.
 DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name);
 
 // Seconds since 1970-01-01T00:00:00Z for an ISO 8601 date-time; nullopt when it is not one.
