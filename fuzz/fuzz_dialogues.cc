@@ -1,4 +1,4 @@
-// The dialogue readers (kessel, CSDS, TweetSumm and format detection), under both error policies.
+// The dialogue readers (kessel, CSDS, TweetSumm, plain-text transcripts and format detection), under both error policies.
 #include "fuzz_target.h"
 #include "kessel/text/dialogue.h"
 
@@ -9,7 +9,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ReadOptions detected;
     detected.on_error = policy;
     kessel::fuzz::expect_typed_errors_only("dialogues", [&] { read_dialogues_from_string(content, "fuzz", detected); });
-    for (DialogueFormat format : {DialogueFormat::kessel, DialogueFormat::csds, DialogueFormat::tweetsumm}) {
+    for (DialogueFormat format : {DialogueFormat::kessel, DialogueFormat::csds, DialogueFormat::tweetsumm,
+                                   DialogueFormat::transcript}) {
       ReadOptions forced = detected;
       forced.format = format;
       kessel::fuzz::expect_typed_errors_only("dialogues", [&] { read_dialogues_from_string(content, "fuzz", forced); });

@@ -49,6 +49,9 @@ def tweetsumm_line():
 def dialogues():
     for name in ("dialogues_zh.jsonl", "dialogues_en.jsonl"):
         write("dialogues", name, (ROOT / "data" / "samples" / name).read_bytes())
+    write("dialogues", "transcript.txt", (ROOT / "data" / "samples" / "transcript_zh_en.txt").read_bytes())
+    write("dialogues", "transcript_odd.txt", "\ufeff---\n客服(小王)：\n  第一行\n[23:59] 用户: 还没到？\n[00:01] 用户: 还没到！！\n"
+          "Agent [Sam]: ok\n#ID：x\n#id: x\nBot: hi\n")
     write("dialogues", "csds.jsonl", csds_line() + "\n")
     write("dialogues", "tweetsumm.jsonl", tweetsumm_line() + "\n")
     write("dialogues", "nul_between_records.jsonl", kessel_line(1) + "\x00" + kessel_line(2) + "\n")
@@ -62,17 +65,18 @@ def dialogues():
     write("dialogues", "tods_index_string.jsonl", csds_line().replace('"tods_index": 1', '"tods_index": "1"') + "\n")
 
 
-def json_body():
-    write("json_body", "object.json", kessel_line(1))
-    write("json_body", "array.json", "[" + kessel_line(1) + ",\n" + kessel_line(2) + "]")
-    write("json_body", "pretty.json", json.dumps(json.loads(kessel_line(3)), indent=2, ensure_ascii=False))
-    write("json_body", "jsonl.txt", kessel_line(1) + "\n" + kessel_line(2) + "\n")
-    write("json_body", "empty_array.json", "[]")
-    write("json_body", "many_objects.json", "[" + ",".join(["{}"] * 5000) + "]")
-    write("json_body", "nul.json", kessel_line(1)[:20] + "\x00" + kessel_line(1)[20:])
-    write("json_body", "form_like.txt", "id=a&explain=1&turns=x")
-    write("json_body", "deep.json", "[" * 1000 + "]" * 1000)
-    write("json_body", "surrogate.json", '{"id":"a","turns":[{"speaker":"customer","text":"\\ud800"}]}')
+def server_body():
+    write("server_body", "object.json", kessel_line(1))
+    write("server_body", "array.json", "[" + kessel_line(1) + ",\n" + kessel_line(2) + "]")
+    write("server_body", "pretty.json", json.dumps(json.loads(kessel_line(3)), indent=2, ensure_ascii=False))
+    write("server_body", "jsonl.txt", kessel_line(1) + "\n" + kessel_line(2) + "\n")
+    write("server_body", "empty_array.json", "[]")
+    write("server_body", "many_objects.json", "[" + ",".join(["{}"] * 5000) + "]")
+    write("server_body", "nul.json", kessel_line(1)[:20] + "\x00" + kessel_line(1)[20:])
+    write("server_body", "form_like.txt", "id=a&explain=1&turns=x")
+    write("server_body", "transcript.txt", "用户: 我的快递还没到，太失望了\n客服: 马上为您查询。\n---\nCustomer: not happy\n")
+    write("server_body", "deep.json", "[" * 1000 + "]" * 1000)
+    write("server_body", "surrogate.json", '{"id":"a","turns":[{"speaker":"customer","text":"\\ud800"}]}')
 
 
 def safetensors_header(header):
@@ -160,7 +164,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cli", help="a kessel binary, to train the tiny model seed")
     args = ap.parse_args()
-    for make in (dialogues, json_body, lexicon, csv, hmm_json, jieba_tables):
+    for make in (dialogues, server_body, lexicon, csv, hmm_json, jieba_tables):
         make()
     safetensors(args.cli)
     for d in sorted(CORPUS.iterdir()):

@@ -15,7 +15,6 @@ import {chromium} from 'playwright-core';
 
 const [kessel, source, work] = process.argv.slice(2);
 const CHROMIUM = process.env.KESSEL_CHROMIUM || '/usr/bin/chromium';
-const CSP = "default-src 'self'; script-src 'self'";
 const shots = process.env.KESSEL_SCREENSHOT_DIR || path.join(work, 'browser-screenshots');
 
 function log(message) { process.stdout.write(`browser: ${message}\n`); }
@@ -62,15 +61,19 @@ const XSS = JSON.stringify({id: XSS_ID, turns: [
   {speaker: 'agent', text: '<img src=x onerror=alert(1)> 抱歉 <svg onload="window.__xss=\'svg\'">'},
   {speaker: 'customer', text: 'still angry </textarea><script>window.__xss="late"</script>'}]});
 
-// Every response of the page's origin gets the CSP the server is meant to send, so the page is
-// tested under it whatever the server's version; `strip` removes it instead, so that the XSS check
-// tests the page's own escaping with no CSP behind it.
+// The page runs under the Content-Security-Policy the server sends (checked to forbid inline script
+// on every response); `strip` removes it instead, so that the XSS check tests the page's own escaping
+// with no CSP behind it.
 async function withCsp(page, base, strip) {
   await page.route(`${base}**`, async (route) => {
     const response = await route.fetch();
     const headers = {...response.headers()};
-    delete headers['content-security-policy'];
-    if (!strip) headers['content-security-policy'] = CSP;
+    if (strip) {
+      delete headers['content-security-policy'];
+    } else {
+      const csp = headers['content-security-policy'] || '';
+      assert.match(csp, /script-src 'self'(;|$)/, `${route.request().url()}: CSP ${JSON.stringify(csp)}`);
+    }
     await route.fulfill({response, headers});
   });
 }

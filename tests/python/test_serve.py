@@ -94,7 +94,8 @@ def test_review_page_and_report(server):
     status, ctype, page = server.request("/")
     assert status == 200 and ctype.startswith("text/html")
     assert "<textarea" in page and '<script src="review.js">' in page  # no inline script (the CSP)
-    assert "fetch('review'" in server.request("/review.js")[2]
+    script = server.request("/review.js")[2]
+    assert "post('summarize?explain=1'" in script and "post('review'" in script  # the page's two routes
     status, ctype, report = server.request("/review", SAMPLES["zh"].read_text(encoding="utf-8"))
     assert status == 200 and ctype.startswith("text/html")
     first = cli_records(SAMPLES["zh"])[0]
