@@ -39,7 +39,8 @@ TEST(PositionMix, RowsOfPAreSoftmaxOverSourcesAndYIsPX) {
 }
 
 TEST(PositionMix, BackwardMatchesFiniteDifferences) {
-  for (auto [B, T, D] : {std::tuple<Index, Index, Index>{1, 1, 1}, {2, 7, 3}, {1, 13, 5}}) {
+  for (auto shape : {std::tuple<Index, Index, Index>{1, 1, 1}, {2, 7, 3}, {1, 13, 5}}) {
+    const Index B = std::get<0>(shape), T = std::get<1>(shape), D = std::get<2>(shape);  // captured below
     auto x = random_vector(B * T * D, 3), logits = random_vector(T * T, 4, 2.0f);
     auto dy = random_vector(B * T * D, 5);
     std::vector<float> y(B * T * D), P(T * T);
