@@ -214,7 +214,9 @@ HWY_INLINE VF ScaleByPow2(DF d, VF p, VF n) {
   return VF{_mm512_scalef_ps(p.raw, n.raw)};
 #else
   const DI di;
-  const auto ni = hn::ConvertTo(di, n);
+  // A NaN n (from a NaN x) converts to an unspecified integer on x86 and is undefined behaviour in
+  // Highway's portable targets (emu128): it becomes 0 here, and p, a NaN too, keeps the result NaN.
+  const auto ni = hn::ConvertTo(di, hn::IfThenZeroElse(hn::IsNaN(n), n));
   const auto n1 = hn::ShiftRight<1>(ni);
   const auto n2 = hn::Sub(ni, n1);
   const auto bias = hn::Set(di, 127);

@@ -79,6 +79,17 @@ HWY_INLINE void MaxPlusBlock(D d, double* HWY_RESTRICT nd, const double* HWY_RES
   if constexpr (Q > 3) hn::StoreU(hn::Add(m3, hn::LoadU(d, lb + j0 + 3 * N)), d, nd + j0 + 3 * N);
 }
 
+// The largest lane. Not hn::MaxOfLanes: Highway's portable emu128 target starts its reduction from
+// the lowest finite double, so a vector of -inf gave -1.8e308 instead of -inf (a log probability of
+// an impossible state became a finite one).
+HWY_INLINE double LaneMax(D d, V v) {
+  HWY_ALIGN double lanes[kMaxLanes];
+  hn::Store(v, d, lanes);
+  double r = lanes[0];
+  for (std::size_t i = 1; i < hn::Lanes(d); ++i) r = std::max(r, lanes[i]);
+  return r;
+}
+
 // max_i (prev[i] + col[i]) over a contiguous column.
 HWY_INLINE double MaxPlusColumn(D d, const double* HWY_RESTRICT prev,
                                 const double* HWY_RESTRICT col, Index S) {
@@ -86,7 +97,7 @@ HWY_INLINE double MaxPlusColumn(D d, const double* HWY_RESTRICT prev,
   V m = hn::Set(d, kNegInf);
   Index i = 0;
   for (; i + N <= S; i += N) m = hn::Max(hn::Add(hn::LoadU(d, prev + i), hn::LoadU(d, col + i)), m);
-  double r = hn::GetLane(hn::MaxOfLanes(d, m));
+  double r = LaneMax(d, m);
   for (; i < S; ++i) r = std::max(r, prev[i] + col[i]);
   return r;
 }
@@ -113,7 +124,7 @@ double MaxOf(const double* HWY_RESTRICT x, Index n) {
   V m = hn::Set(d, kNegInf);
   Index i = 0;
   for (; i + N <= n; i += N) m = hn::Max(hn::LoadU(d, x + i), m);
-  double r = hn::GetLane(hn::MaxOfLanes(d, m));
+  double r = LaneMax(d, m);
   for (; i < n; ++i) r = std::max(r, x[i]);
   return r;
 }
@@ -206,7 +217,7 @@ void DotAndMax(double* z, double* mx, const double* HWY_RESTRICT a, const double
     s = hn::MulAdd(hn::LoadU(d, a + i), vb, s);
     m = hn::Max(vb, m);
   }
-  double rs = hn::GetLane(hn::SumOfLanes(d, s)), rm = hn::GetLane(hn::MaxOfLanes(d, m));
+  double rs = hn::GetLane(hn::SumOfLanes(d, s)), rm = LaneMax(d, m);
   for (; i < n; ++i) {
     rs += a[i] * b[i];
     rm = std::max(rm, b[i]);
