@@ -353,6 +353,11 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--lr", args->train.lr, "AdamW peak learning rate")->capture_default_str();
   cmd->add_option("--batch-size", args->train.batch_size, "Dialogues per step")->capture_default_str();
   cmd->add_option("--weight-decay", args->train.weight_decay, "AdamW weight decay")->capture_default_str();
+  cmd->add_option("--zscore-warmup-epochs", args->train.zscore_warmup_epochs,
+                  "Epochs whose attention logits are divided by std(q.k) over the dialogue instead of sqrt(width) "
+                  "(the seed's warm-up scale; scoring always uses sqrt(width)); 0: off")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--hidden", args->config.hidden, "Unit state width D")->capture_default_str();
   cmd->add_option("--embed-dim", args->config.embed_dim, "Hashed n-gram embedding width E")->capture_default_str();
   cmd->add_option("--buckets", args->config.hash_buckets, "Hashed n-gram buckets V")->capture_default_str();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "kessel/attention.h"
@@ -60,6 +61,24 @@ double bce(float logit, float y) {
   return std::max(logit, 0.0f) - logit * y + std::log1p(std::exp(-std::fabs(logit)));
 }
 
+// 1 / std(q_i . k_j) over all Lq x Lk pairs (rows of width D); NaN (the engine's 1/sqrt(D)) when
+// there are fewer than two pairs or the products are all equal, where a z-score has no meaning.
+float zscore_scale(const float* q, int Lq, const float* k, int Lk, int D) {
+  if (static_cast<long>(Lq) * Lk < 2) return std::numeric_limits<float>::quiet_NaN();
+  double sum = 0.0, sum2 = 0.0;
+  for (int i = 0; i < Lq; ++i)
+    for (int j = 0; j < Lk; ++j) {
+      double dot = 0.0;
+      for (int c = 0; c < D; ++c) dot += static_cast<double>(q[sz(i) * D + c]) * k[sz(j) * D + c];
+      sum += dot;
+      sum2 += dot * dot;
+    }
+  const double n = static_cast<double>(Lq) * Lk, mean = sum / n;
+  const double var = std::max(0.0, sum2 / n - mean * mean);
+  if (!(var > 1e-20 * std::max(1.0, mean * mean))) return std::numeric_limits<float>::quiet_NaN();
+  return static_cast<float>(1.0 / std::sqrt(var));
+}
+
 struct AttnCall {
   AttentionInputs in;
   AttentionSpec spec;
@@ -76,6 +95,7 @@ AttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   c.in.q = a.qc.data();
   c.in.k = a.kc.data();
   c.in.v = a.vc.data();
+  c.spec.scale = a.context_scale;
   c.spec.threads = 1;
   c.spec.normalizer = sw.normalizer;
   if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
@@ -98,6 +118,7 @@ AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   c.in.k = a.ke.data();
   c.in.v = a.h1.data();
   if (sw.emotion_terms) c.in.key_boost = a.boost.data();
+  c.spec.scale = a.emotion_scale;
   c.spec.threads = 1;
   c.spec.normalizer = sw.normalizer;
   // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq); no
@@ -280,6 +301,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   // variant in use now.
   const VectorMathKernels& vm = vector_math_kernels(simd::active_target());
   a.kernels = &vm;
+  a.context_scale = a.emotion_scale = std::numeric_limits<float>::quiet_NaN();  // act is reused
   a.x.assign(sz(U) * F, 0.0f);
   for (int u = 0; u < U; ++u) {
     float* xr = a.x.data() + sz(u) * F;
@@ -312,6 +334,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
       linear_forward(vm, a.kc.data(), a.h0.data(), w.wk, nullptr, U, D, A);
       linear_forward(vm, a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
       a.lse_c.assign(sz(U), 0.0f);
+      if (sw.zscore_logits) a.context_scale = zscore_scale(a.qc.data(), U, a.kc.data(), U, A);
       const AttnCall c = context_call(a, d, sw, f);
       attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
       flops = 2.0 * Uf * D * (2.0 * A + D) + 2.0 * Uf * Uf * (A + D);
@@ -347,6 +370,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     for (int u = 0; u < U; ++u) a.boost[sz(u)] = w.boost[0] * f.emotion[sz(u)];
     a.e.assign(sz(Q) * D, 0.0f);
     a.lse_e.assign(sz(Q), 0.0f);
+    if (sw.zscore_logits) a.emotion_scale = zscore_scale(a.qe.data(), Q, a.ke.data(), U, Ae);
     const AttnCall c = emotion_call(a, d, sw, f);
     attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
     for (int q = 0; q < Q; ++q)

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,11 @@ struct EacaActivations {
   std::vector<float> z, salience;                        // [U, D], [U]
   float has_logit = 0.0f;
   std::vector<float> mention_logit;                      // [M]
+  // The similarity scales the two attention layers ran with: NaN (the engine's 1/sqrt(width)), or
+  // 1/std(q.k) over the layer's query-key pairs when EacaSwitches::zscore_logits was set. The
+  // backward reuses them, so the scale is a constant of the step (no gradient flows into it).
+  float context_scale = std::numeric_limits<float>::quiet_NaN();
+  float emotion_scale = std::numeric_limits<float>::quiet_NaN();
   const VectorMathKernels* kernels = nullptr;            // the variant the forward ran (and the backward runs)
 };
 
@@ -107,6 +113,11 @@ struct EacaSwitches {
   // the EACA queries/keys (they stay 0), no key boost, no time decay in either attention layer.
   bool emotion_terms = true;
   Normalizer normalizer = Normalizer::kSoftmax;  // of both attention layers (fuzzy: m = 2)
+  // Warm-up scale (seed 000 §5.2, tip 1): the similarity term of each attention layer is divided by
+  // the standard deviation of its q.k products over the dialogue instead of sqrt(width), so that
+  // the logits start z-scored whatever the initial weights (the mean needs no subtracting: softmax
+  // is shift-invariant). Training sets it for TrainOptions::zscore_warmup_epochs; scoring never.
+  bool zscore_logits = false;
 };
 
 EacaSwitches switches_of(const EacaConfig& config);

@@ -172,7 +172,9 @@ EacaModel train_member(const std::vector<const TrainingExample*>& examples, cons
 
   const EacaWeights w = carve_weights(params.data(), dims);
   const EacaWeights gw = carve_weights(grads.data(), dims);
-  const EacaSwitches sw = switches_of(config);
+  const EacaSwitches sw_plain = switches_of(config);
+  EacaSwitches sw_warmup = sw_plain;
+  sw_warmup.zscore_logits = true;
   const LossWeights lw{o.coverage_weight, o.source_weight};
 
   std::vector<int> order(examples.size());
@@ -192,6 +194,7 @@ EacaModel train_member(const std::vector<const TrainingExample*>& examples, cons
   };
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     const double epoch_start = elapsed();
+    const EacaSwitches& sw = epoch <= o.zscore_warmup_epochs ? sw_warmup : sw_plain;
     shuffle_splitmix(order, rng);
     double loss_sum = 0.0;
     for (std::size_t b0 = 0; b0 < order.size(); b0 += static_cast<std::size_t>(o.batch_size)) {
@@ -293,6 +296,7 @@ EacaModel train_eaca(const std::vector<text::Dialogue>& train, const std::vector
                      const text::Lexicon& lexicon, const EacaConfig& config_in, const TrainOptions& o,
                      TrainResult* result) {
   KESSEL_CHECK_ARG(o.epochs >= 1, "train_eaca: epochs must be >= 1, got ", o.epochs);
+  KESSEL_CHECK_ARG(o.zscore_warmup_epochs >= 0, "train_eaca: zscore_warmup_epochs must be >= 0, got ", o.zscore_warmup_epochs);
   KESSEL_CHECK_ARG(o.batch_size >= 1, "train_eaca: batch_size must be >= 1, got ", o.batch_size);
   KESSEL_CHECK_ARG(o.patience >= 1, "train_eaca: patience must be >= 1, got ", o.patience);
   KESSEL_CHECK_ARG(o.warmup_fraction >= 0.0f && o.warmup_fraction <= 1.0f,

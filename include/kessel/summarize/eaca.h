@@ -184,6 +184,10 @@ struct TrainOptions {
   float lr = 3e-3f;
   float weight_decay = 0.01f;
   float warmup_fraction = 0.1f;  // of all steps
+  // Epochs whose attention logits are z-scored (the similarity divided by std(q.k) over the dialogue
+  // instead of sqrt(width); seed 000 §5.2 tip 1); later epochs and scoring use 1/sqrt(width). 0: off.
+  // Measured in docs/eaca-experiments.md ("Warm-up scale").
+  int zscore_warmup_epochs = 0;
   float coverage_weight = 0.3f;  // has-emotion BCE weight
   float source_weight = 0.3f;    // emotion-source BCE weight
   std::uint64_t seed = 1;

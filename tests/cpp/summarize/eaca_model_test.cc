@@ -63,7 +63,8 @@ struct Fixture {
   }
 };
 
-void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false) {
+// only: the tensors to check (all when empty).
+void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false, const std::vector<std::string>& only = {}) {
   Fixture fx(timed, bilstm);
   ASSERT_GE(fx.features.customer_units.size(), 2u);
   ASSERT_TRUE(fx.features.any_expressed) << "the tiny dialogue must carry an expressed emotion";
@@ -81,6 +82,7 @@ void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false) {
   int checked = 0;
   double worst = 0.0;
   for (const auto& spec : eaca_param_specs(fx.dims)) {
+    if (!only.empty() && std::find(only.begin(), only.end(), spec.name) == only.end()) continue;
     const std::int64_t n = spec.size();
     const std::int64_t stride = std::max<std::int64_t>(1, n / 12);
     for (std::int64_t i = 0; i < n; i += stride) {
@@ -99,7 +101,7 @@ void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false) {
       ++checked;
     }
   }
-  EXPECT_GT(checked, 100);
+  EXPECT_GT(checked, only.empty() ? 100 : static_cast<int>(only.size()));
 }
 
 TEST(EacaModel, GradientsMatchFiniteDifferencesUntimed) { check_gradients(false, {true, true, 0.0f}); }
@@ -119,6 +121,52 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesFuzzyAttention) {
 TEST(EacaModel, GradientsMatchFiniteDifferencesBiLstm) { check_gradients(true, {true, true, 0.01f}, true); }
 TEST(EacaModel, GradientsMatchFiniteDifferencesBiLstmPlainAttention) {
   check_gradients(false, {true, true, 0.0f, false, Normalizer::kSoftmax}, true);
+}
+
+// The warm-up scale (EacaSwitches::zscore_logits) is a constant of the step: no gradient flows into
+// it, so finite differences agree only for the tensors downstream of the q.k products (the key boost
+// and the heads). They check that the backward runs each layer with the scale its forward used.
+EacaSwitches zscored(EacaSwitches sw) {
+  sw.zscore_logits = true;
+  return sw;
+}
+const std::vector<std::string> kDownstreamOfTheScale = {"boost", "ws", "bs", "vs", "cs", "wh", "bh", "wm", "wi", "bm"};
+TEST(EacaModel, ZscoredGradientsMatchFiniteDifferencesDownstreamOfTheScale) {
+  check_gradients(true, zscored({true, true, 0.01f}), false, kDownstreamOfTheScale);
+  check_gradients(false, zscored({true, true, 0.0f}), true, kDownstreamOfTheScale);
+}
+
+// std over all query-key pairs of the rows' dot products, computed here independently.
+double std_of_products(const std::vector<float>& q, int Lq, const std::vector<float>& k, int Lk, int D) {
+  std::vector<double> dots;
+  for (int i = 0; i < Lq; ++i)
+    for (int j = 0; j < Lk; ++j) {
+      double s = 0.0;
+      for (int c = 0; c < D; ++c) s += double(q[std::size_t(i * D + c)]) * k[std::size_t(j * D + c)];
+      dots.push_back(s);
+    }
+  double mean = 0.0, var = 0.0;
+  for (double v : dots) mean += v / double(dots.size());
+  for (double v : dots) var += (v - mean) * (v - mean) / double(dots.size());
+  return std::sqrt(var);
+}
+
+TEST(EacaModel, ZscoredLogitsHaveUnitStandardDeviationAndScoringKeepsSqrtWidth) {
+  Fixture fx(true);
+  const EacaWeights w = carve_weights(fx.params.data(), fx.dims);
+  EacaActivations act;
+  EacaSwitches sw{true, true, 0.01f};
+  sw.context_encoder = true;  // the tiny dims' self-attention context layer
+  eaca_forward(act, w, fx.dims, zscored(sw), fx.features, fx.prepared.mention_unit);
+  const int U = act.U, Q = act.Q, A = fx.dims.A, Ae = fx.dims.Ae();
+  ASSERT_TRUE(std::isfinite(act.emotion_scale));
+  ASSERT_TRUE(std::isfinite(act.context_scale));
+  EXPECT_NEAR(act.emotion_scale * std_of_products(act.qe, Q, act.ke, U, Ae), 1.0, 1e-4);
+  EXPECT_NEAR(act.context_scale * std_of_products(act.qc, U, act.kc, U, A), 1.0, 1e-4);
+  // The activations are reused across dialogues: a plain forward resets both scales.
+  eaca_forward(act, w, fx.dims, sw, fx.features, fx.prepared.mention_unit);
+  EXPECT_TRUE(std::isnan(act.emotion_scale));
+  EXPECT_TRUE(std::isnan(act.context_scale));
 }
 
 // Every SIMD variant this CPU runs (kessel/cpu.h) against the scalar reference, forward and
