@@ -144,6 +144,64 @@ class PySummarizer {
     return out;
   }
 
+  // A JSONL shard -> the bytes `kessel summarize` writes for it, and what was read, skipped and
+  // refused (kessel.dask's task). first_line numbers the shard's lines as the whole file's, so
+  // records, errors and skips name true lines; the records are summary_record's, so the bytes are
+  // the CLI's. on_error "fail": the first bad record raises (ValueError "name:line: field: ...").
+  py::dict summarize_jsonl(const py::bytes& content, const std::string& name, long first_line,
+                           const std::optional<std::string>& format, const std::string& on_error,
+                           int threads, bool explain) const {
+    const char* fn = "Summarizer.summarize_jsonl";
+    KESSEL_CHECK_ARG(first_line >= 1, fn, ": first_line must be >= 1, got ", first_line);
+    KESSEL_CHECK_ARG(threads >= 0, fn, ": threads must be >= 0 (0: all cores), got ", threads);
+    text::ReadOptions ro;
+    if (format) ro.format = text::parse_dialogue_format(*format);
+    ro.on_error = text::parse_on_error(on_error);
+    ro.first_line = first_line;
+    const std::string_view view = content;  // the bytes stay alive with `content`
+    text::ReadResult read;
+    std::vector<std::string> records;
+    std::vector<std::string> refused;
+    {
+      py::gil_scoped_release release;
+      read = text::read_dialogues_from_string(view, name, ro);
+      const std::size_t n = read.dialogues.size();
+      records.resize(n);
+      refused.resize(n);
+      parallel_items(n, threads, [&](std::size_t i) {
+        try {
+          records[i] = summary_record(read.dialogues[i], explain);
+        } catch (const InvalidArgument& e) {
+          refused[i] = name + ":" + std::to_string(read.dialogues[i].line) + ": " + e.what();
+        }
+      });
+      if (ro.on_error == text::OnError::fail)
+        for (const auto& r : refused)
+          if (!r.empty()) throw InvalidArgument(r);
+    }
+    std::string output;
+    py::list skipped, warnings;
+    for (const auto& s : read.skipped)
+      skipped.append(py::dict(py::arg("line") = s.line, py::arg("reason") = s.reason,
+                              py::arg("kind") = "record"));
+    std::int64_t written = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if (!refused[i].empty()) {
+        skipped.append(py::dict(py::arg("line") = read.dialogues[i].line, py::arg("reason") = refused[i],
+                                py::arg("kind") = "refused"));
+        continue;
+      }
+      output += records[i];
+      output += '\n';
+      ++written;
+    }
+    for (const auto& w : read.warnings) warnings.append(w.reason);
+    return py::dict(py::arg("output") = py::bytes(output), py::arg("format") = text::to_string(read.format),
+                    py::arg("lines") = read.lines, py::arg("dialogues") = read.dialogues.size(),
+                    py::arg("written") = written, py::arg("skipped") = skipped,
+                    py::arg("warnings") = warnings);
+  }
+
   std::string scorer_name() const { return summarizer_.scorer->name(); }
   int max_sentences() const { return summarizer_.decode.max_sentences; }
 
@@ -421,6 +479,18 @@ input order, the same for any thread count. Every dialogue is converted and pars
 summarized. on_error="raise" (default): the bad dialogue of the lowest index raises ValueError
 "Summarizer.summarize_many: dialogues[i]..." naming the field, and nothing is returned;
 on_error="skip": its slot is None (summarize() on it gives the error).)doc")
+      .def("summarize_jsonl", &PySummarizer::summarize_jsonl, py::arg("content"), py::kw_only(),
+           py::arg("name") = "<jsonl>", py::arg("first_line") = 1, py::arg("format") = py::none(),
+           py::arg("on_error") = "fail", py::arg("threads") = 1, py::arg("explain") = false,
+           R"doc(Summarize JSONL content (bytes: a file, or a shard of one cut at line boundaries) as
+`kessel summarize --input FILE` does: returns {"output": the bytes it writes (one record per line, in
+input order), "format", "lines" (non-empty lines), "dialogues" (read), "written", "skipped": [{"line",
+"reason", "kind": "record" (unreadable) | "refused" (by the summarizer)}], "warnings": [str]}.
+name labels errors (the file's path); first_line is the number of the content's first line in that
+file, so records, errors and skips name its true lines. format: "csds" | "tweetsumm" | "kessel"
+(detected when None; a transcript cannot be a shard unless first_line is 1). on_error "fail" raises
+ValueError "name:line: field: ..." at the first bad record, "skip" counts it. threads as
+summarize_many's (the output is the same for any count); the GIL is released.)doc")
       .def_property_readonly("scorer", &PySummarizer::scorer_name)
       .def_property_readonly("max_sentences", &PySummarizer::max_sentences);
 

@@ -1,9 +1,11 @@
-// kessel.segment and kessel.segmenter_source: the Chinese word segmenter (kessel/text/segment.h).
+// kessel.segment and kessel.segmenter_source: the Chinese word segmenter (kessel/text/segment.h);
+// kessel.detect_format: the dialogue readers' format detection (kessel/text/dialogue.h).
 #include <Python.h>
 
 #include <vector>
 
 #include "bindings.h"
+#include "kessel/text/dialogue.h"
 #include "kessel/text/segment.h"
 
 namespace kessel::python {
@@ -53,6 +55,18 @@ void bind_text(py::module_& m) {
   m.def("segmenter_source", [] { return text::Segmenter::default_segmenter().source(); },
         "Where segment()'s tables come from: 'jieba:<dir>' ($KESSEL_JIEBA_DIR, else Debian's\n"
         "python3-jieba) or 'builtin' (a small embedded table, when neither is present).");
+  m.def(
+      "detect_format",
+      [](const py::bytes& content, const std::string& name) {
+        const std::string_view view = content;
+        py::gil_scoped_release release;
+        return std::string(text::to_string(text::detect_dialogue_format(view, name)));
+      },
+      py::arg("content"), py::arg("name") = "<content>",
+      "The format `kessel summarize` reads `content` (bytes: a file or its first lines) in:\n"
+      "'transcript' when its first line that tells is a transcript turn, else 'csds', 'tweetsumm'\n"
+      "or 'kessel' from the first JSONL record that tells. ValueError \"name:line: ...\" (the\n"
+      "first record's problem) when none does.");
 }
 
 }  // namespace kessel::python

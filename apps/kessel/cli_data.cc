@@ -101,10 +101,23 @@ void add_input_options(CLI::App& cmd, InputOptions& options, const std::string& 
       ->check(CLI::IsMember({"fail", "skip"}));
 }
 
-text::ReadResult read_input(const InputOptions& options) {
+text::ReadOptions read_options(const InputOptions& options) {
   text::ReadOptions ro;
   if (!options.format.empty()) ro.format = text::parse_dialogue_format(options.format);
   ro.on_error = text::parse_on_error(options.on_error);
+  return ro;
+}
+
+void report_read(const text::ReadResult& read) {
+  for (const auto& s : read.skipped)
+    // The reason names the file and line, and may quote the malformed record (bad bytes -> U+FFFD).
+    std::fprintf(stderr, "skipped %s\n", text::sanitize_utf8(s.reason).c_str());
+  for (const auto& w : read.warnings)
+    std::fprintf(stderr, "warning: %s\n", text::sanitize_utf8(w.reason).c_str());
+}
+
+text::ReadResult read_input(const InputOptions& options) {
+  const text::ReadOptions ro = read_options(options);
   text::ReadResult result;
   if (options.path == "-") {  // standard input, named <stdin> in errors
     std::ostringstream content;
@@ -113,11 +126,7 @@ text::ReadResult read_input(const InputOptions& options) {
   } else {
     result = text::read_dialogues(options.path, ro);
   }
-  for (const auto& s : result.skipped)
-    // The reason names the file and line, and may quote the malformed record (bad bytes -> U+FFFD).
-    std::fprintf(stderr, "skipped %s\n", text::sanitize_utf8(s.reason).c_str());
-  for (const auto& w : result.warnings)
-    std::fprintf(stderr, "warning: %s\n", text::sanitize_utf8(w.reason).c_str());
+  report_read(result);
   if (!result.skipped.empty())
     std::fprintf(stderr, "%s: %zu dialogues read, %zu records skipped\n", options.path.c_str(),
                  result.dialogues.size(), result.skipped.size());
@@ -129,19 +138,28 @@ text::ReadResult read_input(const InputOptions& options) {
   return result;
 }
 
-void warn_language(const summarize::Scorer& scorer, const std::vector<text::Dialogue>& dialogues,
-                   const std::string& label) {
+void warn_builtin_segmenter(const summarize::LangCounts& langs) {
   // Chinese words (token deletion, the word_cut probe) come from jieba's dictionary; without it the
   // small built-in table is used, and the user is told.
-  const summarize::LangCounts langs = summarize::count_langs(dialogues);
   if (langs.zh > 0 && text::Segmenter::default_segmenter().source() == "builtin")
     std::fprintf(stderr,
                  "warning: Chinese word boundaries come from kessel's small built-in table: python3-jieba's "
                  "dictionary was not found (install python3-jieba or set KESSEL_JIEBA_DIR)\n");
-  const std::string w = summarize::language_warning(scorer, dialogues);
+}
+
+void warn_language(const summarize::Scorer& scorer, const summarize::LangCounts& langs,
+                   std::size_t dialogues, const std::string& label) {
+  const std::string w = summarize::language_warning(scorer, langs, dialogues);
   if (w.empty()) return;
   if (label.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
   else std::fprintf(stderr, "warning: %s: %s\n", label.c_str(), w.c_str());
+}
+
+void warn_language(const summarize::Scorer& scorer, const std::vector<text::Dialogue>& dialogues,
+                   const std::string& label) {
+  const summarize::LangCounts langs = summarize::count_langs(dialogues);
+  warn_builtin_segmenter(langs);
+  warn_language(scorer, langs, dialogues.size(), label);
 }
 
 }  // namespace kessel::cli

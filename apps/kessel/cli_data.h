@@ -36,6 +36,10 @@ struct InputOptions {
   std::string on_error = "fail";
 };
 void add_input_options(CLI::App& cmd, InputOptions& options, const std::string& flag = "--input");
+// --format and --on-error as ReadOptions.
+text::ReadOptions read_options(const InputOptions& options);
+// Prints each skipped record and each warning of `read` to stderr.
+void report_read(const text::ReadResult& read);
 // Reads the file; with on_error=skip prints each skipped record and a count to stderr.
 text::ReadResult read_input(const InputOptions& options);
 
@@ -43,5 +47,10 @@ text::ReadResult read_input(const InputOptions& options);
 // when a label is given), or nothing when there is none.
 void warn_language(const summarize::Scorer& scorer, const std::vector<text::Dialogue>& dialogues,
                    const std::string& label = "");
+// The two halves of it for a stream: the warning that Chinese words come from the built-in table
+// (when `langs` has Chinese), and summarize::language_warning from counts over `dialogues` in all.
+void warn_builtin_segmenter(const summarize::LangCounts& langs);
+void warn_language(const summarize::Scorer& scorer, const summarize::LangCounts& langs,
+                   std::size_t dialogues, const std::string& label = "");
 
 }  // namespace kessel::cli

@@ -260,18 +260,21 @@ bool parse_voice(const std::string& voice) {
 }
 
 std::string language_warning(const Scorer& scorer, const std::vector<text::Dialogue>& dialogues) {
+  return language_warning(scorer, count_langs(dialogues), dialogues.size());
+}
+
+std::string language_warning(const Scorer& scorer, const LangCounts& n, std::size_t dialogues) {
   const auto* model = dynamic_cast<const EacaModel*>(&scorer);
   if (!model) return "";
   const auto it = model->metadata().find("languages");
   if (it == model->metadata().end()) return "";
   const std::string& trained = it->second;
-  const LangCounts n = count_langs(dialogues);
   const bool knows_zh = trained.find("zh") != std::string::npos,
              knows_en = trained.find("en") != std::string::npos;
   const std::size_t foreign = (knows_zh ? 0 : n.zh) + (knows_en ? 0 : n.en);
   if (foreign == 0) return "";
   return detail::concat(
-      "the model was trained on ", trained, " dialogues; ", foreign, " of ", dialogues.size(),
+      "the model was trained on ", trained, " dialogues; ", foreign, " of ", dialogues,
       " dialogues are ", knows_zh ? "en" : "zh",
       " (scored anyway, with features and a length budget learned for another language)");
 }

@@ -7,10 +7,12 @@
 #include <optional>
 #include <sstream>
 #include <unordered_map>
+#include <utility>
 
 #include "kessel/error.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/utf8.h"
+#include "text/dialogue_jsonl.h"
 #include "text/dialogue_read_text.h"
 #include "util/json_strict.h"
 
@@ -517,6 +519,78 @@ constexpr const char* kNotATranscript =
 
 }  // namespace
 
+namespace internal {
+
+JsonlRecords::JsonlRecords(std::string name, DialogueFormat format, const ReadOptions& options)
+    : name_(std::move(name)), format_(format), options_(options) {}
+
+void JsonlRecords::add(std::string_view line, long line_no, ReadResult& into) {
+  if (line.find_first_not_of(" \t") == std::string_view::npos) return;
+  ++into.lines;
+  std::vector<SkippedRecord> ignored;
+  const Ctx c{name_, line_no, &ignored};
+  try {
+    check_utf8(c, line);
+    json j;
+    try {
+      j = util::parse_json_strict(line);
+    } catch (const util::JsonStructureError& e) {
+      c.fail(e.path().empty() ? "record" : e.path(), e.reason());
+    } catch (const json::parse_error& e) {
+      c.fail("record", std::string("invalid JSON: ") + e.what());
+    }
+    if (!j.is_object()) c.fail("record", "expected a JSON object, got " + type_name(j));
+    Dialogue d;
+    switch (format_) {
+      case DialogueFormat::csds:
+        d = parse_csds(c, j);
+        break;
+      case DialogueFormat::tweetsumm:
+        d = parse_tweetsumm(c, j);
+        break;
+      case DialogueFormat::kessel:
+        d = parse_kessel(c, j);
+        break;
+      case DialogueFormat::transcript:  // read whole by read_transcript, never line by line
+        throw InvalidArgument("JsonlRecords: a transcript is not JSONL");
+    }
+    if (d.turns.empty() && !options_.allow_empty)
+      c.fail(format_ == DialogueFormat::csds ? "Dialogue" : "turns", "empty dialogue");
+    d.line = line_no;
+    check_unique_id(c, d.id, options_.on_error, first_line_of_id_, into.warnings);
+    into.dialogues.push_back(std::move(d));
+    for (auto& i : ignored) into.ignored.push_back(std::move(i));
+  } catch (const ParseError& e) {
+    if (options_.on_error == OnError::fail) throw;
+    into.skipped.push_back(SkippedRecord{line_no, e.what()});
+  }
+}
+
+}  // namespace internal
+
+namespace internal {
+
+DialogueFormat detect_record_format(std::string_view line, const std::string& name, long line_no) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+  const Ctx c{name, line_no};
+  check_utf8(c, line);
+  json j;
+  try {
+    j = util::parse_json_strict(line);
+  } catch (const util::JsonStructureError& e) {
+    c.fail(e.path().empty() ? "record" : e.path(), e.reason());
+  } catch (const json::parse_error& e) {
+    // Text that is not JSON was perhaps meant as a transcript: say what starts one.
+    const std::size_t first = line.find_first_not_of(" \t");
+    const bool json_like = line[first] == '{' || line[first] == '[';  // the line is not blank
+    c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what() +
+                         (json_like ? "" : kNotATranscript));
+  }
+  return detect_from_json(j, c);
+}
+
+}  // namespace internal
+
 DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
   // The first record that tells its format decides. Records before it that cannot (bad JSON, not an
   // object, no known key) do not stop detection: the reader then reports each of them under
@@ -528,26 +602,9 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
   std::string_view line;
   std::optional<ParseError> first_problem;
   while (next_line(content, pos, line_no, line)) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
-      line.remove_suffix(1);
-    }
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    const Ctx c{name, line_no};
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     try {
-      check_utf8(c, line);
-      json j;
-      try {
-        j = util::parse_json_strict(line);
-      } catch (const util::JsonStructureError& e) {
-        c.fail(e.path().empty() ? "record" : e.path(), e.reason());
-      } catch (const json::parse_error& e) {
-        // Text that is not JSON was perhaps meant as a transcript: say what starts one.
-        const std::size_t first = line.find_first_not_of(" \t");
-        const bool json_like = line[first] == '{' || line[first] == '[';  // the line is not blank (above)
-        c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what() +
-                             (json_like ? "" : kNotATranscript));
-      }
-      return detect_from_json(j, c);
+      return internal::detect_record_format(line, name, line_no);
     } catch (const ParseError& e) {
       if (!first_problem) first_problem = e;
     }
@@ -578,53 +635,18 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
       result.format = DialogueFormat::kessel;
     }
   }
-  if (result.format == DialogueFormat::transcript) return internal::read_transcript(content, name, options);
-  long line_no = 0;
+  if (result.format == DialogueFormat::transcript) {
+    if (options.first_line != 1)
+      throw InvalidArgument("read_dialogues: " + name + ": first_line=" + std::to_string(options.first_line) +
+                            " is for a shard of a JSONL file; a transcript's dialogues span lines and "
+                            "cannot be read from a shard");
+    return internal::read_transcript(content, name, options);
+  }
+  long line_no = options.first_line - 1;
   std::size_t pos = 0;
   std::string_view line;
-  std::unordered_map<std::string, long> first_line_of_id;
-  while (next_line(content, pos, line_no, line)) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    ++result.lines;
-    std::vector<SkippedRecord> ignored;
-    const Ctx c{name, line_no, &ignored};
-    try {
-      check_utf8(c, line);
-      json j;
-      try {
-        j = util::parse_json_strict(line);
-      } catch (const util::JsonStructureError& e) {
-        c.fail(e.path().empty() ? "record" : e.path(), e.reason());
-      } catch (const json::parse_error& e) {
-        c.fail("record", std::string("invalid JSON: ") + e.what());
-      }
-      if (!j.is_object()) c.fail("record", "expected a JSON object, got " + type_name(j));
-      Dialogue d;
-      switch (result.format) {
-        case DialogueFormat::csds:
-          d = parse_csds(c, j);
-          break;
-        case DialogueFormat::tweetsumm:
-          d = parse_tweetsumm(c, j);
-          break;
-        case DialogueFormat::kessel:
-          d = parse_kessel(c, j);
-          break;
-        case DialogueFormat::transcript:  // read above, not line by line as JSON
-          break;
-      }
-      if (d.turns.empty() && !options.allow_empty) {
-        c.fail(result.format == DialogueFormat::csds ? "Dialogue" : "turns", "empty dialogue");
-      }
-      d.line = line_no;
-      check_unique_id(c, d.id, options.on_error, first_line_of_id, result.warnings);
-      result.dialogues.push_back(std::move(d));
-      for (auto& i : ignored) result.ignored.push_back(std::move(i));
-    } catch (const ParseError& e) {
-      if (options.on_error == OnError::fail) throw;
-      result.skipped.push_back(SkippedRecord{line_no, e.what()});
-    }
-  }
+  internal::JsonlRecords records(name, result.format, options);
+  while (next_line(content, pos, line_no, line)) records.add(line, line_no, result);
   return result;
 }
 

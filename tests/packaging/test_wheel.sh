@@ -57,7 +57,7 @@ if [ "${KESSEL_WHEEL_TESTS:-}" = "all" ]; then
   tests=("$src"/tests/python/test_*.py)
 else
   tests=()
-  for t in packaging summarize_py eaca_torch nn hmm cluster attention_errors cpu_variant; do
+  for t in packaging summarize_py eaca_torch nn hmm cluster attention_errors cpu_variant dask; do
     tests+=("$src/tests/python/test_$t.py")
   done
 fi

@@ -175,6 +175,8 @@ bool parse_voice(const std::string& voice);
 // are still scored (a corpus may mix languages), but a model's hashed features and budget are
 // learned for its languages.
 std::string language_warning(const Scorer& scorer, const std::vector<text::Dialogue>& dialogues);
+// The same from counts gathered as the dialogues went by (a stream): `langs` of `dialogues` in all.
+std::string language_warning(const Scorer& scorer, const LangCounts& langs, std::size_t dialogues);
 
 // ---- training ----------------------------------------------------------------------------------------
 struct TrainOptions {

@@ -95,6 +95,10 @@ struct ReadOptions {
   std::optional<DialogueFormat> format;  // detected from content when empty
   OnError on_error = OnError::fail;
   bool allow_empty = false;  // accept dialogues with no turns
+  // The number of the content's first line: a shard of a larger JSONL file starting at that line
+  // reads with the whole file's line numbers (Dialogue::line, errors, skips). A transcript must
+  // start at line 1 (its dialogues span lines; InvalidArgument otherwise).
+  long first_line = 1;
 };
 
 struct SkippedRecord {
