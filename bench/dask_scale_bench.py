@@ -2,7 +2,7 @@
 """kessel.dask against the plain CLI on this machine's cores (issue 26, docs/scale-out.md).
 
     /usr/bin/python3 bench/dask_scale_bench.py [--data ../shared/data/csds/val.jsonl] [--dialogues 20000]
-        [--model M] [--shard-lines 2000] [--json out.json]
+        [--model M] [--shard-lines 1000] [--json out.json]
 
 The input is --data repeated under new ids to at least --dialogues dialogues (ids must be unique).
 In one run it times: `kessel summarize` with --threads 1 and 2; kessel.dask.summarize on a
@@ -90,7 +90,7 @@ def main() -> None:
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "csds" / "val.jsonl"))
     ap.add_argument("--dialogues", type=int, default=20000)
     ap.add_argument("--model", default=None)
-    ap.add_argument("--shard-lines", type=int, default=2000)
+    ap.add_argument("--shard-lines", type=int, default=1000)
     ap.add_argument("--small-shard-lines", type=int, default=50)
     ap.add_argument("--json", default=None)
     args = ap.parse_args()

@@ -39,7 +39,7 @@ __all__ = ["summarize", "collect", "report", "ShardError", "DEFAULT_SHARD_LINES"
 
 # Lines per shard: docs/scale-out.md measures the per-task overhead and the shard size that keeps it
 # under 5% of a shard's work.
-DEFAULT_SHARD_LINES = 2000
+DEFAULT_SHARD_LINES = 1000
 MANIFEST = "manifest.json"
 # Lines read from an input's head to detect its format (kessel.detect_format).
 _DETECT_LINES = 1000
