@@ -30,7 +30,7 @@ const std::vector<std::string> kSpecKeywords = {
     "mask",       "bias",        "alibi_slopes", "rel_bias",        "rel_buckets",
     "rel_max_distance", "rel_bidirectional", "times", "time_decay", "time_decay_mode",
     "key_boost",  "zscore",      "zscore_eps",  "chunk_size",       "kv_dtype",
-    "impl",       "threads"};
+    "impl",       "threads",     "temperature_coef"};
 
 std::string join(const std::vector<std::string>& names) {
   std::string s;
@@ -175,7 +175,15 @@ void apply_keyword(Call& c, const std::string& key, const py::handle& value, boo
   else if (key == "impl") s.impl = parse_attention_impl(as_string(value, fn, key));
   else if (key == "kv_dtype") in.kv_dtype = parse_kv_dtype(as_string(value, fn, key));
   else if (key == "m") s.m = as_float(value, fn, key);
-  else if (key == "temperature") s.temperature = as_float(value, fn, key);
+  else if (key == "temperature") {
+    if (py::isinstance<py::str>(value)) {  // "adaptive": tau_i = 1 / (1 + temperature_coef mean|q_i|)
+      const std::string mode = value.cast<std::string>();
+      KESSEL_CHECK_ARG(mode == "adaptive", fn, ": temperature must be a number or 'adaptive', got '", mode, "'");
+      s.adaptive_temperature = true;
+    } else {
+      s.temperature = as_float(value, fn, key);
+    }
+  } else if (key == "temperature_coef") s.temperature_coef = as_float(value, fn, key);
   else if (key == "scale") s.scale = as_float(value, fn, key);
   else if (key == "beta") s.beta = as_float(value, fn, key);
   else if (key == "fuzzy_eps") s.fuzzy_eps = as_float(value, fn, key);
@@ -377,12 +385,15 @@ py::dict attention_backward_py(const py::handle& q, const py::handle& k, const p
     g.dkey_boost = dboost.mutable_data();
     result["dkey_boost"] = dboost;
   }
-  // The spec's scalars: dm for the fuzzy normalizer, dtime_decay whenever times are given.
-  float dm = 0.0f, dtime_decay = 0.0f;
+  // The spec's scalars: dm for the fuzzy normalizer, dtime_decay whenever times are given,
+  // dtemperature_coef under an adaptive temperature.
+  float dm = 0.0f, dtime_decay = 0.0f, dcoef = 0.0f;
   const bool want_dm = c.spec.normalizer == Normalizer::kFuzzy;
   const bool want_dtime_decay = c.in.q_times != nullptr;
+  const bool want_dcoef = c.spec.adaptive_temperature;
   if (want_dm) g.dm = &dm;
   if (want_dtime_decay) g.dtime_decay = &dtime_decay;
+  if (want_dcoef) g.dtemperature_coef = &dcoef;
   {
     const float* dout_p = dout.data();
     const float* out_p = out.data();
@@ -392,6 +403,7 @@ py::dict attention_backward_py(const py::handle& q, const py::handle& k, const p
   }
   if (want_dm) result["dm"] = dm;
   if (want_dtime_decay) result["dtime_decay"] = dtime_decay;
+  if (want_dcoef) result["dtemperature_coef"] = dcoef;
   return result;
 }
 
@@ -429,7 +441,10 @@ const char* kSpecDoc = R"(
 Spec keywords (see include/kessel/attention.h for the exact semantics):
   similarity       "dot" | "cosine" | "constrained_cosine" | "neg_sq_euclidean"
   normalizer       "softmax" | "fuzzy";   m (> 1), fuzzy_eps, fuzzy_match_tol
-  temperature, scale, beta, cosine_eps, zscore (bool), zscore_eps
+  temperature      a number (softmax), or "adaptive": row i's temperature is
+                   1 / (1 + temperature_coef * mean_d |q_id|) (default coefficient 0.1; dot
+                   similarity without zscore; gradients through it, dtemperature_coef)
+  scale, beta, cosine_eps, zscore (bool), zscore_eps
   masks            causal, window, min_lag, lag_by_time, chunk_size, key_lengths [B],
                    allowed_keys [B, Lk], mask (bool/int, broadcastable to [B, H, Lq, Lk])
   score terms      bias (broadcastable to [B, H, Lq, Lk]), alibi_slopes [H],
@@ -454,7 +469,7 @@ void bind_attention(py::module_& m) {
         (std::string("attention_backward(q, k, v, dout, *, out=None, lse=None, **spec)\n"
                      "-> dict dq, dk, dv [, dbias, drel_bias, dkey_boost] (arrays, for the inputs "
                      "given), dm (float, normalizer='fuzzy'), dtime_decay (float, when times are "
-                     "given). Runs the forward for out and lse unless both are given.\n") +
+                     "given), dtemperature_coef (float, temperature='adaptive'). Runs the forward for out and lse unless both are given.\n") +
          kSpecDoc)
             .c_str());
   m.def("attention_weights", &attention_weights_py, py::arg("q"), py::arg("k"), py::arg("v"),

@@ -236,6 +236,9 @@ void run_train(TrainArgs& args) {
   // An ensemble is cross-fitted on --data unless a dev set or split is asked for (train_eaca's cross_fit).
   args.train.cross_fit = args.config.members >= 2 && args.dev.empty() && !args.dev_fraction_given;
   summarize::set_attention_variant(args.config, args.attention);
+  if (args.config.adaptive_temperature > 0.0f && args.config.normalizer != Normalizer::kSoftmax)
+    throw UsageError("train: --adaptive-temperature needs a softmax attention (--attention eaca or plain), "
+                     "not --attention " + args.attention);
   const text::Lexicon lexicon = load_lexicon(args.lexicon);
   const text::ReadResult data = read_input(args.data);
   if (args.train.data_name.empty()) args.train.data_name = args.data.path;
@@ -353,6 +356,11 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--lr", args->train.lr, "AdamW peak learning rate")->capture_default_str();
   cmd->add_option("--batch-size", args->train.batch_size, "Dialogues per step")->capture_default_str();
   cmd->add_option("--weight-decay", args->train.weight_decay, "AdamW weight decay")->capture_default_str();
+  cmd->add_option("--adaptive-temperature", args->config.adaptive_temperature,
+                  "Coefficient c of the seed's adaptive temperature, 1 / (1 + c mean|q|) per query, in both "
+                  "attention layers (stored in the model); 0: off, the fixed 1/sqrt(width) scale")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--zscore-warmup-epochs", args->train.zscore_warmup_epochs,
                   "Epochs whose attention logits are divided by std(q.k) over the dialogue instead of sqrt(width) "
                   "(the seed's warm-up scale; scoring always uses sqrt(width)); 0: off")

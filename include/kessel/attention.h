@@ -25,6 +25,11 @@
 //    distant dissimilar key gains weight. Additive decay (the default) has no such flaw: it is a
 //    log-space prior, weights are multiplied by exp(-lambda |dt|) whatever the sign of the score.
 // 4. temperature (softmax only)  sim_ij <- sim_ij / temperature
+//    adaptive_temperature (seed 004 §3.2 step 3, "larger queries, sharper selection"): row i uses
+//    tau_i = temperature / (1 + temperature_coef * mean_d |q_id|), one per query row (b, h, i), so a
+//    query's weights depend on that query alone, as in KV-cache decoding. Dot similarity without
+//    zscore only: there dividing row i by tau_i is attention on the query scaled by 1/tau_i's factor,
+//    which is how it is computed (docs/attention.md), and the backward goes through tau_i.
 // 5. additive terms  logit_ij = sim_ij + bias[b,h,i,j] - alibi_slope[h] * |pos_q(i) - pos_k(j)|
 //                               + rel_bias[h, bucket(pos_k(j) - pos_q(i))] - lambda |t_i - t_j| (additive)
 //                               + key_boost[b, j]
@@ -49,9 +54,9 @@
 //    counted in AttentionStats::fully_masked_rows.
 //
 // Learnable inputs with gradients: q, k, v, bias (dbias, reduced to bias's own shape), rel_bias
-// (drel_bias [H, rel_buckets]), key_boost (dkey_boost [B, Lk]), and two scalars of the spec: the
-// fuzzifier m (dm, fuzzy only) and the time-decay rate lambda (dtime_decay, needs times; defined
-// at lambda = 0 too). Crisp and fully masked rows do not depend on m or lambda: they add nothing.
+// (drel_bias [H, rel_buckets]), key_boost (dkey_boost [B, Lk]), and three scalars of the spec: the
+// fuzzifier m (dm, fuzzy only), the time-decay rate lambda (dtime_decay, needs times; defined
+// at lambda = 0 too) and the adaptive temperature's coefficient (dtemperature_coef). Crisp and fully masked rows do not depend on m or lambda: they add nothing.
 // docs/attention.md derives dm.
 #pragma once
 
@@ -83,6 +88,8 @@ struct AttentionSpec {
   Normalizer normalizer = Normalizer::kSoftmax;
   float scale = std::numeric_limits<float>::quiet_NaN();  // NaN: 1/sqrt(D)
   float temperature = 1.0f;                               // softmax only; > 0
+  bool adaptive_temperature = false;  // tau_i = temperature / (1 + temperature_coef * mean|q_i|)
+  float temperature_coef = 0.1f;      // adaptive_temperature's coefficient; finite, >= 0
   float beta = 0.5f;                                      // constrained_cosine; in [0, 1]
   float m = 2.0f;                                         // fuzzy; > 1
   float fuzzy_eps = 1e-12f;      // added to d2 before the power; >= 0
@@ -154,6 +161,7 @@ struct AttentionGrads {
   float* dkey_boost = nullptr;  // [B, Lk]
   float* dm = nullptr;          // [1] d/d spec.m (normalizer = fuzzy only)
   float* dtime_decay = nullptr;  // [1] d/d spec.time_decay (q_times/k_times required)
+  float* dtemperature_coef = nullptr;  // [1] d/d spec.temperature_coef (adaptive_temperature only)
 };
 
 // Checks every shape, range and value (NaN times, negative lengths, ...); throws InvalidArgument naming

@@ -1,6 +1,11 @@
-// Public entry points: validate once at the boundary, then dispatch on spec.impl.
+// Public entry points: validate once at the boundary, then dispatch on spec.impl. An adaptive
+// temperature is applied here, above the kernels, as the queries it scales (adaptive_temperature.h).
 #include "kessel/attention.h"
 
+#include <optional>
+#include <vector>
+
+#include "attention/adaptive_temperature.h"
 #include "attention/fused.h"
 #include "attention/reference.h"
 #include "attention/tile_kernels.h"
@@ -10,13 +15,40 @@ namespace kessel {
 
 const char* attention_kernel_variant() { return attention_detail::tile::active_kernels().variant; }
 
+namespace {
+
+// The inputs and spec the kernels see: under an adaptive temperature, the scaled queries and a fixed
+// temperature (checked again, for the logit bounds of the scaled queries).
+struct KernelCall {
+  AttentionInputs in;
+  AttentionSpec spec;
+  std::optional<attention_detail::ScaledQueries> scaled;  // in.q points into it: moved, never copied
+
+  KernelCall(const AttentionInputs& i, const AttentionSpec& s) : in(i), spec(s) {}
+  KernelCall(const KernelCall&) = delete;
+  KernelCall(KernelCall&&) = default;
+};
+
+KernelCall kernel_call(const AttentionInputs& in, const AttentionSpec& spec) {
+  validate_attention(in, spec);
+  KernelCall c(in, spec);
+  if (!spec.adaptive_temperature) return c;
+  c.scaled = attention_detail::scale_queries(in, spec.temperature_coef);
+  c.in.q = c.scaled->q.data();
+  c.spec.adaptive_temperature = false;
+  validate_attention(c.in, c.spec);
+  return c;
+}
+
+}  // namespace
+
 AttentionStats attention_forward(float* out, float* lse, const AttentionInputs& in,
                                  const AttentionSpec& spec) {
   KESSEL_CHECK_ARG(out != nullptr, "attention_forward: out is null");
-  validate_attention(in, spec);
+  const KernelCall c = kernel_call(in, spec);
   if (spec.impl == AttentionImpl::kReference)
-    return attention_detail::reference_forward(out, lse, nullptr, in, spec);
-  return attention_detail::fused_forward(out, lse, in, spec);
+    return attention_detail::reference_forward(out, lse, nullptr, c.in, c.spec);
+  return attention_detail::fused_forward(out, lse, c.in, c.spec);
 }
 
 void attention_backward(const AttentionGrads& grads, const float* dout, const float* out,
@@ -38,19 +70,33 @@ void attention_backward(const AttentionGrads& grads, const float* dout, const fl
                    "normalizer's fuzzifier)");
   KESSEL_CHECK_ARG(grads.dtime_decay == nullptr || in.q_times != nullptr,
                    "attention_backward: dtime_decay is set but there are no q_times/k_times");
-  validate_attention(in, spec);
+  KESSEL_CHECK_ARG(grads.dtemperature_coef == nullptr || spec.adaptive_temperature,
+                   "attention_backward: dtemperature_coef is set but the temperature is not adaptive");
+  const KernelCall c = kernel_call(in, spec);
+  // Under an adaptive temperature the kernels give dL/dq' for the scaled queries; q's and the
+  // coefficient's gradients follow from it.
+  std::vector<float> dq_scaled;
+  AttentionGrads g = grads;
+  if (c.scaled && (grads.dq || grads.dtemperature_coef)) {
+    dq_scaled.assign(c.scaled->q.size(), 0.0f);
+    g.dq = dq_scaled.data();
+  }
   if (spec.impl == AttentionImpl::kReference)
-    return attention_detail::reference_backward(grads, dout, out, lse, in, spec);
-  attention_detail::fused_backward(grads, dout, out, lse, in, spec);
+    attention_detail::reference_backward(g, dout, out, lse, c.in, c.spec);
+  else
+    attention_detail::fused_backward(g, dout, out, lse, c.in, c.spec);
+  if (!dq_scaled.empty())
+    attention_detail::adaptive_temperature_backward(grads.dq, grads.dtemperature_coef, dq_scaled, in,
+                                                    *c.scaled, spec.temperature_coef);
 }
 
 AttentionStats attention_weights(float* weights, const AttentionInputs& in,
                                  const AttentionSpec& spec) {
   KESSEL_CHECK_ARG(weights != nullptr, "attention_weights: weights is null");
-  validate_attention(in, spec);
+  const KernelCall c = kernel_call(in, spec);
   if (spec.impl == AttentionImpl::kReference)
-    return attention_detail::reference_forward(nullptr, nullptr, weights, in, spec);
-  return attention_detail::fused_weights(weights, in, spec);
+    return attention_detail::reference_forward(nullptr, nullptr, weights, c.in, c.spec);
+  return attention_detail::fused_weights(weights, c.in, c.spec);
 }
 
 }  // namespace kessel

@@ -180,6 +180,17 @@ double check_bias_finite(const Strided4<float>& bias) {
 void check_spec(const AttentionSpec& spec) {
   KESSEL_CHECK_ARG(std::isfinite(spec.temperature) && spec.temperature > 0.0f,
                    "attention: temperature must be finite and > 0, got ", spec.temperature);
+  if (spec.adaptive_temperature) {
+    KESSEL_CHECK_ARG(std::isfinite(spec.temperature_coef) && spec.temperature_coef >= 0.0f,
+                     "attention: temperature_coef must be finite and >= 0, got ", spec.temperature_coef);
+    KESSEL_CHECK_ARG(spec.normalizer == Normalizer::kSoftmax,
+                     "attention: temperature='adaptive' needs normalizer='softmax' (the fuzzy "
+                     "normalizer's sharpness is m)");
+    KESSEL_CHECK_ARG(spec.similarity == Similarity::kDot && !spec.zscore,
+                     "attention: temperature='adaptive' needs similarity='dot' without zscore (it "
+                     "divides each row by its own temperature, which for the dot product is a scaled "
+                     "query; cosine and z-scored similarities do not scale with the query)");
+  }
   KESSEL_CHECK_ARG(std::isfinite(spec.m) && spec.m > 1.0f,
                    "attention: fuzzy exponent m must be finite and > 1, got ", spec.m);
   KESSEL_CHECK_ARG(spec.beta >= 0.0f && spec.beta <= 1.0f,

@@ -84,6 +84,14 @@ struct AttnCall {
   AttentionSpec spec;
 };
 
+// EacaConfig::adaptive_temperature on an attention layer (softmax only; the config check refuses it
+// with the fuzzy normalizer).
+void set_adaptive_temperature(AttentionSpec& spec, const EacaSwitches& sw) {
+  if (sw.adaptive_temperature <= 0.0f) return;
+  spec.adaptive_temperature = true;
+  spec.temperature_coef = sw.adaptive_temperature;
+}
+
 AttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw, const UnitFeatures& f) {
   AttnCall c;
   c.in.B = 1;
@@ -98,6 +106,7 @@ AttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   c.spec.scale = a.context_scale;
   c.spec.threads = 1;
   c.spec.normalizer = sw.normalizer;
+  set_adaptive_temperature(c.spec, sw);
   if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
     c.in.q_times = f.times.data();
     c.in.k_times = f.times.data();
@@ -121,6 +130,7 @@ AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   c.spec.scale = a.emotion_scale;
   c.spec.threads = 1;
   c.spec.normalizer = sw.normalizer;
+  set_adaptive_temperature(c.spec, sw);
   // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq); no
   // positional term or mask is used here, so the alignment is irrelevant.
   if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {

@@ -118,6 +118,7 @@ struct EacaSwitches {
   // the logits start z-scored whatever the initial weights (the mean needs no subtracting: softmax
   // is shift-invariant). Training sets it for TrainOptions::zscore_warmup_epochs; scoring never.
   bool zscore_logits = false;
+  float adaptive_temperature = 0.0f;  // EacaConfig::adaptive_temperature
 };
 
 EacaSwitches switches_of(const EacaConfig& config);

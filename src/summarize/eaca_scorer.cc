@@ -74,8 +74,9 @@ void check_weights(const NamedTensor& t, const std::vector<std::int64_t>& shape,
 }  // namespace
 
 EacaSwitches switches_of(const EacaConfig& c) {
-  return EacaSwitches{c.context_encoder, c.emotion_attention, c.time_decay, c.emotion_terms,
-                      c.normalizer};
+  EacaSwitches sw{c.context_encoder, c.emotion_attention, c.time_decay, c.emotion_terms, c.normalizer};
+  sw.adaptive_temperature = c.adaptive_temperature;
+  return sw;
 }
 
 std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
@@ -102,6 +103,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"emotion_clause", c.emotion_clause ? "true" : "false"},
           {"emotion_terms", c.emotion_terms ? "true" : "false"},
           {"normalizer", c.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax"},
+          {"adaptive_temperature", format_float(c.adaptive_temperature)},
           {"members", std::to_string(c.members)},
           {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
 }
@@ -181,6 +183,14 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m,
       throw ParseError(file, 0,
                        "__metadata__.normalizer: expected softmax or fuzzy, got '" + n + "'");
     c.normalizer = n == "fuzzy" ? Normalizer::kFuzzy : Normalizer::kSoftmax;
+  }
+  if (m.count("adaptive_temperature")) {
+    c.adaptive_temperature = get_float("adaptive_temperature");
+    if (c.adaptive_temperature < 0.0f ||
+        (c.adaptive_temperature > 0.0f && c.normalizer != Normalizer::kSoftmax))
+      throw ParseError(file, 0,
+                       "__metadata__.adaptive_temperature: " + format_float(c.adaptive_temperature) +
+                           " must be >= 0, and 0 under the fuzzy normalizer");
   }
   if (m.count("compress_threshold")) {
     c.compress_threshold = get_float("compress_threshold");

@@ -40,6 +40,10 @@ struct EacaConfig {
   // both attention layers is softmax or fuzzy membership (m = 2).
   bool emotion_terms = true;
   Normalizer normalizer = Normalizer::kSoftmax;
+  // Adaptive temperature (seed 004 §3.2, AttentionSpec::adaptive_temperature) in both attention
+  // layers: the coefficient c of tau_i = 1 / (1 + c mean|q_i|); 0 is off (the fixed 1/sqrt(width)
+  // scale). Softmax only. docs/eaca-experiments.md has its measurement.
+  float adaptive_temperature = 0.0f;
   // Decoding budget, chosen per data set from the training summaries (eaca_train.cc).
   int max_sentences = 4;
   int max_chars = 0;

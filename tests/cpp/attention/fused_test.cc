@@ -16,6 +16,7 @@
 #include "attention/attention_test_util.h"
 #include "attention/staged_scores.h"
 #include "kessel/attention.h"
+#include "kessel/error.h"
 
 namespace kessel {
 namespace {
@@ -80,6 +81,7 @@ void expect_forward_matches(const AttentionTestData& d, const AttentionSpec& spe
 struct Grads {
   std::vector<float> dq, dk, dv, dbias, drel_bias, dkey_boost;
   std::vector<float> dm, dtime_decay;  // one element each, when fuzzy / when times are given
+  std::vector<float> dtemperature_coef;  // one element, under an adaptive temperature
 };
 
 Grads run_backward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl impl,
@@ -100,6 +102,8 @@ Grads run_backward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl
     ag.dkey_boost = (g.dkey_boost.assign(d.key_boost.size(), 0.0f), g.dkey_boost.data());
   if (spec.normalizer == Normalizer::kFuzzy) ag.dm = (g.dm.assign(1, 0.0f), g.dm.data());
   if (!d.q_times.empty()) ag.dtime_decay = (g.dtime_decay.assign(1, 0.0f), g.dtime_decay.data());
+  if (spec.adaptive_temperature)
+    ag.dtemperature_coef = (g.dtemperature_coef.assign(1, 0.0f), g.dtemperature_coef.data());
   attention_backward(ag, dout.data(), f.out.data(), f.lse.data(), d.inputs(), spec);
   return g;
 }
@@ -119,6 +123,8 @@ void expect_backward_matches(AttentionTestData& d, const AttentionSpec& spec,
   EXPECT_LE(scaled_rel_diff(fus.drel_bias, ref.drel_bias), kGradTol) << "drel_bias";
   EXPECT_LE(scaled_rel_diff(fus.dkey_boost, ref.dkey_boost), kGradTol) << "dkey_boost";
   EXPECT_LE(scaled_rel_diff(fus.dtime_decay, ref.dtime_decay), kGradTol) << "dtime_decay";
+  EXPECT_LE(scaled_rel_diff(fus.dtemperature_coef, ref.dtemperature_coef), kGradTol) << "dtemperature_coef";
+  EXPECT_EQ(fus.dtemperature_coef.empty(), !spec.adaptive_temperature);
   // Under zscore dm is only what zscore_eps leaves (~1e-3): the fused path takes it from the row
   // statistics (docs/attention.md), so it is held to the same relative tolerance.
   EXPECT_LE(scaled_rel_diff(fus.dm, ref.dm), kGradTol) << "dm";
@@ -182,6 +188,66 @@ TEST(FusedForward, EverySimilarityAndNormalizer) {
       expect_forward_matches(d, spec, "fuzzy+boost m=" + std::to_string(m));
       d.key_boost.clear();
     }
+}
+
+// An adaptive temperature is a per-row temperature: row i's logits scale <q_i, k_j> a_i / temperature,
+// a_i = 1 + c mean|q_i|, are built here independently as the plain logits plus the bias
+// (a_i / temperature - 1) scale <q_i, k_j>, and both paths, with masks and a key boost, agree with it.
+TEST(FusedForward, AdaptiveTemperatureIsAPerRowTemperature) {
+  const Index B = 2, H = 3, Lq = 9, Lk = 13, D = 8, Dv = 5;
+  const float c = 0.4f, temperature = 0.8f, scale = 1.0f / std::sqrt(static_cast<float>(D));
+  for (bool causal : {false, true}) {
+    AttentionTestData d(B, H, Lq, Lk, D, Dv, causal ? 71u : 70u);
+    d.add_key_boost();
+    d.add_key_lengths(3);
+    AttentionSpec adaptive;
+    adaptive.adaptive_temperature = true, adaptive.temperature_coef = c, adaptive.temperature = temperature;
+    adaptive.causal = causal;
+    for (auto& x : d.q) x *= 3.0f;  // queries of different sizes: the factors a_i differ by row
+    AttentionTestData plain = d;
+    plain.bias_shape = {B, H, Lq, Lk};
+    plain.bias.assign(static_cast<std::size_t>(B * H * Lq * Lk), 0.0f);
+    for (Index r = 0; r < B * H * Lq; ++r) {
+      double mean = 0.0;
+      for (Index e = 0; e < D; ++e) mean += std::fabs(d.q[r * D + e]) / D;
+      const double a = 1.0 + c * mean;
+      const Index bh = r / Lq;
+      for (Index j = 0; j < Lk; ++j) {
+        double dot = 0.0;
+        for (Index e = 0; e < D; ++e) dot += static_cast<double>(d.q[r * D + e]) * d.k[(bh * Lk + j) * D + e];
+        plain.bias[r * Lk + j] = static_cast<float>((a / temperature - 1.0) * scale * dot);
+      }
+    }
+    AttentionSpec fixed;
+    fixed.causal = causal;
+    const Forward want = run_forward(plain, fixed, AttentionImpl::kReference);
+    for (AttentionImpl impl : {AttentionImpl::kReference, AttentionImpl::kFused}) {
+      const Forward got = run_forward(d, adaptive, impl);
+      EXPECT_LE(scaled_rel_diff(got.out, want.out), kForwardTol);
+      EXPECT_LE(scaled_rel_diff(got.lse, want.lse), kForwardTol);
+    }
+    expect_forward_matches(d, adaptive, causal ? "adaptive causal" : "adaptive");
+    const Forward one = run_forward(d, adaptive, AttentionImpl::kFused, 1);
+    const Forward two = run_forward(d, adaptive, AttentionImpl::kFused, 2);
+    EXPECT_EQ(one.out, two.out);  // bit-identical for any thread count, as every fused path
+  }
+}
+
+TEST(FusedForward, AdaptiveTemperatureRefusesWhatItCannotScale) {
+  AttentionTestData d(1, 1, 3, 4, 4, 4, 5u);
+  std::vector<float> out(d.out_size());
+  AttentionSpec s;
+  s.adaptive_temperature = true;
+  s.similarity = Similarity::kCosine;
+  EXPECT_THROW(attention_forward(out.data(), nullptr, d.inputs(), s), InvalidArgument);
+  s.similarity = Similarity::kDot, s.zscore = true;
+  EXPECT_THROW(attention_forward(out.data(), nullptr, d.inputs(), s), InvalidArgument);
+  s.zscore = false, s.normalizer = Normalizer::kFuzzy;
+  EXPECT_THROW(attention_forward(out.data(), nullptr, d.inputs(), s), InvalidArgument);
+  s.normalizer = Normalizer::kSoftmax, s.temperature_coef = -0.1f;
+  EXPECT_THROW(attention_forward(out.data(), nullptr, d.inputs(), s), InvalidArgument);
+  s.temperature_coef = 0.1f;
+  EXPECT_NO_THROW(attention_forward(out.data(), nullptr, d.inputs(), s));
 }
 
 // Each mask and each score term alone, then combinations; softmax and fuzzy, plain and zscore.
@@ -416,6 +482,13 @@ TEST(FusedBackward, EveryFeature) {
       {"zscore", [](auto&, auto& s) { s.zscore = true; }},
       {"zscore_fuzzy", [](auto&, auto& s) { s.zscore = true, s.normalizer = Normalizer::kFuzzy; }},
       {"temperature", [](auto&, auto& s) { s.temperature = 0.5f; }},
+      {"adaptive_temperature", [](auto&, auto& s) { s.adaptive_temperature = true, s.temperature_coef = 0.3f; }},
+      {"adaptive_temperature_masks_decay",
+       [](auto& d, auto& s) {
+         s.adaptive_temperature = true, s.temperature = 0.7f, s.causal = true, d.add_key_lengths(10);
+         d.add_times(), s.time_decay = 0.1f, s.time_decay_mode = TimeDecayMode::kMultiplicative;
+         d.add_key_boost();
+       }},
       {"key_boost", [](auto& d, auto&) { d.add_key_boost(); }},
       {"bias_full", [](auto& d, auto&) { d.add_bias({2, 2, 77, 100}); }},
       {"bias_over_b", [](auto& d, auto&) { d.add_bias({1, 2, 77, 100}); }},

@@ -1,5 +1,6 @@
 // Central finite differences against the reference backward, for every learnable input (q, k, v,
-// bias in full and broadcast shapes, rel_bias, key_boost, and the spec's scalars m and time_decay),
+// bias in full and broadcast shapes, rel_bias, key_boost, and the spec's scalars m, time_decay and the
+// adaptive temperature's coefficient),
 // across similarities, normalizers, zscore, both time-decay modes, ALiBi and masks.
 //
 // Loss L = sum(out * R) for a fixed random R, so dL/dout = R. Each float input element is moved by
@@ -147,9 +148,10 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   AttentionGrads g;
   g.dq = dq.data(), g.dk = dk.data(), g.dv = dv.data(), g.dbias = dbias.data();
   g.drel_bias = drel.data(), g.dkey_boost = dboost.data();
-  float dm = 0.0f, dlambda = 0.0f;
+  float dm = 0.0f, dlambda = 0.0f, dcoef = 0.0f;
   if (fuzzy) g.dm = &dm;
   if (c.times) g.dtime_decay = &dlambda;
+  if (spec.adaptive_temperature) g.dtemperature_coef = &dcoef;
   attention_backward(g, r.data(), out.data(), lse.data(), d.inputs(), spec);
 
   check_tensor("q", d.q, dq, d, spec, r);
@@ -164,6 +166,7 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   // only what zscore_eps leaves (~1e-3 here), which the differences confirm.
   if (fuzzy) check_scalar("m", spec.m, dm, d, spec, r, /*expect_nonzero=*/!spec.zscore);
   if (c.times) check_scalar("time_decay", spec.time_decay, dlambda, d, spec, r, true);
+  if (spec.adaptive_temperature) check_scalar("temp_coef", spec.temperature_coef, dcoef, d, spec, r, true);
 }
 
 AttentionSpec make_spec(Similarity sim, Normalizer norm, bool zscore) {
@@ -250,6 +253,32 @@ TEST(Gradcheck, TimeDecayRateAtZero) {
       c.spec.temperature = 0.8f;
       c.times = true;
       c.zero_decay = true;
+      run_case(c, seed++);
+    }
+  }
+}
+
+TEST(Gradcheck, AdaptiveTemperature) {
+  // tau_i = temperature / (1 + c mean|q_i|): the backward goes through tau_i into q, and into c; with
+  // masks, ALiBi, multiplicative decay (which multiplies the same scaled similarity) and Lq > Lk.
+  std::uint32_t seed = 380;
+  for (float coef : {0.1f, 0.6f}) {
+    for (int variant = 0; variant < 3; ++variant) {
+      GradCase c;
+      c.spec = make_spec(Similarity::kDot, Normalizer::kSoftmax, false);
+      c.spec.adaptive_temperature = true;
+      c.spec.temperature_coef = coef;
+      c.spec.temperature = 0.8f;
+      c.name = "adaptive temperature c=" + std::to_string(coef);
+      if (variant == 1) {
+        c.name += ", mask, ALiBi, multiplicative decay";
+        c.mask = c.alibi = c.times = true;
+        c.spec.time_decay_mode = TimeDecayMode::kMultiplicative;
+      } else if (variant == 2) {
+        c.name += ", Lq > Lk, causal";
+        c.swap_lengths = true;
+        c.spec.causal = true;
+      }
       run_case(c, seed++);
     }
   }

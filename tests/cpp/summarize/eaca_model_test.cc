@@ -123,6 +123,20 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesBiLstmPlainAttention) {
   check_gradients(false, {true, true, 0.0f, false, Normalizer::kSoftmax}, true);
 }
 
+// The adaptive temperature (seed 004 §3.2) in both attention layers: the gradient goes through each
+// query's temperature, so every tensor, the query projections included, matches the differences.
+EacaSwitches adaptive(EacaSwitches sw, float coef) {
+  sw.adaptive_temperature = coef;
+  return sw;
+}
+TEST(EacaModel, GradientsMatchFiniteDifferencesAdaptiveTemperature) {
+  check_gradients(true, adaptive({true, true, 0.01f}, 0.5f));
+  check_gradients(false, adaptive({true, true, 0.0f, false, Normalizer::kSoftmax}, 0.1f));
+}
+TEST(EacaModel, GradientsMatchFiniteDifferencesAdaptiveTemperatureBiLstm) {
+  check_gradients(true, adaptive({true, true, 0.01f}, 0.5f), true);
+}
+
 // The warm-up scale (EacaSwitches::zscore_logits) is a constant of the step: no gradient flows into
 // it, so finite differences agree only for the tensors downstream of the q.k products (the key boost
 // and the heads). They check that the backward runs each layer with the scale its forward used.
@@ -413,6 +427,7 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   EXPECT_FALSE(loaded.config().emotion_terms);
   EXPECT_EQ(loaded.config().normalizer, Normalizer::kFuzzy);
   EXPECT_FLOAT_EQ(loaded.config().compress_threshold, 0.3f);
+  EXPECT_EQ(loaded.config().adaptive_temperature, 0.0f);
   EXPECT_EQ(loaded.compressor(), a.compressor());
   const UnitScores s = loaded.score(fx.prepared);
   EXPECT_EQ(s.salience, a.score(fx.prepared).salience);
@@ -421,6 +436,22 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   a.compressor().clear();
   a.save(path);
   EXPECT_THROW(EacaModel::load(path), ParseError);
+  std::filesystem::remove(path);
+}
+
+TEST(EacaModel, AdaptiveTemperatureIsSavedLoadedAndScored) {
+  Fixture fx(true);
+  EacaConfig c = testing::small_eaca_config();
+  c.adaptive_temperature = 0.3f;
+  EacaModel a(c, 5);
+  a.metadata()["lexicon"] = fx.lex.identity();
+  const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_adaptive.safetensors").string();
+  a.save(path);
+  const EacaModel loaded = EacaModel::load(path);
+  EXPECT_FLOAT_EQ(loaded.config().adaptive_temperature, 0.3f);
+  EXPECT_EQ(loaded.score(fx.prepared).salience, a.score(fx.prepared).salience);
+  c.adaptive_temperature = 0.0f;
+  EXPECT_NE(EacaModel(c, 5).score(fx.prepared).salience, a.score(fx.prepared).salience);  // it is used
   std::filesystem::remove(path);
 }
 
