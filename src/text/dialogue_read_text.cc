@@ -354,8 +354,8 @@ class TranscriptReader {
 
 }  // namespace
 
-bool looks_like_transcript(std::string_view content) {
-  bool found = false;
+std::optional<bool> transcript_verdict(std::string_view content) {
+  std::optional<bool> found;
   for_each_line(content, [&](long, std::string_view raw) {
     const std::string_view trimmed = trim(raw);
     if (trimmed.empty()) return true;
@@ -365,6 +365,8 @@ bool looks_like_transcript(std::string_view content) {
   });
   return found;
 }
+
+bool looks_like_transcript(std::string_view content) { return transcript_verdict(content).value_or(false); }
 
 ReadResult read_transcript(std::string_view content, const std::string& name, const ReadOptions& options) {
   ReadResult result;

@@ -2,6 +2,7 @@
 // dialogue_read.cc. The format's rules are in include/kessel/text/dialogue.h and docs/text.md.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,9 @@ namespace kessel::text::internal {
 // speaker-labelled turn (timestamp allowed), a `# id:` header or a `---` separator. A JSONL line
 // (`{`...) never is one.
 bool looks_like_transcript(std::string_view content);
+// The same verdict, or nullopt while `content` holds no line that tells (blank lines only): a reader
+// of a stream asks again as lines come.
+std::optional<bool> transcript_verdict(std::string_view content);
 
 ReadResult read_transcript(std::string_view content, const std::string& name, const ReadOptions& options);
 

@@ -43,15 +43,18 @@ void DialogueStream::detect_format(ReadResult& batch) {
   std::string head, line;
   long lines = 0;
   std::optional<ParseError> problem;
-  bool first_telling = true;  // the first non-blank line, which alone says "transcript"
+  std::optional<bool> transcript;  // the first line that tells (not blank) says whether it is one
   while (!format_ && read_line(line)) {
     head += line;
     head += '\n';
-    if (blank(line)) continue;
-    if (std::exchange(first_telling, false) && internal::looks_like_transcript(head)) {
-      format_ = DialogueFormat::transcript;
-      break;
+    if (!transcript) {
+      transcript = internal::transcript_verdict(head);
+      if (transcript == true) {
+        format_ = DialogueFormat::transcript;
+        break;
+      }
     }
+    if (blank(line)) continue;
     try {
       format_ = internal::detect_record_format(line, name_, line_no_);
     } catch (const ParseError& e) {
