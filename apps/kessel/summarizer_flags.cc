@@ -19,7 +19,7 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
       ->check(CLI::IsMember({"softmax", "fuzzy"}));
   cmd.add_option("--kv", f.kv,
                  "With --model, how its attention layers store K and V while scoring: float32 (default) | int8 "
-                 "(per-row scales; docs/eaca.md has its effect on ROUGE and latency)")
+                 "(per-row scales; on CSDS the same ROUGE and p95 within noise, docs/eaca.md)")
       ->check(CLI::IsMember({"float32", "int8"}));
   cmd.add_option("--max-sentences", f.max_sentences,
                  "Summary length in sentences (with --model: the model's expected-F1 stop is off, and without "
