@@ -30,7 +30,7 @@ const std::vector<std::string> kSpecKeywords = {
     "mask",       "bias",        "alibi_slopes", "rel_bias",        "rel_buckets",
     "rel_max_distance", "rel_bidirectional", "times", "time_decay", "time_decay_mode",
     "key_boost",  "zscore",      "zscore_eps",  "chunk_size",       "kv_dtype",
-    "impl",       "threads",     "temperature_coef"};
+    "impl",       "threads",     "temperature_coef", "emotion_ratio", "balance"};
 
 std::string join(const std::vector<std::string>& names) {
   std::string s;
@@ -97,7 +97,7 @@ struct Call {
   std::vector<std::int8_t> k_int8, v_int8;
   std::vector<float> k_scale, v_scale;
   Uint8Array mask, allowed_keys;
-  FloatArray bias, alibi_slopes, rel_bias, q_times, k_times, key_boost;
+  FloatArray bias, alibi_slopes, rel_bias, q_times, k_times, key_boost, emotion_ratio;
   std::vector<Index> key_lengths;
 
   std::vector<py::ssize_t> out_shape() const { return in_rank(rank, {in.B, in.H, in.Lq, in.Dv}); }
@@ -184,6 +184,7 @@ void apply_keyword(Call& c, const std::string& key, const py::handle& value, boo
       s.temperature = as_float(value, fn, key);
     }
   } else if (key == "temperature_coef") s.temperature_coef = as_float(value, fn, key);
+  else if (key == "balance") s.balance = as_float(value, fn, key);
   else if (key == "scale") s.scale = as_float(value, fn, key);
   else if (key == "beta") s.beta = as_float(value, fn, key);
   else if (key == "fuzzy_eps") s.fuzzy_eps = as_float(value, fn, key);
@@ -224,6 +225,11 @@ void apply_keyword(Call& c, const std::string& key, const py::handle& value, boo
                      shape_of(lengths), " but must be [B] = [", in.B, "]");
     c.key_lengths.assign(lengths.data(), lengths.data() + lengths.size());
     in.key_lengths = c.key_lengths;
+  } else if (key == "emotion_ratio") {
+    c.emotion_ratio = float_array(value, fn, "emotion_ratio");
+    KESSEL_CHECK_ARG(c.emotion_ratio.ndim() <= 1 && c.emotion_ratio.size() == in.B, fn,
+                     ": emotion_ratio has shape ", shape_of(c.emotion_ratio), " but must be [B] = [", in.B, "]");
+    in.emotion_ratio = c.emotion_ratio.data();
   } else if (key == "alibi_slopes") {
     c.alibi_slopes = float_array(value, fn, "alibi_slopes");
     KESSEL_CHECK_ARG(c.alibi_slopes.ndim() == 1 && c.alibi_slopes.shape(0) == in.H, fn,
@@ -450,7 +456,9 @@ Spec keywords (see include/kessel/attention.h for the exact semantics):
   score terms      bias (broadcastable to [B, H, Lq, Lk]), alibi_slopes [H],
                    rel_bias [H, rel_buckets] (rel_buckets inferred from it), rel_max_distance,
                    rel_bidirectional, times ([B, L] when Lq == Lk, or (q_times, k_times)),
-                   time_decay, time_decay_mode ("additive" | "multiplicative"), key_boost [B, Lk]
+                   time_decay, time_decay_mode ("additive" | "multiplicative"), key_boost [B, Lk],
+                   emotion_ratio [B] and balance (the emotion-ratio balance: similarities x
+                   (1 - balance ratio), key_boost x balance ratio; dot, softmax)
   execution        kv_dtype ("float32" | "int8", forward/weights only), impl ("fused" | "reference"),
                    threads (<= 0: OpenMP default)
 A keyword set to None counts as absent. Bad arguments raise ValueError.

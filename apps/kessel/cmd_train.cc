@@ -236,6 +236,9 @@ void run_train(TrainArgs& args) {
   // An ensemble is cross-fitted on --data unless a dev set or split is asked for (train_eaca's cross_fit).
   args.train.cross_fit = args.config.members >= 2 && args.dev.empty() && !args.dev_fraction_given;
   summarize::set_attention_variant(args.config, args.attention);
+  if (args.config.emotion_balance > 0.0f && (args.config.normalizer != Normalizer::kSoftmax || !args.config.emotion_terms))
+    throw UsageError("train: --emotion-balance weights the EACA emotion terms under softmax (--attention eaca), "
+                     "not --attention " + args.attention);
   if (args.config.adaptive_temperature > 0.0f && args.config.normalizer != Normalizer::kSoftmax)
     throw UsageError("train: --adaptive-temperature needs a softmax attention (--attention eaca or plain), "
                      "not --attention " + args.attention);
@@ -361,6 +364,11 @@ void add_train_command(CLI::App& app) {
                   "attention layers (stored in the model); 0: off, the fixed 1/sqrt(width) scale")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--emotion-balance", args->config.emotion_balance,
+                  "The seed's emotion-ratio balance in the EACA attention: similarities x (1 - G r), key boost x G r, "
+                  "r the dialogue's share of emotional units (stored in the model); 0: off")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0f, 1.0f));
   cmd->add_option("--zscore-warmup-epochs", args->train.zscore_warmup_epochs,
                   "Epochs whose attention logits are divided by std(q.k) over the dialogue instead of sqrt(width) "
                   "(the seed's warm-up scale; scoring always uses sqrt(width)); 0: off")

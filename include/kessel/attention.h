@@ -30,6 +30,9 @@
 //    query's weights depend on that query alone, as in KV-cache decoding. Dot similarity without
 //    zscore only: there dividing row i by tau_i is attention on the query scaled by 1/tau_i's factor,
 //    which is how it is computed (docs/attention.md), and the backward goes through tau_i.
+//    emotion-ratio balance (seed 004 §4.2 step 3; emotion_ratio given): sim_ij <- (1 - balance rho_b)
+//    sim_ij, and the key boost below is weighted by balance rho_b, rho_b = emotion_ratio[b] in [0, 1]
+//    (the dialogue's share of emotion tokens). Dot similarity without zscore, softmax, with key_boost.
 // 5. additive terms  logit_ij = sim_ij + bias[b,h,i,j] - alibi_slope[h] * |pos_q(i) - pos_k(j)|
 //                               + rel_bias[h, bucket(pos_k(j) - pos_q(i))] - lambda |t_i - t_j| (additive)
 //                               + key_boost[b, j]
@@ -90,6 +93,7 @@ struct AttentionSpec {
   float temperature = 1.0f;                               // softmax only; > 0
   bool adaptive_temperature = false;  // tau_i = temperature / (1 + temperature_coef * mean|q_i|)
   float temperature_coef = 0.1f;      // adaptive_temperature's coefficient; finite, >= 0
+  float balance = 0.5f;               // the emotion-ratio balance's gamma, in [0, 1] (emotion_ratio)
   float beta = 0.5f;                                      // constrained_cosine; in [0, 1]
   float m = 2.0f;                                         // fuzzy; > 1
   float fuzzy_eps = 1e-12f;      // added to d2 before the power; >= 0
@@ -141,6 +145,7 @@ struct AttentionInputs {
   const float* q_times = nullptr;            // [B, Lq] seconds
   const float* k_times = nullptr;            // [B, Lk] seconds
   const float* key_boost = nullptr;          // [B, Lk]
+  const float* emotion_ratio = nullptr;      // [B] in [0, 1]: the emotion-ratio balance (spec.balance)
 };
 
 struct AttentionStats {

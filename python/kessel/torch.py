@@ -39,10 +39,10 @@ __all__ = ["attention"]
 _TENSOR_GRADS = {"bias": "dbias", "rel_bias": "drel_bias", "key_boost": "dkey_boost"}
 _SCALAR_GRADS = {"m": "dm", "time_decay": "dtime_decay", "temperature_coef": "dtemperature_coef"}
 # Tensor-valued arguments without a gradient.
-_CONSTANT_TENSORS = ("mask", "allowed_keys", "key_lengths", "alibi_slopes")
+_CONSTANT_TENSORS = ("mask", "allowed_keys", "key_lengths", "alibi_slopes", "emotion_ratio")
 # Number-valued spec keywords without a gradient.
 _CONSTANT_SCALARS = ("temperature", "scale", "beta", "fuzzy_eps", "fuzzy_match_tol", "cosine_eps",
-                     "zscore_eps")
+                     "zscore_eps", "balance")
 # Keywords of the NumPy entry points that do not belong to this op.
 _REFUSED = {"return_lse": "the op returns the output tensor only",
             "return_stats": "the op returns the output tensor only",

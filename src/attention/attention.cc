@@ -1,11 +1,12 @@
-// Public entry points: validate once at the boundary, then dispatch on spec.impl. An adaptive
-// temperature is applied here, above the kernels, as the queries it scales (adaptive_temperature.h).
+// Public entry points: validate once at the boundary, then dispatch on spec.impl. The adaptive
+// temperature and the emotion-ratio balance are applied here, above the kernels, as the queries
+// they scale (query_scale.h).
 #include "kessel/attention.h"
 
 #include <optional>
 #include <vector>
 
-#include "attention/adaptive_temperature.h"
+#include "attention/query_scale.h"
 #include "attention/fused.h"
 #include "attention/reference.h"
 #include "attention/tile_kernels.h"
@@ -17,8 +18,8 @@ const char* attention_kernel_variant() { return attention_detail::tile::active_k
 
 namespace {
 
-// The inputs and spec the kernels see: under an adaptive temperature, the scaled queries and a fixed
-// temperature (checked again, for the logit bounds of the scaled queries).
+// The inputs and spec the kernels see: with query scaling, the scaled queries (and boost), no
+// adaptive temperature, no ratio (checked again, for the logit bounds of the scaled queries).
 struct KernelCall {
   AttentionInputs in;
   AttentionSpec spec;
@@ -32,9 +33,11 @@ struct KernelCall {
 KernelCall kernel_call(const AttentionInputs& in, const AttentionSpec& spec) {
   validate_attention(in, spec);
   KernelCall c(in, spec);
-  if (!spec.adaptive_temperature) return c;
-  c.scaled = attention_detail::scale_queries(in, spec.temperature_coef);
+  if (!attention_detail::scales_queries(in, spec)) return c;
+  c.scaled = attention_detail::scale_queries(in, spec);
   c.in.q = c.scaled->q.data();
+  if (!c.scaled->key_boost.empty()) c.in.key_boost = c.scaled->key_boost.data();
+  c.in.emotion_ratio = nullptr;
   c.spec.adaptive_temperature = false;
   validate_attention(c.in, c.spec);
   return c;
@@ -73,21 +76,25 @@ void attention_backward(const AttentionGrads& grads, const float* dout, const fl
   KESSEL_CHECK_ARG(grads.dtemperature_coef == nullptr || spec.adaptive_temperature,
                    "attention_backward: dtemperature_coef is set but the temperature is not adaptive");
   const KernelCall c = kernel_call(in, spec);
-  // Under an adaptive temperature the kernels give dL/dq' for the scaled queries; q's and the
-  // coefficient's gradients follow from it.
-  std::vector<float> dq_scaled;
+  // With query scaling the kernels give dL/dq' and dL/dkey_boost' for the scaled inputs; q's, the
+  // boost's and the coefficient's gradients follow from them.
+  std::vector<float> dq_scaled, dboost_scaled;
   AttentionGrads g = grads;
   if (c.scaled && (grads.dq || grads.dtemperature_coef)) {
     dq_scaled.assign(c.scaled->q.size(), 0.0f);
     g.dq = dq_scaled.data();
   }
+  if (c.scaled && grads.dkey_boost && !c.scaled->key_boost.empty()) {
+    dboost_scaled.assign(c.scaled->key_boost.size(), 0.0f);
+    g.dkey_boost = dboost_scaled.data();
+  }
   if (spec.impl == AttentionImpl::kReference)
     attention_detail::reference_backward(g, dout, out, lse, c.in, c.spec);
   else
     attention_detail::fused_backward(g, dout, out, lse, c.in, c.spec);
-  if (!dq_scaled.empty())
-    attention_detail::adaptive_temperature_backward(grads.dq, grads.dtemperature_coef, dq_scaled, in,
-                                                    *c.scaled, spec.temperature_coef);
+  if (c.scaled)
+    attention_detail::scaled_queries_backward(grads.dq, grads.dtemperature_coef, grads.dkey_boost, dq_scaled,
+                                              dboost_scaled, in, spec, *c.scaled);
 }
 
 AttentionStats attention_weights(float* weights, const AttentionInputs& in,

@@ -191,6 +191,8 @@ void check_spec(const AttentionSpec& spec) {
                      "divides each row by its own temperature, which for the dot product is a scaled "
                      "query; cosine and z-scored similarities do not scale with the query)");
   }
+  KESSEL_CHECK_ARG(std::isfinite(spec.balance) && spec.balance >= 0.0f && spec.balance <= 1.0f,
+                   "attention: balance must be in [0, 1], got ", spec.balance);
   KESSEL_CHECK_ARG(std::isfinite(spec.m) && spec.m > 1.0f,
                    "attention: fuzzy exponent m must be finite and > 1, got ", spec.m);
   KESSEL_CHECK_ARG(spec.beta >= 0.0f && spec.beta <= 1.0f,
@@ -236,6 +238,20 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                    " needs Lq <= Lk (query positions i + Lk - Lq >= 0), got Lq=", Lq, " Lk=", Lk);
 
   KESSEL_CHECK_ARG(in.q != nullptr, "attention: q is null");
+  if (in.emotion_ratio) {
+    KESSEL_CHECK_ARG(in.key_boost != nullptr,
+                     "attention: emotion_ratio (the emotion-ratio balance) weights the key boost, but "
+                     "there is no key_boost");
+    KESSEL_CHECK_ARG(spec.normalizer == Normalizer::kSoftmax && spec.similarity == Similarity::kDot &&
+                         !spec.zscore,
+                     "attention: emotion_ratio needs normalizer='softmax' and similarity='dot' without "
+                     "zscore (it weights each dialogue's similarities, which for the dot product is a "
+                     "scaled query)");
+    for (Index b = 0; b < B; ++b)
+      KESSEL_CHECK_ARG(std::isfinite(in.emotion_ratio[b]) && in.emotion_ratio[b] >= 0.0f &&
+                           in.emotion_ratio[b] <= 1.0f,
+                       "attention: emotion_ratio[", b, "] is ", in.emotion_ratio[b], "; a share must be in [0, 1]");
+  }
   Magnitudes mag;
   mag.q = check_finite(in.q, B * H * Lq * D, "q", "[B, H, Lq, D]", shape4(B, H, Lq, D));
   if (in.kv_dtype == KvDtype::kFloat32) {

@@ -127,6 +127,10 @@ AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   c.in.k = a.ke.data();
   c.in.v = a.h1.data();
   if (sw.emotion_terms) c.in.key_boost = a.boost.data();
+  if (sw.emotion_terms && sw.emotion_balance > 0.0f) {  // the seed's dynamic balance of the two terms
+    c.in.emotion_ratio = &a.emotion_ratio;
+    c.spec.balance = sw.emotion_balance;
+  }
   c.spec.scale = a.emotion_scale;
   c.spec.threads = 1;
   c.spec.normalizer = sw.normalizer;
@@ -405,7 +409,12 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
       if (!a.qtimes.empty()) a.qtimes[sz(q)] = f.times[sz(u)];
     }
     a.boost.resize(sz(U));
-    for (int u = 0; u < U; ++u) a.boost[sz(u)] = w.boost[0] * f.emotion[sz(u)];
+    int emotional = 0;
+    for (int u = 0; u < U; ++u) {
+      a.boost[sz(u)] = w.boost[0] * f.emotion[sz(u)];
+      emotional += f.emotion[sz(u)] > 0.0f ? 1 : 0;
+    }
+    a.emotion_ratio = static_cast<float>(emotional) / static_cast<float>(U);
     a.e.assign(sz(Q) * D, 0.0f);
     a.lse_e.assign(sz(Q), 0.0f);
     if (sw.zscore_logits) a.emotion_scale = zscore_scale(a.qe.data(), Q, a.ke.data(), U, Ae);

@@ -106,6 +106,7 @@ struct EacaActivations {
   std::vector<float> x, h0, qc, kc, vc, ctx, lse_c, h1;  // see the shapes above
   std::vector<float> gates_f, c_f, gates_b, c_b;          // BiLSTM: [U, 4H] after the nonlinearity, [U, H]
   std::vector<float> qe, ke, boost, qtimes, e, lse_e, g;
+  float emotion_ratio = 0.0f;  // share of units with an expressed emotion (EacaSwitches::emotion_balance)
   std::vector<float> z, salience;                        // [U, D], [U]
   float has_logit = 0.0f;
   std::vector<float> mention_logit;                      // [M]
@@ -133,6 +134,7 @@ struct EacaSwitches {
   // is shift-invariant). Training sets it for TrainOptions::zscore_warmup_epochs; scoring never.
   bool zscore_logits = false;
   float adaptive_temperature = 0.0f;  // EacaConfig::adaptive_temperature
+  float emotion_balance = 0.0f;       // EacaConfig::emotion_balance
   // The engine attention layers' K/V storage. int8 is for scoring (EacaModel::set_kv_dtype): the
   // forward quantizes each layer's K and V per row and attends over those; eaca_backward refuses it
   // (the engine's backward needs float32 K/V). switches_of() always gives float32, so training never

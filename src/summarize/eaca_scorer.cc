@@ -76,6 +76,7 @@ void check_weights(const NamedTensor& t, const std::vector<std::int64_t>& shape,
 EacaSwitches switches_of(const EacaConfig& c) {
   EacaSwitches sw{c.context_encoder, c.emotion_attention, c.time_decay, c.emotion_terms, c.normalizer};
   sw.adaptive_temperature = c.adaptive_temperature;
+  sw.emotion_balance = c.emotion_balance;
   return sw;
 }
 
@@ -104,6 +105,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"emotion_terms", c.emotion_terms ? "true" : "false"},
           {"normalizer", c.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax"},
           {"adaptive_temperature", format_float(c.adaptive_temperature)},
+          {"emotion_balance", format_float(c.emotion_balance)},
           {"members", std::to_string(c.members)},
           {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
 }
@@ -191,6 +193,14 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m,
       throw ParseError(file, 0,
                        "__metadata__.adaptive_temperature: " + format_float(c.adaptive_temperature) +
                            " must be >= 0, and 0 under the fuzzy normalizer");
+  }
+  if (m.count("emotion_balance")) {
+    c.emotion_balance = get_float("emotion_balance");
+    if (c.emotion_balance < 0.0f || c.emotion_balance > 1.0f ||
+        (c.emotion_balance > 0.0f && (c.normalizer != Normalizer::kSoftmax || !c.emotion_terms)))
+      throw ParseError(file, 0,
+                       "__metadata__.emotion_balance: " + format_float(c.emotion_balance) +
+                           " must be in [0, 1], and 0 without the emotion terms or softmax");
   }
   if (m.count("compress_threshold")) {
     c.compress_threshold = get_float("compress_threshold");

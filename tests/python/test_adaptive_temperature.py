@@ -98,3 +98,51 @@ def test_what_it_cannot_do_is_a_named_error(kw, message):
     q, k, v, _ = data(5)
     with pytest.raises(ValueError, match=message):
         kessel.attention(q, k, v, **kw)
+
+
+# ---- the emotion-ratio balance (seed 004 §4.2 step 3), the other query scaling --------------------
+
+def balanced_eager(q, k, v, boost, ratio, gamma, causal=False):
+    """softmax((1 - gamma rho_b) scale <q_i, k_j> + gamma rho_b boost_bj, masked) v."""
+    w = (gamma * ratio)[:, None, None, None]
+    logits = (1 - w) * (q @ k.transpose(-1, -2)) / q.shape[-1] ** 0.5 + w * boost[:, None, None, :]
+    if causal:
+        Lq, Lk = q.shape[-2], k.shape[-2]
+        keep = torch.arange(Lk)[None, :] <= torch.arange(Lq)[:, None] + (Lk - Lq)
+        logits = logits.masked_fill(~keep, float("-inf"))
+    return torch.softmax(logits, dim=-1) @ v
+
+
+@pytest.mark.parametrize("impl", ["fused", "reference"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_emotion_ratio_balance_equals_eager(impl, causal):
+    q, k, v, dout = data(20)
+    g = np.random.default_rng(21)
+    boost = g.uniform(0, 3, (2, 11)).astype(np.float32)
+    ratio = np.array([0.1, 0.8], dtype=np.float32)
+    tq, tk, tv, tb = (torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in (q, k, v, boost))
+    want = balanced_eager(tq, tk, tv, tb, torch.tensor(ratio, dtype=torch.float64), 0.5, causal)
+    want.backward(torch.tensor(dout, dtype=torch.float64))
+    kw = dict(key_boost=boost, emotion_ratio=ratio, balance=0.5, causal=causal, impl=impl)
+    np.testing.assert_allclose(kessel.attention(q, k, v, **kw), want.detach().numpy(), rtol=1e-5, atol=1e-6)
+    grads = kessel.attention_backward(q, k, v, dout, **kw)
+    for name, t in (("dq", tq), ("dk", tk), ("dv", tv), ("dkey_boost", tb)):
+        np.testing.assert_allclose(grads[name], t.grad.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+    # the torch op: the boost learns through the balance
+    leaves = [torch.tensor(x, requires_grad=True) for x in (q, k, v, boost)]
+    out = kessel.torch.attention(*leaves[:3], key_boost=leaves[3], emotion_ratio=ratio, balance=0.5, causal=causal)
+    out.backward(torch.tensor(dout))
+    np.testing.assert_allclose(leaves[3].grad.numpy(), tb.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(emotion_ratio=np.array([0.5, 0.5], np.float32)), "there is no key_boost"),
+    (dict(emotion_ratio=np.array([0.5, 1.5], np.float32), key_boost=np.ones((2, 11), np.float32)), r"emotion_ratio\[1\] is 1.5"),
+    (dict(emotion_ratio=np.array([0.5], np.float32), key_boost=np.ones((2, 11), np.float32)), r"must be \[B\] = \[2\]"),
+    (dict(emotion_ratio=np.array([0.5, 0.5], np.float32), key_boost=np.ones((2, 11), np.float32), similarity="cosine"), "similarity='dot'"),
+    (dict(balance=2.0), r"balance must be in \[0, 1\]"),
+])
+def test_balance_errors_name_the_argument(kw, message):
+    q, k, v, _ = data(6)
+    with pytest.raises(ValueError, match=message):
+        kessel.attention(q, k, v, **kw)

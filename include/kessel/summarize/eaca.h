@@ -44,6 +44,11 @@ struct EacaConfig {
   // layers: the coefficient c of tau_i = 1 / (1 + c mean|q_i|); 0 is off (the fixed 1/sqrt(width)
   // scale). Softmax only. docs/eaca-experiments.md has its measurement.
   float adaptive_temperature = 0.0f;
+  // Emotion-ratio balance (seed 004 §4.2 step 3, AttentionInputs::emotion_ratio) in the EACA customer
+  // attention: its similarities weighted by 1 - gamma rho and its key boost by gamma rho, rho the
+  // dialogue's share of units with an expressed emotion; gamma = this, 0 is off. Needs the emotion
+  // terms and softmax.
+  float emotion_balance = 0.0f;
   // Decoding budget, chosen per data set from the training summaries (eaca_train.cc).
   int max_sentences = 4;
   int max_chars = 0;

@@ -46,6 +46,7 @@ struct AttentionTestData {
   std::vector<float> q_times;       // [B, Lq]
   std::vector<float> k_times;       // [B, Lk]
   std::vector<float> key_boost;     // [B, Lk]
+  std::vector<float> emotion_ratio;  // [B], the emotion-ratio balance
 
   // int8 copies of k and v (quantize_kv); inputs() uses them instead of k/v when use_int8 is set.
   bool use_int8 = false;
@@ -162,6 +163,7 @@ struct AttentionTestData {
     if (!q_times.empty()) in.q_times = q_times.data();
     if (!k_times.empty()) in.k_times = k_times.data();
     if (!key_boost.empty()) in.key_boost = key_boost.data();
+    if (!emotion_ratio.empty()) in.emotion_ratio = emotion_ratio.data();
     return in;
   }
 

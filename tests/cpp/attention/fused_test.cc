@@ -490,6 +490,7 @@ TEST(FusedBackward, EveryFeature) {
          d.add_key_boost();
        }},
       {"key_boost", [](auto& d, auto&) { d.add_key_boost(); }},
+      {"emotion_ratio", [](auto& d, auto& s) { d.add_key_boost(), d.emotion_ratio = {0.2f, 0.9f}, s.balance = 0.7f; }},
       {"bias_full", [](auto& d, auto&) { d.add_bias({2, 2, 77, 100}); }},
       {"bias_over_b", [](auto& d, auto&) { d.add_bias({1, 2, 77, 100}); }},
       {"bias_row", [](auto& d, auto&) { d.add_bias({2, 1, 1, 100}); }},

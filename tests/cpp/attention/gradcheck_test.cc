@@ -39,6 +39,7 @@ struct GradCase {
   bool swap_lengths = false;  // Lq > Lk: queries before the first key
   bool shrink_rows = false;   // every other q and k row scaled by 0.2 (below a cosine floor)
   bool zero_decay = false;    // times given but time_decay = 0: d/d lambda at lambda = 0
+  bool emotion_ratio = false;  // the emotion-ratio balance, a share per batch
 };
 
 double loss(const AttentionTestData& d, const AttentionSpec& spec, const std::vector<float>& r) {
@@ -126,6 +127,7 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   if (c.mask) d.add_mask({kB, 1, Lq, Lk}, 0.75);
   if (c.alibi) d.add_alibi();
   if (c.times) d.add_times();
+  if (c.emotion_ratio) d.emotion_ratio = {0.3f, 0.85f};
   if (c.shrink_rows) {
     for (size_t e = 0; e < d.q.size(); ++e) d.q[e] *= (e / kD) % 2 ? 1.0f : 0.2f;
     for (size_t e = 0; e < d.k.size(); ++e) d.k[e] *= (e / kD) % 2 ? 0.2f : 1.0f;
@@ -281,6 +283,29 @@ TEST(Gradcheck, AdaptiveTemperature) {
       }
       run_case(c, seed++);
     }
+  }
+}
+
+TEST(Gradcheck, EmotionRatioBalance) {
+  // (1 - gamma rho_b) sim + gamma rho_b key_boost: q's and the boost's gradients through the weights,
+  // alone, with masks and multiplicative decay, and with the adaptive temperature on top.
+  std::uint32_t seed = 390;
+  for (int variant = 0; variant < 3; ++variant) {
+    GradCase c;
+    c.spec = make_spec(Similarity::kDot, Normalizer::kSoftmax, false);
+    c.spec.balance = 0.6f;
+    c.emotion_ratio = true;
+    c.name = "emotion-ratio balance";
+    if (variant == 1) {
+      c.name += ", mask, multiplicative decay";
+      c.mask = c.times = true;
+      c.spec.time_decay_mode = TimeDecayMode::kMultiplicative;
+    } else if (variant == 2) {
+      c.name += ", adaptive temperature";
+      c.spec.adaptive_temperature = true;
+      c.spec.temperature_coef = 0.4f;
+    }
+    run_case(c, seed++);
   }
 }
 

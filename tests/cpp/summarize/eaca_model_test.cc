@@ -133,6 +133,14 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesAdaptiveTemperature) {
   check_gradients(true, adaptive({true, true, 0.01f}, 0.5f));
   check_gradients(false, adaptive({true, true, 0.0f, false, Normalizer::kSoftmax}, 0.1f));
 }
+// The emotion-ratio balance: the key boost's scalar learns through gamma rho, the query projections
+// through 1 - gamma rho.
+TEST(EacaModel, GradientsMatchFiniteDifferencesEmotionBalance) {
+  EacaSwitches sw{true, true, 0.01f};
+  sw.emotion_balance = 0.5f;
+  check_gradients(true, sw);
+  check_gradients(false, adaptive(sw, 0.3f));
+}
 TEST(EacaModel, GradientsMatchFiniteDifferencesAdaptiveTemperatureBiLstm) {
   check_gradients(true, adaptive({true, true, 0.01f}, 0.5f), true);
 }
@@ -439,19 +447,24 @@ TEST(EacaModel, VariantsAndCompressorAreSavedAndLoaded) {
   std::filesystem::remove(path);
 }
 
-TEST(EacaModel, AdaptiveTemperatureIsSavedLoadedAndScored) {
+TEST(EacaModel, AdaptiveTemperatureAndEmotionBalanceAreSavedLoadedAndScored) {
   Fixture fx(true);
   EacaConfig c = testing::small_eaca_config();
   c.adaptive_temperature = 0.3f;
+  c.emotion_balance = 0.4f;
   EacaModel a(c, 5);
   a.metadata()["lexicon"] = fx.lex.identity();
   const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_adaptive.safetensors").string();
   a.save(path);
   const EacaModel loaded = EacaModel::load(path);
   EXPECT_FLOAT_EQ(loaded.config().adaptive_temperature, 0.3f);
+  EXPECT_FLOAT_EQ(loaded.config().emotion_balance, 0.4f);
   EXPECT_EQ(loaded.score(fx.prepared).salience, a.score(fx.prepared).salience);
   c.adaptive_temperature = 0.0f;
   EXPECT_NE(EacaModel(c, 5).score(fx.prepared).salience, a.score(fx.prepared).salience);  // it is used
+  c.adaptive_temperature = 0.3f;
+  c.emotion_balance = 0.0f;
+  EXPECT_NE(EacaModel(c, 5).score(fx.prepared).salience, a.score(fx.prepared).salience);  // so is this
   std::filesystem::remove(path);
 }
 
