@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "eval_rows.h"
 #include "exit_codes.h"
+#include "kessel/attention.h"
 #include "kessel/error.h"
 #include "kessel/summarize/emotion_labels.h"
 #include "kessel/summarize/evaluate.h"
@@ -28,6 +29,7 @@ struct EvalOptions {
   LexiconOptions lexicon;
   std::string model;
   std::vector<std::string> compare;
+  std::string kv = "float32";  // int8: one more row, EACA with int8 K/V
   int max_sentences = 4;
   float redundancy = 0.5f;
   bool json = false;
@@ -185,6 +187,10 @@ void add_eval_command(CLI::App& app) {
                   "More trained models to score in the same run, e.g. ones trained with --attention plain "
                   "or fuzzy (repeatable; a plain-attention model is decoded without the constraint)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--kv", options->kv,
+                  "int8: with --model, add a row 'EACA, int8 K/V' (the same networks, their attention K/V stored "
+                  "as int8 while scoring) to compare with EACA in the same run; float32 (default): no such row")
+      ->check(CLI::IsMember({"float32", "int8"}));
   cmd->add_option("--max-sentences", options->max_sentences,
                   "Summary length in sentences for the rows without a model")
       ->check(CLI::Range(1, 1000));
@@ -224,7 +230,9 @@ void add_eval_command(CLI::App& app) {
     const summarize::EmotionLabelSet labels = labelled ? summarize::load_emotion_labels(o.emotion_labels)
                                                        : summarize::EmotionLabelSet{};
     const summarize::EvalProbes probes{&words, labelled ? &labels : nullptr};
-    const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy, english);
+    const bool int8 = parse_kv_dtype(o.kv) == KvDtype::kInt8;
+    if (int8 && o.model.empty()) throw UsageError("--kv int8: needs --model (the int8 row is the model's)");
+    const auto systems = eval_systems(o.model, o.compare, lexicon, o.max_sentences, o.redundancy, english, int8);
     // Once per model file, however many rows its networks make.
     std::set<std::string> warned;
     for (const auto& system : systems)

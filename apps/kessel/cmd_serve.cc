@@ -85,6 +85,8 @@ void fill_state(ServeState& state, double load_seconds) {
   state.lexicon_id = state.lexicon.identity();
   state.model_languages = model_languages(*state.summarizer.scorer);
   state.facts = {kVersion, cpu_variant(), state.summarizer.scorer->name(), load_seconds};
+  if (const auto* model = dynamic_cast<const summarize::EacaModel*>(state.summarizer.scorer.get()))
+    state.facts.kv_dtype = model->kv_dtype() == KvDtype::kInt8 ? "int8" : "float32";
   state.guard.loopback_bind = is_loopback_host(o.host);
   if (!o.token_file.empty()) state.guard.token = read_token_file(o.token_file);
   state.guard.max_body_bytes = static_cast<std::size_t>(o.max_body_mb * 1024.0 * 1024.0);

@@ -9,7 +9,7 @@ namespace kessel::cli {
 
 std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::vector<std::string>& compare,
                                      const text::Lexicon& lexicon, int max_sentences, float redundancy,
-                                     bool english) {
+                                     bool english, bool int8_kv) {
   summarize::DecodeOptions plain;
   plain.max_sentences = max_sentences;
   plain.redundancy = redundancy;
@@ -60,6 +60,11 @@ std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::v
     }
     add("EACA", model, trained, model_path);
     systems.back().reference = true;
+    if (int8_kv) {
+      auto int8 = std::make_shared<summarize::EacaModel>(*model);
+      int8->set_kv_dtype(KvDtype::kInt8);
+      add("EACA, int8 K/V", int8, trained, model_path);
+    }
     // Without trained variants to compare (--compare-model), the plain and fuzzy rows come from the
     // same networks with the attention swapped at inference: what the emotion terms and the
     // normalizer do inside this trained model (train with --attention plain|fuzzy for the trained rows).

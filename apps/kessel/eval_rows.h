@@ -25,9 +25,10 @@ struct EvalSystem {
 // inference. Each `compare` model adds one row named after its attention
 // variant (kessel train --attention): plain attention is decoded without the constraint (the seed's
 // "standard Transformer" row), the others with it. Every model must have been trained with `lexicon`
-// (InvalidArgument otherwise).
+// (InvalidArgument otherwise). With `int8_kv`, the row after EACA is the same networks scored with
+// int8 K/V (EacaModel::set_kv_dtype; InvalidArgument when the model runs no engine attention).
 std::vector<EvalSystem> eval_systems(const std::string& model_path, const std::vector<std::string>& compare,
                                      const text::Lexicon& lexicon, int max_sentences, float redundancy,
-                                     bool english);
+                                     bool english, bool int8_kv = false);
 
 }  // namespace kessel::cli

@@ -62,6 +62,7 @@ void add_about_routes(httplib::Server& server, ServeState& state) {
                      {"scorer", state.facts.scorer},
                      {"lexicon", state.lexicon_id},
                      {"model_languages", state.model_languages},
+                     {"kv_dtype", state.facts.kv_dtype},
                      {"http_library", std::string("cpp-httplib ") + CPPHTTPLIB_VERSION}});
   });
   const std::string openapi = openapi_document(!state.guard.token.empty()).dump(1) + "\n";

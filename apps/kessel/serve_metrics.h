@@ -18,6 +18,7 @@ struct ServerFacts {
   std::string cpu_variant;
   std::string scorer;
   double model_load_seconds = 0.0;
+  std::string kv_dtype = "float32";  // the model's attention K/V while scoring (--kv)
 };
 
 class Metrics {

@@ -136,6 +136,7 @@ json schemas() {
           {"scorer", {{"type", "string"}}},
           {"lexicon", {{"type", "string"}}},
           {"model_languages", {{"type", "string"}}},
+          {"kv_dtype", {{"type", "string"}, {"enum", {"float32", "int8"}}}},
           {"http_library", {{"type", "string"}}}}}}},
       {"Dialogue",
        {{"type", "object"},

@@ -17,6 +17,10 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
       ->check(CLI::IsMember({"centrality", "lead", "longest", "lexrank"}));
   cmd.add_option("--attention", f.attention, "Centrality attention: softmax | fuzzy")
       ->check(CLI::IsMember({"softmax", "fuzzy"}));
+  cmd.add_option("--kv", f.kv,
+                 "With --model, how its attention layers store K and V while scoring: float32 (default) | int8 "
+                 "(per-row scales; on CSDS the same ROUGE and p95 within noise, docs/eaca.md)")
+      ->check(CLI::IsMember({"float32", "int8"}));
   cmd.add_option("--max-sentences", f.max_sentences,
                  "Summary length in sentences (with --model: the model's expected-F1 stop is off, and without "
                  "--max-chars its character budget is dropped)")
@@ -47,6 +51,9 @@ summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const 
   so.model = f.model;
   so.ranker = f.ranker;
   so.attention = parse_normalizer(f.attention);
+  so.kv = parse_kv_dtype(f.kv);
+  if (so.kv == KvDtype::kInt8 && f.model.empty())
+    throw UsageError("--kv int8: needs --model (the unsupervised rankers keep no K/V to store as int8)");
   if (cmd.count("--max-sentences") > 0) so.max_sentences = f.max_sentences;
   if (cmd.count("--max-chars") > 0) so.max_chars = f.max_chars;
   if (cmd.count("--redundancy") > 0) so.redundancy = f.redundancy;

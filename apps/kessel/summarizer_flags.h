@@ -13,6 +13,7 @@ struct SummarizerFlags {
   std::string model;  // a trained EACA model; replaces --ranker
   std::string ranker = "centrality";
   std::string attention = "softmax";
+  std::string kv = "float32";  // float32 | int8 (with --model)
   // Used only when given on the command line; the defaults are make_summarizer's (summarizer.h).
   int max_sentences = 4;
   int max_chars = 0;

@@ -200,6 +200,33 @@ void lstm_backward(const VectorMathKernels& vm, float* dx, const LstmWeights& gw
 
 }  // namespace
 
+void Int8Kv::quantize(AttentionInputs& in) {
+  KESSEL_CHECK_ARG(in.kv_dtype == KvDtype::kFloat32 && in.k != nullptr && in.v != nullptr && in.B == 1 && in.H == 1,
+                   "Int8Kv::quantize: needs float32 k and v with B = H = 1");
+  k.resize(static_cast<std::size_t>(in.Lk * in.D));
+  v.resize(static_cast<std::size_t>(in.Lk * in.Dv));
+  k_scale.resize(static_cast<std::size_t>(in.Lk));
+  v_scale.resize(static_cast<std::size_t>(in.Lk));
+  quantize_rows(k.data(), k_scale.data(), in.k, in.Lk, in.D);
+  quantize_rows(v.data(), v_scale.data(), in.v, in.Lk, in.Dv);
+  use(in);
+}
+
+void Int8Kv::use(AttentionInputs& in) const {
+  KESSEL_CHECK_ARG(k.size() == static_cast<std::size_t>(in.Lk * in.D) && v.size() == static_cast<std::size_t>(in.Lk * in.Dv),
+                   "Int8Kv::use: the stored K/V are [", k_scale.size(), ", *], the call has Lk = ", in.Lk);
+  in.kv_dtype = KvDtype::kInt8;
+  in.k = in.v = nullptr;
+  in.k_int8 = k.data();
+  in.k_scale = k_scale.data();
+  in.v_int8 = v.data();
+  in.v_scale = v_scale.data();
+}
+
+bool uses_engine_attention(const EacaDims& d, const EacaSwitches& sw) {
+  return (sw.context_encoder && !d.bilstm) || sw.emotion_attention;
+}
+
 EacaDims dims_of(const EacaConfig& c) {
   KESSEL_CHECK_ARG(c.hash_buckets >= 1 && c.embed_dim >= 1 && c.hidden >= 1 && c.attn_dim >= 1,
                    "EacaConfig: hash_buckets, embed_dim, hidden and attn_dim must be >= 1, got ", c.hash_buckets,
@@ -349,7 +376,8 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
       linear_forward(vm, a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
       a.lse_c.assign(sz(U), 0.0f);
       if (sw.zscore_logits) a.context_scale = zscore_scale(a.qc.data(), U, a.kc.data(), U, A);
-      const AttnCall c = context_call(a, d, sw, f);
+      AttnCall c = context_call(a, d, sw, f);
+      if (sw.kv_dtype == KvDtype::kInt8) a.context_kv.quantize(c.in);
       attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
       flops = 2.0 * Uf * D * (2.0 * A + D) + 2.0 * Uf * Uf * (A + D);
     }
@@ -390,7 +418,8 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     a.e.assign(sz(Q) * D, 0.0f);
     a.lse_e.assign(sz(Q), 0.0f);
     if (sw.zscore_logits) a.emotion_scale = zscore_scale(a.qe.data(), Q, a.ke.data(), U, Ae);
-    const AttnCall c = emotion_call(a, d, sw, f);
+    AttnCall c = emotion_call(a, d, sw, f);
+    if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.quantize(c.in);
     attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
     for (int q = 0; q < Q; ++q)
       for (int k = 0; k < D; ++k) a.g[sz(k)] += a.e[sz(q) * D + k] / static_cast<float>(Q);
@@ -429,6 +458,8 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
                      const EacaSwitches& sw, const UnitFeatures& f, const std::vector<int>& mention_unit,
                      const EacaTargets& t, const LossWeights& lw) {
   const int U = a.U, Q = a.Q, D = d.D, A = d.A, Ae = d.Ae(), F = d.F(), E = d.E;
+  KESSEL_CHECK_ARG(sw.kv_dtype == KvDtype::kFloat32,
+                   "eaca_backward: kv_dtype = int8 is for scoring only; training needs float32 K/V");
   KESSEL_CHECK_ARG(t.salience.size() == sz(U), "eaca_backward: salience targets have ", t.salience.size(),
                    " entries for ", U, " units");
   KESSEL_CHECK_ARG(t.mention.empty() || t.mention.size() == mention_unit.size(), "eaca_backward: mention targets have ",

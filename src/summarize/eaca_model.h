@@ -88,6 +88,18 @@ EacaWeights carve_weights(float* base, const EacaDims& dims);
 // forget-gate biases 1).
 void eaca_init(float* params, const EacaDims& dims, std::uint64_t seed);
 
+// K and V of one engine attention layer stored as int8 (EacaSwitches::kv_dtype = int8; scoring only):
+// quantize_rows' symmetric per-row scales, B = H = 1.
+struct Int8Kv {
+  std::vector<std::int8_t> k, v;
+  std::vector<float> k_scale, v_scale;
+  // Quantizes in.k [Lk, D] and in.v [Lk, Dv] into this, then points `in` at the int8 copies
+  // (kv_dtype = int8, k = v = null).
+  void quantize(AttentionInputs& in);
+  // Points `in` (same Lk, D, Dv) at the copies quantize() made.
+  void use(AttentionInputs& in) const;
+};
+
 // Everything the backward pass needs.
 struct EacaActivations {
   int U = 0, Q = 0;
@@ -104,6 +116,8 @@ struct EacaActivations {
   float context_scale = std::numeric_limits<float>::quiet_NaN();
   float emotion_scale = std::numeric_limits<float>::quiet_NaN();
   const VectorMathKernels* kernels = nullptr;            // the variant the forward ran (and the backward runs)
+  // With EacaSwitches::kv_dtype = int8: the K/V each attention layer read (context: kc/vc, EACA: ke/h1).
+  Int8Kv context_kv, emotion_kv;
 };
 
 struct EacaSwitches {
@@ -121,7 +135,16 @@ struct EacaSwitches {
   bool zscore_logits = false;
   float adaptive_temperature = 0.0f;  // EacaConfig::adaptive_temperature
   float emotion_balance = 0.0f;       // EacaConfig::emotion_balance
+  // The engine attention layers' K/V storage. int8 is for scoring (EacaModel::set_kv_dtype): the
+  // forward quantizes each layer's K and V per row and attends over those; eaca_backward refuses it
+  // (the engine's backward needs float32 K/V). switches_of() always gives float32, so training never
+  // sees int8.
+  KvDtype kv_dtype = KvDtype::kFloat32;
 };
+
+// Whether eaca_forward runs any attention layer on the engine (the self-attention context layer or
+// the EACA customer attention): where kv_dtype = int8 can apply.
+bool uses_engine_attention(const EacaDims& dims, const EacaSwitches& sw);
 
 EacaSwitches switches_of(const EacaConfig& config);
 

@@ -366,6 +366,7 @@ void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d,
   in.k = a.ke.data();
   in.v = a.h1.data();
   if (sw.emotion_terms) in.key_boost = a.boost.data();
+  if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.use(in);  // the weights the forward attended with
   AttentionSpec spec;
   spec.threads = 1;
   spec.normalizer = sw.normalizer;
@@ -380,6 +381,14 @@ void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d,
 }
 
 }  // namespace
+
+void EacaModel::set_kv_dtype(KvDtype kv_dtype) {
+  KESSEL_CHECK_ARG(kv_dtype == KvDtype::kFloat32 || uses_engine_attention(dims_of(config_), switches_of(config_)),
+                   "EacaModel: kv_dtype = int8 needs an attention layer on the engine, and this model has none "
+                   "(its context layer is ", !config_.context_encoder ? "off" : "a BiLSTM",
+                   " and its EACA attention is off)");
+  kv_dtype_ = kv_dtype;
+}
 
 UnitScores EacaModel::score(const Prepared& p) const { return score_impl(p, nullptr); }
 
@@ -405,7 +414,8 @@ UnitScores EacaModel::ensemble_scores(const Prepared& p, std::vector<LayerCost>*
   if (cost)
     cost->push_back({"features: n-gram hashing, dense, wheel, time", timer.milliseconds(), 0.0});
   EacaForwardCost forward_cost;
-  const EacaSwitches sw = switches_of(config_);
+  EacaSwitches sw = switches_of(config_);
+  sw.kv_dtype = kv_dtype_;
   const std::int64_t P = eaca_param_count(d);
   const int K = config_.members;
   // Each member's logits, averaged; the features are computed once for all members.

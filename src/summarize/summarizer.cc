@@ -32,10 +32,13 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
     // The same for the expected-F1 stop, which would cut the summary below the length asked for.
     if (o.max_chars || o.max_sentences) s.decode.f1_stop_chars = 0.0f;
     if (o.reported_speech) model->mutable_config().reported_speech = *o.reported_speech;
+    model->set_kv_dtype(o.kv);
     s.scorer = std::move(model);
   } else {
     KESSEL_CHECK_ARG(!o.reported_speech, "make_summarizer: voice needs a model (the unsupervised rankers render "
                                          "the sentences verbatim)");
+    KESSEL_CHECK_ARG(o.kv == KvDtype::kFloat32, "make_summarizer: kv int8 needs a model (the unsupervised "
+                     "rankers keep no K/V: centrality's keys are its queries, the others use no attention)");
     if (o.ranker == "centrality") {
       CentralityOptions c;
       c.normalizer = o.attention;

@@ -984,3 +984,28 @@ def test_repeated_dialogue_ids_warn_or_fail(tmp_path):
 def test_a_thread_count_beyond_an_int_is_refused_naming_the_option(command):
     p = run(*command, "--threads", 2**40, check=False)
     assert p.returncode != 0 and "--threads" in p.stderr and str(2**40) in p.stderr, p.stderr
+
+
+def test_kv_int8_scores_a_model_and_a_bad_kv_is_a_usage_error(tmp_path):
+    """--kv int8 (issue 27): the model's attention K/V are stored as int8 while scoring; on the samples the
+    summaries are float32's. Without a model, or for a name that is not a K/V type, it is a usage error
+    naming --kv, in summarize, eval and serve alike."""
+    model = tmp_path / "m.safetensors"
+    run("train", "--data", SAMPLES["zh"], "--out", model, "--members", "2", "--epochs", "2")
+    f32 = summarize(SAMPLES["zh"], "--model", model)
+    int8 = summarize(SAMPLES["zh"], "--model", model, "--kv", "int8")
+    assert [r["id"] for r in int8] == [r["id"] for r in f32]
+    assert [[(s["turn"], s["text"]) for s in r["sentences"]] for r in int8] == \
+        [[(s["turn"], s["text"]) for s in r["sentences"]] for r in f32]
+    assert summarize(SAMPLES["zh"], "--model", model, "--kv", "float32") == f32  # the default, spelled out
+    ev = json.loads(run("eval", "--data", SAMPLES["zh"], "--model", model, "--kv", "int8", "--bootstrap", 0,
+                        "--json").stdout)
+    names = [r["system"] for r in ev["rows"]]
+    assert names[names.index("EACA") + 1] == "EACA, int8 K/V", names
+    for cmd in ("summarize", "eval", "serve"):
+        data = ["--input" if cmd != "eval" else "--data", SAMPLES["zh"]] if cmd != "serve" else []
+        bogus = run(cmd, *data, "--model", model, "--kv", "bogus", check=False)
+        assert bogus.returncode == 2 and "--kv" in bogus.stderr, (cmd, bogus.returncode, bogus.stderr)
+        no_model = run(cmd, *data, "--kv", "int8", check=False)
+        assert no_model.returncode == 2 and "--kv int8: needs --model" in no_model.stderr, \
+            (cmd, no_model.returncode, no_model.stderr)

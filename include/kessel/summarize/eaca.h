@@ -124,6 +124,14 @@ class EacaModel final : public Scorer {
   // code points; 0 when the config has none).
   int char_budget(const Prepared& dialogue) const;
 
+  // How scoring stores the K/V of the engine attention layers (the EACA customer attention, and the
+  // context layer when it is self-attention): float32 (the default) or int8 (per-row symmetric
+  // scales, AttentionInputs::kv_dtype). A scoring option, not part of the model: never saved, and
+  // training never reads it. InvalidArgument when the model runs no attention on the engine (BiLSTM or
+  // no context layer and the EACA attention off), where int8 would silently change nothing.
+  void set_kv_dtype(KvDtype kv_dtype);
+  KvDtype kv_dtype() const { return kv_dtype_; }
+
   DecodeOptions decode_options() const;  // the stored budget, constraint on
   const EacaConfig& config() const { return config_; }
   EacaConfig& mutable_config() { return config_; }
@@ -155,6 +163,7 @@ class EacaModel final : public Scorer {
   UnitScores ensemble_scores(const Prepared& dialogue, std::vector<LayerCost>* cost, int map_max_units) const;
 
   EacaConfig config_;
+  KvDtype kv_dtype_ = KvDtype::kFloat32;
   std::vector<float> params_;
   std::vector<float> compressor_;
   std::map<std::string, std::string> metadata_;

@@ -17,6 +17,11 @@ struct SummarizerOptions {
   std::string model;                  // a trained EACA model (kessel train); empty: use `ranker`
   std::string ranker = "centrality";  // without a model: centrality | lead | longest | lexrank
   Normalizer attention = Normalizer::kSoftmax;  // the centrality ranker's normalizer
+  // K/V storage of the model's attention layers while scoring (EacaModel::set_kv_dtype). int8 needs a
+  // model that runs attention on the engine: InvalidArgument without a model (the centrality ranker's
+  // keys are its queries' own tf-idf rows, so an int8 copy would add memory, not save it, and the
+  // other rankers use no attention) and for a model with no engine attention layer.
+  KvDtype kv = KvDtype::kFloat32;
   // Overrides of the defaults. With a model the defaults are its stored budget and redundancy; an
   // explicit max_chars replaces its character budget (per-dialogue or fixed) with that fixed one, and
   // max_sentences without max_chars drops it (N sentences, however long); either one turns the model's
