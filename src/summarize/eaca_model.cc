@@ -79,11 +79,6 @@ float zscore_scale(const float* q, int Lq, const float* k, int Lk, int D) {
   return static_cast<float>(1.0 / std::sqrt(var));
 }
 
-struct AttnCall {
-  AttentionInputs in;
-  AttentionSpec spec;
-};
-
 // EacaConfig::adaptive_temperature on an attention layer (softmax only; the config check refuses it
 // with the fuzzy normalizer).
 void set_adaptive_temperature(AttentionSpec& spec, const EacaSwitches& sw) {
@@ -92,8 +87,8 @@ void set_adaptive_temperature(AttentionSpec& spec, const EacaSwitches& sw) {
   spec.temperature_coef = sw.adaptive_temperature;
 }
 
-AttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw, const UnitFeatures& f) {
-  AttnCall c;
+EacaAttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw, const UnitFeatures& f) {
+  EacaAttnCall c;
   c.in.B = 1;
   c.in.H = 1;
   c.in.Lq = a.U;
@@ -115,8 +110,11 @@ AttnCall context_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   return c;
 }
 
-AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw, const UnitFeatures& f) {
-  AttnCall c;
+}  // namespace
+
+EacaAttnCall eaca_emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw,
+                               const UnitFeatures& f) {
+  EacaAttnCall c;
   c.in.B = 1;
   c.in.H = 1;
   c.in.Lq = a.Q;
@@ -144,6 +142,8 @@ AttnCall emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwi
   }
   return c;
 }
+
+namespace {
 
 // One LSTM direction over the U rows of x [U, D], from the first row on or (reverse) from the last
 // back. Fills gates [U, 4H] with i, f, g, o after their nonlinearities and c [U, H], and writes h_t
@@ -376,7 +376,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
       linear_forward(vm, a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
       a.lse_c.assign(sz(U), 0.0f);
       if (sw.zscore_logits) a.context_scale = zscore_scale(a.qc.data(), U, a.kc.data(), U, A);
-      AttnCall c = context_call(a, d, sw, f);
+      EacaAttnCall c = context_call(a, d, sw, f);
       if (sw.kv_dtype == KvDtype::kInt8) a.context_kv.quantize(c.in);
       attention_forward(a.ctx.data(), a.lse_c.data(), c.in, c.spec);
       flops = 2.0 * Uf * D * (2.0 * A + D) + 2.0 * Uf * Uf * (A + D);
@@ -418,7 +418,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     a.e.assign(sz(Q) * D, 0.0f);
     a.lse_e.assign(sz(Q), 0.0f);
     if (sw.zscore_logits) a.emotion_scale = zscore_scale(a.qe.data(), Q, a.ke.data(), U, Ae);
-    AttnCall c = emotion_call(a, d, sw, f);
+    EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
     if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.quantize(c.in);
     attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
     for (int q = 0; q < Q; ++q)
@@ -525,7 +525,7 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
     std::vector<float> de(sz(Q) * D), dqe(sz(Q) * Ae, 0.0f), dke(sz(U) * Ae, 0.0f), dboost(sz(U), 0.0f);
     for (int q = 0; q < Q; ++q)
       for (int k = 0; k < D; ++k) de[sz(q) * D + k] = dg[sz(k)] / static_cast<float>(Q);
-    const AttnCall c = emotion_call(a, d, sw, f);
+    const EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
     AttentionGrads g;
     g.dq = dqe.data();
     g.dk = dke.data();
@@ -556,7 +556,7 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
                     H, true);
     } else {
       std::vector<float> dqc(sz(U) * A, 0.0f), dkc(sz(U) * A, 0.0f), dvc(sz(U) * D, 0.0f);
-      const AttnCall c = context_call(a, d, sw, f);
+      const EacaAttnCall c = context_call(a, d, sw, f);
       AttentionGrads g;
       g.dq = dqc.data();
       g.dk = dkc.data();

@@ -160,6 +160,16 @@ struct EacaForwardCost {
   double flops[kLayers] = {};
 };
 
+// The EACA customer attention's engine call for these activations (inputs and spec: the boost, the
+// time decay, the adaptive temperature, the emotion-ratio balance): the forward, the backward and the
+// explanation map all run this one call, so they cannot attend differently.
+struct EacaAttnCall {
+  AttentionInputs in;
+  AttentionSpec spec;
+};
+EacaAttnCall eaca_emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw,
+                               const UnitFeatures& f);
+
 // Fills act. `mention_unit` [M] from Prepared. Single-threaded (deterministic, and dialogues are small).
 // With `cost`, each layer's time and work are added to it.
 void eaca_forward(EacaActivations& act, const EacaWeights& w, const EacaDims& dims, const EacaSwitches& sw,

@@ -356,27 +356,10 @@ namespace {
 // The EACA attention map of one member's forward pass, [Q, U], added into `out`.
 void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d,
                        const EacaSwitches& sw, const UnitFeatures& f) {
-  AttentionInputs in;
-  in.B = in.H = 1;
-  in.Lq = a.Q;
-  in.Lk = a.U;
-  in.D = d.Ae();
-  in.Dv = d.D;
-  in.q = a.qe.data();
-  in.k = a.ke.data();
-  in.v = a.h1.data();
-  if (sw.emotion_terms) in.key_boost = a.boost.data();
-  if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.use(in);  // the weights the forward attended with
-  AttentionSpec spec;
-  spec.threads = 1;
-  spec.normalizer = sw.normalizer;
-  if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
-    in.q_times = a.qtimes.data();
-    in.k_times = f.times.data();
-    spec.time_decay = sw.time_decay;
-  }
+  EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
+  if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.use(c.in);  // the weights the forward attended with
   std::vector<float> weights(static_cast<std::size_t>(a.Q) * static_cast<std::size_t>(a.U));
-  attention_weights(weights.data(), in, spec);
+  attention_weights(weights.data(), c.in, c.spec);
   for (std::size_t i = 0; i < weights.size(); ++i) out[i] += weights[i];
 }
 

@@ -460,11 +460,19 @@ TEST(EacaModel, AdaptiveTemperatureAndEmotionBalanceAreSavedLoadedAndScored) {
   EXPECT_FLOAT_EQ(loaded.config().adaptive_temperature, 0.3f);
   EXPECT_FLOAT_EQ(loaded.config().emotion_balance, 0.4f);
   EXPECT_EQ(loaded.score(fx.prepared).salience, a.score(fx.prepared).salience);
+  // Each option changes the scores and the explanation map (which runs the forward's own call).
+  const UnitScores both = a.score(fx.prepared);
+  ASSERT_GT(both.attention.size(), 0);
+  auto map_of = [](const UnitScores& s) { return std::vector<float>(s.attention.data(), s.attention.data() + s.attention.size()); };
   c.adaptive_temperature = 0.0f;
-  EXPECT_NE(EacaModel(c, 5).score(fx.prepared).salience, a.score(fx.prepared).salience);  // it is used
+  const UnitScores no_adaptive = EacaModel(c, 5).score(fx.prepared);
+  EXPECT_NE(no_adaptive.salience, both.salience);
+  EXPECT_NE(map_of(no_adaptive), map_of(both));
   c.adaptive_temperature = 0.3f;
   c.emotion_balance = 0.0f;
-  EXPECT_NE(EacaModel(c, 5).score(fx.prepared).salience, a.score(fx.prepared).salience);  // so is this
+  const UnitScores no_balance = EacaModel(c, 5).score(fx.prepared);
+  EXPECT_NE(no_balance.salience, both.salience);
+  EXPECT_NE(map_of(no_balance), map_of(both));
   std::filesystem::remove(path);
 }
 
