@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -243,6 +244,9 @@ void apply_keyword(Call& c, const std::string& key, const py::handle& value, boo
     KESSEL_CHECK_ARG(ok, fn, ": rel_bias has shape ", shape_of(c.rel_bias),
                      " but must be [H, rel_buckets] with H = ", in.H);
     in.rel_bias = c.rel_bias.data();
+  } else {
+    // Every keyword of kSpecKeywords has a branch above; one without would be ignored in silence.
+    throw std::logic_error(detail::concat(fn, ": keyword '", key, "' is listed but not applied"));
   }
 }
 
