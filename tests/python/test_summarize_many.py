@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 kessel = pytest.importorskip("kessel")
@@ -152,3 +153,22 @@ def test_train_eaca_bad_arguments(tmp_path, kwargs, error, message):
     data = args.pop("data")
     with pytest.raises(error, match=message):
         kessel.train_eaca(data, **args)
+
+
+def test_kv_int8_summarizes_as_float32_and_needs_a_model(tmp_path):
+    # `kessel summarize --kv int8` from Python: int8 K/V in the model's attention layers while scoring
+    # (a self-attention context, so both layers are on the engine).
+    out = tmp_path / "m.safetensors"
+    kessel.train_eaca(lines("zh"), out=out, epochs=1, members=1, hidden=8, context="attention", threads=1)
+    texts = lines("zh") * 2
+    as_float = kessel.Summarizer(model=str(out)).summarize_many(texts)
+    as_int8 = kessel.Summarizer(model=str(out), kv="int8").summarize_many(texts)
+    assert [r["summary"] for r in as_int8] == [r["summary"] for r in as_float]
+    # ... and it did run on int8: the explained weights are the quantized keys' (close, not equal).
+    w_float = np.array(kessel.Summarizer(model=str(out)).summarize(texts[0], explain=True)["attention"]["weights"])
+    w_int8 = np.array(kessel.Summarizer(model=str(out), kv="int8").summarize(texts[0], explain=True)["attention"]["weights"])
+    assert not np.array_equal(w_int8, w_float) and np.abs(w_int8 - w_float).max() < 0.05
+    with pytest.raises(ValueError, match="kv='int8' needs a model"):
+        kessel.Summarizer(kv="int8")
+    with pytest.raises(ValueError, match="bogus"):
+        kessel.Summarizer(model=str(out), kv="bogus")
