@@ -182,3 +182,20 @@ def test_inputs_that_cannot_be_sharded_are_refused_by_name(tmp_path):
         kessel.dask.summarize(bad, tmp_path / "out", shard_lines=0)
     with pytest.raises(FileNotFoundError, match="manifest.json does not exist"):
         kessel.dask.collect(tmp_path / "nothing")
+
+
+@needs_cli
+def test_the_module_command_line_summarizes_collects_reports_and_names_errors(tmp_path):
+    data = write(tmp_path / "in.jsonl", dialogues(30))
+    run = lambda *a: subprocess.run([sys.executable, "-m", "kessel.dask", *a], capture_output=True, text=True)
+    done = run("summarize", str(data), str(tmp_path / "out"), "--shard-lines", "10", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "3 shards (0 reused), 30 records written" in done.stderr
+    out = subprocess.run([sys.executable, "-m", "kessel.dask", "collect", str(tmp_path / "out")],
+                         capture_output=True, check=True).stdout
+    assert out == cli_output(data)
+    rep = run("report", str(tmp_path / "out"), "--html", str(tmp_path / "r.html"))
+    assert rep.returncode == 0 and "30 dialogues in 3 shards" in rep.stdout and (tmp_path / "r.html").exists()
+    bad = run("summarize", str(tmp_path / "missing*.jsonl"), str(tmp_path / "o2"))
+    assert bad.returncode == 3 and "no file matches" in bad.stderr
+    assert run("summarize").returncode == 2  # usage
