@@ -513,6 +513,20 @@ void check_unique_id(const Ctx& c, const std::string& id, OnError on_error,
       SkippedRecord{c.line, c.file + ":" + std::to_string(c.line) + ": id: " + what});
 }
 
+// One JSONL line as JSON: invalid UTF-8, a structure the strict parser refuses and invalid JSON
+// are ParseErrors naming the line; `invalid_json` words the last.
+template <typename Message>
+json parse_record_json(const Ctx& c, std::string_view line, Message invalid_json) {
+  check_utf8(c, line);
+  try {
+    return util::parse_json_strict(line);
+  } catch (const util::JsonStructureError& e) {
+    c.fail(e.path().empty() ? "record" : e.path(), e.reason());
+  } catch (const json::parse_error& e) {
+    c.fail("record", invalid_json(e));
+  }
+}
+
 constexpr const char* kNotATranscript =
     "; nor is it a plain-text transcript, whose first line is a turn with a speaker label (用户: / 客服: / "
     "Customer: / Agent: ..., docs/text.md), a `# id:` header or `---`";
@@ -530,15 +544,9 @@ void JsonlRecords::add(std::string_view line, long line_no, ReadResult& into) {
   std::vector<SkippedRecord> ignored;
   const Ctx c{name_, line_no, &ignored};
   try {
-    check_utf8(c, line);
-    json j;
-    try {
-      j = util::parse_json_strict(line);
-    } catch (const util::JsonStructureError& e) {
-      c.fail(e.path().empty() ? "record" : e.path(), e.reason());
-    } catch (const json::parse_error& e) {
-      c.fail("record", std::string("invalid JSON: ") + e.what());
-    }
+    const json j = parse_record_json(c, line, [](const json::parse_error& e) {
+      return std::string("invalid JSON: ") + e.what();
+    });
     if (!j.is_object()) c.fail("record", "expected a JSON object, got " + type_name(j));
     Dialogue d;
     switch (format_) {
@@ -566,26 +574,15 @@ void JsonlRecords::add(std::string_view line, long line_no, ReadResult& into) {
   }
 }
 
-}  // namespace internal
-
-namespace internal {
-
 DialogueFormat detect_record_format(std::string_view line, const std::string& name, long line_no) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
   const Ctx c{name, line_no};
-  check_utf8(c, line);
-  json j;
-  try {
-    j = util::parse_json_strict(line);
-  } catch (const util::JsonStructureError& e) {
-    c.fail(e.path().empty() ? "record" : e.path(), e.reason());
-  } catch (const json::parse_error& e) {
+  const json j = parse_record_json(c, line, [&](const json::parse_error& e) {
     // Text that is not JSON was perhaps meant as a transcript: say what starts one.
     const std::size_t first = line.find_first_not_of(" \t");
     const bool json_like = line[first] == '{' || line[first] == '[';  // the line is not blank
-    c.fail("record", std::string("cannot detect the format: invalid JSON: ") + e.what() +
-                         (json_like ? "" : kNotATranscript));
-  }
+    return std::string("cannot detect the format: invalid JSON: ") + e.what() + (json_like ? "" : kNotATranscript);
+  });
   return detect_from_json(j, c);
 }
 
