@@ -309,6 +309,12 @@ bool opens(const text::Token& t) {
 // "好，，谢谢") is dropped too; punctuation that stood together in the source ("costs).", "?!") and
 // an opening bracket or quote at the start stay. The unit's own text when no content token is kept.
 // `forms`, when given, replaces each token with a non-empty entry (reported speech).
+// A clause separator that reads wrong right before a question mark: , ; : and their full-width forms.
+bool separates(const text::Token& t) {
+  return t.kind == text::TokenKind::punct &&
+         (t.text == "," || t.text == ";" || t.text == ":" || t.text == "，" || t.text == "；" || t.text == "：");
+}
+
 std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const std::vector<char>& keep,
                     const std::vector<std::string>* forms = nullptr) {
   std::string out;
@@ -323,10 +329,14 @@ std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const
     // A question mark is never dropped as doubled punctuation: it is what makes the sentence ask.
     const bool asks = punct && (t.text.find('?') != std::string::npos || t.text.find("？") != std::string::npos);
     if (punct && !asks && (any_kept ? last_punct && i != last_kept + 1 : !opens(t))) continue;
-    if (asks && last_punct && any_kept && opens(tokens[last_kept])) {
-      // "handle(@573230)?" without the handle: the bracket that opened it goes, the "?" stays.
-      const auto& open = tokens[last_kept];
-      out.resize(out.size() - static_cast<std::size_t>(open.byte_end - open.byte_start));
+    if (asks && last_punct && any_kept && i != last_kept + 1 &&
+        (opens(tokens[last_kept]) || separates(tokens[last_kept]))) {
+      // "handle(@573230)?" without the handle: the bracket that opened it goes, the "?" stays; so does
+      // the comma before a dropped vocative ("What gives, @AppleSupport?" -> "What gives?").
+      const auto& before = tokens[last_kept];
+      out.resize(out.size() - static_cast<std::size_t>(before.byte_end - before.byte_start));
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      last_end = -1;
     }
     any_kept = true;
     last_punct = punct;

@@ -26,33 +26,48 @@ std::string written(const Prepared& p, std::size_t m) {
 // and exclamation raise it).
 double strength(const Prepared& p, std::size_t m) { return static_cast<double>(p.mentions[m].strength); }
 
-// Candidates within this share of the strongest are comparable: among them the ranking value decides.
-constexpr double kComparable = 0.8;
+// Candidates as strong as the strongest (to rounding) are comparable: among them the ranking value
+// decides. Until 2026-12-03 the band was 0.8 of the strongest, which let a cheaper, weaker mention
+// (":(" over "Frustrating", a request over a feeling of 0.7 intensity) stand for the customer's
+// feeling; docs/eaca.md, "The strongest, not a comparable one", has the figures.
+constexpr double kComparable = 1.0 - 1e-6;
+
+// A unit short enough to read whole is never cut to its emotion clause: the customer's feeling is
+// usually the whole sentence (所以差评你们能删除。。。我想补充做个好评都不行?) and its reason goes with it.
+// Code points: 30 in Chinese, 90 (about 15 words) in English; chosen on the development emotion labels.
+constexpr int kWholeUnitChars = 30;
+int whole_unit_chars(Lang lang) { return lang == Lang::en ? 3 * kWholeUnitChars : kWholeUnitChars; }
 
 struct Clause {
   std::string text;   // as it stands in the rendered unit (what mentions are found in)
   std::string shown;  // as shown in the summary
 };
 
-// The shortest clause of unit u that holds one of its surviving expressed mentions of at least
-// `min_strength`, when u has more than one clause; empty otherwise. English is shown as a sentence:
-// the first letter capitalized and a full stop closing a clause that was not the unit's last
-// ("Honestly, I am so angry, this is ridiculous!" -> "I am so angry."); Chinese gets its 。 from
-// render::body.
+// The clause of unit u that holds the unit's strongest surviving expressed mention (of at least
+// `min_strength`; the shortest such clause when several hold one as strong), when u has more than one
+// clause and is longer than whole_unit_chars; empty otherwise. English is shown as a sentence: the first letter capitalized and a full stop
+// closing a clause that was not the unit's last ("Honestly, I am so angry, this is ridiculous!" -> "I am
+// so angry."); Chinese gets its 。 from render::body.
 Clause emotion_clause_of(const Context& c, int u, double min_strength) {
   Clause best;
+  if (c.unit_chars[static_cast<std::size_t>(u)] <= whole_unit_chars(c.p.lang)) return best;
   const auto parts = render::clauses(c.rendered(static_cast<std::size_t>(u)), c.p.lang);
   if (parts.size() < 2) return best;
   const ConstrainedSelection none;
+  double best_strength = -1.0;
   for (const auto& part : parts) {
-    if (!render::has_content(part) || (!best.text.empty() && part.size() >= best.text.size())) continue;
+    if (!render::has_content(part)) continue;
     if (c.p.lang == Lang::en && render::is_lone_adverb(part)) continue;
+    double held = -1.0;  // the strongest mention this clause holds
     for (std::size_t m = 0; m < c.p.mentions.size(); ++m)
       if (c.p.mention_unit[m] == u && c.p.mentions[m].expressed && strength(c.p, m) >= min_strength &&
-          survives(c, m, none) && part.find(written(c.p, m)) != std::string::npos) {
-        best.text = part;
-        break;
-      }
+          survives(c, m, none) && part.find(written(c.p, m)) != std::string::npos)
+        held = std::max(held, strength(c.p, m));
+    if (held < 0.0) continue;
+    if (held > best_strength + 1e-9 || (std::abs(held - best_strength) <= 1e-9 && part.size() < best.text.size())) {
+      best.text = part;
+      best_strength = held;
+    }
   }
   best.shown = best.text;
   if (c.p.lang == Lang::en && !best.shown.empty()) {

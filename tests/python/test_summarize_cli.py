@@ -108,13 +108,14 @@ def test_no_constraint_can_drop_emotion(tmp_path, ranker):
 
 
 def test_emotion_span_clause_or_sentence(tmp_path):
-    """--emotion-span clause keeps only the clause that holds the emotion; sentence (the default without a
-    model) keeps the whole sentence; anything else is refused naming the flag."""
+    """--emotion-span clause keeps only the clause that holds the emotion of a sentence too long to read
+    whole (over 90 code points in English); sentence (the default without a model) keeps the whole
+    sentence; anything else is refused naming the flag."""
     d = dialogue(
         "clause",
         ("customer", "Hello, I want a refund for order 12345 please, the refund for order 12345."),
         ("agent", "Your refund for order 12345 has been processed and will reach your card in three days."),
-        ("customer", "Well, I am furious, this took three weeks and nobody answered my emails!"),
+        ("customer", "Well, I am furious, this took three weeks and nobody answered my emails, my calls or my letters about it!"),
     )
     path = write_jsonl(tmp_path / "d.jsonl", [d])
     (clause,) = summarize(path, "--ranker", "lead", "--max-sentences", 1, "--emotion-span", "clause")

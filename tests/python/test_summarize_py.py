@@ -117,7 +117,7 @@ def test_emotion_span_matches_the_cli(tmp_path):
     d = {"id": "c", "turns": [
         {"speaker": "customer", "text": "Hello, I want a refund for order 12345 please, the refund for order 12345."},
         {"speaker": "agent", "text": "Your refund for order 12345 has been processed and will reach your card soon."},
-        {"speaker": "customer", "text": "Well, I am furious, this took three weeks and nobody answered my emails!"}]}
+        {"speaker": "customer", "text": "Well, I am furious, this took three weeks and nobody answered my emails, my calls or my letters about it!"}]}
     path = tmp_path / "d.jsonl"
     path.write_text(json.dumps(d) + "\n", encoding="utf-8")
     for span in ("clause", "sentence"):

@@ -241,6 +241,13 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const Prepared p4 = prepare(d4, lexicon());
   const auto units4 = unit_tokens(p4);
   EXPECT_EQ(drop_addressing(p4.units[0], units4[0]), "Got an offer code from AmazonHelp today, see the link for it");
+  // The comma before a dropped vocative goes with it when a question mark follows (it used to read
+  // "What gives, ?").
+  auto d5 = make_dialogue({{Speaker::customer, {"What gives, @AppleSupport?"}}, {Speaker::customer, {"Why, @jane ?"}}});
+  const Prepared p5 = prepare(d5, lexicon());
+  const auto units5 = unit_tokens(p5);
+  EXPECT_EQ(drop_addressing(p5.units[0], units5[0]), "What gives?");
+  EXPECT_EQ(drop_addressing(p5.units[1], units5[1]), "Why?");
   // Punctuation that stood together in the source stays, and so does an opening bracket or quote at
   // the start ("(and related costs)" used to lose its full stop, a quoted name its opening quote).
   auto d3 = make_dialogue({{Speaker::customer, {"@azure I need help (and related costs)."}},

@@ -123,9 +123,14 @@ TEST(Summary, ConstraintKeepsTheEmotionUnitThatCostsTheRankingLeast) {
   EXPECT_EQ(forced.sentences[0].unit, 1);
 }
 
-TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
-  auto d = make_dialogue({{Speaker::customer,
-                           {"My order never arrived.", "Honestly, I am so angry, this is ridiculous!"}},
+// Clause mode cuts only a unit too long to read whole (over 90 code points in English, 30 in Chinese):
+// this tail makes the test sentences long enough.
+constexpr const char* kLongTail =
+    ", and the tracking page has said out for delivery since Monday morning without any change";
+
+TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheStrongestEmotion) {
+  const std::string angry = std::string("Honestly, I am so angry, this is ridiculous") + kLongTail + "!";
+  auto d = make_dialogue({{Speaker::customer, {"My order never arrived.", angry}},
                           {Speaker::agent, {"We will resend it today."}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 3u);
@@ -136,13 +141,13 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   o.redundancy = 0.0f;
   EXPECT_FALSE(o.emotion_clause);  // off unless asked for (EACA models ask)
   o.emotion_clause = true;
-  // The shortest clause holding a mention comparable to the strongest: "so angry" (0.7 x 1.25 for
-  // its degree word) is within 0.8 of "ridiculous" (0.9), so the cheaper clause wins; capitalized and
-  // closed with a full stop.
+  // The clause that holds the unit's strongest mention: "so angry" (0.7 x 1.25 for its degree word,
+  // 0.875) is weaker than "ridiculous" (0.9), so the clause with "ridiculous" stays, although the
+  // other is shorter; capitalized and without the tail's clause.
   Summary out = decode(p, s, o);
   EXPECT_TRUE(out.constraint_bound);
   EXPECT_TRUE(out.constraint_satisfied);
-  EXPECT_EQ(out.summary, "Customer: My order never arrived. I am so angry.");
+  EXPECT_EQ(out.summary, "Customer: My order never arrived. This is ridiculous.");
   ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[1].unit, 1);
   EXPECT_EQ(out.sentences[1].turn, 0);
@@ -150,19 +155,24 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   // Only the mention inside the clause is reported as kept.
   int kept = 0, left = 0;
   for (const auto& e : out.emotions) {
-    if (e.term == "so angry") kept += e.in_summary;  // the expression, with its degree word
-    if (e.term == "ridiculous") left += !e.in_summary;
+    if (e.term == "ridiculous") kept += e.in_summary;
+    if (e.term == "so angry") left += !e.in_summary;  // the expression, with its degree word
   }
   EXPECT_EQ(kept, 1);
   EXPECT_EQ(left, 1);
   // The whole sentence when asked for.
   o.emotion_clause = false;
-  EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Honestly, I am so angry, this is ridiculous!");
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. " + angry);
+  o.emotion_clause = true;
+  // A unit short enough to read whole is never cut: the feeling comes with its reason.
+  auto short_unit = make_dialogue({{Speaker::customer, {"My order never arrived.", "Honestly, I am so angry, this is ridiculous!"}},
+                                   {Speaker::agent, {"We will resend it today."}}});
+  Prepared sh = prepare(short_unit, lexicon());
+  EXPECT_EQ(decode(sh, s, o).summary, "Customer: My order never arrived. Honestly, I am so angry, this is ridiculous!");
   // A clause that opens with the emotion word is capitalized for the reader and still counts as keeping it.
-  auto lower = make_dialogue({{Speaker::customer, {"My order never arrived.", "ugh, nobody answers my emails."}},
+  auto lower = make_dialogue({{Speaker::customer, {"My order never arrived.", std::string("ugh") + kLongTail + "."}},
                               {Speaker::agent, {"We will resend it today."}}});
   Prepared l = prepare(lower, lexicon());
-  o.emotion_clause = true;
   Summary ugh = decode(l, s, o);
   EXPECT_EQ(ugh.summary, "Customer: My order never arrived. Ugh.");
   EXPECT_TRUE(ugh.constraint_satisfied);
@@ -176,18 +186,20 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   EXPECT_EQ(decode(a, s, o).summary, "Customer: My order never arrived. No, unfortunately");
   // English clauses also start at and / but / because, which they drop; "so" is left alone (mostly
   // the intensifier).
-  auto conj = make_dialogue({{Speaker::customer, {"My order never arrived.",
-                                                   "It was due last week and I am so angry because nobody called."}},
-                             {Speaker::agent, {"We will resend it today."}}});
+  auto conj = make_dialogue(
+      {{Speaker::customer, {"My order never arrived.",
+                            "It was due last week and I am so angry because nobody called, emailed or texted me about it"}},
+       {Speaker::agent, {"We will resend it today."}}});
   Prepared c = prepare(conj, lexicon());
   EXPECT_EQ(decode(c, s, o).summary, "Customer: My order never arrived. I am so angry.");
   // An ASCII , ; : breaks a clause only before a space: times, numbers and emoticons stay whole.
-  auto colon = make_dialogue({{Speaker::customer, {"My order never arrived.", "At 10:30 I was furious, nobody came"}},
+  auto colon = make_dialogue({{Speaker::customer, {"My order never arrived.", std::string("At 10:30 I was furious") + kLongTail}},
                               {Speaker::agent, {"We will resend it today."}}});
   Prepared t = prepare(colon, lexicon());
   EXPECT_EQ(decode(t, s, o).summary, "Customer: My order never arrived. At 10:30 I was furious.");
-  auto smiley = make_dialogue({{Speaker::customer, {"My order never arrived.", "We waited all day, nobody came :("}},
-                               {Speaker::agent, {"We will resend it today."}}});
+  auto smiley = make_dialogue(
+      {{Speaker::customer, {"My order never arrived.", std::string("We waited all day at home") + kLongTail + ", nobody came :("}},
+       {Speaker::agent, {"We will resend it today."}}});
   Prepared e = prepare(smiley, lexicon());
   EXPECT_EQ(decode(e, s, o).summary, "Customer: My order never arrived. Nobody came :(");
   // Without the constraint nothing is cut.
@@ -195,16 +207,35 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheEmotion) {
   EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Agent: We will resend it today.");
 
   // Chinese: the clause between full-width commas, closed with 。 like every unit.
-  auto zh = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "我等了三天，气死我了，你们怎么回事？"}},
-                           {Speaker::agent, {"我马上为您查询物流。"}}});
+  auto zh = make_dialogue(
+      {{Speaker::customer, {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死我了，你们怎么回事？"}},
+       {Speaker::agent, {"我马上为您查询物流。"}}});
   Prepared q = prepare(zh, lexicon());
   ASSERT_EQ(q.units.size(), 3u);
   o.emotion_constraint = true;
   EXPECT_EQ(decode(q, s, o).summary, "用户:我的快递三天没到，气死我了。");
   // A unit of one clause is kept whole; a clause must hold the mention after compression.
-  s.unit_text = {"我的快递三天没到。", "我等了三天，气死，你们怎么回事？", "我马上为您查询物流。"};
+  s.unit_text = {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死，你们怎么回事？",
+                 "我马上为您查询物流。"};
   Summary lost = decode(q, s, o);
   EXPECT_FALSE(lost.constraint_satisfied);  // compression removed 气死我了: no candidate is left
+}
+
+TEST(Summary, TheConstraintKeepsTheStrongestMentionNotACheaperComparableOne) {
+  // "furious" (0.9) and "annoyed" (0.6) in two customer units; the unit with the weaker mention is
+  // more salient (cheaper to keep), but only the strongest satisfies the constraint.
+  auto d = make_dialogue({{Speaker::customer, {"My order never arrived.", "I am annoyed.", "I am furious."}},
+                          {Speaker::agent, {"We will resend it today."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.5f, 0.2f, 0.9f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  const Summary out = decode(p, s, o);
+  EXPECT_TRUE(out.constraint_bound);
+  EXPECT_EQ(out.summary, "Customer: My order never arrived. I am furious.");
 }
 
 TEST(Summary, ParseEmotionSpan) {

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Why a summary misses the customer's strongest labelled emotion: one line per labelled dialogue.
+
+  PYTHONPATH=build/python /usr/bin/python3 tools/emotion_misses.py \
+      --data ../shared/data/csds/val.jsonl --labels tests/data/emotion_labels/csds_val_dev.jsonl \
+      [--model M.safetensors] [--only-misses]
+
+For each labelled dialogue with a customer emotion it prints the strongest labelled expression, the
+detector's strongest expressed mention, what the summary kept, and one verdict:
+  kept        the summary keeps the strongest expression (or an equal one), as `kessel eval` counts it
+  undetected  no expressed mention overlaps the strongest expression (or an equal one)
+  outranked   one does, but the constraint's strongest mention is another
+  rendered    the expression's unit is in the summary but its words are not (deletion, reported speech)
+  unselected  the strongest mention is the labelled one and its unit is not in the summary
+It quotes the dialogues, so its output stays outside the repository. The counts at the end are the
+figures to compare between two versions of the summarizer.
+"""
+import argparse
+import collections
+import json
+import sys
+import unicodedata
+
+import kessel
+
+
+def comparable(s):
+    """As src/summarize/emotion_labels.cc compares: no spaces or punctuation, case-folded."""
+    return "".join(c.casefold() for c in s if not (c.isspace() or unicodedata.category(c).startswith("P")))
+
+
+def body(sentence_text):
+    """A sentence's text without a leading speaker label (用户: / Customer:)."""
+    for label in ("用户:", "客服:", "Customer:", "Agent:", "用户：", "客服："):
+        if sentence_text.startswith(label):
+            return sentence_text[len(label):]
+    return sentence_text
+
+
+def load_labels(path):
+    with open(path, encoding="utf-8") as f:
+        return {j["id"]: j["expressions"] for j in map(json.loads, filter(str.strip, f))}
+
+
+def overlaps(m, e):
+    return m["turn"] == e["turn"] and m["start"] < e["end"] and e["start"] < m["end"]
+
+
+def verdict(rec, turns, exprs):
+    strongest = next(e for e in exprs if e["strongest"])
+    equal = [e for e in exprs if e is strongest or (e["emotion"] == strongest["emotion"]
+                                                   and e["intensity"] >= strongest["intensity"])]
+    def kept(e):
+        words = comparable(turns[e["turn"]][e["start"]:e["end"]])
+        return bool(words) and any(s["turn"] == e["turn"] and words in comparable(body(s["text"]))
+                                   for s in rec["sentences"])
+    if any(kept(e) for e in equal):
+        return "kept", strongest
+    expressed = [m for m in rec["emotions"] if m["strength"] > 0]
+    hits = [m for m in expressed if any(overlaps(m, e) for e in equal)]
+    if not hits:
+        return "undetected", strongest
+    top = max(expressed, key=lambda m: m["strength"])
+    if not any(overlaps(top, e) for e in equal) and top["strength"] > max(h["strength"] for h in hits):
+        return "outranked", strongest
+    if any(s["turn"] == e["turn"] for s in rec["sentences"] for e in equal):
+        return "rendered", strongest
+    return "unselected", strongest
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--labels", required=True)
+    ap.add_argument("--model")
+    ap.add_argument("--only-misses", action="store_true")
+    args = ap.parse_args()
+    labels = load_labels(args.labels)
+    s = kessel.Summarizer(model=args.model) if args.model else kessel.Summarizer()
+    counts = collections.Counter()
+    with open(args.data, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    for raw in records:
+        rec = s.summarize(raw)
+        exprs = labels.get(rec["id"])
+        if not exprs:
+            continue
+        turns = [t["text"] for t in s.summarize(raw, explain=True)["turns"]]
+        v, strongest = verdict(rec, turns, exprs)
+        counts[v] += 1
+        if args.only_misses and v == "kept":
+            continue
+        expressed = sorted((m for m in rec["emotions"] if m["strength"] > 0), key=lambda m: -m["strength"])
+        top = expressed[0] if expressed else None
+        label_text = turns[strongest["turn"]][strongest["start"]:strongest["end"]]
+        print(f"{rec['id']}\t{v}\tlabel t{strongest['turn']} {strongest['emotion']}/{strongest['intensity']} "
+              f"「{label_text}」 in 「{turns[strongest['turn']][:80]}」")
+        if top:
+            print(f"\t\ttop 「{top['term']}」 t{top['turn']} {top['kind']} {top['strength']:.2f}"
+                  f" in_summary={top['in_summary']}")
+        print(f"\t\tsummary: {rec['summary'][:300]}")
+    total = sum(counts.values())
+    print(f"\n{total} labelled dialogues with emotion: " +
+          ", ".join(f"{k} {counts[k]} ({100 * counts[k] / total:.1f}%)" for k in
+                    ("kept", "undetected", "outranked", "rendered", "unselected")), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
