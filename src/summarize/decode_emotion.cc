@@ -27,9 +27,8 @@ std::string written(const Prepared& p, std::size_t m) {
 double strength(const Prepared& p, std::size_t m) { return static_cast<double>(p.mentions[m].strength); }
 
 // Candidates as strong as the strongest (to rounding) are comparable: among them the ranking value
-// decides. Until 2026-12-03 the band was 0.8 of the strongest, which let a cheaper, weaker mention
-// (":(" over "Frustrating", a request over a feeling of 0.7 intensity) stand for the customer's
-// feeling; docs/eaca.md, "The strongest, not a comparable one", has the figures.
+// decides. A wider band lets a cheaper, weaker mention stand for the customer's feeling (":(" for
+// "Frustrating"); docs/eaca.md, "The strongest, not a comparable one".
 constexpr double kComparable = 1.0 - 1e-6;
 
 // A unit short enough to read whole is never cut to its emotion clause: the customer's feeling is

@@ -61,9 +61,9 @@ struct ConstrainedSelection {
 bool survives(const Context& c, std::size_t m, const ConstrainedSelection& s);
 // Whether any expressed mention is kept by `units` as rendered.
 bool keeps_emotion(const Context& c, const std::vector<int>& units, const ConstrainedSelection& s);
-// The strength a summary must keep: kComparable (0.8) of the strongest expressed mention a selectable
-// unit keeps; -1 when there is none. Mentions within it are "comparable": among them the ranking's
-// cost decides.
+// The strength a summary must keep: that of the strongest expressed mention a selectable unit keeps
+// (less a rounding margin); -1 when there is none. Mentions that reach it are "comparable": among them
+// the ranking's cost decides.
 double required_strength(const Context& c);
 // Whether `s` keeps a mention of the required strength: true when the customer expressed nothing,
 // false when no unit can keep what they expressed (compression removed it).

@@ -191,7 +191,7 @@ struct Summary {
   std::vector<SummarySentence> sentences;  // in dialogue order
   std::vector<SummaryEmotion> emotions;    // the expressed customer emotions
   // True when there was nothing to keep, or the summary keeps the customer's strongest expressed
-  // emotion or one comparable to it (at least 0.8 of its strength, text::EmotionMention::strength).
+  // emotion, or another as strong (text::EmotionMention::strength).
   bool constraint_satisfied = true;
   bool constraint_bound = false;           // the constraint changed the selection
   // What keeping the emotion cost the ranking: the unconstrained selection's value (summed MMR value,
