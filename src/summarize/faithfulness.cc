@@ -43,13 +43,14 @@ struct Pair {
   Alignment alignment;
 };
 
-// The words reported speech puts in ("the customer", "the agent's", they, their, ...) are the
+// The words reported speech puts in ("the customer", "the agent's", "the company", they, their, ...) are the
 // renderer's, not the source's: aligned, a "the" of "the customer" would pull the extent back to a
 // "The" that opens the source and bring its negations into it.
 void drop_report_words(std::vector<Piece>& body) {
   static const std::u32string kThe = U"the";
   auto named = [](const std::u32string& k) {
-    return k == U"customer" || k == U"customer's" || k == U"agent" || k == U"agent's";
+    return k == U"customer" || k == U"customer's" || k == U"agent" || k == U"agent's" || k == U"company" ||
+           k == U"company's";
   };
   std::vector<Piece> kept;
   for (std::size_t i = 0; i < body.size(); ++i) {

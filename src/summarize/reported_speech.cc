@@ -39,6 +39,20 @@ constexpr std::array kSecondPerson{
     Form{"you've", "the customer has"},   Form{"you'll", "the customer will"},
     Form{"you'd", "the customer would"},
 };
+// Second person in a customer's unit: the company the customer writes to ("you lost my bag", "fix your
+// app"). A report has no reader to be "you", so it names the company, with the verb agreeing.
+constexpr std::array kCompanySecondPerson{
+    Form{"you", "the company"},           Form{"your", "the company's"},
+    Form{"yours", "the company's"},       Form{"yourself", "itself"},
+    Form{"yourselves", "themselves"},     Form{"you're", "the company is"},
+    Form{"you've", "the company has"},    Form{"you'll", "the company will"},
+    Form{"you'd", "the company would"},
+};
+// Words after a customer's "you" that keep it as written: a group address ("you guys", "you all") that
+// "the company" cannot replace word for word, set phrases ("you know?", "see you", "if you ask me"), and
+// "you as a company", which names itself.
+constexpr auto kCustomerYouKept =
+    std::to_array<std::string_view>({"guys", "all", "people", "folks", "lot", "ask", "as"});
 // A verb next to "you" that changes with the subject: "you are" -> "the customer is", "are you" ->
 // "is the customer".
 constexpr std::array kAgreement{
@@ -66,7 +80,8 @@ constexpr auto kBaseVerbs = std::to_array<std::string_view>({
 // Adverbs that may stand between "you" and its verb ("you also need").
 constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",
                                                           "never", "ever", "always", "often", "usually",
-                                                          "currently", "actually", "probably", "simply"});
+                                                          "currently", "actually", "probably", "simply",
+                                                          "seriously", "honestly"});
 // Words before "you" that make it an object or an inverted subject: the verb after it stays a base
 // form ("can you check", "let you know", "help you get").
 constexpr auto kBaseAfter = std::to_array<std::string_view>({
@@ -312,6 +327,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
     out[j] = styled(std::string(to), t[j], starts_sentence(t, j), pronoun_i);
   };
 
+  bool first_person = false;  // a first-person word was rewritten
   for (std::size_t i = 0; i < n; ++i) {
     if (key[i].empty() || forced[i]) continue;
     const std::string& k = key[i];
@@ -323,6 +339,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       const bool pronoun_i = k == "i" || k == "i'm" || k == "im" || k == "i've" || k == "ive" || k == "i'll" ||
                              k == "i'd";
       set(i, f->to, pronoun_i);
+      first_person = true;
       if (k == "i") {  // "I am" / "I was", "am I" / "was I"
         for (std::size_t j : {i + 1, i >= 1 ? i - 1 : n}) {
           const std::string& v = word_at(j);
@@ -330,16 +347,29 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
           if (v == "was") set(j, "were");
         }
       }
-      continue;
     }
-    if (speaker != text::Speaker::agent) continue;
-    const Form* f = find_form(kSecondPerson, k);
+  }
+  // Second person: an agent's "you" is the customer; a customer's is the company, rewritten only in a
+  // unit that is reported anyway (it has a first-person word): elsewhere the unit stays a labelled quote,
+  // where "you" is clear, and a generic "you" ("Raise your hand if ...") is not misread as the company.
+  const bool agent = speaker == text::Speaker::agent;
+  if (!agent && !first_person) {
+    name_first_reference(t, speaker, forced, key, out);
+    return out;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (key[i].empty() || forced[i]) continue;
+    const std::string& k = key[i];
+    const Form* f = find_form(agent ? kSecondPerson : kCompanySecondPerson, k);
     if (f == nullptr || is_brand_pronoun(t, i)) continue;
     // The words next to this one (the tokenizer keeps no white space, so they are i - 1 and i + 1).
     const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
     const std::string& after = word_at(next);
     const std::string& behind = word_at(prev);
     if (k == "you" && behind == "thank") continue;  // "thank you" is said, not reported
+    if (!agent && k == "you" && (contains(kCustomerYouKept, after) || behind == "see" || behind == "love" ||
+                                 (after == "know" && (next + 1 >= n || !is_word(t[next + 1])))))
+      continue;
     set(i, f->to);
     if (k != "you") continue;
     // Subject-verb agreement.

@@ -78,10 +78,22 @@ TEST(ReportedSpeech, YouAsAnObjectKeepsTheBaseVerb) {
   EXPECT_EQ(reported("We have you booked for Tuesday", Speaker::agent), "The agent has the customer booked for Tuesday");
 }
 
-TEST(ReportedSpeech, ThankYouAndTheCustomersYouStay) {
+TEST(ReportedSpeech, ThankYouStaysAndTheCustomersYouIsTheCompany) {
   EXPECT_EQ(reported("Thank you for waiting", Speaker::agent), "Thank you for waiting");
-  // A customer's "you" is the company: the references name the agent instead.
-  EXPECT_EQ(reported("Can you help me? you lost my bag", Speaker::customer), "Can you help the customer? you lost their bag");
+  // A customer's "you" is the company the customer writes to; a report has no reader to be "you".
+  EXPECT_EQ(reported("Can you help me? you lost my bag", Speaker::customer),
+            "Can the company help the customer? the company lost their bag");
+  EXPECT_EQ(reported("It's been a month.. you seriously think I haven't tried? fix your app", Speaker::customer),
+            "It's been a month.. the company seriously thinks the customer hasn't tried? fix the company's app");
+  EXPECT_EQ(reported("Now you've fobbed me off and you're not answering, are you?", Speaker::customer),
+            "Now the company has fobbed the customer off and the company is not answering, is the company?");
+  // Only in a unit that is reported anyway (it has a first-person word): elsewhere the unit stays a
+  // labelled quote, and a generic "you" is not misread as the company.
+  EXPECT_EQ(reported("Raise your hand if you think they are the worst", Speaker::customer),
+            "Raise your hand if you think they are the worst");
+  // Kept as written: a group address, set phrases, and "thank you".
+  EXPECT_EQ(reported("you guys lost my bag, you know? thank you", Speaker::customer),
+            "you guys lost the customer's bag, you know? thank you");
 }
 
 TEST(ReportedSpeech, AnEmotionMentionIsNeverRewritten) {
@@ -169,8 +181,8 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Please.", "Please."},
   };
   expect_agent_renderings(cases);
-  // A customer's request is left a request.
-  EXPECT_EQ(rendered_unit("Could you refund me?", Speaker::customer), "Could you refund the customer?");
+  // A customer's request is left a request (its "you" is the company).
+  EXPECT_EQ(rendered_unit("Could you refund me?", Speaker::customer), "Could the company refund the customer?");
 }
 
 TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
@@ -202,7 +214,7 @@ TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
       {"Did you get our email?", "Did the customer get the agent's email?"},
   };
   expect_agent_renderings(cases);
-  EXPECT_EQ(rendered_unit("Have you seen my order?", Speaker::customer), "Have you seen the customer's order?");
+  EXPECT_EQ(rendered_unit("Have you seen my order?", Speaker::customer), "Has the company seen the customer's order?");
 }
 
 }  // namespace
