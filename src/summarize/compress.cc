@@ -547,6 +547,30 @@ std::size_t addressing_tail_start(const std::vector<text::Token>& t, std::size_t
 
 }  // namespace
 
+namespace {
+
+// A mention read as a name: without its @ ("@AmazonHelp" -> "AmazonHelp"); an anonymized handle
+// (TweetSumm's "@116057") stays as written, since a bare number would read as a quantity.
+std::string mention_as_name(const std::string& mention) {
+  const std::string name = mention.substr(1);
+  const bool digits = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+  return digits ? mention : name;
+}
+
+// "Claim here: https://..." without its link ends in a colon that introduces nothing: a full stop.
+void close_dangling_colon(std::string& rendered, std::span<const text::Token> t, const std::vector<char>& keep) {
+  std::size_t last = t.size();
+  for (std::size_t i = t.size(); i-- > 0;)
+    if (keep[i]) {
+      last = i;
+      break;
+    }
+  if (last + 1 >= t.size() || t[last].text != ":" || rendered.empty() || rendered.back() != ':') return;
+  rendered.back() = '.';
+}
+
+}  // namespace
+
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
 
 std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech, bool* reported) {
@@ -570,10 +594,16 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     static constexpr std::string_view kBefore[] = {"from", "to", "at", "with", "by", "via", "on", "for", "contact",
                                                    "call", "tweet", "dm", "message", "follow", "visit", "see",
                                                    "here", "and", "or"};
-    const bool object = i > first_word && i < last_word && is_word(t[i - 1]) &&
-                        std::find(std::begin(kBefore), std::end(kBefore), t[i - 1].lower) != std::end(kBefore);
-    if (object)
-      inner[i] = t[i].kind == text::TokenKind::mention ? t[i].text.substr(1) : std::string("the link");
+    // Words on both sides make it a part of the sentence too ("How can @SW_Help sell", "Let
+    // @British_Airways lose my bag"); dropping it would leave "How can sell". Not after a greeting
+    // ("Hey @jane it would be nice"): that is a vocative.
+    const bool after_taker = i > first_word && is_word(t[i - 1]) &&
+                             std::find(std::begin(kBefore), std::end(kBefore), t[i - 1].lower) != std::end(kBefore);
+    static constexpr std::string_view kGreeting[] = {"hey", "hi", "hello", "dear", "thanks", "thank", "cheers"};
+    const bool between_words = i > first_word && i < last_word && is_word(t[i - 1]) && is_word(t[i + 1]) &&
+                               std::find(std::begin(kGreeting), std::end(kGreeting), t[i - 1].lower) == std::end(kGreeting);
+    if (after_taker || (between_words && t[i].kind == text::TokenKind::mention))
+      inner[i] = t[i].kind == text::TokenKind::mention ? mention_as_name(t[i].text) : std::string("the link");
     else
       keep[i] = 0;
   }
@@ -626,7 +656,10 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   // the decoder never selects it.
   bool content = false;
   for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && !text::is_punctuation(t[i]));
-  return content ? rebuild(unit, t, keep, &forms) : std::string();
+  if (!content) return std::string();
+  std::string rendered = rebuild(unit, t, keep, &forms);
+  close_dangling_colon(rendered, t, keep);
+  return rendered;
 }
 
 std::vector<float> keep_targets(const UnitTokens& unit, const std::vector<std::string>& references) {

@@ -241,6 +241,18 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const Prepared p4 = prepare(d4, lexicon());
   const auto units4 = unit_tokens(p4);
   EXPECT_EQ(drop_addressing(p4.units[0], units4[0]), "Got an offer code from AmazonHelp today, see the link for it");
+  // A mention with words on both sides is part of the sentence ("How can @SW_Help sell"); an anonymized
+  // handle keeps its @; a colon left at the end by a dropped link becomes a full stop.
+  auto d6 = make_dialogue({{Speaker::customer, {"How can @SW_Help sell so many tickets"}},
+                           {Speaker::customer, {"Got an offer code from @116057."}},
+                           {Speaker::agent, {"You can claim compensation here: https://t.co/abc"}},
+                           {Speaker::customer, {"Hey @jane it would be nice"}}});
+  const Prepared p6 = prepare(d6, lexicon());
+  const auto units6 = unit_tokens(p6);
+  EXPECT_EQ(drop_addressing(p6.units[0], units6[0]), "How can SW_Help sell so many tickets");
+  EXPECT_EQ(drop_addressing(p6.units[1], units6[1]), "Got an offer code from @116057.");
+  EXPECT_EQ(drop_addressing(p6.units[2], units6[2]), "You can claim compensation here.");
+  EXPECT_EQ(drop_addressing(p6.units[3], units6[3]), "Hey it would be nice");
   // The comma before a dropped vocative goes with it when a question mark follows (it used to read
   // "What gives, ?").
   auto d5 = make_dialogue({{Speaker::customer, {"What gives, @AppleSupport?"}}, {Speaker::customer, {"Why, @jane ?"}}});
