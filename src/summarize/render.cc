@@ -136,6 +136,13 @@ std::string body(const std::string& text, Lang lang, bool question) {
   return text::encode_utf8(decoded.cps.data(), end) + (question ? "？" : "。");
 }
 
+std::string mark_cut(std::string body, Lang lang) {
+  static const std::string kStop = "。";
+  if (lang != Lang::zh || !body.ends_with(kStop)) return body;
+  body.resize(body.size() - kStop.size());
+  return body + "…。";
+}
+
 namespace {
 
 // Whether cps[i] ends a clause: a full-width ，；： always, an ASCII , ; : only before a space or the

@@ -49,6 +49,14 @@ void check_inputs(const Prepared& p, const UnitScores& scores, const DecodeOptio
                    scores.unit_text.size(), " entries but the dialogue has ", U, " units");
 }
 
+// Whether unit u ends a turn that the data cut off (text::Turn::truncated): its text stops mid-word.
+bool ends_cut_turn(const Prepared& p, std::size_t u) {
+  if (p.dialogue == nullptr) return false;
+  const int turn = p.units[u].turn;
+  if (turn < 0 || !p.dialogue->turns[static_cast<std::size_t>(turn)].truncated) return false;
+  return u + 1 == p.units.size() || p.units[u + 1].turn != turn;
+}
+
 }  // namespace
 
 Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
@@ -76,6 +84,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
         (question || render::asks_without_mark(source)))
       s.body = render::reported_question(s.body);
+    if (u != kept.clause_unit && ends_cut_turn(p, ux)) s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     if (s.reported && !s.body.empty() && s.body[0] >= 'a' && s.body[0] <= 'z') s.body[0] = static_cast<char>(s.body[0] - 'a' + 'A');
     s.turn = p.units[ux].turn;

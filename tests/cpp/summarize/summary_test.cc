@@ -520,5 +520,23 @@ TEST(Summary, BadScoresAreClearErrors) {
   EXPECT_THROW(decode(p, s, o), InvalidArgument);
 }
 
+TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
+  // CSDS marks utterances cut at 30 characters (`truncated`); the unit that ends such a turn stops
+  // mid-word, and the summary shows the cut instead of presenting a fragment as a sentence.
+  auto d = make_dialogue({{Speaker::customer, {"快递员当场试验的，第二次就不转动了，所以他就将二个都拿"}},
+                          {Speaker::agent, {"我马上为您处理。"}}});
+  d.turns[0].truncated = true;
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience.assign(p.units.size(), 1.0f);
+  DecodeOptions o;
+  o.emotion_constraint = false;
+  const Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary, "用户:快递员当场试验的，第二次就不转动了，所以他就将二个都拿…。客服:我马上为您处理。");
+  d.turns[0].truncated = false;
+  Prepared whole = prepare(d, lexicon());
+  EXPECT_EQ(decode(whole, s, o).summary, "用户:快递员当场试验的，第二次就不转动了，所以他就将二个都拿。客服:我马上为您处理。");
+}
+
 }  // namespace
 }  // namespace kessel::summarize
