@@ -90,8 +90,8 @@ bool SummaryStream::make_head() {
 }
 
 bool SummaryStream::flush(httplib::DataSink& sink) {
-  note_streamed(out_.size());
   const bool ok = out_.empty() || sink.write(out_.data(), out_.size());
+  if (ok) note_streamed(out_.size());
   out_.clear();
   if (!ok) ticket_.reset();  // the client is gone
   return ok;
