@@ -8,7 +8,8 @@
 
 load: wrk (Debian's /usr/bin/wrk) posts one dialogue per request (the first sample dialogue of --lang, one
 JSON object) at --connections connections for --seconds; prints p50, p99, req/s, non-2xx and socket
-errors. soak: the same until at least --requests have been answered, with the server's RSS
+errors, and the CPU time (user + system) the server and wrk spent per answered request. soak: the
+same until at least --requests have been answered, with the server's RSS
 (/proc/PID/status VmRSS) after the warm-up, after the first tenth and at the end. slow: 10 connections
 trickle one header line every 2 s while /healthz is asked every 0.25 s; prints the worst /healthz
 time. explain: RSS before, peak (VmHWM) and after a 3.3 MB body of 500-turn dialogues of one word a turn
@@ -17,6 +18,7 @@ A fresh `kessel serve --port 0` per run; KESSEL_CLI picks the binary (default bu
 """
 
 import argparse
+import http.client
 import json
 import os
 import re
@@ -55,6 +57,11 @@ class Server:
         text = Path(f"/proc/{self.proc.pid}/status").read_text()
         return int(re.search(rf"{key}:\s+(\d+) kB", text).group(1)) / 1024.0
 
+    def cpu_seconds(self):
+        """The server's user + system CPU time so far (/proc/PID/stat)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self):
         self.proc.terminate()
         return self.proc.wait(timeout=30)
@@ -66,6 +73,8 @@ def get(url, timeout=5, data=None):
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
+    except http.client.IncompleteRead as e:  # a streamed reply ended by an error line (docs/serve.md)
+        return -2, e.partial
     except OSError as e:
         return -1, str(e).encode()
 
@@ -111,7 +120,7 @@ def drain(s):
 
 
 def server_args(a):
-    return ["--model", a.model] if a.model else []
+    return (["--model", a.model] if a.model else []) + (["--workers", str(a.workers)] if a.workers else [])
 
 
 def one_dialogue(a):
@@ -124,7 +133,14 @@ def run_load(a):
     try:
         wrk(s.url, one_dialogue(a), a.connections, 2)  # warm the connections and caches
         drain(s)
+        cpu = s.cpu_seconds()
+        wrk_cpu = os.times().children_user + os.times().children_system
         r = wrk(s.url, one_dialogue(a), a.connections, a.seconds)
+        # CPU per answered request: the server's, and wrk's (on the same cores: the load generator's
+        # share of the machine is not the server's to use).
+        r["server_cpu_ms_per_request"] = round((s.cpu_seconds() - cpu) * 1000.0 / r["requests"], 3)
+        wrk_cpu = os.times().children_user + os.times().children_system - wrk_cpu
+        r["wrk_cpu_ms_per_request"] = round(wrk_cpu * 1000.0 / r["requests"], 3)
         r["statuses"] = statuses(s)
     finally:
         s.close()
@@ -150,11 +166,12 @@ def run_soak(a):
                 print(json.dumps({"errors": r}), file=sys.stderr)
         rss["end"] = s.status("VmRSS")
         rss["peak"] = s.status("VmHWM")
+        threads = int(re.search(r"Threads:\s+(\d+)", Path(f"/proc/{s.proc.pid}/status").read_text()).group(1))
     finally:
         code = s.close()
     growth = (rss["end"] - rss["after_first"]) / rss["after_first"] * 100.0
     print(json.dumps({"scorer": a.model or "centrality", "requests": done, "rss_mib": rss,
-                      "growth_pct_after_first": round(growth, 2), "exit_code": code}))
+                      "growth_pct_after_first": round(growth, 2), "threads": threads, "exit_code": code}))
 
 
 def run_slow(a):
@@ -209,8 +226,12 @@ def run_explain(a):
         after = s.status("VmRSS")
     finally:
         s.close()
+    if status == -2:  # streamed, then cut: the last line says why
+        status, error = "200, truncated", json.loads(reply.rstrip(b"\n").rsplit(b"\n", 1)[-1])
+    else:
+        error = json.loads(reply) if status != 200 else None
     print(json.dumps({"max_response_mb": a.max_response_mb, "body_mb": round(sum(map(len, body)) / 1e6, 2), "dialogues": len(body), "status": status,
-                      "reply_bytes": len(reply), "error": json.loads(reply).get("error") if status != 200 else None,
+                      "reply_bytes": len(reply), "error": error,
                       "rss_before_mib": round(before, 1), "peak_mib": round(peak, 1), "rss_after_mib": round(after, 1)}))
 
 
@@ -223,6 +244,7 @@ def main():
     p.add_argument("--seconds", type=int, default=10)
     p.add_argument("--requests", type=int, default=100_000)
     p.add_argument("--io-threads", type=int, default=128)
+    p.add_argument("--workers", type=int, default=0, help="the server's --workers (0: its default)")
     p.add_argument("--max-response-mb", type=float, default=64.0, help="explain: the server's cap")
     a = p.parse_args()
     {"load": run_load, "soak": run_soak, "slow": run_slow, "explain": run_explain}[a.mode](a)

@@ -22,6 +22,7 @@
 #include "kessel/version.h"
 #include "quiet.h"
 #include "serve_guard.h"
+#include "serve_io_pool.h"
 #include "serve_options.h"
 #include "serve_routes.h"
 #include "serve_shutdown.h"
@@ -69,7 +70,7 @@ void warm_up(ServeState& state) {
 
 void configure(HttpServer& server, const ServeOptions& o) {
   server.new_task_queue = [n = o.io_threads] {
-    return new httplib::ThreadPool(static_cast<std::size_t>(n));
+    return new IoThreadPool(static_cast<std::size_t>(n));
   };
   server.set_payload_max_length(static_cast<std::size_t>(o.max_body_mb * 1024.0 * 1024.0));
   server.set_read_timeout(o.read_timeout_s);

@@ -26,6 +26,8 @@ struct CurrentRequest {
   std::string id;
   Clock::time_point start;
   bool active = false;
+  std::size_t streamed = 0;  // bytes of a streamed reply (its body is empty)
+  int stream_status = 0;     // an error that ended a streamed reply, else 0
 };
 thread_local CurrentRequest current;
 
@@ -38,7 +40,7 @@ std::atomic<bool> trim_wanted{false};
 // this thread is stale (a reply whose write failed is not logged). The error handler of a request
 // the library refused before routing (a bad request line) starts one only when none is open.
 void begin_request(const httplib::Request& req, httplib::Response& res, bool fresh) {
-  if (fresh || !current.active) current = {request_id_for(req), Clock::now(), true};
+  if (fresh || !current.active) current = {request_id_for(req), Clock::now(), true, 0, 0};
   if (!res.has_header("X-Request-Id")) res.set_header("X-Request-Id", current.id);
 }
 
@@ -51,13 +53,13 @@ std::string utc_now() {
   return buf;
 }
 
-void write_access_log(const httplib::Request& req, const httplib::Response& res, double ms) {
+void write_access_log(const httplib::Request& req, int status, std::size_t bytes, double ms) {
   const nlohmann::json line = {{"time", utc_now()},
                                {"id", current.id},
                                {"method", req.method},
                                {"path", req.path},
-                               {"status", res.status},
-                               {"bytes", res.body.size()},
+                               {"status", status},
+                               {"bytes", bytes},
                                {"ms", std::round(ms * 1000.0) / 1000.0},
                                {"remote", req.remote_addr}};
   const std::string text =
@@ -104,6 +106,9 @@ std::chrono::steady_clock::time_point request_start() {
   return current.active ? current.start : Clock::now();
 }
 
+void note_streamed(std::size_t bytes) { current.streamed += bytes; }
+void note_stream_error(int status) { current.stream_status = status; }
+
 void add_request_hooks(httplib::Server& server, ServeState& state) {
   server.set_pre_routing_handler([&state](const httplib::Request& req, httplib::Response& res) {
     if (trim_wanted.exchange(false)) malloc_trim(0);
@@ -144,9 +149,11 @@ void add_request_hooks(httplib::Server& server, ServeState& state) {
 
   server.set_logger([&state](const httplib::Request& req, const httplib::Response& res) {
     const double seconds = std::chrono::duration<double>(Clock::now() - request_start()).count();
-    state.metrics.record_request(route_label(req.path), res.status, seconds);
-    if (state.options.access_log) write_access_log(req, res, seconds * 1000.0);
-    if (res.body.size() > kTrimAfterBytes || res.status == 413)
+    const int status = current.stream_status ? current.stream_status : res.status;
+    const std::size_t bytes = res.body.size() + current.streamed;
+    state.metrics.record_request(route_label(req.path), status, seconds);
+    if (state.options.access_log) write_access_log(req, status, bytes, seconds * 1000.0);
+    if (bytes > kTrimAfterBytes || status == 413)
       trim_wanted.store(true);  // 413: a response cut off
     current.active = false;
   });

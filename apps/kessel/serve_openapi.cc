@@ -100,7 +100,10 @@ json paths() {
   summarize["responses"]["200"] = {
       {"description",
        "One record a line. A dialogue in a language the model was not trained on has \"warnings\"; "
-       "the X-Kessel-Warning header says the same for the request."},
+       "the X-Kessel-Warning header says the same for the request. A reply past 64 KiB is streamed "
+       "(chunked) as its records are made; an error after it started (413, 504) ends it with the "
+       "line "
+       "{\"error\": ..., \"status\": N} and no chunked terminator (a truncated transfer)."},
       {"content",
        {{"application/x-ndjson", {{"schema", {{"$ref", "#/components/schemas/Summary"}}}}}}}};
   p["/summarize"]["post"] = summarize;

@@ -22,5 +22,9 @@ nlohmann::json openapi_document(bool token);
 
 // When the current request started (set by the hooks before routing) and its id.
 std::chrono::steady_clock::time_point request_start();
+// A streamed reply's bytes, and the status of an error that ended it after it started: the access
+// log and /metrics count those instead of the body's size and the 200 sent.
+void note_streamed(std::size_t bytes);
+void note_stream_error(int status);
 
 }  // namespace kessel::cli

@@ -4,10 +4,12 @@ Content-Lengths are answered at once; overflow is a 503, a deadline a 504; SIGTE
 request. Each test is bounded to a few seconds."""
 import concurrent.futures
 import json
+import os
 import signal
 import socket
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -173,3 +175,18 @@ def test_sigterm_finishes_every_accepted_request_and_exits_0(sig):
     assert sig.name in s.stderr()
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", s.port), timeout=1).close()
+
+
+def test_io_threads_start_with_need_not_all_at_once():
+    # httplib's pool started all --io-threads (128) at once, and its wake-ups spread connections over
+    # all of them: each thread's stack and malloc cache grew RSS as it got its first connection.
+    s = Server("--no-access-log")
+    try:
+        s.wait_ready()
+        for _ in range(30):  # one connection at a time
+            with urllib.request.urlopen(s.url + "/healthz", timeout=10) as r:
+                assert r.status == 200
+        threads = len(os.listdir(f"/proc/{s.proc.pid}/task"))
+        assert threads < 40, threads
+    finally:
+        s.close()

@@ -1,0 +1,134 @@
+#include "serve_stream.h"
+
+#include <nlohmann/json.hpp>
+
+#include "kessel/summarize/eaca.h"
+#include "kessel/summarize/summary_json.h"
+#include "serve_http.h"
+#include "serve_routes.h"
+
+namespace kessel::cli {
+
+namespace {
+
+// The warning for one dialogue in a language the model was not trained on; empty otherwise.
+std::string language_mismatch(const summarize::Prepared& p, const ServeState& state) {
+  if (state.model_languages.empty()) return "";
+  const char* lang = p.lang == summarize::Lang::zh ? "zh" : "en";
+  if (state.model_languages.find(lang) != std::string::npos) return "";
+  return std::string("language: this dialogue is ") + lang + "; the model was trained on " +
+         state.model_languages +
+         " dialogues (scored anyway, with features and a length budget learned for another "
+         "language)";
+}
+
+int emotions_kept(const summarize::Summary& s) {
+  int n = 0;
+  for (const auto& e : s.emotions) n += e.in_summary ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+void require_worker(const GateTicket& ticket, const ServeState& state) {
+  if (ticket.entry() == ComputeGate::Entry::queue_full)
+    throw HttpError(503, "busy: " + std::to_string(state.options.queue) +
+                             " requests already wait for a worker (--queue); retry shortly");
+  if (ticket.entry() == ComputeGate::Entry::deadline)
+    throw HttpError(504, "the request waited past its deadline for a worker (--request-timeout-s)");
+}
+
+void check_deadline(std::chrono::steady_clock::time_point deadline) {
+  if (std::chrono::steady_clock::now() > deadline)
+    throw HttpError(504, "the request ran past its deadline (--request-timeout-s)");
+}
+
+void check_response_size(std::size_t bytes, const ServeState& state) {
+  if (bytes > state.max_response_bytes)
+    throw HttpError(
+        413,
+        "the response would exceed " + std::to_string(state.max_response_bytes) +
+            " bytes (--max-response-mb): send fewer dialogues a request, or leave out ?explain=1");
+}
+
+summarize::Summarized summarize_counted(const text::Dialogue& dialogue, ServeState& state,
+                                        std::string& mismatch) {
+  summarize::Summarized r = state.summarizer.run(dialogue, state.lexicon);
+  mismatch = language_mismatch(r.prepared, state);
+  state.metrics.record_dialogue(emotions_kept(r.summary), r.summary.constraint_bound,
+                                !mismatch.empty());
+  return r;
+}
+
+void SummaryStream::start(const std::string& body, httplib::Response& res) {
+  ticket_ = std::make_unique<GateTicket>(state_.gate, deadline_);
+  require_worker(*ticket_, state_);
+  input_ = read_dialogues(body, state_.limits);
+  const std::string warning =
+      summarize::language_warning(*state_.summarizer.scorer, input_.dialogues);
+  if (!warning.empty()) res.set_header("X-Kessel-Warning", warning);
+}
+
+void SummaryStream::append_next_record() {
+  check_deadline(deadline_);
+  std::string mismatch;
+  const summarize::Summarized r = summarize_counted(input_.dialogues[next_++], state_, mismatch);
+  nlohmann::json record =
+      summarize::summary_to_json(r.prepared, r.summary, explain_ ? &r.scores : nullptr);
+  if (!mismatch.empty()) record["warnings"] = {mismatch};
+  std::string line = record.dump();
+  line += '\n';
+  check_response_size(bytes_ + line.size(), state_);  // out_ holds only records within the cap
+  bytes_ += line.size();
+  out_ += line;
+  if (done()) ticket_.reset();  // the work is over: the worker is free while the rest is sent
+}
+
+bool SummaryStream::make_head() {
+  while (!done() && out_.size() < kHeadBytes) append_next_record();
+  return done();
+}
+
+bool SummaryStream::flush(httplib::DataSink& sink) {
+  const bool ok = out_.empty() || sink.write(out_.data(), out_.size());
+  if (ok) note_streamed(out_.size());
+  out_.clear();
+  if (!ok) ticket_.reset();  // the client is gone
+  return ok;
+}
+
+void SummaryStream::end_with_error(httplib::DataSink& sink, int status,
+                                   const std::string& message) {
+  ticket_.reset();
+  if (status == 504) state_.metrics.record_deadline();
+  note_stream_error(status);
+  out_ += nlohmann::json{{"error", message}, {"status", status}}.dump(
+              -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+          "\n";
+  flush(sink);
+}
+
+// Called once by the library (the whole stream in one call: between calls it stops a stream when
+// the server shuts down, and an accepted request is finished, not cut). Returning false closes the
+// connection without the chunked terminator; the library does not catch exceptions here.
+bool SummaryStream::write_rest(httplib::DataSink& sink) {
+  try {
+    if (!flush(sink)) return false;  // the head
+    while (!done()) {
+      append_next_record();
+      if (out_.size() >= kChunkBytes && !flush(sink)) return false;
+    }
+    if (!flush(sink)) return false;
+    sink.done();
+    return true;
+  } catch (const HttpError& e) {
+    end_with_error(sink, e.status(), e.what());
+  } catch (const Error& e) {
+    end_with_error(sink, 400, e.what());
+  } catch (const std::exception& e) {
+    end_with_error(sink, 500, std::string("internal error: ") + e.what());
+  }
+  return false;
+}
+
+}  // namespace kessel::cli
