@@ -146,8 +146,9 @@ EacaAttnCall eaca_emotion_call(const EacaActivations& a, const EacaDims& d, cons
   c.spec.threads = 1;
   c.spec.normalizer = sw.normalizer;
   set_adaptive_temperature(c.spec, sw);
-  // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq); no
-  // positional term or mask is used here, so the alignment is irrelevant.
+  // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq). Full
+  // attention uses no positional term or mask, so the alignment is irrelevant there; chunk-and-bridge
+  // needs it, hence the all-rows form above (Lq = Lk = U, every query at its unit's position).
   if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
     c.in.q_times = c.all_rows() ? f.times.data() : a.qtimes.data();
     c.in.k_times = f.times.data();
