@@ -43,7 +43,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
                        int hidden, int attn_dim, bool context_encoder, const std::string& context,
                        bool emotion_attention, std::uint64_t seed,
                        const std::optional<py::dict>& params, const std::optional<std::string>& lexicon_dir,
-                       float coverage_weight, float source_weight) {
+                       float coverage_weight, float source_weight, bool modality_norm, bool zero_text_init) {
   const char* fn = "_eaca_trace";
   summarize::EacaConfig config;
   summarize::set_attention_variant(config, attention);
@@ -55,6 +55,8 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
   summarize::set_context_encoder(config, context);
   config.emotion_attention = emotion_attention;
   config.members = 1;
+  config.modality_norm = modality_norm;
+  config.zero_text_init = zero_text_init;
   const summarize::EacaDims dims = summarize::dims_of(config);
 
   const text::Dialogue d = one_dialogue(dialogue, fn);
@@ -105,6 +107,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
   switches["emotion_attention"] = t.switches.emotion_attention;
   switches["emotion_terms"] = t.switches.emotion_terms;
   switches["time_decay"] = t.switches.time_decay;
+  switches["modality_norm"] = dims.modality_norm;
   switches["normalizer"] = t.switches.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax";
 
   const auto& a = t.activations;
@@ -136,13 +139,13 @@ void bind_eaca_trace(py::module_& m) {
         py::arg("context_encoder") = true, py::arg("context") = "attention", py::arg("emotion_attention") = true,
         py::arg("seed") = 1,
         py::arg("params") = py::none(), py::arg("lexicon_dir") = py::none(), py::arg("coverage_weight") = 0.3f,
-        py::arg("source_weight") = 0.3f,
+        py::arg("source_weight") = 0.3f, py::arg("modality_norm") = false, py::arg("zero_text_init") = false,
         R"doc(One dialogue through one EACA network (internal; for parity tests).
 
 Returns a dict: features (what the network sees), targets (the training labels), switches, params and
 grads (name -> array), outputs (h0, h1, g, salience, has_logit, mention_logit) and loss. attention is
 eaca | plain | fuzzy as in `kessel train --attention`, context attention | bilstm as in `--context`; params (name -> array) replaces the seeded
-initialization.)doc");
+initialization; modality_norm and zero_text_init as `kessel train --modality-norm / --zero-text-init`.)doc");
 }
 
 }  // namespace kessel::python

@@ -32,7 +32,7 @@ nlohmann::json to_json(const summarize::Analysis& a) {
   return {{"dialogues", a.dialogues},
           {"turns", a.turns},
           {"units", a.units},
-          {"compute", {{"scorer", a.scorer}, {"stages", stages}}},
+          {"compute", {{"scorer", a.scorer}, {"stages", stages}, {"attention_kernels", a.attention_kernels}}},
           {"data",
            {{"tokens", a.tokens},
             {"vocabulary", a.vocabulary},
@@ -70,6 +70,8 @@ void print_text(const summarize::Analysis& a, const std::string& path, std::size
     std::printf("  %-60s %9.3f ms/dialogue  %10.1f ms total%s\n", s.stage.c_str(), s.per_dialogue_ms,
                 s.total_ms, gflop);
   }
+  for (const auto& [kernel, count] : a.attention_kernels)  // kessel/attention_choice.h
+    std::printf("  EACA attention kernel %s: %zu dialogues\n", kernel.c_str(), count);
   std::printf("\nDATA\n  tokens %zu, vocabulary %zu, token entropy %.2f bits\n", a.tokens, a.vocabulary,
               a.token_entropy_bits);
   std::printf("  units per dialogue: mean %.1f, max %zu; customer share %.1f%%\n", a.units_per_dialogue_mean,

@@ -45,6 +45,10 @@ nlohmann::json to_json(const summarize::StressReport& r) {
                        {"max_weight", l.max_weight},
                        {"summary_units", l.summary_units},
                        {"repeated", l.repeated},
+                       {"attention_kernel", l.attention_kernel},
+                       {"full_ms", l.full_ms},
+                       {"full_summary_jaccard", l.full_summary_jaccard},
+                       {"full_max_inclusion_diff", l.full_max_inclusion_diff},
                        {"problems", l.problems}});
   for (const auto& c : r.modality)
     modality.push_back({{"name", c.name}, {"what", c.what}, {"ok", c.ok}, {"detail", c.detail}});
@@ -101,6 +105,11 @@ void print_text(const summarize::StressReport& r, const std::string& base, doubl
       std::printf(" %8s %8s %8s", "-", "-", "-");
     std::printf(" %s%s%s%s\n", mark(l.problems.empty()), l.repeated ? " (base repeated)" : "",
                 l.problems.empty() ? "" : " ", l.problems.c_str());
+    if (!l.attention_kernel.empty()) std::printf("          EACA attention kernel: %s", l.attention_kernel.c_str());
+    if (l.full_ms >= 0)
+      std::printf("; full attention %.2f ms, summary units in common %.3f, max |inclusion diff| %.4f",
+                  l.full_ms, l.full_summary_jaccard, l.full_max_inclusion_diff);
+    if (!l.attention_kernel.empty()) std::printf("\n");
   }
   if (r.entropy_measured)
     std::printf("  %s normalized entropy %+.1f%% from %d to %d units (the seed's bound: %.0f%%)\n",

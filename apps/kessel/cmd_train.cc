@@ -369,6 +369,12 @@ void add_train_command(CLI::App& app) {
                   "r the dialogue's share of emotional units (stored in the model); 0: off")
       ->capture_default_str()
       ->check(CLI::Range(0.0f, 1.0f));
+  cmd->add_flag("--modality-norm", args->config.modality_norm,
+               "Layer-normalize the text, emoji-wheel and time input columns each on its own (learned gain and "
+               "bias) before the fusion layer (seed 000 section 4.3; stored in the model); off by default, "
+               "measured in docs/eaca-experiments.md");
+  cmd->add_flag("--zero-text-init", args->config.zero_text_init,
+                "Start the fusion layer's text columns at zero (the seed's initialization)");
   cmd->add_option("--zscore-warmup-epochs", args->train.zscore_warmup_epochs,
                   "Epochs whose attention logits are divided by std(q.k) over the dialogue instead of sqrt(width) "
                   "(the seed's warm-up scale; scoring always uses sqrt(width)); 0: off")

@@ -21,6 +21,10 @@ void add_summarizer_flags(CLI::App& cmd, SummarizerFlags& f) {
                  "With --model, how its attention layers store K and V while scoring: float32 (default) | int8 "
                  "(per-row scales; on CSDS the same ROUGE and p95 within noise, docs/eaca.md)")
       ->check(CLI::IsMember({"float32", "int8"}));
+  cmd.add_option("--attention-kernel", f.attention_kernel,
+                 "With --model, the EACA attention's kernel: auto (default: fused, chunk-and-bridge on long "
+                 "dialogues, from the measured table in docs/benchmarks.md) | reference | fused | chunk_bridge")
+      ->check(CLI::IsMember({"auto", "reference", "fused", "chunk_bridge"}));
   cmd.add_option("--max-sentences", f.max_sentences,
                  "Summary length in sentences (with --model: the model's expected-F1 stop is off, and without "
                  "--max-chars its character budget is dropped)")
@@ -54,6 +58,9 @@ summarize::SummarizerOptions summarizer_options(const SummarizerFlags& f, const 
   so.kv = parse_kv_dtype(f.kv);
   if (so.kv == KvDtype::kInt8 && f.model.empty())
     throw UsageError("--kv int8: needs --model (the unsupervised rankers keep no K/V to store as int8)");
+  so.attention_kernel = parse_attention_kernel(f.attention_kernel);
+  if (so.attention_kernel != AttentionKernel::kAuto && f.model.empty())
+    throw UsageError("--attention-kernel: needs --model (it picks the EACA attention's kernel)");
   if (cmd.count("--max-sentences") > 0) so.max_sentences = f.max_sentences;
   if (cmd.count("--max-chars") > 0) so.max_chars = f.max_chars;
   if (cmd.count("--redundancy") > 0) so.redundancy = f.redundancy;

@@ -14,6 +14,7 @@ struct SummarizerFlags {
   std::string ranker = "centrality";
   std::string attention = "softmax";
   std::string kv = "float32";  // float32 | int8 (with --model)
+  std::string attention_kernel = "auto";  // auto | reference | fused | chunk_bridge (with --model)
   // Used only when given on the command line; the defaults are make_summarizer's (summarizer.h).
   int max_sentences = 4;
   int max_chars = 0;

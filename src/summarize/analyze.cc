@@ -34,6 +34,7 @@ Analysis analyze(const std::vector<text::Dialogue>& dialogues, const text::Lexic
     t_prepare += timer.milliseconds();
     cost.clear();
     const UnitScores scores = scorer.score_profiled(p, cost);
+    if (!scores.attention_kernel.empty()) ++a.attention_kernels[scores.attention_kernel];
     for (const auto& c : cost) {
       auto it = std::find_if(parts.begin(), parts.end(), [&](const LayerCost& x) { return x.layer == c.layer; });
       if (it == parts.end()) {

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "kessel/attention.h"
+#include "kessel/attention_choice.h"
 #include "kessel/error.h"
+#include "summarize/eaca_modality_norm.h"
 #include "util/splitmix.h"
 #include "util/simd.h"
 #include "util/timer.h"
@@ -107,6 +109,8 @@ EacaAttnCall context_call(const EacaActivations& a, const EacaDims& d, const Eac
     c.in.k_times = f.times.data();
     c.spec.time_decay = sw.time_decay;
   }
+  c.kernel = choose_attention_kernel(a.U, a.U, sw.kernel, sw.kernel_table);  // every unit is a query: no scatter needed
+  apply_kernel_choice(c.spec, c.kernel);
   return c;
 }
 
@@ -125,6 +129,15 @@ EacaAttnCall eaca_emotion_call(const EacaActivations& a, const EacaDims& d, cons
   c.in.k = a.ke.data();
   c.in.v = a.h1.data();
   if (sw.emotion_terms) c.in.key_boost = a.boost.data();
+  c.kernel = choose_attention_kernel(a.Q, a.U, sw.kernel, sw.kernel_table);
+  apply_kernel_choice(c.spec, c.kernel);
+  if (c.all_rows()) {  // the customer queries at their units' rows (eaca_model.h)
+    c.q_all.assign(sz(a.U) * d.Ae(), 0.0f);
+    for (int q = 0; q < a.Q; ++q)
+      std::copy_n(a.qe.data() + sz(q) * d.Ae(), d.Ae(), c.q_all.data() + sz(f.customer_units[sz(q)]) * d.Ae());
+    c.in.Lq = a.U;
+    c.in.q = c.q_all.data();
+  }
   if (sw.emotion_terms && sw.emotion_balance > 0.0f) {  // the seed's dynamic balance of the two terms
     c.in.emotion_ratio = &a.emotion_ratio;
     c.spec.balance = sw.emotion_balance;
@@ -133,17 +146,67 @@ EacaAttnCall eaca_emotion_call(const EacaActivations& a, const EacaDims& d, cons
   c.spec.threads = 1;
   c.spec.normalizer = sw.normalizer;
   set_adaptive_temperature(c.spec, sw);
-  // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq); no
-  // positional term or mask is used here, so the alignment is irrelevant.
+  // Queries sit at the end of the key range by the engine's convention (pos_q = i + Lk - Lq). Full
+  // attention uses no positional term or mask, so the alignment is irrelevant there; chunk-and-bridge
+  // needs it, hence the all-rows form above (Lq = Lk = U, every query at its unit's position).
   if (sw.emotion_terms && !f.times.empty() && sw.time_decay > 0.0f) {
-    c.in.q_times = a.qtimes.data();
+    c.in.q_times = c.all_rows() ? f.times.data() : a.qtimes.data();
     c.in.k_times = f.times.data();
     c.spec.time_decay = sw.time_decay;
   }
   return c;
 }
 
+void eaca_emotion_weights(float* weights, const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw,
+                          const UnitFeatures& f) {
+  EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
+  if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.use(c.in);  // the weights the forward attended with
+  if (!c.all_rows()) {
+    attention_weights(weights, c.in, c.spec);
+    return;
+  }
+  std::vector<float> all(sz(a.U) * sz(a.U));
+  attention_weights(all.data(), c.in, c.spec);
+  for (int q = 0; q < a.Q; ++q)
+    std::copy_n(all.data() + sz(f.customer_units[sz(q)]) * sz(a.U), a.U, weights + sz(q) * sz(a.U));
+}
+
 namespace {
+
+// The EACA attention's forward into a.e [Q, D] and a.lse_e [Q] (eaca_model.h, EacaAttnCall).
+void emotion_forward(EacaActivations& a, const EacaAttnCall& c, const UnitFeatures& f, int D) {
+  if (!c.all_rows()) {
+    attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
+    return;
+  }
+  a.e_all.assign(sz(a.U) * D, 0.0f);
+  a.lse_all.assign(sz(a.U), 0.0f);
+  attention_forward(a.e_all.data(), a.lse_all.data(), c.in, c.spec);
+  for (int q = 0; q < a.Q; ++q) {
+    const int u = f.customer_units[sz(q)];
+    std::copy_n(a.e_all.data() + sz(u) * D, D, a.e.data() + sz(q) * D);
+    a.lse_e[sz(q)] = a.lse_all[sz(u)];
+  }
+}
+
+// Its backward: ADDS into g.dk, g.dv, g.dkey_boost, and dqe [Q, Ae]; de [Q, D].
+void emotion_backward(AttentionGrads g, float* dqe, const float* de, const EacaActivations& a, const EacaAttnCall& c,
+                      const UnitFeatures& f, int D, int Ae) {
+  if (!c.all_rows()) {
+    g.dq = dqe;
+    attention_backward(g, de, a.e.data(), a.lse_e.data(), c.in, c.spec);
+    return;
+  }
+  std::vector<float> de_all(sz(a.U) * D, 0.0f), dq_all(sz(a.U) * Ae, 0.0f);
+  for (int q = 0; q < a.Q; ++q)
+    std::copy_n(de + sz(q) * D, D, de_all.data() + sz(f.customer_units[sz(q)]) * D);
+  g.dq = dq_all.data();
+  attention_backward(g, de_all.data(), a.e_all.data(), a.lse_all.data(), c.in, c.spec);
+  for (int q = 0; q < a.Q; ++q) {
+    const float* src = dq_all.data() + sz(f.customer_units[sz(q)]) * Ae;
+    for (int k = 0; k < Ae; ++k) dqe[sz(q) * Ae + k] += src[k];
+  }
+}
 
 // One LSTM direction over the U rows of x [U, D], from the first row on or (reverse) from the last
 // back. Fills gates [U, 4H] with i, f, g, o after their nonlinearities and c [U, H], and writes h_t
@@ -233,7 +296,8 @@ EacaDims dims_of(const EacaConfig& c) {
                    ", ", c.embed_dim, ", ", c.hidden, ", ", c.attn_dim);
   KESSEL_CHECK_ARG(!(c.context_encoder && c.context_bilstm) || c.hidden % 2 == 0, "EacaConfig: the BiLSTM context encoder needs an even hidden "
                    "width (D/2 units per direction), got ", c.hidden);
-  return EacaDims{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim, c.context_encoder && c.context_bilstm};
+  return EacaDims{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim, c.context_encoder && c.context_bilstm,
+                  c.modality_norm};
 }
 
 std::int64_t ParamSpec::size() const {
@@ -275,6 +339,10 @@ std::vector<ParamSpec> eaca_param_specs(const EacaDims& d) {
   add("wm", {d.D}, true);
   add("wi", {1}, false);
   add("bm", {1}, false);
+  if (d.modality_norm) {  // last, so that the other tensors keep their offsets and initial values
+    add("mnorm_w", {d.M()}, false);
+    add("mnorm_b", {d.M()}, false);
+  }
   std::int64_t off = 0;
   for (auto& s : specs) {
     s.offset = off;
@@ -299,6 +367,8 @@ EacaWeights carve_weights(float* base, const EacaDims& d) {
                 at("boost"), at("ws"), at("bs"), at("vs"), at("cs"), at("wh"), at("bh"), at("wm"), at("wi"), at("bm")};
   w.fwd = LstmWeights{at("lstm_wih_f"), at("lstm_whh_f"), at("lstm_b_f")};
   w.bwd = LstmWeights{at("lstm_wih_b"), at("lstm_whh_b"), at("lstm_b_b")};
+  w.mnorm_w = at("mnorm_w");
+  w.mnorm_b = at("mnorm_b");
   return w;
 }
 
@@ -322,6 +392,7 @@ void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
   // LSTM forget gates start open (bias 1; Jozefowicz et al. 2015), so early gradients pass through time.
   if (d.bilstm)
     for (float* b : {w.fwd.b, w.bwd.b}) std::fill_n(b + d.H(), d.H(), 1.0f);
+  if (d.modality_norm) std::fill_n(w.mnorm_w, d.M(), 1.0f);  // the norm's gain starts at 1, its bias at 0
 }
 
 void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, const EacaSwitches& sw,
@@ -353,6 +424,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     }
     std::copy_n(f.dense.data() + sz(u) * kNumDenseFeatures, kNumDenseFeatures, xr + E);
   }
+  if (d.modality_norm) modality_norm_forward(a, w, d);
   a.h0.resize(sz(U) * D);
   linear_forward(vm, a.h0.data(), a.x.data(), w.w_in, w.b_in, U, F, D);
   vm.tanh_inplace(a.h0.data(), a.h0.size());
@@ -420,7 +492,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     if (sw.zscore_logits) a.emotion_scale = zscore_scale(a.qe.data(), Q, a.ke.data(), U, Ae);
     EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
     if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.quantize(c.in);
-    attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
+    emotion_forward(a, c, f, D);
     for (int q = 0; q < Q; ++q)
       for (int k = 0; k < D; ++k) a.g[sz(k)] += a.e[sz(q) * D + k] / static_cast<float>(Q);
     layer_done(EacaForwardCost::kEmotion, 2.0 * Uf * D * 2.0 * A + 2.0 * Qf * Uf * (Ae + D));
@@ -527,11 +599,10 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
       for (int k = 0; k < D; ++k) de[sz(q) * D + k] = dg[sz(k)] / static_cast<float>(Q);
     const EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
     AttentionGrads g;
-    g.dq = dqe.data();
     g.dk = dke.data();
     g.dv = dh1.data();  // v = h1: the value gradient lands directly in dh1
     if (sw.emotion_terms) g.dkey_boost = dboost.data();
-    attention_backward(g, de.data(), a.e.data(), a.lse_e.data(), c.in, c.spec);
+    emotion_backward(g, dqe.data(), de.data(), a, c, f, D, Ae);
     for (int u = 0; u < U; ++u) gw.boost[0] += dboost[sz(u)] * f.emotion[sz(u)];  // 0 without the terms
     // ke[u, :A] = h1[u] Wke^T (the wheel columns are inputs, their gradient is dropped).
     std::vector<float> dk_a(sz(U) * A), dq_a(sz(U) * A, 0.0f);
@@ -572,6 +643,7 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
   vm.tanh_backward_inplace(dh0.data(), a.h0.data(), dh0.size());
   std::vector<float> dx(sz(U) * F, 0.0f);
   linear_backward(vm, dx.data(), gw.w_in, gw.b_in, dh0.data(), a.x.data(), w.w_in, U, F, D);
+  if (d.modality_norm) modality_norm_backward(dx.data(), gw, a, w, d);
   for (int u = 0; u < U; ++u) {
     const int t0 = f.token_offsets[sz(u)], t1 = f.token_offsets[sz(u) + 1];
     if (t1 <= t0) continue;

@@ -4,6 +4,8 @@
 // input width, D unit state width, A query/key width, Ae = A + 2 (EACA keys carry the wheel (x, y)).
 //
 //   x[u]   = [ mean_{t in u} emb[id_t] ; dense[u] ]                      [U, F]
+//            with modality_norm, its text, wheel and time columns then each layer-normalized
+//            (eaca_modality_norm.h; gain mnorm_w, bias mnorm_b)
 //   h0     = tanh(x W_in^T + b_in)                                       [U, D]
 //   ctx    = attn(q = h0 Wq^T, k = h0 Wk^T, v = h0 Wv^T; time decay)      [U, D]   (context encoder)
 //          or [LSTM_f(h0) ; LSTM_b(h0)], H = D/2 units per direction       [U, D]   (with bilstm)
@@ -28,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "kessel/attention_choice.h"
 #include "kessel/summarize/eaca.h"
 #include "summarize/eaca_features.h"
 #include "util/vector_math_kernels.h"
@@ -37,9 +40,11 @@ namespace kessel::summarize {
 struct EacaDims {
   int V = 0, E = 0, D = 0, A = 0;
   bool bilstm = false;  // the context layer's parameters are an LSTM's (wq, wk, wv absent)
+  bool modality_norm = false;  // EacaConfig::modality_norm: the tensors mnorm_w, mnorm_b [M()]
   int F() const { return E + kNumDenseFeatures; }
   int Ae() const { return A + 2; }
   int H() const { return D / 2; }  // LSTM units per direction
+  int M() const { return E + 5; }   // the normalized columns: text (E), wheel (2), time (3)
 };
 EacaDims dims_of(const EacaConfig& config);
 
@@ -81,6 +86,8 @@ struct EacaWeights {
   float* wm;      // [D]
   float* wi;      // [1]
   float* bm;      // [1]
+  float* mnorm_w = nullptr;  // [M] with dims.modality_norm
+  float* mnorm_b = nullptr;  // [M]
 };
 EacaWeights carve_weights(float* base, const EacaDims& dims);
 
@@ -104,8 +111,14 @@ struct Int8Kv {
 struct EacaActivations {
   int U = 0, Q = 0;
   std::vector<float> x, h0, qc, kc, vc, ctx, lse_c, h1;  // see the shapes above
+  // With dims.modality_norm: x holds the normalized columns; xm [U, M] the columns before the norm,
+  // mnorm_mean / mnorm_rstd [U, 3] their statistics per group.
+  std::vector<float> xm, mnorm_mean, mnorm_rstd;
   std::vector<float> gates_f, c_f, gates_b, c_b;          // BiLSTM: [U, 4H] after the nonlinearity, [U, H]
   std::vector<float> qe, ke, boost, qtimes, e, lse_e, g;
+  // The EACA attention under chunk_bridge (EacaAttnCall): the engine's output [U, D] and lse [U] over
+  // every unit's row; e and lse_e hold the customer rows gathered from them.
+  std::vector<float> e_all, lse_all;
   float emotion_ratio = 0.0f;  // share of units with an expressed emotion (EacaSwitches::emotion_balance)
   std::vector<float> z, salience;                        // [U, D], [U]
   float has_logit = 0.0f;
@@ -140,6 +153,11 @@ struct EacaSwitches {
   // (the engine's backward needs float32 K/V). switches_of() always gives float32, so training never
   // sees int8.
   KvDtype kv_dtype = KvDtype::kFloat32;
+  // The EACA customer attention's kernel (kessel/attention_choice.h): auto chooses by the dialogue's
+  // length from the measured table (chunk-and-bridge from measured_kernel_table().chunk_min_keys units
+  // on); the others force one. Not saved in the model (EacaModel::set_attention_kernel).
+  AttentionKernel kernel = AttentionKernel::kAuto;
+  KernelTable kernel_table = measured_kernel_table();  // the crossovers and chunk size (tests shrink C)
 };
 
 // Whether eaca_forward runs any attention layer on the engine (the self-attention context layer or
@@ -163,12 +181,26 @@ struct EacaForwardCost {
 // The EACA customer attention's engine call for these activations (inputs and spec: the boost, the
 // time decay, the adaptive temperature, the emotion-ratio balance): the forward, the backward and the
 // explanation map all run this one call, so they cannot attend differently.
+//
+// The kernel is chosen here (choose_attention_kernel over Q queries and U keys, or sw.kernel). Under
+// chunk_bridge the engine runs every unit as a query: the chunk mask needs each query's position, and
+// the engine places its Lq queries at the last Lq positions. The customer rows of q_all hold their
+// queries and the other rows zeros; the forward and the map keep the customer rows, and the backward
+// gives the other rows a zero output gradient, so they change nothing.
 struct EacaAttnCall {
   AttentionInputs in;
   AttentionSpec spec;
+  KernelChoice kernel;
+  std::vector<float> q_all;  // chunk_bridge: [U, Ae]
+  bool all_rows() const { return kernel.kernel == AttentionKernel::kChunkBridge; }
 };
 EacaAttnCall eaca_emotion_call(const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw,
                                const UnitFeatures& f);
+
+// The EACA attention's normalized weights [Q, U] for these activations (the explanation map), through
+// the call's kernel (int8 K/V as the forward read them).
+void eaca_emotion_weights(float* weights, const EacaActivations& a, const EacaDims& d, const EacaSwitches& sw,
+                          const UnitFeatures& f);
 
 // Fills act. `mention_unit` [M] from Prepared. Single-threaded (deterministic, and dialogues are small).
 // With `cost`, each layer's time and work are added to it.

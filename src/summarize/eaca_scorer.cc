@@ -11,6 +11,7 @@
 #include "summarize/compress.h"
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
+#include "summarize/eaca_modality_norm.h"
 #include "summarize/safetensors.h"
 #include "util/splitmix.h"
 #include "util/timer.h"
@@ -81,7 +82,7 @@ EacaSwitches switches_of(const EacaConfig& c) {
 }
 
 std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
-  return {{"format", "kessel-eaca-1"},
+  std::map<std::string, std::string> m = {{"format", "kessel-eaca-1"},
           {"hash_buckets", std::to_string(c.hash_buckets)},
           {"embed_dim", std::to_string(c.embed_dim)},
           {"hidden", std::to_string(c.hidden)},
@@ -108,6 +109,10 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
           {"emotion_balance", format_float(c.emotion_balance)},
           {"members", std::to_string(c.members)},
           {"hash", "fnv1a64; unigrams + adjacent non-punctuation token pairs; <num> for numbers"}};
+  // Issue 27 item 7's options, written only when on, so that files without them are unchanged.
+  if (c.modality_norm) m["modality_norm"] = "true";
+  if (c.zero_text_init) m["zero_text_init"] = "true";
+  return m;
 }
 
 EacaConfig config_from_metadata(const std::map<std::string, std::string>& m,
@@ -202,6 +207,8 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m,
                        "__metadata__.emotion_balance: " + format_float(c.emotion_balance) +
                            " must be in [0, 1], and 0 without the emotion terms or softmax");
   }
+  if (m.count("modality_norm")) c.modality_norm = get_bool("modality_norm");
+  if (m.count("zero_text_init")) c.zero_text_init = get_bool("zero_text_init");
   if (m.count("compress_threshold")) {
     c.compress_threshold = get_float("compress_threshold");
     if (c.compress_threshold < 0.0f || c.compress_threshold >= 1.0f)
@@ -305,8 +312,10 @@ EacaModel::EacaModel(const EacaConfig& config, std::uint64_t seed) : config_(con
   const EacaDims d = dims_of(config);
   const std::int64_t P = eaca_param_count(d);
   params_.assign(static_cast<std::size_t>(P * config.members), 0.0f);
-  for (int k = 0; k < config.members; ++k)
+  for (int k = 0; k < config.members; ++k) {
     eaca_init(params_.data() + P * k, d, member_seed(seed, k));
+    if (config.zero_text_init) zero_text_columns(params_.data() + P * k, d);
+  }
 }
 
 EacaModel EacaModel::ensemble(const std::vector<EacaModel>& members) {
@@ -356,10 +365,8 @@ namespace {
 // The EACA attention map of one member's forward pass, [Q, U], added into `out`.
 void add_attention_map(float* out, const EacaActivations& a, const EacaDims& d,
                        const EacaSwitches& sw, const UnitFeatures& f) {
-  EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
-  if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.use(c.in);  // the weights the forward attended with
   std::vector<float> weights(static_cast<std::size_t>(a.Q) * static_cast<std::size_t>(a.U));
-  attention_weights(weights.data(), c.in, c.spec);
+  eaca_emotion_weights(weights.data(), a, d, sw, f);
   for (std::size_t i = 0; i < weights.size(); ++i) out[i] += weights[i];
 }
 
@@ -399,6 +406,7 @@ UnitScores EacaModel::ensemble_scores(const Prepared& p, std::vector<LayerCost>*
   EacaForwardCost forward_cost;
   EacaSwitches sw = switches_of(config_);
   sw.kv_dtype = kv_dtype_;
+  sw.kernel = attention_kernel_;
   const std::int64_t P = eaca_param_count(d);
   const int K = config_.members;
   // Each member's logits, averaged; the features are computed once for all members.
@@ -422,6 +430,10 @@ UnitScores EacaModel::ensemble_scores(const Prepared& p, std::vector<LayerCost>*
       add_attention_map(s.attention.data(), a, d, sw, f);
     }
   }
+  if (sw.emotion_attention && K > 0)  // what the EACA attention ran on, for --explain and analyze
+    s.attention_kernel = describe(choose_attention_kernel(static_cast<Index>(f.customer_units.size()),
+                                                          static_cast<Index>(p.units.size()), sw.kernel,
+                                                          sw.kernel_table));
   if (s.attention.size() > 0) {
     for (Index i = 0; i < s.attention.size(); ++i) s.attention.data()[i] /= static_cast<float>(K);
     s.attention_queries = f.customer_units;

@@ -3,6 +3,7 @@
 
 #include "kessel/error.h"
 #include "summarize/eaca_labels.h"
+#include "summarize/eaca_modality_norm.h"
 
 namespace kessel::summarize {
 
@@ -21,6 +22,7 @@ EacaTrace eaca_trace(const text::Dialogue& dialogue, const text::Lexicon& lexico
   if (params.empty()) {
     t.params.assign(count, 0.0f);
     eaca_init(t.params.data(), t.dims, seed);
+    if (config.zero_text_init) zero_text_columns(t.params.data(), t.dims);
   } else {
     KESSEL_CHECK_ARG(params.size() == count, "eaca_trace: params has ", params.size(), " entries, the network has ",
                      count);

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "kessel/attention.h"
+#include "kessel/attention_choice.h"
 #include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
@@ -136,15 +138,11 @@ MapSpread spread_of(const AttentionMap& map) {
   return out;
 }
 
-LengthRow run_length(const std::vector<text::Dialogue>& base, int requested,
-                     const text::Lexicon& lexicon, const Summarizer& summarizer,
-                     const StressOptions& options) {
-  LengthRow row;
-  row.requested = requested;
-  const text::Dialogue dialogue = build_long_dialogue(base, requested, &row.repeated);
+// Times `summarizer` on `dialogue` (median of runs until options' time or count is reached).
+double median_run_ms(const text::Dialogue& dialogue, const text::Lexicon& lexicon, const Summarizer& summarizer,
+                     const StressOptions& options, Summarized& last) {
   std::vector<double> ms;
   Timer total;
-  Summarized last;
   do {
     Timer t;
     last = summarizer.run(dialogue, lexicon);
@@ -152,7 +150,47 @@ LengthRow run_length(const std::vector<text::Dialogue>& base, int requested,
   } while (static_cast<int>(ms.size()) < std::max(1, options.max_repeats) &&
            total.seconds() < options.min_seconds);
   std::sort(ms.begin(), ms.end());
-  row.ms = ms[ms.size() / 2];
+  return ms[ms.size() / 2];
+}
+
+// A row whose EACA attention took chunk-and-bridge by the length-based choice, against the same model
+// with full attention forced (LengthRow::full_*).
+void compare_with_full_attention(LengthRow& row, const text::Dialogue& dialogue, const Summarized& chunked,
+                                 const text::Lexicon& lexicon, const Summarizer& summarizer,
+                                 const StressOptions& options) {
+  const auto* model = dynamic_cast<const EacaModel*>(summarizer.scorer.get());
+  if (model == nullptr || model->attention_kernel() != AttentionKernel::kAuto ||
+      row.attention_kernel.rfind("chunk_bridge", 0) != 0)
+    return;
+  auto full_model = std::make_unique<EacaModel>(*model);
+  full_model->set_attention_kernel(AttentionKernel::kFused);
+  const Summarizer full{std::move(full_model), summarizer.decode};
+  Summarized last;
+  row.full_ms = median_run_ms(dialogue, lexicon, full, options, last);
+  std::vector<char> in_a(chunked.prepared.units.size(), 0), in_b(in_a.size(), 0);
+  for (const auto& s : chunked.summary.sentences) in_a[static_cast<std::size_t>(s.unit)] = 1;
+  for (const auto& s : last.summary.sentences) in_b[static_cast<std::size_t>(s.unit)] = 1;
+  int both = 0, either = 0;
+  for (std::size_t u = 0; u < in_a.size(); ++u) {
+    both += in_a[u] && in_b[u];
+    either += in_a[u] || in_b[u];
+  }
+  row.full_summary_jaccard = either == 0 ? 1.0 : static_cast<double>(both) / either;
+  row.full_max_inclusion_diff = 0.0;
+  for (std::size_t u = 0; u < chunked.scores.inclusion.size() && u < last.scores.inclusion.size(); ++u)
+    row.full_max_inclusion_diff = std::max(
+        row.full_max_inclusion_diff, std::fabs(static_cast<double>(chunked.scores.inclusion[u]) - last.scores.inclusion[u]));
+}
+
+LengthRow run_length(const std::vector<text::Dialogue>& base, int requested,
+                     const text::Lexicon& lexicon, const Summarizer& summarizer,
+                     const StressOptions& options) {
+  LengthRow row;
+  row.requested = requested;
+  const text::Dialogue dialogue = build_long_dialogue(base, requested, &row.repeated);
+  Summarized last;
+  row.ms = median_run_ms(dialogue, lexicon, summarizer, options, last);
+  row.attention_kernel = last.scores.attention_kernel;
   row.units = static_cast<int>(last.prepared.units.size());
   row.us_per_unit = 1e3 * row.ms / std::max(1, row.units);
   row.summary_units = static_cast<int>(last.summary.sentences.size());
@@ -164,6 +202,7 @@ LengthRow run_length(const std::vector<text::Dialogue>& base, int requested,
   row.entropy_bits = spread.entropy_bits;
   row.max_weight = spread.max_weight;
   row.peak_rss_mb = peak_rss_mb();
+  compare_with_full_attention(row, dialogue, last, lexicon, summarizer, options);
   return row;
 }
 

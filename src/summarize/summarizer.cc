@@ -33,10 +33,13 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
     if (o.max_chars || o.max_sentences) s.decode.f1_stop_chars = 0.0f;
     if (o.reported_speech) model->mutable_config().reported_speech = *o.reported_speech;
     model->set_kv_dtype(o.kv);
+    model->set_attention_kernel(o.attention_kernel);
     s.scorer = std::move(model);
   } else {
     KESSEL_CHECK_ARG(!o.reported_speech, "make_summarizer: voice needs a model (the unsupervised rankers render "
                                          "the sentences verbatim)");
+    KESSEL_CHECK_ARG(o.attention_kernel == AttentionKernel::kAuto, "make_summarizer: attention_kernel '",
+                     attention_kernel_name(o.attention_kernel), "' needs a model (the EACA attention's kernel)");
     KESSEL_CHECK_ARG(o.kv == KvDtype::kFloat32, "make_summarizer: kv int8 needs a model (the unsupervised "
                      "rankers keep no K/V: centrality's keys are its queries, the others use no attention)");
     if (o.ranker == "centrality") {

@@ -35,6 +35,7 @@ nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitSc
     for (const auto& t : p.dialogue->turns) turns.push_back({{"speaker", text::to_string(t.speaker)}, {"text", t.text}});
     j["turns"] = std::move(turns);
   }
+  if (explain && !explain->attention_kernel.empty()) j["attention_kernel"] = explain->attention_kernel;
   if (explain && explain->attention.size() > 0) {
     const auto& a = explain->attention;
     nlohmann::json units = nlohmann::json::array();

@@ -81,6 +81,27 @@ def torch_nn_bilstm(x, P):
     return out[:, 0, :].numpy()
 
 
+# The dense columns the per-modality normalization covers besides the E text columns (eaca_features.h:
+# kWheelX, kWheelY, kTimeSin, kTimeCos, kHasTime).
+WHEEL_TIME_COLUMNS = [13, 14, 15, 16, 17]
+
+
+def modality_norm(x, E, P):
+    """x with its text, wheel and time columns each layer-normalized (torch.nn.functional.layer_norm,
+    eps 1e-5), with the gain mnorm_w and bias mnorm_b (EacaConfig::modality_norm)."""
+    cols = list(range(E)) + [E + c for c in WHEEL_TIME_COLUMNS]
+    parts, start = [], 0
+    for size in (E, 2, 3):
+        seg = x[:, cols[start:start + size]]
+        parts.append(torch.nn.functional.layer_norm(seg, (size,), P["mnorm_w"][start:start + size],
+                                                    P["mnorm_b"][start:start + size], eps=1e-5))
+        start += size
+    normed = torch.cat(parts, dim=1)
+    out = x.clone()
+    out[:, cols] = normed
+    return out
+
+
 def torch_forward(trace, P):
     """Salience, has-emotion and emotion-source logits (and h0, h1, g) from the trace's features."""
     f, sw = trace["features"], trace["switches"]
@@ -95,6 +116,8 @@ def torch_forward(trace, P):
         mean = P["emb"][torch.as_tensor(ids[a:b], dtype=torch.long)].mean(0) if b > a else torch.zeros(E, dtype=torch.float64)
         rows.append(torch.cat([mean, torch.as_tensor(f["dense"][u], dtype=torch.float64)]))
     x = torch.stack(rows)
+    if sw.get("modality_norm"):
+        x = modality_norm(x, E, P)
     h0 = torch.tanh(x @ P["w_in"].T + P["b_in"])
     times = torch.as_tensor(f["times"], dtype=torch.float64) if len(f["times"]) else None
     use_times = terms and times is not None and sw["time_decay"] > 0.0
@@ -174,7 +197,15 @@ WIDTH_CASES = [case + (SMALL,) for case in CASES] + [
 ]
 
 
-@pytest.mark.parametrize("lang,index,timed,attention,context,emotion,widths", WIDTH_CASES)
+# Per-modality normalization (issue 27 item 7), timed and untimed, under both context encoders.
+NORM_CASES = [case + (dict(SMALL, modality_norm=True),) for case in [
+    ("zh", 1, True, "eaca", "bilstm", True),
+    ("en", 1, False, "eaca", "attention", True),
+    ("en", 0, True, "eaca", "attention", True),
+]] + [("zh", 1, True, "eaca", "bilstm", True, dict(DEFAULT_WIDTHS, modality_norm=True, zero_text_init=True))]
+
+
+@pytest.mark.parametrize("lang,index,timed,attention,context,emotion,widths", WIDTH_CASES + NORM_CASES)
 def test_forward_and_gradients_match_pytorch(lang, index, timed, attention, context, emotion, widths):
     d = dialogue(lang, index, timed)
     kw = dict(attention=attention, context_encoder=context is not None, context=context or "attention",

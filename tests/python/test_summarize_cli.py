@@ -665,3 +665,26 @@ def test_kv_int8_scores_a_model_and_a_bad_kv_is_a_usage_error(tmp_path):
         no_model = run(cmd, *data, "--kv", "int8", check=False)
         assert no_model.returncode == 2 and "--kv int8: needs --model" in no_model.stderr, \
             (cmd, no_model.returncode, no_model.stderr)
+
+
+def test_attention_kernel_is_shown_chosen_by_length_and_overridable(tmp_path):
+    """--attention-kernel (issue 27 item 5): --explain names the kernel the EACA attention ran on; auto
+    picks fused for these short dialogues (the measured table, docs/benchmarks.md), a forced kernel is
+    named as forced, the reference and a one-dialogue-wide chunk give the same summaries as fused, and
+    without a model the flag is a usage error naming it."""
+    model = tmp_path / "m.safetensors"
+    run("train", "--data", SAMPLES["zh"], "--out", model, "--members", "1", "--epochs", "2")
+    auto = summarize(SAMPLES["zh"], "--model", model, "--explain")
+    assert {r["attention_kernel"] for r in auto} == {"fused"}, [r.get("attention_kernel") for r in auto]
+    ref = summarize(SAMPLES["zh"], "--model", model, "--explain", "--attention-kernel", "reference")
+    assert {r["attention_kernel"] for r in ref} == {"reference (forced)"}
+    assert [[s["text"] for s in r["sentences"]] for r in ref] == [[s["text"] for s in r["sentences"]] for r in auto]
+    chunk = summarize(SAMPLES["zh"], "--model", model, "--explain", "--attention-kernel", "chunk_bridge")
+    assert {r["attention_kernel"] for r in chunk} == {"chunk_bridge(C=256) (forced)"}
+    assert [[s["text"] for s in r["sentences"]] for r in chunk] == [[s["text"] for s in r["sentences"]] for r in auto]
+    p = run("summarize", "--input", SAMPLES["zh"], "--attention-kernel", "fused", check=False)
+    assert p.returncode == 2 and "--attention-kernel: needs --model" in p.stderr, (p.returncode, p.stderr)
+    p = run("summarize", "--input", SAMPLES["zh"], "--model", model, "--attention-kernel", "flash", check=False)
+    assert p.returncode == 2 and "--attention-kernel" in p.stderr, (p.returncode, p.stderr)
+    an = json.loads(run("analyze", "--data", SAMPLES["zh"], "--model", model, "--json").stdout)
+    assert set(an["compute"]["attention_kernels"]) == {"fused"}, an["compute"]

@@ -27,6 +27,8 @@ struct Analysis {
   // compute
   std::string scorer;              // Scorer::name()
   std::vector<StageTime> stages;   // prepare, the scorer's parts ("score: ..."), decode, oracle
+  // EACA: how many dialogues ran each attention kernel (UnitScores::attention_kernel); empty otherwise.
+  std::map<std::string, std::size_t> attention_kernels;
   // data
   double token_entropy_bits = 0.0;  // Shannon entropy of the token distribution
   std::size_t tokens = 0, vocabulary = 0;

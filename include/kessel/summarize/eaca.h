@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kessel/attention.h"
+#include "kessel/attention_choice.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/lexicon.h"
@@ -49,6 +50,14 @@ struct EacaConfig {
   // dialogue's share of units with an expressed emotion; gamma = this, 0 is off. Needs the emotion
   // terms and softmax.
   float emotion_balance = 0.0f;
+  // Per-modality normalization (seed 000 §4.3, nn's HybridLayerNorm; issue 27 item 7): before the fusion
+  // layer W_in, the text (the E embedding columns), emoji-wheel (2) and time (sin, cos, flag) columns of
+  // x are each layer-normalized over their own columns, with their own learned gain and bias (tensors
+  // mnorm_w, mnorm_b [E + 5]); the other dense columns pass as they are. Off: today's fusion.
+  bool modality_norm = false;
+  // The seed's initialization of the fusion layer: the text columns of W_in (its rows in the seed's
+  // [F, D] layout) start at zero, so training begins from the other features. Training only.
+  bool zero_text_init = false;
   // Decoding budget, chosen per data set from the training summaries (eaca_train.cc).
   int max_sentences = 4;
   int max_chars = 0;
@@ -131,6 +140,11 @@ class EacaModel final : public Scorer {
   // no context layer and the EACA attention off), where int8 would silently change nothing.
   void set_kv_dtype(KvDtype kv_dtype);
   KvDtype kv_dtype() const { return kv_dtype_; }
+  // The EACA customer attention's kernel while scoring (kessel/attention_choice.h): auto (the default)
+  // picks fused or chunk-and-bridge by the dialogue's length from the measured table; the others force
+  // one. A scoring option like kv_dtype: never saved. UnitScores::attention_kernel says what ran.
+  void set_attention_kernel(AttentionKernel kernel) { attention_kernel_ = kernel; }
+  AttentionKernel attention_kernel() const { return attention_kernel_; }
 
   DecodeOptions decode_options() const;  // the stored budget, constraint on
   const EacaConfig& config() const { return config_; }
@@ -164,6 +178,7 @@ class EacaModel final : public Scorer {
 
   EacaConfig config_;
   KvDtype kv_dtype_ = KvDtype::kFloat32;
+  AttentionKernel attention_kernel_ = AttentionKernel::kAuto;
   std::vector<float> params_;
   std::vector<float> compressor_;
   std::map<std::string, std::string> metadata_;

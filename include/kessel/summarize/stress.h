@@ -65,6 +65,15 @@ struct LengthRow {
   // sentences attend to their copies, so such a row's entropy measures the repetition.
   bool repeated = false;
   std::string problems;  // what the modality checks found wrong here; empty when nothing
+  // The EACA attention's kernel at this length (UnitScores::attention_kernel; empty without one). When
+  // the length-based choice took chunk-and-bridge, the same dialogue also runs with full (fused)
+  // attention forced, once the peak above is taken: its time (median, as `ms`), the share of the two
+  // summaries' units in common (|A and B| / |A or B|) and the largest |difference| of the units'
+  // inclusion probabilities. -1 when not compared.
+  std::string attention_kernel;
+  double full_ms = -1.0;
+  double full_summary_jaccard = -1.0;
+  double full_max_inclusion_diff = -1.0;
 };
 
 struct ModalityCase {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kessel/attention.h"
+#include "kessel/attention_choice.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/text/lexicon.h"
 
@@ -22,6 +23,9 @@ struct SummarizerOptions {
   // keys are its queries' own tf-idf rows, so an int8 copy would add memory, not save it, and the
   // other rankers use no attention) and for a model with no engine attention layer.
   KvDtype kv = KvDtype::kFloat32;
+  // The EACA attention's kernel (EacaModel::set_attention_kernel): auto chooses by length from the
+  // measured table; the others force one. Anything but auto needs a model (InvalidArgument).
+  AttentionKernel attention_kernel = AttentionKernel::kAuto;
   // Overrides of the defaults. With a model the defaults are its stored budget and redundancy; an
   // explicit max_chars replaces its character budget (per-dialogue or fixed) with that fixed one, and
   // max_sentences without max_chars drops it (N sentences, however long); either one turns the model's

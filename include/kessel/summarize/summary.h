@@ -92,6 +92,9 @@ struct UnitScores {
   // kMaxExplainUnits units (the map grows as Q x U; a 10,000-turn dialogue's would be 200 MB).
   std::vector<int> attention_queries;
   Tensor attention;
+  // The kernel the EACA attention ran on (kessel/attention_choice.h: "fused", "chunk_bridge(C=256)",
+  // "... (forced)"); empty for a scorer without one.
+  std::string attention_kernel;
 };
 
 // Time and floating-point work of one part of a score() call (`kessel analyze`'s compute quadrant).

@@ -6,8 +6,11 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "kessel/attention_choice.h"
 #include "kessel/cpu.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
@@ -49,13 +52,22 @@ struct Fixture {
   EacaDims dims{61, 4, 5, 3};
   std::vector<float> params;
   EacaTargets targets;
-  // bilstm: the BiLSTM context encoder, with an even D (3 units per direction).
-  explicit Fixture(bool timed, bool bilstm = false) : dialogue(tiny_dialogue(timed)) {
+  // bilstm: the BiLSTM context encoder, with an even D (3 units per direction); modality_norm: the
+  // per-modality normalization before the fusion layer, its gain and bias moved off 1 and 0.
+  explicit Fixture(bool timed, bool bilstm = false, bool modality_norm = false) : dialogue(tiny_dialogue(timed)) {
     if (bilstm) dims = EacaDims{61, 4, 6, 3, true};
+    dims.modality_norm = modality_norm;
     prepared = prepare(dialogue, lex);
     features = compute_features(prepared, dims.V);
     params.assign(static_cast<std::size_t>(eaca_param_count(dims)), 0.0f);
     eaca_init(params.data(), dims, 7);
+    if (modality_norm) {
+      const EacaWeights w = carve_weights(params.data(), dims);
+      for (int c = 0; c < dims.M(); ++c) {
+        w.mnorm_w[c] = 1.0f + 0.1f * static_cast<float>(c % 3);
+        w.mnorm_b[c] = 0.05f * static_cast<float>(c % 4) - 0.05f;
+      }
+    }
     for (std::size_t u = 0; u < prepared.units.size(); ++u) targets.salience.push_back(u % 3 == 0 ? 1.0f : 0.2f);
     targets.has_emotion = 1.0f;
     for (std::size_t m = 0; m < prepared.mentions.size(); ++m)
@@ -64,8 +76,9 @@ struct Fixture {
 };
 
 // only: the tensors to check (all when empty).
-void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false, const std::vector<std::string>& only = {}) {
-  Fixture fx(timed, bilstm);
+void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false, const std::vector<std::string>& only = {},
+                     bool modality_norm = false) {
+  Fixture fx(timed, bilstm, modality_norm);
   ASSERT_GE(fx.features.customer_units.size(), 2u);
   ASSERT_TRUE(fx.features.any_expressed) << "the tiny dialogue must carry an expressed emotion";
   const LossWeights lw{0.3f, 0.3f};
@@ -143,6 +156,104 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesEmotionBalance) {
 }
 TEST(EacaModel, GradientsMatchFiniteDifferencesAdaptiveTemperatureBiLstm) {
   check_gradients(true, adaptive({true, true, 0.01f}, 0.5f), true);
+}
+
+// Chunk-and-bridge (EacaSwitches::kernel, issue 27 item 5) with chunks of 2-3 units, so that the tiny
+// dialogue's queries see their own chunk and the bridges: the EACA attention runs every unit as a query
+// with the customer rows scattered in (eaca_model.h, EacaAttnCall), and its backward gathers dq back;
+// the self-attention context layer takes the same kernel.
+EacaSwitches chunked(EacaSwitches sw, Index chunk) {
+  sw.kernel = AttentionKernel::kChunkBridge;
+  sw.kernel_table.chunk_size = chunk;
+  return sw;
+}
+TEST(EacaModel, GradientsMatchFiniteDifferencesChunkBridge) {
+  check_gradients(true, chunked({true, true, 0.01f}, 2));
+  check_gradients(false, adaptive(chunked({true, true, 0.0f}, 3), 0.5f), true);
+  check_gradients(true, chunked({true, true, 0.01f, true, Normalizer::kFuzzy}, 2));
+}
+
+double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double m = 0.0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) m = std::max(m, std::fabs(double(a[i]) - b[i]));
+  return m;
+}
+
+// The forward through each kernel: the reference path and chunk-and-bridge with one chunk over every
+// unit give the fused path's results; chunks of 2 units change the EACA output.
+TEST(EacaModel, EachKernelAgreesWithFullAttentionWhereItShould) {
+  for (const bool bilstm : {false, true}) {
+    Fixture fx(true, bilstm);
+    const EacaWeights w = carve_weights(fx.params.data(), fx.dims);
+    auto forward = [&](AttentionKernel kernel, Index chunk) {
+      EacaSwitches sw{true, true, 0.01f};
+      sw.kernel = kernel;
+      sw.kernel_table.chunk_size = chunk;
+      EacaActivations a;
+      eaca_forward(a, w, fx.dims, sw, fx.features, fx.prepared.mention_unit);
+      std::vector<float> map(static_cast<std::size_t>(a.Q) * static_cast<std::size_t>(a.U));
+      eaca_emotion_weights(map.data(), a, fx.dims, sw, fx.features);
+      return std::make_tuple(a.e, a.salience, map);
+    };
+    const auto [e, sal, map] = forward(AttentionKernel::kFused, 0);
+    for (const auto& [kernel, chunk] : std::vector<std::pair<AttentionKernel, Index>>{
+             {AttentionKernel::kReference, 0}, {AttentionKernel::kChunkBridge, 1000}, {AttentionKernel::kAuto, 0}}) {
+      const auto [e2, sal2, map2] = forward(kernel, chunk);
+      SCOPED_TRACE(attention_kernel_name(kernel));
+      EXPECT_LE(max_abs_diff(e, e2), 1e-5);
+      EXPECT_LE(max_abs_diff(sal, sal2), 1e-5);
+      EXPECT_LE(max_abs_diff(map, map2), 1e-5);
+    }
+    const auto [e3, sal3, map3] = forward(AttentionKernel::kChunkBridge, 2);
+    EXPECT_GT(max_abs_diff(e, e3), 1e-4);
+    for (float x : map3) EXPECT_TRUE(std::isfinite(x));
+  }
+}
+
+// Per-modality normalization (EacaConfig::modality_norm, issue 27 item 7): the text, wheel and time
+// columns each layer-normalized before the fusion layer; the gain and bias learn, and the embedding's
+// gradient passes through the norm. Timed (the time group varies) and untimed (it is all zeros).
+TEST(EacaModel, GradientsMatchFiniteDifferencesModalityNorm) {
+  check_gradients(true, {true, true, 0.01f}, false, {}, true);
+  check_gradients(false, {true, true, 0.0f}, true, {}, true);
+  check_gradients(true, chunked({true, true, 0.01f}, 2), true, {}, true);
+}
+
+// The seed's initialization (EacaConfig::zero_text_init) zeroes W_in's text columns and nothing else;
+// both options are saved with the model, and a model without them saves no key for them.
+TEST(EacaModel, ModalityNormAndZeroTextInitAreSavedAndInitialized) {
+  EacaConfig config;
+  config.members = 1;
+  const EacaModel plain(config, 3);
+  config.zero_text_init = true;
+  const EacaModel zeroed(config, 3);
+  const EacaDims d = dims_of(config);
+  const auto specs = eaca_param_specs(d);
+  for (const auto& s : specs)
+    for (std::int64_t i = 0; i < s.size(); ++i) {
+      const auto at = static_cast<std::size_t>(s.offset + i);
+      const bool text_col = s.name == "w_in" && i % d.F() < d.E;
+      EXPECT_EQ(zeroed.parameters()[at], text_col ? 0.0f : plain.parameters()[at]) << s.name << "[" << i << "]";
+    }
+  config.modality_norm = true;
+  const EacaModel normed(config, 3);
+  const EacaDims dn = dims_of(config);
+  ASSERT_EQ(eaca_param_count(dn), eaca_param_count(d) + 2 * dn.M());
+  const EacaWeights w = carve_weights(const_cast<float*>(normed.parameters().data()), dn);
+  for (int c = 0; c < dn.M(); ++c) {
+    EXPECT_EQ(w.mnorm_w[c], 1.0f);
+    EXPECT_EQ(w.mnorm_b[c], 0.0f);
+  }
+  const auto path = std::filesystem::temp_directory_path() / "eaca_modality_norm_test.safetensors";
+  normed.save(path.string());
+  const EacaModel loaded = EacaModel::load(path.string());
+  EXPECT_TRUE(loaded.config().modality_norm);
+  EXPECT_TRUE(loaded.config().zero_text_init);
+  EXPECT_EQ(loaded.parameters(), normed.parameters());
+  plain.save(path.string());
+  EXPECT_FALSE(EacaModel::load(path.string()).config().modality_norm);
+  std::filesystem::remove(path);
 }
 
 // The warm-up scale (EacaSwitches::zscore_logits) is a constant of the step: no gradient flows into
