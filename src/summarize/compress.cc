@@ -296,6 +296,12 @@ std::vector<float> keep_probabilities(const UnitTokens& unit, const std::vector<
 
 namespace {
 
+// A clause separator that reads wrong right before a question mark: , ; : and their full-width forms.
+bool separates(const text::Token& t) {
+  return t.kind == text::TokenKind::punct &&
+         (t.text == "," || t.text == ";" || t.text == ":" || t.text == "，" || t.text == "；" || t.text == "：");
+}
+
 // Whether a punctuation token opens what follows it (a bracket or an opening quote), so that it may
 // lead a text: "“Create similar playlist” doesn't work", "(and related costs)".
 bool opens(const text::Token& t) {
@@ -309,12 +315,6 @@ bool opens(const text::Token& t) {
 // "好，，谢谢") is dropped too; punctuation that stood together in the source ("costs).", "?!") and
 // an opening bracket or quote at the start stay. The unit's own text when no content token is kept.
 // `forms`, when given, replaces each token with a non-empty entry (reported speech).
-// A clause separator that reads wrong right before a question mark: , ; : and their full-width forms.
-bool separates(const text::Token& t) {
-  return t.kind == text::TokenKind::punct &&
-         (t.text == "," || t.text == ";" || t.text == ":" || t.text == "，" || t.text == "；" || t.text == "：");
-}
-
 std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const std::vector<char>& keep,
                     const std::vector<std::string>* forms = nullptr) {
   std::string out;
@@ -545,9 +545,6 @@ std::size_t addressing_tail_start(const std::vector<text::Token>& t, std::size_t
   }
 }
 
-}  // namespace
-
-namespace {
 
 // A mention read as a name: without its @ ("@AmazonHelp" -> "AmazonHelp"); an anonymized handle
 // (TweetSumm's "@116057") stays as written, since a bare number would read as a quantity.

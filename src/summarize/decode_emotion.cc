@@ -44,9 +44,9 @@ struct Clause {
 
 // The clause of unit u that holds the unit's strongest surviving expressed mention (of at least
 // `min_strength`; the shortest such clause when several hold one as strong), when u has more than one
-// clause and is longer than whole_unit_chars; empty otherwise. English is shown as a sentence: the first letter capitalized and a full stop
-// closing a clause that was not the unit's last ("Honestly, I am so angry, this is ridiculous!" -> "I am
-// so angry."); Chinese gets its 。 from render::body.
+// clause and is longer than whole_unit_chars; empty otherwise. English is shown as a sentence: the
+// first letter capitalized and a full stop closing a clause that was not the unit's last ("Honestly, I
+// am so angry, this is ridiculous!" -> "I am so angry."); Chinese gets its 。 from render::body.
 Clause emotion_clause_of(const Context& c, int u, double min_strength) {
   Clause best;
   if (c.unit_chars[static_cast<std::size_t>(u)] <= whole_unit_chars(c.p.lang)) return best;

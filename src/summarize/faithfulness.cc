@@ -43,8 +43,8 @@ struct Pair {
   Alignment alignment;
 };
 
-// The words reported speech puts in ("the customer", "the agent's", "the company", they, their, ...) are the
-// renderer's, not the source's: aligned, a "the" of "the customer" would pull the extent back to a
+// The words reported speech puts in ("the customer", "the agent's", "the company", they, their, ...)
+// are the renderer's, not the source's: aligned, a "the" of "the customer" would pull the extent back to a
 // "The" that opens the source and bring its negations into it.
 void drop_report_words(std::vector<Piece>& body) {
   static const std::u32string kThe = U"the";

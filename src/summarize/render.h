@@ -31,8 +31,8 @@ std::string role_label(text::Speaker speaker, Lang lang);
 // when `question`, else 。. en: the text as it is.
 std::string body(const std::string& text, Lang lang, bool question);
 // A body whose source was cut off in the data (CSDS `truncated`: the utterance stops at 30 characters,
-// mid-word): zh 。 -> …。 (the CSDS protocol still splits at 。), so the reader sees the cut rather than a fragment presented as a sentence.
-// Other bodies, and a question's ？, are returned as they are.
+// mid-word): zh 。 -> …。 (the CSDS protocol still splits at 。), so the reader sees the cut rather than
+// a fragment presented as a sentence. Other bodies, and a question's ？, are returned as they are.
 std::string mark_cut(std::string body, Lang lang);
 
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their

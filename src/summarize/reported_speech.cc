@@ -353,12 +353,9 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
   // unit that is reported anyway (it has a first-person word): elsewhere the unit stays a labelled quote,
   // where "you" is clear, and a generic "you" ("Raise your hand if ...") is not misread as the company.
   const bool agent = speaker == text::Speaker::agent;
-  if (!agent && !first_person) {
-    name_first_reference(t, speaker, forced, key, out);
-    return out;
-  }
+  const bool second_person = agent || first_person;
   for (std::size_t i = 0; i < n; ++i) {
-    if (key[i].empty() || forced[i]) continue;
+    if (!second_person || key[i].empty() || forced[i]) continue;
     const std::string& k = key[i];
     const Form* f = find_form(agent ? kSecondPerson : kCompanySecondPerson, k);
     if (f == nullptr || is_brand_pronoun(t, i)) continue;

@@ -11,6 +11,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 CLI = os.environ.get("KESSEL_CLI")
 SRC = Path(os.environ.get("KESSEL_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 SAMPLES = {lang: SRC / "data" / "samples" / f"dialogues_{lang}.jsonl" for lang in ("zh", "en")}
@@ -96,3 +98,13 @@ def dialogue_json(did, n_turns, text="Parcel {i} is late and I am furious about 
     import json
     return json.dumps({"id": did, "turns": [{"speaker": "customer" if i % 2 == 0 else "agent",
                                              "text": text.format(i=i)} for i in range(n_turns)]})
+
+
+@pytest.fixture(scope="module")
+def server():
+    """One `kessel serve` with the defaults per test module that imports this fixture, ready (warm-up
+    done) before its first test, stopped after its last."""
+    s = Server()
+    s.wait_ready()
+    yield s
+    s.close()

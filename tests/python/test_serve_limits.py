@@ -14,17 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from serve_harness import CLI, SAMPLES, Server, dialogue_json
+from serve_harness import CLI, Server, dialogue_json, server  # server: the shared module fixture
 
 pytestmark = pytest.mark.skipif(not CLI or not Path(CLI).exists(), reason="KESSEL_CLI not built")
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = Server()
-    s.wait_ready()
-    yield s
-    s.close()
 
 
 def status_line(reply):

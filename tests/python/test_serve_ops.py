@@ -8,19 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from serve_harness import CLI, SAMPLES, Server
+from serve_harness import CLI, SAMPLES, Server, server  # server: the shared module fixture
 
 pytestmark = pytest.mark.skipif(not CLI or not Path(CLI).exists(), reason="KESSEL_CLI not built")
 
 ROUTES = ["/", "/review.js", "/review.css", "/health", "/healthz", "/readyz", "/metrics", "/version", "/openapi.json"]
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = Server()
-    s.wait_ready()
-    yield s
-    s.close()
 
 
 def metric(text, name):

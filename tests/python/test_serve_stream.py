@@ -8,19 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from serve_harness import CLI, Server, dialogue_json
+from serve_harness import CLI, Server, dialogue_json, server  # server: the shared module fixture
 
 pytestmark = pytest.mark.skipif(not CLI or not Path(CLI).exists(), reason="KESSEL_CLI not built")
 
 HEAD_BYTES = 64 * 1024  # SummaryStream::kHeadBytes: made before the reply starts
-
-
-@pytest.fixture(scope="module")
-def server():
-    s = Server()
-    s.wait_ready()
-    yield s
-    s.close()
 
 
 def many(n, turns=12):
