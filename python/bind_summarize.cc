@@ -54,7 +54,7 @@ class PySummarizer {
                const std::string& ranker, const std::string& attention, std::optional<int> max_sentences,
                std::optional<int> max_chars, std::optional<float> redundancy, bool constraint,
                const std::optional<std::string>& voice, const std::optional<std::string>& emotion_span,
-               const std::string& kv)
+               const std::string& kv, const std::string& attention_kernel)
       : lexicon_(text::load_default_lexicon(default_lexicon_dir(lexicon_dir_arg, "lexicon_dir", "Summarizer: "))) {
     KESSEL_CHECK_ARG(!model || ranker == "centrality", "Summarizer: ranker='", ranker,
                      "' cannot be combined with a model (the model is the ranker)");
@@ -71,6 +71,9 @@ class PySummarizer {
     o.kv = parse_kv_dtype(kv);
     KESSEL_CHECK_ARG(o.kv == KvDtype::kFloat32 || model, "Summarizer: kv='", kv,
                      "' needs a model (the unsupervised rankers keep no K/V to store as int8)");
+    o.attention_kernel = parse_attention_kernel(attention_kernel);
+    KESSEL_CHECK_ARG(o.attention_kernel == AttentionKernel::kAuto || model, "Summarizer: attention_kernel='",
+                     attention_kernel, "' needs a model (only EACA's attention has a kernel to choose)");
     summarizer_ = summarize::make_summarizer(o, lexicon_);
   }
 
@@ -448,7 +451,7 @@ void bind_summarize(py::module_& m) {
 
 Summarizer(model=None, lexicon_dir=None, ranker="centrality", attention="softmax",
            max_sentences=None, max_chars=None, redundancy=None, constraint=True, voice=None,
-           emotion_span=None, kv="float32")
+           emotion_span=None, kv="float32", attention_kernel="auto")
 
 model: a safetensors file from `kessel train` (its stored budget and expected-F1 stop apply unless
 max_sentences / max_chars / redundancy are given; either length turns the stop off); without one, the unsupervised ranker `ranker` (centrality with
@@ -457,16 +460,20 @@ trained with (ValueError otherwise). voice: with a model, "reported" (English fi
 rewritten into the third) or "verbatim" instead of the model's stored choice. emotion_span: what the
 emotion constraint adds, "clause" (the clause holding the emotion words) or "sentence"; default the
 model's, "sentence" without one. kv: "float32" or "int8", the K/V storage of the model's attention
-layers while scoring (`kessel summarize --kv`; int8 needs a model).)doc")
+layers while scoring (`kessel summarize --kv`; int8 needs a model). attention_kernel: "auto" (by
+dialogue length, from the measured crossovers), "reference", "fused" or "chunk_bridge" for the
+model's attention (`kessel summarize --attention-kernel`; anything but auto needs a model); each
+explain record's "attention_kernel" says which ran.)doc")
       .def(py::init<const std::optional<std::string>&, const std::optional<std::string>&,
                     const std::string&, const std::string&, std::optional<int>, std::optional<int>,
                     std::optional<float>, bool, const std::optional<std::string>&,
-                    const std::optional<std::string>&, const std::string&>(),
+                    const std::optional<std::string>&, const std::string&, const std::string&>(),
            py::arg("model") = py::none(), py::arg("lexicon_dir") = py::none(),
            py::arg("ranker") = "centrality", py::arg("attention") = "softmax",
            py::arg("max_sentences") = py::none(), py::arg("max_chars") = py::none(),
            py::arg("redundancy") = py::none(), py::arg("constraint") = true,
-           py::arg("voice") = py::none(), py::arg("emotion_span") = py::none(), py::arg("kv") = "float32")
+           py::arg("voice") = py::none(), py::arg("emotion_span") = py::none(), py::arg("kv") = "float32",
+           py::arg("attention_kernel") = "auto")
       .def(
           "summarize", &PySummarizer::summarize, py::arg("dialogue"), py::arg("explain") = false,
           R"doc(Summarize one dialogue: a dict (or JSON string) in the kessel, CSDS or TweetSumm format.

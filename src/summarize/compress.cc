@@ -57,6 +57,12 @@ bool is_negator_char(const text::Token& t) {
   return kNegators.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
 }
 
+// Two characters that say how sure the speaker is (应该 可能 好像 ...).
+bool is_hedge(std::string_view two) {
+  static constexpr std::string_view kHedges[] = {"应该", "应当", "可能", "好像", "似乎", "也许", "大概", "估计", "或许"};
+  return std::find(std::begin(kHedges), std::end(kHedges), two) != std::end(kHedges);
+}
+
 bool first_cp_in(const text::Token& t, std::u32string_view set) {
   if (t.kind != text::TokenKind::cjk) return false;
   std::size_t at = 0;
@@ -110,10 +116,10 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
   for (std::size_t i = 0; i < T; ++i) {
     const text::Token& t = tokens[i];
     const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i) && ends_clause(tokens, i);
-    // 是吧 对吧 好吧 行吧 and a final 嘛 ask for agreement ("不需要自己承担运费是吧", "您有新订单嘛"): the
-    // tag and the word before it stay.
-    const bool tag = ends_clause(tokens, i) && i > 0 &&
-                     ((t.text == "吧" && first_cp_in(tokens[i - 1], U"是对好行")) || t.text == "嘛");
+    // A clause-final 吧 or 嘛 asks for agreement or presumes ("不需要自己承担运费是吧", "数据线里面有吧",
+    // "您有新订单嘛"); without it the sentence asserts. Where it only softens a suggestion ("您先试试吧")
+    // keeping it changes nothing. The tag and the word before it stay.
+    const bool tag = ends_clause(tokens, i) && i > 0 && (t.text == "吧" || t.text == "嘛");
     if (tag) guarded[i - 1] = 1;
     const bool final_particle = (first_cp_in(t, U"吗么") && ends_clause(tokens, i)) || asking_ne || tag;
     if (asking_ne) {
@@ -141,6 +147,9 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // "说今天到"), and 想 before 知道 / 问 / 了解 ("想知道啥时候发" is not "知道啥时候发").
     if (t.text == "你" && i + 1 < T && tokens[i + 1].text == "们") guarded[i] = guarded[i + 1] = 1;
     if (t.text == "想" && i + 1 < T && first_cp_in(tokens[i + 1], U"知问了")) guarded[i] = guarded[i + 1] = 1;
+    // How sure the speaker is: "应该是付款了" must not become the certain "是付款" (a hedge word and
+    // the whole of its word stay).
+    if (i + 1 < T && is_hedge(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;
     if (!is_negator_char(t)) continue;
     guarded[i] = 1;
     // A不A (能不能, 有没有) and X否 (是否, 能否): the A or X asks with the negator.

@@ -132,6 +132,24 @@ def test_emotion_span_matches_the_cli(tmp_path):
         kessel.Summarizer(emotion_span="word")
 
 
+@needs_cli
+def test_attention_kernel_matches_the_cli_and_says_which_ran(tmp_path):
+    model = trained_model(tmp_path, "zh")
+    for kernel in ("reference", "fused", "chunk_bridge"):
+        s = kessel.Summarizer(model=str(model), attention_kernel=kernel)
+        expected = cli_summaries(SAMPLES["zh"], "--model", str(model), "--attention-kernel", kernel, "--explain")
+        got = [s.summarize(d, explain=True) for d in dialogues("zh")]
+        assert [g["summary"] for g in got] == [e["summary"] for e in expected]
+        assert {g["attention_kernel"] for g in got} == {e["attention_kernel"] for e in expected} == {kernel}
+    # auto: the sample dialogues are short, under the measured crossover, so the fused kernel runs.
+    auto = kessel.Summarizer(model=str(model)).summarize(dialogues("zh")[0], explain=True)
+    assert auto["attention_kernel"] == "fused"
+    with pytest.raises(ValueError, match="attention_kernel='fused' needs a model"):
+        kessel.Summarizer(attention_kernel="fused")
+    with pytest.raises(ValueError, match="flash"):
+        kessel.Summarizer(model=str(model), attention_kernel="flash")
+
+
 def test_accepts_json_strings_and_the_other_formats():
     s = kessel.Summarizer()
     d = dialogues("zh")[0]

@@ -203,6 +203,16 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const auto um = compress_features(pm, 97);
   // The company as subject, wanting to know, the question word and the 嘛 tag with its word stay.
   EXPECT_EQ(compress_unit(pm.units[0], um[0], w, 0.5f), "你们想知道啥时候订单嘛");
+  // A presuming 吧 stays with its word: "数据线里面有吧" must not become the assertion "数据线里面有".
+  auto presume = make_dialogue({{Speaker::customer, {"那个数据线里面有吧，我看一下"}}});
+  const Prepared pp = prepare(presume, lexicon());
+  const auto up = compress_features(pp, 97);
+  EXPECT_NE(compress_unit(pp.units[0], up[0], w, 0.5f).find("有吧"), std::string::npos);
+  // A hedge stays: "应该是付款了" is not the certain "是付款".
+  auto hedge = make_dialogue({{Speaker::customer, {"我这边应该是付款了"}}});
+  const Prepared ph = prepare(hedge, lexicon());
+  const auto uh = compress_features(ph, 97);
+  EXPECT_NE(compress_unit(ph.units[0], uh[0], w, 0.5f).find("应该"), std::string::npos);
   // Only the question mark would be left: no content token, so the unit is rendered whole.
   EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
 }
