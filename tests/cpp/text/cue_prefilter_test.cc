@@ -61,7 +61,8 @@ TEST(CuePrefilter, CaseIsIgnoredUnderIcase) {
 
 TEST(CuePrefilter, WhatItDoesNotReadRequiresNothing) {
   EXPECT_TRUE(admits(L"(?=x)y", L"z"));
-  EXPECT_TRUE(admits(L"(a)\\1", L"z"));
+  EXPECT_TRUE(admits(L"(a?)\\1", L"z"));  // a back-reference requires nothing itself
+  EXPECT_FALSE(admits(L"(a)\\1", L"z"));  // its group still does
   EXPECT_TRUE(admits(L"[[:alpha:]]", L"z"));
   EXPECT_TRUE(admits(L"a)", L"z"));
   EXPECT_TRUE(admits(L"a{x}", L"z"));
