@@ -44,6 +44,30 @@ std::string as_jsonl(const std::string& body) {
   return body;
 }
 
+// One line (trailing whitespace aside) starting with '{': a single JSONL record, as wrk, curl and
+// most clients send one dialogue.
+bool one_object_line(const std::string& body) {
+  const std::size_t first = body.find_first_not_of(" \t");
+  const std::size_t last = body.find_last_not_of(" \t\r\n");
+  if (first == std::string::npos || body[first] != '{') return false;
+  const std::size_t line_break = body.find_first_of("\r\n");
+  return line_break == std::string::npos || line_break > last;
+}
+
+// The dialogues of the body. A one-object line is read as it is, without as_jsonl's parse and dump:
+// the reader parses it with the same strict parser, so it gives the record as_jsonl would give
+// (a line starting with '{' is never taken for a transcript). Should that reading fail, the body
+// takes the general path, so that every error reads as before.
+text::ReadResult read_body(const std::string& body) {
+  if (one_object_line(body)) {
+    try {
+      return text::read_dialogues_from_string(body, "request");
+    } catch (const Error&) {
+    }
+  }
+  return text::read_dialogues_from_string(as_jsonl(body), "request");
+}
+
 }  // namespace
 
 std::string read_whole_body(const httplib::ContentReader& reader, std::size_t max_bytes) {
@@ -68,7 +92,7 @@ text::ReadResult read_dialogues(const std::string& body, const BodyLimits& limit
   if (body.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InvalidArgument(
         "request: the body holds no dialogue (send JSONL, a JSON object or an array)");
-  text::ReadResult input = text::read_dialogues_from_string(as_jsonl(body), "request");
+  text::ReadResult input = read_body(body);
   if (input.dialogues.size() > static_cast<std::size_t>(limits.max_dialogues))
     throw InvalidArgument("request: " + std::to_string(input.dialogues.size()) +
                           " dialogues; this server takes at most " +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cwchar>
+#include <optional>
 // GCC 12 reports maybe-uninitialized inside libstdc++'s own <regex> automaton (std::function moved
 // out of a _State) when built with -O2 and the sanitizers; the warning is in the library header, not
 // in this file, so it is silenced for <regex> only.
@@ -10,6 +11,8 @@
 #include <regex>
 #pragma GCC diagnostic pop
 #include <string>
+
+#include "cue_prefilter.h"
 
 namespace kessel::text::detail {
 
@@ -99,7 +102,13 @@ namespace {
 struct CompiledCue {
   const EmotionCue* cue;
   std::wregex re;
+  bool icase;
+  CueRequirement required;  // what a match contains (cue_prefilter.h): a text without it is skipped
 };
+
+const std::ctype<wchar_t>& ctype_of(const std::wregex& re) {
+  return std::use_facet<std::ctype<wchar_t>>(re.getloc());
+}
 
 // Tweets write "haven’t" as often as "haven't": an apostrophe in an English pattern matches both.
 std::wstring with_any_apostrophe(const std::wstring& pattern) {
@@ -121,7 +130,10 @@ const std::vector<CompiledCue>& compiled_cues() {
         flags |= std::regex::icase;
         pattern = with_any_apostrophe(pattern);
       }
-      out.push_back({&c, std::wregex(pattern, flags)});
+      std::wregex re(pattern, flags);
+      const bool icase = (flags & std::regex::icase) != 0;
+      CueRequirement required = cue_requirement(pattern, icase, ctype_of(re));
+      out.push_back({&c, std::move(re), icase, std::move(required)});
     }
     return out;
   }();
@@ -162,8 +174,12 @@ void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
   if (language != Language::zh && language != Language::en) return;
   const std::wstring text(decoded.cps.begin(), decoded.cps.end());
   std::vector<EmotionMention> found;
+  std::optional<TextChars> chars;  // for the language's first cue; the others share its case rule
+  bool chars_icase = false;
   for (const CompiledCue& c : compiled_cues()) {
     if (c.cue->language != language) continue;
+    if (!chars) chars.emplace(text, chars_icase = c.icase, ctype_of(c.re));
+    if (c.icase == chars_icase && !may_match(c.required, *chars)) continue;
     for (auto it = std::wsregex_iterator(text.begin(), text.end(), c.re); it != std::wsregex_iterator();
          ++it) {
       const auto start = static_cast<std::int64_t>(it->position());
@@ -181,6 +197,16 @@ void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
                   std::make_move_iterator(found.end()));
   std::sort(mentions.begin(), mentions.end(),
             [](const EmotionMention& a, const EmotionMention& b) { return a.char_start < b.char_start; });
+}
+
+CueCheck check_cue(std::size_t i, const std::wstring& text) {
+  const CompiledCue& c = compiled_cues().at(i);
+  CueCheck out;
+  for (auto it = std::wsregex_iterator(text.begin(), text.end(), c.re);
+       it != std::wsregex_iterator(); ++it)
+    out.matched = out.matched || it->length() > 0;
+  out.admitted = may_match(c.required, TextChars(text, c.icase, ctype_of(c.re)));
+  return out;
 }
 
 }  // namespace kessel::text::detail

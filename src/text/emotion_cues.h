@@ -15,6 +15,8 @@
 // docs/text.md ("Implicit emotion") gives the figures.
 #pragma once
 
+#include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,5 +41,13 @@ const std::vector<EmotionCue>& emotion_cues();
 // non-overlapping on entry and on exit). Byte offsets and `expression` are left for the caller.
 void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
                       std::vector<EmotionMention>& mentions);
+
+// For the prefilter's tests (cue_prefilter.h): whether cue `i`'s regex finds a non-empty match in
+// `text`, and whether its prefilter lets the regex run on `text`.
+struct CueCheck {
+  bool matched = false;
+  bool admitted = false;
+};
+CueCheck check_cue(std::size_t i, const std::wstring& text);
 
 }  // namespace kessel::text::detail

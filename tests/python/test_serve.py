@@ -91,6 +91,18 @@ def test_one_object_or_an_array_is_accepted(server):
     assert status == 200 and lines(body) == expected
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_one_line_object_is_answered_as_the_same_object_pretty_printed(server, lang):
+    # One line is read by the dialogue reader directly; a pretty-printed object is parsed and
+    # re-dumped first (serve_body.cc). The replies are the same bytes.
+    first = SAMPLES[lang].read_text(encoding="utf-8").splitlines()[0]
+    pretty = json.dumps(json.loads(first), indent=2, ensure_ascii=False)
+    expected = server.request("/summarize?explain=1", pretty)
+    assert expected[0] == 200
+    for body in (first, first + "\n", first + "\r\n\r\n", "  " + first + " \t", json.dumps(json.loads(first))):
+        assert server.request("/summarize?explain=1", body) == expected
+
+
 def test_review_page_and_report(server):
     status, ctype, page = server.request("/")
     assert status == 200 and ctype.startswith("text/html")

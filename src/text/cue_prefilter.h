@@ -1,0 +1,46 @@
+// A literal prefilter for the emotion cues' regular expressions (emotion_cues.cc).
+//
+// std::wregex tries every start position of a turn, for every cue, even when the turn holds none of
+// the cue's words. The prefilter reads a pattern once and derives what any non-empty match must
+// contain: a tree of "one of these code points" leaves joined by all-of (a sequence) and one-of (an
+// alternation). A turn that lacks it cannot match, so the regex is not run on it; a turn that has
+// it is matched by the regex as before. The requirement only ever over-approximates: whatever the
+// analysis does not understand (a negated class, \d, ., a lookahead, a back-reference) requires
+// nothing, so a cue whose pattern says nothing useful always runs. Matches, and so mentions, are
+// the same as without the prefilter (tests/cpp/text/cue_prefilter_test.cc checks this on every
+// customer turn of the real validation sets).
+#pragma once
+
+#include <locale>
+#include <string_view>
+#include <vector>
+
+namespace kessel::text::detail {
+
+struct CueRequirement {
+  enum class Kind { anything, one_of_chars, all_of, one_of };
+  Kind kind = Kind::anything;
+  std::vector<wchar_t> chars;         // one_of_chars: sorted, unique
+  std::vector<CueRequirement> parts;  // all_of, one_of
+};
+
+// The distinct code points of a text, sorted; with `icase`, each one's lower and upper case too
+// (through `ctype`, the facet the regex matches with).
+class TextChars {
+ public:
+  TextChars(std::wstring_view text, bool icase, const std::ctype<wchar_t>& ctype);
+  bool has_any(const std::vector<wchar_t>& sorted) const;
+
+ private:
+  std::vector<wchar_t> chars_;
+};
+
+// What every non-empty match of an ECMAScript `pattern` contains. With `icase`, each literal also
+// stands for its lower and upper case through `ctype`.
+CueRequirement cue_requirement(std::wstring_view pattern, bool icase,
+                               const std::ctype<wchar_t>& ctype);
+
+// False only when `text` cannot hold a match.
+bool may_match(const CueRequirement& r, const TextChars& text);
+
+}  // namespace kessel::text::detail
