@@ -246,13 +246,34 @@ function showDetail(rec) {
 
 function summaryBlock(rec) {
   const list = el('ol', {class: 'summary'});
-  for (const sent of rec.sentences || []) {
+  const why = (rec.rule_channel && rec.rule_channel.sentences) || [];
+  (rec.sentences || []).forEach((sent, k) => {
     const link = el('a', {href: `#turn-${sent.turn}`, 'data-turn': String(sent.turn), text: sent.text,
                           title: `from turn ${sent.turn + 1}`});
     link.addEventListener('click', (ev) => { ev.preventDefault(); focusTurn(sent.turn); });
-    list.append(el('li', {}, link));
-  }
+    const item = el('li', {}, link);
+    if (why[k]) item.append(reasonBlock(why[k]));
+    list.append(item);
+  });
   return el('section', {}, el('h3', {text: 'Summary'}), el('p', {class: 'summary-text', text: rec.summary}), list);
+}
+
+// The rule channel's reason for one summary sentence (dual-channel attention, docs/eaca.md): the
+// sentence "kept because: ..." and, per rule, its share of the rule weights as a bar. Turn numbers
+// in `because` count from 0, as the record's do.
+function reasonBlock(row) {
+  const box = el('div', {class: 'why'}, el('span', {class: 'because', text: row.because}));
+  const bars = el('ul', {class: 'rules'});
+  for (const r of row.reasons || []) {
+    const pct = Math.round(100 * Math.max(0, Math.min(1, r.mass)));
+    const top = (r.keys || [])[0];
+    const where = top ? ` · top turn ${top.turn}${top.term ? ` “${top.term}”` : ''}` : '';
+    bars.append(el('li', {class: `rule ${r.rule}`, title: `+${r.nats} nats on ${r.fired} sentence(s)`},
+                   el('span', {class: 'bar', style: `width:${pct}%`}),
+                   el('span', {class: 'label', text: `${r.rule} ${r.mass.toFixed(2)}${where}`})));
+  }
+  box.append(bars);
+  return box;
 }
 
 function focusTurn(turn) {
