@@ -84,3 +84,16 @@ def test_html_report_shows_each_reason_escaped(tmp_path):
 
 def escape(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_python_module_gives_the_cli_rule_channel(lang):
+    kessel = pytest.importorskip("kessel")
+    import json
+    with open(SAMPLES[lang], encoding="utf-8") as f:
+        sources = [json.loads(l) for l in f if l.strip()]
+    s = kessel.Summarizer()
+    for src, rec in zip(sources, summarize(SAMPLES[lang], "--explain")):
+        got = s.summarize(src, explain=True)
+        assert got["rule_channel"] == rec["rule_channel"], src["id"]
+        assert "rule_channel" not in s.summarize(src)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kessel/attention.h"
 #include "kessel/error.h"
 #include "kessel/summarize/eaca.h"
 #include "kessel/summarize/scorers.h"
@@ -111,6 +112,50 @@ TEST(RuleChannel, WithoutTimesTheWindowIsInTurns) {
     EXPECT_NEAR(rc.rows[0].weights[j], want[j], 1e-6) << "key " << j;
   EXPECT_NE(rc.rows[0].because.find("within 1 turn of turn 0 (2 sentences, "), std::string::npos)
       << rc.rows[0].because;
+}
+
+// The engine call the channel makes (zero q and k, D = 1, key_boost [1, U] plus a broadcast bias
+// [1, 1, S, U]) gives softmax(key_boost + bias) on the fused path and the reference alike, at odd
+// sizes (one and several key tiles), for any thread count.
+TEST(RuleChannel, TheEngineCallIsTheSoftmaxOfBoostPlusBias) {
+  for (Index U : {1, 7, 37, 130}) {
+    const Index S = 3;
+    std::vector<float> boost(static_cast<std::size_t>(U)), bias(static_cast<std::size_t>(S * U));
+    for (Index j = 0; j < U; ++j)
+      boost[static_cast<std::size_t>(j)] = (j % 3 == 0 ? 2.0f : 0.0f) + (j % 5 == 1 ? 1.0f : 0.0f);
+    for (Index i = 0; i < S; ++i)
+      for (Index j = 0; j < U; ++j)
+        bias[static_cast<std::size_t>(i * U + j)] = std::abs(j - 11 * i) <= 2 ? 1.0f : 0.0f;
+    const std::vector<float> q(static_cast<std::size_t>(S), 0.0f),
+        kv(static_cast<std::size_t>(U), 0.0f);
+    AttentionInputs in;
+    in.B = 1, in.H = 1, in.Lq = S, in.Lk = U, in.D = 1, in.Dv = 1;
+    in.q = q.data(), in.k = kv.data(), in.v = kv.data();
+    in.key_boost = boost.data();
+    in.bias = Strided4<float>::contiguous(bias.data(), {1, 1, S, U});
+    for (AttentionImpl impl : {AttentionImpl::kFused, AttentionImpl::kReference}) {
+      for (int threads : {1, 3}) {
+        AttentionSpec spec;
+        spec.impl = impl;
+        spec.threads = threads;
+        std::vector<float> w(static_cast<std::size_t>(S * U));
+        attention_weights(w.data(), in, spec);
+        for (Index i = 0; i < S; ++i) {
+          std::vector<float> logits;
+          for (Index j = 0; j < U; ++j)
+            logits.push_back(boost[static_cast<std::size_t>(j)] +
+                             bias[static_cast<std::size_t>(i * U + j)]);
+          const std::vector<float> want = softmax(logits);
+          for (Index j = 0; j < U; ++j)
+            ASSERT_NEAR(w[static_cast<std::size_t>(i * U + j)], want[static_cast<std::size_t>(j)],
+                        1e-6)
+                << "U " << U << " row " << i << " key " << j
+                << (impl == AttentionImpl::kFused ? " fused" : " reference") << " threads "
+                << threads;
+        }
+      }
+    }
+  }
 }
 
 TEST(RuleChannel, ABadQueryOrWindowIsAnError) {
