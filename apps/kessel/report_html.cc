@@ -10,6 +10,7 @@
 
 #include "kessel/error.h"
 #include "kessel/text/utf8.h"
+#include "summarize/eaca_rule_channel.h"
 #include "util/atomic_file.h"
 
 namespace kessel::cli {
@@ -73,9 +74,15 @@ void HtmlReport::add(const summarize::Prepared& p, const summarize::Summary& s,
   std::string& h = body_;
   h += "<section id=\"" + anchor + "\"><h2>" + html_escape(s.id) + "</h2>\n";
   h += "<h3>Summary</h3><ol class=\"summary\">";
-  for (const auto& sent : s.sentences)
+  // The rule channel's reason for each sentence (dual-channel attention; the learned channel chose it).
+  const auto rules = p.dialogue ? summarize::rule_channel(p, s) : summarize::RuleChannel{};
+  for (std::size_t k = 0; k < s.sentences.size(); ++k) {
+    const auto& sent = s.sentences[k];
     h += "<li><a href=\"#" + anchor + "-t" + std::to_string(sent.turn) + "\">" + html_escape(sent.text) +
-         "</a> <span class=\"src\">turn " + std::to_string(sent.turn) + "</span></li>";
+         "</a> <span class=\"src\">turn " + std::to_string(sent.turn) + "</span>";
+    if (k < rules.rows.size()) h += "<div class=\"why\">" + html_escape(rules.rows[k].because) + "</div>";
+    h += "</li>";
+  }
   h += "</ol><p class=\"constraint\">emotion constraint: ";
   h += s.constraint_satisfied ? "satisfied" : "<b>not satisfied</b>";
   h += "</p>\n<h3>Dialogue</h3><table class=\"dialogue\">";
@@ -138,11 +145,13 @@ std::string HtmlReport::html() const {
          "mark.kept{background:#ffd54f;font-weight:bold}mark.lost{background:#eee}"
          "tr.sel td{background:#e8f5e9}td.n,td.who{color:#666;padding-right:1em;white-space:nowrap}"
          ".src{color:#777;font-size:85%}.heat td{width:1.2em;height:1.2em;border:1px solid #fff}"
-         ".heat th{font-size:70%;color:#555}</style></head><body>"
+         ".heat th{font-size:70%;color:#555}.why{color:#555;font-size:85%}</style></head><body>"
          "<h1>kessel summaries</h1><p>"
       << count_
       << " dialogues. Highlighted: customer emotion words (bold yellow: kept in the summary). "
-         "Summary sentences link to their source turns; green rows are the turns the summary quotes."
+         "Summary sentences link to their source turns; green rows are the turns the summary quotes. "
+         "Under each sentence, the rule channel's reason: the explicit rules (customer emotion, customer "
+         "question, time window) and the weights they give."
          "</p>\n"
       << body_ << "</body></html>\n";
   return out.str();

@@ -3,8 +3,46 @@
 #include <string>
 
 #include "kessel/text/dialogue.h"
+#include "summarize/eaca_rule_channel.h"
 
 namespace kessel::summarize {
+
+namespace {
+
+// "rule_channel" of an explain record: the rule channel of the dual-channel attention
+// (eaca_rule_channel.h), the reason shown for each selected sentence, in summary order:
+// {"rules": {"emotion_nats", "question_nats", "window_nats", "window_seconds" | "window_turns"},
+//  "sentences": [{"unit", "turn", "because", "reasons": [{"rule", "nats", "mass", "fired", "keys":
+//  [{"unit", "turn", "weight", "term"?}]}], "weights"?: [U]}]}; the weights over all units are given
+// up to kMaxExplainUnits units.
+nlohmann::json rule_channel_json(const Prepared& p, const Summary& s) {
+  const RuleChannel rc = rule_channel(p, s);
+  const auto& o = rc.options;
+  nlohmann::json rules = {{"emotion_nats", o.emotion_nats}, {"question_nats", o.question_nats}, {"window_nats", o.window_nats}};
+  if (rc.by_time)
+    rules["window_seconds"] = o.window_seconds;
+  else
+    rules["window_turns"] = o.window_turns;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : rc.rows) {
+    nlohmann::json reasons = nlohmann::json::array();
+    for (const auto& r : row.reasons) {
+      nlohmann::json keys = nlohmann::json::array();
+      for (const auto& k : r.keys) {
+        nlohmann::json key = {{"unit", k.unit}, {"turn", k.turn}, {"weight", k.weight}};
+        if (r.rule == Rule::kEmotion) key["term"] = k.term;
+        keys.push_back(std::move(key));
+      }
+      reasons.push_back({{"rule", rule_name(r.rule)}, {"nats", r.nats}, {"mass", r.mass}, {"fired", r.fired}, {"keys", keys}});
+    }
+    nlohmann::json j = {{"unit", row.unit}, {"turn", row.turn}, {"because", row.because}, {"reasons", reasons}};
+    if (p.units.size() <= static_cast<std::size_t>(kMaxExplainUnits)) j["weights"] = row.weights;
+    rows.push_back(std::move(j));
+  }
+  return {{"rules", rules}, {"sentences", rows}};
+}
+
+}  // namespace
 
 nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain) {
   nlohmann::json j;
@@ -34,6 +72,7 @@ nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitSc
     nlohmann::json turns = nlohmann::json::array();
     for (const auto& t : p.dialogue->turns) turns.push_back({{"speaker", text::to_string(t.speaker)}, {"text", t.text}});
     j["turns"] = std::move(turns);
+    j["rule_channel"] = rule_channel_json(p, s);
   }
   if (explain && !explain->attention_kernel.empty()) j["attention_kernel"] = explain->attention_kernel;
   if (explain && explain->attention.size() > 0) {

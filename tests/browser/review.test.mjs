@@ -110,6 +110,11 @@ async function openAndFollow(page) {
   await link.click();
   assert.ok(await page.locator(`#turn-${turn}`).evaluate((n) => n.classList.contains('target')), `turn ${turn} not highlighted`);
   assert.ok(await page.locator('#detail .heat rect.cell').count() > 0, 'no heat map');
+  // The rule channel's reason under each summary sentence (dual-channel attention).
+  const reasons = await page.$$eval('#detail .summary .why .because', (ns) => ns.map((n) => n.textContent));
+  assert.equal(reasons.length, await page.locator('#detail .summary a').count(), 'a summary sentence lacks its reason');
+  assert.ok(reasons.every((r) => r.startsWith('kept because: ')), reasons.join('\n'));
+  assert.ok(await page.locator('#detail .summary .why li.rule.window').count() > 0, 'no rule bars');
   const before = await page.textContent('#detail h2');
   await page.locator('body').press('j');
   const after = await page.textContent('#detail h2');
@@ -188,6 +193,7 @@ async function xssRunsNothing(context, base) {
   assert.equal(await page.locator('#list img, #detail img, #detail script, #list script, #detail svg[onload]').count(), 0);
   assert.equal(await page.textContent('#detail h2'), XSS_ID);
   assert.ok((await page.textContent('#detail .turns')).includes('<script>window.__xss="script"</script>'));
+  assert.ok(await page.locator('#detail .summary .why .because').count() > 0, 'no reason shown for the payload dialogue');
   await page.close();
 }
 

@@ -246,13 +246,46 @@ function showDetail(rec) {
 
 function summaryBlock(rec) {
   const list = el('ol', {class: 'summary'});
-  for (const sent of rec.sentences || []) {
+  const why = (rec.rule_channel && rec.rule_channel.sentences) || [];
+  (rec.sentences || []).forEach((sent, k) => {
     const link = el('a', {href: `#turn-${sent.turn}`, 'data-turn': String(sent.turn), text: sent.text,
                           title: `from turn ${sent.turn + 1}`});
     link.addEventListener('click', (ev) => { ev.preventDefault(); focusTurn(sent.turn); });
-    list.append(el('li', {}, link));
-  }
+    const item = el('li', {}, link);
+    if (why[k]) item.append(reasonBlock(why[k], rec.rule_channel.rules || {}));
+    list.append(item);
+  });
   return el('section', {}, el('h3', {text: 'Summary'}), el('p', {class: 'summary-text', text: rec.summary}), list);
+}
+
+// The rule channel's reason for one summary sentence (dual-channel attention, docs/eaca.md): the
+// sentence "kept because: ..." and, per rule, its share of the rule weights as a bar. The record's
+// `because` counts turns from 0; the page counts them from 1, so it words the reasons itself.
+function becauseText(row, rules) {
+  const span = rules.window_seconds !== undefined ? `${rules.window_seconds} s`
+    : `${rules.window_turns} turn${rules.window_turns === 1 ? '' : 's'}`;
+  const parts = (row.reasons || []).map((r) => {
+    const top = r.keys[0];
+    if (r.rule === 'emotion') return `customer emotion ‘${top.term}’ (turn ${top.turn + 1}, ${top.weight.toFixed(2)})`;
+    if (r.rule === 'question') return `customer question (turn ${top.turn + 1}, ${top.weight.toFixed(2)})`;
+    return `within ${span} of turn ${row.turn + 1} (${r.fired} sentence${r.fired === 1 ? '' : 's'}, ${r.mass.toFixed(2)})`;
+  });
+  return `kept because: ${parts.join(', ')}`;
+}
+
+function reasonBlock(row, rules) {
+  const box = el('div', {class: 'why'}, el('span', {class: 'because', text: becauseText(row, rules)}));
+  const bars = el('ul', {class: 'rules'});
+  for (const r of row.reasons || []) {
+    const pct = Math.round(100 * Math.max(0, Math.min(1, r.mass)));
+    const top = (r.keys || [])[0];
+    const where = top ? ` · top turn ${top.turn + 1}${top.term ? ` “${top.term}”` : ''}` : '';
+    bars.append(el('li', {class: `rule ${r.rule}`, title: `+${r.nats} nats on ${r.fired} sentence(s)`},
+                   el('span', {class: 'bar', style: `width:${pct}%`}),
+                   el('span', {class: 'label', text: `${r.rule} ${r.mass.toFixed(2)}${where}`})));
+  }
+  box.append(bars);
+  return box;
 }
 
 function focusTurn(turn) {
