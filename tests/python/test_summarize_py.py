@@ -140,10 +140,11 @@ def test_attention_kernel_matches_the_cli_and_says_which_ran(tmp_path):
         expected = cli_summaries(SAMPLES["zh"], "--model", str(model), "--attention-kernel", kernel, "--explain")
         got = [s.summarize(d, explain=True) for d in dialogues("zh")]
         assert [g["summary"] for g in got] == [e["summary"] for e in expected]
-        assert {g["attention_kernel"] for g in got} == {e["attention_kernel"] for e in expected} == {kernel}
+        assert {g["attention_kernel"] for g in got} == {e["attention_kernel"] for e in expected}
+        assert all(g["attention_kernel"].startswith(kernel) and "forced" in g["attention_kernel"] for g in got)
     # auto: the sample dialogues are short, under the measured crossover, so the fused kernel runs.
     auto = kessel.Summarizer(model=str(model)).summarize(dialogues("zh")[0], explain=True)
-    assert auto["attention_kernel"] == "fused"
+    assert auto["attention_kernel"].startswith("fused") and "forced" not in auto["attention_kernel"]
     with pytest.raises(ValueError, match="attention_kernel='fused' needs a model"):
         kessel.Summarizer(attention_kernel="fused")
     with pytest.raises(ValueError, match="flash"):
