@@ -282,16 +282,19 @@ function becauseText(row, rules) {
   return `rules: ${parts.join('; ')}`;
 }
 
+// The bars are the row's weight per rule over the whole dialogue (its mass): context, not the reason,
+// since the emotion and question rules weigh the same keys in every row; the heaviest key is in the
+// title only.
 function reasonBlock(row, rules) {
   const box = el('div', {class: 'why'}, el('span', {class: 'because', text: becauseText(row, rules)}));
-  const bars = el('ul', {class: 'rules'});
+  const bars = el('ul', {class: 'rules'}, el('li', {class: 'caption', text: 'rule weight over the dialogue:'}));
   for (const r of row.reasons || []) {
     const pct = Math.round(100 * Math.max(0, Math.min(1, r.mass)));
     const top = (r.keys || [])[0];
-    const where = top ? ` · top turn ${top.turn + 1}${top.term ? ` “${top.term}”` : ''}` : '';
-    bars.append(el('li', {class: `rule ${r.rule}`, title: `+${r.nats} nats on ${r.fired} sentence(s)`},
+    const where = top ? `; heaviest: turn ${top.turn + 1}${top.term ? ` ‘${top.term}’` : ''}` : '';
+    bars.append(el('li', {class: `rule ${r.rule}`, title: `+${r.nats} nats on ${r.fired} sentence(s)${where}`},
                    el('span', {class: 'bar', style: `width:${pct}%`}),
-                   el('span', {class: 'label', text: `${r.rule} ${r.mass.toFixed(2)}${where}`})));
+                   el('span', {class: 'label', text: `${r.rule} ${r.mass.toFixed(2)}`})));
   }
   box.append(bars);
   return box;
