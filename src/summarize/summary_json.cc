@@ -54,7 +54,8 @@ nlohmann::json rule_channel_json(const Prepared& p, const Summary& s) {
                         {"because", row.because}, {"self_rules", self_rules},
                         {"self_weight", row.self_weight}, {"near", near},
                         {"reasons", reasons}};
-    if (!row.self_term.empty()) j["self_term"] = row.self_term;
+    if (!row.self_rules.empty() && row.self_rules.front() == Rule::kEmotion)
+      j["self_term"] = row.self_term;
     if (p.units.size() <= static_cast<std::size_t>(kMaxExplainUnits)) j["weights"] = row.weights;
     rows.push_back(std::move(j));
   }
