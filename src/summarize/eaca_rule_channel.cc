@@ -117,22 +117,55 @@ std::string window_words(const RuleChannel& rc) {
          (rc.options.window_turns == 1 ? " turn" : " turns");
 }
 
+// The key rules on the query's own key, and for each key rule not among them its heaviest key
+// j != i inside the query's window.
+void self_and_near(RuleRow& row, const Prepared& p, const KeyFacts& facts) {
+  const auto ui = static_cast<std::size_t>(row.unit);
+  row.self_weight = row.weights[ui];
+  if (facts.emotion[ui]) {
+    row.self_rules.push_back(Rule::kEmotion);
+    row.self_term = facts.emotion_term[ui];
+  }
+  if (facts.question[ui]) row.self_rules.push_back(Rule::kQuestion);
+  constexpr auto kNear = static_cast<unsigned char>(1u << static_cast<int>(Rule::kWindow));
+  for (Rule rule : {Rule::kEmotion, Rule::kQuestion}) {
+    if (std::find(row.self_rules.begin(), row.self_rules.end(), rule) != row.self_rules.end())
+      continue;
+    const auto bit = static_cast<unsigned char>(1u << static_cast<int>(rule));
+    int best = -1;
+    for (std::size_t j = 0; j < row.weights.size(); ++j) {
+      if (j == ui || (row.fired[j] & (bit | kNear)) != (bit | kNear)) continue;
+      if (best < 0 || row.weights[j] > row.weights[static_cast<std::size_t>(best)])
+        best = static_cast<int>(j);
+    }
+    if (best < 0) continue;
+    const auto ub = static_cast<std::size_t>(best);
+    row.near.push_back({rule,
+                        {best, p.units[ub].turn, row.weights[ub],
+                         rule == Rule::kEmotion ? facts.emotion_term[ub] : ""}});
+  }
+}
+
 std::string because_of(const RuleRow& row, const RuleChannel& rc) {
-  std::string s = "kept because: ";
-  bool first = true;
-  for (const auto& r : row.reasons) {
-    if (!first) s += ", ";
-    first = false;
-    const auto& top = r.keys.front();
-    if (r.rule == Rule::kEmotion)
-      s += "customer emotion '" + top.term + "' (turn " + std::to_string(top.turn) + ", " +
-           fixed2(top.weight) + ")";
-    else if (r.rule == Rule::kQuestion)
-      s += "customer question (turn " + std::to_string(top.turn) + ", " + fixed2(top.weight) + ")";
-    else
-      s += "within " + window_words(rc) + " of turn " + std::to_string(row.turn) + " (" +
-           std::to_string(r.fired) + (r.fired == 1 ? " sentence, " : " sentences, ") +
-           fixed2(r.mass) + ")";
+  if (row.self_rules.empty() && row.near.empty())
+    return "no rule on or near this sentence: chosen by the learned channel alone";
+  std::string s = "rules: ";
+  if (!row.self_rules.empty()) {
+    for (std::size_t k = 0; k < row.self_rules.size(); ++k) {
+      if (k > 0) s += " and ";
+      s += row.self_rules[k] == Rule::kEmotion
+               ? "holds the customer's emotion '" + row.self_term + "'"
+               : std::string("is a customer question");
+    }
+    s += " (" + fixed2(row.self_weight) + ")";
+  }
+  for (std::size_t k = 0; k < row.near.size(); ++k) {
+    if (k > 0 || !row.self_rules.empty()) s += "; ";
+    const auto& n = row.near[k];
+    s += "within " + window_words(rc) + " of " +
+         (n.rule == Rule::kEmotion ? "the customer's emotion '" + n.key.term + "'"
+                                   : std::string("a customer question")) +
+         " (turn " + std::to_string(n.key.turn) + ", " + fixed2(n.key.weight) + ")";
   }
   return s;
 }
@@ -198,6 +231,7 @@ RuleChannel rule_channel(const Prepared& p, const std::vector<int>& queries,
       RuleReason reason = reason_of(static_cast<Rule>(r), nats[r], row, p, facts);
       if (reason.fired > 0) row.reasons.push_back(std::move(reason));
     }
+    self_and_near(row, p, facts);
     row.because = because_of(row, rc);
     rc.rows.push_back(std::move(row));
   }

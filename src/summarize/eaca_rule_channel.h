@@ -14,6 +14,10 @@
 // The window is window_seconds when every turn has a time, else window_turns turns. A rule's share
 // of a weight is exact: logit_ij is the sum of the rules that fire on (i, j), and each reason
 // records them.
+// The emotion and question rules are properties of the keys, the same in every row, so a row's
+// heaviest emotion key says nothing of the query. The wording (`because`) is therefore about the
+// query sentence itself: the key rules on its own key j = i (w_ii), else the heaviest emotion and
+// question keys j != i inside its window, else that no rule is on or near it.
 #pragma once
 
 #include <string>
@@ -55,13 +59,26 @@ struct RuleReason {
 };
 inline constexpr int kMaxRuleKeys = 3;
 
+// A key rule (emotion or question) on a key j != i inside the query's window.
+struct NearRule {
+  Rule rule = Rule::kEmotion;
+  RuleKey key;  // the heaviest such key
+};
+
 struct RuleRow {
   int unit = 0;  // the query unit
   int turn = 0;
   std::vector<float> weights;        // [U] w_ij
   std::vector<unsigned char> fired;  // [U] bit r set when rule r fires on key j
   std::vector<RuleReason> reasons;   // the rules that fired on some key, in Rule order
-  std::string because;  // "kept because: customer emotion '失望' (turn 4, 0.31), ..."
+  std::vector<Rule> self_rules;      // the key rules on the query's own key (emotion, question)
+  float self_weight = 0.0f;          // w_ii
+  std::string self_term;             // the query's own emotion term when self_rules holds kEmotion
+  std::vector<NearRule> near;  // per key rule not in self_rules, its heaviest key in the window
+  // "rules: holds the customer's emotion '失望' (0.31); within 2 turns of a customer question
+  // (turn 2, 0.12)", or "no rule on or near this sentence: chosen by the learned channel alone".
+  // Turns count from 0, as in the records.
+  std::string because;
 };
 
 struct RuleChannel {

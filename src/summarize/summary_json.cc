@@ -12,8 +12,13 @@ namespace {
 // "rule_channel" of an explain record: the rule channel of the dual-channel attention
 // (eaca_rule_channel.h), the reason shown for each selected sentence, in summary order:
 // {"rules": {"emotion_nats", "question_nats", "window_nats", "window_seconds" | "window_turns"},
-//  "sentences": [{"unit", "turn", "because", "reasons": [{"rule", "nats", "mass", "fired", "keys":
-//  [{"unit", "turn", "weight", "term"?}]}], "weights"?: [U]}]}; the weights over all units are given
+//  "sentences": [{"unit", "turn", "because", "self_rules": ["emotion" | "question"], "self_weight",
+//  "self_term"?, "near": [{"rule", "unit", "turn", "weight", "term"?}], "reasons": [{"rule",
+//  "nats", "mass", "fired", "keys": [{"unit", "turn", "weight", "term"?}]}], "weights"?: [U]}]}.
+// self_rules: the key rules on the sentence's own key, self_weight its w_ii, self_term its emotion
+// term when self_rules has "emotion"; near: for each key rule not in self_rules, its heaviest key
+// j != i within the sentence's window. `because` words self_rules and near (turns from 0); reasons
+// are each rule's mass and heaviest keys over the whole row. The weights over all units are given
 // up to kMaxExplainUnits units.
 nlohmann::json rule_channel_json(const Prepared& p, const Summary& s) {
   const RuleChannel rc = rule_channel(p, s);
@@ -35,7 +40,22 @@ nlohmann::json rule_channel_json(const Prepared& p, const Summary& s) {
       }
       reasons.push_back({{"rule", rule_name(r.rule)}, {"nats", r.nats}, {"mass", r.mass}, {"fired", r.fired}, {"keys", keys}});
     }
-    nlohmann::json j = {{"unit", row.unit}, {"turn", row.turn}, {"because", row.because}, {"reasons", reasons}};
+    nlohmann::json self_rules = nlohmann::json::array(), near = nlohmann::json::array();
+    for (Rule r : row.self_rules) self_rules.push_back(rule_name(r));
+    for (const auto& n : row.near) {
+      nlohmann::json k = {{"rule", rule_name(n.rule)},
+                          {"unit", n.key.unit},
+                          {"turn", n.key.turn},
+                          {"weight", n.key.weight}};
+      if (n.rule == Rule::kEmotion) k["term"] = n.key.term;
+      near.push_back(std::move(k));
+    }
+    nlohmann::json j = {{"unit", row.unit},       {"turn", row.turn},
+                        {"because", row.because}, {"self_rules", self_rules},
+                        {"self_weight", row.self_weight}, {"near", near},
+                        {"reasons", reasons}};
+    if (!row.self_rules.empty() && row.self_rules.front() == Rule::kEmotion)
+      j["self_term"] = row.self_term;
     if (p.units.size() <= static_cast<std::size_t>(kMaxExplainUnits)) j["weights"] = row.weights;
     rows.push_back(std::move(j));
   }

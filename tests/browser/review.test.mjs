@@ -7,7 +7,7 @@
 //
 //   node tests/browser/review.test.mjs <kessel binary> <source dir> <work dir>
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
+import {spawn, spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,6 +101,16 @@ async function filterAndSearch(page, count) {
   assert.equal(await page.locator('#list > li').count(), count);
 }
 
+// The rule channel's reasons in the CLI's --explain record of a sample dialogue, with turns counted
+// from 1 as the page counts them (the record counts from 0).
+function recordReasons(lang, id) {
+  const input = path.join(source, 'data', 'samples', `dialogues_${lang}.jsonl`);
+  const run = spawnSync(kessel, ['summarize', '--input', input, '--explain'], {encoding: 'utf8'});
+  assert.equal(run.status, 0, run.stderr);
+  const rec = run.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).find((r) => r.id === id);
+  return rec.rule_channel.sentences.map((row) => row.because.replace(/\(turn (\d+), /g, (_, t) => `(turn ${Number(t) + 1}, `));
+}
+
 async function openAndFollow(page) {
   await page.click('#list .item-id >> text=zh-001');
   assert.equal(await page.textContent('#detail h2'), 'zh-001');
@@ -113,8 +123,13 @@ async function openAndFollow(page) {
   // The rule channel's reason under each summary sentence (dual-channel attention).
   const reasons = await page.$$eval('#detail .summary .why .because', (ns) => ns.map((n) => n.textContent));
   assert.equal(reasons.length, await page.locator('#detail .summary a').count(), 'a summary sentence lacks its reason');
-  assert.ok(reasons.every((r) => r.startsWith('kept because: ')), reasons.join('\n'));
+  assert.deepEqual(reasons, recordReasons('zh', 'zh-001'), 'the page words the reasons as the record does');
+  assert.ok(reasons.every((r) => r.startsWith('rules: ') || r.startsWith('no rule on or near this sentence')),
+            reasons.join('\n'));
   assert.ok(await page.locator('#detail .summary .why li.rule.window').count() > 0, 'no rule bars');
+  // The bars are each rule's weight over the dialogue: they name no sentence's emotion.
+  const bars = await page.$$eval('#detail .summary .why li.rule .label', (ns) => ns.map((n) => n.textContent));
+  assert.ok(bars.every((b) => /^(emotion|question|window) \d\.\d\d$/.test(b)), bars.join('\n'));
   const before = await page.textContent('#detail h2');
   await page.locator('body').press('j');
   const after = await page.textContent('#detail h2');

@@ -10,6 +10,25 @@ from summarize_cli_harness import SAMPLES, dialogue, summarize, write_jsonl
 EXPLAIN_ONLY = {"turns", "attention", "attention_omitted", "attention_kernel", "rule_channel"}
 
 
+def wording(row, rules):
+    """The reason as eaca_rule_channel.cc words it (turns from 0), rebuilt from the row's fields."""
+    if "window_seconds" in rules:
+        span = f"{rules['window_seconds']:g} s"
+    else:
+        span = f"{rules['window_turns']} turn" + ("" if rules["window_turns"] == 1 else "s")
+    if not row["self_rules"] and not row["near"]:
+        return "no rule on or near this sentence: chosen by the learned channel alone"
+    parts = []
+    if row["self_rules"]:
+        on = [f"holds the customer's emotion '{row['self_term']}'" if r == "emotion" else "is a customer question"
+              for r in row["self_rules"]]
+        parts.append(" and ".join(on) + f" ({row['self_weight']:.2f})")
+    for n in row["near"]:
+        what = f"the customer's emotion '{n['term']}'" if n["rule"] == "emotion" else "a customer question"
+        parts.append(f"within {span} of {what} (turn {n['turn']}, {n['weight']:.2f})")
+    return "rules: " + "; ".join(parts)
+
+
 def softmax(logits):
     z = sum(math.exp(x) for x in logits)
     return [math.exp(x) / z for x in logits]
@@ -34,7 +53,16 @@ def test_explain_rows_follow_the_summary_and_the_rules(lang):
         for row in rows:
             w = row["weights"]
             assert len(w) == len(e["attention"]["units"]) and abs(sum(w) - 1) < 1e-5
-            assert row["because"].startswith("kept because: ")
+            # The wording is about the sentence itself: the key rules on its own key, else (or
+            # besides) the heaviest emotion / question key near it, else none.
+            assert row["because"] == wording(row, rc["rules"]), row
+            assert abs(row["self_weight"] - w[row["unit"]]) < 1e-6
+            assert ("self_term" in row) == ("emotion" in row["self_rules"])
+            for n in row["near"]:
+                assert n["rule"] not in row["self_rules"] and n["unit"] != row["unit"]
+                assert abs(w[n["unit"]] - n["weight"]) < 1e-6 and units[n["unit"]]["turn"] == n["turn"]
+                if "window_turns" in rc["rules"]:
+                    assert abs(n["turn"] - row["turn"]) <= rc["rules"]["window_turns"]
             # The weights are the softmax of the rules' nats on the keys each fired on: rebuild the logits
             # from the reasons' masses (a rule's mass is the sum of the weights on its keys).
             for reason in row["reasons"]:
@@ -61,9 +89,16 @@ def test_each_rule_fires_and_the_weights_are_its_nats(tmp_path):
     assert 3 in rows, rec["sentences"]
     want = softmax([0, 0, 1, 1, 3, 0])  # unit 3 at t=300: question 2, window {3, 4}, emotion 4
     assert all(abs(a - b) < 1e-6 for a, b in zip(rows[3]["weights"], want)), rows[3]["weights"]
-    because = rows[3]["because"]
-    assert because.startswith("kept because: customer emotion '") and "furious" in because, because
-    assert "customer question (turn 2, " in because and "within 60 s of turn 3 (2 sentences, " in because
+    # Unit 3 (an agent line) holds no rule; the emotion 30 s later is near it, the question 100 s
+    # earlier is not.
+    assert rows[3]["self_rules"] == [] and [n["unit"] for n in rows[3]["near"]] == [4]
+    term = rows[3]["near"][0]["term"]
+    assert "furious" in term
+    assert rows[3]["because"] == f"rules: within 60 s of the customer's emotion '{term}' (turn 4, {want[4]:.2f})"
+    # Unit 4 holds the emotion itself; unit 5, alone in its window, has no rule on or near it.
+    assert rows[4]["self_rules"] == ["emotion"] and rows[4]["because"].startswith(
+        f"rules: holds the customer's emotion '{term}' (")
+    assert rows[5]["because"] == "no rule on or near this sentence: chosen by the learned channel alone"
 
 
 def test_html_report_shows_each_reason_escaped(tmp_path):

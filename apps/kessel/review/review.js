@@ -259,30 +259,42 @@ function summaryBlock(rec) {
 }
 
 // The rule channel's reason for one summary sentence (dual-channel attention, docs/eaca.md): the
-// sentence "kept because: ..." and, per rule, its share of the rule weights as a bar. The record's
-// `because` counts turns from 0; the page counts them from 1, so it words the reasons itself.
+// key rules on the sentence itself (self_rules, with its own weight), the heaviest emotion and
+// question keys near it (near), or that no rule is on or near it; and, per rule, its share of the
+// rule weights as a bar. The record's `because` is the same wording with turns counted from 0; the
+// page counts them from 1, so it words the reasons itself (keep the two in step:
+// src/summarize/eaca_rule_channel.cc, because_of).
 function becauseText(row, rules) {
   const span = rules.window_seconds !== undefined ? `${rules.window_seconds} s`
     : `${rules.window_turns} turn${rules.window_turns === 1 ? '' : 's'}`;
-  const parts = (row.reasons || []).map((r) => {
-    const top = r.keys[0];
-    if (r.rule === 'emotion') return `customer emotion ‘${top.term}’ (turn ${top.turn + 1}, ${top.weight.toFixed(2)})`;
-    if (r.rule === 'question') return `customer question (turn ${top.turn + 1}, ${top.weight.toFixed(2)})`;
-    return `within ${span} of turn ${row.turn + 1} (${r.fired} sentence${r.fired === 1 ? '' : 's'}, ${r.mass.toFixed(2)})`;
-  });
-  return `kept because: ${parts.join(', ')}`;
+  const self = row.self_rules || [];
+  const near = row.near || [];
+  if (!self.length && !near.length) return 'no rule on or near this sentence: chosen by the learned channel alone';
+  const parts = [];
+  if (self.length) {
+    const on = self.map((r) => (r === 'emotion' ? `holds the customer's emotion '${row.self_term}'` : 'is a customer question'));
+    parts.push(`${on.join(' and ')} (${row.self_weight.toFixed(2)})`);
+  }
+  for (const n of near) {
+    const what = n.rule === 'emotion' ? `the customer's emotion '${n.term}'` : 'a customer question';
+    parts.push(`within ${span} of ${what} (turn ${n.turn + 1}, ${n.weight.toFixed(2)})`);
+  }
+  return `rules: ${parts.join('; ')}`;
 }
 
+// The bars are the row's weight per rule over the whole dialogue (its mass): context, not the reason,
+// since the emotion and question rules weigh the same keys in every row; the heaviest key is in the
+// title only.
 function reasonBlock(row, rules) {
   const box = el('div', {class: 'why'}, el('span', {class: 'because', text: becauseText(row, rules)}));
-  const bars = el('ul', {class: 'rules'});
+  const bars = el('ul', {class: 'rules'}, el('li', {class: 'caption', text: 'rule weight over the dialogue:'}));
   for (const r of row.reasons || []) {
     const pct = Math.round(100 * Math.max(0, Math.min(1, r.mass)));
     const top = (r.keys || [])[0];
-    const where = top ? ` · top turn ${top.turn + 1}${top.term ? ` “${top.term}”` : ''}` : '';
-    bars.append(el('li', {class: `rule ${r.rule}`, title: `+${r.nats} nats on ${r.fired} sentence(s)`},
+    const where = top ? `; heaviest: turn ${top.turn + 1}${top.term ? ` ‘${top.term}’` : ''}` : '';
+    bars.append(el('li', {class: `rule ${r.rule}`, title: `+${r.nats} nats on ${r.fired} sentence(s)${where}`},
                    el('span', {class: 'bar', style: `width:${pct}%`}),
-                   el('span', {class: 'label', text: `${r.rule} ${r.mass.toFixed(2)}${where}`})));
+                   el('span', {class: 'label', text: `${r.rule} ${r.mass.toFixed(2)}`})));
   }
   box.append(bars);
   return box;

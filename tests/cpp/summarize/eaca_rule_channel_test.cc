@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ std::vector<float> softmax(const std::vector<float>& logits) {
   std::vector<float> w;
   for (float l : logits) w.push_back(static_cast<float>(std::exp(static_cast<double>(l)) / z));
   return w;
+}
+
+std::string fixed2(float x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(x));
+  return buf;
 }
 
 const RuleReason* reason(const RuleRow& row, Rule rule) {
@@ -92,10 +99,18 @@ TEST(RuleChannel, WeightsAreTheSoftmaxOfTheRulesThatFire) {
   EXPECT_EQ(window->fired, 2);
   EXPECT_NEAR(window->mass, want3[3] + want3[4], 1e-6);
   EXPECT_EQ(window->keys[0].unit, 4);  // the heaviest first
-  EXPECT_EQ(row.because.rfind("kept because: customer emotion '", 0), 0u) << row.because;
-  EXPECT_NE(row.because.find("customer question (turn 2, "), std::string::npos) << row.because;
-  EXPECT_NE(row.because.find("within 60 s of turn 3 (2 sentences, "), std::string::npos)
-      << row.because;
+  // The reason is about unit 3 (an agent line): no rule on it; the emotion next to it (unit 4,
+  // 30 s later) is in its window, the question (unit 2, 100 s earlier) is not.
+  EXPECT_TRUE(row.self_rules.empty());
+  EXPECT_NEAR(row.self_weight, want3[3], 1e-6);
+  ASSERT_EQ(row.near.size(), 1u);
+  EXPECT_EQ(row.near[0].rule, Rule::kEmotion);
+  EXPECT_EQ(row.near[0].key.unit, 4);
+  EXPECT_EQ(row.because, "rules: within 60 s of the customer's emotion '" + row.near[0].key.term +
+                             "' (turn 4, " + fixed2(want3[4]) + ")");
+  // Unit 5 is alone in its window.
+  EXPECT_EQ(rc.rows[1].because,
+            "no rule on or near this sentence: chosen by the learned channel alone");
 }
 
 TEST(RuleChannel, WithoutTimesTheWindowIsInTurns) {
@@ -110,8 +125,61 @@ TEST(RuleChannel, WithoutTimesTheWindowIsInTurns) {
   const std::vector<float> want = softmax({1, 1, 1, 0, 3, 0});
   for (std::size_t j = 0; j < 6; ++j)
     EXPECT_NEAR(rc.rows[0].weights[j], want[j], 1e-6) << "key " << j;
-  EXPECT_NE(rc.rows[0].because.find("within 1 turn of turn 0 (2 sentences, "), std::string::npos)
-      << rc.rows[0].because;
+  const RuleReason* window = reason(rc.rows[0], Rule::kWindow);
+  ASSERT_TRUE(window != nullptr);
+  EXPECT_EQ(window->fired, 2);
+  EXPECT_NEAR(window->mass, want[0] + want[1], 1e-6);
+}
+
+// Units 0..6, one per turn, no times (the window is 2 turns): a customer emotion, an agent line, a
+// customer question, three agent lines, the customer's order number. Each summary sentence's reason
+// is about that sentence: the one that holds the emotion says so, the one next to it points at the
+// emotion and the question near it, the one far from any rule says the rules have nothing on it.
+TEST(RuleChannel, EachSentencesReasonIsAboutThatSentence) {
+  const auto d = testing::make_dialogue({{Speaker::customer, {"I am furious with this service."}},
+                                         {Speaker::agent, {"Sorry to hear that."}},
+                                         {Speaker::customer, {"Where is my order?"}},
+                                         {Speaker::agent, {"Let me check the tracking."}},
+                                         {Speaker::agent, {"It left the warehouse."}},
+                                         {Speaker::agent, {"It ships tomorrow morning."}},
+                                         {Speaker::customer, {"My order number is 123456."}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  ASSERT_EQ(p.units.size(), 7u);
+  const RuleChannel rc = rule_channel(p, std::vector<int>{0, 1, 2, 6});
+  ASSERT_EQ(rc.rows.size(), 4u);
+  const std::string term = rc.rows[0].self_term;
+  EXPECT_NE(term.find("furious"), std::string::npos) << term;
+  // Keys: 0 emotion (2 nats), 2 question (1 nat); +1 nat within 2 turns of the query.
+  const std::vector<float> w0 = softmax({3, 1, 2, 0, 0, 0, 0});
+  const std::vector<float> w1 = softmax({3, 1, 2, 1, 0, 0, 0});
+  const std::vector<float> w2 = softmax({3, 1, 2, 1, 1, 0, 0});
+  const std::vector<float> w6 = softmax({2, 0, 1, 0, 1, 1, 1});
+
+  EXPECT_EQ(rc.rows[0].self_rules, std::vector<Rule>{Rule::kEmotion});
+  EXPECT_NEAR(rc.rows[0].self_weight, w0[0], 1e-6);
+  EXPECT_EQ(rc.rows[0].because, "rules: holds the customer's emotion '" + term + "' (" +
+                                    fixed2(w0[0]) + "); within 2 turns of a customer question " +
+                                    "(turn 2, " + fixed2(w0[2]) + ")");
+  EXPECT_TRUE(rc.rows[1].self_rules.empty());
+  ASSERT_EQ(rc.rows[1].near.size(), 2u);
+  EXPECT_EQ(rc.rows[1].near[0].key.unit, 0);
+  EXPECT_EQ(rc.rows[1].near[1].key.unit, 2);
+  EXPECT_EQ(rc.rows[1].because, "rules: within 2 turns of the customer's emotion '" + term +
+                                    "' (turn 0, " + fixed2(w1[0]) +
+                                    "); within 2 turns of a customer question (turn 2, " +
+                                    fixed2(w1[2]) + ")");
+  EXPECT_EQ(rc.rows[2].self_rules, std::vector<Rule>{Rule::kQuestion});
+  EXPECT_TRUE(rc.rows[2].self_term.empty());
+  EXPECT_EQ(rc.rows[2].because, "rules: is a customer question (" + fixed2(w2[2]) +
+                                    "); within 2 turns of the customer's emotion '" + term +
+                                    "' (turn 0, " + fixed2(w2[0]) + ")");
+  // Far from both rules: its row still weighs the emotion most, and the reason does not say so.
+  EXPECT_TRUE(rc.rows[3].self_rules.empty());
+  EXPECT_TRUE(rc.rows[3].near.empty());
+  EXPECT_NEAR(rc.rows[3].weights[0], w6[0], 1e-6);
+  EXPECT_EQ(rc.rows[3].because,
+            "no rule on or near this sentence: chosen by the learned channel alone");
+  EXPECT_EQ(rc.rows[3].because.find(term), std::string::npos);
 }
 
 // The engine call the channel makes (zero q and k, D = 1, key_boost [1, U] plus a broadcast bias
@@ -180,9 +248,18 @@ TEST(RuleChannel, ExplainRecordsCarryOneRowPerSelectedSentence) {
   ASSERT_TRUE(explained.contains("rule_channel"));
   const auto& rows = explained["rule_channel"]["sentences"];
   ASSERT_EQ(rows.size(), s.sentences.size());
+  const RuleChannel rc = rule_channel(p, s);
   for (std::size_t k = 0; k < s.sentences.size(); ++k) {
     EXPECT_EQ(rows[k]["unit"], s.sentences[k].unit);
     EXPECT_EQ(rows[k]["weights"].size(), p.units.size());
+    EXPECT_EQ(rows[k]["because"], rc.rows[k].because);
+    EXPECT_EQ(rows[k]["self_rules"].size(), rc.rows[k].self_rules.size());
+    EXPECT_FLOAT_EQ(rows[k]["self_weight"].get<float>(), rc.rows[k].self_weight);
+    ASSERT_EQ(rows[k]["near"].size(), rc.rows[k].near.size());
+    for (std::size_t n = 0; n < rc.rows[k].near.size(); ++n) {
+      EXPECT_EQ(rows[k]["near"][n]["rule"], rule_name(rc.rows[k].near[n].rule));
+      EXPECT_EQ(rows[k]["near"][n]["turn"], rc.rows[k].near[n].key.turn);
+    }
   }
   EXPECT_EQ(explained["rule_channel"]["rules"]["window_seconds"], 60.0);
   // The rest of the record is the same with and without the explanation.
