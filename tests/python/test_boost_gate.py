@@ -3,6 +3,12 @@ key_boost_j; seed 004's debug table) against the PyTorch autograd rebuild in att
 the forward and every gradient (q, k, v, key_boost and the gate) from kessel.attention_backward and
 from the torch op, with causal and padding masks, odd sizes, both paths and thread counts; and the
 errors for what it cannot do."""
+import json
+import os
+import struct
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -73,3 +79,30 @@ def test_errors_name_the_argument():
         kessel.attention(q, k, v, key_boost=boost, boost_gate=bad)
     with pytest.raises(ValueError, match="cannot be combined"):
         kessel.attention(q, k, v, key_boost=boost, boost_gate=gate, temperature="adaptive")
+
+
+CLI = os.environ.get("KESSEL_CLI")
+SAMPLES_ZH = Path(os.environ.get("KESSEL_SOURCE_DIR", Path(__file__).resolve().parents[2])) / "data" / "samples" / "dialogues_zh.jsonl"
+
+
+@pytest.mark.skipif(not CLI or not Path(CLI).exists(), reason="KESSEL_CLI not built")
+def test_kessel_train_boost_gate_saves_the_gate_and_summarizes_with_it(tmp_path):
+    out = tmp_path / "gate.safetensors"
+    proc = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--dev", str(SAMPLES_ZH), "--out", str(out),
+                           "--epochs", "2", "--members", "1", "--boost-gate", "--quiet"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    raw = out.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + n])
+    assert header["__metadata__"]["boost_gate"] == "true"
+    attn_dim = int(header["__metadata__"]["attn_dim"])
+    assert header["boost_gate"]["shape"] == [2 * (attn_dim + 2) + 1]
+    summ = subprocess.run([CLI, "summarize", "--model", str(out), "--input", str(SAMPLES_ZH)],
+                          capture_output=True, text=True, timeout=120)
+    assert summ.returncode == 0, summ.stderr
+    assert all(json.loads(line)["summary"] for line in summ.stdout.splitlines())
+    for bad in (["--attention", "plain"], ["--emotion-balance", "0.5"], ["--adaptive-temperature", "1"]):
+        p = subprocess.run([CLI, "train", "--data", str(SAMPLES_ZH), "--out", str(tmp_path / "x.safetensors"),
+                            "--boost-gate", *bad], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and "--boost-gate" in p.stderr, (bad, p.stderr)
