@@ -70,7 +70,7 @@
 // also adds into dq and dk), and three scalars of the spec: the
 // fuzzifier m (dm, fuzzy only), the time-decay rate lambda (dtime_decay, needs times; defined
 // at lambda = 0 too) and the adaptive temperature's coefficient (dtemperature_coef). Crisp and fully masked rows do not depend on m or lambda: they add nothing.
-// docs/attention.md derives dm.
+// docs/attention.md derives dm and the gate's gradients.
 #pragma once
 
 #include <cmath>
