@@ -1,7 +1,8 @@
 // Python interface of the attention engine (include/kessel/attention.h):
 //   kessel.attention(q, k, v, **spec)                -> out [, lse] [, stats]
 //   kessel.attention_backward(q, k, v, dout, **spec) -> {"dq", "dk", "dv", ["dbias", "drel_bias",
-//                                                       "dkey_boost", "dm", "dtime_decay"]}
+//                                                       "dkey_boost", "dboost_gate", "dm",
+//                                                       "dtime_decay"]}
 //   kessel.attention_weights(q, k, v, **spec)        -> weights
 //   kessel.quantize_rows(x)                          -> (x_int8, scale)
 // q/k/v are [B, H, L, D], [H, L, D] or [L, D] (B = 1, H = 1 implied); outputs take q's rank.
@@ -31,7 +32,8 @@ const std::vector<std::string> kSpecKeywords = {
     "mask",       "bias",        "alibi_slopes", "rel_bias",        "rel_buckets",
     "rel_max_distance", "rel_bidirectional", "times", "time_decay", "time_decay_mode",
     "key_boost",  "zscore",      "zscore_eps",  "chunk_size",       "kv_dtype",
-    "impl",       "threads",     "temperature_coef", "emotion_ratio", "balance"};
+    "impl",       "threads",     "temperature_coef", "emotion_ratio", "balance",
+    "boost_gate"};
 
 std::string join(const std::vector<std::string>& names) {
   std::string s;
@@ -98,7 +100,7 @@ struct Call {
   std::vector<std::int8_t> k_int8, v_int8;
   std::vector<float> k_scale, v_scale;
   Uint8Array mask, allowed_keys;
-  FloatArray bias, alibi_slopes, rel_bias, q_times, k_times, key_boost, emotion_ratio;
+  FloatArray bias, alibi_slopes, rel_bias, q_times, k_times, key_boost, emotion_ratio, boost_gate;
   std::vector<Index> key_lengths;
 
   std::vector<py::ssize_t> out_shape() const { return in_rank(rank, {in.B, in.H, in.Lq, in.Dv}); }
@@ -220,6 +222,14 @@ void apply_keyword(Call& c, const std::string& key, const py::handle& value, boo
     c.key_boost = float_array(value, fn, "key_boost");
     check_rows_shape(c.key_boost, in.B, in.Lk, fn, "key_boost", "[B, Lk]");
     in.key_boost = c.key_boost.data();
+  } else if (key == "boost_gate") {
+    c.boost_gate = float_array(value, fn, "boost_gate");
+    const Index G = 2 * in.D + 1;
+    const bool shaped = (c.boost_gate.ndim() == 2 && c.boost_gate.shape(0) == in.H && c.boost_gate.shape(1) == G) ||
+                        (c.boost_gate.ndim() == 1 && in.H == 1 && c.boost_gate.shape(0) == G);
+    KESSEL_CHECK_ARG(shaped, fn, ": boost_gate has shape ", shape_of(c.boost_gate), " but must be [H, 2D+1] = [",
+                     in.H, ", ", G, "]");
+    in.boost_gate = c.boost_gate.data();
   } else if (key == "key_lengths") {
     const Int64Array lengths = Int64Array::ensure(numeric_array(value, fn, "key_lengths", "iu"));
     KESSEL_CHECK_ARG(lengths.ndim() <= 1 && lengths.size() == in.B, fn, ": key_lengths has shape ",
@@ -395,6 +405,11 @@ py::dict attention_backward_py(const py::handle& q, const py::handle& k, const p
     g.dkey_boost = dboost.mutable_data();
     result["dkey_boost"] = dboost;
   }
+  if (c.in.boost_gate) {
+    py::array_t<float> dgate = zeros_like_shape(c.boost_gate);
+    g.dboost_gate = dgate.mutable_data();
+    result["dboost_gate"] = dgate;
+  }
   // The spec's scalars: dm for the fuzzy normalizer, dtime_decay whenever times are given,
   // dtemperature_coef under an adaptive temperature.
   float dm = 0.0f, dtime_decay = 0.0f, dcoef = 0.0f;
@@ -462,7 +477,9 @@ Spec keywords (see include/kessel/attention.h for the exact semantics):
                    rel_bidirectional, times ([B, L] when Lq == Lk, or (q_times, k_times)),
                    time_decay, time_decay_mode ("additive" | "multiplicative"), key_boost [B, Lk],
                    emotion_ratio [B] and balance (the emotion-ratio balance: similarities x
-                   (1 - balance ratio), key_boost x balance ratio; dot, softmax)
+                   (1 - balance ratio), key_boost x balance ratio; dot, softmax),
+                   boost_gate [H, 2D+1] (the key boost gated per head by
+                   sigmoid(w_q . q_i + w_k . k_j + b_g), rows [w_q ; w_k ; b_g]; softmax)
   execution        kv_dtype ("float32" | "int8", forward/weights only), impl ("fused" | "reference"),
                    threads (<= 0: OpenMP default)
 A keyword set to None counts as absent. Bad arguments raise ValueError.
@@ -479,7 +496,7 @@ void bind_attention(py::module_& m) {
   m.def("attention_backward", &attention_backward_py, py::arg("q"), py::arg("k"), py::arg("v"),
         py::arg("dout"),
         (std::string("attention_backward(q, k, v, dout, *, out=None, lse=None, **spec)\n"
-                     "-> dict dq, dk, dv [, dbias, drel_bias, dkey_boost] (arrays, for the inputs "
+                     "-> dict dq, dk, dv [, dbias, drel_bias, dkey_boost, dboost_gate] (arrays, for the inputs "
                      "given), dm (float, normalizer='fuzzy'), dtime_decay (float, when times are "
                      "given), dtemperature_coef (float, temperature='adaptive'). Runs the forward for out and lse unless both are given.\n") +
          kSpecDoc)

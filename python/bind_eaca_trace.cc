@@ -43,7 +43,8 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
                        int hidden, int attn_dim, bool context_encoder, const std::string& context,
                        bool emotion_attention, std::uint64_t seed,
                        const std::optional<py::dict>& params, const std::optional<std::string>& lexicon_dir,
-                       float coverage_weight, float source_weight, bool modality_norm, bool zero_text_init) {
+                       float coverage_weight, float source_weight, bool modality_norm, bool zero_text_init,
+                       bool boost_gate) {
   const char* fn = "_eaca_trace";
   summarize::EacaConfig config;
   summarize::set_attention_variant(config, attention);
@@ -57,6 +58,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
   config.members = 1;
   config.modality_norm = modality_norm;
   config.zero_text_init = zero_text_init;
+  config.boost_gate = boost_gate;
   const summarize::EacaDims dims = summarize::dims_of(config);
 
   const text::Dialogue d = one_dialogue(dialogue, fn);
@@ -108,6 +110,7 @@ py::dict eaca_trace_py(const py::object& dialogue, const std::string& attention,
   switches["emotion_terms"] = t.switches.emotion_terms;
   switches["time_decay"] = t.switches.time_decay;
   switches["modality_norm"] = dims.modality_norm;
+  switches["boost_gate"] = dims.boost_gate;
   switches["normalizer"] = t.switches.normalizer == Normalizer::kFuzzy ? "fuzzy" : "softmax";
 
   const auto& a = t.activations;
@@ -140,12 +143,14 @@ void bind_eaca_trace(py::module_& m) {
         py::arg("seed") = 1,
         py::arg("params") = py::none(), py::arg("lexicon_dir") = py::none(), py::arg("coverage_weight") = 0.3f,
         py::arg("source_weight") = 0.3f, py::arg("modality_norm") = false, py::arg("zero_text_init") = false,
+        py::arg("boost_gate") = false,
         R"doc(One dialogue through one EACA network (internal; for parity tests).
 
 Returns a dict: features (what the network sees), targets (the training labels), switches, params and
 grads (name -> array), outputs (h0, h1, g, salience, has_logit, mention_logit) and loss. attention is
 eaca | plain | fuzzy as in `kessel train --attention`, context attention | bilstm as in `--context`; params (name -> array) replaces the seeded
-initialization; modality_norm and zero_text_init as `kessel train --modality-norm / --zero-text-init`.)doc");
+initialization; modality_norm, zero_text_init and boost_gate as `kessel train --modality-norm /
+--zero-text-init / --boost-gate`.)doc");
 }
 
 }  // namespace kessel::python

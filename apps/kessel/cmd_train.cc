@@ -239,6 +239,9 @@ void run_train(TrainArgs& args) {
   if (args.config.emotion_balance > 0.0f && (args.config.normalizer != Normalizer::kSoftmax || !args.config.emotion_terms))
     throw UsageError("train: --emotion-balance weights the EACA emotion terms under softmax (--attention eaca), "
                      "not --attention " + args.attention);
+  if (args.config.boost_gate && !summarize::boost_gate_supported(args.config))
+    throw UsageError("train: --boost-gate gates the EACA key boost under softmax (--attention eaca), without "
+                     "--adaptive-temperature or --emotion-balance");
   if (args.config.adaptive_temperature > 0.0f && args.config.normalizer != Normalizer::kSoftmax)
     throw UsageError("train: --adaptive-temperature needs a softmax attention (--attention eaca or plain), "
                      "not --attention " + args.attention);
@@ -373,6 +376,9 @@ void add_train_command(CLI::App& app) {
                "Layer-normalize the text, emoji-wheel and time input columns each on its own (learned gain and "
                "bias) before the fusion layer (seed 000 section 4.3; stored in the model); off by default, "
                "measured in docs/eaca-experiments.md");
+  cmd->add_flag("--boost-gate", args->config.boost_gate,
+                "Gate the EACA key boost by query and key: boost x sigmoid(w_q . q + w_k . k + b) (seed 004's "
+                "debug table; stored in the model); off by default, measured in docs/eaca-experiments.md");
   cmd->add_flag("--zero-text-init", args->config.zero_text_init,
                 "Start the fusion layer's text columns at zero (the seed's initialization)");
   cmd->add_option("--zscore-warmup-epochs", args->train.zscore_warmup_epochs,

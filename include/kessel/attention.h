@@ -35,7 +35,16 @@
 //    (the dialogue's share of emotion tokens). Dot similarity without zscore, softmax, with key_boost.
 // 5. additive terms  logit_ij = sim_ij + bias[b,h,i,j] - alibi_slope[h] * |pos_q(i) - pos_k(j)|
 //                               + rel_bias[h, bucket(pos_k(j) - pos_q(i))] - lambda |t_i - t_j| (additive)
-//                               + key_boost[b, j]
+//                               + g_ij key_boost[b, j]
+//    g_ij = 1 without boost_gate. With boost_gate (seed 004's debug table, "boost_weight =
+//    sigmoid(W_g [Q, K])" in place of a fixed weight), per head h:
+//        g_ij = sigmoid(<w_q[h], q_i> + <w_k[h], k_j> + b_g[h]),  boost_gate[h] = [w_q (D) ; w_k (D) ; b_g]
+//    a learned gate of the boost by query and key. Per head (not one [2D+1] shared by every head)
+//    because q and k live in each head's own projected space; [H, 2D+1] rather than a matrix because
+//    the gate is one scalar per (i, j). It is a per-row term u_i = <w_q, q_i> + b_g plus a per-key term
+//    v_j = <w_k, k_j>, so the fused path computes both once and pays one sigmoid per (i, j).
+//    Needs key_boost, normalizer = softmax, and neither adaptive_temperature nor
+//    emotion_ratio (those scale q before the kernels; a gate read from the scaled q would mix the two).
 // 6. masks (all ANDed; a hidden key gets logit -inf):
 //      causal            pos_k(j) <= pos_q(i)
 //      key_lengths[b]    j < key_lengths[b]            (padding)
@@ -57,10 +66,11 @@
 //    counted in AttentionStats::fully_masked_rows.
 //
 // Learnable inputs with gradients: q, k, v, bias (dbias, reduced to bias's own shape), rel_bias
-// (drel_bias [H, rel_buckets]), key_boost (dkey_boost [B, Lk]), and three scalars of the spec: the
+// (drel_bias [H, rel_buckets]), key_boost (dkey_boost [B, Lk]), boost_gate (dboost_gate [H, 2D+1]; the gate
+// also adds into dq and dk), and three scalars of the spec: the
 // fuzzifier m (dm, fuzzy only), the time-decay rate lambda (dtime_decay, needs times; defined
 // at lambda = 0 too) and the adaptive temperature's coefficient (dtemperature_coef). Crisp and fully masked rows do not depend on m or lambda: they add nothing.
-// docs/attention.md derives dm.
+// docs/attention.md derives dm and the gate's gradients.
 #pragma once
 
 #include <cmath>
@@ -146,6 +156,8 @@ struct AttentionInputs {
   const float* k_times = nullptr;            // [B, Lk] seconds
   const float* key_boost = nullptr;          // [B, Lk]
   const float* emotion_ratio = nullptr;      // [B] in [0, 1]: the emotion-ratio balance (spec.balance)
+  const float* boost_gate = nullptr;         // [H, 2D+1]: the key boost's gate (step 5), per head
+                                             // [w_q (D) ; w_k (D) ; b_g]
 };
 
 struct AttentionStats {
@@ -167,6 +179,7 @@ struct AttentionGrads {
   float* dm = nullptr;          // [1] d/d spec.m (normalizer = fuzzy only)
   float* dtime_decay = nullptr;  // [1] d/d spec.time_decay (q_times/k_times required)
   float* dtemperature_coef = nullptr;  // [1] d/d spec.temperature_coef (adaptive_temperature only)
+  float* dboost_gate = nullptr;  // [H, 2D+1] (boost_gate only)
 };
 
 // Checks every shape, range and value (NaN times, negative lengths, ...); throws InvalidArgument naming

@@ -11,7 +11,7 @@ backward of include/kessel/attention.h); it adds no arithmetic of its own. Every
 ``kessel.attention`` is accepted, with the same meaning.
 
 - q, k, v: float32 CPU tensors, [B, H, L, D], [H, L, D] or [L, D]; the output takes q's rank.
-- Gradients: q, k, v; the score terms bias, rel_bias and key_boost (tensors); the spec's scalars m
+- Gradients: q, k, v; the score terms bias, rel_bias, key_boost and boost_gate (tensors); the spec's scalars m
   (normalizer="fuzzy"), time_decay (needs times) and temperature_coef (temperature="adaptive"),
   given as 0-d or one-element tensors. Any other
   argument that requires grad is refused, and so is a double backward.
@@ -36,7 +36,8 @@ from . import _kessel
 __all__ = ["attention"]
 
 # Arguments with a gradient, and the key attention_backward returns it under.
-_TENSOR_GRADS = {"bias": "dbias", "rel_bias": "drel_bias", "key_boost": "dkey_boost"}
+_TENSOR_GRADS = {"bias": "dbias", "rel_bias": "drel_bias", "key_boost": "dkey_boost",
+                 "boost_gate": "dboost_gate"}
 _SCALAR_GRADS = {"m": "dm", "time_decay": "dtime_decay", "temperature_coef": "dtemperature_coef"}
 # Tensor-valued arguments without a gradient.
 _CONSTANT_TENSORS = ("mask", "allowed_keys", "key_lengths", "alibi_slopes", "emotion_ratio")
@@ -47,7 +48,7 @@ _CONSTANT_SCALARS = ("temperature", "scale", "beta", "fuzzy_eps", "fuzzy_match_t
 _REFUSED = {"return_lse": "the op returns the output tensor only",
             "return_stats": "the op returns the output tensor only",
             "out": "the op runs its own forward", "lse": "the op runs its own forward"}
-_LEARNABLE = "q, k, v, bias, rel_bias, key_boost, m, time_decay and temperature_coef"
+_LEARNABLE = "q, k, v, bias, rel_bias, key_boost, boost_gate, m, time_decay and temperature_coef"
 
 
 def _fail(message: str, kind=ValueError):
@@ -169,7 +170,7 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, **spec: Any) ->
     """Attention of q over k, v by kessel's fused kernels, differentiable with autograd.
 
     spec: the keywords of ``kessel.attention`` (similarity, normalizer, m, masks, score terms,
-    threads, ...). bias, rel_bias, key_boost (tensors) and m, time_decay, temperature_coef
+    threads, ...). bias, rel_bias, key_boost, boost_gate (tensors) and m, time_decay, temperature_coef
     (one-element tensors) get gradients when they require grad. Returns out [..., Lq, Dv] in q's rank.
     """
     for name, t in (("q", q), ("k", k), ("v", v)):

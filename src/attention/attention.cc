@@ -75,6 +75,8 @@ void attention_backward(const AttentionGrads& grads, const float* dout, const fl
                    "attention_backward: dtime_decay is set but there are no q_times/k_times");
   KESSEL_CHECK_ARG(grads.dtemperature_coef == nullptr || spec.adaptive_temperature,
                    "attention_backward: dtemperature_coef is set but the temperature is not adaptive");
+  KESSEL_CHECK_ARG(grads.dboost_gate == nullptr || in.boost_gate != nullptr,
+                   "attention_backward: dboost_gate is set but there is no boost_gate input");
   const KernelCall c = kernel_call(in, spec);
   // With query scaling the kernels give dL/dq' and dL/dkey_boost' for the scaled inputs; q's, the
   // boost's and the coefficient's gradients follow from them.

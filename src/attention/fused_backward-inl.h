@@ -8,7 +8,9 @@
 //      dK += G^T Q, dQ += G K. When a head is split into several key groups (few heads), each group
 //      writes its own dq partial, reduced in group order afterwards. The number of groups depends on
 //      B*H only, never on the thread count, so results are bit-identical for any thread count.
-//   3. score-term gradients: dkey_boost via per-(b, h) partial rows reduced over h in order; dm and
+//   3. score-term gradients: dkey_boost via per-(b, h) partial rows reduced over h in order; the
+//      key boost's gate via per-item du rows reduced in group order and per-(b, h) dv rows (items own
+//      their keys), then mapped to dq, dk and dboost_gate serially (boost_gate.h); dm and
 //      dtime_decay (scalars) via one partial per item of pass 2 (dm under zscore: per row in pass
 //      1), summed in order;
 //      drel_bias via per-item partials reduced in item order; dbias directly when no two items share
@@ -257,6 +259,10 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
   const Index items = B * H * groups;
   std::vector<float> dq_part(grads.dq && groups > 1 ? static_cast<size_t>(items * Lq * D) : 0, 0.0f);
   std::vector<float> dkey_boost_part(grads.dkey_boost ? static_cast<size_t>(B * H * Lk) : 0, 0.0f);
+  // The gate's du (per item, reduced in group order) and dv (items own their keys): boost_gate.h.
+  const bool want_gate = in.boost_gate && (grads.dq || grads.dk || grads.dboost_gate);
+  std::vector<float> dgate_row_part(want_gate ? static_cast<size_t>(items * Lq) : 0, 0.0f);
+  std::vector<float> dgate_key(want_gate ? static_cast<size_t>(B * H * Lk) : 0, 0.0f);
   const Index buckets = spec.rel_buckets;
   std::vector<float> drel_part(grads.drel_bias ? static_cast<size_t>(items * buckets) : 0, 0.0f);
   const auto& bs = in.bias.shape;
@@ -279,6 +285,10 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
       DlogitSink sink;
       if (grads.dkey_boost) sink.dkey_boost = dkey_boost_part.data() + bh * Lk;
       if (grads.drel_bias) sink.drel_bias = drel_part.data() + item * buckets;
+      if (want_gate) {
+        sink.dgate_row = dgate_row_part.data() + item * Lq;
+        sink.dgate_key = dgate_key.data() + bh * Lk;
+      }
       if (dbias_direct) sink.dbias = dbias_acc.data();
       if (grads.dm && !spec.zscore) sink.dsim_logd = &dm_part[static_cast<size_t>(item)];
       if (grads.dtime_decay) sink.dtime_decay = &dlambda_part[static_cast<size_t>(item)];
@@ -341,6 +351,15 @@ void FusedBackward(const AttentionGrads& grads, const float* dout, const float* 
         float* dst = grads.dq + bh * Lq * D;
         for (Index e = 0; e < Lq * D; ++e) dst[e] += part[e];
       }
+  }
+  if (want_gate) {
+    std::vector<float> dgate_row(static_cast<size_t>(B * H * Lq), 0.0f);
+    for (Index item = 0; item < items; ++item) {
+      float* dst = dgate_row.data() + (item / groups) * Lq;
+      const float* part = dgate_row_part.data() + item * Lq;
+      for (Index i = 0; i < Lq; ++i) dst[i] += part[i];
+    }
+    gate_terms_backward(grads, dgate_row, dgate_key, in);
   }
   if (grads.dkey_boost)
     for (Index b = 0; b < B; ++b)

@@ -36,7 +36,9 @@ struct TileGrads {
 
 // Per-element sink for dlogit (score-term gradients) and, in the zscore statistics pass, (dz, z).
 struct DlogitSink {
-  float* dkey_boost = nullptr;  // [Lk] of this (b): += dlogit at key j (the (b, h) partial row)
+  float* dkey_boost = nullptr;  // [Lk] of this (b): += dlogit at key j (the (b, h) partial row); gated: g dlogit
+  float* dgate_row = nullptr;   // [Lq] of this work item: du_i (boost_gate.h)
+  float* dgate_key = nullptr;   // [Lk] of this (b, h): dv_j (work items own their keys)
   float* drel_bias = nullptr;   // [rel_buckets] of this work item
   double* dbias = nullptr;      // bias's own shape (double accumulator), or null
   double* zdz = nullptr;        // [kBlockQ] sums of dz (zscore statistics pass)

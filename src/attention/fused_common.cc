@@ -15,7 +15,8 @@ FusedContext::FusedContext(const AttentionInputs& in_, const AttentionSpec& spec
   const bool terms_beyond_boost =
       !in.bias.empty() || !in.alibi_slopes.empty() || in.rel_bias != nullptr ||
       (spec.time_decay != 0.0f && spec.time_decay_mode == TimeDecayMode::kAdditive);
-  if (spec.zscore || multiplicative || terms_beyond_boost)
+  if (in.boost_gate) gate = gate_terms(in);
+  if (spec.zscore || multiplicative || terms_beyond_boost || in.boost_gate)
     path = ScorePath::kStaged;
   else if (fuzzy)
     path = ScorePath::kHotFuzzy;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "attention/boost_gate.h"
 #include "attention/fused_plan.h"
 #include "attention/score_terms.h"
 #include "attention/tile_kernels.h"
@@ -33,6 +34,9 @@ struct FusedContext {
   float fuzzy_a;           // 1/(m-1)
   // Key norms [B, H, Lk], computed once per call (need_norms only; see compute_key_norms).
   std::vector<float> k_sqnorm_all, k_norm_all;
+  // The key boost's gate (boost_gate.h): u [B, H, Lq] and v [B, H, Lk], once per call (boost_gate only).
+  GateTerms gate;
+  bool gated() const { return in.boost_gate != nullptr; }
 
   FusedContext(const AttentionInputs& in_, const AttentionSpec& spec_, const tile::Kernels& k_);
 

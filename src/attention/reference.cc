@@ -2,7 +2,7 @@
 // in double, one step of include/kessel/attention.h at a time. Slow and obvious on purpose.
 //
 // Parallel over (b, h) pairs, which are independent; stats and the gradients of parameters shared
-// across pairs (bias, rel_bias, key_boost) are reduced serially in (b, h) order afterwards, so the
+// across pairs (bias, rel_bias, key_boost, boost_gate) are reduced serially in (b, h) order afterwards, so the
 // results are bit-identical for any thread count.
 #include "attention/reference.h"
 
@@ -101,6 +101,22 @@ double similarity(const HeadState& s, const AttentionInputs& in, const Attention
   return 0.0;  // unreachable: every enumerator returns above
 }
 
+// The gate of the key boost (header, step 5) for element (i, j) of head h: sigmoid(<w_q, q_i> +
+// <w_k, k_j> + b_g).
+double boost_gate_value(const HeadState& s, const AttentionInputs& in, Index i, Index j) {
+  const Index D = in.D;
+  const float* gate = in.boost_gate + s.h * (2 * D + 1);
+  double x = gate[2 * D];
+  for (Index d = 0; d < D; ++d) x += gate[d] * s.q[i * D + d] + gate[D + d] * s.k[j * D + d];
+  return sigmoid(x);
+}
+
+// The gated key boost g_ij key_boost[b, j] (0 without boost_gate: additive_terms has the plain one).
+double gated_boost(const HeadState& s, const AttentionInputs& in, Index i, Index j) {
+  if (!in.boost_gate) return 0.0;
+  return boost_gate_value(s, in, i, j) * in.key_boost[s.b * in.Lk + j];
+}
+
 // Steps 1-7 for one (b, h): fills visible, z, sigma, decay, w, lse, kind, exact.
 void compute_head_weights(HeadState& s, const AttentionInputs& in, const AttentionSpec& spec,
                           const ResolvedSpec& r, Index b, Index h) {
@@ -174,7 +190,7 @@ void compute_head_weights(HeadState& s, const AttentionInputs& in, const Attenti
       if (!s.visible[row + j]) continue;
       s.decay[row + j] = multiplicative_decay(in, spec, b, i, j);
       const double logit = s.z[row + j] * s.decay[row + j] * r.inv_temperature +
-                           additive_terms(in, spec, r, b, h, i, j);
+                           additive_terms(in, spec, r, b, h, i, j) + gated_boost(s, in, i, j);
       s.w[row + j] = logit;
       max_logit = std::max(max_logit, logit);
     }
@@ -388,8 +404,44 @@ void accumulate_term_grads(double* dbias, double* drel_bias, double* dkey_boost,
                                                             spec.rel_max_distance,
                                                             spec.rel_bidirectional)] += dl;
       }
-      if (dkey_boost) dkey_boost[b * Lk + j] += dl;
+      if (dkey_boost && !in.boost_gate) dkey_boost[b * Lk + j] += dl;
     }
+  }
+}
+
+// Adds one head's logit gradients through the gated key boost g_ij c_j (c = key_boost):
+// d/dc_j = g_ij, d/d(u_i or v_j) = g_ij (1 - g_ij) c_j; then dq_i += du_i w_q, dk_j += dv_j w_k and
+// the gate's own gradient (boost_gate.h). s holds the head's recomputed forward.
+void accumulate_gate_grads(const AttentionGrads& grads, double* dkey_boost, double* dgate,
+                           const double* dlogit, const HeadState& s, const AttentionInputs& in) {
+  const Index Lq = in.Lq, Lk = in.Lk, D = in.D, G = 2 * D + 1;
+  const Index bh = s.b * in.H + s.h;
+  const float* gate = in.boost_gate + s.h * G;
+  std::vector<double> du(static_cast<size_t>(Lq), 0.0), dv(static_cast<size_t>(Lk), 0.0);
+  for (Index i = 0; i < Lq; ++i)
+    for (Index j = 0; j < Lk; ++j) {
+      const double dl = dlogit[i * Lk + j];
+      if (dl == 0.0) continue;
+      const double g = boost_gate_value(s, in, i, j), c = in.key_boost[s.b * Lk + j];
+      if (dkey_boost) dkey_boost[s.b * Lk + j] += dl * g;
+      du[static_cast<size_t>(i)] += dl * g * (1.0 - g) * c;
+      dv[static_cast<size_t>(j)] += dl * g * (1.0 - g) * c;
+    }
+  for (Index i = 0; i < Lq; ++i) {
+    const double g = du[static_cast<size_t>(i)];
+    if (grads.dq)
+      for (Index d = 0; d < D; ++d) grads.dq[(bh * Lq + i) * D + d] += static_cast<float>(g * gate[d]);
+    if (dgate) {
+      for (Index d = 0; d < D; ++d) dgate[s.h * G + d] += g * s.q[i * D + d];
+      dgate[s.h * G + 2 * D] += g;
+    }
+  }
+  for (Index j = 0; j < Lk; ++j) {
+    const double g = dv[static_cast<size_t>(j)];
+    if (grads.dk)
+      for (Index d = 0; d < D; ++d) grads.dk[(bh * Lk + j) * D + d] += static_cast<float>(g * gate[D + d]);
+    if (dgate)
+      for (Index d = 0; d < D; ++d) dgate[s.h * G + D + d] += g * s.k[j * D + d];
   }
 }
 
@@ -406,7 +458,8 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
   // float lse passed in: it is the yardstick, so it depends on nothing but the inputs.
   const ResolvedSpec r = resolve_spec(in, spec);
   const Index B = in.B, H = in.H, Lq = in.Lq, Lk = in.Lk, D = in.D, Dv = in.Dv;
-  const bool want_terms = grads.dbias || grads.drel_bias || grads.dkey_boost;
+  const bool want_gate = in.boost_gate && (grads.dq || grads.dk || grads.dkey_boost || grads.dboost_gate);
+  const bool want_terms = grads.dbias || grads.drel_bias || grads.dkey_boost || want_gate;
   const bool want_scalars = grads.dm || grads.dtime_decay;
   std::vector<ScalarSums> head_sums(want_scalars ? static_cast<size_t>(B * H) : 0);
 
@@ -416,12 +469,14 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
   std::vector<double> dbias(grads.dbias ? static_cast<size_t>(bias_count) : 0);
   std::vector<double> drel_bias(grads.drel_bias ? static_cast<size_t>(H * spec.rel_buckets) : 0);
   std::vector<double> dkey_boost(grads.dkey_boost ? static_cast<size_t>(B * Lk) : 0);
+  std::vector<double> dgate(grads.dboost_gate ? static_cast<size_t>(H * (2 * D + 1)) : 0);
 
   // Heads run in batches; each batch's logit gradients are reduced serially in (b, h) order.
   const int threads = resolve_threads(spec.threads);
   const Index batch = want_terms ? std::max<Index>(1, 4 * threads) : B * H;
   std::vector<double> dlogits(want_terms ? static_cast<size_t>(batch * Lq * Lk) : 0);
 
+  HeadState gate_head;  // q and k of the head whose gate gradients are being reduced
   for (Index first = 0; first < B * H; first += batch) {
     const Index last = std::min(B * H, first + batch);
 #pragma omp parallel num_threads(threads)
@@ -446,15 +501,24 @@ void reference_backward(const AttentionGrads& grads, const float* dout, const fl
       }
     }
     if (want_terms)
-      for (Index bh = first; bh < last; ++bh)
+      for (Index bh = first; bh < last; ++bh) {
+        const double* dlogit = &dlogits[static_cast<size_t>((bh - first) * Lq * Lk)];
         accumulate_term_grads(
             grads.dbias ? dbias.data() : nullptr, grads.drel_bias ? drel_bias.data() : nullptr,
-            grads.dkey_boost ? dkey_boost.data() : nullptr,
-            &dlogits[static_cast<size_t>((bh - first) * Lq * Lk)], in, spec, r, bh / H, bh % H);
+            grads.dkey_boost ? dkey_boost.data() : nullptr, dlogit, in, spec, r, bh / H, bh % H);
+        if (want_gate) {
+          gate_head.b = bh / H;
+          gate_head.h = bh % H;
+          load_head(gate_head, in, gate_head.b, gate_head.h);
+          accumulate_gate_grads(grads, grads.dkey_boost ? dkey_boost.data() : nullptr,
+                                grads.dboost_gate ? dgate.data() : nullptr, dlogit, gate_head, in);
+        }
+      }
   }
   if (grads.dbias) add_into(grads.dbias, dbias.data(), bias_count);
   if (grads.drel_bias) add_into(grads.drel_bias, drel_bias.data(), H * spec.rel_buckets);
   if (grads.dkey_boost) add_into(grads.dkey_boost, dkey_boost.data(), B * Lk);
+  if (grads.dboost_gate) add_into(grads.dboost_gate, dgate.data(), H * (2 * D + 1));
   ScalarSums total;  // heads in (b, h) order
   for (const ScalarSums& h : head_sums) {
     total.dsim_logd += h.dsim_logd;

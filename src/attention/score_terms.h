@@ -74,7 +74,8 @@ inline float multiplicative_decay(const AttentionInputs& in, const AttentionSpec
   return std::exp(-spec.time_decay * time_gap(in, b, i, j));
 }
 
-// Step 5: the sum of the additive score terms for element (b, h, i, j).
+// Step 5: the sum of the additive score terms for element (b, h, i, j), but for a gated key boost
+// (boost_gate.h), which needs q_i and k_j.
 inline float additive_terms(const AttentionInputs& in, const AttentionSpec& spec,
                             const ResolvedSpec& r, Index b, Index h, Index i, Index j) {
   float t = 0.0f;
@@ -88,7 +89,7 @@ inline float additive_terms(const AttentionInputs& in, const AttentionSpec& spec
                                                                spec.rel_bidirectional)];
   if (spec.time_decay_mode == TimeDecayMode::kAdditive && spec.time_decay != 0.0f)
     t -= spec.time_decay * time_gap(in, b, i, j);
-  if (in.key_boost) t += in.key_boost[b * in.Lk + j];
+  if (in.key_boost && !in.boost_gate) t += in.key_boost[b * in.Lk + j];  // gated: reference.cc
   return t;
 }
 

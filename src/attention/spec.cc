@@ -223,6 +223,21 @@ void check_spec(const AttentionSpec& spec) {
       spec.similarity == Similarity::kCosine ? "cosine" : "constrained_cosine");
 }
 
+// The key boost's gate (header, step 5): finite [H, 2D+1], and only where it is defined. The gated
+// term lies between 0 and key_boost, so the logit bounds of key_boost cover it.
+void check_boost_gate(const AttentionInputs& in, const AttentionSpec& spec) {
+  KESSEL_CHECK_ARG(in.key_boost != nullptr,
+                   "attention: boost_gate gates the key boost, but there is no key_boost");
+  KESSEL_CHECK_ARG(spec.normalizer == Normalizer::kSoftmax,
+                   "attention: boost_gate needs normalizer='softmax' (not supported with the fuzzy "
+                   "normalizer)");
+  KESSEL_CHECK_ARG(!spec.adaptive_temperature && in.emotion_ratio == nullptr,
+                   "attention: boost_gate cannot be combined with temperature='adaptive' or "
+                   "emotion_ratio (they scale q before the kernels; the gate reads the unscaled q)");
+  const Index G = 2 * in.D + 1;
+  check_finite(in.boost_gate, in.H * G, "boost_gate", "[H, 2D+1]", shape_string(std::array{in.H, G}));
+}
+
 }  // namespace
 
 void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
@@ -323,6 +338,7 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
   if (in.key_boost)
     mag.key_boost =
         check_finite(in.key_boost, B * Lk, "key_boost", "[B, Lk]", shape_string(std::array{B, Lk}));
+  if (in.boost_gate) check_boost_gate(in, spec);
   check_score_range(in, spec, mag);
 }
 

@@ -185,12 +185,46 @@ void add_score_terms(float* st, StagedScratch& ss, const FusedContext& ctx, cons
       for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] -= lambda * std::fabs(tq[ii] - tk);
     }
   }
-  if (in.key_boost) {
+  if (in.key_boost && ctx.gated()) {  // g_ij key_boost[j], g_ij = sigmoid(u_i + v_j) (boost_gate.h)
+    const Index bh = blk.b * in.H + blk.h;
+    const float* u = ctx.gate.row.data() + bh * in.Lq + blk.i0;
+    for (Index t = 0; t < n; ++t) {
+      const float boost = in.key_boost[blk.b * in.Lk + tile.key(t)];
+      const float v = ctx.gate.key[static_cast<size_t>(bh * in.Lk + tile.key(t))];
+      float* row = st + t * kBlockQ;
+      for (Index ii = 0; ii < nq; ++ii) row[ii] += gate_sigmoid(u[ii] + v) * boost;
+    }
+  } else if (in.key_boost) {
     for (Index t = 0; t < n; ++t) {
       const float boost = in.key_boost[blk.b * in.Lk + tile.key(t)];
       float* row = st + t * kBlockQ;
       for (Index ii = 0; ii < kBlockQ; ++ii) row[ii] += boost;
     }
+  }
+}
+
+// dS of every taking-part element through the gated key boost g c (c = key_boost[j]):
+// dkey_boost_j += g dS, du_i and dv_j += g (1 - g) c dS (boost_gate.h).
+void gate_grads(const float* ds, const FusedContext& ctx, const QueryBlock& blk, const KeyTile& tile,
+                const DlogitSink& sink) {
+  const AttentionInputs& in = ctx.in;
+  const Index bh = blk.b * in.H + blk.h;
+  const float* u = ctx.gate.row.data() + bh * in.Lq + blk.i0;
+  for (Index t = 0; t < tile.n; ++t) {
+    const float* d = ds + t * kBlockQ;
+    const Index j = tile.key(t);
+    const float c = in.key_boost[blk.b * in.Lk + j];
+    const float v = ctx.gate.key[static_cast<size_t>(bh * in.Lk + j)];
+    float boost_sum = 0.0f, key_sum = 0.0f;
+    for (Index ii = 0; ii < blk.nq; ++ii) {  // dS is 0 where not taking part
+      const float g = gate_sigmoid(u[ii] + v);
+      boost_sum += d[ii] * g;
+      const float e = d[ii] * g * (1.0f - g) * c;
+      key_sum += e;
+      if (sink.dgate_row) sink.dgate_row[blk.i0 + ii] += e;
+    }
+    if (sink.dkey_boost) sink.dkey_boost[j] += boost_sum;
+    if (sink.dgate_key) sink.dgate_key[j] += key_sum;
   }
 }
 
@@ -210,7 +244,7 @@ void score_term_grads(const float* ds, const float* vis, const FusedContext& ctx
     const float* d = ds + t * kBlockQ;
     const float* v = vis + t * kBlockQ;
     const Index j = tile.key(t);
-    if (sink.dkey_boost) {
+    if (sink.dkey_boost && !ctx.gated()) {
       float sum = 0.0f;
       for (Index ii = 0; ii < kBlockQ; ++ii) sum += d[ii];  // 0 where not taking part
       sink.dkey_boost[j] += sum;
@@ -473,6 +507,7 @@ void staged_backward(float* st, float* dp, TileGrads& tg, StagedScratch& ss, con
     return;
   }
   score_term_grads(dp, vis, ctx, blk, tile, sink);
+  if (ctx.gated()) gate_grads(dp, ctx, blk, tile, sink);
   if (sink.dtime_decay) time_decay_grad(dp, ss, ctx, blk, tile, sink);
   if (mult_tile)
     for (Index e = 0; e < size; ++e) dp[e] *= mult[e];

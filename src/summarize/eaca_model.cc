@@ -129,6 +129,7 @@ EacaAttnCall eaca_emotion_call(const EacaActivations& a, const EacaDims& d, cons
   c.in.k = a.ke.data();
   c.in.v = a.h1.data();
   if (sw.emotion_terms) c.in.key_boost = a.boost.data();
+  if (sw.emotion_terms && !a.boost_gate.empty()) c.in.boost_gate = a.boost_gate.data();
   c.kernel = choose_attention_kernel(a.Q, a.U, sw.kernel, sw.kernel_table);
   apply_kernel_choice(c.spec, c.kernel);
   if (c.all_rows()) {  // the customer queries at their units' rows (eaca_model.h)
@@ -296,8 +297,10 @@ EacaDims dims_of(const EacaConfig& c) {
                    ", ", c.embed_dim, ", ", c.hidden, ", ", c.attn_dim);
   KESSEL_CHECK_ARG(!(c.context_encoder && c.context_bilstm) || c.hidden % 2 == 0, "EacaConfig: the BiLSTM context encoder needs an even hidden "
                    "width (D/2 units per direction), got ", c.hidden);
-  return EacaDims{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim, c.context_encoder && c.context_bilstm,
-                  c.modality_norm};
+  EacaDims d{c.hash_buckets, c.embed_dim, c.hidden, c.attn_dim, c.context_encoder && c.context_bilstm,
+             c.modality_norm};
+  d.boost_gate = c.boost_gate;
+  return d;
 }
 
 std::int64_t ParamSpec::size() const {
@@ -343,6 +346,7 @@ std::vector<ParamSpec> eaca_param_specs(const EacaDims& d) {
     add("mnorm_w", {d.M()}, false);
     add("mnorm_b", {d.M()}, false);
   }
+  if (d.boost_gate) add("boost_gate", {d.G()}, false);  // last too (eaca_boost_gate_init)
   std::int64_t off = 0;
   for (auto& s : specs) {
     s.offset = off;
@@ -369,6 +373,7 @@ EacaWeights carve_weights(float* base, const EacaDims& d) {
   w.bwd = LstmWeights{at("lstm_wih_b"), at("lstm_whh_b"), at("lstm_b_b")};
   w.mnorm_w = at("mnorm_w");
   w.mnorm_b = at("mnorm_b");
+  w.boost_gate = at("boost_gate");
   return w;
 }
 
@@ -393,6 +398,9 @@ void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
   if (d.bilstm)
     for (float* b : {w.fwd.b, w.bwd.b}) std::fill_n(b + d.H(), d.H(), 1.0f);
   if (d.modality_norm) std::fill_n(w.mnorm_w, d.M(), 1.0f);  // the norm's gain starts at 1, its bias at 0
+  // The boost gate starts open and flat: w_q = w_k = 0, b_g = 2 (g = 0.88 for every pair: close to
+  // today's ungated boost, with the sigmoid's slope 0.10 left to learn from).
+  if (d.boost_gate) w.boost_gate[d.G() - 1] = 2.0f;
 }
 
 void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, const EacaSwitches& sw,
@@ -487,6 +495,8 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
       emotional += f.emotion[sz(u)] > 0.0f ? 1 : 0;
     }
     a.emotion_ratio = static_cast<float>(emotional) / static_cast<float>(U);
+    if (d.boost_gate) a.boost_gate.assign(w.boost_gate, w.boost_gate + d.G());
+    else a.boost_gate.clear();
     a.e.assign(sz(Q) * D, 0.0f);
     a.lse_e.assign(sz(Q), 0.0f);
     if (sw.zscore_logits) a.emotion_scale = zscore_scale(a.qe.data(), Q, a.ke.data(), U, Ae);
@@ -602,6 +612,7 @@ double eaca_backward(const EacaWeights& gw, const EacaActivations& a, const Eaca
     g.dk = dke.data();
     g.dv = dh1.data();  // v = h1: the value gradient lands directly in dh1
     if (sw.emotion_terms) g.dkey_boost = dboost.data();
+    if (sw.emotion_terms && d.boost_gate) g.dboost_gate = gw.boost_gate;  // and its terms in dqe, dke
     emotion_backward(g, dqe.data(), de.data(), a, c, f, D, Ae);
     for (int u = 0; u < U; ++u) gw.boost[0] += dboost[sz(u)] * f.emotion[sz(u)];  // 0 without the terms
     // ke[u, :A] = h1[u] Wke^T (the wheel columns are inputs, their gradient is dropped).

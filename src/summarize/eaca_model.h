@@ -14,6 +14,8 @@
 //   h1     = h0 + ctx                                                    [U, D]
 //   e      = attn(q = [h1[cust] Wqe^T ; wheel[cust]], k = [h1 Wke^T ; wheel], v = h1,
 //                 key_boost = boost * emotion, time decay)               [Q, D]   (EACA attention)
+//            with boost_gate, the boost of key j for query q is gated: g_qj boost * emotion_j,
+//            g_qj = σ(qe_q . w_q + ke_j . w_k + b_g), boost_gate = [w_q ; w_k ; b_g] [2 Ae + 1]
 //   g      = mean_q e[q]  (0 when Q = 0 or the EACA attention is off)    [D]
 //   z      = tanh([h1 ; g] Ws^T + bs)                                    [U, D]
 //   sal[u] = z[u] . vs + cs                                              (salience logit)
@@ -41,10 +43,12 @@ struct EacaDims {
   int V = 0, E = 0, D = 0, A = 0;
   bool bilstm = false;  // the context layer's parameters are an LSTM's (wq, wk, wv absent)
   bool modality_norm = false;  // EacaConfig::modality_norm: the tensors mnorm_w, mnorm_b [M()]
+  bool boost_gate = false;     // EacaConfig::boost_gate: the tensor boost_gate [G()]
   int F() const { return E + kNumDenseFeatures; }
   int Ae() const { return A + 2; }
   int H() const { return D / 2; }  // LSTM units per direction
   int M() const { return E + 5; }   // the normalized columns: text (E), wheel (2), time (3)
+  int G() const { return 2 * Ae() + 1; }  // the boost gate: [w_q (Ae) ; w_k (Ae) ; b_g]
 };
 EacaDims dims_of(const EacaConfig& config);
 
@@ -88,6 +92,7 @@ struct EacaWeights {
   float* bm;      // [1]
   float* mnorm_w = nullptr;  // [M] with dims.modality_norm
   float* mnorm_b = nullptr;  // [M]
+  float* boost_gate = nullptr;  // [G] with dims.boost_gate
 };
 EacaWeights carve_weights(float* base, const EacaDims& dims);
 
@@ -116,6 +121,7 @@ struct EacaActivations {
   std::vector<float> xm, mnorm_mean, mnorm_rstd;
   std::vector<float> gates_f, c_f, gates_b, c_b;          // BiLSTM: [U, 4H] after the nonlinearity, [U, H]
   std::vector<float> qe, ke, boost, qtimes, e, lse_e, g;
+  std::vector<float> boost_gate;  // the gate's parameters as the forward read them [G] (dims.boost_gate)
   // The EACA attention under chunk_bridge (EacaAttnCall): the engine's output [U, D] and lse [U] over
   // every unit's row; e and lse_e hold the customer rows gathered from them.
   std::vector<float> e_all, lse_all;

@@ -112,6 +112,7 @@ std::map<std::string, std::string> config_metadata(const EacaConfig& c) {
   // Issue 27 item 7's options, written only when on, so that files without them are unchanged.
   if (c.modality_norm) m["modality_norm"] = "true";
   if (c.zero_text_init) m["zero_text_init"] = "true";
+  if (c.boost_gate) m["boost_gate"] = "true";  // issue 27 item 2, likewise
   return m;
 }
 
@@ -209,6 +210,13 @@ EacaConfig config_from_metadata(const std::map<std::string, std::string>& m,
   }
   if (m.count("modality_norm")) c.modality_norm = get_bool("modality_norm");
   if (m.count("zero_text_init")) c.zero_text_init = get_bool("zero_text_init");
+  if (m.count("boost_gate")) {
+    c.boost_gate = get_bool("boost_gate");
+    if (c.boost_gate && !boost_gate_supported(c))
+      throw ParseError(file, 0,
+                       "__metadata__.boost_gate: true needs the emotion terms, softmax, and neither "
+                       "adaptive_temperature nor emotion_balance");
+  }
   if (m.count("compress_threshold")) {
     c.compress_threshold = get_float("compress_threshold");
     if (c.compress_threshold < 0.0f || c.compress_threshold >= 1.0f)
@@ -265,6 +273,11 @@ std::uint64_t member_seed(std::uint64_t seed, int k) {
   std::uint64_t out = 0;
   for (int i = 0; i < k; ++i) out = splitmix64(state);
   return out;
+}
+
+bool boost_gate_supported(const EacaConfig& c) {
+  return c.emotion_terms && c.normalizer == Normalizer::kSoftmax && c.adaptive_temperature == 0.0f &&
+         c.emotion_balance == 0.0f;
 }
 
 void set_attention_variant(EacaConfig& config, const std::string& name) {

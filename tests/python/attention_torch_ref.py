@@ -87,7 +87,7 @@ def attention_ref(q, k, v, *, similarity="dot", normalizer="softmax", m=2.0, tem
                   lag_by_time=False, chunk_size=0, key_lengths=None, allowed_keys=None, mask=None,
                   bias=None, alibi_slopes=None, rel_bias=None, rel_buckets=None,
                   rel_max_distance=128, rel_bidirectional=True, times=None, time_decay=0.0,
-                  time_decay_mode="additive", key_boost=None):
+                  time_decay_mode="additive", key_boost=None, boost_gate=None):
     B, H, Lq, D = q.shape
     Lk = k.shape[2]
     pos_q = torch.arange(Lq) + (Lk - Lq)  # aligned at the end (KV-cache decoding)
@@ -175,7 +175,13 @@ def attention_ref(q, k, v, *, similarity="dot", normalizer="softmax", m=2.0, tem
     if time_decay_mode == "additive" and decay_on:
         logit = logit - time_decay * dt
     if key_boost is not None:
-        logit = logit + key_boost.reshape(B, Lk)[:, None, None, :]
+        boost = key_boost.reshape(B, Lk)[:, None, None, :]
+        if boost_gate is not None:  # g_ij = sigmoid(<w_q, q_i> + <w_k, k_j> + b_g), per head
+            W = boost_gate.reshape(H, 2 * D + 1)
+            u = torch.einsum("bhid,hd->bhi", q, W[:, :D]) + W[:, 2 * D][None, :, None]
+            w = torch.einsum("bhjd,hd->bhj", k, W[:, D:2 * D])
+            boost = torch.sigmoid(u[..., :, None] + w[..., None, :]) * boost
+        logit = logit + boost
 
     # 6.-7. mask and normalize; fully masked rows get a harmless finite row, replaced below
     neg_inf = torch.tensor(-math.inf, dtype=q.dtype)

@@ -45,8 +45,8 @@ def attend(q, k, v, fuzzy, q_times=None, k_times=None, decay=0.0, key_boost=None
         logits = (q @ k.T) / math.sqrt(q.shape[1])
     if q_times is not None and decay > 0.0:
         logits = logits - decay * (q_times[:, None] - k_times[None, :]).abs()
-    if key_boost is not None:
-        logits = logits + key_boost[None, :]
+    if key_boost is not None:  # [U], or [Q, U] when gated per query
+        logits = logits + (key_boost if key_boost.dim() == 2 else key_boost[None, :])
     return torch.softmax(logits, dim=1) @ v
 
 
@@ -141,6 +141,10 @@ def torch_forward(trace, P):
         ke = torch.cat([h1 @ P["wke"].T, wheel], dim=1)
         qe = torch.cat([h1[cust] @ P["wqe"].T, wheel[cust]], dim=1)
         boost = P["boost"][0] * torch.as_tensor(f["emotion"], dtype=torch.float64) if terms else None
+        if terms and sw.get("boost_gate"):  # g_qj = sigmoid(qe_q . w_q + ke_j . w_k + b_g), issue 27 item 2
+            Ae = qe.shape[1]
+            W = P["boost_gate"]
+            boost = torch.sigmoid((qe @ W[:Ae])[:, None] + (ke @ W[Ae:2 * Ae])[None, :] + W[2 * Ae]) * boost[None, :]
         e = attend(qe, ke, h1, fuzzy, times[cust] if use_times else None, times if use_times else None,
                    sw["time_decay"], boost)
         g = e.mean(0)
@@ -204,8 +208,15 @@ NORM_CASES = [case + (dict(SMALL, modality_norm=True),) for case in [
     ("en", 0, True, "eaca", "attention", True),
 ]] + [("zh", 1, True, "eaca", "bilstm", True, dict(DEFAULT_WIDTHS, modality_norm=True, zero_text_init=True))]
 
+# The gated boost (issue 27 item 2): timed and untimed, both context encoders, and the default widths.
+GATE_CASES = [case + (dict(SMALL, boost_gate=True),) for case in [
+    ("zh", 1, True, "eaca", "bilstm", True),
+    ("en", 1, False, "eaca", "attention", True),
+    ("en", 0, True, "eaca", "attention", True),
+]] + [("zh", 1, True, "eaca", "bilstm", True, dict(DEFAULT_WIDTHS, boost_gate=True))]
 
-@pytest.mark.parametrize("lang,index,timed,attention,context,emotion,widths", WIDTH_CASES + NORM_CASES)
+
+@pytest.mark.parametrize("lang,index,timed,attention,context,emotion,widths", WIDTH_CASES + NORM_CASES + GATE_CASES)
 def test_forward_and_gradients_match_pytorch(lang, index, timed, attention, context, emotion, widths):
     d = dialogue(lang, index, timed)
     kw = dict(attention=attention, context_encoder=context is not None, context=context or "attention",

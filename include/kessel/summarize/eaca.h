@@ -55,6 +55,11 @@ struct EacaConfig {
   // x are each layer-normalized over their own columns, with their own learned gain and bias (tensors
   // mnorm_w, mnorm_b [E + 5]); the other dense columns pass as they are. Off: today's fusion.
   bool modality_norm = false;
+  // Gated boost (seed 004's debug table, "boost_weight = sigmoid(W_g [Q, K])"; issue 27 item 2): the EACA
+  // attention's key boost boost * emotion_j is weighted by g_qj = sigmoid(w_q . qe_q + w_k . ke_j + b_g)
+  // (AttentionInputs::boost_gate; tensor boost_gate [2 Ae + 1]). Needs the emotion terms, softmax, and
+  // neither adaptive_temperature nor emotion_balance. Off: today's scalar boost.
+  bool boost_gate = false;
   // The seed's initialization of the fusion layer: the text columns of W_in (its rows in the seed's
   // [F, D] layout) start at zero, so training begins from the other features. Training only.
   bool zero_text_init = false;
@@ -193,6 +198,10 @@ std::uint64_t member_seed(std::uint64_t seed, int k);
 // with fuzzy-membership normalization, m = 2). Sets emotion_terms and normalizer; InvalidArgument
 // for any other name.
 void set_attention_variant(EacaConfig& config, const std::string& name);
+
+// Whether EacaConfig::boost_gate can apply to this config: the emotion terms, softmax, and neither
+// adaptive_temperature nor emotion_balance (AttentionInputs::boost_gate refuses the last two).
+bool boost_gate_supported(const EacaConfig& config);
 
 // The context encoder named as `kessel train --context` names it: "bilstm" or "attention" (one
 // self-attention layer). Sets context_bilstm; InvalidArgument for any other name.

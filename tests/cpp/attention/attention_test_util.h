@@ -47,6 +47,7 @@ struct AttentionTestData {
   std::vector<float> k_times;       // [B, Lk]
   std::vector<float> key_boost;     // [B, Lk]
   std::vector<float> emotion_ratio;  // [B], the emotion-ratio balance
+  std::vector<float> boost_gate;     // [H, 2D+1], the key boost's gate
 
   // int8 copies of k and v (quantize_kv); inputs() uses them instead of k/v when use_int8 is set.
   bool use_int8 = false;
@@ -125,6 +126,9 @@ struct AttentionTestData {
 
   void add_key_boost(float amplitude = 1.0f) { key_boost = uniform(B * Lk, -amplitude, amplitude); }
 
+  // The key boost's gate: w_q, w_k and b_g uniform in [-amplitude, amplitude] (needs key_boost).
+  void add_boost_gate(float amplitude = 1.0f) { boost_gate = uniform(H * (2 * D + 1), -amplitude, amplitude); }
+
   // Fills the int8 copies with kessel::quantize_rows and turns use_int8 on.
   void quantize_kv() {
     k_int8.resize(k.size());
@@ -164,6 +168,7 @@ struct AttentionTestData {
     if (!k_times.empty()) in.k_times = k_times.data();
     if (!key_boost.empty()) in.key_boost = key_boost.data();
     if (!emotion_ratio.empty()) in.emotion_ratio = emotion_ratio.data();
+    if (!boost_gate.empty()) in.boost_gate = boost_gate.data();
     return in;
   }
 

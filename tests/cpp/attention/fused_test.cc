@@ -82,6 +82,7 @@ struct Grads {
   std::vector<float> dq, dk, dv, dbias, drel_bias, dkey_boost;
   std::vector<float> dm, dtime_decay;  // one element each, when fuzzy / when times are given
   std::vector<float> dtemperature_coef;  // one element, under an adaptive temperature
+  std::vector<float> dboost_gate;        // [H, 2D+1], with the key boost's gate
 };
 
 Grads run_backward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl impl,
@@ -104,6 +105,8 @@ Grads run_backward(const AttentionTestData& d, AttentionSpec spec, AttentionImpl
   if (!d.q_times.empty()) ag.dtime_decay = (g.dtime_decay.assign(1, 0.0f), g.dtime_decay.data());
   if (spec.adaptive_temperature)
     ag.dtemperature_coef = (g.dtemperature_coef.assign(1, 0.0f), g.dtemperature_coef.data());
+  if (!d.boost_gate.empty())
+    ag.dboost_gate = (g.dboost_gate.assign(d.boost_gate.size(), 0.0f), g.dboost_gate.data());
   attention_backward(ag, dout.data(), f.out.data(), f.lse.data(), d.inputs(), spec);
   return g;
 }
@@ -123,6 +126,8 @@ void expect_backward_matches(AttentionTestData& d, const AttentionSpec& spec,
   EXPECT_LE(scaled_rel_diff(fus.drel_bias, ref.drel_bias), kGradTol) << "drel_bias";
   EXPECT_LE(scaled_rel_diff(fus.dkey_boost, ref.dkey_boost), kGradTol) << "dkey_boost";
   EXPECT_LE(scaled_rel_diff(fus.dtime_decay, ref.dtime_decay), kGradTol) << "dtime_decay";
+  EXPECT_LE(scaled_rel_diff(fus.dboost_gate, ref.dboost_gate), kGradTol) << "dboost_gate";
+  EXPECT_EQ(fus.dboost_gate.size(), d.boost_gate.size());
   EXPECT_LE(scaled_rel_diff(fus.dtemperature_coef, ref.dtemperature_coef), kGradTol) << "dtemperature_coef";
   EXPECT_EQ(fus.dtemperature_coef.empty(), !spec.adaptive_temperature);
   // Under zscore dm is only what zscore_eps leaves (~1e-3): the fused path takes it from the row
@@ -491,6 +496,17 @@ TEST(FusedBackward, EveryFeature) {
        }},
       {"key_boost", [](auto& d, auto&) { d.add_key_boost(); }},
       {"emotion_ratio", [](auto& d, auto& s) { d.add_key_boost(), d.emotion_ratio = {0.2f, 0.9f}, s.balance = 0.7f; }},
+      {"boost_gate", [](auto& d, auto&) { d.add_key_boost(2.0f), d.add_boost_gate(); }},
+      {"boost_gate_masks_padding",
+       [](auto& d, auto& s) {
+         d.add_key_boost(2.0f), d.add_boost_gate(), s.causal = true, d.add_key_lengths(10);
+         d.add_mask({1, 2, 77, 100}, 0.8);
+       }},
+      {"boost_gate_cosine_zscore_decay",
+       [](auto& d, auto& s) {
+         d.add_key_boost(2.0f), d.add_boost_gate(), s.similarity = Similarity::kCosine, s.zscore = true;
+         d.add_times(), s.time_decay = 0.05f, s.chunk_size = 9;
+       }},
       {"bias_full", [](auto& d, auto&) { d.add_bias({2, 2, 77, 100}); }},
       {"bias_over_b", [](auto& d, auto&) { d.add_bias({1, 2, 77, 100}); }},
       {"bias_row", [](auto& d, auto&) { d.add_bias({2, 1, 1, 100}); }},
@@ -543,6 +559,8 @@ TEST(FusedBackward, SingleHeadSplitsKeysIntoGroups) {
   expect_backward_matches(d, spec, "one head");
   spec.normalizer = Normalizer::kFuzzy;
   expect_backward_matches(d, spec, "one head fuzzy");
+  d.add_boost_gate();  // du partials per key group, reduced in group order
+  expect_backward_matches(d, AttentionSpec{}, "one head gated boost");
 }
 
 TEST(FusedBackward, LargeMatchToleranceGivesTheForwardsCrispRows) {

@@ -1,5 +1,5 @@
 // Central finite differences against the reference backward, for every learnable input (q, k, v,
-// bias in full and broadcast shapes, rel_bias, key_boost, and the spec's scalars m, time_decay and the
+// bias in full and broadcast shapes, rel_bias, key_boost, the key boost's gate, and the spec's scalars m, time_decay and the
 // adaptive temperature's coefficient),
 // across similarities, normalizers, zscore, both time-decay modes, ALiBi and masks.
 //
@@ -40,6 +40,7 @@ struct GradCase {
   bool shrink_rows = false;   // every other q and k row scaled by 0.2 (below a cosine floor)
   bool zero_decay = false;    // times given but time_decay = 0: d/d lambda at lambda = 0
   bool emotion_ratio = false;  // the emotion-ratio balance, a share per batch
+  bool boost_gate = false;     // the key boost's gate [H, 2D+1]
 };
 
 double loss(const AttentionTestData& d, const AttentionSpec& spec, const std::vector<float>& r) {
@@ -128,6 +129,10 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   if (c.alibi) d.add_alibi();
   if (c.times) d.add_times();
   if (c.emotion_ratio) d.emotion_ratio = {0.3f, 0.85f};
+  if (c.boost_gate) {  // a stronger boost, so that the gate matters
+    d.add_key_boost(2.0f);
+    d.add_boost_gate(0.8f);
+  }
   if (c.shrink_rows) {
     for (size_t e = 0; e < d.q.size(); ++e) d.q[e] *= (e / kD) % 2 ? 1.0f : 0.2f;
     for (size_t e = 0; e < d.k.size(); ++e) d.k[e] *= (e / kD) % 2 ? 0.2f : 1.0f;
@@ -146,7 +151,7 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   EXPECT_EQ(stats.crisp_rows, 0);  // crisp rows carry no q/k gradient; keep them out of the check
 
   std::vector<float> dq(d.q.size()), dk(d.k.size()), dv(d.v.size()), dbias(d.bias.size()),
-      drel(d.rel_bias.size()), dboost(d.key_boost.size());
+      drel(d.rel_bias.size()), dboost(d.key_boost.size()), dgate(d.boost_gate.size());
   AttentionGrads g;
   g.dq = dq.data(), g.dk = dk.data(), g.dv = dv.data(), g.dbias = dbias.data();
   g.drel_bias = drel.data(), g.dkey_boost = dboost.data();
@@ -154,6 +159,7 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   if (fuzzy) g.dm = &dm;
   if (c.times) g.dtime_decay = &dlambda;
   if (spec.adaptive_temperature) g.dtemperature_coef = &dcoef;
+  if (c.boost_gate) g.dboost_gate = dgate.data();
   attention_backward(g, r.data(), out.data(), lse.data(), d.inputs(), spec);
 
   check_tensor("q", d.q, dq, d, spec, r);
@@ -164,6 +170,7 @@ void run_case(const GradCase& c, std::uint32_t seed) {
   check_tensor("bias", d.bias, dbias, d, spec, r, /*expect_nonzero=*/bias_shape[3] != 1);
   check_tensor("rel_bias", d.rel_bias, drel, d, spec, r);
   check_tensor("key_boost", d.key_boost, dboost, d, spec, r);
+  if (c.boost_gate) check_tensor("gate", d.boost_gate, dgate, d, spec, r);
   // zscore makes the memberships invariant to the scale 1/(m - 1) of the similarity: dm is then
   // only what zscore_eps leaves (~1e-3 here), which the differences confirm.
   if (fuzzy) check_scalar("m", spec.m, dm, d, spec, r, /*expect_nonzero=*/!spec.zscore);
@@ -304,6 +311,34 @@ TEST(Gradcheck, EmotionRatioBalance) {
       c.name += ", adaptive temperature";
       c.spec.adaptive_temperature = true;
       c.spec.temperature_coef = 0.4f;
+    }
+    run_case(c, seed++);
+  }
+}
+
+TEST(Gradcheck, BoostGate) {
+  // logit += sigmoid(<w_q, q_i> + <w_k, k_j> + b_g) key_boost_j: the gate's own gradient, and the
+  // extra terms into q, k and key_boost; over similarities, zscore, masks, decay and Lq > Lk.
+  std::uint32_t seed = 395;
+  for (int variant = 0; variant < 4; ++variant) {
+    GradCase c;
+    c.spec = make_spec(Similarity::kDot, Normalizer::kSoftmax, false);
+    c.boost_gate = true;
+    c.name = "boost gate";
+    if (variant == 1) {
+      c.name += ", cosine zscore, mask, ALiBi, additive decay";
+      c.spec = make_spec(Similarity::kCosine, Normalizer::kSoftmax, true);
+      c.mask = c.alibi = c.times = true;
+    } else if (variant == 2) {
+      c.name += ", Lq > Lk, causal, temperature";
+      c.swap_lengths = true;
+      c.spec.causal = true;
+      c.spec.temperature = 0.6f;
+    } else if (variant == 3) {
+      c.name += ", constrained cosine, multiplicative decay";
+      c.spec = make_spec(Similarity::kConstrainedCosine, Normalizer::kSoftmax, false);
+      c.times = true;
+      c.spec.time_decay_mode = TimeDecayMode::kMultiplicative;
     }
     run_case(c, seed++);
   }

@@ -54,9 +54,12 @@ struct Fixture {
   EacaTargets targets;
   // bilstm: the BiLSTM context encoder, with an even D (3 units per direction); modality_norm: the
   // per-modality normalization before the fusion layer, its gain and bias moved off 1 and 0.
-  explicit Fixture(bool timed, bool bilstm = false, bool modality_norm = false) : dialogue(tiny_dialogue(timed)) {
+  // boost_gate: the gated key boost, its w_q, w_k and b_g moved off their start (0, 0, 2).
+  explicit Fixture(bool timed, bool bilstm = false, bool modality_norm = false, bool boost_gate = false)
+      : dialogue(tiny_dialogue(timed)) {
     if (bilstm) dims = EacaDims{61, 4, 6, 3, true};
     dims.modality_norm = modality_norm;
+    dims.boost_gate = boost_gate;
     prepared = prepare(dialogue, lex);
     features = compute_features(prepared, dims.V);
     params.assign(static_cast<std::size_t>(eaca_param_count(dims)), 0.0f);
@@ -68,6 +71,11 @@ struct Fixture {
         w.mnorm_b[c] = 0.05f * static_cast<float>(c % 4) - 0.05f;
       }
     }
+    if (boost_gate) {
+      const EacaWeights w = carve_weights(params.data(), dims);
+      for (int c = 0; c < dims.G(); ++c) w.boost_gate[c] = 0.4f * static_cast<float>(c % 5) - 0.7f;
+      w.boost[0] = 2.0f;  // a boost large enough for its gate to matter
+    }
     for (std::size_t u = 0; u < prepared.units.size(); ++u) targets.salience.push_back(u % 3 == 0 ? 1.0f : 0.2f);
     targets.has_emotion = 1.0f;
     for (std::size_t m = 0; m < prepared.mentions.size(); ++m)
@@ -77,8 +85,8 @@ struct Fixture {
 
 // only: the tensors to check (all when empty).
 void check_gradients(bool timed, EacaSwitches sw, bool bilstm = false, const std::vector<std::string>& only = {},
-                     bool modality_norm = false) {
-  Fixture fx(timed, bilstm, modality_norm);
+                     bool modality_norm = false, bool boost_gate = false) {
+  Fixture fx(timed, bilstm, modality_norm, boost_gate);
   ASSERT_GE(fx.features.customer_units.size(), 2u);
   ASSERT_TRUE(fx.features.any_expressed) << "the tiny dialogue must carry an expressed emotion";
   const LossWeights lw{0.3f, 0.3f};
@@ -218,6 +226,58 @@ TEST(EacaModel, GradientsMatchFiniteDifferencesModalityNorm) {
   check_gradients(true, {true, true, 0.01f}, false, {}, true);
   check_gradients(false, {true, true, 0.0f}, true, {}, true);
   check_gradients(true, chunked({true, true, 0.01f}, 2), true, {}, true);
+}
+
+// The gated boost (EacaConfig::boost_gate, issue 27 item 2): the gate's parameters learn, and its terms
+// reach the EACA query and key projections; timed and untimed, both context encoders, chunk-and-bridge.
+TEST(EacaModel, GradientsMatchFiniteDifferencesBoostGate) {
+  check_gradients(true, {true, true, 0.01f}, false, {}, false, true);
+  check_gradients(false, {true, true, 0.0f}, true, {}, false, true);
+  check_gradients(true, chunked({true, true, 0.01f}, 2), true, {}, false, true);
+  check_gradients(true, {true, true, 0.01f}, false, {"boost_gate", "boost", "wqe", "wke"}, false, true);
+}
+
+// The gate changes the EACA output, starts at b_g = 2, is saved with the model (a model without it
+// saves no key and loads as before), and is refused where the engine cannot gate.
+TEST(EacaModel, BoostGateIsInitializedSavedAndRefusedWhereItCannotApply) {
+  EacaConfig config;
+  config.members = 1;
+  const EacaModel plain(config, 3);
+  config.boost_gate = true;
+  const EacaModel gated(config, 3);
+  const EacaDims d = dims_of(config);
+  ASSERT_EQ(eaca_param_count(d), eaca_param_count(dims_of(EacaConfig{})) + d.G());
+  const EacaWeights w = carve_weights(const_cast<float*>(gated.parameters().data()), d);
+  for (int c = 0; c + 1 < d.G(); ++c) EXPECT_EQ(w.boost_gate[c], 0.0f);
+  EXPECT_EQ(w.boost_gate[d.G() - 1], 2.0f);
+  const auto path = std::filesystem::temp_directory_path() / "eaca_boost_gate_test.safetensors";
+  gated.save(path.string());
+  const EacaModel loaded = EacaModel::load(path.string());
+  EXPECT_TRUE(loaded.config().boost_gate);
+  EXPECT_EQ(loaded.parameters(), gated.parameters());
+  plain.save(path.string());
+  EXPECT_FALSE(EacaModel::load(path.string()).config().boost_gate);
+  std::filesystem::remove(path);
+  // The gate at its start scales every boost by sigmoid(2) = 0.88: the EACA output moves.
+  Fixture fx(true);
+  Fixture fg(true, false, false, true);
+  const EacaWeights wg = carve_weights(fg.params.data(), fg.dims);
+  std::fill_n(wg.boost_gate, fg.dims.G() - 1, 0.0f);
+  wg.boost_gate[fg.dims.G() - 1] = 2.0f;
+  wg.boost[0] = 0.5f;
+  std::copy_n(fx.params.data(), fx.params.size(), fg.params.data());  // the same tensors but the gate
+  EacaActivations a, b;
+  eaca_forward(a, carve_weights(fx.params.data(), fx.dims), fx.dims, {true, true, 0.01f}, fx.features,
+               fx.prepared.mention_unit);
+  eaca_forward(b, wg, fg.dims, {true, true, 0.01f}, fg.features, fg.prepared.mention_unit);
+  EXPECT_GT(max_abs_diff(a.e, b.e), 1e-6);
+  EXPECT_TRUE(boost_gate_supported(EacaConfig{}));
+  EacaConfig bad;
+  bad.emotion_balance = 0.5f;
+  EXPECT_FALSE(boost_gate_supported(bad));
+  bad = EacaConfig{};
+  set_attention_variant(bad, "plain");
+  EXPECT_FALSE(boost_gate_supported(bad));
 }
 
 // The seed's initialization (EacaConfig::zero_text_init) zeroes W_in's text columns and nothing else;
