@@ -235,8 +235,7 @@ bool keeps_either(const Context& c, int target, const std::vector<int>& units, c
 }  // namespace
 
 bool keeps_strongest(const Context& c, const ConstrainedSelection& s) {
-  const int target = learned_target(c);
-  if (target >= 0) return keeps_either(c, target, s.units, s);
+  if (s.target >= 0) return keeps_either(c, s.target, s.units, s);
   if (!c.p.customer_expressed_emotion()) return true;
   return keeps_strongest_mention(c, s.units, s);
 }
@@ -245,8 +244,8 @@ ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selec
   ConstrainedSelection out;
   out.units = selected;
   const Prepared& p = c.p;
+  const int target = out.target = learned_target(c);
   if (!c.options.emotion_constraint) return out;
-  const int target = learned_target(c);
   if (target < 0 && !p.customer_expressed_emotion()) return out;
   // With a learned target the summary keeps that unit (its strongest mention decides the clause); else
   // a unit with a mention as strong as the strongest.

@@ -141,7 +141,7 @@ Features unit_features(const Prepared& p, std::size_t u) {
   if (unit.speaker != text::Speaker::customer) return f;
   const bool zh = p.lang == Lang::zh;
   const Words& words = zh ? kZh : kEn;
-  const std::string lower = lowered(unit.text);
+  const std::string lower = zh ? std::string() : lowered(unit.text);  // English words only
   const auto& tokens = p.unit_tokens[u];
   // What the detector found: the unit's strongest expressed mention, and whether it is the
   // dialogue's.
@@ -234,6 +234,7 @@ std::vector<double> unit_probabilities(const Prepared& p, const Weights& weights
 }
 
 int target_unit(const Prepared& p, const Weights& weights, const std::vector<char>& eligible) {
+  if (weights.threshold > 1.0f) return -1;  // a table that is off
   const std::vector<double> pr = unit_probabilities(p, weights);
   int best = -1;
   for (std::size_t u = 0; u < pr.size(); ++u)
