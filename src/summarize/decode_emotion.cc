@@ -179,8 +179,14 @@ double unit_strength(const Context& c, int u) {
 // whose rendering (compression) removed every mention it had is no target: it no longer says it.
 int learned_target(const Context& c) {
   const salience::Weights& weights = salience::builtin_weights(c.p.lang);
-  if (!weights.when_undetected && !c.p.customer_expressed_emotion()) return -1;
-  const int target = salience::target_unit(c.p, weights, c.selectable);
+  if (weights.threshold > 1.0f || (!weights.when_undetected && !c.p.customer_expressed_emotion())) return -1;
+  // A courtesy is no feeling (the labelling guide's rule): a unit with a thanks or a closing (好的, 谢,
+  // 没有了, thanks; salience::is_courtesy) and no expressed mention is never the target. Added after
+  // reading the summaries that changed.
+  std::vector<char> eligible = c.selectable;
+  for (std::size_t u = 0; u < eligible.size(); ++u)
+    if (eligible[u] && salience::is_courtesy(c.p.units[u].text) && !has_expressed(c, static_cast<int>(u))) eligible[u] = 0;
+  const int target = salience::target_unit(c.p, weights, eligible);
   if (target >= 0 && has_expressed(c, target) && unit_strength(c, target) < 0.0) return -1;
   return target;
 }

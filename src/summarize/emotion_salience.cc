@@ -208,6 +208,16 @@ Features unit_features(const Prepared& p, std::size_t u) {
   return f;
 }
 
+bool is_courtesy(std::string_view text) {
+  static const std::vector<std::string_view> kWords = {"谢",         "好的",   "没有了", "没啦",
+                                                       "没别的问题", "没有啦", "不客气"};
+  if (has_any(text, kWords)) return true;
+  const std::string lower = lowered(text);
+  for (std::string_view w : {"thank", "thx"})
+    if (lower.find(w) != std::string::npos) return true;
+  return false;
+}
+
 const Weights& builtin_weights(Lang lang) { return lang == Lang::zh ? kWeightsZh : kWeightsEn; }
 
 double logit(const Weights& weights, const Features& f) {

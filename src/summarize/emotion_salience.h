@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <string_view>
 #include <vector>
 
 #include "kessel/summarize/summary.h"
@@ -45,5 +46,10 @@ std::vector<double> unit_probabilities(const Prepared& p, const Weights& weights
 // `eligible[u]` (any when empty; the probabilities are over all customer units), when it reaches
 // weights.threshold; -1 otherwise.
 int target_unit(const Prepared& p, const Weights& weights, const std::vector<char>& eligible = {});
+
+// Whether a unit's text thanks or closes the conversation (谢, 好的, 没有了, 没啦, 没别的问题,
+// 不客气 / thank, thanks, thx): such a unit is courtesy, not feeling, unless the detector found an
+// expressed mention in it.
+bool is_courtesy(std::string_view text);
 
 }  // namespace kessel::summarize::salience

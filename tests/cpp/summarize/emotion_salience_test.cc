@@ -94,5 +94,12 @@ TEST(EmotionSalience, TheConstraintKeepsTheLearnedTargetEvenWithoutADetectedMent
   EXPECT_FALSE(free.constraint_satisfied);
 }
 
+TEST(EmotionSalience, ACourtesyIsNoFeeling) {
+  EXPECT_TRUE(salience::is_courtesy("好的，谢啦，没别的问题了"));
+  EXPECT_TRUE(salience::is_courtesy("Thanks a lot!"));
+  EXPECT_FALSE(salience::is_courtesy("没别的方法了?"));  // resignation, not a closing
+  EXPECT_FALSE(salience::is_courtesy("找不到啊，只有申请退款"));
+}
+
 }  // namespace
 }  // namespace kessel::summarize
