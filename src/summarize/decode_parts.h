@@ -71,9 +71,11 @@ double required_strength(const Context& c);
 // keep what they expressed (compression removed it).
 bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 
-// The hard constraint: when the customer expressed an emotion and `selected` keeps none, the
-// candidate units that keep one are tried in its place and the best is taken (decode_emotion.cc).
-// `order` is the greedy order before the stop.
+// The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
+// keeps neither it nor the strongest expressed mention, the target is added; without a target, when the
+// customer expressed an emotion and `selected` keeps none as strong as the strongest, the candidate units
+// that keep one are tried in its place and the best is taken (decode_emotion.cc). `order` is the greedy
+// order before the stop. The result's `target` is set even with the constraint off.
 ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order);
 
 }  // namespace kessel::summarize::decoding
