@@ -1,10 +1,13 @@
 // The emotion constraint (decode_parts.h): the summary keeps the customer's strongest expressed
-// feeling. Candidates are ranked by the strength of what they keep; the ranking value a candidate
-// costs (the ROUGE proxy) only chooses among comparable ones, and the chosen one's cost is reported.
+// feeling. Which unit holds it is the learned choice's (emotion_salience.h) when that is confident
+// enough; otherwise candidates are ranked by the strength of what they keep. The ranking value a
+// candidate costs (the ROUGE proxy) only chooses among comparable ones, and the chosen one's cost is
+// reported.
 #include <algorithm>
 #include <cmath>
 
 #include "decode_parts.h"
+#include "emotion_salience.h"
 #include "kessel/text/utf8.h"
 #include "render.h"
 
@@ -152,6 +155,42 @@ double kept_strength(const Context& c, const std::vector<int>& units, const Cons
   return best;
 }
 
+// Whether unit u holds an expressed mention (before rendering).
+bool has_expressed(const Context& c, int u) {
+  for (std::size_t m = 0; m < c.p.mentions.size(); ++m)
+    if (c.p.mention_unit[m] == u && c.p.mentions[m].expressed) return true;
+  return false;
+}
+
+// The strongest expressed mention unit u keeps as rendered; -1 when none (an implicit feeling).
+double unit_strength(const Context& c, int u) {
+  const ConstrainedSelection none;
+  double best = -1.0;
+  for (std::size_t m = 0; m < c.p.mentions.size(); ++m)
+    if (c.p.mention_unit[m] == u && c.p.mentions[m].expressed && survives(c, m, none))
+      best = std::max(best, strength(c.p, m));
+  return best;
+}
+
+// The learned choice: the selectable customer unit most likely to hold the customer's strongest
+// feeling, with or without a detected mention in it, when its probability reaches the built-in
+// threshold (and, for a language whose table says so, only where the detector found an expressed
+// customer mention); -1 otherwise (then the strongest expressed mention decides, as before). A unit
+// whose rendering (compression) removed every mention it had is no target: it no longer says it.
+int learned_target(const Context& c) {
+  const salience::Weights& weights = salience::builtin_weights(c.p.lang);
+  if (weights.threshold > 1.0f || (!weights.when_undetected && !c.p.customer_expressed_emotion())) return -1;
+  // A courtesy is no feeling (the labelling guide's rule): a unit with a thanks or a closing (好的, 谢,
+  // 没有了, thanks; salience::is_courtesy) and no expressed mention is never the target. Added after
+  // reading the summaries that changed.
+  std::vector<char> eligible = c.selectable;
+  for (std::size_t u = 0; u < eligible.size(); ++u)
+    if (eligible[u] && salience::is_courtesy(c.p.units[u].text) && !has_expressed(c, static_cast<int>(u))) eligible[u] = 0;
+  const int target = salience::target_unit(c.p, weights, eligible);
+  if (target >= 0 && has_expressed(c, target) && unit_strength(c, target) < 0.0) return -1;
+  return target;
+}
+
 }  // namespace
 
 bool survives(const Context& c, std::size_t m, const ConstrainedSelection& s) {
@@ -176,19 +215,49 @@ double required_strength(const Context& c) {
   return strongest < 0.0 ? -1.0 : kComparable * strongest;
 }
 
-bool keeps_strongest(const Context& c, const ConstrainedSelection& s) {
-  if (!c.p.customer_expressed_emotion()) return true;
+namespace {
+
+// Whether `units` keep a mention as strong as the strongest expressed one (the rule's test).
+bool keeps_strongest_mention(const Context& c, const std::vector<int>& units, const ConstrainedSelection& s) {
+  if (!c.p.customer_expressed_emotion()) return false;
   const double needed = required_strength(c);
-  return needed >= 0.0 && kept_strength(c, s.units, s) >= needed;
+  return needed >= 0.0 && kept_strength(c, units, s) >= needed;
+}
+
+// Whether `units` keep the learned target: the unit with a mention of it surviving (when it has one),
+// or, under redundancy control, a unit it repeats.
+bool keeps_target(const Context& c, int target, const std::vector<int>& units, const ConstrainedSelection& s) {
+  if (std::find(units.begin(), units.end(), target) == units.end()) return c.repeats(static_cast<std::size_t>(target), units);
+  return !has_expressed(c, target) || kept_strength(c, {target}, s) >= 0.0;
+}
+
+// Whether `units` keep the learned target or the strongest expressed mention: either satisfies the
+// constraint, so a summary that already holds one is not changed (docs/eaca.md, "A learned choice of
+// the strongest feeling").
+bool keeps_either(const Context& c, int target, const std::vector<int>& units, const ConstrainedSelection& s) {
+  return keeps_target(c, target, units, s) || keeps_strongest_mention(c, units, s);
+}
+
+}  // namespace
+
+bool keeps_strongest(const Context& c, const ConstrainedSelection& s) {
+  if (s.target >= 0) return keeps_either(c, s.target, s.units, s);
+  if (!c.p.customer_expressed_emotion()) return true;
+  return keeps_strongest_mention(c, s.units, s);
 }
 
 ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order) {
   ConstrainedSelection out;
   out.units = selected;
   const Prepared& p = c.p;
-  if (!c.options.emotion_constraint || !p.customer_expressed_emotion()) return out;
-  const double needed = required_strength(c);
-  if (needed < 0.0 || kept_strength(c, selected, out) >= needed) return out;
+  const int target = out.target = learned_target(c);
+  if (!c.options.emotion_constraint) return out;
+  if (target < 0 && !p.customer_expressed_emotion()) return out;
+  // With a learned target the summary keeps that unit (its strongest mention decides the clause); else
+  // a unit with a mention as strong as the strongest.
+  const double needed = target >= 0 ? kComparable * unit_strength(c, target) : required_strength(c);
+  if (target >= 0 ? keeps_either(c, target, selected, out) : needed < 0.0 || kept_strength(c, selected, out) >= needed)
+    return out;
 
   const bool stop = c.options.f1_stop_chars > 0.0f;
   const double unconstrained = stop ? [&] {
@@ -202,10 +271,11 @@ ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selec
     double strength, preference;
   };
   std::vector<Candidate> candidates;
+  if (target >= 0 && needed < 0.0) candidates.push_back({target, -1.0, 0.0});  // an implicit feeling: the whole unit
   for (std::size_t m = 0; m < p.mentions.size(); ++m) {
     const int unit = p.mention_unit[m];
     if (!p.mentions[m].expressed || strength(p, m) < needed || !c.selectable[static_cast<std::size_t>(unit)] ||
-        !survives(c, m, out))
+        !survives(c, m, out) || (target >= 0 && unit != target))
       continue;
     const double pref = c.scores.mention_source.empty() ? strength(p, m) : static_cast<double>(c.scores.mention_source[m]);
     auto at = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate& k) { return k.unit == unit; });
@@ -222,7 +292,7 @@ ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selec
   for (const Candidate& k : candidates) {
     // An emotion clause costs the budget and the expected F1 only its own length.
     const auto ux = static_cast<std::size_t>(k.unit);
-    const Clause clause = c.options.emotion_clause ? emotion_clause_of(c, k.unit, needed) : Clause{};
+    const Clause clause = c.options.emotion_clause && needed >= 0.0 ? emotion_clause_of(c, k.unit, needed) : Clause{};
     const int whole_chars = c.unit_chars[ux];
     if (!clause.text.empty())
       c.unit_chars[ux] = static_cast<int>(text::decode_utf8(clause.shown, text::Utf8Mode::lossy).size());

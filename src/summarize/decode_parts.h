@@ -55,6 +55,7 @@ struct ConstrainedSelection {
   std::string clause_text;     // the clause as it stands in the rendered unit
   std::string clause_shown;    // as shown in the summary
   double cost = 0.0;           // the ranking value given up for the emotion (>= 0)
+  int target = -1;             // the learned choice of the unit with the strongest feeling (-1: none)
 };
 
 // Whether mention m's words survive its unit's rendering (and, for the clause unit, the clause).
@@ -65,13 +66,16 @@ bool keeps_emotion(const Context& c, const std::vector<int>& units, const Constr
 // (less a rounding margin); -1 when there is none. Mentions that reach it are "comparable": among them
 // the ranking's cost decides.
 double required_strength(const Context& c);
-// Whether `s` keeps a mention of the required strength: true when the customer expressed nothing,
-// false when no unit can keep what they expressed (compression removed it).
+// Whether `s` keeps its learned target (s.target, emotion_salience.h) or a mention of the required
+// strength: true when there is no target and the customer expressed nothing, false when no unit can
+// keep what they expressed (compression removed it).
 bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 
-// The hard constraint: when the customer expressed an emotion and `selected` keeps none, the
-// candidate units that keep one are tried in its place and the best is taken (decode_emotion.cc).
-// `order` is the greedy order before the stop.
+// The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
+// keeps neither it nor the strongest expressed mention, the target is added; without a target, when the
+// customer expressed an emotion and `selected` keeps none as strong as the strongest, the candidate units
+// that keep one are tried in its place and the best is taken (decode_emotion.cc). `order` is the greedy
+// order before the stop. The result's `target` is set even with the constraint off.
 ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order);
 
 }  // namespace kessel::summarize::decoding
