@@ -539,7 +539,7 @@ JsonlRecords::JsonlRecords(std::string name, DialogueFormat format, const ReadOp
     : name_(std::move(name)), format_(format), options_(options) {}
 
 void JsonlRecords::add(std::string_view line, long line_no, ReadResult& into) {
-  if (line.find_first_not_of(" \t") == std::string_view::npos) return;
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
   ++into.lines;
   std::vector<SkippedRecord> ignored;
   const Ctx c{name_, line_no, &ignored};
@@ -580,7 +580,8 @@ DialogueFormat detect_record_format(std::string_view line, const std::string& na
   const json j = parse_record_json(c, line, [&](const json::parse_error& e) {
     // Text that is not JSON was perhaps meant as a transcript: say what starts one.
     const std::size_t first = line.find_first_not_of(" \t");
-    const bool json_like = line[first] == '{' || line[first] == '[';  // the line is not blank
+    // A line of blanks and carriage returns only is trimmed to nothing here: not JSON-like either.
+    const bool json_like = first != std::string_view::npos && (line[first] == '{' || line[first] == '[');
     return std::string("cannot detect the format: invalid JSON: ") + e.what() + (json_like ? "" : kNotATranscript);
   });
   return detect_from_json(j, c);

@@ -11,7 +11,7 @@ namespace kessel::text {
 
 namespace {
 
-bool blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
+bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
 
 }  // namespace
 

@@ -118,6 +118,19 @@ TEST(DialogueStream, EmptyInputHasNoDialoguesAndGivenFormatsAreKept) {
   EXPECT_EQ(r.skipped.size(), 5u);
 }
 
+TEST(DialogueStream, LinesOfBlanksAndCarriageReturnsAreBlank) {
+  // A CRLF file's blank line with stray blanks ("\r \t") is blank for format detection and for the
+  // records alike (it once reached the detector, which trimmed it to nothing and read past its end).
+  const std::string content =
+      " \t\n\r \t\n\r\n{\"id\":\"a\",\"turns\":[{\"speaker\":\"customer\",\"text\":\"hi\"}]}\r\n";
+  const ReadResult r = read_streamed(content, 4);
+  EXPECT_EQ(r.format, DialogueFormat::kessel);
+  ASSERT_EQ(r.dialogues.size(), 1u);
+  EXPECT_EQ(r.dialogues[0].id, "a");
+  EXPECT_TRUE(r.skipped.empty());
+  EXPECT_TRUE(read_streamed("\r \t\n\r\n", 4).dialogues.empty());
+}
+
 TEST(DialogueStream, TranscriptsAreReadWholeAndCannotBeShards) {
   const std::string content = slurp(testing::samples_dir() + "/transcript_zh_en.txt");
   expect_same(read_streamed(content, 1), read_dialogues_from_string(content, "mem.jsonl"));
