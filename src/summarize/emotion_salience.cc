@@ -130,11 +130,34 @@ bool has_caps_word(const std::vector<text::Token>& tokens) {
   return false;
 }
 
-}  // namespace
+// What every unit's features share: computed once per dialogue, so that scoring all of its units
+// stays linear in the dialogue's length.
+struct DialogueFacts {
+  float strongest_expressed = 0.0f;       // the strongest expressed mention's strength
+  int customer_units = 0;
+  std::size_t first_customer = 0;         // the first customer unit's index (units.size(): none)
+  std::vector<std::vector<int>> mentions;  // [U] the expressed mentions of each unit
+};
 
-const std::array<const char*, kNumFeatures>& feature_names() { return kNames; }
+DialogueFacts dialogue_facts(const Prepared& p) {
+  DialogueFacts d;
+  d.first_customer = p.units.size();
+  d.mentions.resize(p.units.size());
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    if (!p.mentions[m].expressed) continue;
+    d.strongest_expressed = std::max(d.strongest_expressed, p.mentions[m].strength);
+    const int u = p.mention_unit[m];
+    if (u >= 0 && static_cast<std::size_t>(u) < p.units.size())
+      d.mentions[static_cast<std::size_t>(u)].push_back(static_cast<int>(m));
+  }
+  for (std::size_t v = 0; v < p.units.size(); ++v) {
+    if (p.units[v].speaker != text::Speaker::customer) continue;
+    if (d.customer_units++ == 0) d.first_customer = v;
+  }
+  return d;
+}
 
-Features unit_features(const Prepared& p, std::size_t u) {
+Features features_with(const Prepared& p, std::size_t u, const DialogueFacts& d) {
   Features f{};
   f[0] = 1.0f;
   const Unit& unit = p.units[u];
@@ -145,14 +168,10 @@ Features unit_features(const Prepared& p, std::size_t u) {
   const auto& tokens = p.unit_tokens[u];
   // What the detector found: the unit's strongest expressed mention, and whether it is the
   // dialogue's.
-  float strongest = 0.0f, dialogue_strongest = 0.0f;
-  int count = 0;
-  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
-    const auto& mention = p.mentions[m];
-    if (!mention.expressed) continue;
-    dialogue_strongest = std::max(dialogue_strongest, mention.strength);
-    if (p.mention_unit[m] != static_cast<int>(u)) continue;
-    ++count;
+  float strongest = 0.0f;
+  const int count = static_cast<int>(d.mentions[u].size());
+  for (const int m : d.mentions[u]) {
+    const auto& mention = p.mentions[static_cast<std::size_t>(m)];
     strongest = std::max(strongest, mention.strength);
     const bool cue = mention.source.rfind("cue:", 0) == 0;
     if (cue)
@@ -165,7 +184,7 @@ Features unit_features(const Prepared& p, std::size_t u) {
       f[5] = 1.0f;
   }
   f[1] = strongest;
-  f[6] = count > 0 && strongest >= dialogue_strongest - 1e-6f ? 1.0f : 0.0f;
+  f[6] = count > 0 && strongest >= d.strongest_expressed - 1e-6f ? 1.0f : 0.0f;
   f[7] = static_cast<float>(std::min(count, 3)) / 3.0f;
   f[8] = is_question(unit.text, p.lang) ? 1.0f : 0.0f;
   f[9] = unit.text.find('!') != std::string::npos || unit.text.find("！") != std::string::npos
@@ -196,16 +215,17 @@ Features unit_features(const Prepared& p, std::size_t u) {
   f[19] = present(words.still);
   f[20] = present(words.resignation);
   f[21] = zh ? present(words.particle) : (has_caps_word(tokens) ? 1.0f : 0.0f);
-  int customer_units = 0;
-  bool first = true;
-  for (std::size_t v = 0; v < p.units.size(); ++v) {
-    if (p.units[v].speaker != text::Speaker::customer) continue;
-    if (v < u) first = false;
-    ++customer_units;
-  }
-  f[22] = first ? 1.0f : 0.0f;
-  f[23] = static_cast<float>(std::log1p(customer_units) / 4.0);
+  f[22] = u == d.first_customer ? 1.0f : 0.0f;
+  f[23] = static_cast<float>(std::log1p(d.customer_units) / 4.0);
   return f;
+}
+
+}  // namespace
+
+const std::array<const char*, kNumFeatures>& feature_names() { return kNames; }
+
+Features unit_features(const Prepared& p, std::size_t u) {
+  return features_with(p, u, dialogue_facts(p));
 }
 
 bool is_courtesy(std::string_view text) {
@@ -230,10 +250,11 @@ std::vector<double> unit_probabilities(const Prepared& p, const Weights& weights
   std::vector<double> out(p.units.size(), 0.0);
   double top = 0.0;  // "none" has logit 0
   std::vector<char> customer(p.units.size(), 0);
+  const DialogueFacts facts = dialogue_facts(p);
   for (std::size_t u = 0; u < p.units.size(); ++u)
     if (p.units[u].speaker == text::Speaker::customer) {
       customer[u] = 1;
-      out[u] = logit(weights, unit_features(p, u));
+      out[u] = logit(weights, features_with(p, u, facts));
       top = std::max(top, out[u]);
     }
   double z = std::exp(-top);
