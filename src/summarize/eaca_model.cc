@@ -20,25 +20,32 @@ namespace {
 
 std::size_t sz(int a) { return static_cast<std::size_t>(a); }
 
-// out [I, O] = W^T for W [O, I] (out is resized).
-void transpose_into(std::vector<float>& out, const float* W, int O, int I) {
-  out.resize(static_cast<std::size_t>(I) * O);
+// out [I, O] = W^T for W [O, I].
+void transpose_into_at(float* out, const float* W, int O, int I) {
   for (int o = 0; o < O; ++o)
     for (int i = 0; i < I; ++i) out[static_cast<std::size_t>(i) * O + o] = W[static_cast<std::size_t>(o) * I + i];
 }
+void transpose_into(std::vector<float>& out, const float* W, int O, int I) {
+  out.resize(static_cast<std::size_t>(I) * O);
+  transpose_into_at(out.data(), W, O, I);
+}
 // y [N, O] = x [N, I] W^T (+ b); W [O, I]. Each y[n, o] is summed in the order of a dot product (b,
 // then i = 0, 1, ...), but over a transposed copy of W (add_matvec_t, whose vectors run along o);
-// the plain dot product ran at about 3 GFLOP/s, one dependent add chain per output. The copy costs
-// O I per call against the product's N O I (caching it at inference saved 6% of the BiLSTM's time in `kessel analyze`).
-void linear_forward(const VectorMathKernels& vm, float* y, const float* x, const float* W, const float* b, int N,
-                    int I, int O) {
-  thread_local std::vector<float> wt;
-  transpose_into(wt, W, O, I);
+// the plain dot product ran at about 3 GFLOP/s, one dependent add chain per output. `Wt` is that copy
+// when the caller has one (a model that only scores: EacaWeights::transposed); otherwise it is made
+// here, at O I strided stores per call, which on a dialogue of ten units took longer than the product.
+void linear_forward(const VectorMathKernels& vm, float* y, const float* x, const float* W, const float* Wt,
+                    const float* b, int N, int I, int O) {
+  thread_local std::vector<float> copy;
+  if (Wt == nullptr) {
+    transpose_into(copy, W, O, I);
+    Wt = copy.data();
+  }
   for (int n = 0; n < N; ++n) {
     float* yr = y + static_cast<std::size_t>(n) * O;
     if (b) std::copy_n(b, O, yr);
     else std::fill_n(yr, O, 0.0f);
-    vm.add_matvec_t(yr, wt.data(), x + static_cast<std::size_t>(n) * I, sz(I), sz(O));
+    vm.add_matvec_t(yr, Wt, x + static_cast<std::size_t>(n) * I, sz(I), sz(O));
   }
 }
 // Backward of linear_forward; ADDS INTO dx [N, I] (may be null), dW [O, I], db [O] (may be null).
@@ -213,21 +220,26 @@ void emotion_backward(AttentionGrads g, float* dqe, const float* de, const EacaA
 // back. Fills gates [U, 4H] with i, f, g, o after their nonlinearities and c [U, H], and writes h_t
 // into columns [col, col + H) of out [U, D].
 void lstm_forward(const VectorMathKernels& vm, std::vector<float>& gates, std::vector<float>& c, float* out, int col,
-                  const float* x, const LstmWeights& w, int U, int D, int H, bool reverse) {
+                  const float* x, const LstmWeights& w, const LstmWeights* wt, int U, int D, int H, bool reverse) {
   const int G = 4 * H;
   gates.resize(sz(U) * G);  // both fully written below
   c.resize(sz(U) * H);
-  linear_forward(vm, gates.data(), x, w.wih, w.b, U, D, G);  // the input part of every step at once
+  // the input part of every step at once
+  linear_forward(vm, gates.data(), x, w.wih, wt ? wt->wih : nullptr, w.b, U, D, G);
   // The recurrent part runs over Whh^T [H, 4H], so that the vectors run along the gates (as in
   // linear_forward).
-  thread_local std::vector<float> whh_t;
-  transpose_into(whh_t, w.whh, G, H);
+  thread_local std::vector<float> copy;
+  const float* whh_t = wt ? wt->whh : nullptr;
+  if (whh_t == nullptr) {
+    transpose_into(copy, w.whh, G, H);
+    whh_t = copy.data();
+  }
   const float* h_prev = nullptr;
   const float* c_prev = nullptr;
   for (int s = 0; s < U; ++s) {
     const int t = reverse ? U - 1 - s : s;
     float* gt = gates.data() + sz(t) * G;
-    if (h_prev) vm.add_matvec_t(gt, whh_t.data(), h_prev, sz(H), sz(G));
+    if (h_prev) vm.add_matvec_t(gt, whh_t, h_prev, sz(H), sz(G));
     float* ht = out + sz(t) * D + col;
     float* ct = c.data() + sz(t) * H;
     vm.lstm_cell_forward(gt, ct, ht, c_prev, sz(H));  // the nonlinearities, c_t and h_t
@@ -377,6 +389,16 @@ EacaWeights carve_weights(float* base, const EacaDims& d) {
   return w;
 }
 
+std::vector<float> transposed_layout(const float* params, const EacaDims& d) {
+  const std::int64_t P = eaca_param_count(d);
+  std::vector<float> out(params, params + P);
+  for (const auto& s : eaca_param_specs(d))
+    if (s.shape.size() == 2)
+      transpose_into_at(out.data() + s.offset, params + s.offset, static_cast<int>(s.shape[0]),
+                        static_cast<int>(s.shape[1]));
+  return out;
+}
+
 void eaca_init(float* params, const EacaDims& d, std::uint64_t seed) {
   std::uint64_t state = seed;
   auto next = [&] {  // [0, 1), the same stream on every platform
@@ -421,6 +443,9 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   // variant in use now.
   const VectorMathKernels& vm = vector_math_kernels(simd::active_target());
   a.kernels = &vm;
+  // A weight matrix's transposed copy, when the caller keeps them (EacaWeights::transposed).
+  const EacaWeights* wt = w.transposed;
+  auto t = [wt](float* EacaWeights::*m) -> const float* { return wt ? wt->*m : nullptr; };
   a.context_scale = a.emotion_scale = std::numeric_limits<float>::quiet_NaN();  // act is reused
   a.x.assign(sz(U) * F, 0.0f);
   for (int u = 0; u < U; ++u) {
@@ -434,7 +459,7 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   }
   if (d.modality_norm) modality_norm_forward(a, w, d);
   a.h0.resize(sz(U) * D);
-  linear_forward(vm, a.h0.data(), a.x.data(), w.w_in, w.b_in, U, F, D);
+  linear_forward(vm, a.h0.data(), a.x.data(), w.w_in, t(&EacaWeights::w_in), w.b_in, U, F, D);
   vm.tanh_inplace(a.h0.data(), a.h0.size());
   layer_done(EacaForwardCost::kFuse, 2.0 * E * static_cast<double>(f.token_ids.size()) + 2.0 * Uf * F * D);
 
@@ -444,16 +469,18 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     double flops = 0.0;
     if (d.bilstm) {
       const int H = d.H();
-      lstm_forward(vm, a.gates_f, a.c_f, a.ctx.data(), 0, a.h0.data(), w.fwd, U, D, H, false);
-      lstm_forward(vm, a.gates_b, a.c_b, a.ctx.data(), H, a.h0.data(), w.bwd, U, D, H, true);
+      lstm_forward(vm, a.gates_f, a.c_f, a.ctx.data(), 0, a.h0.data(), w.fwd, wt ? &wt->fwd : nullptr, U, D, H,
+                   false);
+      lstm_forward(vm, a.gates_b, a.c_b, a.ctx.data(), H, a.h0.data(), w.bwd, wt ? &wt->bwd : nullptr, U, D, H,
+                   true);
       flops = 2.0 * 2.0 * Uf * 4.0 * H * (D + H);
     } else {
       a.qc.resize(sz(U) * A);
       a.kc.resize(sz(U) * A);
       a.vc.resize(sz(U) * D);
-      linear_forward(vm, a.qc.data(), a.h0.data(), w.wq, nullptr, U, D, A);
-      linear_forward(vm, a.kc.data(), a.h0.data(), w.wk, nullptr, U, D, A);
-      linear_forward(vm, a.vc.data(), a.h0.data(), w.wv, nullptr, U, D, D);
+      linear_forward(vm, a.qc.data(), a.h0.data(), w.wq, t(&EacaWeights::wq), nullptr, U, D, A);
+      linear_forward(vm, a.kc.data(), a.h0.data(), w.wk, t(&EacaWeights::wk), nullptr, U, D, A);
+      linear_forward(vm, a.vc.data(), a.h0.data(), w.wv, t(&EacaWeights::wv), nullptr, U, D, D);
       a.lse_c.assign(sz(U), 0.0f);
       if (sw.zscore_logits) a.context_scale = zscore_scale(a.qc.data(), U, a.kc.data(), U, A);
       EacaAttnCall c = context_call(a, d, sw, f);
@@ -471,14 +498,14 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     a.ke.assign(sz(U) * Ae, 0.0f);
     a.qtimes.assign(f.times.empty() ? 0 : sz(Q), 0.0f);
     std::vector<float> tmp(sz(U) * A);
-    linear_forward(vm, tmp.data(), a.h1.data(), w.wke, nullptr, U, D, A);
+    linear_forward(vm, tmp.data(), a.h1.data(), w.wke, t(&EacaWeights::wke), nullptr, U, D, A);
     for (int u = 0; u < U; ++u) {
       std::copy_n(tmp.data() + sz(u) * A, A, a.ke.data() + sz(u) * Ae);
       if (!sw.emotion_terms) continue;
       a.ke[sz(u) * Ae + A] = f.wheel[sz(u) * 2];
       a.ke[sz(u) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
     }
-    linear_forward(vm, tmp.data(), a.h1.data(), w.wqe, nullptr, U, D, A);
+    linear_forward(vm, tmp.data(), a.h1.data(), w.wqe, t(&EacaWeights::wqe), nullptr, U, D, A);
     for (int q = 0; q < Q; ++q) {
       const int u = f.customer_units[sz(q)];
       std::copy_n(tmp.data() + sz(u) * A, A, a.qe.data() + sz(q) * Ae);
@@ -515,10 +542,10 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     std::copy_n(a.g.data(), D, zin.data() + sz(u) * 2 * D + D);
   }
   a.z.resize(sz(U) * D);
-  linear_forward(vm, a.z.data(), zin.data(), w.ws, w.bs, U, 2 * D, D);
+  linear_forward(vm, a.z.data(), zin.data(), w.ws, t(&EacaWeights::ws), w.bs, U, 2 * D, D);
   vm.tanh_inplace(a.z.data(), a.z.size());
   a.salience.resize(sz(U));
-  linear_forward(vm, a.salience.data(), a.z.data(), w.vs, w.cs, U, D, 1);
+  linear_forward(vm, a.salience.data(), a.z.data(), w.vs, w.vs, w.cs, U, D, 1);  // [1, D]: its own transpose
 
   float has = w.bh[0];
   for (int k = 0; k < D; ++k) has += w.wh[k] * a.g[sz(k)];

@@ -93,8 +93,15 @@ struct EacaWeights {
   float* mnorm_w = nullptr;  // [M] with dims.modality_norm
   float* mnorm_b = nullptr;  // [M]
   float* boost_gate = nullptr;  // [G] with dims.boost_gate
+  // Optional, for scoring only: a view of transposed_layout() of these same weights. The forward then
+  // reads each matrix's transposed copy instead of making it anew (same results, bit for bit).
+  const EacaWeights* transposed = nullptr;
 };
 EacaWeights carve_weights(float* base, const EacaDims& dims);
+// A copy of one member's parameters in which each 2-D tensor [O, I] is stored transposed, [I, O], at
+// its own offset (the 1-D ones as they are): what eaca_forward's products read. The copy is only
+// right while the parameters it came from do not change; EacaModel keeps one for a model that scores.
+std::vector<float> transposed_layout(const float* params, const EacaDims& dims);
 
 // Deterministic initialization (splitmix64-driven uniform Xavier; embeddings U(-0.1, 0.1); LSTM
 // forget-gate biases 1).

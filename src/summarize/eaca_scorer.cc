@@ -347,6 +347,7 @@ EacaModel EacaModel::ensemble(const std::vector<EacaModel>& members) {
   out.params_.clear();
   for (const auto& m : members)
     out.params_.insert(out.params_.end(), m.params_.begin(), m.params_.end());
+  out.keep_transposed();
   return out;
 }
 EacaModel::~EacaModel() = default;
@@ -354,7 +355,21 @@ EacaModel::EacaModel(const EacaModel&) = default;
 EacaModel::EacaModel(EacaModel&&) noexcept = default;
 EacaModel& EacaModel::operator=(EacaModel&&) noexcept = default;
 
-std::vector<float>& EacaModel::parameters() { return params_; }
+std::vector<float>& EacaModel::parameters() {
+  transposed_.clear();  // the caller may change the parameters: the copies would no longer match
+  return params_;
+}
+
+void EacaModel::keep_transposed() {
+  const EacaDims d = dims_of(config_);
+  const std::int64_t P = eaca_param_count(d);
+  transposed_.clear();
+  transposed_.reserve(params_.size());
+  for (int k = 0; k < config_.members; ++k) {
+    const std::vector<float> t = transposed_layout(params_.data() + P * k, d);
+    transposed_.insert(transposed_.end(), t.begin(), t.end());
+  }
+}
 const std::vector<float>& EacaModel::parameters() const { return params_; }
 
 DecodeOptions EacaModel::decode_options() const {
@@ -431,7 +446,12 @@ UnitScores EacaModel::ensemble_scores(const Prepared& p, std::vector<LayerCost>*
   for (int k = 0; k < K; ++k) {
     // The weights are only read; the const_cast lets the one view type serve parameters and
     // gradients.
-    const EacaWeights w = carve_weights(const_cast<float*>(params_.data()) + P * k, d);
+    EacaWeights w = carve_weights(const_cast<float*>(params_.data()) + P * k, d);
+    EacaWeights wt{};
+    if (!transposed_.empty()) {
+      wt = carve_weights(const_cast<float*>(transposed_.data()) + P * k, d);
+      w.transposed = &wt;
+    }
     eaca_forward(a, w, d, sw, f, p.mention_unit, cost ? &forward_cost : nullptr);
     for (std::size_t u = 0; u < s.salience.size(); ++u)
       s.salience[u] += a.salience[u] / static_cast<float>(K);
@@ -560,6 +580,7 @@ EacaModel EacaModel::load(const std::string& path) {
     }
   if (compressor) model.compressor_ = compressor->data;
   model.metadata_ = file.metadata;
+  model.keep_transposed();
   return model;
 }
 

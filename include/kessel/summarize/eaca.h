@@ -185,6 +185,10 @@ class EacaModel final : public Scorer {
   KvDtype kv_dtype_ = KvDtype::kFloat32;
   AttentionKernel attention_kernel_ = AttentionKernel::kAuto;
   std::vector<float> params_;
+  // Each member's transposed_layout() (eaca_model.h), made by load() and ensemble() for scoring, and
+  // dropped by the mutable parameters(): a model that trains transposes its weights on each forward.
+  std::vector<float> transposed_;
+  void keep_transposed();
   std::vector<float> compressor_;
   std::map<std::string, std::string> metadata_;
 };

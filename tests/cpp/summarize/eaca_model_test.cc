@@ -495,6 +495,40 @@ TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
   EXPECT_THROW(loaded.check_lexicon(other), InvalidArgument);
 }
 
+// A loaded model scores through its weights' transposed copies (EacaModel::keep_transposed); the
+// mutable parameters() drops them, so a changed weight is never scored through a stale copy.
+TEST(EacaModel, TransposedCopiesScoreAsTheWeightsDoAndGoWhenTheWeightsMayChange) {
+  Fixture fx(true);
+  for (const bool bilstm : {false, true}) {
+    EacaConfig c = testing::small_eaca_config();
+    c.context_bilstm = bilstm;
+    c.members = 2;
+    EacaModel made(c, 5);
+    made.metadata()["lexicon"] = fx.lex.identity();
+    const auto path = (std::filesystem::temp_directory_path() / "kessel_eaca_transposed.safetensors").string();
+    made.save(path);
+    EacaModel loaded = EacaModel::load(path);
+    std::filesystem::remove(path);
+    const UnitScores before = made.score(fx.prepared);
+    const UnitScores cached = loaded.score(fx.prepared);
+    EXPECT_EQ(cached.salience, before.salience) << "bilstm " << bilstm;
+    EXPECT_EQ(cached.mention_source, before.mention_source);
+    EXPECT_EQ(cached.has_emotion, before.has_emotion);
+    // Move one fusion weight of each member, in both models: the scores move, and stay equal.
+    const EacaDims d = dims_of(c);
+    const std::int64_t P = eaca_param_count(d);
+    std::int64_t w_in = -1;
+    for (const auto& spec : eaca_param_specs(d))
+      if (spec.name == "w_in") w_in = spec.offset;
+    ASSERT_GE(w_in, 0);
+    for (EacaModel* m : {&made, &loaded})
+      for (int k = 0; k < c.members; ++k) m->parameters()[static_cast<std::size_t>(P * k + w_in)] += 0.75f;
+    const UnitScores moved = loaded.score(fx.prepared);
+    EXPECT_NE(moved.salience, before.salience);
+    EXPECT_EQ(moved.salience, made.score(fx.prepared).salience);
+  }
+}
+
 TEST(EacaModel, PerDialogueBudgetIsScoredSavedAndOptional) {
   EacaConfig c = testing::small_eaca_config();
   c.max_chars = 40;
