@@ -372,11 +372,34 @@ std::int64_t eaca_param_count(const EacaDims& d) {
   return specs.back().offset + specs.back().size();
 }
 
+namespace {
+
+// eaca_param_specs(d), made once per thread for the dims asked for last: scoring carves the weights
+// of each member for each dialogue, and the specs' strings and shapes cost more than the forward's
+// smaller layers on a short dialogue.
+const std::vector<ParamSpec>& specs_of(const EacaDims& d) {
+  thread_local std::vector<ParamSpec> specs;
+  thread_local EacaDims made_for;
+  if (specs.empty() || !(made_for == d)) {
+    specs = eaca_param_specs(d);
+    made_for = d;
+  }
+  return specs;
+}
+
+}  // namespace
+
 EacaWeights carve_weights(float* base, const EacaDims& d) {
-  const auto specs = eaca_param_specs(d);
+  const std::vector<ParamSpec>& specs = specs_of(d);
+  std::size_t next = 0;  // the names below mostly come in the specs' order: search on from the last
   auto at = [&](const char* name) -> float* {
-    for (const auto& s : specs)
-      if (s.name == name) return base + s.offset;
+    for (std::size_t n = 0; n < specs.size(); ++n) {
+      const std::size_t i = (next + n) % specs.size();
+      if (specs[i].name == name) {
+        next = i + 1;
+        return base + specs[i].offset;
+      }
+    }
     return nullptr;  // a context tensor these dims do not have
   };
   EacaWeights w{at("emb"), at("w_in"), at("b_in"), at("wq"),  at("wk"), at("wv"), {}, {}, at("wqe"), at("wke"),

@@ -49,6 +49,7 @@ struct EacaDims {
   int H() const { return D / 2; }  // LSTM units per direction
   int M() const { return E + 5; }   // the normalized columns: text (E), wheel (2), time (3)
   int G() const { return 2 * Ae() + 1; }  // the boost gate: [w_q (Ae) ; w_k (Ae) ; b_g]
+  bool operator==(const EacaDims&) const = default;
 };
 EacaDims dims_of(const EacaConfig& config);
 
