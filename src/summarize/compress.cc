@@ -13,6 +13,7 @@
 #include "kessel/text/rouge.h"
 #include "kessel/text/utf8.h"
 #include "summarize/eaca_features.h"
+#include "summarize/faith_cues.h"
 #include "summarize/reported_speech.h"
 #include "util/splitmix.h"
 
@@ -104,6 +105,14 @@ bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i) {
   return question_word_before(tokens, start, i) < i;
 }
 
+// A clause-final 把 after a word is the customer's typo for 吧 (数据线里面有把): a real 把 takes an object
+// after it. It is guarded as the 吧 is.
+bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
+  const text::Token& t = tokens[i];
+  if (t.text == "吧" || t.text == "嘛") return true;
+  return t.text == "把" && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk;
+}
+
 // The meaning guards of a zh unit's tokens (compress.h): what deletion must keep so that the sentence
 // neither flips nor stops asking. A negator (its word, through word_keep) and the word it negates, the
 // next word of its clause ("快递还没到" may become "没到", never "没" or "还到"); a clause-final question
@@ -117,9 +126,9 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     const text::Token& t = tokens[i];
     const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i) && ends_clause(tokens, i);
     // A clause-final 吧 or 嘛 asks for agreement or presumes ("不需要自己承担运费是吧", "数据线里面有吧",
-    // "您有新订单嘛"); without it the sentence asserts. Where it only softens a suggestion ("您先试试吧")
+    // "您有新订单嘛"; the typo 把 too, is_tag_particle); without it the sentence asserts. Where it only softens a suggestion ("您先试试吧")
     // keeping it changes nothing. The tag and the word before it stay.
-    const bool tag = ends_clause(tokens, i) && i > 0 && (t.text == "吧" || t.text == "嘛");
+    const bool tag = ends_clause(tokens, i) && i > 0 && is_tag_particle(tokens, i);
     if (tag) guarded[i - 1] = 1;
     const bool final_particle = (first_cp_in(t, U"吗么") && ends_clause(tokens, i)) || asking_ne || tag;
     if (asking_ne) {
@@ -383,14 +392,34 @@ void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   }
 }
 
-// Whole-word keep decisions: a word stays when the mean keep probability of its tokens reaches the
-// threshold, or when one of them is forced or guarded. Without word numbers each token is a word.
+// The end of the word that starts at token i: the tokens with its word number, and, for a one-letter
+// demonstrative (这|段时间, 那|次), the word after it as well (faith::binds_demonstrative): the two stay
+// or go together. Without word numbers each token is a word.
+std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
+  const std::size_t T = tokens.tokens.size();
+  if (tokens.words.size() != T) return i + 1;
+  auto end_of = [&](std::size_t k) {
+    std::size_t j = k + 1;
+    while (j < T && tokens.words[j] == tokens.words[k]) ++j;
+    return j;
+  };
+  const std::size_t j = end_of(i);
+  if (j != i + 1 || j >= T || tokens.tokens[i].kind != text::TokenKind::cjk ||
+      tokens.tokens[j].kind != text::TokenKind::cjk)
+    return j;
+  std::size_t a = 0, b = 0;
+  const bool binds = faith::binds_demonstrative(text::next_code_point(tokens.tokens[i].text, &a),
+                                                text::next_code_point(tokens.tokens[j].text, &b));
+  return binds ? end_of(j) : j;
+}
+
+// Whole-word keep decisions (word_end): a word stays when the mean keep probability of its tokens
+// reaches the threshold, or when one of them is forced or guarded.
 std::vector<char> word_keep(const UnitTokens& tokens, const std::vector<float>& p, float threshold) {
   const std::size_t T = p.size();
   std::vector<char> keep(T, 0);
   for (std::size_t i = 0; i < T;) {
-    std::size_t j = i + 1;
-    while (j < T && tokens.words.size() == T && tokens.words[j] == tokens.words[i]) ++j;
+    const std::size_t j = word_end(tokens, i);
     double sum = 0.0;
     bool must = false;
     for (std::size_t k = i; k < j; ++k) {

@@ -28,4 +28,10 @@ bool has_question_form(const std::vector<char32_t>& cps, const std::vector<Piece
 // A不A questions, 是否/能否 and the non-negating compounds; en: not, no, never, ... and "Xn't").
 std::vector<char> negator_pieces(const std::vector<char32_t>& cps, const std::vector<Piece>& pieces, Lang lang);
 
+// zh: whether a demonstrative word (这 那 哪) and the word after it, which opens with a measure word or
+// a count (段 个 次 件 … 几 两), read as one: 这|段时间 with its 这 gone is 段时间, a cut; 这|几天 becomes
+// the question 几天. Token deletion keeps or drops the two together, and the cut-word probe counts
+// them as one word.
+bool binds_demonstrative(char32_t demonstrative, char32_t next_first);
+
 }  // namespace kessel::summarize::faith

@@ -124,7 +124,20 @@ void probe_word_cut_zh(Probe& probe, const Pair& pr, const std::string& source, 
   std::vector<int> piece_at(pr.source_cps.size(), -1);
   for (std::size_t k = 0; k < pr.source.size(); ++k) piece_at[static_cast<std::size_t>(pr.source[k].start)] = static_cast<int>(k);
   const auto n = static_cast<std::int64_t>(pr.source_cps.size());
-  for (const text::WordSpan& w : words.split(source)) {
+  std::vector<text::WordSpan> spans = words.split(source);
+  // 这|段时间 and the like are one word here (faith::binds_demonstrative).
+  for (std::size_t k = 0; k + 1 < spans.size(); ++k) {
+    text::WordSpan& w = spans[k];
+    const text::WordSpan& next = spans[k + 1];
+    if (w.char_end - w.char_start != 1 || next.char_start != w.char_end || next.char_end > n || w.char_start < 0)
+      continue;
+    if (!faith::binds_demonstrative(pr.source_cps[static_cast<std::size_t>(w.char_start)],
+                                    pr.source_cps[static_cast<std::size_t>(next.char_start)]))
+      continue;
+    w.char_end = next.char_end;
+    spans.erase(spans.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+  }
+  for (const text::WordSpan& w : spans) {
     KESSEL_CHECK_ARG(w.char_start >= 0 && w.char_start <= w.char_end && w.char_end <= n, "check_faithfulness: ",
                      words.source, " word boundaries gave [", w.char_start, ", ", w.char_end, ") for a text of ", n,
                      " code points");

@@ -208,6 +208,11 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const Prepared pp = prepare(presume, lexicon());
   const auto up = compress_features(pp, 97);
   EXPECT_NE(compress_unit(pp.units[0], up[0], w, 0.5f).find("有吧"), std::string::npos);
+  // The customer's typo 把 for a clause-final 吧 is guarded as the 吧 is ("数据线里面有把" asks).
+  auto typo = make_dialogue({{Speaker::customer, {"那个数据线里面有把，我看一下"}}});
+  const Prepared pt = prepare(typo, lexicon());
+  const auto ut = compress_features(pt, 97);
+  EXPECT_NE(compress_unit(pt.units[0], ut[0], w, 0.5f).find("有把"), std::string::npos);
   // A hedge stays: "应该是付款了" is not the certain "是付款".
   auto hedge = make_dialogue({{Speaker::customer, {"我这边应该是付款了"}}});
   const Prepared ph = prepare(hedge, lexicon());
@@ -231,6 +236,30 @@ TEST(Compress, DeletionKeepsOrDropsWholeWords) {
   EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "怎么办");
   w.back() = -10.0f;  // the whole word goes: nothing remains, so the unit is rendered whole
   EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "怎么办");
+}
+
+TEST(Compress, ADemonstrativeAndItsMeasureWordStayOrGoTogether) {
+  auto d = make_dialogue({{Speaker::customer, {"这段时间你们很慢"}}});
+  const Prepared p = prepare(d, lexicon());
+  auto units = compress_features(p, 97);
+  ASSERT_EQ(units[0].tokens.size(), 8u);
+  // The words as the segmenter gives them: 这|段时间|你们|很|慢.
+  const std::vector<int> words = {0, 1, 1, 1, 2, 2, 3, 4};
+  units[0].words = words;
+  // Every token's features are bucket 1 (keep), but 这's are bucket 0 (drop): alone, 这 would go and
+  // leave 段时间.
+  for (std::size_t t = 0; t < 8; ++t)
+    std::fill_n(units[0].features.begin() + static_cast<std::ptrdiff_t>(t * kCompressFeatures), kCompressFeatures,
+                t == 0 ? 0 : 1);
+  std::vector<float> w(98, 0.0f);
+  w[0] = -10.0f;
+  w[1] = 10.0f;
+  // Bound to the word after it, the demonstrative's low score is averaged with 段时间's: both stay.
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "这段时间你们很慢");
+  // Where the pair's mean falls below the threshold (这, 段 and 时 low), both go.
+  for (std::size_t t = 1; t < 3; ++t)
+    std::fill_n(units[0].features.begin() + static_cast<std::ptrdiff_t>(t * kCompressFeatures), kCompressFeatures, 0);
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "你们很慢");
 }
 
 TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {

@@ -166,6 +166,18 @@ TEST(Faithfulness, AWordPartlyKeptIsCut) {
   EXPECT_EQ(check_one(Speaker::customer, "我该怎么办", "我该么办。").count(Kind::word_cut), 0);
 }
 
+TEST(Faithfulness, ADemonstrativeDroppedBeforeItsMeasureWordIsACut) {
+  // The segmenter (like jieba) makes 这|段时间 two words; 段时间 alone reads as a cut word.
+  const WordBoundaries words = fake_words({U"段时间", U"你们", U"这个", U"订单"});
+  const auto r = check_one(Speaker::customer, "这段时间你们很慢", "段时间你们很慢。", words);
+  ASSERT_EQ(r.count(Kind::word_cut), 1) << details(r);
+  EXPECT_NE(r.findings[0].detail.find("'这段时间' cut to '段时间'"), std::string::npos) << r.findings[0].detail;
+  // Both gone, or both kept, is no cut; nor is 这个 dropped whole before 订单.
+  EXPECT_EQ(check_one(Speaker::customer, "这段时间你们很慢", "你们很慢。", words).count(Kind::word_cut), 0);
+  EXPECT_EQ(check_one(Speaker::customer, "这段时间你们很慢", "这段时间很慢。", words).count(Kind::word_cut), 0);
+  EXPECT_EQ(check_one(Speaker::customer, "这个订单很慢", "订单很慢。", words).count(Kind::word_cut), 0);
+}
+
 TEST(Faithfulness, AWholeWordDeletedIsNotCut) {
   const WordBoundaries words = fake_words({U"我的", U"订单", U"物流", U"一直", U"更新"});
   const auto r = check_one(Speaker::customer, "我的订单物流一直没更新", "订单一直没更新。", words);
