@@ -592,6 +592,26 @@ std::string mention_as_name(const std::string& mention) {
   return digits ? mention : name;
 }
 
+// When the unit's capitalized first word went (an idiom dropped: "I'm afraid we can't ..."), the first
+// word kept starts the sentence now: "We can't ...", "The agent can't ...". Forced tokens keep the
+// customer's spelling.
+void capitalize_new_start(std::span<const text::Token> t, const std::vector<char>& keep,
+                          const std::vector<char>& forced, std::vector<std::string>& forms) {
+  std::size_t first = 0;
+  while (first < t.size() && t[first].kind != text::TokenKind::word) ++first;
+  if (first == t.size() || keep[first] || t[first].text.empty() || t[first].text[0] < 'A' || t[first].text[0] > 'Z')
+    return;
+  for (std::size_t i = first + 1; i < t.size(); ++i) {
+    if (!keep[i] || t[i].kind != text::TokenKind::word) continue;
+    if (forced[i]) return;
+    std::string& f = forms[i];
+    if (f.empty()) f = t[i].text;
+    if (f[0] >= 'a' && f[0] <= 'z') f[0] = static_cast<char>(f[0] - 'a' + 'A');
+    if (f == t[i].text) f.clear();
+    return;
+  }
+}
+
 // "Claim here: https://..." without its link ends in a colon that introduces nothing: a full stop.
 void close_dangling_colon(std::string& rendered, std::span<const text::Token> t, const std::vector<char>& keep) {
   std::size_t last = t.size();
@@ -662,8 +682,11 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     if (tokens.forced[i]) keep[i] = 1;
     dropped = dropped || !keep[i];
   }
+  const bool regret = reported_speech && drop_regret_idiom(t, keep, tokens.forced);
+  dropped = dropped || regret;
   std::vector<std::string> forms =
-      reported_speech ? reported_forms(t, unit.speaker, tokens.forced) : std::vector<std::string>(t.size());
+      reported_speech ? reported_forms(t, unit.speaker, tokens.forced, keep) : std::vector<std::string>(t.size());
+  if (regret) capitalize_new_start(t, keep, tokens.forced, forms);
   for (std::size_t i = 0; i < t.size(); ++i)
     if (!inner[i].empty()) forms[i] = inner[i];
   // An agent's request or question is reported as one: "Could you check X?" -> "They ask the customer

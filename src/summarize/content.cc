@@ -228,6 +228,27 @@ bool is_signoff(const Prepared& p, std::size_t u) {
   return last_of_turn && unit.sentence > 0 && p.unit_tokens[u].back().text != ",";
 }
 
+// An agent's request to rate the service or answer a survey ("Help us improve our Twitter support by
+// answering our survey on this link:", "Please rate your experience", "let us know how we did"): the
+// close of a conversation, not what it was about.
+bool is_survey_request(const Prepared& p, std::size_t u) {
+  const auto& t = p.unit_tokens[u];
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string& w = t[i].lower;
+    if (w == "survey" || w == "questionnaire") return true;
+    if (w == "rate" || w == "rating")
+      for (std::size_t j = i + 1; j < t.size() && j <= i + 3; ++j)
+        if (t[j].lower == "us" || t[j].lower == "experience" || t[j].lower == "service" ||
+            t[j].lower == "interaction" || t[j].lower == "support")
+          return true;
+    if (w == "how" && i + 2 < t.size() &&
+        ((t[i + 1].lower == "we" && t[i + 2].lower == "did") ||
+         (t[i + 1].lower == "did" && t[i + 2].lower == "we")))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const char* to_string(UnitContent kind) {
@@ -250,7 +271,9 @@ UnitContent classify_unit(const Prepared& p, std::size_t u) {
     if (c == 1) return UnitContent::filler;
     if (c == 2) return UnitContent::courtesy;
   }
-  if (p.lang == Lang::en && p.units[u].speaker == text::Speaker::agent && is_signoff(p, u)) return UnitContent::signoff;
+  if (p.lang == Lang::en && p.units[u].speaker == text::Speaker::agent &&
+      (is_signoff(p, u) || is_survey_request(p, u)))
+    return UnitContent::signoff;
   return UnitContent::content;
 }
 

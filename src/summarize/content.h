@@ -10,7 +10,8 @@
 // keeps a unit: 不行, 退货, 没有, 不是, 为什么, "No". A unit of nothing but emoji or punctuation is
 // a filler. An English agent unit that is one capitalized word or initials behind a mark (^JK, /MT,
 // -Rach), or a lone capitalized word that closes a turn of several sentences ("Phil."), is a
-// sign-off.
+// sign-off; so is one that asks for a survey or a rating ("answering our survey on this link",
+// "rate your experience", "how we did").
 #pragma once
 
 #include <cstddef>

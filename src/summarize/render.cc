@@ -128,10 +128,18 @@ std::string role_label(text::Speaker speaker, Lang lang) {
 }
 
 std::string body(const std::string& text, Lang lang, bool question) {
-  if (lang == Lang::en) return text;
+  if (lang == Lang::en) {
+    // A sentence that ends in a colon introduced something the data left out (a link: "Please
+    // answer our survey on this link:"); in a summary it introduces nothing, so it ends in a stop.
+    std::size_t end = text.size();
+    while (end > 0 && text::is_space(static_cast<unsigned char>(text[end - 1]))) --end;
+    if (end > 0 && text[end - 1] == ':') return text.substr(0, end - 1) + ".";
+    return text;
+  }
   auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
   std::size_t end = decoded.cps.size();
-  while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || text::is_space(decoded.cps[end - 1])))
+  while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || decoded.cps[end - 1] == U'：' ||
+                     decoded.cps[end - 1] == U':' || text::is_space(decoded.cps[end - 1])))
     --end;
   return text::encode_utf8(decoded.cps.data(), end) + (question ? "？" : "。");
 }

@@ -311,12 +311,12 @@ void after_customer_named(std::vector<std::string>& forms, std::size_t lead) {
 }  // namespace
 
 std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker speaker,
-                                        const std::vector<char>& forced) {
+                                        const std::vector<char>& forced, const std::vector<char>& kept) {
   const std::size_t n = t.size();
   std::vector<std::string> out(n);
   std::vector<std::string> key(n);
   for (std::size_t i = 0; i < n; ++i)
-    if (is_word(t[i])) key[i] = key_of(t[i]);
+    if (is_word(t[i]) && (kept.empty() || kept[i])) key[i] = key_of(t[i]);
   // A neighbouring word that may still be rewritten ("" when there is none: punctuation, the unit's
   // edge, an emotion mention).
   auto word_at = [&](std::size_t j) -> const std::string& {
@@ -386,6 +386,32 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
   }
   name_first_reference(t, speaker, forced, key, out);
   return out;
+}
+
+bool drop_regret_idiom(std::span<const Token> t, std::vector<char>& keep, const std::vector<char>& forced) {
+  const std::size_t n = t.size();
+  auto key_at = [&](std::size_t j) { return j < n && is_word(t[j]) ? key_of(t[j]) : std::string(); };
+  bool dropped = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    // The subject and verb: "I'm" / "we're" as one token, or "I am" / "we are".
+    const std::string k = key_at(i);
+    std::size_t afraid = n;
+    if (k == "i'm" || k == "im" || k == "we're") afraid = i + 1;
+    else if ((k == "i" && key_at(i + 1) == "am") || (k == "we" && key_at(i + 1) == "are")) afraid = i + 2;
+    if (afraid >= n || key_at(afraid) != "afraid") continue;
+    std::size_t next = afraid + 1;
+    while (next < n && (key_at(next) == "that" || t[next].text == ",")) ++next;
+    const std::string after = key_at(next);
+    if (after.empty() || after == "of" || after == "to" || after == "for" || after == "not" || after == "so")
+      continue;
+    bool free = true;
+    for (std::size_t j = i; j < next; ++j) free = free && !forced[j];
+    if (!free) continue;
+    for (std::size_t j = i; j < next; ++j) keep[j] = 0;
+    dropped = true;
+    i = next - 1;
+  }
+  return dropped;
 }
 
 bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,

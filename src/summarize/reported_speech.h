@@ -41,9 +41,19 @@
 namespace kessel::summarize {
 
 // For each token, its reported form, or an empty string to keep it as written. `forced[i]` marks the
-// tokens that must stay (an expressed emotion mention); it has one entry per token.
+// tokens that must stay (an expressed emotion mention); it has one entry per token. `kept`, when
+// given (one entry per token), marks the tokens the rendering keeps: a dropped one is not rewritten,
+// so the first reference named "the agent" / "the customer" is the first one a reader sees.
 std::vector<std::string> reported_forms(std::span<const text::Token> tokens, text::Speaker speaker,
-                                        const std::vector<char>& forced);
+                                        const std::vector<char>& forced, const std::vector<char>& kept = {});
+
+// "I'm afraid (that) we can't …" and "I am / we're afraid …" before a clause: a polite regret, not a
+// fear, which reported speech would turn into a state of the speaker ("The agent is afraid they're
+// unable to advise"). Its words (and the "that" and comma after them) lose `keep`; the clause after
+// it stays. Not before "of", "to", "for" or the end (a fear of something: "I'm afraid of flying"),
+// nor before "not" or "so" (a whole answer), nor through a `forced` token (an expressed emotion).
+// Returns whether it dropped one.
+bool drop_regret_idiom(std::span<const text::Token> tokens, std::vector<char>& keep, const std::vector<char>& forced);
 
 // An agent's request in indirect speech: "Could you (please) check X?", "Can you ...?", "Would you
 // (like to) ...?", "Please / Kindly DM us ..." and an imperative ("DM us ...", "Try restarting ...")

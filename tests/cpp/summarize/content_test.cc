@@ -90,6 +90,16 @@ TEST(Content, AgentSignOffs) {
   EXPECT_EQ(classify_unit(p, 17), UnitContent::content);  // customers do not sign off
 }
 
+TEST(Content, AnAgentsSurveyOrRatingRequestIsASignOff) {
+  EXPECT_EQ(kind_of("Help us improve our Twitter support by answering our survey on this link:", Speaker::agent),
+            UnitContent::signoff);
+  EXPECT_EQ(kind_of("Please rate your experience with us today.", Speaker::agent), UnitContent::signoff);
+  EXPECT_EQ(kind_of("Let us know how we did!", Speaker::agent), UnitContent::signoff);
+  // A customer's words about a survey, and an agent's about a rate, are content.
+  EXPECT_EQ(kind_of("Your survey link is broken.", Speaker::customer), UnitContent::content);
+  EXPECT_EQ(kind_of("The exchange rate is set by your bank.", Speaker::agent), UnitContent::content);
+}
+
 TEST(Content, MaskKeepsAFillerThatHoldsTheCustomersEmotion) {
   auto d = make_dialogue(
       {{Speaker::customer, {"好的😡", "我的快递三天没到。"}}, {Speaker::agent, {"好的。"}}});

@@ -29,6 +29,23 @@ std::string reported(const std::string& text, Speaker speaker, const std::string
   return out + text.substr(at);
 }
 
+// compress_unit's English rendering of one agent or customer sentence, reported.
+std::string rendered(const std::string& sentence, Speaker speaker) {
+  auto d = testing::make_dialogue({{speaker, {sentence}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  return render_english(p.units[0], units[0], /*reported_speech=*/true);
+}
+
+TEST(ReportedSpeech, IAmAfraidBeforeAClauseIsARegretNotAFear) {
+  EXPECT_EQ(rendered("I'm afraid I'm unable to advise further on this.", Speaker::agent),
+            "The agent is unable to advise further on this.");
+  EXPECT_EQ(rendered("I am afraid that we can't refund it.", Speaker::agent), "The agent can't refund it.");
+  // A fear of something, and a whole answer, keep their words.
+  EXPECT_NE(rendered("I'm afraid of losing my data.", Speaker::customer).find("afraid of"), std::string::npos);
+  EXPECT_NE(rendered("I'm afraid not.", Speaker::agent).find("afraid not"), std::string::npos);
+}
+
 TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   EXPECT_EQ(reported("I am so angry, my order never came and they charged me twice", Speaker::customer),
             "The customer is so angry, their order never came and they charged them twice");

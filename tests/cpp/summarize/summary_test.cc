@@ -275,6 +275,22 @@ TEST(Summary, EnglishRendering) {
   EXPECT_TRUE(out.constraint_satisfied);
 }
 
+TEST(Summary, ASentenceEndingInAColonEndsInAStop) {
+  // The data leaves links out, so "… on this link:" introduces nothing in a summary.
+  auto d = make_dialogue({{Speaker::customer, {"My order never arrived."}},
+                          {Speaker::agent, {"You can claim compensation here:"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: My order never arrived. Agent: You can claim compensation here.");
+  auto z = make_dialogue({{Speaker::customer, {"我的订单没到"}}, {Speaker::agent, {"您可以在这里申请："}}});
+  Prepared pz = prepare(z, lexicon());
+  EXPECT_EQ(decode(pz, s, o).summary, "用户:我的订单没到。客服:您可以在这里申请。");
+}
+
 TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
   auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "怎么回事？"}},
                           {Speaker::agent, {"我马上为您查询物流。"}}});
