@@ -142,6 +142,9 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
   add_summary_routes(server, state);
 
   const int port = bind(server, o);
+  state.header_deadline = std::make_unique<HeaderDeadline>(
+      port, std::chrono::milliseconds(static_cast<long long>(o.header_timeout_s * 1000.0)),
+      [&state] { state.metrics.record_header_timeout(); });
   warn_if_open(state);
   std::fprintf(stderr,
                "kessel serve: %s on http://%s:%d/ (review page at /, POST /summarize, POST "
@@ -206,6 +209,11 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--read-timeout-s", options->read_timeout_s, "Longest wait for one receive")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
+  cmd->add_option("--header-timeout-s", options->header_timeout_s,
+                  "Deadline of a request's line and headers, from the connection's accept or its "
+                  "last reply (the connection is cut beyond it: a client trickling headers)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
   cmd->add_option("--write-timeout-s", options->write_timeout_s, "Longest wait for one send")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));

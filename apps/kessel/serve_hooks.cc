@@ -112,6 +112,7 @@ void note_stream_error(int status) { current.stream_status = status; }
 void add_request_hooks(httplib::Server& server, ServeState& state) {
   server.set_pre_routing_handler([&state](const httplib::Request& req, httplib::Response& res) {
     if (trim_wanted.exchange(false)) malloc_trim(0);
+    if (state.header_deadline) state.header_deadline->headers_done(req.remote_addr, req.remote_port);
     begin_request(req, res, true);
     try {
       check_request(req, state.guard);
@@ -156,6 +157,7 @@ void add_request_hooks(httplib::Server& server, ServeState& state) {
     if (bytes > kTrimAfterBytes || status == 413)
       trim_wanted.store(true);  // 413: a response cut off
     current.active = false;
+    if (state.header_deadline) state.header_deadline->reply_done(req.remote_addr, req.remote_port);
   });
 }
 

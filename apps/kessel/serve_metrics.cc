@@ -73,6 +73,9 @@ std::string Metrics::prometheus_text(const ServerFacts& facts, int in_flight, in
   header(os, "kessel_deadline_exceeded_total", "counter",
          "Requests answered 504 (--request-timeout-s).");
   os << "kessel_deadline_exceeded_total " << deadline_.load() << '\n';
+  header(os, "kessel_header_timeouts_total", "counter",
+         "Connections cut off because a request's headers took longer than --header-timeout-s.");
+  os << "kessel_header_timeouts_total " << header_timeouts_.load() << '\n';
   header(os, "kessel_dialogues_summarized_total", "counter", "Dialogues summarized.");
   os << "kessel_dialogues_summarized_total " << dialogues_.load() << '\n';
   header(os, "kessel_emotions_kept_total", "counter",

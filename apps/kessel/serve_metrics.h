@@ -35,6 +35,7 @@ class Metrics {
   void record_dialogue(int emotions_kept, bool constraint_bound, bool language_mismatch);
   void record_overflow() { overflow_.fetch_add(1); }
   void record_deadline() { deadline_.fetch_add(1); }
+  void record_header_timeout() { header_timeouts_.fetch_add(1); }
 
   // The whole exposition; in_flight and queued are the compute gate's, ready /readyz's.
   std::string prometheus_text(const ServerFacts& facts, int in_flight, int queued,
@@ -48,7 +49,7 @@ class Metrics {
   std::map<std::string, double> latency_sum_;
   std::atomic<std::uint64_t> dialogues_{0}, emotions_kept_{0}, constraint_bound_{0},
       language_mismatch_{0};
-  std::atomic<std::uint64_t> overflow_{0}, deadline_{0};
+  std::atomic<std::uint64_t> overflow_{0}, deadline_{0}, header_timeouts_{0};
 };
 
 }  // namespace kessel::cli

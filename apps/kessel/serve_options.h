@@ -25,6 +25,9 @@ struct ServeOptions {
   int io_threads = 128;             // connections served at once (a slow client holds one)
   double request_timeout_s = 30.0;  // waiting plus computing; beyond it, 504
   int read_timeout_s = 5;           // per receive
+  // A request's line and headers, from the connection's accept or its last reply; beyond it the
+  // connection is cut (serve_header_deadline.h).
+  double header_timeout_s = 10.0;
   int write_timeout_s = 5;          // per send
   int idle_timeout_s = 5;           // keep-alive connection with no request
   int keep_alive_max = 10000;       // requests per connection

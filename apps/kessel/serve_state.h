@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "serve_body.h"
 #include "serve_gate.h"
 #include "serve_guard.h"
+#include "serve_header_deadline.h"
 #include "serve_metrics.h"
 #include "serve_options.h"
 
@@ -40,6 +42,8 @@ struct ServeState {
   std::atomic<bool> ready{false};
   std::mutex warmup_mutex;
   std::string warmup_error;  // set when the warm-up summary failed (/readyz says why)
+  // Started once the port is bound (--header-timeout-s); the request hooks report to it.
+  std::unique_ptr<HeaderDeadline> header_deadline;
 };
 
 }  // namespace kessel::cli

@@ -3,6 +3,7 @@ Slow clients do not stop /healthz; a form content type is a dialogue body, not a
 Content-Lengths are answered at once; overflow is a 503, a deadline a 504; SIGTERM loses no accepted
 request. Each test is bounded to a few seconds."""
 import concurrent.futures
+import http.client
 import json
 import os
 import signal
@@ -94,6 +95,58 @@ def test_slow_clients_do_not_stop_healthz(server):
         stop.set()
         for t in threads:
             t.join(timeout=5)
+
+
+def trickle_until_cut(port, seconds, every=0.25):
+    """Sends a request line, then a header line every `every` s: the time until the server closes the
+    connection, or None when it is still open after `seconds`."""
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(every)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        i = 0
+        while time.monotonic() - start < seconds:
+            try:
+                s.sendall(f"X-Slow-{i}: 1\r\n".encode())
+                if s.recv(4096) == b"":
+                    return time.monotonic() - start
+            except socket.timeout:
+                pass
+            except (ConnectionResetError, BrokenPipeError):
+                return time.monotonic() - start
+            i += 1
+    return None
+
+
+def test_headers_late_past_the_header_timeout_cut_the_connection():
+    # The read timeout is per receive, so trickled header lines held a connection (and its I/O thread)
+    # for as long as the client liked; --header-timeout-s bounds the request line and headers as a whole.
+    s = Server("--header-timeout-s", "1.5", "--no-access-log")
+    try:
+        s.wait_ready()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+            cuts = [pool.submit(trickle_until_cut, s.port, 6.0) for _ in range(3)]
+            # Meanwhile other clients are answered at once.
+            for _ in range(5):
+                start = time.monotonic()
+                assert s.request("/healthz", timeout=2)[0] == 200
+                assert time.monotonic() - start < 1.0
+                time.sleep(0.1)
+            times = [c.result() for c in cuts]
+        assert all(t is not None and 1.4 < t < 3.0 for t in times), times
+        assert "kessel_header_timeouts_total 3\n" in s.request("/metrics")[2]
+        # A keep-alive client whose requests come promptly is not cut, whatever the connection's age.
+        conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=5)
+        for _ in range(4):
+            conn.request("GET", "/healthz")
+            reply = conn.getresponse()
+            reply.read()
+            assert reply.status == 200
+            time.sleep(0.6)
+        conn.close()
+        assert "kessel_header_timeouts_total 3\n" in s.request("/metrics")[2]
+    finally:
+        s.close()
 
 
 def test_overflow_is_a_503_with_retry_after_never_a_hang():
