@@ -175,7 +175,7 @@ def run_soak(a):
 
 
 def run_slow(a):
-    s = Server("--io-threads", str(a.io_threads))
+    s = Server("--io-threads", str(a.io_threads), "--header-timeout-s", str(a.header_timeout_s))
     stop = threading.Event()
 
     def trickle():
@@ -203,7 +203,8 @@ def run_slow(a):
         time.sleep(0.25)
     stop.set()
     s.close()
-    print(json.dumps({"io_threads": a.io_threads, "slow_connections": 10, "healthz_requests": len(times),
+    print(json.dumps({"io_threads": a.io_threads, "header_timeout_s": a.header_timeout_s,
+                      "slow_connections": 10, "healthz_requests": len(times),
                       "failures": failures, "worst_ms": round(max(times) * 1000, 1),
                       "median_ms": round(sorted(times)[len(times) // 2] * 1000, 2)}))
 
@@ -244,6 +245,7 @@ def main():
     p.add_argument("--seconds", type=int, default=10)
     p.add_argument("--requests", type=int, default=100_000)
     p.add_argument("--io-threads", type=int, default=128)
+    p.add_argument("--header-timeout-s", type=float, default=10.0, help="slow: the server's --header-timeout-s")
     p.add_argument("--workers", type=int, default=0, help="the server's --workers (0: its default)")
     p.add_argument("--max-response-mb", type=float, default=64.0, help="explain: the server's cap")
     a = p.parse_args()
