@@ -192,11 +192,14 @@ std::vector<char> CentralityScorer::graph_units(const Prepared& p) const {
   return options_.content_only ? content_mask(p) : std::vector<char>{};
 }
 
-std::vector<float> CentralityScorer::unit_attention(const Prepared& p, const std::vector<char>& content) const {
+std::vector<float> CentralityScorer::unit_attention(const Prepared& p, const std::vector<char>& content,
+                                                    const std::vector<float>* tfidf) const {
   const int U = static_cast<int>(p.units.size());
   check_graph_size(p, "centrality");
   const int D = options_.dim;
-  const std::vector<float> x = unit_tfidf(p, D);
+  std::vector<float> made;
+  if (tfidf == nullptr) made = unit_tfidf(p, D);
+  const std::vector<float>& x = tfidf ? *tfidf : made;
 
   std::vector<float> boost(static_cast<std::size_t>(U), 0.0f);
   for (std::size_t m = 0; m < p.mentions.size(); ++m)
@@ -250,12 +253,13 @@ UnitScores CentralityScorer::score(const Prepared& p) const {
   if (U == 0) return out;
   const std::vector<char> content = graph_units(p);
   // LexRank first: its [U, U] graph is gone before the attention's is built, so the peak is one matrix.
+  // Both read the same tf-idf vectors, made once.
+  check_graph_size(p, "centrality");
+  const std::vector<float> tfidf = unit_tfidf(p, options_.dim);
   std::vector<float> lexrank;
-  if (options_.lexrank_weight > 0.0f) {
-    check_graph_size(p, "centrality");
-    lexrank = lexrank_salience(unit_tfidf(p, options_.dim), U, options_.dim, kLexRankThreshold, kLexRankDamping);
-  }
-  const std::vector<float> weights = unit_attention(p, content);
+  if (options_.lexrank_weight > 0.0f)
+    lexrank = lexrank_salience(tfidf, U, options_.dim, kLexRankThreshold, kLexRankDamping);
+  const std::vector<float> weights = unit_attention(p, content, &tfidf);
 
   // Teleport by position (PositionRank, Florescu & Caragea 2017): the random reader restarts near
   // the opening, where a customer states the issue, e^-position_bias times as often at the end; more

@@ -72,8 +72,10 @@ class CentralityScorer : public Scorer {
 
  private:
   // [U, U] attention of every unit over the others, self masked, and with `content` (when not empty)
-  // the units it marks 0 masked as keys (InvalidArgument past the graph limit).
-  std::vector<float> unit_attention(const Prepared& dialogue, const std::vector<char>& content) const;
+  // the units it marks 0 masked as keys (InvalidArgument past the graph limit). `tfidf` is
+  // unit_tfidf(dialogue, options_.dim), when the caller made it already.
+  std::vector<float> unit_attention(const Prepared& dialogue, const std::vector<char>& content,
+                                    const std::vector<float>* tfidf = nullptr) const;
   // content_mask(dialogue) when options_.content_only, else empty.
   std::vector<char> graph_units(const Prepared& dialogue) const;
   CentralityOptions options_;
