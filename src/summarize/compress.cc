@@ -156,6 +156,10 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // "说今天到"), and 想 before 知道 / 问 / 了解 ("想知道啥时候发" is not "知道啥时候发").
     if (t.text == "你" && i + 1 < T && tokens[i + 1].text == "们") guarded[i] = guarded[i + 1] = 1;
     if (t.text == "想" && i + 1 < T && first_cp_in(tokens[i + 1], U"知问了")) guarded[i] = guarded[i + 1] = 1;
+    // Wanting is not doing: "想申请退货" must not become "申请退货", nor "我想找回来" "找回来".
+    if (t.text == "想" && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
+    // Hearsay is not fact: "说是从京东PC端找回来" must not become "是从京东PC端找回来".
+    if (t.text == "说" && i + 1 < T && tokens[i + 1].text == "是") guarded[i] = guarded[i + 1] = 1;
     // How sure the speaker is: "应该是付款了" must not become the certain "是付款" (a hedge word and
     // the whole of its word stay).
     if (i + 1 < T && is_hedge(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;
@@ -652,12 +656,19 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     // Words on both sides make it a part of the sentence too ("How can @SW_Help sell", "Let
     // @British_Airways lose my bag"); dropping it would leave "How can sell". Not after a greeting
     // ("Hey @jane it would be nice"): that is a vocative.
-    const bool after_taker = i > first_word && is_word(t[i - 1]) &&
-                             std::find(std::begin(kBefore), std::end(kBefore), t[i - 1].lower) != std::end(kBefore);
+    // Mentions in a row ("think @115725 @VerizonSupport is the worst") are one name: the last of the
+    // run stands for it, where the run is part of the sentence.
+    const bool mention = t[i].kind == text::TokenKind::mention;
+    std::size_t a = i, b = i + 1;
+    while (mention && a > 0 && t[a - 1].kind == text::TokenKind::mention) --a;
+    while (mention && b < t.size() && t[b].kind == text::TokenKind::mention) ++b;
+    const bool last_of_run = b == i + 1;
+    const bool after_taker = a > first_word && is_word(t[a - 1]) &&
+                             std::find(std::begin(kBefore), std::end(kBefore), t[a - 1].lower) != std::end(kBefore);
     static constexpr std::string_view kGreeting[] = {"hey", "hi", "hello", "dear", "thanks", "thank", "cheers"};
-    const bool between_words = i > first_word && i < last_word && is_word(t[i - 1]) && is_word(t[i + 1]) &&
-                               std::find(std::begin(kGreeting), std::end(kGreeting), t[i - 1].lower) == std::end(kGreeting);
-    if (after_taker || (between_words && t[i].kind == text::TokenKind::mention))
+    const bool between_words = a > first_word && b <= last_word && is_word(t[a - 1]) && is_word(t[b]) &&
+                               std::find(std::begin(kGreeting), std::end(kGreeting), t[a - 1].lower) == std::end(kGreeting);
+    if (last_of_run && (after_taker || (between_words && mention)))
       inner[i] = t[i].kind == text::TokenKind::mention ? mention_as_name(t[i].text) : std::string("the link");
     else
       keep[i] = 0;

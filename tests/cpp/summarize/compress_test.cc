@@ -208,6 +208,13 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const Prepared pp = prepare(presume, lexicon());
   const auto up = compress_features(pp, 97);
   EXPECT_NE(compress_unit(pp.units[0], up[0], w, 0.5f).find("有吧"), std::string::npos);
+  // Wanting is not doing, and hearsay is not fact: 想 before a verb stays, and so does 说 before 是.
+  auto want = make_dialogue({{Speaker::customer, {"我想申请退货，说是从京东PC端找回来"}}});
+  const Prepared pw = prepare(want, lexicon());
+  const auto uw = compress_features(pw, 97);
+  const std::string wanted = compress_unit(pw.units[0], uw[0], w, 0.5f);
+  EXPECT_NE(wanted.find("想"), std::string::npos) << wanted;
+  EXPECT_NE(wanted.find("说是"), std::string::npos) << wanted;
   // The customer's typo 把 for a clause-final 吧 is guarded as the 吧 is ("数据线里面有把" asks).
   auto typo = make_dialogue({{Speaker::customer, {"那个数据线里面有把，我看一下"}}});
   const Prepared pt = prepare(typo, lexicon());
@@ -292,6 +299,12 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   EXPECT_EQ(drop_addressing(p6.units[1], units6[1]), "Got an offer code from @116057.");
   EXPECT_EQ(drop_addressing(p6.units[2], units6[2]), "You can claim compensation here.");
   EXPECT_EQ(drop_addressing(p6.units[3], units6[3]), "Hey it would be nice");
+  // Mentions in a row inside a sentence are one name, the last of the run ("if you think is the
+  // worst" had a hole where both went).
+  auto run = make_dialogue({{Speaker::customer, {"Raise your hand if you think @115725 @VerizonSupport is the worst"}}});
+  const Prepared prun = prepare(run, lexicon());
+  const auto urun = unit_tokens(prun);
+  EXPECT_EQ(drop_addressing(prun.units[0], urun[0]), "Raise your hand if you think VerizonSupport is the worst");
   // The comma before a dropped vocative goes with it when a question mark follows (it used to read
   // "What gives, ?").
   auto d5 = make_dialogue({{Speaker::customer, {"What gives, @AppleSupport?"}}, {Speaker::customer, {"Why, @jane ?"}}});
