@@ -3,8 +3,8 @@
 // Scorer::score and decode() are const, so the server's threads share it.
 //
 // Threads: many I/O threads (--io-threads) each serve one connection at a time, so a slow client
-// holds one of them and nothing else; summarizing passes a gate of --workers at once with --queue
-// waiting (503 beyond). docs/serve.md has the routes, limits, timeouts, access rules and shutdown.
+// holds one of them and nothing else; summaries run on --workers compute threads fed by a queue of
+// --queue (503 beyond), the I/O thread waiting for its job. docs/serve.md has the routes, limits, timeouts, access rules and shutdown.
 #include <httplib.h>
 #include <sys/socket.h>
 
@@ -154,7 +154,7 @@ void serve(const ServeOptions& o, const summarize::SummarizerOptions& so) {
 
   std::thread warm([&state] { warm_up(state); });
   StopSignalWatcher watcher([&server](int) { stop_when_listening(server); },
-                            [&state] { return state.gate.in_flight() + state.gate.waiting(); },
+                            [&state] { return state.compute.in_flight() + state.compute.waiting(); },
                             o.shutdown_grace_s);
   const bool listened = server.listen_after_bind();
   watcher.done();

@@ -4,44 +4,83 @@
 
 namespace kessel::cli {
 
-// Waiters are served first come, first served: a freed worker is handed to the oldest waiter, so
-// the tail latency under load is the queue's length, not the luck of a condition variable's
-// wake-up.
-ComputeGate::Entry ComputeGate::enter(Clock::time_point deadline) {
+ComputePool::ComputePool(int workers, int queue) : queue_(queue) {
+  threads_.reserve(static_cast<std::size_t>(std::max(workers, 1)));
+  for (int i = 0; i < std::max(workers, 1); ++i) threads_.emplace_back([this] { serve(); });
+}
+
+ComputePool::~ComputePool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  work_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+// First come, first served (continuations first): the tail latency under load is the queue's
+// length, not the luck of a wake-up.
+ComputePool::Outcome ComputePool::run(Clock::time_point deadline,
+                                      const std::function<void()>& fn, bool continuation) {
+  Job job;
+  job.fn = &fn;
+  job.deadline = deadline;
   std::unique_lock<std::mutex> lock(mutex_);
-  if (running_ < workers_ && waiters_.empty()) {
+  if (continuation) {
+    jobs_.push_front(&job);
+  } else {
+    if (static_cast<int>(jobs_.size()) >= queue_ + static_cast<int>(threads_.size()) - running_)
+      return Outcome::queue_full;
+    jobs_.push_back(&job);
+  }
+  work_.notify_one();
+  if (!job.finished.wait_until(lock, deadline, [&] { return job.state != State::queued; })) {
+    jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));  // never run
+    return Outcome::deadline;
+  }
+  if (job.state == State::expired) return Outcome::deadline;  // found late by a compute thread
+  job.finished.wait(lock, [&] { return job.state == State::done; });
+  if (job.error) std::rethrow_exception(job.error);
+  return Outcome::done;
+}
+
+void ComputePool::serve() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    work_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+    if (jobs_.empty()) return;  // stopping, nothing left
+    Job* job = jobs_.front();
+    jobs_.pop_front();
+    if (Clock::now() >= job->deadline) {  // its deadline passed while it was queued: not run
+      job->state = State::expired;
+      job->finished.notify_one();
+      continue;
+    }
+    job->state = State::running;
     ++running_;
-    return Entry::admitted;
-  }
-  if (static_cast<int>(waiters_.size()) >= queue_) return Entry::queue_full;
-  Waiter me;
-  waiters_.push_back(&me);
-  const bool admitted = me.turn.wait_until(lock, deadline, [&] { return me.admitted; });
-  if (admitted) return Entry::admitted;  // the worker was handed over: running_ already counts it
-  waiters_.erase(std::find(waiters_.begin(), waiters_.end(), &me));
-  return Entry::deadline;
-}
-
-void ComputeGate::leave() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (waiters_.empty()) {
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      (*job->fn)();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
     --running_;
-    return;
+    job->error = error;
+    job->state = State::done;
+    job->finished.notify_one();  // under the lock: the waiter owns `job` and may leave at once
   }
-  Waiter* next = waiters_.front();
-  waiters_.pop_front();
-  next->admitted = true;
-  next->turn.notify_one();
 }
 
-int ComputeGate::in_flight() const {
+int ComputePool::in_flight() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return running_;
 }
 
-int ComputeGate::waiting() const {
+int ComputePool::waiting() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return static_cast<int>(waiters_.size());
+  return static_cast<int>(jobs_.size());
 }
 
 }  // namespace kessel::cli

@@ -1,54 +1,58 @@
-// The bound on computation in `kessel serve`: at most `workers` requests summarize at once and at
-// most `queue` wait for a turn. Connections are served by many cheap I/O threads (a slow client
-// holds one of those, never a worker); only summarizing passes through the gate.
+// The compute of `kessel serve`: `workers` long-lived compute threads, fed by a bounded queue. The
+// I/O threads (one per connection) read and write; a request's summaries run as jobs on the
+// compute threads, whose caches, malloc arenas and per-thread summarizer state stay warm, while the
+// I/O thread waits for its job. At most `queue` new jobs wait (503 beyond); a job still queued at
+// its deadline is not run (504).
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 namespace kessel::cli {
 
-class ComputeGate {
+class ComputePool {
  public:
   using Clock = std::chrono::steady_clock;
-  enum class Entry { admitted, queue_full, deadline };
+  enum class Outcome { done, queue_full, deadline };
 
-  ComputeGate(int workers, int queue) : workers_(workers), queue_(queue) {}
-  // Waits for a worker until `deadline`, first come first served; queue_full at once when `queue`
-  // requests already wait.
-  Entry enter(Clock::time_point deadline);
-  void leave();
-  int in_flight() const;
-  int waiting() const;
+  ComputePool(int workers, int queue);
+  ~ComputePool();  // runs the jobs still queued, then joins the threads
+  ComputePool(const ComputePool&) = delete;
+  ComputePool& operator=(const ComputePool&) = delete;
+
+  // Runs `job` on a compute thread and waits for it; an exception of the job is rethrown here.
+  // queue_full at once when `queue` jobs already wait; deadline when the job is still queued at
+  // `deadline` (it is then never run). A `continuation` (the next part of a reply already started)
+  // goes to the front of the queue and is never refused for a full queue.
+  Outcome run(Clock::time_point deadline, const std::function<void()>& job,
+              bool continuation = false);
+  int in_flight() const;  // jobs running
+  int waiting() const;    // jobs queued
 
  private:
-  struct Waiter {
-    std::condition_variable turn;
-    bool admitted = false;
+  enum class State { queued, running, done, expired };
+  struct Job {
+    const std::function<void()>* fn = nullptr;
+    Clock::time_point deadline;
+    State state = State::queued;
+    std::exception_ptr error;
+    std::condition_variable finished;
   };
-  const int workers_, queue_;
+  void serve();
+
+  const int queue_;
   mutable std::mutex mutex_;
-  std::deque<Waiter*> waiters_;  // oldest first
+  std::condition_variable work_;
+  std::deque<Job*> jobs_;  // oldest first, continuations ahead
   int running_ = 0;
-};
-
-// Holds a worker for its lifetime once admitted.
-class GateTicket {
- public:
-  GateTicket(ComputeGate& gate, ComputeGate::Clock::time_point deadline)
-      : gate_(gate), entry_(gate.enter(deadline)) {}
-  ~GateTicket() {
-    if (entry_ == ComputeGate::Entry::admitted) gate_.leave();
-  }
-  GateTicket(const GateTicket&) = delete;
-  GateTicket& operator=(const GateTicket&) = delete;
-  ComputeGate::Entry entry() const { return entry_; }
-
- private:
-  ComputeGate& gate_;
-  ComputeGate::Entry entry_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace kessel::cli

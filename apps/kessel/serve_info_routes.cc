@@ -51,8 +51,8 @@ void add_probe_routes(httplib::Server& server, ServeState& state) {
 
 void add_about_routes(httplib::Server& server, ServeState& state) {
   server.Get("/metrics", [&state](const httplib::Request&, httplib::Response& res) {
-    res.set_content(state.metrics.prometheus_text(state.facts, state.gate.in_flight(),
-                                                  state.gate.waiting(), state.ready.load()),
+    res.set_content(state.metrics.prometheus_text(state.facts, state.compute.in_flight(),
+                                                  state.compute.waiting(), state.ready.load()),
                     "text/plain; version=0.0.4; charset=utf-8");
   });
   server.Get("/version", [&state](const httplib::Request&, httplib::Response& res) {

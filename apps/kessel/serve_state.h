@@ -22,7 +22,7 @@ namespace kessel::cli {
 struct ServeState {
   ServeState(const ServeOptions& o, const text::Lexicon& lex, const summarize::Summarizer& s,
              int workers)
-      : options(o), lexicon(lex), summarizer(s), gate(workers, o.queue) {}
+      : options(o), lexicon(lex), summarizer(s), compute(workers, o.queue) {}
 
   const ServeOptions& options;
   const text::Lexicon& lexicon;
@@ -38,7 +38,7 @@ struct ServeState {
   std::chrono::milliseconds request_timeout{30000};
 
   Metrics metrics;
-  ComputeGate gate;
+  ComputePool compute;  // --workers compute threads, fed by a --queue
   std::atomic<bool> ready{false};
   std::mutex warmup_mutex;
   std::string warmup_error;  // set when the warm-up summary failed (/readyz says why)

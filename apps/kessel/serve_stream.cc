@@ -30,11 +30,13 @@ int emotions_kept(const summarize::Summary& s) {
 
 }  // namespace
 
-void require_worker(const GateTicket& ticket, const ServeState& state) {
-  if (ticket.entry() == ComputeGate::Entry::queue_full)
+void run_on_worker(ServeState& state, std::chrono::steady_clock::time_point deadline,
+                   const std::function<void()>& job, bool continuation) {
+  const ComputePool::Outcome outcome = state.compute.run(deadline, job, continuation);
+  if (outcome == ComputePool::Outcome::queue_full)
     throw HttpError(503, "busy: " + std::to_string(state.options.queue) +
                              " requests already wait for a worker (--queue); retry shortly");
-  if (ticket.entry() == ComputeGate::Entry::deadline)
+  if (outcome == ComputePool::Outcome::deadline)
     throw HttpError(504, "the request waited past its deadline for a worker (--request-timeout-s)");
 }
 
@@ -60,13 +62,15 @@ summarize::Summarized summarize_counted(const text::Dialogue& dialogue, ServeSta
   return r;
 }
 
-void SummaryStream::start(const std::string& body, httplib::Response& res) {
-  ticket_ = std::make_unique<GateTicket>(state_.gate, deadline_);
-  require_worker(*ticket_, state_);
-  input_ = read_dialogues(body, state_.limits);
-  const std::string warning =
-      summarize::language_warning(*state_.summarizer.scorer, input_.dialogues);
+bool SummaryStream::start(const std::string& body, httplib::Response& res) {
+  std::string warning;
+  run_on_worker(state_, deadline_, [&] {
+    input_ = read_dialogues(body, state_.limits);
+    warning = summarize::language_warning(*state_.summarizer.scorer, input_.dialogues);
+    make_until(kHeadBytes);
+  });
   if (!warning.empty()) res.set_header("X-Kessel-Warning", warning);
+  return done();
 }
 
 void SummaryStream::append_next_record() {
@@ -81,25 +85,21 @@ void SummaryStream::append_next_record() {
   check_response_size(bytes_ + line.size(), state_);  // out_ holds only records within the cap
   bytes_ += line.size();
   out_ += line;
-  if (done()) ticket_.reset();  // the work is over: the worker is free while the rest is sent
 }
 
-bool SummaryStream::make_head() {
-  while (!done() && out_.size() < kHeadBytes) append_next_record();
-  return done();
+void SummaryStream::make_until(std::size_t bytes) {
+  while (!done() && out_.size() < bytes) append_next_record();
 }
 
 bool SummaryStream::flush(httplib::DataSink& sink) {
   const bool ok = out_.empty() || sink.write(out_.data(), out_.size());
   if (ok) note_streamed(out_.size());
   out_.clear();
-  if (!ok) ticket_.reset();  // the client is gone
   return ok;
 }
 
 void SummaryStream::end_with_error(httplib::DataSink& sink, int status,
                                    const std::string& message) {
-  ticket_.reset();
   if (status == 504) state_.metrics.record_deadline();
   note_stream_error(status);
   out_ += nlohmann::json{{"error", message}, {"status", status}}.dump(
@@ -115,10 +115,9 @@ bool SummaryStream::write_rest(httplib::DataSink& sink) {
   try {
     if (!flush(sink)) return false;  // the head
     while (!done()) {
-      append_next_record();
-      if (out_.size() >= kChunkBytes && !flush(sink)) return false;
+      run_on_worker(state_, deadline_, [this] { make_until(kChunkBytes); }, true);
+      if (!flush(sink)) return false;
     }
-    if (!flush(sink)) return false;
     sink.done();
     return true;
   } catch (const HttpError& e) {

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,8 +24,11 @@
 namespace kessel::cli {
 
 // Shared by POST /summarize and POST /review.
-// A worker for this request (the ticket's), or the HttpError that says why there is none (503/504).
-void require_worker(const GateTicket& ticket, const ServeState& state);
+// Runs `job` on a compute thread (serve_gate.h) and waits for it; HttpError 503 when the queue is
+// full, 504 when the job was still queued at `deadline`. A `continuation` is never refused for a
+// full queue.
+void run_on_worker(ServeState& state, std::chrono::steady_clock::time_point deadline,
+                   const std::function<void()>& job, bool continuation = false);
 // HttpError 504 past the request's deadline; 413 once `bytes` pass --max-response-mb.
 void check_deadline(std::chrono::steady_clock::time_point deadline);
 void check_response_size(std::size_t bytes, const ServeState& state);
@@ -41,27 +45,26 @@ class SummaryStream {
   SummaryStream(ServeState& state, bool explain, std::chrono::steady_clock::time_point deadline)
       : state_(state), explain_(explain), deadline_(deadline) {}
 
-  // Waits for a worker (HttpError 503/504) and reads the dialogues, all checked (InvalidArgument).
-  // Sets X-Kessel-Warning when the request holds dialogues in a language the model was not
-  // trained on.
-  void start(const std::string& body, httplib::Response& res);
-  // Makes records up to kHeadBytes (HttpError 413/504, errors of the summarizer); true when that
-  // was all of them.
-  bool make_head();
+  // On a compute thread (HttpError 503/504 when none takes it): reads the dialogues, all checked
+  // (InvalidArgument), and makes records up to kHeadBytes (HttpError 413/504, errors of the
+  // summarizer); true when that was all of them. Sets X-Kessel-Warning when the request holds
+  // dialogues in a language the model was not trained on.
+  bool start(const std::string& body, httplib::Response& res);
   std::string take_head() { return std::move(out_); }
-  // The chunked reply's content provider: the head, then the rest as it is made.
+  // The chunked reply's content provider: the head, then the rest, kChunkBytes at a time made on a
+  // compute thread (a continuation) and written from the I/O thread.
   bool write_rest(httplib::DataSink& sink);
 
  private:
   bool done() const { return next_ == input_.dialogues.size(); }
   void append_next_record();
+  void make_until(std::size_t bytes);
   bool flush(httplib::DataSink& sink);
   void end_with_error(httplib::DataSink& sink, int status, const std::string& message);
 
   ServeState& state_;
   const bool explain_;
   const std::chrono::steady_clock::time_point deadline_;
-  std::unique_ptr<GateTicket> ticket_;  // the worker, released once the last record is made
   text::ReadResult input_;
   std::size_t next_ = 0;   // the next dialogue to summarize
   std::size_t bytes_ = 0;  // of the records made so far (--max-response-mb)

@@ -1,7 +1,7 @@
 // POST /summarize and POST /review: the body is streamed in whole (any Content-Type; never a form),
-// then the request waits for a worker (503 when the queue is full, 504 past its deadline), and the
-// dialogues are summarized one by one within the response limit. /summarize streams its records
-// (serve_stream.h); /review builds its HTML page whole.
+// then the dialogues are summarized one by one within the response limit on a compute thread
+// (serve_gate.h: 503 when its queue is full, 504 past the deadline) while the I/O thread waits.
+// /summarize streams its records (serve_stream.h); /review builds its HTML page whole.
 #include <httplib.h>
 
 #include <memory>
@@ -25,8 +25,7 @@ void summarize_route(ServeState& state, const httplib::Request& req, httplib::Re
   const std::string body = read_whole_body(reader, state.limits.max_bytes);
   auto stream =
       std::make_shared<SummaryStream>(state, explain, request_start() + state.request_timeout);
-  stream->start(body, res);
-  if (stream->make_head()) {
+  if (stream->start(body, res)) {
     res.set_content(stream->take_head(), kNdjson);
     return;
   }
@@ -37,21 +36,21 @@ void summarize_route(ServeState& state, const httplib::Request& req, httplib::Re
 void review_route(ServeState& state, httplib::Response& res, const httplib::ContentReader& reader) {
   const std::string body = read_whole_body(reader, state.limits.max_bytes);
   const auto deadline = request_start() + state.request_timeout;
-  GateTicket ticket(state.gate, deadline);
-  require_worker(ticket, state);
-  const text::ReadResult input = read_dialogues(body, state.limits);
-  const std::string warning =
-      summarize::language_warning(*state.summarizer.scorer, input.dialogues);
-  if (!warning.empty()) res.set_header("X-Kessel-Warning", warning);
   HtmlReport report;
-  std::size_t records = 0;
-  for (const auto& dialogue : input.dialogues) {
-    check_deadline(deadline);
-    std::string mismatch;
-    const summarize::Summarized r = summarize_counted(dialogue, state, mismatch);
-    report.add(r.prepared, r.summary, r.scores);
-    if (++records % 64 == 0) check_response_size(report.html().size(), state);
-  }
+  std::string warning;
+  run_on_worker(state, deadline, [&] {
+    const text::ReadResult input = read_dialogues(body, state.limits);
+    warning = summarize::language_warning(*state.summarizer.scorer, input.dialogues);
+    std::size_t records = 0;
+    for (const auto& dialogue : input.dialogues) {
+      check_deadline(deadline);
+      std::string mismatch;
+      const summarize::Summarized r = summarize_counted(dialogue, state, mismatch);
+      report.add(r.prepared, r.summary, r.scores);
+      if (++records % 64 == 0) check_response_size(report.html().size(), state);
+    }
+  });
+  if (!warning.empty()) res.set_header("X-Kessel-Warning", warning);
   std::string html = report.html();
   check_response_size(html.size(), state);
   res.set_content(std::move(html), "text/html; charset=utf-8");
