@@ -4,6 +4,7 @@ the reply has started ends it with an error line and no chunked terminator. No t
 anything."""
 import json
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,47 @@ def test_an_error_after_the_reply_started_ends_it_with_an_error_line_and_no_term
         assert s.request("/healthz")[0] == 200
     finally:
         s.close()
+
+
+def test_a_stalled_reader_of_a_long_stream_does_not_hold_the_only_worker():
+    # Summaries run on compute threads; a long stream's records are made there a chunk at a time and
+    # written from the connection's I/O thread. Before, the stream held its worker while it wrote, so a
+    # client that stopped reading kept every other summary waiting (here: the only worker, until the
+    # send timed out).
+    s = Server("--workers", "1", "--write-timeout-s", "60", "--request-timeout-s", "120",
+               "--max-response-mb", "256", "--no-access-log")
+    try:
+        s.wait_ready()
+        body = many(STALLED_DIALOGUES, turns=40).encode()
+        request = (f"POST /summarize?explain=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                   f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+        stalled = socket.socket()
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.settimeout(120)
+        stalled.connect(("127.0.0.1", s.port))
+        stalled.sendall(request)  # and read nothing yet: the server's sends block once the buffers fill
+        idle = False
+        for _ in range(600):  # the worker goes idle while the stalled reply still waits to be sent
+            metrics = s.request("/metrics")[2]
+            if "kessel_in_flight_requests 0\n" in metrics and "kessel_queue_length 0\n" in metrics:
+                idle = True
+                break
+            time.sleep(0.05)
+        assert idle
+        status, _, reply = s.request("/summarize", many(2), timeout=30)
+        assert status == 200 and [json.loads(line)["id"] for line in reply.splitlines()] == ["d0", "d1"]
+        raw = b""
+        while chunk := stalled.recv(1 << 20):
+            raw += chunk
+        stalled.close()
+        head, _, rest = raw.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200") and b"Transfer-Encoding: chunked" in head
+        text, complete = dechunk(rest)
+        assert complete and len(text) > 5 * 1024 * 1024  # more than the socket buffers hold (4 MiB)
+        ids = [json.loads(line)["id"] for line in text.decode().splitlines()]
+        assert ids == [f"d{i}" for i in range(STALLED_DIALOGUES)]
+    finally:
+        s.close()
+
+
+STALLED_DIALOGUES = 300
