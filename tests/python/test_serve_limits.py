@@ -179,6 +179,31 @@ def test_a_request_past_its_deadline_is_a_504():
         s.close()
 
 
+def test_a_request_still_queued_at_its_deadline_is_a_504_and_never_run():
+    # Summaries run as jobs on --workers compute threads; a job whose deadline passes while it waits in
+    # the queue is answered 504 and its dialogues are never summarized.
+    s = Server("--workers", "1", "--request-timeout-s", "0.1", "--no-access-log")
+    try:
+        s.wait_ready()
+        heavy = dialogue_json("heavy", 3000)  # one dialogue: its deadline is checked before it only
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            first = pool.submit(s.request, "/summarize", heavy, timeout=120)
+            for _ in range(600):  # until the heavy job runs on the only compute thread
+                if "kessel_in_flight_requests 1\n" in s.request("/metrics")[2]:
+                    break
+                time.sleep(0.01)
+            status, _, body = s.request("/summarize", dialogue_json("queued", 4))
+            still_running = "kessel_in_flight_requests 1\n" in s.request("/metrics")[2]
+            assert first.result()[0] == 200
+        assert still_running  # the queued request was answered while the heavy one ran
+        assert status == 504 and "waited past its deadline for a worker" in json.loads(body)["error"]
+        metrics = s.request("/metrics")[2]
+        assert "kessel_dialogues_summarized_total 1\n" in metrics  # the heavy one only
+        assert "kessel_deadline_exceeded_total 1\n" in metrics
+    finally:
+        s.close()
+
+
 def test_dialogues_per_request_and_the_response_size_are_capped():
     s = Server("--max-dialogues", "2", "--max-response-mb", "0.05", "--no-access-log")
     try:
