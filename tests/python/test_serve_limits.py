@@ -182,10 +182,12 @@ def test_a_request_past_its_deadline_is_a_504():
 def test_a_request_still_queued_at_its_deadline_is_a_504_and_never_run():
     # Summaries run as jobs on --workers compute threads; a job whose deadline passes while it waits in
     # the queue is answered 504 and its dialogues are never summarized.
-    s = Server("--workers", "1", "--request-timeout-s", "0.1", "--no-access-log")
+    # The heavy request must start within its deadline and run well past it (5,000 units: about 1 s
+    # here, 4 s under ASan), so the deadline is not too short for a loaded machine either.
+    s = Server("--workers", "1", "--request-timeout-s", "0.5", "--no-access-log")
     try:
         s.wait_ready()
-        heavy = dialogue_json("heavy", 3000)  # one dialogue: its deadline is checked before it only
+        heavy = dialogue_json("heavy", 5000)  # one dialogue: its deadline is checked before it only
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
             first = pool.submit(s.request, "/summarize", heavy, timeout=120)
             for _ in range(600):  # until the heavy job runs on the only compute thread
