@@ -33,9 +33,23 @@ const std::vector<EmotionCue>& emotion_cues() {
   static const std::vector<EmotionCue> cues = {
       // Chinese.
       {"rhetorical", Language::zh,
-       L"(为什么|为啥|为何|凭什么|怎么还|怎么又|怎么就|怎么会|怎么能|怎么都|难道|谁说|谁让)" ZH_CLAUSE L"{1,14}",
+       L"(为什么|为啥|为何|凭什么|怎么还|怎么又|怎么就|怎么会|怎么能|怎么都|怎么不|到底|难道|谁说|谁让)" ZH_CLAUSE L"{1,14}",
        nullptr, Emotion::anger, kMild},
       {"rhetorical_negative", Language::zh, L"(不是|是不是)" ZH_CLAUSE L"{1,12}(吗|么|嘛)", nullptr,
+       Emotion::anger, kMild},
+      {"useless", Language::zh, L"(有何用|有什么用|有啥用|怎么回事)", nullptr, Emotion::anger, kMild},
+      {"waited", Language::zh,
+       L"(等|聊|问|找|弄|折腾)了(半天|一天|好久|这么久|那么久|一上午|一下午)", nullptr, Emotion::anger,
+       kMild},
+      {"elapsed", Language::zh,
+       L"(都|已经)(快|有)?([0-9一二两三四五六七八九十几]+|\\[数字\\])(天|周|个月|个星期|星期|小时)了|"
+       L"(才|这才)(几|[0-9一二两三]|\\[数字\\])(天|个月)",
+       nullptr, Emotion::anger, kMild},
+      {"not_told", Language::zh, L"(没|没有|也没|都没|也没有|都没有)(说明|通知|告知|提醒)", nullptr,
+       Emotion::anger, kMild},
+      {"refuse", Language::zh, L"不接受", nullptr, Emotion::anger, kMild},
+      {"threat", Language::zh,
+       L"(那我就|那我只能|不然我就|要不然我就|大不了)要?" ZH_CLAUSE L"{0,2}(退|投诉|差评|举报)", nullptr,
        Emotion::anger, kMild},
       {"duration", Language::zh,
        L"(好久|这么久|那么久|多久了|好几天|好多天|半天了|一直" ZH_CLAUSE L"{0,8}(没|不|都)|都" ZH_CLAUSE

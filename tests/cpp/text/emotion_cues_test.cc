@@ -42,6 +42,14 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
       {"我是怕不够", "怕不够", "cue:worry", Emotion::fear},
       {"就是因为颜色不一样就便宜那么多啊?", "那么多", "cue:size", Emotion::surprise},
       {"等也不是，退款也不是", "等也不是，退款也不是", "cue:dilemma", Emotion::anger},
+      {"到底什么时候发货", "到底什么时候发货", "cue:rhetorical", Emotion::anger},
+      {"这个订单都三天了", "都三天了", "cue:elapsed", Emotion::anger},
+      {"买了才[数字]天", "才[数字]天", "cue:elapsed", Emotion::anger},
+      {"我问了半天", "问了半天", "cue:waited", Emotion::anger},
+      {"这个赠品有什么用", "有什么用", "cue:useless", Emotion::anger},
+      {"运费的事你们也没通知", "也没通知", "cue:not_told", Emotion::anger},
+      {"这个结果我不接受", "不接受", "cue:refuse", Emotion::anger},
+      {"再不发货那我就退了", "那我就退", "cue:threat", Emotion::anger},
   };
   for (const Case& c : cases) {
     const auto ms = cues_in(c.text);
