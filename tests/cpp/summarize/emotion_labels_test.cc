@@ -168,11 +168,11 @@ TEST(EmotionLabels, DetectionPrecisionAndRecall) {
   EXPECT_EQ(all.detected, c.detected);
 }
 
-// The shipped CSDS label files (tests/data/emotion_labels/README.md): the development sets never
-// label an evaluation dialogue, csds_val_dev2.jsonl only labels dialogues of the EACA split's training
+// The shipped label files (tests/data/emotion_labels/README.md): the development sets never label an
+// evaluation dialogue or one another's, csds_val_dev2.jsonl only labels dialogues of the EACA split's training
 // part (the first 620 lines of val.jsonl, whose tods_index is the line number), and every label fits
 // its dialogue where the data is present.
-TEST(EmotionLabels, ShippedCsdsSetsAreDisjointAndFitTheData) {
+TEST(EmotionLabels, ShippedDevSetsAreDisjointAndFitTheData) {
   const std::string dir = text::testing::source_dir() + "/tests/data/emotion_labels/";
   const EmotionLabelSet eval = load_emotion_labels(dir + "csds_val.jsonl");
   const EmotionLabelSet dev = load_emotion_labels(dir + "csds_val_dev.jsonl");
@@ -189,6 +189,15 @@ TEST(EmotionLabels, ShippedCsdsSetsAreDisjointAndFitTheData) {
   }
   EXPECT_EQ(with_emotion, 76);
   for (const DialogueLabels& d : dev.dialogues) EXPECT_EQ(eval.find(d.id), nullptr) << d.id;
+  const EmotionLabelSet ts_dev = load_emotion_labels(dir + "tweetsumm_train_dev.jsonl");
+  const EmotionLabelSet ts_dev2 = load_emotion_labels(dir + "tweetsumm_train_dev2.jsonl");
+  ASSERT_EQ(ts_dev2.dialogues.size(), 60u);
+  int ts_with_emotion = 0;
+  for (const DialogueLabels& d : ts_dev2.dialogues) {
+    EXPECT_EQ(ts_dev.find(d.id), nullptr) << d.id;
+    ts_with_emotion += d.strongest() != nullptr;
+  }
+  EXPECT_EQ(ts_with_emotion, 59);
 
   const std::string data = text::testing::shared_data_dir();
   if (data.empty() || !std::filesystem::exists(data + "/csds/val.jsonl"))
