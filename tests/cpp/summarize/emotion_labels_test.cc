@@ -7,7 +7,9 @@
 #include <string>
 
 #include "kessel/error.h"
+#include "kessel/text/dialogue.h"
 #include "test_dialogues.h"
+#include "text/test_paths.h"
 
 namespace kessel::summarize {
 namespace {
@@ -164,6 +166,49 @@ TEST(EmotionLabels, DetectionPrecisionAndRecall) {
                                               testing::default_lexicon(), set);
   EXPECT_EQ(all.dialogues, 1u);
   EXPECT_EQ(all.detected, c.detected);
+}
+
+// The shipped label files (tests/data/emotion_labels/README.md): the development sets never label an
+// evaluation dialogue or one another's, csds_val_dev2.jsonl only labels dialogues of the EACA split's training
+// part (the first 620 lines of val.jsonl, whose tods_index is the line number), and every label fits
+// its dialogue where the data is present.
+TEST(EmotionLabels, ShippedDevSetsAreDisjointAndFitTheData) {
+  const std::string dir = text::testing::source_dir() + "/tests/data/emotion_labels/";
+  const EmotionLabelSet eval = load_emotion_labels(dir + "csds_val.jsonl");
+  const EmotionLabelSet dev = load_emotion_labels(dir + "csds_val_dev.jsonl");
+  const EmotionLabelSet dev2 = load_emotion_labels(dir + "csds_val_dev2.jsonl");
+  EXPECT_EQ(eval.dialogues.size(), 200u);
+  EXPECT_EQ(dev.dialogues.size(), 100u);
+  ASSERT_EQ(dev2.dialogues.size(), 150u);
+  int with_emotion = 0;
+  for (const DialogueLabels& d : dev2.dialogues) {
+    EXPECT_EQ(eval.find(d.id), nullptr) << d.id;
+    EXPECT_EQ(dev.find(d.id), nullptr) << d.id;
+    EXPECT_LT(std::stoi(d.id), 620) << d.id;
+    with_emotion += d.strongest() != nullptr;
+  }
+  EXPECT_EQ(with_emotion, 76);
+  for (const DialogueLabels& d : dev.dialogues) EXPECT_EQ(eval.find(d.id), nullptr) << d.id;
+  const EmotionLabelSet ts_dev = load_emotion_labels(dir + "tweetsumm_train_dev.jsonl");
+  const EmotionLabelSet ts_dev2 = load_emotion_labels(dir + "tweetsumm_train_dev2.jsonl");
+  ASSERT_EQ(ts_dev2.dialogues.size(), 60u);
+  int ts_with_emotion = 0;
+  for (const DialogueLabels& d : ts_dev2.dialogues) {
+    EXPECT_EQ(ts_dev.find(d.id), nullptr) << d.id;
+    ts_with_emotion += d.strongest() != nullptr;
+  }
+  EXPECT_EQ(ts_with_emotion, 59);
+
+  const std::string data = text::testing::shared_data_dir();
+  if (data.empty() || !std::filesystem::exists(data + "/csds/val.jsonl"))
+    GTEST_SKIP() << "shared data not found; set KESSEL_DATA";
+  int fitted = 0;
+  for (const auto& dlg : text::read_dialogues(data + "/csds/val.jsonl").dialogues)
+    if (const DialogueLabels* l = dev2.find(dlg.id)) {
+      EXPECT_NO_THROW(check_labels_fit(*l, dlg)) << dlg.id;
+      ++fitted;
+    }
+  EXPECT_EQ(fitted, 150);
 }
 
 }  // namespace
