@@ -360,10 +360,13 @@ std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const
       while (!out.empty() && out.back() == ' ') out.pop_back();
       last_end = -1;
     }
+    // A closing mark after dropped words closes up on the word before them ("closed tonight I'm
+    // afraid." -> "closed tonight.", not "closed tonight .").
+    const bool closes_up = punct && !opens(t) && any_kept && i != last_kept + 1;
     any_kept = true;
     last_punct = punct;
     last_kept = i;
-    if (last_end >= 0) {
+    if (last_end >= 0 && !closes_up) {
       const std::string_view gap(unit.text.data() + last_end, static_cast<std::size_t>(t.byte_start - last_end));
       if (gap.find_first_of(" \t\n\r") != std::string_view::npos) out += ' ';
     }

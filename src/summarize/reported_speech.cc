@@ -402,6 +402,20 @@ bool drop_regret_idiom(std::span<const Token> t, std::vector<char>& keep, const 
     std::size_t next = afraid + 1;
     while (next < n && (key_at(next) == "that" || t[next].text == ",")) ++next;
     const std::string after = key_at(next);
+    // After a clause and at its end ("awful service tonight I'm afraid."), it regrets that clause.
+    const bool ends = next >= n || t[next].text == "." || t[next].text == "!" || t[next].text == "?";
+    if (ends && i > 0 && next == afraid + 1) {
+      std::size_t from = i;
+      if (t[from - 1].text == ",") --from;
+      if (from == 0 || !is_word(t[from - 1])) continue;
+      bool free_tail = true;
+      for (std::size_t j = from; j < next; ++j) free_tail = free_tail && !forced[j];
+      if (!free_tail) continue;
+      for (std::size_t j = from; j < next; ++j) keep[j] = 0;
+      dropped = true;
+      i = next - 1;
+      continue;
+    }
     if (after.empty() || after == "of" || after == "to" || after == "for" || after == "not" || after == "so")
       continue;
     bool free = true;

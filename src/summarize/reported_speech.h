@@ -52,7 +52,8 @@ std::vector<std::string> reported_forms(std::span<const text::Token> tokens, tex
 // unable to advise"). Its words (and the "that" and comma after them) lose `keep`; the clause after
 // it stays. Not before "of", "to", "for" or the end (a fear of something: "I'm afraid of flying"),
 // nor before "not" or "so" (a whole answer), nor through a `forced` token (an expressed emotion).
-// Returns whether it dropped one.
+// After a clause and at its end ("awful service tonight I'm afraid."), it regrets that clause and goes
+// too (with a comma before it). Returns whether it dropped one.
 bool drop_regret_idiom(std::span<const text::Token> tokens, std::vector<char>& keep, const std::vector<char>& forced);
 
 // An agent's request in indirect speech: "Could you (please) check X?", "Can you ...?", "Would you

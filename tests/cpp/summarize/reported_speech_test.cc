@@ -44,6 +44,9 @@ TEST(ReportedSpeech, IAmAfraidBeforeAClauseIsARegretNotAFear) {
   // A fear of something, and a whole answer, keep their words.
   EXPECT_NE(rendered("I'm afraid of losing my data.", Speaker::customer).find("afraid of"), std::string::npos);
   EXPECT_NE(rendered("I'm afraid not.", Speaker::agent).find("afraid not"), std::string::npos);
+  // At the end of a clause it regrets the clause, not a fear.
+  EXPECT_EQ(rendered("The store is closed tonight I'm afraid.", Speaker::agent), "The store is closed tonight.");
+  EXPECT_EQ(rendered("We can't refund it, I'm afraid.", Speaker::agent).find("afraid"), std::string::npos);
 }
 
 TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
