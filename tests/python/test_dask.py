@@ -169,6 +169,26 @@ def test_bad_records_are_counted_per_shard_or_fail_naming_shard_file_and_line(tm
         kessel.dask.summarize(data, tmp_path / "fail", client=client, shard_lines=10, progress=False)
 
 
+def _fails_after(seconds, message):
+    time.sleep(seconds)
+    raise kessel.dask.ShardError(message)
+
+
+def test_the_error_raised_is_the_first_failing_shards_whatever_finishes_first(client):
+    # Shard 3 fails at once, shard 1 a second later: the error is shard 1's, as it would be on one
+    # worker, and the shards after the failure are cancelled.
+    futures = [client.submit(time.sleep, 0.0, pure=False),
+               client.submit(_fails_after, 1.0, "shard 1", pure=False),
+               client.submit(time.sleep, 0.0, pure=False),
+               client.submit(_fails_after, 0.0, "shard 3", pure=False),
+               client.submit(time.sleep, 30.0, pure=False)]
+    distributed.wait(futures[3])
+    assert futures[1].status != "error"  # shard 3 failed first
+    error = kessel.dask._first_failure(futures, 3)
+    assert isinstance(error, kessel.dask.ShardError) and str(error) == "shard 1"
+    assert futures[4].cancelled()
+
+
 def test_inputs_that_cannot_be_sharded_are_refused_by_name(tmp_path):
     with pytest.raises(FileNotFoundError, match="no file matches"):
         kessel.dask.summarize(str(tmp_path / "none*.jsonl"), tmp_path / "out")

@@ -165,8 +165,8 @@ def summarize(inputs, out_dir, model=None, client=None, shard_lines: int = DEFAU
 
 def _run(client, shards: Sequence[Shard], job: Job, progress: bool,
          on_shard: Optional[Callable[[Dict[str, Any]], None]]) -> List[Dict[str, Any]]:
-    """Submits one task per shard and gathers the entries in shard order; the first failure cancels
-    the rest and raises."""
+    """Submits one task per shard and gathers the entries in shard order. A failure cancels the shards
+    after it and raises the error of the first failing shard in input order (_first_failure)."""
     from distributed import as_completed
     token = hashlib.sha256(f"{time.time_ns()}-{os.getpid()}".encode()).hexdigest()[:8]
     futures = client.map(run_shard, list(shards), job=job, pure=False,
@@ -177,7 +177,9 @@ def _run(client, shards: Sequence[Shard], job: Job, progress: bool,
     done = reused = records = 0
     try:
         for future in as_completed(futures):
-            entry = future.result()  # re-raises the task's ShardError
+            if future.status == "error":
+                raise _first_failure(futures, order[future.key])
+            entry = future.result()
             entries[order[future.key]] = entry
             done += 1
             reused += entry["reused"]
@@ -192,6 +194,20 @@ def _run(client, shards: Sequence[Shard], job: Job, progress: bool,
         client.cancel(futures)
         raise
     return [e for e in entries if e is not None]
+
+
+def _first_failure(futures, failed: int) -> BaseException:
+    """The error of the first failing shard in input order, given that shard `failed` has failed: the
+    shards after it are cancelled and those before it waited for, so which error is raised does not
+    depend on which worker finished first (shard 4 may fail before shard 2 does)."""
+    from distributed import wait
+    for f in futures[failed + 1:]:
+        f.cancel()
+    wait(futures[:failed])
+    for f in futures[:failed + 1]:
+        if f.status == "error":
+            return f.exception()
+    return futures[failed].exception()
 
 
 def _manifest(out_dir) -> Dict[str, Any]:
