@@ -391,6 +391,13 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
 bool drop_regret_idiom(std::span<const Token> t, std::vector<char>& keep, const std::vector<char>& forced) {
   const std::size_t n = t.size();
   auto key_at = [&](std::size_t j) { return j < n && is_word(t[j]) ? key_of(t[j]) : std::string(); };
+  // Drops tokens [from, to) unless one of them is forced (an expressed emotion); whether it did.
+  auto drop = [&](std::size_t from, std::size_t to) {
+    for (std::size_t j = from; j < to; ++j)
+      if (forced[j]) return false;
+    for (std::size_t j = from; j < to; ++j) keep[j] = 0;
+    return true;
+  };
   bool dropped = false;
   for (std::size_t i = 0; i < n; ++i) {
     // The subject and verb: "I'm" / "we're" as one token, or "I am" / "we are".
@@ -402,26 +409,18 @@ bool drop_regret_idiom(std::span<const Token> t, std::vector<char>& keep, const 
     std::size_t next = afraid + 1;
     while (next < n && (key_at(next) == "that" || t[next].text == ",")) ++next;
     const std::string after = key_at(next);
-    // After a clause and at its end ("awful service tonight I'm afraid."), it regrets that clause.
+    // After a clause and at its end ("awful service tonight I'm afraid."), it regrets that clause,
+    // and goes with the comma before it; before a clause it goes with the "that" and comma after it.
     const bool ends = next >= n || t[next].text == "." || t[next].text == "!" || t[next].text == "?";
+    std::size_t from = i;
     if (ends && i > 0 && next == afraid + 1) {
-      std::size_t from = i;
       if (t[from - 1].text == ",") --from;
       if (from == 0 || !is_word(t[from - 1])) continue;
-      bool free_tail = true;
-      for (std::size_t j = from; j < next; ++j) free_tail = free_tail && !forced[j];
-      if (!free_tail) continue;
-      for (std::size_t j = from; j < next; ++j) keep[j] = 0;
-      dropped = true;
-      i = next - 1;
+    } else if (after.empty() || after == "of" || after == "to" || after == "for" || after == "not" ||
+               after == "so") {
       continue;
     }
-    if (after.empty() || after == "of" || after == "to" || after == "for" || after == "not" || after == "so")
-      continue;
-    bool free = true;
-    for (std::size_t j = i; j < next; ++j) free = free && !forced[j];
-    if (!free) continue;
-    for (std::size_t j = i; j < next; ++j) keep[j] = 0;
+    if (!drop(from, next)) continue;
     dropped = true;
     i = next - 1;
   }
