@@ -602,21 +602,26 @@ std::string mention_as_name(const std::string& mention) {
 // When the unit's capitalized first word went (an idiom dropped: "I'm afraid we can't ..."), the first
 // word kept starts the sentence now: "We can't ...", "The agent can't ...". Forced tokens keep the
 // customer's spelling.
+// `token`, now the first of its sentence, written with a capital: its reported form (or its text) in
+// `form`, left empty when that is the text as written. A forced token keeps the customer's spelling.
+void capitalize_start(const text::Token& token, bool forced, std::string& form) {
+  if (forced) return;
+  if (form.empty()) form = token.text;
+  if (form[0] >= 'a' && form[0] <= 'z') form[0] = static_cast<char>(form[0] - 'a' + 'A');
+  if (form == token.text) form.clear();
+}
+
 void capitalize_new_start(std::span<const text::Token> t, const std::vector<char>& keep,
                           const std::vector<char>& forced, std::vector<std::string>& forms) {
   std::size_t first = 0;
   while (first < t.size() && t[first].kind != text::TokenKind::word) ++first;
   if (first == t.size() || keep[first] || t[first].text.empty() || t[first].text[0] < 'A' || t[first].text[0] > 'Z')
     return;
-  for (std::size_t i = first + 1; i < t.size(); ++i) {
-    if (!keep[i] || t[i].kind != text::TokenKind::word) continue;
-    if (forced[i]) return;
-    std::string& f = forms[i];
-    if (f.empty()) f = t[i].text;
-    if (f[0] >= 'a' && f[0] <= 'z') f[0] = static_cast<char>(f[0] - 'a' + 'A');
-    if (f == t[i].text) f.clear();
-    return;
-  }
+  for (std::size_t i = first + 1; i < t.size(); ++i)
+    if (keep[i] && t[i].kind == text::TokenKind::word) {
+      capitalize_start(t[i], forced[i], forms[i]);
+      return;
+    }
 }
 
 // "Claim here: https://..." without its link ends in a colon that introduces nothing: a full stop.
@@ -715,10 +720,7 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   for (std::size_t k = lead; lead > 0 && k < rest.size(); ++k) {
     const std::size_t i = where[k];
     if (!keep[i] || text::is_punctuation(t[i])) continue;
-    std::string& f = forms[i];
-    if (f.empty()) f = t[i].text;
-    if (!tokens.forced[i] && f[0] >= 'a' && f[0] <= 'z') f[0] = static_cast<char>(f[0] - 'a' + 'A');
-    if (f == t[i].text) f.clear();
+    capitalize_start(t[i], tokens.forced[i], forms[i]);
     break;
   }
   bool rewritten = false;
