@@ -97,50 +97,74 @@ double value_of(const Context& c, const std::vector<int>& units) {
   return v;
 }
 
-// The unconstrained selection with unit e added: the units that add least beside e leave until it
-// fits (alone, e may exceed the char budget, as a first pick may). Nothing is added back: refilling
-// the freed room with the next-ranked units scored lower (docs/eaca-experiments.md, "Tried and
-// rejected"). The value is e's own plus each remaining unit's MMR value beside e.
+// Unit e as the constraint adds it: after its question when it is a bare answer (Context::asked_by).
+std::vector<int> with_question(const Context& c, int e) {
+  const int q = c.asked_by[static_cast<std::size_t>(e)];
+  return q >= 0 ? std::vector<int>{q, e} : std::vector<int>{e};
+}
+
+// The unconstrained selection with unit e (and its question) added: the units that add least beside
+// e leave until it fits (alone, e may exceed the char budget, as a first pick may). Nothing is added
+// back: refilling the freed room with the next-ranked units scored lower (docs/eaca-experiments.md,
+// "Tried and rejected"). The value is e's own plus each remaining unit's MMR value beside e.
 Selection replace_for(const Context& c, const std::vector<int>& selected, int e) {
+  const std::vector<int> added = with_question(c, e);
   std::vector<std::pair<int, double>> kept;  // each selected unit with its MMR value beside e
-  int chars = 0;
+  int chars = 0, needed = 0;
   for (int u : selected) {
+    if (std::find(added.begin(), added.end(), u) != added.end()) continue;
     const auto x = static_cast<std::size_t>(u);
     kept.emplace_back(u, c.mmr_value(x, c.overlap(x, static_cast<std::size_t>(e))));
     chars += c.unit_chars[x];
   }
-  const int needed = c.unit_chars[static_cast<std::size_t>(e)];
-  while (!kept.empty() && (static_cast<int>(kept.size()) >= c.options.max_sentences ||
-                           (c.max_chars > 0 && chars + needed > c.max_chars))) {
+  for (int a : added) needed += c.unit_chars[static_cast<std::size_t>(a)];
+  const int room = c.options.max_sentences - static_cast<int>(added.size());
+  while (!kept.empty() && (static_cast<int>(kept.size()) > room || (c.max_chars > 0 && chars + needed > c.max_chars))) {
     auto weakest = std::min_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     chars -= c.unit_chars[static_cast<std::size_t>(weakest->first)];
     kept.erase(weakest);
   }
   Selection sel;
-  sel.value = c.mmr_value(static_cast<std::size_t>(e), 0.0);
+  for (int a : added) sel.value += c.mmr_value(static_cast<std::size_t>(a), a == e ? 0.0 : c.overlap(static_cast<std::size_t>(a), static_cast<std::size_t>(e)));
   for (const auto& [u, value] : kept) {
     sel.units.push_back(u);
     sel.value += value;
   }
-  sel.units.push_back(e);
+  sel.units.insert(sel.units.end(), added.begin(), added.end());
   return sel;
 }
 
-// With the expected-F1 stop the constraint keeps its objective: unit e leads, the greedy order
-// (without e) follows as far as the sentence and char budgets allow, and expected_f1_prefix keeps
-// the best prefix. The value is that prefix's expected F1.
+// With the expected-F1 stop the constraint keeps its objective: unit e (after its question) leads,
+// the greedy order follows as far as the sentence and char budgets allow, and expected_f1_prefix
+// keeps the best prefix that holds e. The value is that prefix's expected F1.
 Selection stop_with(const Context& c, const std::vector<int>& order, int e) {
-  std::vector<int> led = {e};
-  int length = c.unit_chars[static_cast<std::size_t>(e)];
+  std::vector<int> led = with_question(c, e);
+  const std::size_t lead = led.size();
+  int length = 0;
+  for (int a : led) length += c.unit_chars[static_cast<std::size_t>(a)];
   for (int u : order) {
-    if (u == e) continue;
+    if (std::find(led.begin(), led.begin() + static_cast<std::ptrdiff_t>(lead), u) != led.begin() + static_cast<std::ptrdiff_t>(lead)) continue;
     const int chars = c.unit_chars[static_cast<std::size_t>(u)];
     if (static_cast<int>(led.size()) >= c.options.max_sentences || (c.max_chars > 0 && length + chars > c.max_chars)) break;
     led.push_back(u);
     length += chars;
   }
+  // expected_f1_prefix's value, over the prefixes that hold the lead (e and its question).
   Selection sel;
-  led.resize(expected_f1_prefix(led, c.scores.inclusion, c.unit_chars, c.options.f1_stop_chars, &sel.value));
+  sel.value = -1.0;
+  std::size_t best = lead;
+  double matched = 0.0, chars = 0.0;
+  for (std::size_t i = 0; i < led.size(); ++i) {
+    const auto u = static_cast<std::size_t>(led[i]);
+    matched += static_cast<double>(c.scores.inclusion[u]) * c.unit_chars[u];
+    chars += c.unit_chars[u];
+    const double v = 2.0 * matched / (chars + static_cast<double>(c.options.f1_stop_chars));
+    if (i + 1 >= lead && v > sel.value) {
+      sel.value = v;
+      best = i + 1;
+    }
+  }
+  led.resize(best);
   sel.units = std::move(led);
   return sel;
 }

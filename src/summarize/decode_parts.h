@@ -27,8 +27,11 @@ struct Context {
   std::vector<int> unit_chars;         // [U] code points as rendered (compressed when given)
   int max_chars = 0;                   // the scorer's budget when it has one, else the options'
   std::vector<Grams> grams;            // [U] when redundancy > 0
-  std::vector<char> selectable;        // [U] has rendered content
+  std::vector<char> selectable;        // [U] has rendered content and is no fragment (is_fragment)
   std::vector<std::u32string> keys;    // [U] repeat keys, when redundancy > 0
+  // [U] the question unit u answers when u says nothing without it (a bare answer: "用户:白条。" after
+  // "是普通储蓄卡，还是信用卡呢?"), else -1; all -1 unless options.skip_fillers (answered_question).
+  std::vector<int> asked_by;
   float lo = 0.0f, hi = 0.0f;          // salience range
 
   // A unit as rendered: the scorer's text (compressed, addressing dropped, reported) when it gives one.
@@ -42,8 +45,27 @@ struct Context {
   bool repeats(std::size_t u, const std::vector<int>& chosen) const;
 };
 
+// The question a short answer needs to mean anything: the unit u answers when u is a statement
+// whose whole turn is short (zh: at most kShortAnswerZh letters as written; en: kShortAnswerEn words),
+// that holds no expressed customer emotion, is its speaker's first content unit since the other
+// speaker spoke, and the other speaker's last unit before it is a selectable question; -1 otherwise.
+inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3;
+int answered_question(const Context& c, std::size_t u);
+
+// A fragment says nothing to a reader and is not selectable: a unit whose whole turn has at most
+// kFragmentZh letters (en: kFragmentEn words), that answers no question (asked_by), asks nothing and
+// holds no expressed customer emotion: "客服:预计。" (the agent went on in the next turn), "用户:改。".
+// The customer's first content unit is no fragment: it names the topic ("用户:退货。").
+inline constexpr int kFragmentZh = 2, kFragmentEn = 1;
+bool is_fragment(const Context& c, std::size_t u);
+
+// Drops each unit whose question (Context::asked_by) is not among `units`: an answer is shown with
+// its question or not at all.
+void drop_unasked_answers(const Context& c, std::vector<int>& units);
+
 // Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),
-// most valuable first.
+// most valuable first. A bare answer (Context::asked_by) comes with its question: the pair is one
+// candidate, worth the mean of their MMR values, and enters the order question first.
 std::vector<int> greedy_selection(const Context& c);
 
 // The emotion constraint's outcome: the units to keep, and, in emotion-clause mode, the unit shown as

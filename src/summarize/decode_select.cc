@@ -106,6 +106,13 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   selectable.assign(U, 0);
   for (std::size_t u = 0; u < U; ++u)
     selectable[u] = unit_chars[u] > 0 && render::has_content(rendered(u)) && content[u];
+  asked_by.assign(U, -1);
+  if (!options.skip_fillers) return;
+  for (std::size_t u = 0; u < U; ++u) asked_by[u] = answered_question(*this, u);
+  std::vector<char> fragments(U, 0);
+  for (std::size_t u = 0; u < U; ++u) fragments[u] = is_fragment(*this, u);
+  for (std::size_t u = 0; u < U; ++u)
+    if (fragments[u]) selectable[u] = 0;
 }
 
 const std::string& Context::rendered(std::size_t u) const {
@@ -129,29 +136,121 @@ bool Context::repeats(std::size_t u, const std::vector<int>& chosen) const {
   return false;
 }
 
+namespace {
+
+// The letters a reader gets from a unit: zh CJK characters, digits and Latin letters; en words. An
+// @handle says nothing (a tweet opens with the one it answers).
+int rendered_size(const std::string& text, Lang lang) {
+  int letters = 0, words = 0;
+  bool in_word = false, in_handle = false;
+  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
+    in_handle = cp == U'@' || (in_handle && !text::is_space(cp));
+    const bool letter = !in_handle && (text::is_cjk(cp) || text::is_latin_letter(cp) || text::is_digit(cp));
+    letters += letter;
+    words += letter && !in_word;
+    in_word = letter || cp == U'\'' || cp == U'’';
+  }
+  return lang == Lang::zh ? letters : words;
+}
+
+// The size of unit u's whole turn as written (rendered_size).
+int turn_size(const Prepared& p, std::size_t u) {
+  int size = 0;
+  for (std::size_t v = 0; v < p.units.size(); ++v)
+    if (p.units[v].turn == p.units[u].turn) size += rendered_size(p.units[v].text, p.lang);
+  return size;
+}
+
+// Whether a unit asks: en a question mark; zh a question mark, a question particle (render.h) or a
+// question word ("多少", "几号到" ask without either).
+bool asks(const std::string& text, Lang lang) {
+  if (lang == Lang::en) return text.find('?') != std::string::npos;
+  if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
+  static constexpr std::string_view kWords[] = {"多少", "什么", "哪", "谁", "怎么", "咋", "啥", "几号", "几天", "几点", "多久"};
+  return std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return text.find(w) != std::string::npos; });
+}
+
+bool holds_expressed(const Prepared& p, std::size_t u) {
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mentions[m].expressed && static_cast<std::size_t>(p.mention_unit[m]) == u) return true;
+  return false;
+}
+
+}  // namespace
+
+int answered_question(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (!c.selectable[u] || holds_expressed(p, u) || asks(p.units[u].text, p.lang)) return -1;
+  // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
+  if (turn_size(p, u) > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
+  for (std::size_t v = u; v-- > 0;) {
+    if (p.units[v].speaker == p.units[u].speaker) {
+      if (c.selectable[v]) return -1;  // the speaker said something of their own first
+      continue;
+    }
+    return c.selectable[v] && asks(p.units[v].text, p.lang) ? static_cast<int>(v) : -1;
+  }
+  return -1;
+}
+
+bool is_fragment(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (!c.selectable[u] || c.asked_by[u] >= 0 || holds_expressed(p, u) || asks(p.units[u].text, p.lang)) return false;
+  const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;
+  if (turn_size(p, u) > limit) return false;
+  // The customer's opening words name what the dialogue is about (用户:退货).
+  for (std::size_t v = 0; v < u; ++v)
+    if (p.units[v].speaker == text::Speaker::customer && c.selectable[v]) return true;
+  return p.units[u].speaker != text::Speaker::customer;
+}
+
+void drop_unasked_answers(const Context& c, std::vector<int>& units) {
+  auto orphan = [&](int u) {
+    const int q = c.asked_by[static_cast<std::size_t>(u)];
+    return q >= 0 && std::find(units.begin(), units.end(), q) == units.end();
+  };
+  units.erase(std::remove_if(units.begin(), units.end(), orphan), units.end());
+}
+
 std::vector<int> greedy_selection(const Context& c) {
   const std::size_t U = c.p.units.size();
   std::vector<int> selected;
   std::vector<char> in(U, 0);
   int chars = 0;
+  auto fits = [&](int sentences, int more) {
+    return static_cast<int>(selected.size()) + sentences <= c.options.max_sentences &&
+           (c.max_chars <= 0 || selected.empty() || chars + more <= c.max_chars);
+  };
+  auto value_of = [&](std::size_t u) {
+    double overlap = 0.0;
+    for (int s : selected) overlap = std::max(overlap, c.overlap(u, static_cast<std::size_t>(s)));
+    return c.mmr_value(u, overlap);
+  };
+  auto take = [&](std::size_t u) {
+    in[u] = 1;
+    selected.push_back(static_cast<int>(u));
+    chars += c.unit_chars[u];
+  };
   while (static_cast<int>(selected.size()) < c.options.max_sentences) {
-    int best = -1;
+    int best = -1, best_question = -1;
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
       if (in[u] || !c.selectable[u] || c.repeats(u, selected)) continue;
-      if (c.max_chars > 0 && !selected.empty() && chars + c.unit_chars[u] > c.max_chars) continue;
-      double overlap = 0.0;
-      for (int s : selected) overlap = std::max(overlap, c.overlap(u, static_cast<std::size_t>(s)));
-      const double value = c.mmr_value(u, overlap);
+      const int q = c.asked_by[u];
+      const bool pair = q >= 0 && !in[static_cast<std::size_t>(q)];
+      if (pair && c.repeats(static_cast<std::size_t>(q), selected)) continue;
+      const auto qx = static_cast<std::size_t>(pair ? q : 0);
+      if (!fits(pair ? 2 : 1, c.unit_chars[u] + (pair ? c.unit_chars[qx] : 0))) continue;
+      const double value = pair ? 0.5 * (value_of(u) + value_of(qx)) : value_of(u);
       if (value > best_value) {
         best_value = value;
         best = static_cast<int>(u);
+        best_question = pair ? q : -1;
       }
     }
     if (best < 0) break;
-    in[static_cast<std::size_t>(best)] = 1;
-    selected.push_back(best);
-    chars += c.unit_chars[static_cast<std::size_t>(best)];
+    if (best_question >= 0) take(static_cast<std::size_t>(best_question));
+    take(static_cast<std::size_t>(best));
   }
   return selected;
 }

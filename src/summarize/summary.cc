@@ -68,6 +68,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   if (options.f1_stop_chars > 0.0f)
     selected.resize(expected_f1_prefix(order, scores.inclusion, c.unit_chars, options.f1_stop_chars));
   decoding::ConstrainedSelection kept = decoding::constrain_emotion(c, selected, order);
+  // The constraint may have let a question go for its emotion unit; its answer goes with it.
+  decoding::drop_unasked_answers(c, kept.units);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

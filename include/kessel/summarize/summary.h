@@ -141,9 +141,11 @@ struct DecodeOptions {
   // it. docs/eaca.md, "Emotion clause", has the measurements.
   bool emotion_clause = false;
   // Fillers, courtesy formulas and agent sign-offs (在吗, 好的, 感谢您对京东的支持, "Thanks!", "-Rach";
-  // src/summarize/content.h) are never selected, unless they hold an expressed customer emotion. On
-  // by default (the unsupervised mode and EACA models); off for the published baselines (Lead,
-  // Longest, LexRank), which rank every sentence.
+  // src/summarize/content.h) are never selected, unless they hold an expressed customer emotion; nor
+  // are fragments that say nothing alone ("客服:预计。"), and a bare answer ("用户:白条。") is shown only
+  // with the question it answers (src/summarize/decode_parts.h). On by default (the unsupervised mode
+  // and EACA models); off for the published baselines (Lead, Longest, LexRank), which rank every
+  // sentence.
   bool skip_fillers = true;
   // zh: a customer's question is shown as the CSDS references report it, "用户:询问…。" (render.h,
   // reported_question), rather than as the customer wrote it ("用户:…吗？"). Off by default and for

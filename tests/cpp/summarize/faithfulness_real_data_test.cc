@@ -1,7 +1,8 @@
 // The faithfulness probes over every summary of the real validation sets (../shared/data or
 // $KESSEL_DATA; skipped when absent): the default summarizer (the unsupervised centrality ranker with
 // the default decode settings, as `kessel summarize` builds it) and Lead-3. Any finding fails, with
-// the counts per kind and the first findings printed.
+// the counts per kind and the first findings printed; so does a summary that breaks the emotion
+// constraint where it is on.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -34,12 +35,19 @@ std::size_t probe_with(const std::string& path, const std::string& label, const 
   const WordBoundaries boundaries = words();
   const text::ReadResult input = text::read_dialogues(path);
   std::array<std::size_t, kFaithKinds> counts{};
-  std::size_t sentences = 0, total = 0;
+  std::size_t sentences = 0, total = 0, unsatisfied = 0;
   int shown = 0;
   for (const auto& d : input.dialogues) {
     const Summarized s = summarizer.run(d, lexicon);
     const FaithReport r = check_faithfulness(s.prepared, s.summary, boundaries);
     sentences += static_cast<std::size_t>(r.sentences);
+    // With the constraint on, every summary keeps the customer's strongest feeling: no later step (a
+    // bare answer leaving with its question) may undo what the constraint added.
+    if (summarizer.decode.emotion_constraint && !s.summary.constraint_satisfied) {
+      ++unsatisfied;
+      ++total;
+      if (shown++ < show) std::printf("  %s %s: constraint not satisfied: %s\n", label.c_str(), d.id.c_str(), s.summary.summary.c_str());
+    }
     for (const auto& f : r.findings) {
       ++counts[static_cast<std::size_t>(f.kind)];
       ++total;
@@ -51,7 +59,7 @@ std::size_t probe_with(const std::string& path, const std::string& label, const 
   std::printf("%s: %zu dialogues, %zu sentences, word boundaries %s:", label.c_str(), input.dialogues.size(),
               sentences, boundaries.source.c_str());
   for (FaithFinding::Kind k : kAllFaithKinds) std::printf(" %s %zu", to_string(k), counts[static_cast<std::size_t>(k)]);
-  std::printf("\n");
+  std::printf(", constraint unsatisfied %zu\n", unsatisfied);
   return total;
 }
 
