@@ -399,9 +399,20 @@ void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   }
 }
 
-// The end of the word that starts at token i: the tokens with its word number, and, for a one-letter
-// demonstrative (这|段时间, 那|次), the word after it as well (faith::binds_demonstrative): the two stay
-// or go together. Without word numbers each token is a word.
+// Whether the word [i, j) and the clause-final 了 at j are one unit of meaning: after a one-letter verb
+// 了 completes it (说明书扔了 must not become 说明书扔, nor 提交好了 提交好), and after 怎么 it asks
+// (这个商品怎么了 is "what is wrong with it", 商品怎么 nothing).
+bool completes_with_le(const UnitTokens& tokens, std::size_t i, std::size_t j) {
+  const auto& t = tokens.tokens;
+  if (t[j].text != "了" || !ends_clause(t, j) || (j + 1 < t.size() && tokens.words[j + 1] == tokens.words[j])) return false;
+  if (j == i + 1) return !(t[i].kind != text::TokenKind::cjk || t[i].text == "了" || t[i].text == "的" || t[i].text == "吗");
+  return j == i + 2 && t[i].text == "怎" && t[i + 1].text == "么";
+}
+
+// The end of the word that starts at token i: the tokens with its word number, and the words bound to
+// it, which stay or go together: for a one-letter demonstrative (这|段时间, 那|次), the word after it
+// (faith::binds_demonstrative); for a one-letter word or 怎么, a clause-final 了 after it
+// (completes_with_le). Without word numbers each token is a word.
 std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
   const std::size_t T = tokens.tokens.size();
   if (tokens.words.size() != T) return i + 1;
@@ -411,9 +422,9 @@ std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
     return j;
   };
   const std::size_t j = end_of(i);
-  if (j != i + 1 || j >= T || tokens.tokens[i].kind != text::TokenKind::cjk ||
-      tokens.tokens[j].kind != text::TokenKind::cjk)
-    return j;
+  if (j >= T || tokens.tokens[i].kind != text::TokenKind::cjk || tokens.tokens[j].kind != text::TokenKind::cjk) return j;
+  if (completes_with_le(tokens, i, j)) return j + 1;
+  if (j != i + 1) return j;
   std::size_t a = 0, b = 0;
   const bool binds = faith::binds_demonstrative(text::next_code_point(tokens.tokens[i].text, &a),
                                                 text::next_code_point(tokens.tokens[j].text, &b));
@@ -471,17 +482,27 @@ bool is_greeting(const std::string& lower) {
 }
 bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
 
+// Who a greeting addresses without naming anyone: "Hi there", "Hey guys", "Hello team".
+bool is_group_address(const std::string& lower) {
+  return lower == "there" || lower == "all" || lower == "guys" || lower == "folks" || lower == "team" ||
+         lower == "everyone" || lower == "everybody" || lower == "friends";
+}
+
 // "Hi there," / "Hello Shayc!" / "Hey," at the start of a unit: the greeting word, at most one more
-// word ("there", a name), then the , ! or . that ends the salutation. Returns the tokens to drop (0: none).
+// word ("there", a name), then the , ! or . that ends the salutation. Without that mark the greeting
+// ends where the sentence starts ("Hey it would be nice", "Hi guys can you"), the word after it only
+// when it addresses a group ("Hi I need" keeps its I; "hi there is a problem" is "There is a
+// problem"). Returns the tokens to drop (0: none).
 std::size_t salutation_length(const std::vector<text::Token>& t) {
   if (t.empty() || !is_word(t[0]) || !is_greeting(t[0].lower)) return 0;
   std::size_t i = 1;
-  if (i < t.size() && is_word(t[i]) && (t[i].lower == "there" || t[i].lower == "all" || is_upper_ascii(t[i].text[0])))
+  if (i < t.size() && is_word(t[i]) && (is_group_address(t[i].lower) || is_upper_ascii(t[i].text[0])))
     ++i;
   if (i < t.size() && t[i].kind == text::TokenKind::punct &&
       (t[i].text == "," || t[i].text == "!" || t[i].text == "."))
     return i + 1;
-  return 0;
+  const std::size_t bare = t.size() > 1 && is_word(t[1]) && t[1].lower != "there" && is_group_address(t[1].lower) ? 2 : 1;
+  return bare < t.size() && is_word(t[bare]) ? bare : 0;
 }
 
 // An agent's sign-off at the end of t[first, limit): "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter
@@ -520,10 +541,16 @@ std::size_t opening_counter_end(const std::vector<text::Token>& t, std::size_t f
   return i + 1 < limit && t[i + 1].text == ")" ? i + 2 : first;
 }
 
-// The start of a thread counter that closes t[first, limit) ("... ;) 1/3", "(2/2)"), or `limit`.
-std::size_t closing_counter_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+// The start of a thread counter that closes t[first, limit) ("... ;) 1/3", "(2/2)"), or `limit`. Just
+// before a sign-off a lone digit is one too: the data split "1/2 ^XS" and kept "1 ^XS".
+std::size_t closing_counter_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit,
+                                  bool before_signoff) {
   if (limit <= first) return limit;
   if (is_thread_counter(t[limit - 1])) return limit - 1;
+  const std::string& last = t[limit - 1].text;
+  if (before_signoff && limit > first + 1 && t[limit - 1].kind == text::TokenKind::number && last.size() == 1 &&
+      last[0] >= '1' && last[0] <= '9')
+    return limit - 1;
   if (limit >= first + 3 && t[limit - 1].text == ")" && is_thread_counter(t[limit - 2]) && t[limit - 3].text == "(")
     return limit - 3;
   return limit;
@@ -577,7 +604,7 @@ std::size_t addressing_tail_start(const std::vector<text::Token>& t, std::size_t
   for (;;) {
     std::size_t next = signature_start(t, first, limit);
     const bool sign = next < limit;
-    if (next == limit) next = closing_counter_start(t, first, limit);
+    if (next == limit) next = closing_counter_start(t, first, limit, signed_off);
     if (next == limit && agent) next = thanks_signoff_start(t, first, limit, signed_off);
     if (next == limit) {
       // A name left alone once a counter or sign-off went ("Chris 2/2") signs the tweet off too.

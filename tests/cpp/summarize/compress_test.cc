@@ -269,6 +269,34 @@ TEST(Compress, ADemonstrativeAndItsMeasureWordStayOrGoTogether) {
   EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "你们很慢");
 }
 
+TEST(Compress, AClauseFinalLeStaysOrGoesWithTheOneLetterWordItCompletes) {
+  // Per token, bucket 1 keeps and bucket 0 drops; `low` lists the tokens that score low.
+  auto compress = [](const std::string& sentence, const std::vector<int>& words, const std::vector<std::size_t>& low) {
+    auto d = make_dialogue({{Speaker::customer, {sentence}}});
+    const Prepared p = prepare(d, lexicon());
+    auto units = compress_features(p, 97);
+    EXPECT_EQ(units[0].tokens.size(), words.size()) << sentence;
+    units[0].words = words;
+    for (std::size_t t = 0; t < words.size(); ++t) {
+      const bool drop = std::find(low.begin(), low.end(), t) != low.end();
+      std::fill_n(units[0].features.begin() + static_cast<std::ptrdiff_t>(t * kCompressFeatures), kCompressFeatures,
+                  drop ? 0 : 1);
+    }
+    std::vector<float> w(98, 0.0f);
+    w[0] = -0.5f;  // 12 features: keep probability 0.0025, so a low token bound to a kept one averages above 0.5
+    w[1] = 10.0f;
+    return compress_unit(p.units[0], units[0], w, 0.5f);
+  };
+  // 说明书|扔|了: 了 alone scores low, and 扔 without it does not read ("说明书扔"); bound, both stay.
+  EXPECT_EQ(compress("说明书扔了", {0, 0, 0, 1, 2}, {4}), "说明书扔了");
+  // 这个|商品|怎么|了: 怎么了 asks "what is wrong"; 商品怎么 asks nothing.
+  EXPECT_EQ(compress("这个商品怎么了", {0, 0, 1, 1, 2, 2, 3}, {0, 1, 6}), "商品怎么了");
+  // A 了 before more of its clause, or after a longer word, is the model's to drop.
+  EXPECT_EQ(compress("已经申请了", {0, 0, 1, 1, 2}, {4}), "已经申请");
+  // Both low: the pair goes together, with no 了 left behind.
+  EXPECT_EQ(compress("货到了，谢谢", {0, 1, 2, 3, 4, 4}, {1, 2}), "货，谢谢");
+}
+
 TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   auto d = make_dialogue({{Speaker::customer, {"@AppleSupport my phone keeps crashing https://t.co/abc please help"}},
                           {Speaker::agent, {"@jane https://t.co/xyz"}}});
@@ -298,7 +326,7 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   EXPECT_EQ(drop_addressing(p6.units[0], units6[0]), "How can SW_Help sell so many tickets");
   EXPECT_EQ(drop_addressing(p6.units[1], units6[1]), "Got an offer code from @116057.");
   EXPECT_EQ(drop_addressing(p6.units[2], units6[2]), "You can claim compensation here.");
-  EXPECT_EQ(drop_addressing(p6.units[3], units6[3]), "Hey it would be nice");
+  EXPECT_EQ(drop_addressing(p6.units[3], units6[3]), "It would be nice");  // the greeting goes too (below)
   // Mentions in a row inside a sentence are one name, the last of the run ("if you think is the
   // worst" had a hole where both went).
   auto run = make_dialogue({{Speaker::customer, {"Raise your hand if you think @115725 @VerizonSupport is the worst"}}});
@@ -333,8 +361,18 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
   EXPECT_EQ(drop_addressing(p.units[0], units[0]), "Please DM us your order number");
   EXPECT_EQ(drop_addressing(p.units[1], units[1]), "We have fixed it");
   EXPECT_EQ(drop_addressing(p.units[2], units[2]), "This is ridiculous");
-  // No punctuation closes a salutation here: "hi there is a problem" keeps every word.
-  EXPECT_EQ(drop_addressing(p.units[3], units[3]), p.units[3].text);
+  // Without a mark the greeting ends where the sentence starts; "there" then belongs to the sentence.
+  EXPECT_EQ(drop_addressing(p.units[3], units[3]), "There is a problem with my bill");
+  auto bare = make_dialogue({{Speaker::customer, {"Hey it would be nice if it stayed minimized"}},
+                             {Speaker::customer, {"Hi guys can I get a refund?"}},
+                             {Speaker::customer, {"Hi I need help"}},
+                             {Speaker::customer, {"Hey!"}}});
+  const Prepared pb = prepare(bare, lexicon());
+  const auto ub = unit_tokens(pb);
+  EXPECT_EQ(drop_addressing(pb.units[0], ub[0]), "It would be nice if it stayed minimized");
+  EXPECT_EQ(drop_addressing(pb.units[1], ub[1]), "Can I get a refund?");
+  EXPECT_EQ(drop_addressing(pb.units[2], ub[2]), "I need help");
+  EXPECT_EQ(drop_addressing(pb.units[3], ub[3]), "");  // nothing but a greeting says nothing
   // A unit that is only a sign-off says nothing (empty: never selected), whatever the name's length;
   // after other words a longer name is one when its mark is written onto it (below).
   auto d2 = make_dialogue({{Speaker::agent, {"^CAR"}}, {Speaker::agent, {"-Chris"}},
@@ -344,6 +382,14 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
   EXPECT_EQ(drop_addressing(p2.units[0], units2[0]), "");
   EXPECT_EQ(drop_addressing(p2.units[1], units2[1]), "");
   EXPECT_EQ(drop_addressing(p2.units[2], units2[2]), "We fixed it");
+  // The digit of a thread counter the data split off ("1/2 ^XS" kept as "1 ^XS") goes with the sign-off;
+  // a number that is not before a sign-off is the sentence's.
+  auto counted = make_dialogue({{Speaker::agent, {"Please DM us a full description of the issue you  1 ^XS"}},
+                                {Speaker::agent, {"We can offer you 2"}}});
+  const Prepared pc = prepare(counted, lexicon());
+  const auto uc = unit_tokens(pc);
+  EXPECT_EQ(drop_addressing(pc.units[0], uc[0]), "Please DM us a full description of the issue you");
+  EXPECT_EQ(drop_addressing(pc.units[1], uc[1]), pc.units[1].text);
   EXPECT_EQ(drop_addressing(p2.units[3], units2[3]), p2.units[3].text);
   // A longer name is a sign-off when its mark is written onto it after a space or a full stop; a
   // hyphen inside a word is not a mark.
