@@ -160,6 +160,10 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (t.text == "想" && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
     // Hearsay is not fact: "说是从京东PC端找回来" must not become "是从京东PC端找回来".
     if (t.text == "说" && i + 1 < T && tokens[i + 1].text == "是") guarded[i] = guarded[i + 1] = 1;
+    // A count in words is a number: "每次只能申请一件商品" must not become "每次只能申请商品" (the numeral
+    // and its measure word stay).
+    if (first_cp_in(t, U"一二两三四五六七八九十百千万半几") && i + 1 < T && first_cp_in(tokens[i + 1], faith::kMeasureWords))
+      guarded[i] = guarded[i + 1] = 1;
     // How sure the speaker is: "应该是付款了" must not become the certain "是付款" (a hedge word and
     // the whole of its word stay).
     if (i + 1 < T && is_hedge(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;
@@ -409,6 +413,28 @@ bool completes_with_le(const UnitTokens& tokens, std::size_t i, std::size_t j) {
   return j == i + 2 && t[i].text == "怎" && t[i + 1].text == "么";
 }
 
+// A clause that deletion cut to one character ("如果您购买的，到您那面，…" -> "如果购买，到，…") reads as
+// noise: that character goes too, unless a guard or an emotion mention holds it, or nothing else of
+// the unit is left (then the unit is a one-character cut, which compress_unit refuses as a whole).
+void drop_lone_letters(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  std::vector<std::size_t> lone;
+  std::size_t letters = 0;
+  for (std::size_t a = 0; a < t.size();) {
+    std::size_t b = a;
+    while (b < t.size() && t[b].kind != text::TokenKind::punct) ++b;
+    std::size_t kept = 0, last = a;
+    for (std::size_t i = a; i < b; ++i)
+      if (keep[i]) ++kept, last = i;
+    letters += kept;
+    const bool held = kept == 1 && (tokens.forced[last] || (!tokens.guarded.empty() && tokens.guarded[last]));
+    if (kept == 1 && b - a >= 3 && t[last].kind == text::TokenKind::cjk && !held) lone.push_back(last);
+    a = b + 1;
+  }
+  if (lone.size() < letters)
+    for (std::size_t i : lone) keep[i] = 0;
+}
+
 // The end of the word that starts at token i: the tokens with its word number, and the words bound to
 // it, which stay or go together: for a one-letter demonstrative (这|段时间, 那|次), the word after it
 // (faith::binds_demonstrative); for a one-letter word or 怎么, a clause-final 了 after it
@@ -459,6 +485,7 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   const std::vector<float> p = keep_probabilities(tokens, weights);
   std::vector<char> keep = word_keep(tokens, p, threshold);
   drop_orphan_particles(tokens, keep);
+  drop_lone_letters(tokens, keep);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty
   // text, which the decoder never selects), unless that character is an emotion the customer

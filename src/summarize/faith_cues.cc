@@ -100,9 +100,8 @@ std::vector<QuestionClause> question_clauses(const std::vector<char32_t>& cps, L
 }
 
 bool binds_demonstrative(char32_t demonstrative, char32_t next_first) {
-  static constexpr std::u32string_view kMeasures = U"段个次件种位条些样份单款台张天边家回趟批笔项点部本只双套辆年月周几两";
   return (demonstrative == U'这' || demonstrative == U'那' || demonstrative == U'哪') &&
-         kMeasures.find(next_first) != std::u32string_view::npos;
+         kMeasureWords.find(next_first) != std::u32string_view::npos;
 }
 
 bool has_question_form(const std::vector<char32_t>& cps, const std::vector<Piece>& pieces, Lang lang) {

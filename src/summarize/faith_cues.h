@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kessel/summarize/summary.h"
@@ -27,6 +28,10 @@ bool has_question_form(const std::vector<char32_t>& cps, const std::vector<Piece
 // For each piece of a source text, whether it is a negator that counts (zh: 不 没 未 别 无 非 否 outside
 // A不A questions, 是否/能否 and the non-negating compounds; en: not, no, never, ... and "Xn't").
 std::vector<char> negator_pieces(const std::vector<char32_t>& cps, const std::vector<Piece>& pieces, Lang lang);
+
+// zh: the measure words and counts that bind to the demonstrative or numeral before them (这|段时间,
+// 一|件, 两|天).
+inline constexpr std::u32string_view kMeasureWords = U"段个次件种位条些样份单款台张天边家回趟批笔项点部本只双套辆年月周几两";
 
 // zh: whether a demonstrative word (这 那 哪) and the word after it, which opens with a measure word or
 // a count (段 个 次 件 … 几 两), read as one: 这|段时间 with its 这 gone is 段时间, a cut; 这|几天 becomes

@@ -269,24 +269,29 @@ TEST(Compress, ADemonstrativeAndItsMeasureWordStayOrGoTogether) {
   EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "你们很慢");
 }
 
+// Deletion of a one-turn unit with the given word numbers, where the tokens in `low` score low (keep
+// probability 0.0025) and the rest high: 12 features per token, bucket 0 drops and bucket 1 keeps, so
+// a low token bound to a kept one averages above the 0.5 threshold.
+std::string compress_with_low(const std::string& sentence, const std::vector<int>& words,
+                              const std::vector<std::size_t>& low) {
+  auto d = make_dialogue({{Speaker::customer, {sentence}}});
+  const Prepared p = prepare(d, lexicon());
+  auto units = compress_features(p, 97);
+  EXPECT_EQ(units[0].tokens.size(), words.size()) << sentence;
+  units[0].words = words;
+  for (std::size_t t = 0; t < words.size(); ++t) {
+    const bool drop = std::find(low.begin(), low.end(), t) != low.end();
+    std::fill_n(units[0].features.begin() + static_cast<std::ptrdiff_t>(t * kCompressFeatures), kCompressFeatures,
+                drop ? 0 : 1);
+  }
+  std::vector<float> w(98, 0.0f);
+  w[0] = -0.5f;
+  w[1] = 10.0f;
+  return compress_unit(p.units[0], units[0], w, 0.5f);
+}
+
 TEST(Compress, AClauseFinalLeStaysOrGoesWithTheOneLetterWordItCompletes) {
-  // Per token, bucket 1 keeps and bucket 0 drops; `low` lists the tokens that score low.
-  auto compress = [](const std::string& sentence, const std::vector<int>& words, const std::vector<std::size_t>& low) {
-    auto d = make_dialogue({{Speaker::customer, {sentence}}});
-    const Prepared p = prepare(d, lexicon());
-    auto units = compress_features(p, 97);
-    EXPECT_EQ(units[0].tokens.size(), words.size()) << sentence;
-    units[0].words = words;
-    for (std::size_t t = 0; t < words.size(); ++t) {
-      const bool drop = std::find(low.begin(), low.end(), t) != low.end();
-      std::fill_n(units[0].features.begin() + static_cast<std::ptrdiff_t>(t * kCompressFeatures), kCompressFeatures,
-                  drop ? 0 : 1);
-    }
-    std::vector<float> w(98, 0.0f);
-    w[0] = -0.5f;  // 12 features: keep probability 0.0025, so a low token bound to a kept one averages above 0.5
-    w[1] = 10.0f;
-    return compress_unit(p.units[0], units[0], w, 0.5f);
-  };
+  const auto compress = compress_with_low;
   // 说明书|扔|了: 了 alone scores low, and 扔 without it does not read ("说明书扔"); bound, both stay.
   EXPECT_EQ(compress("说明书扔了", {0, 0, 0, 1, 2}, {4}), "说明书扔了");
   // 这个|商品|怎么|了: 怎么了 asks "what is wrong"; 商品怎么 asks nothing.
@@ -294,7 +299,23 @@ TEST(Compress, AClauseFinalLeStaysOrGoesWithTheOneLetterWordItCompletes) {
   // A 了 before more of its clause, or after a longer word, is the model's to drop.
   EXPECT_EQ(compress("已经申请了", {0, 0, 1, 1, 2}, {4}), "已经申请");
   // Both low: the pair goes together, with no 了 left behind.
-  EXPECT_EQ(compress("货到了，谢谢", {0, 1, 2, 3, 4, 4}, {1, 2}), "货，谢谢");
+  EXPECT_EQ(compress("快递到了，谢谢", {0, 0, 1, 2, 3, 4, 4}, {2, 3}), "快递，谢谢");
+}
+
+TEST(Compress, ACountInWordsIsANumber) {
+  // 每次|只能|申请|一|件|商品: the count goes with its measure word, and neither may go.
+  EXPECT_EQ(compress_with_low("每次只能申请一件商品", {0, 0, 1, 1, 2, 2, 3, 4, 5, 5}, {6, 7}), "每次只能申请一件商品");
+  // A demonstrative is no count: 这|件 may go (with the word after it, as above).
+  EXPECT_EQ(compress_with_low("这件商品不错", {0, 1, 2, 2, 3, 3}, {0, 1}), "商品不错");
+}
+
+TEST(Compress, AClauseCutToOneLetterGoesWhole) {
+  // 如果|您|购买|的，到|您|那面，配送|师傅|会|打电话: the middle clause keeps only 到, which says nothing.
+  EXPECT_EQ(compress_with_low("如果您购买的，到您那面，配送师傅会打电话", {0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 7, 8, 9, 9, 10, 10, 11, 12, 12, 12},
+                              {2, 5, 8, 9, 10}),
+            "如果购买，配送师傅会打电话");
+  // A one-letter clause as written stays ("是的，有，屏幕碎了" keeps its 有).
+  EXPECT_EQ(compress_with_low("有，屏幕碎了", {0, 1, 2, 2, 3, 4}, {}), "有，屏幕碎了");
 }
 
 TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
