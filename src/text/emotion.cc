@@ -187,6 +187,43 @@ bool is_gratitude(std::string_view normalized_term) {
   return set.count(normalized_term) > 0;
 }
 
+// Rule 2c's words: what a customer says to acknowledge or close (好的, 没有了, 嗯嗯, "ok"), with nothing of
+// their own in it.
+bool is_acknowledgement(std::string_view w) {
+  static const std::unordered_set<std::string_view> set = {
+      "好", "好的", "好滴", "好哒", "好嘞", "好吧", "嗯", "嗯嗯", "恩", "恩恩", "哦", "哦哦", "噢", "行", "可以", "没有",
+      "没有了", "没了", "没", "了", "没事", "没事了", "收到", "知道", "知道了", "明白", "明白了", "了解", "再见", "拜拜",
+      "亲", "呢", "啦", "哈", "哈哈", "的", "吧", "ok", "okay", "k", "kk", "yes", "yep", "yeah", "sure", "no", "nope",
+      "bye", "np", "alright", "noted", "got", "it"};
+  return set.count(w) > 0;
+}
+
+// Whether tokens [a, b) are acknowledgements and gratitude only, emoji, punctuation and addressing aside,
+// with at least one word: a word may be split over tokens (没有|了), so the cover is over their concatenation.
+bool acknowledges_only(const std::vector<Token>& tokens, std::size_t a, std::size_t b) {
+  std::vector<std::string_view> words;
+  for (std::size_t k = a; k < b; ++k) {
+    const TokenKind kind = tokens[k].kind;
+    if (kind == TokenKind::emoji || kind == TokenKind::emoticon || kind == TokenKind::weibo_emoticon ||
+        kind == TokenKind::punct || kind == TokenKind::mention || kind == TokenKind::url)
+      continue;
+    words.push_back(tokens[k].lower);
+  }
+  if (words.empty()) return false;
+  // reach[i]: words [0, i) are covered by runs of at most three tokens that spell a listed word.
+  std::vector<char> reach(words.size() + 1, 0);
+  reach[0] = 1;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (!reach[i]) continue;
+    std::string run;
+    for (std::size_t j = i; j < words.size() && j < i + 3; ++j) {
+      run += words[j];
+      if (is_acknowledgement(run) || is_gratitude(run)) reach[j + 1] = 1;
+    }
+  }
+  return reach.back() != 0;
+}
+
 // A punctuation token that ends a sentence (rule 2b's scope): . ! ? 。 ！ ？ ; ； or a line break.
 bool ends_sentence(const Token& t) {
   if (t.kind != TokenKind::punct) return false;
@@ -485,18 +522,31 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
   // texts have none, and looking every token up in the formulas was 14% of detect_emotions's
   // instructions (callgrind, CSDS).
   std::vector<int> sentence;
-  std::vector<char> thanks_sentence;
-  auto in_thanks_sentence = [&](std::size_t k) {
-    if (thanks_sentence.empty()) {
-      sentence.assign(tokens.size(), 0);
-      thanks_sentence.assign(1, 0);
-      for (std::size_t j = 0; j < tokens.size(); ++j) {
-        sentence[j] = static_cast<int>(thanks_sentence.size()) - 1;
-        if (is_gratitude(tokens[j].lower)) thanks_sentence.back() = 1;
+  std::vector<char> thanks_sentence, closing_sentence;
+  auto split_sentences = [&] {
+    if (!thanks_sentence.empty()) return;
+    sentence.assign(tokens.size(), 0);
+    thanks_sentence.assign(1, 0);
+    std::size_t start = 0;
+    for (std::size_t j = 0; j < tokens.size(); ++j) {
+      sentence[j] = static_cast<int>(thanks_sentence.size()) - 1;
+      if (is_gratitude(tokens[j].lower)) thanks_sentence.back() = 1;
+      if (ends_sentence(tokens[j]) || j + 1 == tokens.size()) {
+        closing_sentence.push_back(acknowledges_only(tokens, start, j + 1));
+        start = j + 1;
         if (ends_sentence(tokens[j])) thanks_sentence.push_back(0);
       }
     }
+    closing_sentence.resize(thanks_sentence.size(), 0);
+  };
+  auto in_thanks_sentence = [&](std::size_t k) {
+    split_sentences();
     return thanks_sentence[static_cast<std::size_t>(sentence[k])] != 0;
+  };
+  // Rule 2c: whether token k's sentence only acknowledges or closes (好的👌, 没有了😁).
+  auto in_closing_sentence = [&](std::size_t k) {
+    split_sentences();
+    return closing_sentence[static_cast<std::size_t>(sentence[k])] != 0;
   };
   std::vector<EmotionMention>& out = result.mentions;
   std::size_t floor = 0;  // where the previous expression ended (chars): expressions never overlap
@@ -556,6 +606,8 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
     }
     if (m.polarity == Polarity::positive && in_thanks_sentence(k))
       m.polite = true;  // rule 2b: a courtesy
+    if (m.polarity == Polarity::positive && !lexical && in_closing_sentence(k))
+      m.polite = true;  // rule 2c: a smile that closes an acknowledgement is a courtesy too
     m.wheel = wheel_coordinate(m.emotion, m.intensity);
     m.expressed = options.customer_turn && !m.polite && m.polarity != Polarity::neutral &&
                   m.intensity >= options.min_intensity && entry->expressive;

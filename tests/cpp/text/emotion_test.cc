@@ -173,6 +173,30 @@ TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
   EXPECT_EQ(expressed("开心！谢谢"), V{"开心"});
 }
 
+TEST(Detect, ASmileThatClosesAnAcknowledgementIsCourtesy) {
+  // Rule 2c: 没有了😁 and 好的👌 close the conversation; a smile beside a word of the customer's own, or
+  // a sad face after an acknowledgement, is what they feel.
+  Lexicon lex;
+  lex.add("😁", LexiconEntry{Emotion::joy, 0.8f, Polarity::positive, "test"});
+  lex.add("👍", LexiconEntry{Emotion::trust, 0.6f, Polarity::positive, "test"});
+  lex.add("😭", LexiconEntry{Emotion::sadness, 0.8f, Polarity::negative, "test"});
+  lex.add("太好了", LexiconEntry{Emotion::joy, 0.8f, Polarity::positive, "test"});
+  auto expressed = [&](std::string_view text) {
+    std::vector<std::string> out;
+    for (const auto& m : lexicon_emotions(text, lex, 0))
+      if (m.expressed) out.push_back(m.term);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(expressed("没有了😁"), V{});
+  EXPECT_EQ(expressed("好的，没有了😁"), V{});
+  EXPECT_EQ(expressed("ok 👍"), V{});
+  EXPECT_EQ(expressed("太好了😁"), (V{"太好了", "😁"}));
+  EXPECT_EQ(expressed("终于到了😁"), V{"😁"});
+  EXPECT_EQ(expressed("好的😭"), V{"😭"});
+  EXPECT_EQ(expressed("好的。终于到了😁"), V{"😁"});  // another sentence
+}
+
 std::vector<std::string> expressed_terms(std::string_view text) {
   std::vector<std::string> out;
   for (const auto& m : lexicon_emotions(text, default_lexicon(), 0))
