@@ -678,6 +678,14 @@ void capitalize_new_start(std::span<const text::Token> t, const std::vector<char
     }
 }
 
+// A verb that makes a mention before it the sentence's subject.
+bool is_subject_verb(const std::string& lower) {
+  static constexpr std::string_view kVerbs[] = {"is", "are", "was", "were", "has", "have", "had", "keeps", "kept",
+                                                "won't", "can't", "cannot", "doesn't", "don't", "didn't", "isn't",
+                                                "wasn't", "did", "does", "will", "should", "needs", "sucks", "still"};
+  return std::find(std::begin(kVerbs), std::end(kVerbs), lower) != std::end(kVerbs);
+}
+
 // "Claim here: https://..." without its link ends in a colon that introduces nothing: a full stop.
 void close_dangling_colon(std::string& rendered, std::span<const text::Token> t, const std::vector<char>& keep) {
   std::size_t last = t.size();
@@ -730,7 +738,12 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     static constexpr std::string_view kGreeting[] = {"hey", "hi", "hello", "dear", "thanks", "thank", "cheers"};
     const bool between_words = a > first_word && b <= last_word && is_word(t[a - 1]) && is_word(t[b]) &&
                                std::find(std::begin(kGreeting), std::end(kGreeting), t[a - 1].lower) == std::end(kGreeting);
-    if (last_of_run && (after_taker || (between_words && mention)))
+    // A mention that opens the unit and runs on into a lower-case verb is its subject ("@116021 is
+    // really getting on my nerves"): without it the sentence would open on "is". A capital after the
+    // handle starts the sentence ("@Delta Is this normal?"), and the handle is addressing.
+    const bool subject = mention && a < first_word && b == first_word && b < t.size() && !is_upper_ascii(t[b].text[0]) &&
+                         is_subject_verb(t[b].lower);
+    if (last_of_run && (after_taker || (between_words && mention) || subject))
       inner[i] = t[i].kind == text::TokenKind::mention ? mention_as_name(t[i].text) : std::string("the link");
     else
       keep[i] = 0;

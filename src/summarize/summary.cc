@@ -2,7 +2,9 @@
 // of decode_parts.h in order (selection, the expected-F1 stop, the emotion constraint) and renders the
 // result (render.h).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string_view>
 
 #include "decode_parts.h"
 #include "kessel/error.h"
@@ -57,6 +59,22 @@ bool ends_cut_turn(const Prepared& p, std::size_t u) {
   return u + 1 == p.units.size() || p.units[u + 1].turn != turn;
 }
 
+// Whether an English report refers to who speaks in the third person: "the customer", "the agent", or
+// they / them / their (any case), the forms reported speech writes.
+bool names_a_speaker(const std::string& body) {
+  std::string lower = body;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (lower.find("the customer") != std::string::npos || lower.find("the agent") != std::string::npos) return true;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= lower.size(); ++i) {
+    if (i < lower.size() && std::isalpha(static_cast<unsigned char>(lower[i]))) continue;
+    const std::string_view word = std::string_view(lower).substr(start, i - start);
+    if (word == "they" || word == "them" || word == "their" || word == "theirs" || word == "themselves") return true;
+    start = i + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
@@ -88,6 +106,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
       s.body = render::reported_question(s.body);
     if (u != kept.clause_unit && ends_cut_turn(p, ux)) s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
+    // A clause of a reported unit is a report only when it refers to its speaker itself: "doing that
+    // over the phone seems like a huge pain" keeps the customer's label, or it would read as the
+    // agent's; "so they can't find songs" stays a report (a label would mix with the third person).
+    if (s.reported && u == kept.clause_unit) s.reported = names_a_speaker(s.body);
     if (s.reported && !s.body.empty() && s.body[0] >= 'a' && s.body[0] <= 'z') s.body[0] = static_cast<char>(s.body[0] - 'a' + 'A');
     s.turn = p.units[ux].turn;
     s.unit = u;

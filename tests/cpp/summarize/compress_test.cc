@@ -348,6 +348,15 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   EXPECT_EQ(drop_addressing(p6.units[1], units6[1]), "Got an offer code from @116057.");
   EXPECT_EQ(drop_addressing(p6.units[2], units6[2]), "You can claim compensation here.");
   EXPECT_EQ(drop_addressing(p6.units[3], units6[3]), "It would be nice");  // the greeting goes too (below)
+  // An opening mention that runs on into a lower-case verb is the subject; before a capital it addresses.
+  auto subject = make_dialogue({{Speaker::customer, {"@116021 is really getting on my nerves"}},
+                                {Speaker::customer, {"@Delta Is this normal?"}},
+                                {Speaker::customer, {"@Delta"}}});
+  const Prepared ps = prepare(subject, lexicon());
+  const auto us = unit_tokens(ps);
+  EXPECT_EQ(drop_addressing(ps.units[0], us[0]), "@116021 is really getting on my nerves");
+  EXPECT_EQ(drop_addressing(ps.units[1], us[1]), "Is this normal?");
+  EXPECT_EQ(drop_addressing(ps.units[2], us[2]), "");
   // Mentions in a row inside a sentence are one name, the last of the run ("if you think is the
   // worst" had a hole where both went).
   auto run = make_dialogue({{Speaker::customer, {"Raise your hand if you think @115725 @VerizonSupport is the worst"}}});

@@ -382,6 +382,29 @@ TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
   EXPECT_THROW(decode(p, s, o), InvalidArgument);
 }
 
+TEST(Summary, AReportedUnitsClauseKeepsItsLabelWhenItDoesNotNameItsSpeaker) {
+  // English reported speech: a report names its speaker and carries no label. The emotion clause of a
+  // reported unit may hold none of its third-person words; shown bare it would read as the agent's.
+  const std::string angry = std::string("I tried twice, and this is ridiculous") + kLongTail + "!";
+  auto d = make_dialogue({{Speaker::agent, {"We will resend it today.", "We are sorry."}},
+                          {Speaker::customer, {angry}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.1f};
+  s.unit_text = {"The agent will resend it today.", "The agent is sorry.",
+                 std::string("The customer tried twice, and this is ridiculous") + kLongTail + "!"};
+  s.unit_reported = {1, 1, 1};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  o.emotion_clause = true;
+  EXPECT_EQ(decode(p, s, o).summary, "The agent will resend it today. Customer: This is ridiculous.");
+  // The clause that names the customer stays a report.
+  s.unit_text[2] = std::string("The customer finds this ridiculous") + kLongTail + "!";
+  EXPECT_EQ(decode(p, s, o).summary, "The agent will resend it today. The customer finds this ridiculous.");
+}
+
 TEST(Summary, RedundancyAvoidsNearDuplicates) {
   auto d = make_dialogue({{Speaker::customer, {"请帮我查一下订单物流。", "请帮我查一下订单物流！"}},
                           {Speaker::agent, {"好的，已为您催促发货。", "还有别的吗？"}}});
