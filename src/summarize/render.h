@@ -22,8 +22,9 @@ bool has_content(const std::string& text);
 // assertion).
 bool ends_as_question(const std::string& text);
 // Whether a zh unit asks without a mark: not closed by 。 ！ and the like, its last clause ends in 吗 or
-// 么, or in 呢 after a question word or 那 (这个能退吗, 是什么原因呢). Its body ends in 。 as the CSDS
-// protocol splits there; the particle, which the deletion guards keep, carries the question.
+// 么, or in 呢 after a question word or 那 (这个能退吗, 是什么原因呢), or opens with a question word
+// (多少, 几号到, 为什么还没发货, 那什么时候到). Its body ends in 。 as the CSDS protocol splits there; the
+// particle or question word carries the question.
 bool asks_without_mark(const std::string& text);
 
 std::string role_label(text::Speaker speaker, Lang lang);

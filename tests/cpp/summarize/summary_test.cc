@@ -354,6 +354,17 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   // is one word), and the agent's sentence is not a customer question.
   o.report_questions = true;
   EXPECT_EQ(decode(p, s, o).summary, "用户:询问这款冰箱有货吗。客服:有货的呢？用户:询问亲开专用票是等货到了再开吗。");
+  // A clause that opens with a question word asks without a mark or particle; one marked as a
+  // statement, or a question word inside a statement, does not.
+  auto wh = make_dialogue({{Speaker::customer, {"那什么时候发货"}},
+                           {Speaker::customer, {"余额无法使用，为什么总是没反应啊"}},
+                           {Speaker::customer, {"我不知道什么原因"}},
+                           {Speaker::customer, {"什么时候都可以。"}}});
+  Prepared pw = prepare(wh, lexicon());
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  o.max_sentences = 4;
+  EXPECT_EQ(decode(pw, s, o).summary,
+            "用户:询问那什么时候发货，询问余额无法使用，为什么总是没反应啊，我不知道什么原因，什么时候都可以。");
 }
 
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
