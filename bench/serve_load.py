@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Load, soak, slow clients and ?explain=1 memory for `kessel serve`, on loopback (issue 24).
 
-    /usr/bin/python3 bench/serve_load.py load  [--model M] [--connections 64] [--seconds 10]
+    /usr/bin/python3 bench/serve_load.py load  [--model M] [--connections 1,8,64] [--seconds 10] [--route healthz]
     /usr/bin/python3 bench/serve_load.py soak  [--model M] [--requests 100000]
     /usr/bin/python3 bench/serve_load.py slow  [--io-threads N]
     /usr/bin/python3 bench/serve_load.py explain
@@ -79,14 +79,16 @@ def get(url, timeout=5, data=None):
         return -1, str(e).encode()
 
 
-def wrk(url, body, connections, seconds, threads=2):
-    """wrk's figures: p50/p99 ms, req/s, requests, non-2xx, socket errors."""
+def wrk(url, body, connections, seconds, threads=2, route="/summarize"):
+    """wrk's figures: p50/p99 ms, req/s, requests, non-2xx, socket errors. A POST of `body`, or a GET
+    of `route` when body is None."""
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "post.lua"
         script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                           f"wrk.body = [==[{body}]==]\n", encoding="utf-8")
-        out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
-                              "-s", str(script), url + "/summarize"], capture_output=True, text=True, check=True).stdout
+        post = ["-s", str(script)] if body is not None else []
+        out = subprocess.run(["wrk", f"-t{min(threads, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency",
+                              *post, url + route], capture_output=True, text=True, check=True).stdout
 
     def ms(label):
         m = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -129,22 +131,26 @@ def one_dialogue(a):
 
 
 def run_load(a):
+    """One server; one line per connection count of --connections (a comma list: 1,8,64)."""
     s = Server(*server_args(a))
+    body, route = (None, "/healthz") if a.route == "healthz" else (one_dialogue(a), "/summarize")
     try:
-        wrk(s.url, one_dialogue(a), a.connections, 2)  # warm the connections and caches
-        drain(s)
-        cpu = s.cpu_seconds()
-        wrk_cpu = os.times().children_user + os.times().children_system
-        r = wrk(s.url, one_dialogue(a), a.connections, a.seconds)
-        # CPU per answered request: the server's, and wrk's (on the same cores: the load generator's
-        # share of the machine is not the server's to use).
-        r["server_cpu_ms_per_request"] = round((s.cpu_seconds() - cpu) * 1000.0 / r["requests"], 3)
-        wrk_cpu = os.times().children_user + os.times().children_system - wrk_cpu
-        r["wrk_cpu_ms_per_request"] = round(wrk_cpu * 1000.0 / r["requests"], 3)
-        r["statuses"] = statuses(s)
+        for connections in map(int, str(a.connections).split(",")):
+            wrk(s.url, body, connections, 2, route=route)  # warm the connections and caches
+            drain(s)
+            cpu = s.cpu_seconds()
+            wrk_cpu = os.times().children_user + os.times().children_system
+            r = wrk(s.url, body, connections, a.seconds, route=route)
+            # CPU per answered request: the server's, and wrk's (on the same cores: the load generator's
+            # share of the machine is not the server's to use).
+            r["server_cpu_ms_per_request"] = round((s.cpu_seconds() - cpu) * 1000.0 / r["requests"], 3)
+            wrk_cpu = os.times().children_user + os.times().children_system - wrk_cpu
+            r["wrk_cpu_ms_per_request"] = round(wrk_cpu * 1000.0 / r["requests"], 3)
+            r["statuses"] = statuses(s)
+            print(json.dumps({"scorer": a.model or "centrality", "route": route, "connections": connections,
+                              "seconds": a.seconds, **r}), flush=True)
     finally:
         s.close()
-    print(json.dumps({"scorer": a.model or "centrality", "connections": a.connections, "seconds": a.seconds, **r}))
 
 
 def run_soak(a):
@@ -152,13 +158,14 @@ def run_soak(a):
     body = one_dialogue(a)
     try:
         rss = {"after_warm_up": s.status("VmRSS")}
-        done = wrk(s.url, body, a.connections, 5)["requests"]
+        connections = int(a.connections)
+        done = wrk(s.url, body, connections, 5)["requests"]
         drain(s)
         rss["after_first"] = s.status("VmRSS")
         rss["first_requests"] = done
         rss["rounds"] = []  # (requests so far, MiB) after each 10 s round
         while done < a.requests:
-            r = wrk(s.url, body, a.connections, 10)
+            r = wrk(s.url, body, connections, 10)
             done += r["requests"]
             drain(s)
             rss["rounds"].append((done, round(s.status("VmRSS"), 1)))
@@ -241,7 +248,9 @@ def main():
     p.add_argument("mode", choices=["load", "soak", "slow", "explain"])
     p.add_argument("--model", default="")
     p.add_argument("--lang", choices=["en", "zh"], default="en", help="language of the posted dialogue")
-    p.add_argument("--connections", type=int, default=64)
+    p.add_argument("--connections", default="64", help="load: a connection count or a comma list (1,8,64)")
+    p.add_argument("--route", choices=["summarize", "healthz"], default="summarize",
+                   help="load: POST one dialogue to /summarize, or GET /healthz (the HTTP floor: no summary)")
     p.add_argument("--seconds", type=int, default=10)
     p.add_argument("--requests", type=int, default=100_000)
     p.add_argument("--io-threads", type=int, default=128)
