@@ -70,12 +70,17 @@ text::ReadResult read_body(const std::string& body) {
 
 }  // namespace
 
-std::string read_whole_body(const httplib::ContentReader& reader, std::size_t max_bytes) {
+std::string read_whole_body(const httplib::ContentReader& reader, std::size_t max_bytes,
+                            std::chrono::steady_clock::time_point deadline) {
   std::string body;
-  bool too_large = false;
+  bool too_large = false, too_slow = false;
   const bool complete = reader([&](const char* data, std::size_t n) {
     if (body.size() + n > max_bytes) {
       too_large = true;
+      return false;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      too_slow = true;
       return false;
     }
     body.append(data, n);
@@ -84,6 +89,9 @@ std::string read_whole_body(const httplib::ContentReader& reader, std::size_t ma
   if (too_large)
     throw HttpError(413, "request body too large: this server takes " + std::to_string(max_bytes) +
                              " bytes (--max-body-mb)");
+  if (too_slow)
+    throw HttpError(408, "the request body was still arriving at the request's deadline (--request-timeout-s; " +
+                             std::to_string(body.size()) + " bytes in)");
   if (!complete) throw HttpError(400, "the request body broke off before its end");
   return body;
 }

@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -19,8 +20,10 @@ struct BodyLimits {
 };
 
 // The whole body, streamed from the connection (HttpError 413 past max_bytes, 400 when it breaks
-// off).
-std::string read_whole_body(const httplib::ContentReader& reader, std::size_t max_bytes);
+// off, 408 when it is still arriving at `deadline`, the request's: a body trickled a byte at a time
+// holds its connection until then and one --read-timeout-s more at most, not for ever).
+std::string read_whole_body(const httplib::ContentReader& reader, std::size_t max_bytes,
+                            std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 // The request's dialogues, each within the limits (checked before any work): InvalidArgument naming
 // the line and field, as the file readers do.

@@ -90,6 +90,9 @@ void answer_exception(ServeState& state, httplib::Response& res, std::exception_
       res.set_header("Retry-After", "1");
     }
     if (e.status() == 504) state.metrics.record_deadline();
+    // The rest of a body refused mid-way (408, 413) would read as the next request: the client is told
+    // to close (the library keeps the connection; one that sends on is held by the header deadline).
+    if (e.status() == 408 || e.status() == 413) res.set_header("Connection", "close");
     reply_error(res, e.status(), e.what());
   } catch (const Error& e) {
     reply_error(res, 400, e.what());

@@ -44,6 +44,7 @@ json compute_errors() {
       {"401", error_response("Missing or wrong bearer token (--token-file)")},
       {"403", error_response("Host not loopback (loopback binds) or a cross-origin POST")},
       {"405", error_response("Wrong method")},
+      {"408", error_response("The body was still arriving at --request-timeout-s")},
       {"413", error_response("Body over --max-body-mb, or a response over --max-response-mb")},
       {"415", error_response("A multipart body")},
       {"503", error_response("The queue of requests waiting for a worker is full (Retry-After)")},

@@ -22,9 +22,9 @@ void summarize_route(ServeState& state, const httplib::Request& req, httplib::Re
                      const httplib::ContentReader& reader) {
   const bool explain =
       req.has_param("explain") && boolean_param("explain", req.get_param_value("explain"));
-  const std::string body = read_whole_body(reader, state.limits.max_bytes);
-  auto stream =
-      std::make_shared<SummaryStream>(state, explain, request_start() + state.request_timeout);
+  const auto deadline = request_start() + state.request_timeout;
+  const std::string body = read_whole_body(reader, state.limits.max_bytes, deadline);
+  auto stream = std::make_shared<SummaryStream>(state, explain, deadline);
   if (stream->start(body, res)) {
     res.set_content(stream->take_head(), kNdjson);
     return;
@@ -34,8 +34,8 @@ void summarize_route(ServeState& state, const httplib::Request& req, httplib::Re
 }
 
 void review_route(ServeState& state, httplib::Response& res, const httplib::ContentReader& reader) {
-  const std::string body = read_whole_body(reader, state.limits.max_bytes);
   const auto deadline = request_start() + state.request_timeout;
+  const std::string body = read_whole_body(reader, state.limits.max_bytes, deadline);
   HtmlReport report;
   std::string warning;
   run_on_worker(state, deadline, [&] {

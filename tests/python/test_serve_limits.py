@@ -167,10 +167,12 @@ def test_overflow_is_a_503_with_retry_after_never_a_hang():
 
 
 def test_a_request_past_its_deadline_is_a_504():
-    s = Server("--request-timeout-s", "0.005", "--no-access-log")
+    # The deadline is long enough for the body (about 1 MB on loopback) to arrive, a body still
+    # arriving then being a 408 (below), and far too short for the work.
+    s = Server("--request-timeout-s", "0.2", "--no-access-log")
     try:
         s.wait_ready()
-        many = "\n".join(dialogue_json(f"d{i}", 20) for i in range(1000))  # ~0.3 s of work here
+        many = "\n".join(dialogue_json(f"d{i}", 60) for i in range(1000))  # ~1 s of work here
         status, headers, body = s.request("/summarize", many)
         assert status == 504 and headers["Content-Type"].startswith("application/json")
         assert "deadline" in json.loads(body)["error"]
@@ -263,5 +265,45 @@ def test_io_threads_start_with_need_not_all_at_once():
                 assert r.status == 200
         threads = len(os.listdir(f"/proc/{s.proc.pid}/task"))
         assert threads < 40, threads
+    finally:
+        s.close()
+
+
+def test_a_body_trickled_past_the_request_deadline_gets_408():
+    # Complete headers, then a body a few bytes at a time: each receive has --read-timeout-s, so the
+    # body held its connection for as long as the client liked. The request's deadline bounds it.
+    s = Server("--request-timeout-s", "1.5", "--no-access-log")
+    try:
+        s.wait_ready()
+        body = dialogue_json("slow", 2).encode()
+        start = time.monotonic()
+        with socket.create_connection(("127.0.0.1", s.port)) as c:
+            c.settimeout(0.2)
+            c.sendall(b"POST /summarize HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+            reply = b""
+            for i in range(0, len(body), 4):
+                try:
+                    c.sendall(body[i:i + 4])
+                    reply += c.recv(65536)
+                except socket.timeout:
+                    pass
+                except (ConnectionResetError, BrokenPipeError):
+                    break
+                if reply or time.monotonic() - start > 6.0:
+                    break
+            c.settimeout(3.0)
+            while b"\r\n\r\n" not in reply:
+                chunk = c.recv(65536)
+                if not chunk:
+                    break
+                reply += chunk
+        elapsed = time.monotonic() - start
+        assert status_line(reply).startswith("HTTP/1.1 408"), reply[:200]
+        assert b"Connection: close" in reply.split(b"\r\n\r\n", 1)[0]
+        assert 1.4 < elapsed < 5.0, elapsed
+        assert "--request-timeout-s" in json.loads(reply.split(b"\r\n\r\n", 1)[1])["error"]
+        # The server is still up, and a prompt request is answered.
+        assert s.request("/summarize", dialogue_json("prompt", 2))[0] == 200
     finally:
         s.close()
