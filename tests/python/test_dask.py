@@ -175,13 +175,15 @@ def _fails_after(seconds, message):
 
 
 def test_the_error_raised_is_the_first_failing_shards_whatever_finishes_first(client):
-    # Shard 3 fails at once, shard 1 a second later: the error is shard 1's, as it would be on one
-    # worker, and the shards after the failure are cancelled.
-    futures = [client.submit(time.sleep, 0.0, pure=False),
-               client.submit(_fails_after, 1.0, "shard 1", pure=False),
-               client.submit(time.sleep, 0.0, pure=False),
-               client.submit(_fails_after, 0.0, "shard 3", pure=False),
-               client.submit(time.sleep, 30.0, pure=False)]
+    # Shard 3 fails at once, shard 1 seconds later: the error is shard 1's, as it would be on one
+    # worker, and the shards after the failure are cancelled. Each shard is pinned to a worker, so that
+    # the scheduler cannot queue shard 3 behind shard 1 (it did once, on a loaded machine).
+    a, b = sorted(client.scheduler_info()["workers"])
+    futures = [client.submit(time.sleep, 0.0, pure=False, workers=[b]),
+               client.submit(_fails_after, 3.0, "shard 1", pure=False, workers=[a]),
+               client.submit(time.sleep, 0.0, pure=False, workers=[b]),
+               client.submit(_fails_after, 0.0, "shard 3", pure=False, workers=[b]),
+               client.submit(time.sleep, 30.0, pure=False, workers=[a])]
     distributed.wait(futures[3])
     assert futures[1].status != "error"  # shard 3 failed first
     error = kessel.dask._first_failure(futures, 3)
