@@ -75,7 +75,10 @@ constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "stream",   "subscribe", "upgrade", "switch",  "turn",     "open",     "run",     "appear",
     "lock",     "unlock",  "dm",       "email",    "text",     "reply",    "post",    "sign",
     "log",      "happen",  "encounter", "reinstall", "uninstall", "refresh", "clear",    "enjoy",
-    "remain",   "arrive",  "earn",
+    "remain",   "arrive",  "earn",     "discuss",  "investigate", "recommend", "suggest", "advise",
+    "offer",    "ask",     "appreciate", "apologize", "apologise", "escalate", "review", "process",
+    "refund",   "replace", "resolve",  "fix",      "help",     "assist",   "monitor", "value",
+    "love",     "hate",    "report",   "suspect",  "guess",
 });
 // Adverbs that may stand between "you" and its verb ("you also need").
 constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",

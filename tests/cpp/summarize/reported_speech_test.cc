@@ -81,6 +81,12 @@ TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
             "If the customer needs help, the customer also tries this, then the customer watches and the customer goes");
   EXPECT_EQ(reported("If you ever need us, or when you lock it, or if you DM us", Speaker::agent),
             "If the customer ever needs the agent, or when the customer locks it, or if the customer DMs them");
+  // The agent's own verbs after "we" (2026-12-04: "the agent recommend" read in 17 TweetSumm train summaries).
+  // (Later mentions are "they", and keep the plural verb.)
+  EXPECT_EQ(reported("We recommend updating the app, and we apologize if we discuss it twice", Speaker::agent),
+            "The agent recommends updating the app, and they apologize if they discuss it twice");
+  EXPECT_EQ(reported("It would be best if we discuss this case", Speaker::agent),
+            "It would be best if the agent discusses this case");
   // Verbs added from TweetSumm train's agent sentences (session 11).
   EXPECT_EQ(reported("Speak with staff when you arrive, as long as you remain a member you earn points", Speaker::agent),
             "Speak with staff when the customer arrives, as long as the customer remains a member the customer "
