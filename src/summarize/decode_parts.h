@@ -32,6 +32,7 @@ struct Context {
   // [U] the question unit u answers when u says nothing without it (a bare answer: "用户:白条。" after
   // "是普通储蓄卡，还是信用卡呢?"), else -1; all -1 unless options.skip_fillers (answered_question).
   std::vector<int> asked_by;
+  std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
   float lo = 0.0f, hi = 0.0f;          // salience range
 
   // A unit as rendered: the scorer's text (compressed, addressing dropped, reported) when it gives one.

@@ -81,6 +81,52 @@ double jaccard(const Grams& a, const Grams& b) {
   return static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
 }
 
+namespace {
+
+// The letters a reader gets from a unit: zh CJK characters, digits and Latin letters; en words. An
+// @handle says nothing (a tweet opens with the one it answers).
+int rendered_size(const std::string& text, Lang lang) {
+  int letters = 0, words = 0;
+  bool in_word = false, in_handle = false;
+  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
+    in_handle = cp == U'@' || (in_handle && !text::is_space(cp));
+    const bool letter = !in_handle && (text::is_cjk(cp) || text::is_latin_letter(cp) || text::is_digit(cp));
+    letters += letter;
+    words += letter && !in_word;
+    in_word = letter || cp == U'\'' || cp == U'’';
+  }
+  return lang == Lang::zh ? letters : words;
+}
+
+// [U] the size of each unit's whole turn as written (rendered_size), in one pass over the units.
+std::vector<int> turn_sizes(const Prepared& p) {
+  std::map<int, int> by_turn;
+  std::vector<int> unit_size(p.units.size());
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    unit_size[u] = rendered_size(p.units[u].text, p.lang);
+    by_turn[p.units[u].turn] += unit_size[u];
+  }
+  for (std::size_t u = 0; u < p.units.size(); ++u) unit_size[u] = by_turn[p.units[u].turn];
+  return unit_size;
+}
+
+// Whether a unit asks: en a question mark; zh a question mark, a question particle (render.h) or a
+// question word ("多少", "几号到" ask without either).
+bool asks(const std::string& text, Lang lang) {
+  if (lang == Lang::en) return text.find('?') != std::string::npos;
+  if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
+  static constexpr std::string_view kWords[] = {"多少", "什么", "哪", "谁", "怎么", "咋", "啥", "几号", "几天", "几点", "多久"};
+  return std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return text.find(w) != std::string::npos; });
+}
+
+bool holds_expressed(const Prepared& p, std::size_t u) {
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mentions[m].expressed && static_cast<std::size_t>(p.mention_unit[m]) == u) return true;
+  return false;
+}
+
+}  // namespace
+
 Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOptions& o)
     : p(prepared), scores(s), options(o) {
   const std::size_t U = p.units.size();
@@ -108,6 +154,7 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
     selectable[u] = unit_chars[u] > 0 && render::has_content(rendered(u)) && content[u];
   asked_by.assign(U, -1);
   if (!options.skip_fillers) return;
+  turn_letters = turn_sizes(p);
   for (std::size_t u = 0; u < U; ++u) asked_by[u] = answered_question(*this, u);
   std::vector<char> fragments(U, 0);
   for (std::size_t u = 0; u < U; ++u) fragments[u] = is_fragment(*this, u);
@@ -136,53 +183,11 @@ bool Context::repeats(std::size_t u, const std::vector<int>& chosen) const {
   return false;
 }
 
-namespace {
-
-// The letters a reader gets from a unit: zh CJK characters, digits and Latin letters; en words. An
-// @handle says nothing (a tweet opens with the one it answers).
-int rendered_size(const std::string& text, Lang lang) {
-  int letters = 0, words = 0;
-  bool in_word = false, in_handle = false;
-  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
-    in_handle = cp == U'@' || (in_handle && !text::is_space(cp));
-    const bool letter = !in_handle && (text::is_cjk(cp) || text::is_latin_letter(cp) || text::is_digit(cp));
-    letters += letter;
-    words += letter && !in_word;
-    in_word = letter || cp == U'\'' || cp == U'’';
-  }
-  return lang == Lang::zh ? letters : words;
-}
-
-// The size of unit u's whole turn as written (rendered_size).
-int turn_size(const Prepared& p, std::size_t u) {
-  int size = 0;
-  for (std::size_t v = 0; v < p.units.size(); ++v)
-    if (p.units[v].turn == p.units[u].turn) size += rendered_size(p.units[v].text, p.lang);
-  return size;
-}
-
-// Whether a unit asks: en a question mark; zh a question mark, a question particle (render.h) or a
-// question word ("多少", "几号到" ask without either).
-bool asks(const std::string& text, Lang lang) {
-  if (lang == Lang::en) return text.find('?') != std::string::npos;
-  if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
-  static constexpr std::string_view kWords[] = {"多少", "什么", "哪", "谁", "怎么", "咋", "啥", "几号", "几天", "几点", "多久"};
-  return std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return text.find(w) != std::string::npos; });
-}
-
-bool holds_expressed(const Prepared& p, std::size_t u) {
-  for (std::size_t m = 0; m < p.mentions.size(); ++m)
-    if (p.mentions[m].expressed && static_cast<std::size_t>(p.mention_unit[m]) == u) return true;
-  return false;
-}
-
-}  // namespace
-
 int answered_question(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   if (!c.selectable[u] || holds_expressed(p, u) || asks(p.units[u].text, p.lang)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
-  if (turn_size(p, u) > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
+  if (c.turn_letters[u] > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
   for (std::size_t v = u; v-- > 0;) {
     if (p.units[v].speaker == p.units[u].speaker) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
@@ -197,7 +202,7 @@ bool is_fragment(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   if (!c.selectable[u] || c.asked_by[u] >= 0 || holds_expressed(p, u) || asks(p.units[u].text, p.lang)) return false;
   const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;
-  if (turn_size(p, u) > limit) return false;
+  if (c.turn_letters[u] > limit) return false;
   // The customer's opening words name what the dialogue is about (用户:退货).
   for (std::size_t v = 0; v < u; ++v)
     if (p.units[v].speaker == text::Speaker::customer && c.selectable[v]) return true;
