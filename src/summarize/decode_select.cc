@@ -110,10 +110,12 @@ std::vector<int> turn_sizes(const Prepared& p) {
   return unit_size;
 }
 
-// Whether a unit asks: en a question mark; zh a question mark, a question particle (render.h) or a
-// question word ("多少", "几号到" ask without either).
-bool asks(const std::string& text, Lang lang) {
-  if (lang == Lang::en) return text.find('?') != std::string::npos;
+// Whether unit u asks: en a question mark; zh a question mark, a question particle (render.h), a
+// question word ("多少", "几号到" ask without either), or its tail sent as the next turn ("吗?").
+bool asks(const Prepared& p, std::size_t u) {
+  const std::string& text = p.units[u].text;
+  if (p.lang == Lang::en) return text.find('?') != std::string::npos;
+  if (render::asked_in_next_turn(p, u)) return true;
   if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
   static constexpr std::string_view kWords[] = {"多少", "什么", "哪", "谁", "怎么", "咋", "啥", "几号", "几天", "几点", "多久"};
   return std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return text.find(w) != std::string::npos; });
@@ -185,7 +187,7 @@ bool Context::repeats(std::size_t u, const std::vector<int>& chosen) const {
 
 int answered_question(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
-  if (!c.selectable[u] || holds_expressed(p, u) || asks(p.units[u].text, p.lang)) return -1;
+  if (!c.selectable[u] || holds_expressed(p, u) || asks(p, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
   if (c.turn_letters[u] > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
   for (std::size_t v = u; v-- > 0;) {
@@ -193,14 +195,16 @@ int answered_question(const Context& c, std::size_t u) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
       continue;
     }
-    return c.selectable[v] && asks(p.units[v].text, p.lang) ? static_cast<int>(v) : -1;
+    return c.selectable[v] && asks(p, v) ? static_cast<int>(v) : -1;
   }
   return -1;
 }
 
 bool is_fragment(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
-  if (!c.selectable[u] || c.asked_by[u] >= 0 || holds_expressed(p, u) || asks(p.units[u].text, p.lang)) return false;
+  if (!c.selectable[u] || holds_expressed(p, u)) return false;
+  if (p.lang == Lang::zh && render::is_question_tail(p.units[u].text)) return true;  // "吗?": the turn before asks
+  if (c.asked_by[u] >= 0 || asks(p, u)) return false;
   const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;
   if (c.turn_letters[u] > limit) return false;
   // The customer's opening words name what the dialogue is about (用户:退货).

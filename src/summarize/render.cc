@@ -232,6 +232,28 @@ std::vector<std::string> clauses(const std::string& text, Lang lang) {
   return out;
 }
 
+bool is_question_tail(const std::string& text) {
+  bool asks = false;
+  int letters = 0;
+  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
+    if (text::is_space(cp)) continue;
+    if (std::u32string_view(U"吗么呢嘛?？").find(cp) != std::u32string_view::npos) {
+      asks = true;
+    } else if (cp != U'吧' && cp != U'啊') {
+      return false;
+    }
+    ++letters;
+  }
+  return asks && letters <= 3;
+}
+
+bool asked_in_next_turn(const Prepared& p, std::size_t u) {
+  if (p.lang != Lang::zh || u + 1 >= p.units.size()) return false;
+  const Unit& here = p.units[u];
+  const Unit& next = p.units[u + 1];
+  return next.speaker == here.speaker && next.turn != here.turn && is_question_tail(next.text);
+}
+
 bool continues(const Prepared& p, const SummarySentence& prev, const SummarySentence& next) {
   if (prev.reported || next.reported) return false;  // a report names its speaker; no label to share
   const text::Speaker speaker = p.units[static_cast<std::size_t>(next.unit)].speaker;

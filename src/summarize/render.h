@@ -27,6 +27,13 @@ bool ends_as_question(const std::string& text);
 // particle or question word carries the question.
 bool asks_without_mark(const std::string& text);
 
+// zh: whether a text is nothing but a question's tail: 吗, 么, 呢, 嘛 or a question mark, with at most
+// three code points in all ("吗?", "？"). CSDS customers send it as a turn of its own.
+bool is_question_tail(const std::string& text);
+// Whether unit u's question came in the speaker's next turn, on its own ("这个手表二代的可以放副卡" then
+// "吗?"): the unit asks though its text does not.
+bool asked_in_next_turn(const Prepared& p, std::size_t u);
+
 std::string role_label(text::Speaker speaker, Lang lang);
 // The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？
 // when `question`, else 。. en: the text as it is.

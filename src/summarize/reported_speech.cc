@@ -34,6 +34,7 @@ constexpr std::array kFirstPerson{
 // Second person in an agent's unit: the customer.
 constexpr std::array kSecondPerson{
     Form{"you", "the customer"},          Form{"your", "their"},
+    Form{"u", "the customer"},            Form{"ur", "their"},
     Form{"yours", "theirs"},              Form{"yourself", "themselves"},
     Form{"yourselves", "themselves"},     Form{"you're", "the customer is"},
     Form{"you've", "the customer has"},   Form{"you'll", "the customer will"},
@@ -43,6 +44,7 @@ constexpr std::array kSecondPerson{
 // app"). A report has no reader to be "you", so it names the company, with the verb agreeing.
 constexpr std::array kCompanySecondPerson{
     Form{"you", "the company"},           Form{"your", "the company's"},
+    Form{"u", "the company"},             Form{"ur", "the company's"},
     Form{"yours", "the company's"},       Form{"yourself", "itself"},
     Form{"yourselves", "themselves"},     Form{"you're", "the company is"},
     Form{"you've", "the company has"},    Form{"you'll", "the company will"},
@@ -78,7 +80,7 @@ constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "remain",   "arrive",  "earn",     "discuss",  "investigate", "recommend", "suggest", "advise",
     "offer",    "ask",     "appreciate", "apologize", "apologise", "escalate", "review", "process",
     "refund",   "replace", "resolve",  "fix",      "help",     "assist",   "monitor", "value",
-    "love",     "hate",    "report",   "suspect",  "guess",
+    "love",     "hate",    "report",   "suspect",  "guess",    "owe",
 });
 // Adverbs that may stand between "you" and its verb ("you also need").
 constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",
@@ -362,16 +364,19 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
     const std::string& k = key[i];
     const Form* f = find_form(agent ? kSecondPerson : kCompanySecondPerson, k);
     if (f == nullptr || is_brand_pronoun(t, i)) continue;
+    // Texting's "u" and "ur" only as written in lower case: "U.S." and "UR" are no pronouns.
+    if ((k == "u" || k == "ur") && t[i].text != k) continue;
+    const bool you = k == "you" || k == "u";
     // The words next to this one (the tokenizer keeps no white space, so they are i - 1 and i + 1).
     const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
     const std::string& after = word_at(next);
     const std::string& behind = word_at(prev);
-    if (k == "you" && behind == "thank") continue;  // "thank you" is said, not reported
-    if (!agent && k == "you" && (contains(kCustomerYouKept, after) || behind == "see" || behind == "love" ||
-                                 (after == "know" && (next + 1 >= n || !is_word(t[next + 1])))))
+    if (you && behind == "thank") continue;  // "thank you" is said, not reported
+    if (!agent && you && (contains(kCustomerYouKept, after) || behind == "see" || behind == "love" ||
+                          (after == "know" && (next + 1 >= n || !is_word(t[next + 1])))))
       continue;
     set(i, f->to);
-    if (k != "you") continue;
+    if (!you) continue;
     // Subject-verb agreement.
     if (const Form* a = find_form(kAgreement, after); a != nullptr && !contains(kBaseAfter, behind)) {
       set(next, a->to);

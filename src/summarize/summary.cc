@@ -98,7 +98,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   for (int u : units) {
     const auto ux = static_cast<std::size_t>(u);
     SummarySentence s;
-    const bool question = render::ends_as_question(u == kept.clause_unit ? kept.clause_text : p.units[ux].text);
+    const bool question = render::ends_as_question(u == kept.clause_unit ? kept.clause_text : p.units[ux].text) ||
+                          (u != kept.clause_unit && render::asked_in_next_turn(p, ux));
     s.body = render::body(u == kept.clause_unit ? kept.clause_shown : c.rendered(ux), p.lang, question);
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&

@@ -87,6 +87,11 @@ TEST(ReportedSpeech, AnAgentsYouIsTheCustomerAndTheVerbAgrees) {
             "The agent recommends updating the app, and they apologize if they discuss it twice");
   EXPECT_EQ(reported("It would be best if we discuss this case", Speaker::agent),
             "It would be best if the agent discusses this case");
+  // Texting's "u" and "ur" are "you" and "your", in lower case only ("U.S." is no pronoun).
+  EXPECT_EQ(reported("Can u check ur DMs?", Speaker::agent), "Can the customer check their DMs?");
+  EXPECT_EQ(reported("Force me to check my bag, u owe me a voucher", Speaker::customer),
+            "Force the customer to check their bag, the company owes them a voucher");
+  EXPECT_EQ(reported("Can you ship to the U.S. for me?", Speaker::customer), "Can the company ship to the U.S. for the customer?");
   // Verbs added from TweetSumm train's agent sentences (session 11).
   EXPECT_EQ(reported("Speak with staff when you arrive, as long as you remain a member you earn points", Speaker::agent),
             "Speak with staff when the customer arrives, as long as the customer remains a member the customer "

@@ -365,6 +365,16 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   o.max_sentences = 4;
   EXPECT_EQ(decode(pw, s, o).summary,
             "用户:询问那什么时候发货，询问余额无法使用，为什么总是没反应啊，我不知道什么原因，什么时候都可以。");
+  // A question whose 吗 came as a turn of its own asks; the tail alone is never shown.
+  auto tail = make_dialogue({{Speaker::customer, {"这个手表二代的可以放副卡"}},
+                             {Speaker::customer, {"吗?"}},
+                             {Speaker::agent, {"不建议使用副卡"}}});
+  Prepared pt = prepare(tail, lexicon());
+  s.salience = {0.8f, 1.0f, 0.7f};
+  o.max_sentences = 3;
+  EXPECT_EQ(decode(pt, s, o).summary, "用户:询问这个手表二代的可以放副卡。客服:不建议使用副卡。");
+  o.report_questions = false;
+  EXPECT_EQ(decode(pt, s, o).summary, "用户:这个手表二代的可以放副卡？客服:不建议使用副卡。");
 }
 
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
