@@ -150,18 +150,21 @@ TEST(Detect, NegatorsDoNotNegateEmoji) {
   EXPECT_TRUE(flipped);
 }
 
+// The terms of the mentions `lexicon` finds expressed in `text`, in order.
+std::vector<std::string> expressed_terms(std::string_view text, const Lexicon& lexicon = default_lexicon()) {
+  std::vector<std::string> out;
+  for (const auto& m : lexicon_emotions(text, lexicon, 0))
+    if (m.expressed) out.push_back(m.term);
+  return out;
+}
+
 TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
   Lexicon lex;
   lex.add("great", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
   lex.add("useless", LexiconEntry{Emotion::disgust, 0.7f, Polarity::negative, "test"});
   lex.add("开心", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "default"});
   lex.add(":)", LexiconEntry{Emotion::joy, 0.5f, Polarity::positive, "test"});
-  auto expressed = [&](std::string_view text) {
-    std::vector<std::string> out;
-    for (const auto& m : lexicon_emotions(text, lex, 0))
-      if (m.expressed) out.push_back(m.term);
-    return out;
-  };
+  auto expressed = [&](std::string_view text) { return expressed_terms(text, lex); };
   using V = std::vector<std::string>;
   EXPECT_EQ(expressed("Great, thanks!"), V{});
   EXPECT_EQ(expressed("thank you :)"), V{});
@@ -181,12 +184,7 @@ TEST(Detect, ASmileThatClosesAnAcknowledgementIsCourtesy) {
   lex.add("👍", LexiconEntry{Emotion::trust, 0.6f, Polarity::positive, "test"});
   lex.add("😭", LexiconEntry{Emotion::sadness, 0.8f, Polarity::negative, "test"});
   lex.add("太好了", LexiconEntry{Emotion::joy, 0.8f, Polarity::positive, "test"});
-  auto expressed = [&](std::string_view text) {
-    std::vector<std::string> out;
-    for (const auto& m : lexicon_emotions(text, lex, 0))
-      if (m.expressed) out.push_back(m.term);
-    return out;
-  };
+  auto expressed = [&](std::string_view text) { return expressed_terms(text, lex); };
   using V = std::vector<std::string>;
   EXPECT_EQ(expressed("没有了😁"), V{});
   EXPECT_EQ(expressed("好的，没有了😁"), V{});
@@ -197,12 +195,6 @@ TEST(Detect, ASmileThatClosesAnAcknowledgementIsCourtesy) {
   EXPECT_EQ(expressed("好的。终于到了😁"), V{"😁"});  // another sentence
 }
 
-std::vector<std::string> expressed_terms(std::string_view text) {
-  std::vector<std::string> out;
-  for (const auto& m : lexicon_emotions(text, default_lexicon(), 0))
-    if (m.expressed) out.push_back(m.term);
-  return out;
-}
 
 TEST(Detect, PoliteFormulasNeverCount) {
   Lexicon lex;
