@@ -149,22 +149,9 @@ Selection stop_with(const Context& c, const std::vector<int>& order, int e) {
     led.push_back(u);
     length += chars;
   }
-  // expected_f1_prefix's value, over the prefixes that hold the lead (e and its question).
+  // The best prefix that holds the lead (e and its question).
   Selection sel;
-  sel.value = -1.0;
-  std::size_t best = lead;
-  double matched = 0.0, chars = 0.0;
-  for (std::size_t i = 0; i < led.size(); ++i) {
-    const auto u = static_cast<std::size_t>(led[i]);
-    matched += static_cast<double>(c.scores.inclusion[u]) * c.unit_chars[u];
-    chars += c.unit_chars[u];
-    const double v = 2.0 * matched / (chars + static_cast<double>(c.options.f1_stop_chars));
-    if (i + 1 >= lead && v > sel.value) {
-      sel.value = v;
-      best = i + 1;
-    }
-  }
-  led.resize(best);
+  led.resize(expected_f1_prefix(led, c.scores.inclusion, c.unit_chars, c.options.f1_stop_chars, &sel.value, lead));
   sel.units = std::move(led);
   return sel;
 }

@@ -267,10 +267,12 @@ std::vector<int> greedy_selection(const Context& c) {
 }  // namespace decoding
 
 std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<float>& inclusion,
-                               const std::vector<int>& unit_chars, float prior_chars, double* value) {
+                               const std::vector<int>& unit_chars, float prior_chars, double* value,
+                               std::size_t min_length) {
   KESSEL_CHECK_ARG(std::isfinite(prior_chars) && prior_chars > 0.0f, "expected_f1_prefix: prior_chars must be > 0, got ",
                    prior_chars);
-  std::size_t best = order.empty() ? 0 : 1;
+  const std::size_t shortest = std::min(std::max<std::size_t>(min_length, 1), order.size());
+  std::size_t best = shortest;
   double best_value = -1.0, matched = 0.0, length = 0.0;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const auto u = static_cast<std::size_t>(order[i]);
@@ -280,7 +282,7 @@ std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<
     matched += static_cast<double>(inclusion[u]) * unit_chars[u];
     length += unit_chars[u];
     const double v = 2.0 * matched / (length + static_cast<double>(prior_chars));
-    if (v > best_value) {
+    if (i + 1 >= shortest && v > best_value) {
       best_value = v;
       best = i + 1;
     }

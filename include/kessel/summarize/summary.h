@@ -161,10 +161,12 @@ bool parse_emotion_span(const std::string& span);
 // p_u the unit's inclusion probability and c_u its code points. The matched length sum(p c) is what a
 // reference of R chars is expected to share with the selection, if each unit is kept or not with the
 // probability the scorer gives. Returns how many of the first units of `order` (a greedy selection,
-// most valuable first) to keep: the prefix of at least one unit with the highest value (the shortest
-// on ties), and that prefix's value in *value when given. R > 0; inclusion in [0, 1].
+// most valuable first) to keep: the prefix of at least `min_length` units (at least one; the whole
+// order when shorter) with the highest value (the shortest on ties), and that prefix's value in *value
+// when given. R > 0; inclusion in [0, 1].
 std::size_t expected_f1_prefix(const std::vector<int>& order, const std::vector<float>& inclusion,
-                               const std::vector<int>& unit_chars, float prior_chars, double* value = nullptr);
+                               const std::vector<int>& unit_chars, float prior_chars, double* value = nullptr,
+                               std::size_t min_length = 1);
 
 struct SummarySentence {
   std::string text;  // the unit text as rendered in the summary (role label, terminator normalized)

@@ -510,6 +510,13 @@ TEST(Summary, ExpectedF1PrefixKeepsTheBestPrefix) {
   EXPECT_EQ(expected_f1_prefix({2, 1, 0}, p, chars, 20.0f), 3u);  // the order is the greedy's, kept as given
   EXPECT_EQ(expected_f1_prefix({}, p, chars, 20.0f), 0u);
   EXPECT_EQ(expected_f1_prefix({2}, {0.0f, 0.0f, 0.0f}, chars, 20.0f), 1u);  // at least one unit
+  // A prefix must hold the first min_length units (the emotion constraint's unit and its question):
+  // the best of the longer prefixes, 3 here (0.72 over 0.6 for one unit alone, 0.85 for two).
+  double v = 0.0;
+  EXPECT_EQ(expected_f1_prefix(order, p, chars, 20.0f, &v, 3), 3u);
+  EXPECT_NEAR(v, 0.72, 1e-6);
+  EXPECT_EQ(expected_f1_prefix(order, p, chars, 20.0f, nullptr, 2), 2u);
+  EXPECT_EQ(expected_f1_prefix({2}, p, chars, 20.0f, nullptr, 5), 1u);  // no longer than the order
   EXPECT_THROW(expected_f1_prefix(order, p, chars, 0.0f), InvalidArgument);
   EXPECT_THROW(expected_f1_prefix(order, {0.9f, 1.5f, 0.1f}, chars, 20.0f), InvalidArgument);
   EXPECT_THROW(expected_f1_prefix({0, 3}, p, chars, 20.0f), InvalidArgument);
