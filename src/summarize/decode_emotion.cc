@@ -97,18 +97,12 @@ double value_of(const Context& c, const std::vector<int>& units) {
   return v;
 }
 
-// Unit e as the constraint adds it: after its question when it is a bare answer (Context::asked_by).
-std::vector<int> with_question(const Context& c, int e) {
-  const int q = c.asked_by[static_cast<std::size_t>(e)];
-  return q >= 0 ? std::vector<int>{q, e} : std::vector<int>{e};
-}
-
-// The unconstrained selection with unit e (and its question) added: the units that add least beside
+// The unconstrained selection with unit e (and what it answers) added: the units that add least beside
 // e leave until it fits (alone, e may exceed the char budget, as a first pick may). Nothing is added
 // back: refilling the freed room with the next-ranked units scored lower (docs/eaca-experiments.md,
 // "Tried and rejected"). The value is e's own plus each remaining unit's MMR value beside e.
 Selection replace_for(const Context& c, const std::vector<int>& selected, int e) {
-  const std::vector<int> added = with_question(c, e);
+  const std::vector<int> added = with_what_it_answers(c, e);
   std::vector<std::pair<int, double>> kept;  // each selected unit with its MMR value beside e
   int chars = 0, needed = 0;
   for (int u : selected) {
@@ -134,11 +128,11 @@ Selection replace_for(const Context& c, const std::vector<int>& selected, int e)
   return sel;
 }
 
-// With the expected-F1 stop the constraint keeps its objective: unit e (after its question) leads,
+// With the expected-F1 stop the constraint keeps its objective: unit e (after what it answers) leads,
 // the greedy order follows as far as the sentence and char budgets allow, and expected_f1_prefix
 // keeps the best prefix that holds e. The value is that prefix's expected F1.
 Selection stop_with(const Context& c, const std::vector<int>& order, int e) {
-  std::vector<int> led = with_question(c, e);
+  std::vector<int> led = with_what_it_answers(c, e);
   const std::size_t lead = led.size();
   int length = 0;
   for (int a : led) length += c.unit_chars[static_cast<std::size_t>(a)];
@@ -149,7 +143,7 @@ Selection stop_with(const Context& c, const std::vector<int>& order, int e) {
     led.push_back(u);
     length += chars;
   }
-  // The best prefix that holds the lead (e and its question).
+  // The best prefix that holds the lead (e and what it answers).
   Selection sel;
   led.resize(expected_f1_prefix(led, c.scores.inclusion, c.unit_chars, c.options.f1_stop_chars, &sel.value, lead));
   sel.units = std::move(led);

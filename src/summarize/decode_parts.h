@@ -29,9 +29,10 @@ struct Context {
   std::vector<Grams> grams;            // [U] when redundancy > 0
   std::vector<char> selectable;        // [U] has rendered content and is no fragment (is_fragment)
   std::vector<std::u32string> keys;    // [U] repeat keys, when redundancy > 0
-  // [U] the question unit u answers when u says nothing without it (a bare answer: "用户:白条。" after
-  // "是普通储蓄卡，还是信用卡呢?"), else -1; all -1 unless options.skip_fillers (answered_question).
-  std::vector<int> asked_by;
+  // [U] the other speaker's unit that u answers when u says nothing without it, else -1; all -1
+  // unless options.skip_fillers (answered_unit). A bare answer answers a question ("用户:白条。" after
+  // "是普通储蓄卡，还是信用卡呢?"), a resignation what the agent said (用户:好吧。 after 这个没有办法修改呢).
+  std::vector<int> answers;
   std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
   float lo = 0.0f, hi = 0.0f;          // salience range
 
@@ -46,27 +47,38 @@ struct Context {
   bool repeats(std::size_t u, const std::vector<int>& chosen) const;
 };
 
-// The question a short answer needs to mean anything: the unit u answers when u is a statement
-// whose whole turn is short (zh: at most kShortAnswerZh letters as written; en: kShortAnswerEn words),
-// that holds no expressed customer emotion, is its speaker's first content unit since the other
-// speaker spoke, and the other speaker's last unit before it is a selectable question; -1 otherwise.
+// What a short answer needs to mean anything: the unit u answers when u is a statement whose whole
+// turn is short (zh: at most kShortAnswerZh letters as written; en: kShortAnswerEn words) and is its
+// speaker's first content unit since the other speaker spoke, and either
+//   - u holds no expressed customer emotion and the other speaker's last unit before it is a
+//     selectable question (a bare answer), or
+//   - u's only expressed mentions are resignations (emotion.h rule 8: 好吧 after an agent turn that
+//     asks nothing) and the most salient selectable unit, beyond a fragment's size, of what the
+//     other speaker said since u's speaker last spoke is what they give in to;
+// -1 otherwise.
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3;
-int answered_question(const Context& c, std::size_t u);
+int answered_unit(const Context& c, std::size_t u);
 
 // A fragment says nothing to a reader and is not selectable: a unit whose whole turn has at most
-// kFragmentZh letters (en: kFragmentEn words), that answers no question (asked_by), asks nothing and
+// kFragmentZh letters (en: kFragmentEn words), that answers no question (answers), asks nothing and
 // holds no expressed customer emotion: "客服:预计。" (the agent went on in the next turn), "用户:改。".
-// The customer's first content unit is no fragment: it names the topic ("用户:退货。").
+// The customer's first content unit is no fragment: it names the topic ("用户:退货。"). A short
+// resignation (rule 8) with nothing it answers is one: "用户:好吧。" alone says nothing.
 inline constexpr int kFragmentZh = 2, kFragmentEn = 1;
 bool is_fragment(const Context& c, std::size_t u);
 
-// Drops each unit whose question (Context::asked_by) is not among `units`: an answer is shown with
-// its question or not at all.
+// Unit u after what it answers (Context::answers), and what that answers in turn, earliest first:
+// {u} when it needs nothing ("子账号可以查看吗? / 不可以的呢 / 好吧" is one chain).
+std::vector<int> with_what_it_answers(const Context& c, int u);
+
+// Drops each unit whose answered unit (Context::answers) is not among `units`: an answer is shown
+// with what it answers or not at all.
 void drop_unasked_answers(const Context& c, std::vector<int>& units);
 
 // Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),
-// most valuable first. A bare answer (Context::asked_by) comes with its question: the pair is one
-// candidate, worth the mean of their MMR values, and enters the order question first.
+// most valuable first. A bare answer (Context::answers) comes with what it answers
+// (with_what_it_answers): the chain is one candidate, worth the mean of its units' MMR values, and
+// enters the order earliest first.
 std::vector<int> greedy_selection(const Context& c);
 
 // The emotion constraint's outcome: the units to keep, and, in emotion-clause mode, the unit shown as

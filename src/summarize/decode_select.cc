@@ -127,6 +127,31 @@ bool holds_expressed(const Prepared& p, std::size_t u) {
   return false;
 }
 
+// Whether unit u holds an expressed mention and every one is a resignation (emotion.h rule 8).
+bool only_resigns(const Prepared& p, std::size_t u) {
+  bool any = false;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    if (!p.mentions[m].expressed || static_cast<std::size_t>(p.mention_unit[m]) != u) continue;
+    if (p.mentions[m].source != "cue:resigned") return false;
+    any = true;
+  }
+  return any;
+}
+
+// What resignation u gives in to: the most salient selectable unit that says more than a fragment
+// and asks nothing among what the agent said since the customer last spoke (the refusal
+// 号码一旦充值无法退回, not the closing 非常抱歉没能帮到您 sent after it, a cut-off 充…, or 是您的支付密码忘记了是吗,
+// which 好吧 would seem to answer); -1 when there is none.
+int told_unit(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  int best = -1;
+  for (std::size_t v = u; v-- > 0 && p.units[v].speaker != p.units[u].speaker;) {
+    if (!c.selectable[v] || asks(p, v) || rendered_size(p.units[v].text, p.lang) <= kFragmentZh) continue;
+    if (best < 0 || c.scores.salience[v] > c.scores.salience[static_cast<std::size_t>(best)]) best = static_cast<int>(v);
+  }
+  return best;
+}
+
 }  // namespace
 
 Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOptions& o)
@@ -154,10 +179,10 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   selectable.assign(U, 0);
   for (std::size_t u = 0; u < U; ++u)
     selectable[u] = unit_chars[u] > 0 && render::has_content(rendered(u)) && content[u];
-  asked_by.assign(U, -1);
+  answers.assign(U, -1);
   if (!options.skip_fillers) return;
   turn_letters = turn_sizes(p);
-  for (std::size_t u = 0; u < U; ++u) asked_by[u] = answered_question(*this, u);
+  for (std::size_t u = 0; u < U; ++u) answers[u] = answered_unit(*this, u);
   std::vector<char> fragments(U, 0);
   for (std::size_t u = 0; u < U; ++u) fragments[u] = is_fragment(*this, u);
   for (std::size_t u = 0; u < U; ++u)
@@ -185,9 +210,10 @@ bool Context::repeats(std::size_t u, const std::vector<int>& chosen) const {
   return false;
 }
 
-int answered_question(const Context& c, std::size_t u) {
+int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
-  if (!c.selectable[u] || holds_expressed(p, u) || asks(p, u)) return -1;
+  const bool resigns = only_resigns(p, u);
+  if (!c.selectable[u] || (!resigns && holds_expressed(p, u)) || asks(p, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
   if (c.turn_letters[u] > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
   for (std::size_t v = u; v-- > 0;) {
@@ -195,6 +221,7 @@ int answered_question(const Context& c, std::size_t u) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
       continue;
     }
+    if (resigns) return told_unit(c, v + 1);
     return c.selectable[v] && asks(p, v) ? static_cast<int>(v) : -1;
   }
   return -1;
@@ -202,9 +229,12 @@ int answered_question(const Context& c, std::size_t u) {
 
 bool is_fragment(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
+  // A short resignation says nothing without what it gives in to (用户:好吧。).
+  const int short_answer = p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn;
+  if (c.selectable[u] && only_resigns(p, u)) return c.answers[u] < 0 && c.turn_letters[u] <= short_answer;
   if (!c.selectable[u] || holds_expressed(p, u)) return false;
   if (p.lang == Lang::zh && render::is_question_tail(p.units[u].text)) return true;  // "吗?": the turn before asks
-  if (c.asked_by[u] >= 0 || asks(p, u)) return false;
+  if (c.answers[u] >= 0 || asks(p, u)) return false;
   const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;
   if (c.turn_letters[u] > limit) return false;
   // The customer's opening words name what the dialogue is about (用户:退货).
@@ -213,12 +243,22 @@ bool is_fragment(const Context& c, std::size_t u) {
   return p.units[u].speaker != text::Speaker::customer;
 }
 
+std::vector<int> with_what_it_answers(const Context& c, int u) {
+  std::vector<int> chain{u};
+  for (int q = c.answers[static_cast<std::size_t>(u)]; q >= 0 && q < chain.front();
+       q = c.answers[static_cast<std::size_t>(q)])
+    chain.insert(chain.begin(), q);
+  return chain;
+}
+
 void drop_unasked_answers(const Context& c, std::vector<int>& units) {
   auto orphan = [&](int u) {
-    const int q = c.asked_by[static_cast<std::size_t>(u)];
+    const int q = c.answers[static_cast<std::size_t>(u)];
     return q >= 0 && std::find(units.begin(), units.end(), q) == units.end();
   };
-  units.erase(std::remove_if(units.begin(), units.end(), orphan), units.end());
+  // An answer dropped may leave what answered it orphaned in turn (好吧 after 不可以的呢 after a question).
+  for (auto end = units.end(); (end = std::remove_if(units.begin(), units.end(), orphan)) != units.end();)
+    units.erase(end, units.end());
 }
 
 std::vector<int> greedy_selection(const Context& c) {
@@ -241,25 +281,31 @@ std::vector<int> greedy_selection(const Context& c) {
     chars += c.unit_chars[u];
   };
   while (static_cast<int>(selected.size()) < c.options.max_sentences) {
-    int best = -1, best_question = -1;
+    std::vector<int> best;  // a unit, after what it answers that is not in yet
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
       if (in[u] || !c.selectable[u] || c.repeats(u, selected)) continue;
-      const int q = c.asked_by[u];
-      const bool pair = q >= 0 && !in[static_cast<std::size_t>(q)];
-      if (pair && c.repeats(static_cast<std::size_t>(q), selected)) continue;
-      const auto qx = static_cast<std::size_t>(pair ? q : 0);
-      if (!fits(pair ? 2 : 1, c.unit_chars[u] + (pair ? c.unit_chars[qx] : 0))) continue;
-      const double value = pair ? 0.5 * (value_of(u) + value_of(qx)) : value_of(u);
+      std::vector<int> lead;
+      int more = 0;
+      double value = 0.0;
+      bool repeated = false;
+      for (int v : with_what_it_answers(c, static_cast<int>(u))) {
+        const auto vx = static_cast<std::size_t>(v);
+        if (in[vx]) continue;
+        repeated = repeated || c.repeats(vx, selected);
+        lead.push_back(v);
+        more += c.unit_chars[vx];
+        value += value_of(vx);
+      }
+      if (repeated || !fits(static_cast<int>(lead.size()), more)) continue;
+      value /= static_cast<double>(lead.size());
       if (value > best_value) {
         best_value = value;
-        best = static_cast<int>(u);
-        best_question = pair ? q : -1;
+        best = std::move(lead);
       }
     }
-    if (best < 0) break;
-    if (best_question >= 0) take(static_cast<std::size_t>(best_question));
-    take(static_cast<std::size_t>(best));
+    if (best.empty()) break;
+    for (int v : best) take(static_cast<std::size_t>(v));
   }
   return selected;
 }

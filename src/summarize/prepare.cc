@@ -100,6 +100,8 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
     // The dialogue's language decides for a turn too short to tell ("ok", "Shit"); a turn in a language
     // kessel has no lexicon for gets no mentions and is reported (Prepared::unsupported_turns).
     options.fallback_language = p.lang == Lang::zh ? text::Language::zh : text::Language::en;
+    if (t > 0 && dialogue.turns[static_cast<std::size_t>(t) - 1].speaker != turn.speaker)
+      options.after_other_turn = dialogue.turns[static_cast<std::size_t>(t) - 1].text;  // rule 8
     text::TurnEmotions found = text::detect_turn_emotions(turn.text, lexicon, t, options);
     if (found.language != text::Language::unknown && !text::is_supported_language(found.language))
       p.unsupported_turns.push_back({t, found.language});

@@ -641,6 +641,9 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
   if (options.customer_turn && options.implicit_cues &&
       (result.language != Language::en || options.implicit_cues_english))
     detail::add_cue_mentions(decoded, result.language, turn, out);
+  if (options.customer_turn && options.implicit_cues && options.after_other_turn &&
+      result.language == Language::zh)
+    detail::add_resignation_mention(decoded, *options.after_other_turn, turn, out);
   for (EmotionMention& m : out) {
     m.byte_start = decoded.byte_offsets[static_cast<std::size_t>(m.char_start)];
     m.byte_end = decoded.byte_offsets[static_cast<std::size_t>(m.char_end)];

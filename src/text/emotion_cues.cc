@@ -22,6 +22,7 @@ namespace {
 
 constexpr float kMild = 0.5f;   // intensity of a mild cue (labelled intensity 1 in the emotion sets)
 constexpr float kClear = 0.8f;  // a clear one (intensity 2)
+constexpr float kResigned = 0.4f;  // rule 8's resignation (labelled intensity 1, ranked below kMild)
 
 // One clause of Chinese text: no comma, full stop, exclamation or question mark, tilde or space
 // (Chinese chat's comma) inside the match.
@@ -197,6 +198,59 @@ void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
                   std::make_move_iterator(found.end()));
   std::sort(mentions.begin(), mentions.end(),
             [](const EmotionMention& a, const EmotionMention& b) { return a.char_start < b.char_start; });
+}
+
+namespace {
+
+// What a customer gives in with, longest first. 算了, 行吧 and 那好吧 are not here: the lexicon has them
+// (judgements, stronger than this rule's mention) wherever they stand; 好吧 is its polite formula.
+constexpr std::u32string_view kResignations[] = {U"那只能这样", U"只能这样", U"好吧"};
+// What may come before it: interjections, punctuation and spaces (哦，好吧; 。。好吧).
+constexpr std::u32string_view kLeadIns = U"哦噢喔奥额呃嗯恩唉哎啊";
+
+bool asks(std::string_view turn) {
+  return turn.find('?') != std::string_view::npos || turn.find("？") != std::string_view::npos ||
+         turn.find("吗") != std::string_view::npos;
+}
+
+// Whether an agent turn refuses or answers no: what the labelling guide's "resignation after a
+// refusal" gives in to (这个没有办法修改呢, 亲亲不可以呢, 暂时没有采购记录呢, 很抱歉今天配送不到).
+bool refuses(std::string_view turn) {
+  static constexpr std::string_view kRefusals[] = {"不能", "无法", "没办法", "没有办法", "没法", "不可以", "不支持",
+                                                   "不行", "抱歉", "遗憾", "只能", "不了", "不会", "没有"};
+  return std::any_of(std::begin(kRefusals), std::end(kRefusals),
+                     [&](std::string_view w) { return turn.find(w) != std::string_view::npos; });
+}
+
+}  // namespace
+
+void add_resignation_mention(const DecodedText& decoded, std::string_view agent_turn, int turn,
+                             std::vector<EmotionMention>& mentions) {
+  if (asks(agent_turn) || !refuses(agent_turn)) return;  // 可以吗? → 好吧 consents
+  const std::vector<char32_t>& cps = decoded.cps;
+  if (std::any_of(cps.begin(), cps.end(), [](char32_t c) { return c == U'?' || c == U'？' || c == U'吗'; }))
+    return;  // 好吧那我能申请取消吗: a new question, not giving in
+  std::size_t start = 0;
+  while (start < cps.size() && (kLeadIns.find(cps[start]) != std::u32string_view::npos || is_punct(cps[start]) ||
+                                is_space(cps[start])))
+    ++start;
+  const std::u32string_view rest(cps.data() + start, cps.size() - start);
+  const auto words = std::find_if(std::begin(kResignations), std::end(kResignations),
+                                  [&](std::u32string_view w) { return rest.substr(0, w.size()) == w; });
+  if (words == std::end(kResignations)) return;
+  const auto begin = static_cast<std::int64_t>(start);
+  const auto end = begin + static_cast<std::int64_t>(words->size());
+  const auto overlapping = [&](const EmotionMention& m) { return m.char_start < end && begin < m.char_end; };
+  if (std::any_of(mentions.begin(), mentions.end(),
+                  [&](const EmotionMention& m) { return overlapping(m) && m.expressed; }))
+    return;
+  mentions.erase(std::remove_if(mentions.begin(), mentions.end(), overlapping), mentions.end());
+  // Below a mild cue's strength (0.2 against 0.25): a worry or a rhetorical question in the same
+  // dialogue says more of what the customer feels than their giving in.
+  static const EmotionCue resigned{"resigned", Language::zh, nullptr, nullptr, Emotion::sadness, kResigned};
+  mentions.insert(std::find_if(mentions.begin(), mentions.end(),
+                               [&](const EmotionMention& m) { return m.char_start >= end; }),
+                  cue_mention(decoded, resigned, turn, begin, end));
 }
 
 CueCheck check_cue(std::size_t i, const std::wstring& text) {

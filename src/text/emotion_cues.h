@@ -42,6 +42,12 @@ const std::vector<EmotionCue>& emotion_cues();
 void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
                       std::vector<EmotionMention>& mentions);
 
+// Rule 8 (emotion.h): the resignation mention of a Chinese customer turn that opens with 好吧 or
+// 只能这样 right after an agent turn (`agent_turn`) that refuses and asks nothing. It replaces an unexpressed
+// mention of the same words (the polite 好吧) and yields to an expressed one (the lexicon's 算了).
+void add_resignation_mention(const DecodedText& decoded, std::string_view agent_turn, int turn,
+                             std::vector<EmotionMention>& mentions);
+
 // For the prefilter's tests (cue_prefilter.h): whether cue `i`'s regex finds a non-empty match in
 // `text`, and whether its prefilter lets the regex run on `text`.
 struct CueCheck {

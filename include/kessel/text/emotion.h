@@ -108,6 +108,12 @@ Polarity default_polarity(
 //      worry about an outcome (不会要到明年吧, 怕不够), threats to stop buying (都不敢在你们京东买了),
 //      surprise at a size (便宜那么多), exasperated marks (?!, and ?? in English). They rank below every named
 //      feeling (strength 0.25 mild, 0.4 clear) and never overlap a lexicon expression.
+//   8. resignation (Chinese customer turns, DetectOptions::after_other_turn): a turn that opens with
+//      好吧 or 只能这样 (after 哦, 额, 唉, …; 算了, 行吧, 那好吧 are lexicon judgements), asking nothing
+//      itself, right after an agent turn that refuses or answers no (不能, 无法, 没有办法, 不可以, 抱歉,
+//      没有, …) and asks nothing, is the customer giving in (这个没有办法修改呢 → 好吧): sadness,
+//      intensity 0.4 (below a mild cue), kind `report`, source "cue:resigned". After a question
+//      (可以吗?) the same words consent; after anything else they acknowledge.
 // Mentions failing rule 1–4b are still returned (with expressed = false) so callers can show them;
 // dropped ones (rule 0, 5 and 6) are not. Requests and reports stay expressed (they count for the
 // constraint); `kind` and `strength` say how much of a feeling each mention is.
@@ -186,6 +192,9 @@ struct DetectOptions {
   // speech ("Why was I charged twice") and TweetSumm valid ROUGE-L fell 43.56 -> 42.14 with them
   // (docs/eaca.md). The Chinese cues are on.
   bool implicit_cues_english = false;
+  // Rule 8: the text of the turn right before this one when it is the other speaker's; nullopt when
+  // that turn is the same speaker's or there is none (the rule then does not apply).
+  std::optional<std::string_view> after_other_turn;
 };
 
 // A turn's mentions and the language rule 0 used for it (what callers report as unsupported).

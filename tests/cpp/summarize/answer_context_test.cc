@@ -1,4 +1,4 @@
-// A bare answer comes with its question or not at all (decode_parts.h, answered_question): "用户:白条。"
+// A bare answer comes with its question or not at all (decode_parts.h, answered_unit): "用户:白条。"
 // means nothing to a reader who has not seen "储蓄卡还是信用卡呢？".
 #include <gtest/gtest.h>
 
@@ -102,6 +102,59 @@ TEST(AnswerContext, TheEmotionConstraintNeverLeavesAnAnswerWithoutItsQuestion) {
   Summary out = decode(p, s, options(2));
   for (const auto& sentence : out.sentences) EXPECT_NE(sentence.unit, 2) << out.summary;
   EXPECT_NE(out.summary.find("气死我了"), std::string::npos) << out.summary;
+}
+
+// A resignation (emotion.h rule 8) comes with what the agent told the customer: "用户:好吧。" alone says
+// nothing, after "这个没有办法修改呢" it says the customer gave in.
+TEST(AnswerContext, AResignationComesWithWhatItGivesInTo) {
+  auto d = make_dialogue({{Speaker::customer, {"我想修改收货地址，地址填错了"}},
+                          {Speaker::agent, {"已经为您查看了。", "这个没有办法修改呢。", "亲"}},
+                          {Speaker::customer, {"好吧"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  ASSERT_TRUE(p.customer_expressed_emotion());
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.5f, 0.1f, 0.9f};
+  // The most salient unit of the agent's turn, not its last (the closing 亲): the refusal.
+  Summary out = decode(p, s, options(3));
+  ASSERT_EQ(out.sentences.size(), 3u) << out.summary;
+  EXPECT_EQ(out.sentences[1].unit, 2);
+  EXPECT_EQ(out.sentences[2].unit, 4);
+  EXPECT_EQ(out.summary, "用户:我想修改收货地址，地址填错了。客服:这个没有办法修改呢。用户:好吧。");
+}
+
+TEST(AnswerContext, ChainsAreKeptWholeOrNotAtAll) {
+  // 好吧 gives in to 不可以的呢, itself a bare answer to the customer's question: the three are one chain.
+  auto d = make_dialogue({{Speaker::customer, {"我想看下店铺的聊天记录"}},
+                          {Speaker::customer, {"子账号可以查看吗？"}},
+                          {Speaker::agent, {"不可以的呢"}},
+                          {Speaker::customer, {"好吧"}},
+                          {Speaker::agent, {"登录后台用主账号查看聊天记录。"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {0.6f, 0.3f, 0.2f, 1.0f, 0.9f};
+  Summary out = decode(p, s, options(4));
+  EXPECT_EQ(out.summary, "用户:子账号可以查看吗？客服:不可以的呢。用户:好吧。客服:登录后台用主账号查看聊天记录。");
+  // Room for two: the chain does not fit, and neither answer stands without what it answers.
+  DecodeOptions two = options(2);
+  two.emotion_constraint = false;
+  out = decode(p, s, two);
+  EXPECT_EQ(out.summary, "用户:我想看下店铺的聊天记录。客服:登录后台用主账号查看聊天记录。");
+  // The emotion constraint keeps the customer's giving in, so the chain comes whole, over the sentence
+  // budget as an emotion unit may be over the char budget (decode_emotion.cc, replace_for).
+  out = decode(p, s, options(2));
+  EXPECT_EQ(out.summary, "用户:子账号可以查看吗？客服:不可以的呢。用户:好吧。");
+}
+
+TEST(AnswerContext, AResignationWithNothingItAnswersIsAFragment) {
+  // The agent's turn is only addressing: 好吧 is no resignation (rule 8) and a fragment.
+  auto d = make_dialogue({{Speaker::customer, {"我想修改收货地址"}}, {Speaker::agent, {"亲爱的"}}, {Speaker::customer, {"好吧"}}});
+  Prepared p = prepare(d, lexicon());
+  EXPECT_FALSE(p.customer_expressed_emotion());
+  UnitScores s;
+  s.salience = {0.1f, 0.2f, 1.0f};
+  EXPECT_EQ(decode(p, s, options(3)).summary, "用户:我想修改收货地址。");
 }
 
 }  // namespace

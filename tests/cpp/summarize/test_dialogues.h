@@ -32,7 +32,7 @@ inline const text::Lexicon& default_lexicon() {
 }
 
 // An EACA model small enough to build, score and save in milliseconds (the gradient checks use the
-// tinier EacaDims of eaca_model_test.cc).
+// tinier EacaDims of eaca_model_fixtures.h).
 inline EacaConfig small_eaca_config() {
   EacaConfig c;
   c.hash_buckets = 97;

@@ -98,5 +98,63 @@ TEST(EmotionCues, NeverInAgentTurnsOrOtherLanguagesOrOverALexiconExpression) {
     EXPECT_NE(m.source.rfind("cue:", 0), 0u);
 }
 
+// Rule 8: the resignation mention of a customer turn after an agent turn (after_other_turn).
+std::vector<EmotionMention> resigned_in(const std::string& text, const std::string& agent_turn,
+                                        bool customer = true) {
+  DetectOptions o;
+  o.customer_turn = customer;
+  o.after_other_turn = agent_turn;
+  std::vector<EmotionMention> out;
+  for (EmotionMention& m : detect_emotions(text, default_lexicon(), 5, o))
+    if (m.source == "cue:resigned") out.push_back(std::move(m));
+  return out;
+}
+
+TEST(EmotionCues, GivingInAfterARefusalIsMildSadness) {
+  const std::string refusal = "这个没有办法修改呢";
+  struct Case {
+    const char* text;
+    const char* expression;
+  };
+  for (const Case& c : {Case{"好吧", "好吧"}, Case{"哦，好吧", "好吧"}, Case{"好吧没事咯", "好吧"},
+                        Case{"那只能这样了，我去别家买", "那只能这样"}, Case{"。。好吧", "好吧"}}) {
+    const auto ms = resigned_in(c.text, refusal);
+    ASSERT_EQ(ms.size(), 1u) << c.text;
+    EXPECT_EQ(ms[0].expression, c.expression) << c.text;
+    EXPECT_EQ(ms[0].emotion, Emotion::sadness);
+    EXPECT_TRUE(ms[0].expressed);
+    EXPECT_EQ(ms[0].kind, MentionKind::report);
+    EXPECT_EQ(ms[0].turn, 5);
+    // Below a mild cue: a worry or a rhetorical question elsewhere says more of what the customer feels.
+    EXPECT_LT(ms[0].strength, cues_in("为什么还没发货")[0].strength) << c.text;
+  }
+  // The polite 好吧 it replaces is not returned beside it.
+  DetectOptions o;
+  o.after_other_turn = refusal;
+  EXPECT_EQ(detect_emotions("好吧", default_lexicon(), 5, o).size(), 1u);
+}
+
+TEST(EmotionCues, NoResignationWithoutARefusalToGiveInTo) {
+  EXPECT_TRUE(resigned_in("好吧", "预计明天会为您送达哦").empty());  // no refusal: it acknowledges
+  EXPECT_TRUE(resigned_in("好吧", "您看可以吗？").empty());           // after a question it consents
+  EXPECT_TRUE(resigned_in("好吧", "亲爱的").empty());                 // addressing tells nothing
+  EXPECT_TRUE(resigned_in("好吧", "对的呢").empty());                 // nor does a yes
+  EXPECT_TRUE(resigned_in("好吧", "http://help.jd.com/user").empty());  // nor a link
+  EXPECT_TRUE(resigned_in("好吧那我能申请取消吗", "这个没有办法修改呢").empty());  // a new question
+  EXPECT_TRUE(resigned_in("我再等等吧", "这个没有办法修改呢").empty());  // no resignation word opens it
+  EXPECT_TRUE(resigned_in("好吧", "这个没有办法修改呢", /*customer=*/false).empty());
+  DetectOptions first;  // no agent turn before it: an acknowledgement
+  for (const auto& m : detect_emotions("好吧", default_lexicon(), 0, first)) EXPECT_NE(m.source, "cue:resigned");
+  // The lexicon's own resignations (judgements, stronger) are not found again.
+  DetectOptions o;
+  o.after_other_turn = std::string_view("这个没有办法修改呢");
+  for (const char* judgement : {"算了", "行吧", "那好吧"}) {
+    const auto ms = detect_emotions(judgement, default_lexicon(), 0, o);
+    ASSERT_EQ(ms.size(), 1u) << judgement;
+    EXPECT_TRUE(ms[0].expressed) << judgement;
+    EXPECT_EQ(ms[0].kind, MentionKind::judgement) << judgement;
+  }
+}
+
 }  // namespace
 }  // namespace kessel::text
