@@ -98,17 +98,20 @@ double value_of(const Context& c, const std::vector<int>& units) {
 }
 
 // The unconstrained selection with unit e (and what it answers) added: the units that add least beside
-// e leave until it fits (alone, e may exceed the char budget, as a first pick may). Nothing is added
-// back: refilling the freed room with the next-ranked units scored lower (docs/eaca-experiments.md,
-// "Tried and rejected"). The value is e's own plus each remaining unit's MMR value beside e.
+// what is added leave until it fits (alone, e may exceed the char budget, as a first pick may). Nothing
+// is added back: refilling the freed room with the next-ranked units scored lower
+// (docs/eaca-experiments.md, "Tried and rejected"). The value is e's own plus each remaining unit's MMR
+// value beside what is added (a unit that repeats the refusal a 好吧 comes with adds least).
 Selection replace_for(const Context& c, const std::vector<int>& selected, int e) {
   const std::vector<int> added = with_what_it_answers(c, e);
-  std::vector<std::pair<int, double>> kept;  // each selected unit with its MMR value beside e
+  std::vector<std::pair<int, double>> kept;  // each selected unit with its MMR value beside what is added
   int chars = 0, needed = 0;
   for (int u : selected) {
     if (std::find(added.begin(), added.end(), u) != added.end()) continue;
     const auto x = static_cast<std::size_t>(u);
-    kept.emplace_back(u, c.mmr_value(x, c.overlap(x, static_cast<std::size_t>(e))));
+    double overlap = 0.0;
+    for (int a : added) overlap = std::max(overlap, c.overlap(x, static_cast<std::size_t>(a)));
+    kept.emplace_back(u, c.mmr_value(x, overlap));
     chars += c.unit_chars[x];
   }
   for (int a : added) needed += c.unit_chars[static_cast<std::size_t>(a)];

@@ -147,6 +147,30 @@ TEST(AnswerContext, ChainsAreKeptWholeOrNotAtAll) {
   EXPECT_EQ(out.summary, "用户:子账号可以查看吗？客服:不可以的呢。用户:好吧。");
 }
 
+// The constraint makes room for a chain by letting go what adds least beside the whole chain: the
+// agent's earlier words that the refusal repeats, not the customer's reason.
+TEST(AnswerContext, RoomIsMadeByWhatRepeatsTheAddedChain) {
+  auto d = make_dialogue({{Speaker::customer, {"我买了个空调，想知道今天几点能够送到"}},
+                          {Speaker::agent, {"但是具体时间这边不能跟您保证呢"}},
+                          {Speaker::customer, {"今天有事，得早点收到，还要出去"}},
+                          {Speaker::agent, {"具体时间这边没法跟您保证呢"}},
+                          {Speaker::customer, {"好吧"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.8f, 0.5f, 0.1f, 0.1f};
+  DecodeOptions o = options(4);
+  o.redundancy = 0.5f;
+  o.emotion_constraint = false;
+  std::vector<int> greedy;
+  for (const auto& sentence : decode(p, s, o).sentences) greedy.push_back(sentence.unit);
+  EXPECT_EQ(greedy, (std::vector<int>{0, 1, 2, 3}));  // the chain (3, 4) does not fit beside them
+  o.emotion_constraint = true;
+  std::vector<int> kept;
+  for (const auto& sentence : decode(p, s, o).sentences) kept.push_back(sentence.unit);
+  EXPECT_EQ(kept, (std::vector<int>{0, 2, 3, 4}));
+}
+
 TEST(AnswerContext, AResignationWithNothingItAnswersIsAFragment) {
   // The agent's turn is only addressing: 好吧 is no resignation (rule 8) and a fragment.
   auto d = make_dialogue({{Speaker::customer, {"我想修改收货地址"}}, {Speaker::agent, {"亲爱的"}}, {Speaker::customer, {"好吧"}}});
