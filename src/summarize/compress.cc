@@ -102,6 +102,10 @@ bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i) {
   std::size_t start = i;
   while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
   if (tokens[start].text == "那") return true;
+  std::u32string before;  // 打开之后呢: the clause before the 呢 asks what comes next
+  for (std::size_t j = start; j < i; ++j)
+    for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) before.push_back(cp);
+  if (faith::asks_what_next(before)) return true;
   return question_word_before(tokens, start, i) < i;
 }
 
@@ -164,6 +168,16 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // and its measure word stay).
     if (first_cp_in(t, U"一二两三四五六七八九十百千万半几") && i + 1 < T && first_cp_in(tokens[i + 1], faith::kMeasureWords))
       guarded[i] = guarded[i + 1] = 1;
+    // A number in digits, or CSDS's [数字], keeps its unit: "签收起[数字]天内" must not become "签收起[数字]"
+    // (how many of what is lost), nor "[数字]元" "[数字]".
+    if ((t.kind == text::TokenKind::number || t.text == "[数字]") && i + 1 < T &&
+        (first_cp_in(tokens[i + 1], faith::kMeasureWords) || first_cp_in(tokens[i + 1], U"元块号日时分秒斤米克")))
+      guarded[i + 1] = 1;
+    // A 把 construction puts its object before its verb: "把优惠券还给我" must not become "把优惠券"
+    // (what is to be done with it is gone), nor "把地址改一下" "把地址". From 把 to the end of its
+    // clause nothing goes. A clause-final 把 is the typo for 吧 (is_tag_particle), not this.
+    if (t.text == "把" && !(ends_clause(tokens, i) && i > 0 && is_tag_particle(tokens, i)))
+      for (std::size_t j = i; j < T && tokens[j].kind != text::TokenKind::punct; ++j) guarded[j] = 1;
     // How sure the speaker is: "应该是付款了" must not become the certain "是付款" (a hedge word and
     // the whole of its word stay).
     if (i + 1 < T && is_hedge(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;

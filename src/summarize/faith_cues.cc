@@ -99,6 +99,13 @@ std::vector<QuestionClause> question_clauses(const std::vector<char32_t>& cps, L
   return out;
 }
 
+bool asks_what_next(std::u32string_view before_ne) {
+  if (before_ne.ends_with(U'的')) before_ne.remove_suffix(1);
+  for (std::u32string_view w : {U"之后", U"以后", U"然后", U"后面", U"其他", U"其它", U"别的"})
+    if (before_ne.ends_with(w)) return true;
+  return false;
+}
+
 bool binds_demonstrative(char32_t demonstrative, char32_t next_first) {
   return (demonstrative == U'这' || demonstrative == U'那' || demonstrative == U'哪') &&
          kMeasureWords.find(next_first) != std::u32string_view::npos;

@@ -39,4 +39,9 @@ inline constexpr std::u32string_view kMeasureWords = U"段个次件种位条些�
 // them as one word.
 bool binds_demonstrative(char32_t demonstrative, char32_t next_first);
 
+// zh: whether a clause-final 呢 after `before_ne` (the clause's code points before the 呢) asks "and
+// then?" or "what about …?" with no question word: 打开之后呢, 然后呢, 其他的呢. Deletion keeps such a 呢,
+// and rendering reports the clause as a question.
+bool asks_what_next(std::u32string_view before_ne);
+
 }  // namespace kessel::summarize::faith

@@ -309,6 +309,27 @@ TEST(Compress, ACountInWordsIsANumber) {
   EXPECT_EQ(compress_with_low("这件商品不错", {0, 1, 2, 2, 3, 3}, {0, 1}), "商品不错");
 }
 
+TEST(Compress, AnAndThenNeStaysAsTheQuestion) {
+  // 打开|之后|呢: without 呢 the customer's "and after opening it?" reads as a statement.
+  EXPECT_EQ(compress_with_low("打开之后呢", {0, 0, 1, 1, 2}, {4}), "打开之后呢");
+  // A 呢 that softens a statement is the model's to drop.
+  EXPECT_EQ(compress_with_low("已经发货了呢", {0, 0, 1, 1, 2, 3}, {5}), "已经发货了");
+}
+
+TEST(Compress, ABaConstructionKeepsItsVerb) {
+  // 那|你|先|把|订单号|发给|我: the object of 把 comes before its verb; 把订单号 alone says nothing.
+  EXPECT_EQ(compress_with_low("那你先把订单号发给我", {0, 1, 2, 3, 4, 4, 4, 5, 5, 6}, {0, 1, 2, 7, 8, 9}), "把订单号发给我");
+  // A clause-final 把 is the typo for 吧 (is_tag_particle): no construction follows, and the rest may go.
+  EXPECT_EQ(compress_with_low("数据线里面有把，谢谢", {0, 0, 0, 1, 1, 2, 3, 4, 5, 5}, {8, 9}), "数据线里面有把，");
+}
+
+TEST(Compress, ANumberInDigitsKeepsItsUnit) {
+  // 签收|起|[数字]|天内|哈: the placeholder stays, and so does its unit (how many days).
+  EXPECT_EQ(compress_with_low("签收起[数字]天内哈", {0, 0, 1, 2, 3, 3, 4}, {4, 5, 6}), "签收起[数字]天内");
+  // 退|30|元: digits too.
+  EXPECT_EQ(compress_with_low("退30元给您", {0, 1, 2, 3, 4}, {2, 3, 4}), "退30元");
+}
+
 TEST(Compress, AClauseCutToOneLetterGoesWhole) {
   // 如果|您|购买|的，到|您|那面，配送|师傅|会|打电话: the middle clause keeps only 到, which says nothing.
   EXPECT_EQ(compress_with_low("如果您购买的，到您那面，配送师傅会打电话", {0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 7, 8, 9, 9, 10, 10, 11, 12, 12, 12},

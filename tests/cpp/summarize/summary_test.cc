@@ -375,6 +375,14 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(decode(pt, s, o).summary, "用户:询问这个手表二代的可以放副卡。客服:不建议使用副卡。");
   o.report_questions = false;
   EXPECT_EQ(decode(pt, s, o).summary, "用户:这个手表二代的可以放副卡？客服:不建议使用副卡。");
+  // "And then?": a 呢 after 之后 / 然后 / 其他的 asks with no question word; a 呢 after a statement
+  // only softens it.
+  auto next = make_dialogue({{Speaker::customer, {"打开之后呢"}}, {Speaker::agent, {"这个没有办法修改呢"}}});
+  Prepared pn = prepare(next, lexicon());
+  s.salience = {1.0f, 0.9f};
+  o.max_sentences = 2;
+  o.report_questions = true;
+  EXPECT_EQ(decode(pn, s, o).summary, "用户:询问打开之后呢。客服:这个没有办法修改呢。");
 }
 
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
