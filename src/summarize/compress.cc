@@ -173,6 +173,10 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if ((t.kind == text::TokenKind::number || t.text == "[数字]") && i + 1 < T &&
         (first_cp_in(tokens[i + 1], faith::kMeasureWords) || first_cp_in(tokens[i + 1], U"元块号日时分秒斤米克")))
       guarded[i + 1] = 1;
+    // 帮 + a pronoun + a verb: the verb says what is done ("帮我看下这个订单" must not become "帮订单").
+    // Its word stays, whatever happens to 帮 and the pronoun.
+    if (t.text == "帮" && i + 2 < T && first_cp_in(tokens[i + 1], U"我您你") && tokens[i + 2].kind == text::TokenKind::cjk)
+      guarded[i + 2] = 1;
     // A 把 construction puts its object before its verb: "把优惠券还给我" must not become "把优惠券"
     // (what is to be done with it is gone), nor "把地址改一下" "把地址". From 把 to the end of its
     // clause nothing goes. A clause-final 把 is the typo for 吧 (is_tag_particle), not this.

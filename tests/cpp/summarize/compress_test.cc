@@ -323,6 +323,11 @@ TEST(Compress, ABaConstructionKeepsItsVerb) {
   EXPECT_EQ(compress_with_low("数据线里面有把，谢谢", {0, 0, 0, 1, 1, 2, 3, 4, 5, 5}, {8, 9}), "数据线里面有把，");
 }
 
+TEST(Compress, HelpingKeepsWhatIsDone) {
+  // 帮|我|看下|这个|订单: 帮订单 says nothing of what the customer asked for; the verb after the pronoun stays.
+  EXPECT_EQ(compress_with_low("帮我看下这个订单", {0, 1, 2, 2, 3, 3, 4, 4}, {1, 2, 3, 4, 5}), "帮看下订单");
+}
+
 TEST(Compress, ANumberInDigitsKeepsItsUnit) {
   // 签收|起|[数字]|天内|哈: the placeholder stays, and so does its unit (how many days).
   EXPECT_EQ(compress_with_low("签收起[数字]天内哈", {0, 0, 1, 2, 3, 3, 4}, {4, 5, 6}), "签收起[数字]天内");
