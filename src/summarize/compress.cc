@@ -751,8 +751,10 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     while (mention && a > 0 && t[a - 1].kind == text::TokenKind::mention) --a;
     while (mention && b < t.size() && t[b].kind == text::TokenKind::mention) ++b;
     const bool last_of_run = b == i + 1;
-    const bool after_taker = a > first_word && is_word(t[a - 1]) &&
-                             std::find(std::begin(kBefore), std::end(kBefore), t[a - 1].lower) != std::end(kBefore);
+    // "w/" is "with" ("engage w/@389184"; "w/" alone would be left dangling).
+    const bool after_with_slash = a >= 2 && a - 1 > first_word && t[a - 1].text == "/" && t[a - 2].lower == "w";
+    const bool after_taker = after_with_slash || (a > first_word && is_word(t[a - 1]) &&
+                                                  std::find(std::begin(kBefore), std::end(kBefore), t[a - 1].lower) != std::end(kBefore));
     static constexpr std::string_view kGreeting[] = {"hey", "hi", "hello", "dear", "thanks", "thank", "cheers"};
     const bool between_words = a > first_word && b <= last_word && is_word(t[a - 1]) && is_word(t[b]) &&
                                std::find(std::begin(kGreeting), std::end(kGreeting), t[a - 1].lower) == std::end(kGreeting);

@@ -362,6 +362,10 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const Prepared p4 = prepare(d4, lexicon());
   const auto units4 = unit_tokens(p4);
   EXPECT_EQ(drop_addressing(p4.units[0], units4[0]), "Got an offer code from AmazonHelp today, see the link for it");
+  // "w/" is "with": its mention stays, or "w/" dangles ("engage w/ However, …").
+  auto dw = make_dialogue({{Speaker::customer, {"Eager to get to DTW to engage w/@389184."}}});
+  const Prepared pw = prepare(dw, lexicon());
+  EXPECT_EQ(drop_addressing(pw.units[0], unit_tokens(pw)[0]), "Eager to get to DTW to engage w/@389184.");
   // A mention with words on both sides is part of the sentence ("How can @SW_Help sell"); an anonymized
   // handle keeps its @; a colon left at the end by a dropped link becomes a full stop.
   auto d6 = make_dialogue({{Speaker::customer, {"How can @SW_Help sell so many tickets"}},
