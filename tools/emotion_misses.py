@@ -18,6 +18,7 @@ figures to compare between two versions of the summarizer.
 import argparse
 import collections
 import json
+import re
 import sys
 import unicodedata
 
@@ -27,6 +28,49 @@ import kessel
 def comparable(s):
     """As src/summarize/emotion_labels.cc compares: no spaces or punctuation, case-folded."""
     return "".join(c.casefold() for c in s if not (c.isspace() or unicodedata.category(c).startswith("P")))
+
+
+CONTRACTIONS = {"i'm": "i am", "im": "i am", "we're": "we are", "you're": "you are", "they're": "they are",
+                "i've": "i have", "we've": "we have", "you've": "you have", "they've": "they have",
+                "i'll": "i will", "we'll": "we will", "you'll": "you will", "they'll": "they will",
+                "i'd": "i would", "we'd": "we would", "you'd": "you would", "they'd": "they would"}
+FORMS = {"am": "be", "is": "be", "are": "be", "was": "was", "were": "was", "has": "have", "have": "have",
+         "does": "do", "do": "do", "isn't": "isn't", "aren't": "isn't", "wasn't": "wasn't", "weren't": "wasn't",
+         "hasn't": "haven't", "haven't": "haven't", "doesn't": "don't", "don't": "don't"}
+PERSONS = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", "you", "your", "yours",
+           "yourself", "yourselves", "u", "ur", "they", "them", "their", "theirs", "themselves", "themself"}
+
+
+def person_free_words(s):
+    """As src/summarize/emotion_labels.cc compares an English report (a sentence without a speaker
+    label): every person one word, the forms of be / have / do one each, a verb after a person without -s."""
+    words = []
+    for w in re.findall(r"[a-z0-9']+", s.replace("\u2019", "'").casefold()):
+        words.extend(CONTRACTIONS.get(w, w).split())
+    out, i = [], 0
+    while i < len(words):
+        w = words[i][:-2] if len(words[i]) > 2 and words[i].endswith("'s") else words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        nxt = nxt[:-2] if nxt.endswith("'s") else nxt
+        if w == "the" and nxt in ("customer", "agent", "company"):
+            out.append("P")
+            i += 2
+            continue
+        if w in PERSONS:
+            out.append("P")
+        elif w in FORMS:
+            out.append(FORMS[w])
+        else:
+            if out and out[-1] == "P" and len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+                w = w[:-1]
+            out.append(w)
+        i += 1
+    return out
+
+
+def contains_words(text, words):
+    n = len(words)
+    return n > 0 and any(text[k:k + n] == words for k in range(len(text) - n + 1))
 
 
 def body(sentence_text):
@@ -51,9 +95,13 @@ def verdict(rec, turns, exprs):
     equal = [e for e in exprs if e is strongest or (e["emotion"] == strongest["emotion"]
                                                    and e["intensity"] >= strongest["intensity"])]
     def kept(e):
-        words = comparable(turns[e["turn"]][e["start"]:e["end"]])
-        return bool(words) and any(s["turn"] == e["turn"] and words in comparable(body(s["text"]))
-                                   for s in rec["sentences"])
+        span = turns[e["turn"]][e["start"]:e["end"]]
+        words = comparable(span)
+        person_free = person_free_words(span)
+        return bool(words) and any(s["turn"] == e["turn"] and (
+            words in comparable(body(s["text"])) or
+            (body(s["text"]) == s["text"] and contains_words(person_free_words(s["text"]), person_free)))
+            for s in rec["sentences"])
     if any(kept(e) for e in equal):
         return "kept", strongest
     expressed = [m for m in rec["emotions"] if m["strength"] > 0]

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <nlohmann/json.hpp>
 
 #include "kessel/error.h"
@@ -107,6 +110,80 @@ std::u32string comparable(std::string_view s) {
 
 bool overlaps(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) { return a0 < b1 && b0 < a1; }
 
+// English words as the strongest-emotion test compares them: reported speech names who speaks ("my
+// phone is so messed up" -> "the customer's phone is so messed up", "I worried" -> "they worried"),
+// so every person (I, you, they, the customer, the agent, the company; their cases and possessives)
+// is one word "P", the forms of be / have / do one each, and a verb right after a person without
+// its -s ("I need" / "the customer needs"). Letters are lower-cased; ’ is '.
+std::vector<std::string> person_free_words(std::string_view s) {
+  std::vector<std::string> raw;
+  std::string w;
+  for (char32_t cp : text::decode_utf8(s, text::Utf8Mode::lossy).cps) {
+    const char32_t c = cp == U'\u2019' ? U'\'' : text::fold_case(cp);
+    if ((c >= U'a' && c <= U'z') || (c >= U'0' && c <= U'9') || c == U'\'') {
+      w.push_back(static_cast<char>(c));
+    } else if (!w.empty()) {
+      raw.push_back(std::move(w));
+      w.clear();
+    }
+  }
+  if (!w.empty()) raw.push_back(std::move(w));
+  static const std::unordered_map<std::string_view, std::string_view> kContractions = {
+      {"i'm", "i am"}, {"im", "i am"}, {"we're", "we are"}, {"you're", "you are"}, {"they're", "they are"},
+      {"i've", "i have"}, {"we've", "we have"}, {"you've", "you have"}, {"they've", "they have"},
+      {"i'll", "i will"}, {"we'll", "we will"}, {"you'll", "you will"}, {"they'll", "they will"},
+      {"i'd", "i would"}, {"we'd", "we would"}, {"you'd", "you would"}, {"they'd", "they would"}};
+  static const std::unordered_map<std::string_view, std::string_view> kForms = {
+      {"am", "be"}, {"is", "be"}, {"are", "be"}, {"was", "was"}, {"were", "was"}, {"has", "have"},
+      {"have", "have"}, {"does", "do"}, {"do", "do"}, {"isn't", "isn't"}, {"aren't", "isn't"},
+      {"wasn't", "wasn't"}, {"weren't", "wasn't"}, {"hasn't", "haven't"}, {"haven't", "haven't"},
+      {"doesn't", "don't"}, {"don't", "don't"}};
+  static const std::unordered_set<std::string_view> kPersons = {
+      "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", "you", "your", "yours",
+      "yourself", "yourselves", "u", "ur", "they", "them", "their", "theirs", "themselves", "themself"};
+  std::vector<std::string> words;
+  for (const std::string& r : raw) {
+    const auto c = kContractions.find(r);
+    if (c == kContractions.end()) {
+      words.push_back(r);
+      continue;
+    }
+    const std::string_view both = c->second;
+    words.emplace_back(both.substr(0, both.find(' ')));
+    words.emplace_back(both.substr(both.find(' ') + 1));
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string word = words[i];
+    if (word.size() > 2 && word.ends_with("'s")) word.resize(word.size() - 2);  // the customer's, Sam's
+    if (word == "the" && i + 1 < words.size()) {
+      std::string next = words[i + 1];
+      if (next.ends_with("'s")) next.resize(next.size() - 2);
+      if (next == "customer" || next == "agent" || next == "company") {
+        out.emplace_back("P");
+        ++i;
+        continue;
+      }
+    }
+    if (kPersons.count(word)) {
+      out.emplace_back("P");
+      continue;
+    }
+    if (const auto f = kForms.find(word); f != kForms.end()) {
+      out.emplace_back(f->second);
+      continue;
+    }
+    if (!out.empty() && out.back() == "P" && word.size() > 3 && word.ends_with('s') && !word.ends_with("ss"))
+      word.pop_back();  // the customer needs / I need
+    out.push_back(std::move(word));
+  }
+  return out;
+}
+
+bool contains_words(const std::vector<std::string>& text, const std::vector<std::string>& words) {
+  return !words.empty() && std::search(text.begin(), text.end(), words.begin(), words.end()) != text.end();
+}
+
 }  // namespace
 
 EmotionLabelSet load_emotion_labels(const std::string& path) {
@@ -154,13 +231,17 @@ bool strongest_kept(const Prepared& p, const Summary& summary, const DialogueLab
   check_labels_fit(labels, *p.dialogue);
   auto kept = [&](const LabelledExpression& e) {
     const auto cps = text::decode_utf8(p.dialogue->turns[static_cast<std::size_t>(e.turn)].text, text::Utf8Mode::lossy).cps;
-    const std::u32string words =
-        comparable(text::encode_utf8(cps.data() + e.start, static_cast<std::size_t>(e.end - e.start)));
+    const std::string span = text::encode_utf8(cps.data() + e.start, static_cast<std::size_t>(e.end - e.start));
+    const std::u32string words = comparable(span);
     if (words.empty()) return false;  // a span of punctuation only keeps nothing a reader sees
+    const std::vector<std::string> person_free = p.lang == Lang::en ? person_free_words(span) : std::vector<std::string>{};
     return std::any_of(summary.sentences.begin(), summary.sentences.end(), [&](const SummarySentence& s) {
-      return s.unit >= 0 && static_cast<std::size_t>(s.unit) < p.units.size() &&
-             p.units[static_cast<std::size_t>(s.unit)].turn == e.turn &&
-             comparable(s.body).find(words) != std::u32string::npos;
+      if (s.unit < 0 || static_cast<std::size_t>(s.unit) >= p.units.size() ||
+          p.units[static_cast<std::size_t>(s.unit)].turn != e.turn)
+        return false;
+      if (comparable(s.body).find(words) != std::u32string::npos) return true;
+      // In a report the same words with the person named ("my phone" -> "the customer's phone").
+      return s.reported && contains_words(person_free_words(s.body), person_free);
     });
   };
   if (kept(*strongest)) return true;

@@ -290,6 +290,10 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
         Form{"aren't", "isn't"}, Form{"weren't", "wasn't"},
     };
     const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
+    // After a modal the verb stays a base form: "what should I do" -> "what should the customer do".
+    static constexpr auto kModals = std::to_array<std::string_view>(
+        {"can", "could", "will", "would", "shall", "should", "may", "might", "must"});
+    if (contains(kModals, word_at(prev))) continue;
     if (const Form* a = find_form(kSingular, word_at(next)); a != nullptr) {
       out[next] = styled(std::string(a->to), t[next], false, false);
     } else if (const Form* q = find_form(kSingular, word_at(prev)); q != nullptr && !contains(kBaseAfter, word_at(next))) {

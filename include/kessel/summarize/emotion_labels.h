@@ -53,8 +53,11 @@ void check_labels_fit(const DialogueLabels& labels, const text::Dialogue& dialog
 
 // Whether `summary` keeps the strongest expression: some sentence whose unit lies in the expression's
 // turn has, in its body, the expression's words (the turn's text at its offsets), compared without
-// spaces and punctuation and with letters case-folded (the renderer's 。 for ！ does not count). A
-// "clearly equivalent" expression counts too: another labelled expression of the same emotion with
+// spaces and punctuation and with letters case-folded (the renderer's 。 for ！ does not count). In an
+// English report (SummarySentence::reported) the words may name the person instead ("my phone is so
+// messed up" kept as "the customer's phone is so messed up"): the report's words and the
+// expression's match with every person word as one and the verb agreeing (person_free_words in
+// emotion_labels.cc). A "clearly equivalent" expression counts too: another labelled expression of the same emotion with
 // an intensity at least the strongest's, kept by the same test. InvalidArgument when `labels` has no
 // expressions; ParseError when they do not fit the dialogue.
 bool strongest_kept(const Prepared& p, const Summary& summary, const DialogueLabels& labels);

@@ -123,6 +123,33 @@ TEST(EmotionLabels, StrongestKeptByItsWordsOrAnEqualExpression) {
   EXPECT_THROW(strongest_kept(p, with_bodies(p, {{1, "气死我了。"}}), *set.find("7")), InvalidArgument);
 }
 
+// English reported speech names the person: the customer's words, reported, are still kept.
+TEST(EmotionLabels, AnEnglishReportKeepsTheWordsWithThePersonNamed) {
+  // "I worried why you didn't ship" at code points 0..29; "my phone is so messed up" at 0..24.
+  const text::Dialogue d = make_dialogue({{Speaker::customer, {"I worried why you didn't ship."}},
+                                          {Speaker::agent, {"We will check."}},
+                                          {Speaker::customer, {"my phone is so messed up"}}},
+                                         "e1");
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const std::string labels_text =
+      R"({"id": "e1", "expressions": [{"turn": 0, "start": 0, "end": 29, "emotion": "fear", "intensity": 2, "strongest": true}]})"
+      "\n"
+      R"({"id": "e2", "expressions": [{"turn": 2, "start": 0, "end": 24, "emotion": "anger", "intensity": 2, "strongest": true}]})";
+  const EmotionLabelSet set = load_emotion_labels(write_labels("reported", labels_text));
+  auto reported = [&](int unit, const std::string& body, bool is_report = true) {
+    Summary s = with_bodies(p, {{unit, body}});
+    s.sentences[0].reported = is_report;
+    return s;
+  };
+  EXPECT_TRUE(strongest_kept(p, reported(0, "They worried why the company didn't ship."), *set.find("e1")));
+  const DialogueLabels& e2 = *set.find("e2");
+  EXPECT_TRUE(strongest_kept(p, reported(2, "The customer's phone is so messed up."), e2));
+  // Other words are not the expression, and a sentence that is no report must keep them as written.
+  EXPECT_FALSE(strongest_kept(p, reported(2, "The customer's phone is broken."), e2));
+  EXPECT_FALSE(strongest_kept(p, reported(2, "The customer's phone is so messed up.", false), e2));
+  EXPECT_FALSE(strongest_kept(p, reported(0, "They worried why the company shipped."), *set.find("e1")));
+}
+
 TEST(EmotionLabels, LabelsThatDoNotFitTheDialogueAreParseErrors) {
   const text::Dialogue d = labelled_dialogue();
   const Prepared p = prepare(d, testing::default_lexicon());

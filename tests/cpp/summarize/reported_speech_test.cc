@@ -58,6 +58,9 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
             "The customer is waiting, they've called, they'll wait, they'd like it themselves");
   EXPECT_EQ(reported("We'll look into it for our customers; please bear with us", Speaker::agent),
             "The agent will look into it for their customers; please bear with them");
+  // After a modal the verb stays a base form.
+  EXPECT_EQ(reported("So what should I do if I want some actual support", Speaker::customer),
+            "So what should the customer do if they want some actual support");
   // The typographic apostrophe is kept; so are capitals.
   EXPECT_EQ(reported("I\xE2\x80\x99m still waiting. MY ORDER IS LATE", Speaker::customer),
             "The customer is still waiting. THEIR ORDER IS LATE");
