@@ -300,7 +300,7 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
       out[prev] = styled(std::string(q->to), t[prev], starts_sentence(t, prev), false);
     } else {
       std::size_t v = next;
-      if (contains(kAdverbs, word_at(v))) ++v;
+      if (v < n && contains(kAdverbs, key[v])) ++v;  // an adverb is skipped, an emotion word too ("seriously")
       if (contains(kBaseVerbs, word_at(v)) && !contains(kBaseAfter, word_at(prev))) out[v] = third_person(t[v]);
     }
   }
@@ -392,7 +392,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       if (!object_reading || question_start) set(prev, q->to);
     } else if (!contains(kBaseAfter, behind)) {
       std::size_t v = next;
-      if (contains(kAdverbs, word_at(v))) ++v;
+      if (v < n && contains(kAdverbs, key[v])) ++v;  // an adverb is skipped, an emotion word too ("seriously")
       if (contains(kBaseVerbs, word_at(v))) out[v] = third_person(t[v]);
     }
   }

@@ -58,6 +58,9 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
             "The customer is waiting, they've called, they'll wait, they'd like it themselves");
   EXPECT_EQ(reported("We'll look into it for our customers; please bear with us", Speaker::agent),
             "The agent will look into it for their customers; please bear with them");
+  // An adverb between the subject and its verb, even one that is an emotion word (forced), is skipped.
+  EXPECT_EQ(reported("you seriously think I have not reached out", Speaker::customer, "seriously"),
+            "the company seriously thinks the customer has not reached out");
   // After a modal the verb stays a base form.
   EXPECT_EQ(reported("So what should I do if I want some actual support", Speaker::customer),
             "So what should the customer do if they want some actual support");
