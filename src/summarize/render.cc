@@ -73,7 +73,8 @@ bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::si
   while (end > begin && (kParticles.find(cps[end - 1]) != std::u32string_view::npos || is_trailing_symbol(cps[end - 1])))
     --end;
   if (end == begin) return false;
-  // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办),
+  // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办,
+  // 如何申请),
   // after a 那 / 那么 / 请问 that leads it in.
   std::size_t lead = begin;
   for (std::u32string_view in : {U"那么", U"请问", U"那"})
@@ -82,7 +83,7 @@ bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::si
       break;
     }
   for (std::u32string_view w : {U"什么", U"怎么", U"为什么", U"为啥", U"哪里", U"哪个", U"哪天", U"哪儿", U"谁", U"多少",
-                                U"几号", U"几点", U"几天", U"啥", U"咋", U"多久"})
+                                U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
   const char32_t last = cps[end - 1];

@@ -359,12 +359,14 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   auto wh = make_dialogue({{Speaker::customer, {"那什么时候发货"}},
                            {Speaker::customer, {"余额无法使用，为什么总是没反应啊"}},
                            {Speaker::customer, {"我不知道什么原因"}},
-                           {Speaker::customer, {"什么时候都可以。"}}});
+                           {Speaker::customer, {"什么时候都可以。"}},
+                           {Speaker::customer, {"如何申请开通分期付款"}}});
   Prepared pw = prepare(wh, lexicon());
-  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
-  o.max_sentences = 4;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
+  o.max_sentences = 5;
   EXPECT_EQ(decode(pw, s, o).summary,
-            "用户:询问那什么时候发货，询问余额无法使用，为什么总是没反应啊，我不知道什么原因，什么时候都可以。");
+            "用户:询问那什么时候发货，询问余额无法使用，为什么总是没反应啊，我不知道什么原因，什么时候都可以，"
+            "询问如何申请开通分期付款。");
   // A question whose 吗 came as a turn of its own asks; the tail alone is never shown.
   auto tail = make_dialogue({{Speaker::customer, {"这个手表二代的可以放副卡"}},
                              {Speaker::customer, {"吗?"}},
