@@ -34,6 +34,10 @@ struct Context {
   // "是普通储蓄卡，还是信用卡呢?"), a resignation what the agent said (用户:好吧。 after 这个没有办法修改呢).
   std::vector<int> answers;
   std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
+  // [U] the customer's expressed emotion in the unit, with skip_fillers: none, only resignations
+  // (emotion.h rule 8), or a feeling of another kind.
+  enum class Expressed : std::uint8_t { none, only_resignation, other };
+  std::vector<Expressed> expressed;
   float lo = 0.0f, hi = 0.0f;          // salience range
 
   // A unit as rendered: the scorer's text (compressed, addressing dropped, reported) when it gives one.

@@ -128,21 +128,18 @@ bool asks(const Prepared& p, std::size_t u) {
   return false;
 }
 
-bool holds_expressed(const Prepared& p, std::size_t u) {
-  for (std::size_t m = 0; m < p.mentions.size(); ++m)
-    if (p.mentions[m].expressed && static_cast<std::size_t>(p.mention_unit[m]) == u) return true;
-  return false;
-}
-
-// Whether unit u holds an expressed mention and every one is a resignation (emotion.h rule 8).
-bool only_resigns(const Prepared& p, std::size_t u) {
-  bool any = false;
+// The expressed emotion of every unit, one pass over the mentions (Context::expressed).
+std::vector<Context::Expressed> expressed_by_unit(const Prepared& p) {
+  using E = Context::Expressed;
+  std::vector<E> out(p.units.size(), E::none);
   for (std::size_t m = 0; m < p.mentions.size(); ++m) {
-    if (!p.mentions[m].expressed || static_cast<std::size_t>(p.mention_unit[m]) != u) continue;
-    if (p.mentions[m].source != "cue:resigned") return false;
-    any = true;
+    if (!p.mentions[m].expressed || p.mention_unit[m] < 0) continue;
+    E& e = out[static_cast<std::size_t>(p.mention_unit[m])];
+    const bool resigned = p.mentions[m].source == "cue:resigned";
+    if (e == E::none) e = resigned ? E::only_resignation : E::other;
+    else if (!resigned) e = E::other;
   }
-  return any;
+  return out;
 }
 
 // What resignation u gives in to: the most salient selectable unit that says more than a fragment
@@ -189,6 +186,7 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   answers.assign(U, -1);
   if (!options.skip_fillers) return;
   turn_letters = turn_sizes(p);
+  expressed = expressed_by_unit(p);
   for (std::size_t u = 0; u < U; ++u) answers[u] = answered_unit(*this, u);
   std::vector<char> fragments(U, 0);
   for (std::size_t u = 0; u < U; ++u) fragments[u] = is_fragment(*this, u);
@@ -219,8 +217,8 @@ bool Context::repeats(std::size_t u, const std::vector<int>& chosen) const {
 
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
-  const bool resigns = only_resigns(p, u);
-  if (!c.selectable[u] || (!resigns && holds_expressed(p, u)) || asks(p, u)) return -1;
+  const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
+  if (!c.selectable[u] || c.expressed[u] == Context::Expressed::other || asks(p, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
   if (c.turn_letters[u] > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
   for (std::size_t v = u; v-- > 0;) {
@@ -238,8 +236,9 @@ bool is_fragment(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   // A short resignation says nothing without what it gives in to (用户:好吧。).
   const int short_answer = p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn;
-  if (c.selectable[u] && only_resigns(p, u)) return c.answers[u] < 0 && c.turn_letters[u] <= short_answer;
-  if (!c.selectable[u] || holds_expressed(p, u)) return false;
+  if (c.selectable[u] && c.expressed[u] == Context::Expressed::only_resignation)
+    return c.answers[u] < 0 && c.turn_letters[u] <= short_answer;
+  if (!c.selectable[u] || c.expressed[u] != Context::Expressed::none) return false;
   if (p.lang == Lang::zh && render::is_question_tail(p.units[u].text)) return true;  // "吗?": the turn before asks
   if (c.answers[u] >= 0 || asks(p, u)) return false;
   const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;

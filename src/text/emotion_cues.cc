@@ -141,9 +141,12 @@ const std::vector<CompiledCue>& compiled_cues() {
   return compiled;
 }
 
+bool overlaps(const EmotionMention& m, std::int64_t start, std::int64_t end) {
+  return m.char_start < end && start < m.char_end;
+}
+
 bool overlaps_any(const std::vector<EmotionMention>& ms, std::int64_t start, std::int64_t end) {
-  return std::any_of(ms.begin(), ms.end(),
-                     [&](const EmotionMention& m) { return m.char_start < end && start < m.char_end; });
+  return std::any_of(ms.begin(), ms.end(), [&](const EmotionMention& m) { return overlaps(m, start, end); });
 }
 
 EmotionMention cue_mention(const DecodedText& decoded, const EmotionCue& cue, int turn,
@@ -208,9 +211,14 @@ constexpr std::u32string_view kResignations[] = {U"那只能这样", U"只能这
 // What may come before it: interjections, punctuation and spaces (哦，好吧; 。。好吧).
 constexpr std::u32string_view kLeadIns = U"哦噢喔奥额呃嗯恩唉哎啊";
 
-bool asks(std::string_view turn) {
-  return turn.find('?') != std::string_view::npos || turn.find("？") != std::string_view::npos ||
-         turn.find("吗") != std::string_view::npos;
+// Whether a text asks: a question mark or 吗, in either speaker's turn (可以吗? → 好吧 consents;
+// 好吧那我能申请取消吗 asks anew rather than gives in).
+bool asks_char(char32_t c) { return c == U'?' || c == U'\uFF1F' || c == U'吗'; }
+
+bool asks(std::string_view utf8) {
+  for (std::size_t at = 0; at < utf8.size();)
+    if (asks_char(next_code_point(utf8, &at))) return true;
+  return false;
 }
 
 // Whether an agent turn refuses or answers no: what the labelling guide's "resignation after a
@@ -226,10 +234,7 @@ bool refuses(std::string_view turn) {
 
 void add_resignation_mention(const DecodedText& decoded, std::string_view agent_turn, int turn,
                              std::vector<EmotionMention>& mentions) {
-  if (asks(agent_turn) || !refuses(agent_turn)) return;  // 可以吗? → 好吧 consents
   const std::vector<char32_t>& cps = decoded.cps;
-  if (std::any_of(cps.begin(), cps.end(), [](char32_t c) { return c == U'?' || c == U'？' || c == U'吗'; }))
-    return;  // 好吧那我能申请取消吗: a new question, not giving in
   std::size_t start = 0;
   while (start < cps.size() && (kLeadIns.find(cps[start]) != std::u32string_view::npos || is_punct(cps[start]) ||
                                 is_space(cps[start])))
@@ -238,13 +243,15 @@ void add_resignation_mention(const DecodedText& decoded, std::string_view agent_
   const auto words = std::find_if(std::begin(kResignations), std::end(kResignations),
                                   [&](std::u32string_view w) { return rest.substr(0, w.size()) == w; });
   if (words == std::end(kResignations)) return;
+  if (std::any_of(cps.begin(), cps.end(), asks_char) || asks(agent_turn) || !refuses(agent_turn)) return;
   const auto begin = static_cast<std::int64_t>(start);
   const auto end = begin + static_cast<std::int64_t>(words->size());
-  const auto overlapping = [&](const EmotionMention& m) { return m.char_start < end && begin < m.char_end; };
   if (std::any_of(mentions.begin(), mentions.end(),
-                  [&](const EmotionMention& m) { return overlapping(m) && m.expressed; }))
+                  [&](const EmotionMention& m) { return m.expressed && overlaps(m, begin, end); }))
     return;
-  mentions.erase(std::remove_if(mentions.begin(), mentions.end(), overlapping), mentions.end());
+  mentions.erase(std::remove_if(mentions.begin(), mentions.end(),
+                                [&](const EmotionMention& m) { return overlaps(m, begin, end); }),
+                 mentions.end());
   // Below a mild cue's strength (0.2 against 0.25): a worry or a rhetorical question in the same
   // dialogue says more of what the customer feels than their giving in.
   static const EmotionCue resigned{"resigned", Language::zh, nullptr, nullptr, Emotion::sadness, kResigned};
