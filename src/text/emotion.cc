@@ -494,6 +494,45 @@ std::string_view exasperation_term(const std::vector<char32_t>& cps,
   return {};
 }
 
+// An English word stretched for emphasis ("sweeeet", "sooo bad", "longgggg"): each run of three or
+// more of one ASCII letter cut to two, then to one. Empty when the word has no such run.
+std::vector<std::string> unstretched(std::string_view lower) {
+  std::string two, one;
+  bool stretched = false;
+  for (std::size_t i = 0; i < lower.size();) {
+    std::size_t j = i;
+    while (j < lower.size() && lower[j] == lower[i]) ++j;
+    const bool letter = lower[i] >= 'a' && lower[i] <= 'z';
+    const std::size_t run = j - i;
+    stretched = stretched || (letter && run >= 3);
+    two.append(letter ? std::min<std::size_t>(run, 2) : run, lower[i]);
+    one.append(letter && run >= 3 ? 1 : run, lower[i]);
+    i = j;
+  }
+  if (!stretched) return {};
+  return {two, one};
+}
+
+// A feeling word that opens or closes a compound hashtag (#lovealaskaair, #notfastandimfurious):
+// the longest lexicon term of four letters or more at either end of the tag body, of kind feeling.
+// A tag that is a negator and the term (#nothappy, #nolove) sets *negated. `entry_of` looks a term
+// up as the turn's language allows.
+template <class EntryOf>
+const LexiconEntry* compound_hashtag_entry(std::string_view body, const EntryOf& entry_of, bool* negated) {
+  constexpr std::size_t kMinLetters = 4;
+  for (std::size_t len = body.size() - 1; len >= kMinLetters; --len) {
+    const std::string_view head = body.substr(0, len), tail = body.substr(body.size() - len);
+    for (std::string_view part : {head, tail}) {
+      const LexiconEntry* e = entry_of(part);
+      if (e == nullptr || e->kind != MentionKind::feeling || !e->expressive) continue;
+      const std::string_view rest = part.data() == head.data() ? body.substr(len) : body.substr(0, body.size() - len);
+      *negated = rest == "no" || rest == "not" || rest == "never";
+      return e;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon, int turn,
@@ -560,8 +599,17 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
         t.kind == TokenKind::punct ? exasperation_term(decoded.cps, tokens, k) : std::string_view();
     if (t.kind == TokenKind::punct && exasperation.empty()) continue;
     const LexiconEntry* entry = entry_of(t.kind == TokenKind::punct ? exasperation : t.lower);
+    bool tag_negated = false;  // #nothappy
     if (entry == nullptr && t.kind == TokenKind::hashtag && t.lower.size() > 1) {
       entry = entry_of(std::string_view(t.lower).substr(1));  // #rude -> rude
+      if (entry == nullptr && t.lower.size() > 5)
+        entry = compound_hashtag_entry(std::string_view(t.lower).substr(1), entry_of, &tag_negated);
+    }
+    bool stretched = false;
+    if (entry == nullptr && t.kind == TokenKind::word) {
+      for (const std::string& plain : unstretched(t.lower))
+        if ((entry = entry_of(plain)) != nullptr) break;
+      stretched = entry != nullptr;
     }
     if (entry == nullptr && t.kind == TokenKind::emoji) {
       // Fall back to the base emoji without skin tones or ZWJ continuations.
@@ -597,7 +645,7 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
                          t.kind != TokenKind::weibo_emoticon && t.kind != TokenKind::punct;
     const std::size_t negator =
         lexical && !polite ? negator_of(text, decoded, tokens, k, options.negation_window) : kNone;
-    if (negator != kNone) {
+    if (negator != kNone || tag_negated) {
       if (m.polarity != Polarity::positive) continue;  // "not angry", 别生气: dropped
       m.emotion = opposite(m.emotion);
       m.intensity *= 0.5f;
@@ -619,6 +667,7 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
     if (lexical && !polite) {
       start = extend_back(decoded.cps, start, floor, &boosts, &softeners);
       if (opens_with_booster(decoded.cps, static_cast<std::size_t>(t.char_start), end)) ++boosts;
+      if (stretched) ++boosts;  // "sweeeet" says more than "sweet"
       end = extend_forward(decoded.cps, end);
     }
     m.char_start = static_cast<std::int64_t>(start);

@@ -16,6 +16,14 @@
 
 namespace kessel::text {
 
+namespace {
+
+// A term's code point as it is compared: case folded, and the typographic apostrophe (U+2019, as
+// tweets write "I’m done") as the ASCII one the lexicon rows use.
+char32_t term_fold(char32_t cp) { return cp == U'\u2019' ? U'\'' : fold_case(cp); }
+
+}  // namespace
+
 std::string normalize_term(std::string_view term) {
   // One pass, no DecodedText: every token's `lower` and every lexicon lookup comes through here.
   // Leading white space is skipped; later white space is copied as it comes, and the trailing run
@@ -29,7 +37,7 @@ std::string normalize_term(std::string_view term) {
     const bool space = is_space(cp);
     if (space && !started) continue;
     started = true;
-    if (!is_variation_selector(cp)) append_utf8(out, fold_case(cp));
+    if (!is_variation_selector(cp)) append_utf8(out, term_fold(cp));
     if (!space) kept = out.size();
   }
   out.resize(kept);
@@ -93,7 +101,7 @@ std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n,
   std::size_t matched = 0, best = 0, best_consumed = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (is_variation_selector(cps[i])) continue;
-    node = child((static_cast<std::uint64_t>(node) << 21) | fold_case(cps[i]));
+    node = child((static_cast<std::uint64_t>(node) << 21) | term_fold(cps[i]));
     if (node < 0) break;
     ++matched;
     if (nodes_[static_cast<std::size_t>(node)].terminal) {

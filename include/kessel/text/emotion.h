@@ -61,7 +61,11 @@ Polarity default_polarity(
 // A mention is one lexicon term found in a text. Terms are found by forward maximum matching over
 // code points (Latin case-folded, emoji variation selectors ignored); emoji clusters, emoticons and
 // Weibo bracket emoticons are looked up as whole tokens (an emoji with a skin tone falls back to
-// its base emoji); a hashtag is looked up whole, then without its # (#rude -> rude). Punctuation is
+// its base emoji); a hashtag is looked up whole, then without its # (#rude -> rude), then by the
+// longest feeling term of four letters or more that opens or closes it (#lovealaskaair -> love;
+// #nothappy, a negator and the term, is negated as rule 5 negates); an English word stretched for
+// emphasis is looked up with each run of three or more of one letter cut to two, then to one
+// (sweeeet -> sweet), and counts as one degree word more. Punctuation is
 // looked up only as exasperation: a run of three or more ? / ？ as "???", a turn that is only dots
 // (。。。 ... ……) as "。。。" (the default lexicon shows both below the threshold).
 //

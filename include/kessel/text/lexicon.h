@@ -84,8 +84,8 @@ struct LoadReport {
   }
 };
 
-// Lowercases ASCII/Latin-1/fullwidth letters, drops emoji variation selectors (U+FE0E, U+FE0F) and
-// trims white space. Lexicon keys and lookups both go through it.
+// Lowercases ASCII/Latin-1/fullwidth letters, writes the typographic apostrophe ’ as ', drops emoji
+// variation selectors (U+FE0E, U+FE0F) and trims white space. Lexicon keys and lookups both go through it.
 std::string normalize_term(std::string_view term);
 
 // A trie over normalized code points for forward maximum matching.
@@ -93,7 +93,7 @@ class TermMatcher {
  public:
   void insert(std::string_view normalized_term);
   // Length in code points of the longest term starting at cps[0] (0 when none). The text is folded
-  // with fold_case and variation selectors are skipped while matching; `consumed` receives the
+  // as normalize_term folds it (case, ’ as ') and variation selectors are skipped while matching; `consumed` receives the
   // number of text code points covered (>= the returned term length when selectors were skipped).
   std::size_t longest_match(const char32_t* cps, std::size_t n, std::size_t* consumed) const;
   std::size_t size() const { return terms_; }

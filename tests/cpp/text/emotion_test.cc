@@ -255,6 +255,12 @@ std::vector<std::string> expressed(std::string_view text, const Lexicon& lex = d
 }
 using Terms = std::vector<std::string>;
 
+float strength_of(std::string_view text) {
+  float best = 0.0f;
+  for (const auto& m : lexicon_emotions(text, default_lexicon(), 0)) best = std::max(best, m.strength);
+  return best;
+}
+
 TEST(Detect, NeverWithADegreeWordIsEmphasis) {
   EXPECT_EQ(expressed("I have never been this angry"), Terms{"angry:anger"});
   EXPECT_EQ(expressed("never been so disappointed"), Terms{"so disappointed:sadness"});
@@ -304,7 +310,7 @@ TEST(Detect, AuditNegationCases) {
       {"I have never been this angry", {"angry:anger"}},
       {"nobody helped, so frustrated", {"frustrated:anger"}},
       {"no help at all, furious", {"furious:anger"}},
-      {"nothing works, this is ridiculous", {"ridiculous:anger"}},
+      {"nothing works, this is ridiculous", {"nothing works:anger", "ridiculous:anger"}},
       {"not just late, ridiculous", {"ridiculous:anger"}},
       {"没有人管，气死我了", {"气死我了:anger"}},
       {"没人理我 无语", {"没人理:sadness", "无语:disgust"}},
@@ -315,6 +321,27 @@ TEST(Detect, AuditNegationCases) {
       {"you never answer, terrible service", {"terrible service:disgust"}},
       {"never again, awful", {"never again:anger", "awful:disgust"}}};
   for (const auto& [text, want] : cases) EXPECT_EQ(expressed(text), want) << text;
+}
+
+TEST(Detect, StretchedWordsCompoundHashtagsAndCurlyApostrophes) {
+  // A word stretched for emphasis is its plain word, and says it more strongly.
+  EXPECT_EQ(expressed("Sweeeet!"), Terms{"Sweeeet:joy"});
+  EXPECT_EQ(expressed("sooo angry"), Terms{"angry:anger"});
+  EXPECT_EQ(expressed("Why it's took so longgggg"), Terms{});  // "long" is no feeling
+  EXPECT_GT(strength_of("so annoyeddd"), strength_of("so annoyed"));
+  // A feeling word that opens or closes a compound hashtag; a negator and the word flip it.
+  EXPECT_EQ(expressed("an hour late again #notfastandimfurious"), Terms{"#notfastandimfurious:anger"});
+  EXPECT_EQ(expressed("home at last #lovealaskaair"), Terms{"#lovealaskaair:joy"});
+  EXPECT_EQ(expressed("my order is late #nothappy"), Terms{"~#nothappy:sadness"});
+  EXPECT_EQ(expressed("it was fine #notangry"), Terms{});
+  EXPECT_EQ(expressed("boarding now #travelday"), Terms{});  // nothing at either end
+  // Tweets write ’ as often as '.
+  EXPECT_EQ(expressed("I’m done with this"), Terms{"I’m done:anger"});
+  EXPECT_EQ(expressed("What’s wrong with you guys?"), Terms{"What’s wrong with you:anger"});
+  // Set phrases whose feeling word is no feeling: a hedge, a wish, an effort.
+  EXPECT_EQ(expressed("I am afraid that had no effect"), Terms{});
+  EXPECT_EQ(expressed("That would be great but I was kicked off the plane"), Terms{});
+  EXPECT_EQ(expressed("I'll do my best to wait"), Terms{});
 }
 
 // ---- kinds, strength, spans, language (issue 22)
