@@ -64,6 +64,13 @@ bool is_hedge(std::string_view two) {
   return std::find(std::begin(kHedges), std::end(kHedges), two) != std::end(kHedges);
 }
 
+// A condition (two characters): without it the sentence states as fact what was only supposed
+// ("如果是由配送原因导致的" must not become "是由配送原因导致的", nor "是会员的话…" "是会员的…").
+bool is_condition(std::string_view two) {
+  static constexpr std::string_view kConditions[] = {"如果", "假如", "要是", "若是", "假设", "除非", "只要", "万一", "的话"};
+  return std::find(std::begin(kConditions), std::end(kConditions), two) != std::end(kConditions);
+}
+
 bool first_cp_in(const text::Token& t, std::u32string_view set) {
   if (t.kind != text::TokenKind::cjk) return false;
   std::size_t at = 0;
@@ -134,7 +141,14 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // keeping it changes nothing. The tag and the word before it stay.
     const bool tag = ends_clause(tokens, i) && i > 0 && is_tag_particle(tokens, i);
     if (tag) guarded[i - 1] = 1;
-    const bool final_particle = (first_cp_in(t, U"吗么") && ends_clause(tokens, i)) || asking_ne || tag;
+    const bool final_ma = first_cp_in(t, U"吗么") && ends_clause(tokens, i);
+    const bool final_particle = final_ma || asking_ne || tag;
+    // What a final 吗 asks about stays with it: "您看可以吗" may become "可以吗", never "吗" alone.
+    // A pronoun there brings its verb (给我吗, not 我吗).
+    if (final_ma && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk) {
+      guarded[i - 1] = 1;
+      if (i > 1 && first_cp_in(tokens[i - 1], U"我你您他她") && tokens[i - 2].kind == text::TokenKind::cjk) guarded[i - 2] = 1;
+    }
     if (asking_ne) {
       // The question word asks with the 呢 ("什么原因…呢" must not become "原因…呢"): it stays, and its
       // word with it (什么, through word_keep).
@@ -185,6 +199,8 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // How sure the speaker is: "应该是付款了" must not become the certain "是付款" (a hedge word and
     // the whole of its word stay).
     if (i + 1 < T && is_hedge(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;
+    // A supposition stays one: its condition word stays whole.
+    if (i + 1 < T && is_condition(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;
     if (!is_negator_char(t)) continue;
     guarded[i] = 1;
     // A不A (能不能, 有没有) and X否 (是否, 能否): the A or X asks with the negator.

@@ -153,23 +153,24 @@ TEST(Compress, DeletionDropsLowTokensButKeepsEmotionTermsAndNeverEmptiesAUnit) {
   EXPECT_EQ(joined(units[0]), p.units[0].text);
 }
 
+// Weights that keep the given tokens alone: +30 on the features only they have, bias -10.
+std::vector<float> weights_keeping(const UnitTokens& u, const std::set<std::string>& kept) {
+  std::vector<float> w(998, 0.0f);
+  w.back() = -10.0f;
+  std::set<std::int32_t> others;
+  for (std::size_t i = 0; i < u.tokens.size(); ++i)
+    if (!kept.count(u.tokens[i].text)) others.insert(u.features_of(i).begin(), u.features_of(i).end());
+  for (std::size_t i = 0; i < u.tokens.size(); ++i)
+    if (kept.count(u.tokens[i].text))
+      for (auto id : u.features_of(i))
+        if (!others.count(id)) w[static_cast<std::size_t>(id)] += 30.0f;
+  return w;
+}
+
 TEST(Compress, DeletionNeverLeavesASingleCharacter) {
   auto d = make_dialogue({{Speaker::agent, {"好的"}}, {Speaker::agent, {"好的呀"}}});
   const Prepared p = prepare(d, lexicon());
   const auto units = compress_features(p, 997);
-  // Weights that keep the given tokens alone: +30 on the features only they have, bias -10.
-  auto weights_keeping = [&](const UnitTokens& u, const std::set<std::string>& kept) {
-    std::vector<float> w(998, 0.0f);
-    w.back() = -10.0f;
-    std::set<std::int32_t> others;
-    for (std::size_t i = 0; i < u.tokens.size(); ++i)
-      if (!kept.count(u.tokens[i].text)) others.insert(u.features_of(i).begin(), u.features_of(i).end());
-    for (std::size_t i = 0; i < u.tokens.size(); ++i)
-      if (kept.count(u.tokens[i].text))
-        for (auto id : u.features_of(i))
-          if (!others.count(id)) w[static_cast<std::size_t>(id)] += 30.0f;
-    return w;
-  };
   // "好的" cut to "的" reads as a cut word: the orphaned particle goes too, nothing is left, and the unit
   // is rendered whole; "好的呀" cut to "的呀" likewise loses its 的 and, one character left, is not offered.
   EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"的"}), 0.5f), "好的");
@@ -196,8 +197,9 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const auto units = compress_features(p, 97);
   std::vector<float> w(98, 0.0f);
   w.back() = -10.0f;  // every unguarded token deleted
-  // The negator with its verb, the whole A不A, the placeholder and the final 吗 stay.
-  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "没有更新能不能查[订单编号]吗");
+  // The negator with its verb, the whole A不A, the placeholder and the final 吗 with what it asks
+  // about (发了吗, not 吗) stay.
+  EXPECT_EQ(compress_unit(p.units[0], units[0], w, 0.5f), "没有更新能不能查[订单编号]发了吗");
   auto more = make_dialogue({{Speaker::customer, {"你们说今天到，我想知道啥时候发，您有新订单嘛"}}});
   const Prepared pm = prepare(more, lexicon());
   const auto um = compress_features(pm, 97);
@@ -227,6 +229,32 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   EXPECT_NE(compress_unit(ph.units[0], uh[0], w, 0.5f).find("应该"), std::string::npos);
   // Only the question mark would be left: no content token, so the unit is rendered whole.
   EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
+}
+
+TEST(Compress, AFinalMaKeepsWhatItAsksAbout) {
+  // "您看可以吗" had become "吗" (客服:帮申请专员处理，吗？); a pronoun there brings its verb (告诉你吗,
+  // not 你吗).
+  auto d = make_dialogue({{Speaker::agent, {"退款完成短信告知您，您看可以吗"}}, {Speaker::customer, {"现在告诉你吗"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 97);
+  std::vector<float> w(98, 0.0f);
+  w.back() = -10.0f;  // every unguarded token deleted
+  const std::string agent = compress_unit(p.units[0], units[0], w, 0.5f);
+  const std::string customer = compress_unit(p.units[1], units[1], w, 0.5f);
+  EXPECT_NE(agent.find("可以吗"), std::string::npos) << agent;
+  EXPECT_NE(customer.find("告诉你吗"), std::string::npos) << customer;
+}
+
+TEST(Compress, ASuppositionKeepsItsCondition) {
+  // "如果是由配送原因导致的" must not become the fact "是配送原因导致的", nor "是会员的话…" "是会员…".
+  auto d = make_dialogue({{Speaker::customer, {"如果是由配送原因导致的，是会员的话价格会更低"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 997);
+  const std::string kept = compress_unit(
+      p.units[0], units[0], weights_keeping(units[0], {"是", "配", "送", "原", "因", "导", "致", "会", "员", "价", "格", "低"}), 0.5f);
+  EXPECT_NE(kept.find("如果是"), std::string::npos) << kept;
+  EXPECT_NE(kept.find("会员的话"), std::string::npos) << kept;
+  EXPECT_EQ(kept.find("由"), std::string::npos) << kept;  // what is not guarded still goes
 }
 
 TEST(Compress, DeletionKeepsOrDropsWholeWords) {
