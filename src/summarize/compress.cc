@@ -437,6 +437,20 @@ void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   }
 }
 
+// A preposition whose pronoun went (为您配送 -> 为配送, 和您联系 -> 和联系, 跟您保证 -> 跟保证) reads as a cut:
+// it goes too (配送, 联系: the references' third person), unless a guard or an emotion mention holds
+// it or it is part of a longer word (因为, 为了, 跟进). 给 is not among them: 给我什么凭证 gives.
+void drop_stranded_prepositions(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  const bool words = tokens.words.size() == t.size();
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    if (!keep[i] || keep[i + 1] || tokens.forced[i] || (!tokens.guarded.empty() && tokens.guarded[i])) continue;
+    if (!first_cp_in(t[i], U"为和跟替向与") || !first_cp_in(t[i + 1], U"您你我他她")) continue;
+    const bool in_word = words && ((i > 0 && tokens.words[i - 1] == tokens.words[i]) || tokens.words[i + 1] == tokens.words[i]);
+    if (!in_word) keep[i] = 0;
+  }
+}
+
 // Whether the word [i, j) and the clause-final 了 at j are one unit of meaning: after a one-letter verb
 // 了 completes it (说明书扔了 must not become 说明书扔, nor 提交好了 提交好), and after 怎么 it asks
 // (这个商品怎么了 is "what is wrong with it", 商品怎么 nothing).
@@ -519,6 +533,7 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   const std::vector<float> p = keep_probabilities(tokens, weights);
   std::vector<char> keep = word_keep(tokens, p, threshold);
   drop_orphan_particles(tokens, keep);
+  drop_stranded_prepositions(tokens, keep);
   drop_lone_letters(tokens, keep);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty

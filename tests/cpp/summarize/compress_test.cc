@@ -245,6 +245,18 @@ TEST(Compress, AFinalMaKeepsWhatItAsksAbout) {
   EXPECT_NE(customer.find("告诉你吗"), std::string::npos) << customer;
 }
 
+TEST(Compress, APrepositionGoesWithItsPronoun) {
+  // 为您配送 without 您 is 为配送, a cut: the preposition goes with its pronoun (让站点配送); inside a
+  // longer word (因为) it stays.
+  auto d = make_dialogue({{Speaker::agent, {"那我让站点为您配送"}}, {Speaker::agent, {"因为您没在家"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 997);
+  const std::string sent = compress_unit(p.units[0], units[0], weights_keeping(units[0], {"让", "站", "点", "为", "配", "送"}), 0.5f);
+  EXPECT_EQ(sent, "让站点配送");
+  const std::string because = compress_unit(p.units[1], units[1], weights_keeping(units[1], {"因", "为", "没", "在", "家"}), 0.5f);
+  EXPECT_EQ(because, "因为没在家");
+}
+
 TEST(Compress, ASuppositionKeepsItsCondition) {
   // "如果是由配送原因导致的" must not become the fact "是配送原因导致的", nor "是会员的话…" "是会员…".
   auto d = make_dialogue({{Speaker::customer, {"如果是由配送原因导致的，是会员的话价格会更低"}}});
