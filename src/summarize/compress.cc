@@ -182,6 +182,15 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // and its measure word stay).
     if (first_cp_in(t, U"一二两三四五六七八九十百千万半几") && i + 1 < T && first_cp_in(tokens[i + 1], faith::kMeasureWords))
       guarded[i] = guarded[i + 1] = 1;
+    // Letters written against a number or placeholder are part of one code (VB[数字], JD123, 3C): the
+    // code stays whole.
+    const auto is_count = [](const text::Token& x) {
+      return x.kind == text::TokenKind::number || x.kind == text::TokenKind::placeholder;
+    };
+    if (t.kind == text::TokenKind::word &&
+        ((i + 1 < T && is_count(tokens[i + 1]) && tokens[i + 1].byte_start == t.byte_end) ||
+         (i > 0 && is_count(tokens[i - 1]) && tokens[i - 1].byte_end == t.byte_start)))
+      guarded[i] = 1;
     // A number in digits, or CSDS's [数字], keeps its unit: "签收起[数字]天内" must not become "签收起[数字]"
     // (how many of what is lost), nor "[数字]元" "[数字]".
     if ((t.kind == text::TokenKind::number || t.text == "[数字]") && i + 1 < T &&

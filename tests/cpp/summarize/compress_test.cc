@@ -257,6 +257,20 @@ TEST(Compress, APrepositionGoesWithItsPronoun) {
   EXPECT_EQ(because, "因为没在家");
 }
 
+TEST(Compress, LettersAgainstANumberAreOneCode) {
+  // VB[数字] (a waybill), 5L, 24h: the letters are part of the number; "运单[数字]" and "[数字]没有底板"
+  // had lost them.
+  auto d = make_dialogue({{Speaker::customer, {"运单VB[数字]，发现5L没有底板，24h内联系"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 97);
+  std::vector<float> w(98, 0.0f);
+  w.back() = -10.0f;  // every unguarded token deleted
+  const std::string kept = compress_unit(p.units[0], units[0], w, 0.5f);
+  EXPECT_NE(kept.find("VB[数字]"), std::string::npos) << kept;
+  EXPECT_NE(kept.find("5L"), std::string::npos) << kept;
+  EXPECT_NE(kept.find("24h"), std::string::npos) << kept;
+}
+
 TEST(Compress, ASuppositionKeepsItsCondition) {
   // "如果是由配送原因导致的" must not become the fact "是配送原因导致的", nor "是会员的话…" "是会员…".
   auto d = make_dialogue({{Speaker::customer, {"如果是由配送原因导致的，是会员的话价格会更低"}}});
