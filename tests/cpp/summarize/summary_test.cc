@@ -183,7 +183,7 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheStrongestEmotion) {
   auto adverb = make_dialogue({{Speaker::customer, {"My order never arrived.", "No, unfortunately"}},
                                {Speaker::agent, {"We will resend it today."}}});
   Prepared a = prepare(adverb, lexicon());
-  EXPECT_EQ(decode(a, s, o).summary, "Customer: My order never arrived. No, unfortunately");
+  EXPECT_EQ(decode(a, s, o).summary, "Customer: My order never arrived. No, unfortunately.");
   // English clauses also start at and / but / because, which they drop; "so" is left alone (mostly
   // the intensifier).
   auto conj = make_dialogue(
@@ -467,13 +467,14 @@ TEST(Summary, RedundancyControlNeverRepeatsAUnit) {
   o.skip_fillers = false;  // the repeat rule alone (with it on, a sign-off is never offered; below)
   Summary out = decode(p, s, o);
   ASSERT_EQ(out.sentences.size(), 3u);  // three distinct sentences; the repeats are refused
-  EXPECT_EQ(out.summary, "Customer: my package is late Agent: we are checking it -Chris");
+  // A sentence the data left without a stop gets one: the next speaker's words do not run on from it.
+  EXPECT_EQ(out.summary, "Customer: my package is late. Agent: we are checking it. -Chris.");
   // Without redundancy control (the published baselines) the ranking stands, repeats included.
   o.redundancy = 0.0f;
   EXPECT_EQ(decode(p, s, o).sentences.size(), 4u);
   o.skip_fillers = true;
-  EXPECT_EQ(decode(p, s, o).summary, "Customer: my package is late Agent: we are checking it Customer: my package is late! "
-                                     "Agent: We are checking it.");
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: my package is late. Agent: we are checking it. Customer: my package is "
+                                     "late! Agent: We are checking it.");
 }
 
 TEST(Summary, ScorerBudgetReplacesTheFixedCharBudget) {
