@@ -165,12 +165,28 @@ bool is_brand_pronoun(std::span<const Token> t, std::size_t i) {
   return (w == "My" || w == "Your") && !starts_sentence(t, i);
 }
 
+// Whether the words around token i are written in capitals ("WHY CAN'T I VIEW MY NOTIFICATIONS"): the
+// nearest word of two letters or more on each side that has one, and at least one such word.
+bool among_capitals(std::span<const Token> t, std::size_t i) {
+  bool any = false;
+  for (int dir : {-1, 1}) {
+    for (std::size_t j = i; dir < 0 ? j-- > 0 : ++j < t.size();) {
+      if (!is_word(t[j]) || t[j].text.size() < 2) continue;
+      if (!all_upper(t[j].text)) return false;
+      any = true;
+      break;
+    }
+  }
+  return any;
+}
+
 // `to` written the way the source token was: capitals kept, the first letter capitalized when the
-// source's was (the pronoun I only at a sentence's start), and the source's apostrophe.
-std::string styled(std::string to, const Token& source, bool sentence_start, bool pronoun_i) {
+// source's was (the pronoun I only at a sentence's start; all of it where the words around I are in
+// capitals, `shouted`), and the source's apostrophe.
+std::string styled(std::string to, const Token& source, bool sentence_start, bool pronoun_i, bool shouted = false) {
   if (source.text.find("\xE2\x80\x99") != std::string::npos)
     for (std::size_t at; (at = to.find('\'')) != std::string::npos;) to.replace(at, 1, "\xE2\x80\x99");
-  if (source.text.size() > 1 && all_upper(source.text) && !pronoun_i) {
+  if ((source.text.size() > 1 && all_upper(source.text) && !pronoun_i) || (pronoun_i && shouted)) {
     for (char& c : to)
       if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     return to;
@@ -277,7 +293,7 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
       continue;
     }
     const bool pronoun_i = k[0] == 'i';  // "I" is written in capitals anywhere; "the customer" is not
-    out[i] = styled(self + std::string(f->to), t[i], starts_sentence(t, i), pronoun_i);
+    out[i] = styled(self + std::string(f->to), t[i], starts_sentence(t, i), pronoun_i, pronoun_i && among_capitals(t, i));
     if (starts_sentence(t, i) && out[i][0] == 't') out[i][0] = 'T';
     self_named = true;
     if (speaker == text::Speaker::customer) customer_named = true;
@@ -333,7 +349,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
     return j < n && is_word(t[j]) && !forced[j] ? key[j] : none;
   };
   auto set = [&](std::size_t j, std::string_view to, bool pronoun_i = false) {
-    out[j] = styled(std::string(to), t[j], starts_sentence(t, j), pronoun_i);
+    out[j] = styled(std::string(to), t[j], starts_sentence(t, j), pronoun_i, pronoun_i && among_capitals(t, j));
   };
 
   bool first_person = false;  // a first-person word was rewritten

@@ -49,6 +49,13 @@ TEST(ReportedSpeech, IAmAfraidBeforeAClauseIsARegretNotAFear) {
   EXPECT_EQ(rendered("We can't refund it, I'm afraid.", Speaker::agent).find("afraid"), std::string::npos);
 }
 
+TEST(ReportedSpeech, ATweetInCapitalsKeepsItsCapitals) {
+  // The pronoun I is a capital anywhere; among words in capitals its report is in capitals too.
+  EXPECT_EQ(reported("MY PHONE IS UNLOCKED SO WHY CAN'T I VIEW MY NOTIFICATIONS", Speaker::customer),
+            "THE CUSTOMER'S PHONE IS UNLOCKED SO WHY CAN'T THEY VIEW THEIR NOTIFICATIONS");
+  EXPECT_EQ(reported("so why can't I view it", Speaker::customer), "so why can't the customer view it");
+}
+
 TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   EXPECT_EQ(reported("I am so angry, my order never came and they charged me twice", Speaker::customer),
             "The customer is so angry, their order never came and they charged them twice");
