@@ -42,6 +42,16 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
       {"我是怕不够", "怕不够", "cue:worry", Emotion::fear},
       {"就是因为颜色不一样就便宜那么多啊?", "那么多", "cue:size", Emotion::surprise},
       {"等也不是，退款也不是", "等也不是，退款也不是", "cue:dilemma", Emotion::anger},
+      {"说十三号送货咋取消了", "咋取消了", "cue:sudden_change", Emotion::surprise},
+      {"以前是一罐，怎么升价啦?", "怎么升价啦", "cue:sudden_change", Emotion::surprise},
+      {"那买来有何用?", "有何用", "cue:pointless", Emotion::anger},
+      {"到底是哪个支付方式?", "到底是哪个支付方式", "cue:after_all", Emotion::anger},
+      {"一点变化都没有", "一点变化都没有", "cue:not_even", Emotion::anger},
+      {"这都不可以啊", "这都不可以啊", "cue:not_even", Emotion::anger},
+      {"这才几天", "这才几天", "cue:only_days", Emotion::anger},
+      {"之前的问题还没解决啊?", "还没解决啊?", "cue:still_unsolved", Emotion::anger},
+      {"都两天了", "都两天了", "cue:duration", Emotion::anger},
+      {"聊了半天还是机器", "半天还", "cue:duration", Emotion::anger},
   };
   for (const Case& c : cases) {
     const auto ms = cues_in(c.text);
@@ -53,6 +63,13 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
     EXPECT_TRUE(ms[0].expressed) << c.text;
     EXPECT_EQ(ms[0].turn, 3);
   }
+}
+
+TEST(EmotionCues, ChineseLookAlikesAreNoCue) {
+  // "How is it going" and "what to do" are questions, "these two days" a time, "that does not
+  // matter" a reassurance.
+  for (const char* text : {"现在怎么样了", "那怎么办了", "这两天会到吗", "这都没关系的", "咋样了"})
+    EXPECT_TRUE(cues_in(text).empty()) << text;
 }
 
 TEST(EmotionCues, EnglishConstructionsIgnoreCaseAndCurlyApostrophes) {
