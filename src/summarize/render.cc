@@ -268,15 +268,16 @@ bool continues(const Prepared& p, const SummarySentence& prev, const SummarySent
   return true;
 }
 
-// English: a sentence whose unit ended without a stop (a sign-off or link removed after it: "...on a
-// later train ^CB") ends in one, so that the next sentence, perhaps the other speaker's, does not run
-// on from it ("...on a later train Virgin staff or ..."). Only after a letter or digit: an emoji, a
-// closing bracket or quote, or a mark already ends it.
-void close_english(std::string& sentence) {
-  std::size_t end = sentence.size();
-  while (end > 0 && text::is_space(static_cast<unsigned char>(sentence[end - 1]))) --end;
-  sentence.resize(end);
-  if (end > 0 && std::isalnum(static_cast<unsigned char>(sentence[end - 1]))) sentence += '.';
+// English: in the summary, a sentence whose unit ended without a stop (a sign-off or link removed after
+// it: "...on a later train ^CB") ends in one, so that the next sentence, perhaps the other speaker's,
+// does not run on from it ("...on a later train Virgin staff or ..."). Only after a letter or digit:
+// an emoji, a closing bracket or quote, or a mark already ends it. The sentence's own text stays as
+// the unit wrote it.
+void close_english(std::string& summary) {
+  std::size_t end = summary.size();
+  while (end > 0 && text::is_space(static_cast<unsigned char>(summary[end - 1]))) --end;
+  summary.resize(end);
+  if (end > 0 && std::isalnum(static_cast<unsigned char>(summary[end - 1]))) summary += '.';
 }
 
 void assemble(Summary& out, const Prepared& p) {
@@ -295,10 +296,9 @@ void assemble(Summary& out, const Prepared& p) {
       else if (stop_ends) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + s.body);
       else out.summary += s.body;
     } else {
-      close_english(s.body);
-      close_english(s.text);
-      if (!out.summary.empty()) out.summary += ' ';
       out.summary += s.shares_label ? s.body : s.text;  // a report's text is its body
+      close_english(out.summary);
+      if (i + 1 < out.sentences.size()) out.summary += ' ';
     }
   }
 }

@@ -73,7 +73,8 @@ def core(sentence_text, lang):
 
 def render_summary(sentences, lang, turns):
     """The summary string the sentences make: consecutive sentences of one speaker share one label
-    (zh "用户:A，B。", en "Customer: A B") unless a turn of the other speaker lies between them."""
+    (zh "用户:A，B。", en "Customer: A B") unless a turn of the other speaker lies between them. In
+    English a sentence that ends in a letter or digit gets a stop in the summary (not in its own text)."""
     out, last, last_turn = "", None, None
     for s in sentences:
         prefix, body = core(s["text"], lang)
@@ -88,7 +89,9 @@ def render_summary(sentences, lang, turns):
             else:
                 out += body + mark
         else:
-            out = (out + " " if out else "") + (body if shares else s["text"])
+            out = (out + " " if out else "") + (body if shares else s["text"]).rstrip()
+            if out and out[-1].isascii() and out[-1].isalnum():
+                out += "."
         last, last_turn = prefix, s["turn"]
     return out
 
