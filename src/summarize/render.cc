@@ -13,6 +13,10 @@ namespace kessel::summarize {
 
 namespace render {
 
+// White space among a UTF-8 string's bytes: ASCII only, since a byte of 0x80 or more is part of a
+// multi-byte character (the last byte of 🙅 is 0x85, which as a code point would be NEL).
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
 bool is_terminal_punct(char32_t cp) {
   switch (cp) {
     case U'。': case U'！': case U'？': case U'!': case U'?': case U'；': case U';':
@@ -148,7 +152,7 @@ std::string body(const std::string& text, Lang lang, bool question) {
     // A sentence that ends in a colon introduced something the data left out (a link: "Please
     // answer our survey on this link:"); in a summary it introduces nothing, so it ends in a stop.
     std::size_t end = text.size();
-    while (end > 0 && text::is_space(static_cast<unsigned char>(text[end - 1]))) --end;
+    while (end > 0 && is_ascii_space(text[end - 1])) --end;
     if (end > 0 && text[end - 1] == ':') return text.substr(0, end - 1) + ".";
     return text;
   }
@@ -275,7 +279,7 @@ bool continues(const Prepared& p, const SummarySentence& prev, const SummarySent
 // the unit wrote it.
 void close_english(std::string& summary) {
   std::size_t end = summary.size();
-  while (end > 0 && text::is_space(static_cast<unsigned char>(summary[end - 1]))) --end;
+  while (end > 0 && is_ascii_space(summary[end - 1])) --end;
   summary.resize(end);
   if (end > 0 && std::isalnum(static_cast<unsigned char>(summary[end - 1]))) summary += '.';
 }

@@ -468,6 +468,15 @@ TEST(Summary, RedundancyControlNeverRepeatsAUnit) {
   Summary out = decode(p, s, o);
   ASSERT_EQ(out.sentences.size(), 3u);  // three distinct sentences; the repeats are refused
   // A sentence the data left without a stop gets one: the next speaker's words do not run on from it.
+  // An emoji whose last UTF-8 byte is 0x85 or 0xA0 (NEL and NBSP as code points) is not white space.
+  auto emoji = make_dialogue({{Speaker::customer, {"no refund yet \U0001F645"}}, {Speaker::agent, {"we are checking it"}}});
+  Prepared pe = prepare(emoji, lexicon());
+  UnitScores se;
+  se.salience = {1.0f, 0.9f};
+  DecodeOptions oe;
+  oe.max_sentences = 2;
+  oe.emotion_constraint = false;
+  EXPECT_EQ(decode(pe, se, oe).summary, "Customer: no refund yet \U0001F645 Agent: we are checking it.");
   EXPECT_EQ(out.summary, "Customer: my package is late. Agent: we are checking it. -Chris.");
   // Without redundancy control (the published baselines) the ranking stands, repeats included.
   o.redundancy = 0.0f;
