@@ -254,6 +254,30 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s) {
   return keeps_strongest_mention(c, s.units, s);
 }
 
+int verbatim_emotion_unit(const Context& c, const ConstrainedSelection& s) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || c.scores.unit_text.empty()) return -1;
+  int best = -1;
+  double best_strength = -1.0;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    const int u = p.mention_unit[m];
+    if (!p.mentions[m].expressed || u < 0 || std::find(s.units.begin(), s.units.end(), u) == s.units.end()) continue;
+    const double st = u == s.target ? 2.0 : strength(p, m);  // the learned target first
+    if (st > best_strength) best = u, best_strength = st;
+  }
+  if (best < 0 && s.target >= 0 && std::find(s.units.begin(), s.units.end(), s.target) != s.units.end()) best = s.target;
+  if (best < 0 || best == s.clause_unit) return -1;
+  const Unit& unit = p.units[static_cast<std::size_t>(best)];
+  if (unit.speaker != text::Speaker::customer || unit.chars > whole_unit_chars(p.lang)) return -1;
+  // Only within the char budget: the words deletion took must fit beside the rest.
+  if (c.max_chars > 0) {
+    int total = 0;
+    for (int v : s.units) total += c.unit_chars[static_cast<std::size_t>(v)];
+    if (total + unit.chars - c.unit_chars[static_cast<std::size_t>(best)] > c.max_chars) return -1;
+  }
+  return best;
+}
+
 ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order) {
   ConstrainedSelection out;
   out.units = selected;

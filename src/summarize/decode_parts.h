@@ -117,4 +117,12 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // order before the stop. The result's `target` is set even with the constraint off.
 ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selected, const std::vector<int>& order);
 
+// The selected Chinese customer unit that holds the summary's strongest expressed emotion (the
+// learned target when it is selected) and is shown in the customer's own words, without token
+// deletion: short (at most whole_unit_chars code points as written) and not cut to its emotion clause.
+// The feeling and its reason are one short sentence (你们这样经常降价，我都不敢买了), and a deleted word of
+// it (这样, 就, 我的) saves little and changes how it reads. -1 when none (English keeps its rendering:
+// reported speech).
+int verbatim_emotion_unit(const Context& c, const ConstrainedSelection& s);
+
 }  // namespace kessel::summarize::decoding

@@ -141,6 +141,17 @@ bool asks_without_mark(const std::string& text) {
   return zh_clause_asks(e.cps, begin, e.body_end);
 }
 
+std::string without_leading_marks(const std::string& text) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t next = at;
+    const char32_t cp = text::next_code_point(text, &next);
+    if (!text::is_space(cp) && std::u32string_view(U"，,。.、；;：:!！?？~～").find(cp) == std::u32string_view::npos) break;
+    at = next;
+  }
+  return text.substr(at);
+}
+
 std::string role_label(text::Speaker speaker, Lang lang) {
   const bool customer = speaker == text::Speaker::customer;
   if (lang == Lang::en) return customer ? "Customer: " : "Agent: ";

@@ -26,6 +26,9 @@ bool ends_as_question(const std::string& text);
 // (多少, 几号到, 为什么还没发货, 那什么时候到). Its body ends in 。 as the CSDS protocol splits there; the
 // particle or question word carries the question.
 bool asks_without_mark(const std::string& text);
+// The text without the separating marks (，。、；：！？~ and their ASCII forms) and white space it opens
+// with ("，这个就郁闷了" -> "这个就郁闷了"); an opening bracket stays ([数字]张没有).
+std::string without_leading_marks(const std::string& text);
 
 // zh: whether a text is nothing but a question's tail: 吗, 么, 呢, 嘛 or a question mark, with at most
 // three code points in all ("吗?", "？"). CSDS customers send it as a turn of its own.

@@ -93,6 +93,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   out.id = p.dialogue ? p.dialogue->id : "";
   out.constraint_bound = kept.bound;
   out.constraint_cost = kept.cost;
+  const int verbatim = options.emotion_constraint ? decoding::verbatim_emotion_unit(c, kept) : -1;
   std::vector<int>& units = kept.units;
   std::sort(units.begin(), units.end());
   for (int u : units) {
@@ -100,7 +101,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     SummarySentence s;
     const bool question = render::ends_as_question(u == kept.clause_unit ? kept.clause_text : p.units[ux].text) ||
                           (u != kept.clause_unit && render::asked_in_next_turn(p, ux));
-    s.body = render::body(u == kept.clause_unit ? kept.clause_shown : c.rendered(ux), p.lang, question);
+    const std::string shown = u == kept.clause_unit ? kept.clause_shown
+                              : u == verbatim       ? render::without_leading_marks(p.units[ux].text)
+                                                    : c.rendered(ux);
+    s.body = render::body(shown, p.lang, question);
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
         (question || render::asks_without_mark(source)))

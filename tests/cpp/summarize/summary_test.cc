@@ -387,6 +387,36 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(decode(pn, s, o).summary, "用户:询问打开之后呢。客服:这个没有办法修改呢。");
 }
 
+TEST(Summary, TheShortUnitOfTheStrongestFeelingIsShownInTheCustomersWords) {
+  auto d = make_dialogue({{Speaker::customer, {"，你们这样经常降价，我都不敢买了"}}, {Speaker::agent, {"亲亲这边为您申请价保哦"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_TRUE(p.customer_expressed_emotion());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f};
+  s.unit_text = {"你们经常降价，都不敢买了", "申请价保"};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  // Deletion's 你们经常降价，都不敢买了 is not what the customer wrote: the unit is shown whole, without the
+  // mark it opened with.
+  EXPECT_EQ(decode(p, s, o).summary, "用户:你们这样经常降价，我都不敢买了。客服:申请价保。");
+  // Within the char budget only: 12 + 4 compressed code points fit in 17, the whole unit (16) would not.
+  o.max_chars = 17;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:你们经常降价，都不敢买了。客服:申请价保。");
+  // A placeholder that opens the unit keeps its bracket.
+  auto bracket = make_dialogue({{Speaker::customer, {"[数字]张没有，没道理啊"}}});
+  Prepared pb = prepare(bracket, lexicon());
+  UnitScores sb;
+  sb.salience = {1.0f};
+  sb.unit_text = {"[数字]张没有，没道理"};
+  DecodeOptions ob;
+  EXPECT_EQ(decode(pb, sb, ob).summary, "用户:[数字]张没有，没道理啊。");
+  // Nor with the constraint off (no feeling is singled out).
+  o.max_chars = 0;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:你们经常降价，都不敢买了。客服:申请价保。");
+}
+
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
   auto d = make_dialogue({{Speaker::customer, {"您好请问我的快递什么时候到，气死我了"}},
                           {Speaker::agent, {"亲亲这边马上为您查询物流哦"}}});
