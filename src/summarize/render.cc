@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cwctype>
 #include <string_view>
 
 #include "kessel/text/segment.h"
@@ -201,16 +202,27 @@ bool is_clause_break(const std::vector<char32_t>& cps, std::size_t i) {
 // furious"). Not "so": without a comma before it, it is mostly the intensifier ("so angry").
 constexpr std::u32string_view kClauseConjunctions[] = {U"and", U"but", U"because"};
 
-// The length of the conjunction (lowercased) that starts at cps[i] and is followed by a space; 0 when none.
+// Whether the word w (lower case) starts at cps[i], in any case.
+bool word_at(const std::vector<char32_t>& cps, std::size_t i, std::u32string_view w) {
+  if (i + w.size() > cps.size()) return false;
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const char32_t c = cps[i + k];
+    if ((c >= U'A' && c <= U'Z' ? c - U'A' + U'a' : c) != w[k]) return false;
+  }
+  return true;
+}
+
+// The length of the conjunction (lowercased) that starts at cps[i] and is followed by a space; 0 when
+// none. "because of" is a preposition, not a clause ("because of #Fios being messed up" must not
+// leave "Of #Fios being messed up").
 std::size_t conjunction_at(const std::vector<char32_t>& cps, std::size_t i) {
   for (std::u32string_view w : kClauseConjunctions) {
-    if (i + w.size() >= cps.size() || !text::is_space(cps[i + w.size()])) continue;
-    bool same = true;
-    for (std::size_t k = 0; k < w.size() && same; ++k) {
-      const char32_t c = cps[i + k];
-      same = (c >= U'A' && c <= U'Z' ? c - U'A' + U'a' : c) == w[k];
-    }
-    if (same) return w.size();
+    if (i + w.size() >= cps.size() || !text::is_space(cps[i + w.size()]) || !word_at(cps, i, w)) continue;
+    std::size_t next = i + w.size();
+    while (next < cps.size() && text::is_space(cps[next])) ++next;
+    if (w == U"because" && word_at(cps, next, U"of") && (next + 2 == cps.size() || !std::iswalpha(static_cast<wint_t>(cps[next + 2]))))
+      return 0;
+    return w.size();
   }
   return 0;
 }

@@ -192,6 +192,15 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheStrongestEmotion) {
        {Speaker::agent, {"We will resend it today."}}});
   Prepared c = prepare(conj, lexicon());
   EXPECT_EQ(decode(c, s, o).summary, "Customer: My order never arrived. I am so angry.");
+  // "because of" is a preposition: "because of #Fios being messed up" is no clause of its own (it had
+  // left "Of #Fios being messed up.").
+  auto of = make_dialogue(
+      {{Speaker::customer, {"My order never arrived.",
+                            "All other channels are working and I am missing the game because of the box being so messed up"}},
+       {Speaker::agent, {"We will resend it today."}}});
+  Prepared po = prepare(of, lexicon());
+  EXPECT_EQ(decode(po, s, o).summary,
+            "Customer: My order never arrived. I am missing the game because of the box being so messed up.");
   // An ASCII , ; : breaks a clause only before a space: times, numbers and emoticons stay whole.
   auto colon = make_dialogue({{Speaker::customer, {"My order never arrived.", std::string("At 10:30 I was furious") + kLongTail}},
                               {Speaker::agent, {"We will resend it today."}}});
