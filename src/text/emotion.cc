@@ -497,19 +497,22 @@ std::string_view exasperation_term(const std::vector<char32_t>& cps,
 // An English word stretched for emphasis ("sweeeet", "sooo bad", "longgggg"): each run of three or
 // more of one ASCII letter cut to two, then to one. Empty when the word has no such run.
 std::vector<std::string> unstretched(std::string_view lower) {
-  std::string two, one;
+  // Most words are not stretched: they are told apart before anything is built (every English word
+  // without a lexicon entry comes through here).
   bool stretched = false;
+  for (std::size_t i = 2; i < lower.size() && !stretched; ++i)
+    stretched = lower[i] >= 'a' && lower[i] <= 'z' && lower[i] == lower[i - 1] && lower[i] == lower[i - 2];
+  if (!stretched) return {};
+  std::string two, one;
   for (std::size_t i = 0; i < lower.size();) {
     std::size_t j = i;
     while (j < lower.size() && lower[j] == lower[i]) ++j;
     const bool letter = lower[i] >= 'a' && lower[i] <= 'z';
     const std::size_t run = j - i;
-    stretched = stretched || (letter && run >= 3);
     two.append(letter ? std::min<std::size_t>(run, 2) : run, lower[i]);
     one.append(letter && run >= 3 ? 1 : run, lower[i]);
     i = j;
   }
-  if (!stretched) return {};
   return {two, one};
 }
 
