@@ -72,6 +72,15 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
 // nothing else remains, so that the decoder never selects the unit. EACA applies it to English units: a tweet's addressing (@AppleSupport) and links
 // are not what a summary reports, and no reference repeats them.
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens);
+
+// The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
+// white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
+// "好，，谢谢") is dropped too; punctuation that stood together in the source ("costs).", "?!") and
+// an opening bracket or quote at the start stay. The unit's own text when no content token is kept.
+// `forms`, when given, replaces each token with a non-empty entry (reported speech).
+std::string rebuild(const Unit& unit, std::span<const text::Token> tokens, const std::vector<char>& keep,
+                    const std::vector<std::string>* forms = nullptr);
+
 // How EACA renders an English unit: drop_addressing, and with `reported_speech` the unit's first and
 // second person rewritten into the third (reported_speech.h). `reported`, when given, says whether the
 // text was put into the third person (it is then shown without a role label: it names its speaker).

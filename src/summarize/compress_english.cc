@@ -1,0 +1,321 @@
+// English rendering of a unit (compress.h): addressing dropped (salutations, @mentions, links,
+// thread counters, sign-offs and thanks with a name), and with reported speech the first and second
+// person put into the third (reported_speech.h).
+#include <algorithm>
+#include <cctype>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kessel/text/utf8.h"
+#include "summarize/compress.h"
+#include "summarize/reported_speech.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+bool is_word(const text::Token& t) { return t.kind == text::TokenKind::word; }
+bool is_greeting(const std::string& lower) {
+  return lower == "hi" || lower == "hey" || lower == "hello" || lower == "hiya" || lower == "dear";
+}
+bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
+
+// Who a greeting addresses without naming anyone: "Hi there", "Hey guys", "Hello team".
+bool is_group_address(const std::string& lower) {
+  return lower == "there" || lower == "all" || lower == "guys" || lower == "folks" || lower == "team" ||
+         lower == "everyone" || lower == "everybody" || lower == "friends";
+}
+
+// "Hi there," / "Hello Shayc!" / "Hey," at the start of a unit: the greeting word, at most one more
+// word ("there", a name), then the , ! or . that ends the salutation. Without that mark the greeting
+// ends where the sentence starts ("Hey it would be nice", "Hi guys can you"), the word after it only
+// when it addresses a group ("Hi I need" keeps its I; "hi there is a problem" is "There is a
+// problem"). Returns the tokens to drop (0: none).
+std::size_t salutation_length(const std::vector<text::Token>& t) {
+  if (t.empty() || !is_word(t[0]) || !is_greeting(t[0].lower)) return 0;
+  std::size_t i = 1;
+  if (i < t.size() && is_word(t[i]) && (is_group_address(t[i].lower) || is_upper_ascii(t[i].text[0])))
+    ++i;
+  if (i < t.size() && t[i].kind == text::TokenKind::punct &&
+      (t[i].text == "," || t[i].text == "!" || t[i].text == "."))
+    return i + 1;
+  const std::size_t bare = t.size() > 1 && is_word(t[1]) && t[1].lower != "there" && is_group_address(t[1].lower) ? 2 : 1;
+  return bare < t.size() && is_word(t[bare]) ? bare : 0;
+}
+
+// An agent's sign-off at the end of t[first, limit): "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter
+// word that starts upper-case). A longer capitalized name is a sign-off too when nothing else is
+// left ("^CAR", "-Chris") or when the mark is written onto the name after a space or a full stop
+// ("... what the situation is.-Chris", "We'll look into it -Leighton"); a mark inside a word
+// ("e-Reader") is not one. Returns the index of the mark, or `limit` when there is none.
+std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+  if (limit < first + 2) return limit;
+  const auto& mark = t[limit - 2];
+  const auto& name = t[limit - 1];
+  const bool mark_ok = mark.text == "^" || mark.text == "-" || mark.text == "*" || mark.text == "~";
+  if (!mark_ok || !is_word(name) || !is_upper_ascii(name.text[0])) return limit;
+  const bool alone = limit - first == 2;
+  const bool attached = mark.byte_end == name.byte_start &&
+                        std::all_of(name.text.begin(), name.text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  const bool set_off = limit - 2 > first && (t[limit - 3].byte_end < mark.byte_start ||
+                                              t[limit - 3].kind == text::TokenKind::punct);
+  return alone || name.text.size() <= 4 || (attached && set_off) ? limit - 2 : limit;
+}
+
+// A tweet thread's counter, "1/2" or "(2/3)": n/m with 1 <= n <= m <= 9 (not "24/7", "9/15", "0/10").
+bool is_thread_counter(const text::Token& t) {
+  const std::string& s = t.text;
+  return t.kind == text::TokenKind::number && s.size() == 3 && s[1] == '/' && s[0] >= '1' && s[0] <= '9' &&
+         s[2] >= '2' && s[2] <= '9' && s[0] <= s[2];
+}
+
+// The end of a thread counter that opens t[first, limit) ("2/2 Facebook by ...", "(1/2) ..."),
+// parentheses included, or `first` when there is none.
+std::size_t opening_counter_end(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+  const bool paren = first < limit && t[first].text == "(";
+  const std::size_t i = first + (paren ? 1 : 0);
+  if (i >= limit || !is_thread_counter(t[i])) return first;
+  if (!paren) return i + 1;
+  return i + 1 < limit && t[i + 1].text == ")" ? i + 2 : first;
+}
+
+// The start of a thread counter that closes t[first, limit) ("... ;) 1/3", "(2/2)"), or `limit`. Just
+// before a sign-off a lone digit is one too: the data split "1/2 ^XS" and kept "1 ^XS".
+std::size_t closing_counter_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit,
+                                  bool before_signoff) {
+  if (limit <= first) return limit;
+  if (is_thread_counter(t[limit - 1])) return limit - 1;
+  const std::string& last = t[limit - 1].text;
+  if (before_signoff && limit > first + 1 && t[limit - 1].kind == text::TokenKind::number && last.size() == 1 &&
+      last[0] >= '1' && last[0] <= '9')
+    return limit - 1;
+  if (limit >= first + 3 && t[limit - 1].text == ")" && is_thread_counter(t[limit - 2]) && t[limit - 3].text == "(")
+    return limit - 3;
+  return limit;
+}
+
+bool is_thanks_word(const std::string& lower) {
+  return lower == "thanks" || lower == "thx" || lower == "ty" || lower == "cheers" || lower == "regards";
+}
+
+// Where a thanks formula ("Thanks", "TY", "Cheers", "Thank you", "Kind regards") that ends
+// t[first, end) starts, or `end` when t[first, end) does not end with one.
+std::size_t thanks_formula_start(const std::vector<text::Token>& t, std::size_t first, std::size_t end) {
+  if (end == first || !is_word(t[end - 1])) return end;
+  const std::string& w = t[end - 1].lower;
+  const std::string before = end >= first + 2 && is_word(t[end - 2]) ? t[end - 2].lower : std::string();
+  if ((w == "you" && before == "thank") || (w == "thanks" && before == "many") ||
+      (w == "regards" && (before == "kind" || before == "best" || before == "warm")))
+    return end - 2;
+  return is_thanks_word(w) ? end - 1 : end;
+}
+
+// An agent's thanks with a name at the end of t[first, limit): "Thanks - Emma", "TY - Kelly.",
+// "Cheers, Steve", "Thanks-Mich", "Kind regards, Mahindra" (the name one capitalized word of any
+// length, the mark between them optional). When the name already went as a sign-off
+// (`named_after`: "Kind Regards - Rob"), the thanks alone. Returns where it starts, or `limit`.
+std::size_t thanks_signoff_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit,
+                                 bool named_after) {
+  std::size_t j = limit;
+  if (j > first && t[j - 1].text == ".") --j;
+  if (!named_after) {
+    if (j == first || !is_word(t[j - 1])) return limit;
+    // Written as one hyphenated word: "Thanks-Mich".
+    const std::string& w = t[j - 1].text;
+    const auto dash = w.find('-');
+    if (dash != std::string::npos && dash + 1 < w.size() && is_upper_ascii(w[dash + 1]) &&
+        is_thanks_word(t[j - 1].lower.substr(0, dash)))
+      return j - 1;
+    if (!is_upper_ascii(w[0])) return limit;
+    --j;  // the name
+  }
+  if (j > first && (t[j - 1].text == "," || t[j - 1].text == "-" || t[j - 1].text == "~")) --j;
+  const std::size_t start = thanks_formula_start(t, first, j);
+  return start < j ? start : limit;
+}
+
+// Where a unit's trailing addressing starts: sign-offs, thread counters and (agent units) a thanks
+// with a name, peeled from the end in any order ("Ty - Marian 2/2", "(1/2)^CB").
+std::size_t addressing_tail_start(const std::vector<text::Token>& t, std::size_t first, bool agent) {
+  std::size_t limit = t.size();
+  bool signed_off = false;
+  for (;;) {
+    std::size_t next = signature_start(t, first, limit);
+    const bool sign = next < limit;
+    if (next == limit) next = closing_counter_start(t, first, limit, signed_off);
+    if (next == limit && agent) next = thanks_signoff_start(t, first, limit, signed_off);
+    if (next == limit) {
+      // A name left alone once a counter or sign-off went ("Chris 2/2") signs the tweet off too.
+      const bool name_alone = agent && limit < t.size() && limit == first + 1 && is_word(t[first]) &&
+                              is_upper_ascii(t[first].text[0]);
+      return name_alone ? first : limit;
+    }
+    signed_off = signed_off || sign;
+    limit = next;
+  }
+}
+
+
+// A mention read as a name: without its @ ("@AmazonHelp" -> "AmazonHelp"); an anonymized handle
+// (TweetSumm's "@116057") stays as written, since a bare number would read as a quantity.
+std::string mention_as_name(const std::string& mention) {
+  const std::string name = mention.substr(1);
+  const bool digits = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+  return digits ? mention : name;
+}
+
+// When the unit's capitalized first word went (an idiom dropped: "I'm afraid we can't ..."), the first
+// word kept starts the sentence now: "We can't ...", "The agent can't ...". Forced tokens keep the
+// customer's spelling.
+// `token`, now the first of its sentence, written with a capital: its reported form (or its text) in
+// `form`, left empty when that is the text as written. A forced token keeps the customer's spelling.
+void capitalize_start(const text::Token& token, bool forced, std::string& form) {
+  if (forced) return;
+  if (form.empty()) form = token.text;
+  if (form[0] >= 'a' && form[0] <= 'z') form[0] = static_cast<char>(form[0] - 'a' + 'A');
+  if (form == token.text) form.clear();
+}
+
+void capitalize_new_start(std::span<const text::Token> t, const std::vector<char>& keep,
+                          const std::vector<char>& forced, std::vector<std::string>& forms) {
+  std::size_t first = 0;
+  while (first < t.size() && t[first].kind != text::TokenKind::word) ++first;
+  if (first == t.size() || keep[first] || t[first].text.empty() || t[first].text[0] < 'A' || t[first].text[0] > 'Z')
+    return;
+  for (std::size_t i = first + 1; i < t.size(); ++i)
+    if (keep[i] && t[i].kind == text::TokenKind::word) {
+      capitalize_start(t[i], forced[i], forms[i]);
+      return;
+    }
+}
+
+// A verb that makes a mention before it the sentence's subject.
+bool is_subject_verb(const std::string& lower) {
+  static constexpr std::string_view kVerbs[] = {"is", "are", "was", "were", "has", "have", "had", "keeps", "kept",
+                                                "won't", "can't", "cannot", "doesn't", "don't", "didn't", "isn't",
+                                                "wasn't", "did", "does", "will", "should", "needs", "sucks", "still"};
+  return std::find(std::begin(kVerbs), std::end(kVerbs), lower) != std::end(kVerbs);
+}
+
+// "Claim here: https://..." without its link ends in a colon that introduces nothing: a full stop.
+void close_dangling_colon(std::string& rendered, std::span<const text::Token> t, const std::vector<char>& keep) {
+  std::size_t last = t.size();
+  for (std::size_t i = t.size(); i-- > 0;)
+    if (keep[i]) {
+      last = i;
+      break;
+    }
+  if (last + 1 >= t.size() || t[last].text != ":" || rendered.empty() || rendered.back() != ':') return;
+  rendered.back() = '.';
+}
+
+}  // namespace
+
+std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
+
+std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech, bool* reported) {
+  if (reported != nullptr) *reported = false;
+  const auto& t = tokens.tokens;
+  std::vector<char> keep(t.size(), 1);
+  // Addressing is the @mentions and links before the first word and after the last; one inside the
+  // sentence is part of what it says ("Got an offer code from @AmazonHelp" must not become "Got an
+  // offer code from ."): a mention stays without its @, a link reads "the link".
+  std::size_t first_word = t.size(), last_word = 0;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (is_word(t[i])) {
+      first_word = std::min(first_word, i);
+      last_word = i;
+    }
+  std::vector<std::string> inner(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].kind != text::TokenKind::mention && t[i].kind != text::TokenKind::url) continue;
+    // Only after a word that takes it as an object ("from @AmazonHelp", "at https://..."): elsewhere a
+    // mention inside a unit is a vocative ("ok!! @jane! thanks") and a link an aside.
+    static constexpr std::string_view kBefore[] = {"from", "to", "at", "with", "by", "via", "on", "for", "contact",
+                                                   "call", "tweet", "dm", "message", "follow", "visit", "see",
+                                                   "here", "and", "or"};
+    // Words on both sides make it a part of the sentence too ("How can @SW_Help sell", "Let
+    // @British_Airways lose my bag"); dropping it would leave "How can sell". Not after a greeting
+    // ("Hey @jane it would be nice"): that is a vocative.
+    // Mentions in a row ("think @115725 @VerizonSupport is the worst") are one name: the last of the
+    // run stands for it, where the run is part of the sentence.
+    const bool mention = t[i].kind == text::TokenKind::mention;
+    std::size_t a = i, b = i + 1;
+    while (mention && a > 0 && t[a - 1].kind == text::TokenKind::mention) --a;
+    while (mention && b < t.size() && t[b].kind == text::TokenKind::mention) ++b;
+    const bool last_of_run = b == i + 1;
+    // "w/" is "with" ("engage w/@389184"; "w/" alone would be left dangling).
+    const bool after_with_slash = a >= 2 && a - 1 > first_word && t[a - 1].text == "/" && t[a - 2].lower == "w";
+    const bool after_taker = after_with_slash || (a > first_word && is_word(t[a - 1]) &&
+                                                  std::find(std::begin(kBefore), std::end(kBefore), t[a - 1].lower) != std::end(kBefore));
+    static constexpr std::string_view kGreeting[] = {"hey", "hi", "hello", "dear", "thanks", "thank", "cheers"};
+    const bool between_words = a > first_word && b <= last_word && is_word(t[a - 1]) && is_word(t[b]) &&
+                               std::find(std::begin(kGreeting), std::end(kGreeting), t[a - 1].lower) == std::end(kGreeting);
+    // A mention that opens the unit and runs on into a lower-case verb is its subject ("@116021 is
+    // really getting on my nerves"): without it the sentence would open on "is". A capital after the
+    // handle starts the sentence ("@Delta Is this normal?"), and the handle is addressing.
+    const bool subject = mention && a < first_word && b == first_word && b < t.size() && !is_upper_ascii(t[b].text[0]) &&
+                         is_subject_verb(t[b].lower);
+    if (last_of_run && (after_taker || (between_words && mention) || subject))
+      inner[i] = t[i].kind == text::TokenKind::mention ? mention_as_name(t[i].text) : std::string("the link");
+    else
+      keep[i] = 0;
+  }
+  // The salutation, sign-off and thread counters are found on the tokens that remain ("@jane Hi
+  // there, ..." too).
+  std::vector<text::Token> rest;
+  std::vector<std::size_t> where;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (keep[i]) {
+      rest.push_back(t[i]);
+      where.push_back(i);
+    }
+  const std::size_t greet = salutation_length(rest);
+  const std::size_t tail = std::max(greet, addressing_tail_start(rest, greet, unit.speaker == text::Speaker::agent));
+  // Where the unit's words now start: after the salutation and an opening thread counter.
+  const std::size_t lead = opening_counter_end(rest, greet, tail);
+  for (std::size_t k = 0; k < lead; ++k) keep[where[k]] = 0;
+  for (std::size_t k = tail; k < rest.size(); ++k) keep[where[k]] = 0;
+  bool dropped = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (tokens.forced[i]) keep[i] = 1;
+    dropped = dropped || !keep[i];
+  }
+  const bool regret = reported_speech && drop_regret_idiom(t, keep, tokens.forced);
+  dropped = dropped || regret;
+  std::vector<std::string> forms =
+      reported_speech ? reported_forms(t, unit.speaker, tokens.forced, keep) : std::vector<std::string>(t.size());
+  if (regret) capitalize_new_start(t, keep, tokens.forced, forms);
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (!inner[i].empty()) forms[i] = inner[i];
+  // An agent's request or question is reported as one: "Could you check X?" -> "They ask the customer
+  // to check X."; "Have you tried X?" -> "They ask whether the customer has tried X."
+  if (reported_speech && unit.speaker == text::Speaker::agent &&
+      (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
+    dropped = true;
+  if (reported != nullptr)
+    for (std::size_t i = 0; i < t.size() && !*reported; ++i) *reported = keep[i] && !forms[i].empty() && inner[i].empty();
+  // Without its salutation or counter the unit starts at the next word: "Hi there, we're on it" ->
+  // "We're on it" (an emotion mention keeps the customer's spelling).
+  for (std::size_t k = lead; lead > 0 && k < rest.size(); ++k) {
+    const std::size_t i = where[k];
+    if (!keep[i] || text::is_punctuation(t[i])) continue;
+    capitalize_start(t[i], tokens.forced[i], forms[i]);
+    break;
+  }
+  bool rewritten = false;
+  for (std::size_t i = 0; i < t.size(); ++i) rewritten = rewritten || (keep[i] && !forms[i].empty());
+  if (!dropped && !rewritten) return unit.text;
+  // A unit that was nothing but addressing ("@AppleSupport https://t.co/...") says nothing: empty, so
+  // the decoder never selects it.
+  bool content = false;
+  for (std::size_t i = 0; i < keep.size(); ++i) content = content || (keep[i] && !text::is_punctuation(t[i]));
+  if (!content) return std::string();
+  std::string rendered = rebuild(unit, t, keep, &forms);
+  close_dangling_colon(rendered, t, keep);
+  return rendered;
+}
+
+}  // namespace kessel::summarize
