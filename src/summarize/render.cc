@@ -71,6 +71,27 @@ bool is_trailing_symbol(char32_t cp) {
   return text::is_space(cp) || text::is_emoji_base(cp) || text::is_variation_selector(cp) || text::is_skin_tone(cp);
 }
 
+// Whether a Chinese clause (code points [begin, end)) ends in a question word that asks: 那个卡有什么用,
+// 这是为什么, 运费多少钱. Not after a negation (没什么, 没有什么用: "nothing") or 才 (这才几天: "only a few
+// days!"), nor where the clause says it does not know, find or mind (不知道为什么, 找不到在哪里, 随便什么,
+// 无论多少): the word is then indefinite.
+bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  static constexpr std::u32string_view kFinal[] = {U"什么用", U"啥用", U"什么意思", U"啥意思", U"什么时候", U"什么",
+                                                   U"啥", U"多少钱", U"多少", U"怎么样", U"怎么办", U"哪里",
+                                                   U"哪儿", U"哪个", U"几天", U"几号", U"几点", U"多久"};
+  const std::u32string_view clause(cps.data() + begin, end - begin);
+  for (std::u32string_view w : kFinal) {
+    if (clause.size() <= w.size() || clause.substr(clause.size() - w.size()) != w) continue;
+    const std::u32string_view before = clause.substr(0, clause.size() - w.size());
+    const std::u32string_view near = before.substr(before.size() > 2 ? before.size() - 2 : 0);
+    if (near.find_first_of(U"没不无才") != std::u32string_view::npos) return false;
+    for (std::u32string_view indefinite : {U"知道", U"清楚", U"明白", U"找不到", U"不记得", U"忘了", U"忘记", U"随便", U"无论", U"不管", U"都行", U"都可以"})
+      if (before.find(indefinite) != std::u32string_view::npos) return false;
+    return true;
+  }
+  return false;
+}
+
 // Whether a Chinese clause (code points [begin, end), marks already trimmed) asks without a question
 // mark: it ends in 吗 or 么 (after modal particles), or in 呢 with a question word before it
 // (什么原因申请退货的呢; a bare 呢 softens a statement: 这边帮您申请换货呢).
@@ -92,6 +113,7 @@ bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::si
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
+  if (ends_in_question_word(cps, lead, end)) return true;
   const char32_t last = cps[end - 1];
   if (last == U'吗' || last == U'么') return true;
   if (last != U'呢') return false;

@@ -54,7 +54,11 @@ const std::vector<EmotionCue>& emotion_cues() {
       {"repeated", Language::zh, L"(多次|好几次|几次了|好多次|[0-9一二三四五几]+遍了)", nullptr, Emotion::anger,
        kMild},
       {"sudden_change", Language::zh, L"(怎么|咋)(?!样|办)" ZH_CLAUSE L"{1,8}(了|啦)", nullptr, Emotion::surprise, kMild},
-      {"pointless", Language::zh, L"(有何用|有什么用|有啥用|要你们何用)", nullptr, Emotion::anger, kMild},
+      // "What use is it" asks in earnest (那个卡有什么用, 那保修卡有什么用): only its rhetorical forms are a
+      // cue, the literary 有何用, "what use is it still", "what use was buying it", or an exclaimed one.
+      {"pointless", Language::zh,
+       L"(有何用|要你们何用|还有(什么|啥)用|(买来|买了|要来)" ZH_CLAUSE L"{0,6}有(什么|啥)用|有(什么|啥)用(啊|呀)?[!！])",
+       nullptr, Emotion::anger, kMild},
       {"after_all", Language::zh, L"到底" ZH_CLAUSE L"{1,12}", nullptr, Emotion::anger, kMild},
       {"not_even", Language::zh, L"(一点" ZH_CLAUSE L"{0,6}都(没|不)" ZH_CLAUSE L"{0,4}|这都(不|没)(可以|行|能|有|到)" ZH_CLAUSE L"{0,6})",
        nullptr, Emotion::anger, kMild},

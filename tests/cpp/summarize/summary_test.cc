@@ -376,6 +376,16 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(decode(pw, s, o).summary,
             "用户:询问那什么时候发货，询问余额无法使用，为什么总是没反应啊，我不知道什么原因，什么时候都可以，"
             "询问如何申请开通分期付款。");
+  // A clause that ends in a question word asks too; after a negation or 才, or where the customer says
+  // they cannot find or do not know, the word is indefinite.
+  auto end_wh = make_dialogue({{Speaker::customer, {"那个卡有什么用"}},
+                               {Speaker::customer, {"上门取件多少钱"}},
+                               {Speaker::customer, {"这个没有什么用"}},
+                               {Speaker::customer, {"这才几天"}},
+                               {Speaker::customer, {"今天找不到在哪里呀"}}});
+  Prepared pe = prepare(end_wh, lexicon());
+  EXPECT_EQ(decode(pe, s, o).summary,
+            "用户:询问那个卡有什么用，询问上门取件多少钱，这个没有什么用，这才几天，今天找不到在哪里呀。");
   // A question whose 吗 came as a turn of its own asks; the tail alone is never shown.
   auto tail = make_dialogue({{Speaker::customer, {"这个手表二代的可以放副卡"}},
                              {Speaker::customer, {"吗?"}},

@@ -45,6 +45,8 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
       {"说十三号送货咋取消了", "咋取消了", "cue:sudden_change", Emotion::surprise},
       {"以前是一罐，怎么升价啦?", "怎么升价啦", "cue:sudden_change", Emotion::surprise},
       {"那买来有何用?", "有何用", "cue:pointless", Emotion::anger},
+      {"买了这个有什么用", "买了这个有什么用", "cue:pointless", Emotion::anger},
+      {"现在退了还有啥用", "还有啥用", "cue:pointless", Emotion::anger},
       {"到底是哪个支付方式?", "到底是哪个支付方式", "cue:after_all", Emotion::anger},
       {"一点变化都没有", "一点变化都没有", "cue:not_even", Emotion::anger},
       {"这都不可以啊", "这都不可以啊", "cue:not_even", Emotion::anger},
@@ -67,8 +69,9 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
 
 TEST(EmotionCues, ChineseLookAlikesAreNoCue) {
   // "How is it going" and "what to do" are questions, "these two days" a time, "that does not
-  // matter" a reassurance.
-  for (const char* text : {"现在怎么样了", "那怎么办了", "这两天会到吗", "这都没关系的", "咋样了"})
+  // matter" a reassurance; "what is that card for" asks in earnest.
+  for (const char* text : {"现在怎么样了", "那怎么办了", "这两天会到吗", "这都没关系的", "咋样了", "那个卡有什么用",
+                           "那保修卡有什么用"})
     EXPECT_TRUE(cues_in(text).empty()) << text;
 }
 
