@@ -251,6 +251,50 @@ bool ends_in_question_mark(std::span<const Token> t, const std::vector<std::size
 }
 
 
+// The verb after a singular noun that replaced I or we: "I am" / "we are" -> "is", "I was" -> "was",
+// "we have" -> "has"; an inverted "am I" / "are we" -> "is".
+constexpr std::array kSingular{
+    Form{"am", "is"},       Form{"are", "is"},     Form{"was", "was"},       Form{"were", "was"},
+    Form{"have", "has"},    Form{"do", "does"},    Form{"don't", "doesn't"}, Form{"haven't", "hasn't"},
+    Form{"aren't", "isn't"}, Form{"weren't", "wasn't"},
+};
+
+// A second verb of the same subject after "and" / "but" agrees with it too: "I've had my phone since
+// Thursday and still don't have my apps" -> "The customer has had their phone since Thursday and still
+// doesn't have their apps". The scan from `from` stops at the sentence's end, at another subject, a
+// modal, or an infinitive or clause that could own the verb ("I want you to fix it and call me", "we
+// will go ahead and send"), and after 15 words. After an auxiliary ("we have sent a report but
+// remember...") a bare base verb is an imperative as often, and stays.
+template <typename WordAt>
+void agree_coordinated_verb(std::span<const Token> t, const WordAt& word_at, std::vector<std::string>& out,
+                            std::size_t from, bool after_auxiliary) {
+  static constexpr auto kStops = std::to_array<std::string_view>(
+      {"you", "u", "he", "she", "it", "they", "we", "i", "there", "who", "which", "that", "to", "if", "when",
+       "because", "so", "or", "while", "until", "unless", "can", "could", "will", "would", "shall", "should",
+       "may", "might", "must", "let's", "please"});
+  if (contains(kAdverbs, word_at(from))) ++from;
+  if (find_form(kSingular, word_at(from)) != nullptr) after_auxiliary = true;
+  const std::size_t n = t.size();
+  for (std::size_t j = from, words = 0; j < n && words < 15; ++j) {
+    if (!is_word(t[j])) {
+      if (t[j].text.find_first_of(".!?;:") != std::string::npos) return;
+      continue;
+    }
+    ++words;
+    const std::string w = word_at(j);
+    if (contains(kStops, w)) return;
+    if (w != "and" && w != "but") continue;
+    std::size_t v = j + 1;
+    if (contains(kAdverbs, word_at(v))) ++v;
+    if (const Form* a = find_form(kSingular, word_at(v)); a != nullptr) {
+      out[v] = styled(std::string(a->to), t[v], false, false);
+    } else if (!after_auxiliary && contains(kBaseVerbs, word_at(v))) {
+      out[v] = third_person(t[v]);
+    }
+    return;
+  }
+}
+
 // The speaker's own first reference in a unit, named: "I'll record your feedback" -> "The agent will
 // record the customer's feedback", not "they'll record their feedback" (whose feedback?). The first
 // first-person word becomes "the customer" / "the agent" (with its verb agreeing: "I am" -> "the
@@ -297,14 +341,18 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
     if (starts_sentence(t, i) && out[i][0] == 't') out[i][0] = 'T';
     self_named = true;
     if (speaker == text::Speaker::customer) customer_named = true;
+    static constexpr auto kAgreeingSubjects =
+        std::to_array<std::string_view>({"i", "we", "i'm", "im", "we're", "i've", "ive", "we've"});
+    // Not in a question, where an auxiliary before the subject carries the tense ("Shall I cancel it and
+    // process a refund").
+    static constexpr auto kInverting = std::to_array<std::string_view>(
+        {"can", "could", "will", "would", "shall", "should", "may", "might", "must", "do", "did", "does", "am", "are",
+         "was", "were", "have", "had"});
+    if (contains(kAgreeingSubjects, k) && !contains(kInverting, word_at(i >= 1 ? i - 1 : n)))
+      agree_coordinated_verb(t, word_at, out, i + 1, k != "i" && k != "we");
     if (k != "i" && k != "we") continue;
     // The verb agrees with the singular noun: "I am" / "we are" -> "is", "I was" -> "was", "we have"
     // -> "has", "I need" -> "needs"; an inverted "am I" / "are we" -> "is".
-    static constexpr std::array kSingular{
-        Form{"am", "is"},       Form{"are", "is"},     Form{"was", "was"},       Form{"were", "was"},
-        Form{"have", "has"},    Form{"do", "does"},    Form{"don't", "doesn't"}, Form{"haven't", "hasn't"},
-        Form{"aren't", "isn't"}, Form{"weren't", "wasn't"},
-    };
     const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
     // After a modal the verb stays a base form: "what should I do" -> "what should the customer do".
     static constexpr auto kModals = std::to_array<std::string_view>(

@@ -68,6 +68,18 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   // An adverb between the subject and its verb, even one that is an emotion word (forced), is skipped.
   EXPECT_EQ(reported("you seriously think I have not reached out", Speaker::customer, "seriously"),
             "the company seriously thinks the customer has not reached out");
+  // A second verb of the same subject agrees too; one that another subject or an infinitive may own
+  // does not.
+  EXPECT_EQ(reported("I've had my phone since Thursday and still don't have my apps", Speaker::customer),
+            "The customer has had their phone since Thursday and still doesn't have their apps");
+  EXPECT_EQ(reported("I paid twice but need a refund", Speaker::customer), "The customer paid twice but needs a refund");
+  EXPECT_EQ(reported("I want you to check and call me", Speaker::customer),
+            "The customer wants the company to check and call them");
+  EXPECT_EQ(reported("We will go ahead and send a code", Speaker::agent), "The agent will go ahead and send a code");
+  EXPECT_EQ(reported("Shall I cancel it and process a refund?", Speaker::agent),
+            "Shall the agent cancel it and process a refund?");
+  EXPECT_EQ(reported("We have sent a report but remember you can call", Speaker::agent),
+            "The agent has sent a report but remember the customer can call");
   // After a modal the verb stays a base form.
   EXPECT_EQ(reported("So what should I do if I want some actual support", Speaker::customer),
             "So what should the customer do if they want some actual support");
