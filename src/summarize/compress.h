@@ -73,6 +73,11 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
 // are not what a summary reports, and no reference repeats them.
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens);
 
+// Whether an English unit's tokens open (after their @mentions) with a thread counter past the first
+// ("2/2", "(3/3)") or a continuation mark ("-(contd)"): the tweet goes on with what its speaker's
+// previous tweet left open ("...by responding with" / "-(contd)any letter or number...").
+bool continues_thread(std::span<const text::Token> t);
+
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
 // "好，，谢谢") is dropped too; punctuation that stood together in the source ("costs).", "?!") and

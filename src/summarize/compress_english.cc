@@ -71,9 +71,27 @@ bool is_thread_counter(const text::Token& t) {
          s[2] >= '2' && s[2] <= '9' && s[0] <= s[2];
 }
 
+// The end of a written continuation mark that opens t[first, limit) ("-(contd)any letter...", "(cont'd)
+// ...", "...cont"), or `first` when there is none.
+std::size_t continuation_mark_end(std::span<const text::Token> t, std::size_t first, std::size_t limit) {
+  std::size_t i = first;
+  if (i < limit && (t[i].text == "-" || t[i].text == "..." || t[i].text == "\xE2\x80\xA6")) ++i;
+  const bool paren = i < limit && t[i].text == "(";
+  if (paren) ++i;
+  static constexpr std::string_view kMarks[] = {"contd", "cont'd", "cont", "continued", "ctd"};
+  if (i >= limit || t[i].kind != text::TokenKind::word ||
+      std::find(std::begin(kMarks), std::end(kMarks), t[i].lower) == std::end(kMarks))
+    return first;
+  ++i;
+  if (i < limit && t[i].text == ".") ++i;
+  if (paren) return i < limit && t[i].text == ")" ? i + 1 : first;
+  return i;
+}
+
 // The end of a thread counter that opens t[first, limit) ("2/2 Facebook by ...", "(1/2) ..."),
-// parentheses included, or `first` when there is none.
+// parentheses included, or a continuation mark's, or `first` when there is none.
 std::size_t opening_counter_end(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+  if (const std::size_t mark = continuation_mark_end(t, first, limit); mark > first) return mark;
   const bool paren = first < limit && t[first].text == "(";
   const std::size_t i = first + (paren ? 1 : 0);
   if (i >= limit || !is_thread_counter(t[i])) return first;
@@ -214,6 +232,14 @@ void close_dangling_colon(std::string& rendered, std::span<const text::Token> t,
 }  // namespace
 
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
+
+bool continues_thread(std::span<const text::Token> t) {
+  std::size_t i = 0;
+  while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
+  if (continuation_mark_end(t, i, t.size()) > i) return true;
+  if (i < t.size() && t[i].text == "(") ++i;
+  return i < t.size() && is_thread_counter(t[i]) && t[i].text[0] >= '2';
+}
 
 std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech, bool* reported) {
   if (reported != nullptr) *reported = false;

@@ -8,6 +8,7 @@
 
 #include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
+#include "summarize/compress.h"
 #include "summarize/faith_cues.h"
 
 namespace kessel::summarize {
@@ -329,6 +330,27 @@ void close_english(std::string& summary) {
   if (end > 0 && std::isalnum(static_cast<unsigned char>(summary[end - 1]))) summary += '.';
 }
 
+// English: whether `next` goes on with the sentence `prev` left open, one tweet of a thread after the
+// other (continues_thread) with its mark dropped, so that the summary joins them: "...by responding with any letter or
+// number...", not "...by responding with. Agent: Any letter or number...". `open_end` says the summary
+// so far ends without a stop.
+bool joins_thread(const Prepared& p, const SummarySentence& prev, const SummarySentence& next, bool open_end) {
+  if (!open_end || next.reported || next.unit != prev.unit + 1) return false;
+  const auto u = static_cast<std::size_t>(next.unit);
+  // A body that still shows its mark (a baseline renders units as written) is not joined.
+  return p.units[u].speaker == p.units[static_cast<std::size_t>(prev.unit)].speaker && u < p.unit_tokens.size() &&
+         continues_thread(p.unit_tokens[u]) && !continues_thread(text::tokenize(next.body));
+}
+
+// A body that goes on with an open sentence: its initial in lower case unless its first word is
+// written in capitals ("Any letter" -> "any letter", "DM us" stays).
+std::string continued_body(std::string body) {
+  if (body.size() >= 2 && std::isupper(static_cast<unsigned char>(body[0])) &&
+      !std::isupper(static_cast<unsigned char>(body[1])))
+    body[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(body[0])));
+  return body;
+}
+
 void assemble(Summary& out, const Prepared& p) {
   static const std::string kStop = "。";
   out.summary.clear();
@@ -345,11 +367,21 @@ void assemble(Summary& out, const Prepared& p) {
       else if (stop_ends) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + s.body);
       else out.summary += s.body;
     } else {
+      while (!out.summary.empty() && is_ascii_space(out.summary.back())) out.summary.pop_back();
+      const bool open_end = !out.summary.empty() && std::isalnum(static_cast<unsigned char>(out.summary.back()));
+      if (i > 0 && joins_thread(p, out.sentences[i - 1], s, open_end)) {
+        s.shares_label = true;
+        out.summary += ' ' + continued_body(s.body);
+        continue;
+      }
+      if (i > 0) {
+        close_english(out.summary);
+        out.summary += ' ';
+      }
       out.summary += s.shares_label ? s.body : s.text;  // a report's text is its body
-      close_english(out.summary);
-      if (i + 1 < out.sentences.size()) out.summary += ' ';
     }
   }
+  if (p.lang == Lang::en) close_english(out.summary);
 }
 
 }  // namespace render

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "kessel/error.h"
+#include "summarize/compress.h"
 #include "test_dialogues.h"
 
 namespace kessel::summarize {
@@ -344,6 +345,28 @@ TEST(Summary, TurnsOfOneSpeakerAcrossTheOtherSpeakerAreNotMerged) {
   s.salience = {1.0f, 0.0f, 0.9f};
   o.max_sentences = 2;
   EXPECT_EQ(decode(q, s, o).summary, "Customer: Can you deliver it? Customer: Great, I will order now.");
+}
+
+TEST(Summary, AnEnglishSentenceLeftOpenGoesOnInTheSpeakersNextTweet) {
+  auto d = make_dialogue({{Speaker::agent, {"@318819 Use the hakikisha service by responding with"}},
+                          {Speaker::agent, {"@318819 -(contd)any letter or number within 25 seconds."}},
+                          {Speaker::customer, {"Thank you so much"}}});
+  Prepared p = prepare(d, lexicon());
+  const auto tokens = unit_tokens(p);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.1f};
+  for (std::size_t u = 0; u < p.units.size(); ++u) s.unit_text.push_back(render_english(p.units[u], tokens[u], false));
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Agent: Use the hakikisha service by responding with any letter or number within 25 seconds.");
+  // Rendered as written (a baseline), the mark stays and so does the break.
+  s.unit_text.clear();
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Agent: @318819 Use the hakikisha service by responding with. @318819 -(contd)any letter or number within 25 "
+            "seconds.");
 }
 
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
