@@ -104,14 +104,14 @@ std::size_t question_word_before(std::span<const text::Token> tokens, std::size_
 
 // Whether a 呢 at i asks: its clause holds a question word (什么 怎么 哪 谁 几 啥 咋 多少 如何) or opens
 // with 那. Without one it softens a statement (这边帮您申请换货呢).
-bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i) {
+bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool customer) {
   std::size_t start = i;
   while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
   if (tokens[start].text == "那") return true;
   std::u32string before;  // 打开之后呢: the clause before the 呢 asks what comes next
   for (std::size_t j = start; j < i; ++j)
     for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) before.push_back(cp);
-  if (faith::asks_what_next(before)) return true;
+  if (faith::asks_what_next(before) || (customer && faith::asks_about_bare_noun(before))) return true;
   return question_word_before(tokens, start, i) < i;
 }
 
@@ -126,15 +126,15 @@ bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
 // The meaning guards of a zh unit's tokens (compress.h): what deletion must keep so that the sentence
 // neither flips nor stops asking. A negator (its word, through word_keep) and the word it negates, the
 // next word of its clause ("快递还没到" may become "没到", never "没" or "还到"); a clause-final question
-// particle 吗 么 呢 (么 ends 什么 and 怎么 too); the question words 谁 哪 啥 咋; question marks; numbers and
-// placeholders.
-std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<const int> words) {
+// particle 吗 么 呢 (么 ends 什么 and 怎么 too; 呢 where it asks: asks_with_ne, and after a customer's bare
+// noun, 手机呢); the question words 谁 哪 啥 咋; question marks; numbers and placeholders.
+std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<const int> words, bool customer) {
   const std::size_t T = tokens.size();
   std::vector<char> guarded(T, 0);
   auto word_of = [&](std::size_t i) { return words.size() == T ? words[i] : static_cast<int>(i); };
   for (std::size_t i = 0; i < T; ++i) {
     const text::Token& t = tokens[i];
-    const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i) && ends_clause(tokens, i);
+    const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i, customer) && ends_clause(tokens, i);
     // A clause-final 吧 or 嘛 asks for agreement or presumes ("不需要自己承担运费是吧", "数据线里面有吧",
     // "您有新订单嘛"; the typo 把 too, is_tag_particle); without it the sentence asserts. Where it only softens a suggestion ("您先试试吧")
     // keeping it changes nothing. The tag and the word before it stay.
@@ -245,7 +245,7 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
     out[u].forced.assign(out[u].tokens.size(), 0);
     out[u].guarded.assign(out[u].tokens.size(), 0);
     if (u < p.unit_token_words.size()) out[u].words = p.unit_token_words[u];
-    if (p.lang == Lang::zh) out[u].guarded = meaning_guards(out[u].tokens, out[u].words);
+    if (p.lang == Lang::zh) out[u].guarded = meaning_guards(out[u].tokens, out[u].words, p.units[u].speaker == text::Speaker::customer);
   }
   // Expressed customer emotion mentions: their clauses stay (force_clause). Tokens are in text order, so the ones a
   // mention overlaps start at the first that ends after it starts (one linear scan per mention was

@@ -67,7 +67,8 @@ int answered_unit(const Context& c, std::size_t u);
 // kFragmentZh letters (en: kFragmentEn words), that answers no question (answers), asks nothing and
 // holds no expressed customer emotion: "客服:预计。" (the agent went on in the next turn), "用户:改。".
 // The customer's first content unit is no fragment: it names the topic ("用户:退货。"). A short
-// resignation (rule 8) with nothing it answers is one: "用户:好吧。" alone says nothing.
+// resignation (rule 8) with nothing it answers is one: "用户:好吧。" alone says nothing. So is a word or
+// two added after a question in the same turn (我的订单还能到吗?今天 -> "用户:今天。").
 inline constexpr int kFragmentZh = 2, kFragmentEn = 1;
 bool is_fragment(const Context& c, std::size_t u);
 

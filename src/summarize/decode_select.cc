@@ -232,6 +232,13 @@ int answered_unit(const Context& c, std::size_t u) {
   return -1;
 }
 
+// zh: whether unit u is a word or two its speaker added after a question in the same turn
+// (我的订单还能到吗?今天): it belongs to the question and says nothing alone ("用户:今天。").
+bool adds_to_a_question(const Prepared& p, std::size_t u) {
+  if (p.lang != Lang::zh || u == 0 || p.units[u - 1].turn != p.units[u].turn) return false;
+  return rendered_size(p.units[u].text, p.lang) <= kFragmentZh && asks(p, u - 1) && !asks(p, u);
+}
+
 bool is_fragment(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   // A short resignation says nothing without what it gives in to (用户:好吧。).
@@ -240,6 +247,7 @@ bool is_fragment(const Context& c, std::size_t u) {
     return c.answers[u] < 0 && c.turn_letters[u] <= short_answer;
   if (!c.selectable[u] || c.expressed[u] != Context::Expressed::none) return false;
   if (p.lang == Lang::zh && render::is_question_tail(p.units[u].text)) return true;  // "吗?": the turn before asks
+  if (adds_to_a_question(p, u)) return true;
   if (c.answers[u] >= 0 || asks(p, u)) return false;
   const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;
   if (c.turn_letters[u] > limit) return false;

@@ -119,7 +119,8 @@ bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::si
   if (last == U'吗' || last == U'么') return true;
   if (last != U'呢') return false;
   if (cps[begin] == U'那') return true;  // 那我的钱呢
-  if (faith::asks_what_next(std::u32string_view(cps.data() + begin, end - 1 - begin))) return true;  // 打开之后呢
+  const std::u32string_view before_ne(cps.data() + begin, end - 1 - begin);
+  if (faith::asks_what_next(before_ne) || faith::asks_about_bare_noun(before_ne)) return true;  // 打开之后呢, 手机呢
   for (std::size_t i = begin; i + 1 < end; ++i) {
     if (std::u32string_view(U"么哪谁几啥咋").find(cps[i]) != std::u32string_view::npos) return true;
     if (i + 2 < end && ((cps[i] == U'多' && cps[i + 1] == U'少') || (cps[i] == U'如' && cps[i + 1] == U'何')))

@@ -181,5 +181,17 @@ TEST(AnswerContext, AResignationWithNothingItAnswersIsAFragment) {
   EXPECT_EQ(decode(p, s, options(3)).summary, "用户:我想修改收货地址。");
 }
 
+TEST(AnswerContext, AWordAddedAfterAQuestionIsAFragment) {
+  // 今天 after 还能到吗? in the same turn belongs to the question; alone it says nothing.
+  auto d = make_dialogue({{Speaker::customer, {"我的订单还能到吗?", "今天"}}, {Speaker::agent, {"能到的，请您放心"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {0.5f, 1.0f, 0.4f};
+  const Summary out = decode(p, s, options(3));
+  for (const auto& sentence : out.sentences) EXPECT_NE(sentence.unit, 1) << out.summary;
+  EXPECT_EQ(out.summary.find("今天。"), std::string::npos) << out.summary;
+}
+
 }  // namespace
 }  // namespace kessel::summarize

@@ -409,6 +409,17 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   Prepared pe = prepare(end_wh, lexicon());
   EXPECT_EQ(decode(pe, s, o).summary,
             "用户:询问那个卡有什么用，询问上门取件多少钱，这个没有什么用，这才几天，今天找不到在哪里呀。");
+  // A customer's bare noun with 呢 asks "what about it?"; a call or a softened statement does not.
+  auto about = make_dialogue({{Speaker::customer, {"手机呢"}},
+                              {Speaker::customer, {"我在等呢"}},
+                              {Speaker::customer, {"人呢"}},
+                              {Speaker::customer, {"还没呢"}}});
+  Prepared pa = prepare(about, lexicon());
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  o.max_sentences = 4;
+  EXPECT_EQ(decode(pa, s, o).summary, "用户:询问手机呢，我在等呢，人呢，还没呢。");
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
+  o.max_sentences = 5;
   // A question whose 吗 came as a turn of its own asks; the tail alone is never shown.
   auto tail = make_dialogue({{Speaker::customer, {"这个手表二代的可以放副卡"}},
                              {Speaker::customer, {"吗?"}},
