@@ -93,6 +93,19 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
   return false;
 }
 
+// Whether a Chinese clause (code points [begin, end)) asks "how many" inside it: 几 and a measure word
+// after a verb that counts (应该有几个赠品, 要买几箱, 还剩几天). 好几个 (several), 这几天 (these days) and
+// 几个月前 (some months ago) do not follow such a verb.
+bool asks_how_many(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  static constexpr std::u32string_view kCounting = U"有是要买剩差发送退等收到";
+  static constexpr std::u32string_view kMeasures = U"个件天号点次块元箱台张单瓶包袋套位周";
+  for (std::size_t i = begin + 1; i + 1 < end; ++i)
+    if (cps[i] == U'几' && kCounting.find(cps[i - 1]) != std::u32string_view::npos &&
+        kMeasures.find(cps[i + 1]) != std::u32string_view::npos)
+      return true;
+  return false;
+}
+
 // Whether a Chinese clause (code points [begin, end), marks already trimmed) asks without a question
 // mark: it ends in 吗 or 么 (after modal particles), or in 呢 with a question word before it
 // (什么原因申请退货的呢; a bare 呢 softens a statement: 这边帮您申请换货呢).
@@ -114,7 +127,7 @@ bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::si
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
-  if (ends_in_question_word(cps, lead, end)) return true;
+  if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end)) return true;
   const char32_t last = cps[end - 1];
   if (last == U'吗' || last == U'么') return true;
   if (last != U'呢') return false;

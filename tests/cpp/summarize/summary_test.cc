@@ -409,6 +409,16 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   Prepared pe = prepare(end_wh, lexicon());
   EXPECT_EQ(decode(pe, s, o).summary,
             "用户:询问那个卡有什么用，询问上门取件多少钱，这个没有什么用，这才几天，今天找不到在哪里呀。");
+  // "How many" inside a clause asks after a verb that counts; "several" and "these days" do not.
+  auto many = make_dialogue({{Speaker::customer, {"这个订单应该有几个赠品"}},
+                             {Speaker::customer, {"买了好几个赠品"}},
+                             {Speaker::customer, {"这几天都在家"}}});
+  Prepared pm = prepare(many, lexicon());
+  s.salience = {1.0f, 0.9f, 0.8f};
+  o.max_sentences = 3;
+  EXPECT_EQ(decode(pm, s, o).summary, "用户:询问这个订单应该有几个赠品，买了好几个赠品，这几天都在家。");
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
+  o.max_sentences = 5;
   // A customer's bare noun with 呢 asks "what about it?"; a call or a softened statement does not.
   auto about = make_dialogue({{Speaker::customer, {"手机呢"}},
                               {Speaker::customer, {"我在等呢"}},
