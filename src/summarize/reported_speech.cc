@@ -503,6 +503,22 @@ bool drop_regret_idiom(std::span<const Token> t, std::vector<char>& keep, const 
   return dropped;
 }
 
+// A request's closing "please" ("...the store you got these from please?"; ", please."): the report
+// "The agent asks the customer to..." already says it, and left at its end it reads as a word too
+// many. A comma before it goes with it.
+void drop_closing_please(std::span<const Token> t, std::vector<char>& keep, const std::vector<char>& forced) {
+  std::size_t last = t.size();
+  while (last > 0 && (!keep[last - 1] || !is_word(t[last - 1]))) {
+    if (keep[last - 1] && t[last - 1].text.find_first_of(".!?") == std::string::npos) return;  // not a stop
+    --last;
+  }
+  if (last == 0 || key_of(t[last - 1]) != "please" || forced[last - 1]) return;
+  keep[last - 1] = 0;
+  std::size_t before = last - 1;
+  while (before > 0 && !keep[before - 1]) --before;
+  if (before > 0 && t[before - 1].text == "," && !forced[before - 1]) keep[before - 1] = 0;
+}
+
 bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
                     const std::vector<char>& forced) {
   // Named references, not a structured binding: clang 14 (the fuzz and TSan builds) cannot capture a
@@ -558,6 +574,7 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   for (std::size_t r : replaced)
     if (forced[k[r]]) return false;
   if (forced[k[verb]]) return false;
+  drop_closing_please(t, keep, forced);
   if (replaced.empty()) {
     forms[k[verb]] = "The agent asks the customer to " + lowered_initial(t[k[verb]].text);  // "to send", "to DM"
     after_customer_named(forms, k[verb]);

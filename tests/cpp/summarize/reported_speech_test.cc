@@ -221,6 +221,10 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Try restarting both devices.", "The agent asks the customer to try restarting both devices."},
       {"Call us at 1-800-123.", "The agent asks the customer to call the agent at 1-800-123."},
       {"Kindly be patient.", "The agent asks the customer to be patient."},
+      // A closing please goes with the report, its comma too.
+      {"Can you confirm the store you got these from please?",
+       "The agent asks the customer to confirm the store the customer got these from."},
+      {"Send us your email, please.", "The agent asks the customer to send the agent their email."},
       // Verbs that are often nouns need an object; "Let's", questions and notices are not requests.
       {"Call center hours are 9 to 5.", "Call center hours are 9 to 5."},
       {"Let's try restarting both devices.", "Let's try restarting both devices."},

@@ -341,6 +341,8 @@ TEST(Detect, StretchedWordsCompoundHashtagsAndCurlyApostrophes) {
   // Set phrases whose feeling word is no feeling: a hedge, a wish, an effort.
   EXPECT_EQ(expressed("I am afraid that had no effect"), Terms{});
   EXPECT_EQ(expressed("That would be great but I was kicked off the plane"), Terms{});
+  EXPECT_EQ(expressed("Would love an update that didn't break something"), Terms{});
+  EXPECT_EQ(expressed("I'd love to know why"), Terms{});
   EXPECT_EQ(expressed("I'll do my best to wait"), Terms{});
 }
 
