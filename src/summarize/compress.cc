@@ -215,6 +215,9 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (i > 0 && tokens[i - 1].kind == text::TokenKind::cjk &&
         ((i + 1 < T && tokens[i + 1].text == tokens[i - 1].text) || t.text == "否"))
       guarded[i - 1] = 1;
+    // 要不 ("how about", "or else": 要不姑娘留个电话吧) is one word to a reader though the segmenter
+    // splits it; without its 要 the 不 would negate (不姑娘留个电话吧).
+    if (i > 0 && t.text == "不" && tokens[i - 1].text == "要") guarded[i - 1] = 1;
     for (std::size_t j = i + 1; j < T && tokens[j].kind != text::TokenKind::punct; ++j)
       if (word_of(j) != word_of(i)) {
         guarded[j] = 1;

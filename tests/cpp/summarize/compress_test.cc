@@ -205,6 +205,11 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const auto um = compress_features(pm, 97);
   // The company as subject, wanting to know, the question word and the 嘛 tag with its word stay.
   EXPECT_EQ(compress_unit(pm.units[0], um[0], w, 0.5f), "你们想知道啥时候订单嘛");
+  // 要不 ("how about") keeps its 要: without it the 不 would negate the suggestion.
+  auto how_about = make_dialogue({{Speaker::customer, {"要不姑娘留个电话吧"}}});
+  const Prepared pa = prepare(how_about, lexicon());
+  const auto ua = compress_features(pa, 97);
+  EXPECT_EQ(compress_unit(pa.units[0], ua[0], w, 0.5f).rfind("要不", 0), 0u);
   // A presuming 吧 stays with its word: "数据线里面有吧" must not become the assertion "数据线里面有".
   auto presume = make_dialogue({{Speaker::customer, {"那个数据线里面有吧，我看一下"}}});
   const Prepared pp = prepare(presume, lexicon());
