@@ -322,14 +322,30 @@ bool asked_in_next_turn(const Prepared& p, std::size_t u) {
   return next.speaker == here.speaker && next.turn != here.turn && is_question_tail(next.text);
 }
 
-bool continues(const Prepared& p, const SummarySentence& prev, const SummarySentence& next) {
-  if (prev.reported || next.reported) return false;  // a report names its speaker; no label to share
+// Whether `next` is its speaker's next sentence after `prev`, no turn of the other speaker between.
+bool same_speaker_run(const Prepared& p, const SummarySentence& prev, const SummarySentence& next) {
   const text::Speaker speaker = p.units[static_cast<std::size_t>(next.unit)].speaker;
   if (p.units[static_cast<std::size_t>(prev.unit)].speaker != speaker) return false;
   if (p.dialogue == nullptr) return next.turn == prev.turn;
   for (int t = prev.turn + 1; t < next.turn; ++t)
     if (p.dialogue->turns[static_cast<std::size_t>(t)].speaker != speaker) return false;
   return true;
+}
+
+bool continues(const Prepared& p, const SummarySentence& prev, const SummarySentence& next) {
+  if (prev.reported || next.reported) return false;  // a report names its speaker; no label to share
+  return same_speaker_run(p, prev, next);
+}
+
+// English: whether a report opens by naming who speaks ("The customer has…", "The agent asks…",
+// "They…"). One that does not ("Deleting the app and telling all the customer's friends…", "Please be
+// informed that the customer…") reads as the words of whoever spoke last in the summary.
+bool opens_with_its_speaker(const std::string& body) {
+  std::string head = body.substr(0, 12);
+  for (char& ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (std::string_view lead : {"the customer", "the agent", "they ", "they'", "their "})
+    if (head.starts_with(lead)) return true;
+  return false;
 }
 
 // English: in the summary, a sentence whose unit ended without a stop (a sign-off or link removed after
@@ -368,11 +384,20 @@ std::string continued_body(std::string body) {
 void assemble(Summary& out, const Prepared& p) {
   static const std::string kStop = "。";
   out.summary.clear();
+  // English: whether sentence i stands under its speaker's label: a labelled sentence, or a report
+  // that does not name its speaker and follows the same speaker's labelled sentence. The next
+  // labelled sentence of that speaker shares the label across such a report ("Customer: do not book
+  // with this company. Deleting the app and telling all the customer's friends to dump them.
+  // Horrible!"), rather than labelling again after it.
+  std::vector<char> under_label(out.sentences.size(), 0);
   for (std::size_t i = 0; i < out.sentences.size(); ++i) {
     SummarySentence& s = out.sentences[i];
     const Unit& unit = p.units[static_cast<std::size_t>(s.unit)];
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
+    const bool after_labelled_run = i > 0 && under_label[i - 1] && same_speaker_run(p, out.sentences[i - 1], s);
+    if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;
+    under_label[i] = !s.reported || (after_labelled_run && !opens_with_its_speaker(s.body));
     if (p.lang == Lang::zh) {
       // "用户:A。" + B -> "用户:A，B。"; after a question mark the next sentence follows it: "用户:A？B。"
       const bool stop_ends = out.summary.size() >= kStop.size() &&

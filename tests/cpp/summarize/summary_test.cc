@@ -369,6 +369,28 @@ TEST(Summary, AnEnglishSentenceLeftOpenGoesOnInTheSpeakersNextTweet) {
             "seconds.");
 }
 
+TEST(Summary, AReportThatDoesNotNameItsSpeakerStaysUnderTheLabelBeforeIt) {
+  auto d = make_dialogue({{Speaker::customer, {"do not book with this company.", "Deleting the app now.", "Horrible!"}},
+                          {Speaker::agent, {"Sorry to hear that."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.1f};
+  s.unit_text = {"do not book with this company.", "Deleting the app and telling all the customer's friends.",
+                 "Horrible!", "Sorry to hear that."};
+  s.unit_reported = {0, 1, 0, 0};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: do not book with this company. Deleting the app and telling all the customer's friends. Horrible!");
+  // A report that names its speaker ends the label's run: the next sentence is labelled again.
+  s.unit_text[1] = "The customer is deleting the app.";
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: do not book with this company. The customer is deleting the app. Customer: Horrible!");
+}
+
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
                           {Speaker::agent, {"有货的呢？"}},
