@@ -329,6 +329,12 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
     };
     const Form* f = find_form(kNamed, k);
     if (f == nullptr) continue;  // myself, ourselves: reflexive, after a subject
+    // An agent's "our" is the company's (our store, our team, our website), as reported_forms wrote it;
+    // the agent is named by their next first-person word.
+    if (speaker == text::Speaker::agent && (k == "our" || k == "ours")) {
+      if (starts_sentence(t, i) && out[i][0] == 't') out[i][0] = 'T';
+      continue;
+    }
     // A subject whose verb is an emotion mention, which is never rewritten ("I hate it"): "they hate
     // it" agrees, "the customer hate it" would not. The unit then stays with "they" throughout, so
     // that no later "the customer's" reads as someone else.
@@ -411,7 +417,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       if (is_brand_pronoun(t, i)) continue;                           // "visit My Idea store"
       const bool pronoun_i = k == "i" || k == "i'm" || k == "im" || k == "i've" || k == "ive" || k == "i'll" ||
                              k == "i'd";
-      set(i, f->to, pronoun_i);
+      set(i, speaker == text::Speaker::agent && (k == "our" || k == "ours") ? "the company's" : f->to, pronoun_i);
       first_person = true;
       if (k == "i") {  // "I am" / "I was", "am I" / "was I"
         for (std::size_t j : {i + 1, i >= 1 ? i - 1 : n}) {

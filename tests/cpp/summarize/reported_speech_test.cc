@@ -64,7 +64,7 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   EXPECT_EQ(reported("I'm waiting, I've called, I'll wait, I'd like it myself", Speaker::customer),
             "The customer is waiting, they've called, they'll wait, they'd like it themselves");
   EXPECT_EQ(reported("We'll look into it for our customers; please bear with us", Speaker::agent),
-            "The agent will look into it for their customers; please bear with them");
+            "The agent will look into it for the company's customers; please bear with them");
   // An adverb between the subject and its verb, even one that is an emotion word (forced), is skipped.
   EXPECT_EQ(reported("you seriously think I have not reached out", Speaker::customer, "seriously"),
             "the company seriously thinks the customer has not reached out");
@@ -80,6 +80,9 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
             "Shall the agent cancel it and process a refund?");
   EXPECT_EQ(reported("We have sent a report but remember you can call", Speaker::agent),
             "The agent has sent a report but remember the customer can call");
+  // An agent's "our" is the company's: our store, our team.
+  EXPECT_EQ(reported("The closest store is our Apsley Mills store and we will hold it", Speaker::agent),
+            "The closest store is the company's Apsley Mills store and the agent will hold it");
   // After a modal the verb stays a base form.
   EXPECT_EQ(reported("So what should I do if I want some actual support", Speaker::customer),
             "So what should the customer do if they want some actual support");
@@ -89,7 +92,7 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
 }
 
 TEST(ReportedSpeech, WordsThatOnlyLookLikePronounsStay) {
-  EXPECT_EQ(reported("our US flights and oh my god", Speaker::agent), "The agent's US flights and oh my god");
+  EXPECT_EQ(reported("our US flights and oh my god", Speaker::agent), "The company's US flights and oh my god");
   EXPECT_EQ(reported("send me an IM", Speaker::customer), "send the customer an IM");
 }
 
@@ -271,7 +274,7 @@ TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
       {"Is your router on?", "Is the customer's router on?"},
       {"Thanks. Have you tried it?", "Thanks. Has the customer tried it?"},
       {"Have you tried restarting.", "Has the customer tried restarting."},
-      {"Did you get our email?", "Did the customer get the agent's email?"},
+      {"Did you get our email?", "Did the customer get the company's email?"},
   };
   expect_agent_renderings(cases);
   EXPECT_EQ(rendered_unit("Have you seen my order?", Speaker::customer), "Has the company seen the customer's order?");
