@@ -321,6 +321,14 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   if (reported_speech && unit.speaker == text::Speaker::agent &&
       (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
     dropped = true;
+  // A customer's report with its "I" left out names the customer ("Just wasted an hour of my life" ->
+  // "The customer just wasted an hour of their life"): without it the sentence has no subject and,
+  // unlabelled, reads as whoever spoke before.
+  if (reported_speech && unit.speaker == text::Speaker::customer) {
+    bool first_person = false;
+    for (std::size_t i = 0; i < t.size(); ++i) first_person = first_person || (keep[i] && !forms[i].empty() && inner[i].empty());
+    if (first_person) name_elided_subject(t, keep, forms, tokens.forced);
+  }
   if (reported != nullptr)
     for (std::size_t i = 0; i < t.size() && !*reported; ++i) *reported = keep[i] && !forms[i].empty() && inner[i].empty();
   // Without its salutation or counter the unit starts at the next word: "Hi there, we're on it" ->

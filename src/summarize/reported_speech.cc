@@ -228,6 +228,15 @@ std::string third_person(const Token& verb) {
 
 // A word that now follows a lead ("They ask the customer to send"), its initial in lower case unless
 // the word is written in capitals ("DM").
+std::string lower(std::string w) {
+  for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return w;
+}
+std::string upper(std::string w) {
+  for (char& c : w) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return w;
+}
+
 std::string lowered_initial(std::string w) {
   if (!all_upper(w) && is_upper(w[0])) w[0] = static_cast<char>(w[0] - 'A' + 'a');
   return w;
@@ -644,6 +653,58 @@ bool report_question(std::span<const Token> t, std::vector<char>& keep, std::vec
   keep[k[a + 1]] = 0;
   if (aux == "do") forms[k[verb]] = third_person(t[k[verb]]);
   forms[k.back()] = ".";
+  return true;
+}
+
+bool name_elided_subject(std::span<const Token> t, const std::vector<char>& keep, std::vector<std::string>& forms,
+                         const std::vector<char>& forced) {
+  const KeptTokens kept = kept_tokens(t, keep);
+  const std::vector<std::size_t>& k = kept.at;
+  const std::size_t first = kept.first;
+  if (first + 1 >= k.size()) return false;
+  const std::size_t i = k[first], next = k[first + 1];
+  if (forced[i] || !forms[i].empty()) return false;
+  for (std::size_t j = 0; j < first; ++j)  // a kept @name before it is the subject ("@116016 won't let me")
+    if (t[k[j]].kind != text::TokenKind::punct) return false;
+  // "Just lost me", "Couldn't get me to EWR": a first-person object says the subject left out is not I.
+  for (std::size_t j = first + 1; j < k.size() && j <= first + 3; ++j) {
+    const std::string o = key_of(t[k[j]]);
+    if (o == "me" || o == "us") return false;
+  }
+  const std::string w = key_of(t[i]);
+  const std::string after = is_word(t[next]) ? key_of(t[next]) : std::string();
+  const bool next_free = !forced[next] && forms[next].empty();  // may take the -s
+  // Verbs whose "I" a tweet leaves out; an imperative ("Fix your app", "Just call me") opens with others.
+  static constexpr auto kStates = std::to_array<std::string_view>(
+      {"need", "want", "hope", "wish", "love", "think", "feel", "guess", "expect", "miss", "keep"});
+  static constexpr auto kPast = std::to_array<std::string_view>(
+      {"ordered", "bought", "paid", "spent", "tried", "called", "waited", "wasted", "received", "booked", "lost",
+       "sent", "got", "returned", "purchased", "contacted", "emailed", "messaged", "missed"});
+  static constexpr auto kNegated = std::to_array<std::string_view>(
+      {"can't", "cant", "cannot", "didn't", "didnt", "won't", "wont", "couldn't", "wasn't"});
+  // Not "don't": it opens an imperative as often ("Don't get me wrong", "Don't worry about it").
+  static constexpr std::array kAgreeing{Form{"haven't", "hasn't"}, Form{"havent", "hasn't"}, Form{"am", "is"},
+                                        Form{"been", "has been"}, Form{"trying", "is trying"}};
+  std::string verb;
+  if (w == "just" && contains(kStates, after) && next_free) {
+    verb = "just";
+    forms[next] = third_person(t[next]);
+  } else if ((w == "just" && contains(kPast, after)) || contains(kNegated, w) || contains(kPast, w) ||
+             (w == "had" && after == "to")) {
+    // A verb the sentence already has (its form as written, or an emotion mention's) stays.
+    verb = lower(t[i].text);
+  } else if (w == "have" && after == "to") {
+    verb = "has";
+  } else if (const Form* a = find_form(kAgreeing, w); a != nullptr) {
+    verb = std::string(a->to);
+  } else if (contains(kStates, w)) {
+    verb = lower(third_person(t[i]));
+  } else {
+    return false;
+  }
+  const bool shouted = all_upper(t[i].text) && t[i].text.size() > 1;
+  forms[i] = shouted ? "THE CUSTOMER " + upper(verb) : "The customer " + verb;
+  after_customer_named(forms, i);
   return true;
 }
 

@@ -80,4 +80,19 @@ bool report_request(std::span<const text::Token> tokens, std::vector<char>& keep
 bool report_question(std::span<const text::Token> tokens, std::vector<char>& keep, std::vector<std::string>& forms,
                      const std::vector<char>& forced);
 
+// A customer's tweet that leaves its subject "I" out ("Just wasted an hour of my life", "Have to stop
+// using Tigo for my Internet", "Need help setting my modem to bridge mode") is reported with the
+// customer named as its subject: "The customer just wasted an hour of their life", "The customer has
+// to stop using Tigo for their Internet", "The customer needs help setting their modem…". Only when
+// the unit's first kept word opens such a sentence: "just", "have to" / "had to", a
+// common base verb (need, want, hope, …; it takes -s), a past form from a fixed list (ordered, spent,
+// wasted, …), "been", "trying", "am", haven't -> hasn't, or a negated auxiliary (can't, didn't); not
+// "don't", "like" or "used to" (an imperative, a discourse word, "Used to be my favorite airline"
+// whose subject is the airline), not after a kept @name (the subject), not
+// when "me" / "us" follows within three words ("Just lost me": the subject left out is not I), and
+// never through a `forced` token. The first later "the customer's" becomes "their". Returns whether
+// it rewrote.
+bool name_elided_subject(std::span<const text::Token> tokens, const std::vector<char>& keep,
+                         std::vector<std::string>& forms, const std::vector<char>& forced);
+
 }  // namespace kessel::summarize

@@ -91,6 +91,23 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
             "The customer is still waiting. THEIR ORDER IS LATE");
 }
 
+TEST(ReportedSpeech, ACustomersLeftOutIIsNamed) {
+  EXPECT_EQ(rendered("Just wasted an hour of my life with customer service.", Speaker::customer),
+            "The customer just wasted an hour of their life with customer service.");
+  EXPECT_EQ(rendered("Have to stop using Tigo for my Internet surfing.", Speaker::customer),
+            "The customer has to stop using Tigo for their Internet surfing.");
+  EXPECT_EQ(rendered("Need help setting my modem to bridge mode", Speaker::customer),
+            "The customer needs help setting their modem to bridge mode");
+  EXPECT_EQ(rendered("Haven't received my order", Speaker::customer), "The customer hasn't received their order");
+  EXPECT_EQ(rendered("Don't get me wrong, I like my phone", Speaker::customer).rfind("Don't", 0), 0u);
+  EXPECT_EQ(rendered("Couldn't get me to EWR on my flight", Speaker::customer).rfind("Couldn't", 0), 0u);
+  EXPECT_EQ(rendered("Used to be my favorite airline", Speaker::customer), "Used to be the customer's favorite airline");
+  // An imperative keeps its form; a sentence with a subject, or without a first-person word, is left.
+  EXPECT_EQ(rendered("Fix my phone please", Speaker::customer), "Fix the customer's phone please");
+  EXPECT_EQ(rendered("Just call me back", Speaker::customer), "Just call the customer back");
+  EXPECT_EQ(rendered("Need help with the router", Speaker::customer), "Need help with the router");
+}
+
 TEST(ReportedSpeech, WordsThatOnlyLookLikePronounsStay) {
   EXPECT_EQ(reported("our US flights and oh my god", Speaker::agent), "The company's US flights and oh my god");
   EXPECT_EQ(reported("send me an IM", Speaker::customer), "send the customer an IM");
