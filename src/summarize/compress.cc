@@ -491,10 +491,22 @@ void drop_lone_letters(const UnitTokens& tokens, std::vector<char>& keep) {
     for (std::size_t i : lone) keep[i] = 0;
 }
 
+// Whether tokens [j, end) spell a direction complement (过去 过来 回来 出去 起来 …): after a one-letter
+// verb it completes it, and the two stay or go together (这边打过去的一般都是宿迁座机 had become
+// 打一般是宿迁座机, "calls made to you" cut to "call").
+bool is_direction_complement(const UnitTokens& tokens, std::size_t j, std::size_t end) {
+  std::string word;
+  for (std::size_t k = j; k < end; ++k) word += tokens.tokens[k].text;
+  static constexpr std::string_view kComplements[] = {"过去", "过来", "回来", "回去", "出去", "出来", "进去",
+                                                      "进来", "上来", "下来", "上去", "下去", "起来"};
+  return std::find(std::begin(kComplements), std::end(kComplements), word) != std::end(kComplements);
+}
+
 // The end of the word that starts at token i: the tokens with its word number, and the words bound to
 // it, which stay or go together: for a one-letter demonstrative (这|段时间, 那|次), the word after it
-// (faith::binds_demonstrative); for a one-letter word or 怎么, a clause-final 了 after it
-// (completes_with_le). Without word numbers each token is a word.
+// (faith::binds_demonstrative); for a one-letter verb, a direction complement after it (打|过去); for a
+// one-letter word or 怎么, a clause-final 了 after it (completes_with_le). Without word numbers each
+// token is a word.
 std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
   const std::size_t T = tokens.tokens.size();
   if (tokens.words.size() != T) return i + 1;
@@ -507,6 +519,7 @@ std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
   if (j >= T || tokens.tokens[i].kind != text::TokenKind::cjk || tokens.tokens[j].kind != text::TokenKind::cjk) return j;
   if (completes_with_le(tokens, i, j)) return j + 1;
   if (j != i + 1) return j;
+  if (is_direction_complement(tokens, j, end_of(j))) return end_of(j);
   std::size_t a = 0, b = 0;
   const bool binds = faith::binds_demonstrative(text::next_code_point(tokens.tokens[i].text, &a),
                                                 text::next_code_point(tokens.tokens[j].text, &b));

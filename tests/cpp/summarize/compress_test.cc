@@ -361,6 +361,14 @@ TEST(Compress, AClauseFinalLeStaysOrGoesWithTheOneLetterWordItCompletes) {
   EXPECT_EQ(compress("快递到了，谢谢", {0, 0, 1, 2, 3, 4, 4}, {2, 3}), "快递，谢谢");
 }
 
+TEST(Compress, AOneLetterVerbAndItsDirectionComplementStayOrGoTogether) {
+  // 打|过去|的|一般|是|座机: 过去 scores low and 打 high. Alone, 打 would stay as "call", not "the calls
+  // made (to you)": 打一般是座机. Bound, the pair's mean decides for both, and 的 goes with them.
+  EXPECT_EQ(compress_with_low("打过去的一般是座机", {0, 1, 1, 2, 3, 3, 4, 5, 5}, {1, 2}), "一般是座机");
+  // Only 去 low: the pair stays whole.
+  EXPECT_EQ(compress_with_low("打过去的一般是座机", {0, 1, 1, 2, 3, 3, 4, 5, 5}, {2}), "打过去的一般是座机");
+}
+
 TEST(Compress, ACountInWordsIsANumber) {
   // 每次|只能|申请|一|件|商品: the count goes with its measure word, and neither may go.
   EXPECT_EQ(compress_with_low("每次只能申请一件商品", {0, 0, 1, 1, 2, 2, 3, 4, 5, 5}, {6, 7}), "每次只能申请一件商品");
