@@ -478,6 +478,13 @@ bool overlaps_next_entry(const Lexicon& lexicon, const DecodedText& decoded, con
   return false;
 }
 
+// 妈的 ("damn") after 我 俺 咱 老 is "my mother's" (给我妈的, 我妈的手机, 老妈的): the 妈 belongs to the word
+// before it. 他妈的 and 你妈的 stay curses.
+bool is_kin_possessive(const std::vector<char32_t>& cps, const Token& t) {
+  if (t.lower != "妈的" || t.char_start == 0) return false;
+  return std::u32string_view(U"我俺咱老").find(cps[static_cast<std::size_t>(t.char_start) - 1]) != std::u32string_view::npos;
+}
+
 // Punctuation as exasperation, looked up in the lexicon under a canonical term (default_emoji.tsv):
 // a run of three or more question marks (??? ？？？, "你们补发????") as "???", and a turn that is
 // only a run of full stops or ellipses (。。。, ..., ……) as "。。。". One or two ? still ask (CSDS
@@ -626,6 +633,7 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
     if (entry->source != "default" &&
         (is_single_cjk(t) || overlaps_next_entry(lexicon, decoded, t)))
       continue;  // rule 6
+    if (is_kin_possessive(decoded.cps, t)) continue;
     const bool polite = is_polite_formula(t.lower);  // asked only of lexicon terms: most tokens are not
 
     EmotionMention m;

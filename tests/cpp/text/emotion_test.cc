@@ -344,6 +344,9 @@ TEST(Detect, StretchedWordsCompoundHashtagsAndCurlyApostrophes) {
   EXPECT_EQ(expressed("Would love an update that didn't break something"), Terms{});
   EXPECT_EQ(expressed("I'd love to know why"), Terms{});
   EXPECT_EQ(expressed("I'll do my best to wait"), Terms{});
+  // 妈的 after 我 is "my mother's", not the curse.
+  EXPECT_EQ(expressed("这个是我买给我妈的"), Terms{});
+  EXPECT_EQ(expressed("妈的，又坏了").size(), 1u);
   // An outcome is no feeling: "the problem is solved" after thanks, or as a complaint.
   EXPECT_EQ(expressed("谢谢，问题已经解决了"), Terms{});
   EXPECT_EQ(expressed("昨天才把上一次取消订单的问题解决了"), Terms{});
