@@ -84,10 +84,24 @@ bool is_question_mark(const text::Token& t) {
 bool ends_clause(std::span<const text::Token> tokens, std::size_t i) {
   for (std::size_t j = i + 1; j < tokens.size(); ++j) {
     if (tokens[j].kind == text::TokenKind::punct) return true;
-    if (tokens[j].kind == text::TokenKind::emoji || first_cp_in(tokens[j], U"啊呀啦哈嘛哦噢喔呗")) continue;
+    // Modal particles, emoji and the address 亲 ("您有开通白条吗亲") may follow the clause's last word.
+    if (tokens[j].kind == text::TokenKind::emoji || first_cp_in(tokens[j], U"啊呀啦哈嘛哦噢喔呗亲")) continue;
     return false;
   }
   return true;
+}
+
+// Whether the word at token i names a person someone does something for (朋友, 家人, 老人, 孩子, 妈妈, …).
+bool is_person_word(std::span<const text::Token> tokens, std::size_t i) {
+  static constexpr std::u32string_view kPersons[] = {U"朋友", U"家人", U"老人", U"孩子", U"小孩", U"妈妈", U"爸爸",
+                                                     U"父母", U"老婆", U"老公", U"媳妇", U"儿子", U"女儿", U"同事",
+                                                     U"客户", U"别人", U"家里", U"老妈", U"老爸", U"宝宝", U"亲戚"};
+  std::u32string next;
+  for (std::size_t j = i; j < tokens.size() && j < i + 2 && tokens[j].kind == text::TokenKind::cjk; ++j)
+    for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) next.push_back(cp);
+  for (std::u32string_view w : kPersons)
+    if (std::u32string_view(next).starts_with(w)) return true;
+  return false;
 }
 
 // The first question word among tokens [start, end) (什么 and 怎么 through their 么, 哪 谁 几 啥 咋, 多少,
@@ -127,7 +141,8 @@ bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
 // neither flips nor stops asking. A negator (its word, through word_keep) and the word it negates, the
 // next word of its clause ("快递还没到" may become "没到", never "没" or "还到"); a clause-final question
 // particle 吗 么 呢 (么 ends 什么 and 怎么 too; 呢 where it asks: asks_with_ne, and after a customer's bare
-// noun, 手机呢); the question words 谁 哪 啥 咋; question marks; numbers and placeholders.
+// noun, 手机呢), before modal particles and the address 亲; the question words 谁 哪 啥 咋 怎 多少 如何;
+// question marks; numbers and placeholders; 给 before a person.
 std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<const int> words, bool customer) {
   const std::size_t T = tokens.size();
   std::vector<char> guarded(T, 0);
@@ -159,8 +174,14 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       if (q + 1 < i && (tokens[q].text == "多" || tokens[q].text == "如")) guarded[q + 1] = 1;
     }
     if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder || is_question_mark(t) ||
-        first_cp_in(t, U"谁哪啥咋") || final_particle)
+        first_cp_in(t, U"谁哪啥咋怎") || final_particle)
       guarded[i] = 1;
+    // 多少 and 如何 ask anywhere in a clause ("运费多少", "如何申请售后"); 怎 above keeps 怎么 and 怎样.
+    if (i + 1 < T && ((t.text == "多" && tokens[i + 1].text == "少") || (t.text == "如" && tokens[i + 1].text == "何")))
+      guarded[i] = guarded[i + 1] = 1;
+    // For whom: 给 before a person ("本来就是给朋友买的" must not become "就是朋友买的", where the friend
+    // bought it).
+    if (t.text == "给" && i + 1 < T && is_person_word(tokens, i + 1)) guarded[i] = 1;
     // The mark that closes an asking clause stays, so that the particle still ends a clause ("明天能到吗，
     // 明后天…" must not run on as "明天到吗明后天").
     if (final_particle)

@@ -93,6 +93,18 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
   return false;
 }
 
+// Whether a Chinese clause (code points [begin, end)) asks "how" inside it: 怎么 怎样 如何 after its first
+// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明). Not in 不管 / 无论 / 不知道 clauses, where the
+// word is indefinite (不知道怎么弄).
+bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  const std::u32string_view clause(cps.data() + begin, end - begin);
+  for (std::u32string_view indefinite : {U"不管", U"无论", U"知道", U"不会", U"随便"})
+    if (clause.find(indefinite) != std::u32string_view::npos) return false;
+  for (std::u32string_view how : {U"怎么", U"怎样", U"如何"})
+    if (const std::size_t at = clause.find(how); at != std::u32string_view::npos && at > 0) return true;
+  return false;
+}
+
 // Whether a Chinese clause (code points [begin, end)) asks "how many" inside it: 几 and a measure word
 // after a verb that counts (应该有几个赠品, 要买几箱, 还剩几天). 好几个 (several), 这几天 (these days) and
 // 几个月前 (some months ago) do not follow such a verb.
@@ -110,7 +122,7 @@ bool asks_how_many(const std::vector<char32_t>& cps, std::size_t begin, std::siz
 // mark: it ends in 吗 or 么 (after modal particles), or in 呢 with a question word before it
 // (什么原因申请退货的呢; a bare 呢 softens a statement: 这边帮您申请换货呢).
 bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
-  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗";
+  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗亲";
   while (end > begin && (kParticles.find(cps[end - 1]) != std::u32string_view::npos || is_trailing_symbol(cps[end - 1])))
     --end;
   if (end == begin) return false;
@@ -127,7 +139,7 @@ bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::si
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
-  if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end)) return true;
+  if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end)) return true;
   const char32_t last = cps[end - 1];
   if (last == U'吗' || last == U'么') return true;
   if (last != U'呢') return false;

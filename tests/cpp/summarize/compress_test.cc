@@ -369,6 +369,15 @@ TEST(Compress, AOneLetterVerbAndItsDirectionComplementStayOrGoTogether) {
   EXPECT_EQ(compress_with_low("打过去的一般是座机", {0, 1, 1, 2, 3, 3, 4, 5, 5}, {2}), "打过去的一般是座机");
 }
 
+TEST(Compress, GuardsKeepWhoItIsForHowAndAQuestionBeforeTheAddress) {
+  // 本来|就是|给|朋友|买|的: without 给 the friend is the buyer.
+  EXPECT_EQ(compress_with_low("本来就是给朋友买的", {0, 0, 1, 1, 2, 3, 3, 4, 5}, {0, 1, 4}), "就是给朋友买的");
+  // 买|家电|怎样|分期付款: 怎样 asks how.
+  EXPECT_EQ(compress_with_low("买家电怎样分期付款", {0, 1, 1, 2, 2, 3, 3, 3, 3}, {3, 4}), "买家电怎样分期付款");
+  // 您|有|开通|白条|吗|亲: the 吗 before the address 亲 still closes the question.
+  EXPECT_EQ(compress_with_low("您有开通白条吗亲", {0, 1, 2, 2, 3, 3, 4, 5}, {0, 6, 7}), "有开通白条吗");
+}
+
 TEST(Compress, ACountInWordsIsANumber) {
   // 每次|只能|申请|一|件|商品: the count goes with its measure word, and neither may go.
   EXPECT_EQ(compress_with_low("每次只能申请一件商品", {0, 0, 1, 1, 2, 2, 3, 4, 5, 5}, {6, 7}), "每次只能申请一件商品");

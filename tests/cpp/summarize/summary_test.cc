@@ -439,6 +439,12 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   s.salience = {1.0f, 0.9f, 0.8f};
   o.max_sentences = 3;
   EXPECT_EQ(decode(pm, s, o).summary, "用户:询问这个订单应该有几个赠品，买了好几个赠品，这几天都在家。");
+  // "How" inside a clause asks; after 不知道 it is indefinite.
+  auto how = make_dialogue({{Speaker::customer, {"买家电怎样分期付款"}},
+                            {Speaker::customer, {"我不知道怎么弄"}},
+                            {Speaker::customer, {"您有开通白条吗亲"}}});
+  Prepared ph = prepare(how, lexicon());
+  EXPECT_EQ(decode(ph, s, o).summary, "用户:询问买家电怎样分期付款，我不知道怎么弄，询问您有开通白条吗亲。");
   s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
   o.max_sentences = 5;
   // A customer's bare noun with 呢 asks "what about it?"; a call or a softened statement does not.
