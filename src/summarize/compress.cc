@@ -91,6 +91,25 @@ bool ends_clause(std::span<const text::Token> tokens, std::size_t i) {
   return true;
 }
 
+// How many tokens just before token i name a third person (他 她 它 他们 她们, 快递 商家 师傅 客服 卖家 物流
+// 小哥: who said what a 说 at i reports), or 0. Longest first.
+std::size_t third_person_before(std::span<const text::Token> tokens, std::size_t i) {
+  static constexpr std::string_view kSpeakers[] = {"他们", "她们", "快递", "商家", "师傅", "客服", "卖家", "物流",
+                                                   "小哥", "他", "她", "它"};
+  for (std::string_view w : kSpeakers) {
+    std::string before;
+    for (std::size_t j = i; j-- > 0 && before.size() < w.size() && tokens[j].kind == text::TokenKind::cjk;)
+      before.insert(0, tokens[j].text);
+    if (before.size() >= w.size() && std::string_view(before).ends_with(w)) {
+      // The tokens that spell w: from the end, until their bytes reach its length.
+      std::size_t bytes = 0, k = 0;
+      while (bytes < w.size()) bytes += tokens[i - 1 - k++].text.size();
+      return k;
+    }
+  }
+  return 0;
+}
+
 // Whether the word at token i names a person someone does something for (朋友, 家人, 老人, 孩子, 妈妈, …).
 bool is_person_word(std::span<const text::Token> tokens, std::size_t i) {
   static constexpr std::u32string_view kPersons[] = {U"朋友", U"家人", U"老人", U"孩子", U"小孩", U"妈妈", U"爸爸",
@@ -198,6 +217,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (t.text == "想" && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
     // Hearsay is not fact: "说是从京东PC端找回来" must not become "是从京东PC端找回来".
     if (t.text == "说" && i + 1 < T && tokens[i + 1].text == "是") guarded[i] = guarded[i + 1] = 1;
+    // Whose words: a third person before 说 stays with it ("他说会返回" must not become the customer's own
+    // "说会返回"; 他们说, 快递说, 商家说).
+    if (t.text == "说")
+      if (const std::size_t who = third_person_before(tokens, i); who > 0)
+        for (std::size_t j = i - who; j <= i; ++j) guarded[j] = 1;
     // A count in words is a number: "每次只能申请一件商品" must not become "每次只能申请商品" (the numeral
     // and its measure word stay).
     if (first_cp_in(t, U"一二两三四五六七八九十百千万半几") && i + 1 < T && first_cp_in(tokens[i + 1], faith::kMeasureWords))

@@ -378,6 +378,15 @@ TEST(Compress, GuardsKeepWhoItIsForHowAndAQuestionBeforeTheAddress) {
   EXPECT_EQ(compress_with_low("您有开通白条吗亲", {0, 1, 2, 2, 3, 3, 4, 5}, {0, 6, 7}), "有开通白条吗");
 }
 
+TEST(Compress, WhoSaidItStaysWithSaid) {
+  // 他|说|会|返回: without 他 the customer says it.
+  EXPECT_EQ(compress_with_low("他说会返回", {0, 1, 2, 3, 3}, {0, 1}), "他说会返回");
+  // 快递|说|周二|送货
+  EXPECT_EQ(compress_with_low("快递说周二送货", {0, 0, 1, 2, 2, 3, 3}, {0, 1, 2}), "快递说周二送货");
+  // The customer's own 我说 is the model's to shorten.
+  EXPECT_EQ(compress_with_low("我说周二送货", {0, 1, 2, 2, 3, 3}, {0, 1}), "周二送货");
+}
+
 TEST(Compress, ACountInWordsIsANumber) {
   // 每次|只能|申请|一|件|商品: the count goes with its measure word, and neither may go.
   EXPECT_EQ(compress_with_low("每次只能申请一件商品", {0, 0, 1, 1, 2, 2, 3, 4, 5, 5}, {6, 7}), "每次只能申请一件商品");
