@@ -213,7 +213,9 @@ void capitalize_new_start(std::span<const text::Token> t, const std::vector<char
 bool is_subject_verb(const std::string& lower) {
   static constexpr std::string_view kVerbs[] = {"is", "are", "was", "were", "has", "have", "had", "keeps", "kept",
                                                 "won't", "can't", "cannot", "doesn't", "don't", "didn't", "isn't",
-                                                "wasn't", "did", "does", "will", "should", "needs", "sucks", "still"};
+                                                "wasn't", "did", "does", "will", "should", "needs", "sucks", "still",
+                                                "agree", "agrees", "say", "says", "said", "told", "tells", "refuse",
+                                                "refuses", "refused", "claim", "claims", "wants", "keep"};
   return std::find(std::begin(kVerbs), std::end(kVerbs), lower) != std::end(kVerbs);
 }
 
