@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "kessel/error.h"
@@ -12,23 +13,36 @@
 
 namespace kessel::summarize {
 
+namespace {
+
+// A token as hashed_ngrams spells it: numbers are one class, "<num>" (the value rarely matters to
+// salience and would scatter over buckets).
+std::string_view hashed_form(const text::Token& t) {
+  return t.kind == text::TokenKind::number ? std::string_view("<num>") : std::string_view(t.lower);
+}
+
+}  // namespace
+
+// Unigram ids are fnv1a64(form) seeded with fnv1a64("1"), pair ids fnv1a64(prev '\x1f' form) seeded
+// with fnv1a64("2"). FNV-1a runs byte by byte, so the pair's hash is taken part by part, each part
+// seeded with the hash so far, and no joined string is built.
 std::vector<std::int32_t> hashed_ngrams(const std::vector<text::Token>& tokens, int buckets) {
   KESSEL_CHECK_ARG(buckets >= 1, "hashed_ngrams: buckets must be >= 1, got ", buckets);
+  static const std::uint64_t kUnigramSeed = fnv1a64("1"), kPairSeed = fnv1a64("2");
   std::vector<std::int32_t> ids;
+  ids.reserve(2 * tokens.size());
   const auto B = static_cast<std::uint64_t>(buckets);
   const text::Token* prev = nullptr;
   for (const auto& t : tokens) {
-    // Numbers are one class: the value rarely matters to salience and would scatter over buckets.
-    const std::string form = t.kind == text::TokenKind::number ? std::string("<num>") : t.lower;
-    ids.push_back(static_cast<std::int32_t>(fnv1a64(form, fnv1a64("1")) % B));
+    const std::string_view form = hashed_form(t);
+    ids.push_back(static_cast<std::int32_t>(fnv1a64(form, kUnigramSeed) % B));
     if (text::is_punctuation(t)) {
       prev = nullptr;
       continue;
     }
     if (prev) {
-      const std::string pair = (prev->kind == text::TokenKind::number ? std::string("<num>") : prev->lower) +
-                               '\x1f' + form;
-      ids.push_back(static_cast<std::int32_t>(fnv1a64(pair, fnv1a64("2")) % B));
+      const std::uint64_t h = fnv1a64(form, fnv1a64("\x1f", fnv1a64(hashed_form(*prev), kPairSeed)));
+      ids.push_back(static_cast<std::int32_t>(h % B));
     }
     prev = &t;
   }
@@ -54,7 +68,7 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
   auto D = [&](int u, int c) -> float& { return f.dense[static_cast<std::size_t>(u) * kNumDenseFeatures + c]; };
 
   // Token counts per unit over a dialogue-local vocabulary (centrality and overlap).
-  std::unordered_map<std::string, int> vocab;
+  std::unordered_map<std::string_view, int> vocab;  // views of p.unit_tokens
   std::vector<std::unordered_map<int, float>> counts(static_cast<std::size_t>(U));
   std::vector<float> total;  // dialogue-wide counts per token
   std::vector<int> df;       // units containing the token

@@ -2,8 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "kessel/text/lexicon.h"
+#include "kessel/text/tokenize.h"
+#include "util/hash.h"
 #include "summarize/adamw.h"
 #include "summarize/eaca_features.h"
 #include "summarize/oracle.h"
@@ -57,6 +61,36 @@ TEST(EacaOracle, PicksTheUnitsTheReferenceRepeats) {
   OracleOptions one;
   one.max_units = 1;
   EXPECT_EQ(greedy_oracle(p, {"用户:我的快递三天没到。客服:已经为您催促快递员。"}, one).size(), 1u);
+}
+
+// hashed_ngrams as first written: each n-gram's string built, then hashed whole.
+std::vector<std::int32_t> plain_hashed_ngrams(const std::vector<text::Token>& tokens, int buckets) {
+  std::vector<std::int32_t> ids;
+  const auto B = static_cast<std::uint64_t>(buckets);
+  const text::Token* prev = nullptr;
+  for (const auto& t : tokens) {
+    const std::string form = t.kind == text::TokenKind::number ? std::string("<num>") : t.lower;
+    ids.push_back(static_cast<std::int32_t>(fnv1a64(form, fnv1a64("1")) % B));
+    if (text::is_punctuation(t)) {
+      prev = nullptr;
+      continue;
+    }
+    if (prev) {
+      const std::string pair =
+          (prev->kind == text::TokenKind::number ? std::string("<num>") : prev->lower) + '\x1f' + form;
+      ids.push_back(static_cast<std::int32_t>(fnv1a64(pair, fnv1a64("2")) % B));
+    }
+    prev = &t;
+  }
+  return ids;
+}
+
+TEST(EacaFeatures, HashedNgramsMatchTheJoinedStringsTheyStandFor) {
+  for (const char* text : {"我的快递三天没到，气死我了！", "Order 12345 arrived late... 2 days, :( why?",
+                           "", "!!", "订单号[订单编号]，说好的次日达呢 3 天", "a b, c d"}) {
+    const auto tokens = text::tokenize(text, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy});
+    for (int buckets : {1, 7, 16384}) EXPECT_EQ(hashed_ngrams(tokens, buckets), plain_hashed_ngrams(tokens, buckets)) << text;
+  }
 }
 
 TEST(EacaFeatures, HashingIsStableAndFeaturesAreBounded) {
