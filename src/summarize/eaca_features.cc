@@ -35,14 +35,14 @@ std::vector<std::int32_t> hashed_ngrams(const std::vector<text::Token>& tokens, 
   const text::Token* prev = nullptr;
   for (const auto& t : tokens) {
     const std::string_view form = hashed_form(t);
-    ids.push_back(static_cast<std::int32_t>(fnv1a64(form, kUnigramSeed) % B));
+    ids.push_back(static_cast<std::int32_t>(bucket_of(fnv1a64(form, kUnigramSeed), B)));
     if (text::is_punctuation(t)) {
       prev = nullptr;
       continue;
     }
     if (prev) {
       const std::uint64_t h = fnv1a64(form, fnv1a64("\x1f", fnv1a64(hashed_form(*prev), kPairSeed)));
-      ids.push_back(static_cast<std::int32_t>(h % B));
+      ids.push_back(static_cast<std::int32_t>(bucket_of(h, B)));
     }
     prev = &t;
   }

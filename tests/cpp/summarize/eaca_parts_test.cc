@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,15 @@ std::vector<std::int32_t> plain_hashed_ngrams(const std::vector<text::Token>& to
     prev = &t;
   }
   return ids;
+}
+
+TEST(EacaFeatures, BucketOfIsTheRemainder) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 1000; ++i) {
+    h = h * 6364136223846793005ull + 1442695040888963407ull;
+    for (std::uint64_t buckets : {1ull, 2ull, 3ull, 7ull, 1024ull, 16383ull, 16384ull, 16385ull, 1ull << 40})
+      ASSERT_EQ(bucket_of(h, buckets), h % buckets) << h << " " << buckets;
+  }
 }
 
 TEST(EacaFeatures, HashedNgramsMatchTheJoinedStringsTheyStandFor) {
