@@ -8,6 +8,7 @@
 
 #include "kessel/text/lexicon.h"
 #include "kessel/text/tokenize.h"
+#include "kessel/text/utf8.h"
 #include "util/hash.h"
 #include "summarize/adamw.h"
 #include "summarize/eaca_features.h"
@@ -146,6 +147,36 @@ TEST(EacaFeatures, HashingIsStableAndFeaturesAreBounded) {
   EXPECT_NEAR(ft.dense[static_cast<std::size_t>(last) * kNumDenseFeatures + kTimeCos], 0.0f, 1e-5);
   d.turns[1].time.reset();  // partly timed: untimed, never invented
   EXPECT_TRUE(compute_features(prepare(d, lex), 512).times.empty());
+}
+
+// kQuestion as first written: the unit decoded (lossy), a question mark anywhere, or 吗/呢 last
+// once trailing white space and punctuation are stripped. (prepare() refuses invalid UTF-8, so the
+// units here are valid.)
+bool plain_question(const std::string& text) {
+  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  bool question = false;
+  for (char32_t c : cps) question = question || c == U'?' || c == U'？';
+  std::size_t end = cps.size();
+  while (end > 0 && (text::is_space(cps[end - 1]) || text::is_punct(cps[end - 1]))) --end;
+  return question || (end > 0 && (cps[end - 1] == U'吗' || cps[end - 1] == U'呢'));
+}
+
+TEST(EacaFeatures, QuestionFeatureMatchesTheDecodedReading) {
+  const auto lex = text::load_default_lexicon(std::string(KESSEL_SOURCE_DIR) + "/data/lexicon");
+  const std::vector<std::string> texts = {"在吗", "在吗 。。", "你们到底发不发货呢！！ ", "好的", "why?", "ok",
+                                          "吗好的", "？", "是吗😡", "吗\u3000…", "呢 — ", "emoji 🙂 吗"};
+  std::vector<std::pair<text::Speaker, std::string>> turns;
+  for (const auto& t : texts) turns.emplace_back(text::Speaker::customer, t);
+  const text::Dialogue d = dialogue(turns);  // the Prepared points into it
+  const Prepared p = prepare(d, lex);
+  const UnitFeatures f = compute_features(p, 64);
+  int questions = 0;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    const bool got = f.dense[u * kNumDenseFeatures + kQuestion] > 0.0f;
+    EXPECT_EQ(got, plain_question(p.units[u].text)) << p.units[u].text;
+    questions += got;
+  }
+  EXPECT_GE(questions, 5);
 }
 
 TEST(EacaFeatures, LogLengthIsCappedBeyondTheTrainingUnits) {
