@@ -120,7 +120,8 @@ void summarize_block(const SummarizeOptions& o, const summarize::Summarizer& sum
 #pragma omp parallel for schedule(dynamic) num_threads(o.threads)
   for (std::size_t i = 0; i < n; ++i) {
     try {
-      results[i] = summarizer.run(dialogues[i], lexicon);
+      // The attention map only for the output that shows it (--explain, --html).
+      results[i] = summarizer.run(dialogues[i], lexicon, o.explain || !o.html.empty());
     } catch (...) {
       errors[i] = std::current_exception();
     }

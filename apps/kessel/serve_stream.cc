@@ -54,8 +54,8 @@ void check_response_size(std::size_t bytes, const ServeState& state) {
 }
 
 summarize::Summarized summarize_counted(const text::Dialogue& dialogue, ServeState& state,
-                                        std::string& mismatch) {
-  summarize::Summarized r = state.summarizer.run(dialogue, state.lexicon);
+                                        std::string& mismatch, bool with_attention_map) {
+  summarize::Summarized r = state.summarizer.run(dialogue, state.lexicon, with_attention_map);
   mismatch = language_mismatch(r.prepared, state);
   state.metrics.record_dialogue(emotions_kept(r.summary), r.summary.constraint_bound,
                                 !mismatch.empty());
@@ -76,7 +76,7 @@ bool SummaryStream::start(const std::string& body, httplib::Response& res) {
 void SummaryStream::append_next_record() {
   check_deadline(deadline_);
   std::string mismatch;
-  const summarize::Summarized r = summarize_counted(input_.dialogues[next_++], state_, mismatch);
+  const summarize::Summarized r = summarize_counted(input_.dialogues[next_++], state_, mismatch, explain_);
   nlohmann::json record =
       summarize::summary_to_json(r.prepared, r.summary, explain_ ? &r.scores : nullptr);
   if (!mismatch.empty()) record["warnings"] = {mismatch};

@@ -33,9 +33,9 @@ void run_on_worker(ServeState& state, std::chrono::steady_clock::time_point dead
 void check_deadline(std::chrono::steady_clock::time_point deadline);
 void check_response_size(std::size_t bytes, const ServeState& state);
 // One dialogue through the summarizer, counted in /metrics. `mismatch`: its language warning, or
-// empty.
+// empty. `with_attention_map`: Summarizer::run's (for ?explain=1 and the review page).
 summarize::Summarized summarize_counted(const text::Dialogue& dialogue, ServeState& state,
-                                        std::string& mismatch);
+                                        std::string& mismatch, bool with_attention_map);
 
 class SummaryStream {
  public:

@@ -45,7 +45,7 @@ void review_route(ServeState& state, httplib::Response& res, const httplib::Cont
     for (const auto& dialogue : input.dialogues) {
       check_deadline(deadline);
       std::string mismatch;
-      const summarize::Summarized r = summarize_counted(dialogue, state, mismatch);
+      const summarize::Summarized r = summarize_counted(dialogue, state, mismatch, /*with_attention_map=*/true);
       report.add(r.prepared, r.summary, r.scores);
       if (++records % 64 == 0) check_response_size(report.html().size(), state);
     }

@@ -97,35 +97,48 @@ inline bool fuzzy_exact_match(const FusedContext& ctx, float d2, float nq2, floa
 // What one work item saw, summed into AttentionStats.
 struct BlockCounts {
   Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
+  BlockCounts& operator+=(const BlockCounts& o) {
+    fully_masked += o.fully_masked;
+    crisp += o.crisp;
+    visited += o.visited;
+    skipped += o.skipped;
+    return *this;
+  }
 };
+#pragma omp declare reduction(+ : BlockCounts : omp_out += omp_in)
 
 // Runs block(scratch, b, h, query_block, counts) for every (b, h, query block of kBlockQ rows) in
 // OpenMP, one Scratch per thread, dynamic schedule; each item is computed by one thread, so any
-// thread count gives the same result. Returns the summed counts.
+// thread count gives the same result. Returns the summed counts. One thread or one item runs on the
+// caller's thread without an OpenMP region: a small call (an EACA layer over a dozen units, 5 calls
+// a dialogue) paid more for the region than for its one block.
 template <typename Scratch, typename Block>
 AttentionStats for_each_query_block(const AttentionInputs& in, int threads, Block&& block) {
   const Index nqb = (in.Lq + kBlockQ - 1) / kBlockQ;
   const Index items = in.B * in.H * nqb;
-  Index fully_masked = 0, crisp = 0, visited = 0, skipped = 0;
-#pragma omp parallel num_threads(threads)
-  {
+  auto counts_of = [&](Scratch& s, Index item) {
+    BlockCounts c;
+    const Index bh = item / nqb;
+    block(s, bh / in.H, bh % in.H, item % nqb, c);
+    return c;
+  };
+  BlockCounts total;
+  if (threads <= 1 || items <= 1) {
     Scratch s;
-#pragma omp for schedule(dynamic) reduction(+ : fully_masked, crisp, visited, skipped)
-    for (Index item = 0; item < items; ++item) {
-      BlockCounts c;
-      const Index bh = item / nqb;
-      block(s, bh / in.H, bh % in.H, item % nqb, c);
-      fully_masked += c.fully_masked;
-      crisp += c.crisp;
-      visited += c.visited;
-      skipped += c.skipped;
+    for (Index item = 0; item < items; ++item) total += counts_of(s, item);
+  } else {
+#pragma omp parallel num_threads(threads)
+    {
+      Scratch s;
+#pragma omp for schedule(dynamic) reduction(+ : total)
+      for (Index item = 0; item < items; ++item) total += counts_of(s, item);
     }
   }
   AttentionStats stats;
-  stats.fully_masked_rows = fully_masked;
-  stats.crisp_rows = crisp;
-  stats.key_tiles_visited = visited;
-  stats.key_tiles_skipped = skipped;
+  stats.fully_masked_rows = total.fully_masked;
+  stats.crisp_rows = total.crisp;
+  stats.key_tiles_visited = total.visited;
+  stats.key_tiles_skipped = total.skipped;
   return stats;
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "attention/score_terms.h"
@@ -79,13 +80,15 @@ KvDtype parse_kv_dtype(const std::string& name) {
 
 namespace {
 
-// One pass over a contiguous tensor; names the first non-finite element. Returns max |x|.
+// One pass over a contiguous tensor; names the first non-finite element. Returns max |x|. The
+// shape is written out only for the message: as a string made on every call it was a tenth of a
+// small call's validation (an EACA layer attends over a dozen units).
 double check_finite(const float* x, Index n, const char* name, const char* shape_letters,
-                    const std::string& shape) {
+                    std::span<const Index> shape) {
   float amax = 0.0f;
   for (Index e = 0; e < n; ++e) {
     KESSEL_CHECK_ARG(std::isfinite(x[e]), "attention: ", name, "[", e, "] is ", x[e],
-                     " (flat index into ", name, " ", shape_letters, " = ", shape,
+                     " (flat index into ", name, " ", shape_letters, " = ", shape_string(shape),
                      "); inputs must be finite");
     amax = std::max(amax, std::fabs(x[e]));
   }
@@ -137,10 +140,6 @@ void check_score_range(const AttentionInputs& in, const AttentionSpec& spec, con
                    "): raise the temperature, lower the scale or m's sharpness, or rescale the terms");
 }
 
-std::string shape4(Index a, Index b, Index c, Index d) {
-  const std::array<Index, 4> s{a, b, c, d};
-  return shape_string(s);
-}
 
 // A broadcastable [B, H, Lq, Lk] view: each extent 1 or full, and broadcast dimensions have stride
 // 0 (otherwise at() would read past the data).
@@ -235,7 +234,7 @@ void check_boost_gate(const AttentionInputs& in, const AttentionSpec& spec) {
                    "attention: boost_gate cannot be combined with temperature='adaptive' or "
                    "emotion_ratio (they scale q before the kernels; the gate reads the unscaled q)");
   const Index G = 2 * in.D + 1;
-  check_finite(in.boost_gate, in.H * G, "boost_gate", "[H, 2D+1]", shape_string(std::array{in.H, G}));
+  check_finite(in.boost_gate, in.H * G, "boost_gate", "[H, 2D+1]", std::array{in.H, G});
 }
 
 }  // namespace
@@ -268,12 +267,12 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                        "attention: emotion_ratio[", b, "] is ", in.emotion_ratio[b], "; a share must be in [0, 1]");
   }
   Magnitudes mag;
-  mag.q = check_finite(in.q, B * H * Lq * D, "q", "[B, H, Lq, D]", shape4(B, H, Lq, D));
+  mag.q = check_finite(in.q, B * H * Lq * D, "q", "[B, H, Lq, D]", std::array<Index, 4>{B, H, Lq, D});
   if (in.kv_dtype == KvDtype::kFloat32) {
     KESSEL_CHECK_ARG(in.k != nullptr, "attention: k is null (kv_dtype = float32)");
     KESSEL_CHECK_ARG(in.v != nullptr, "attention: v is null (kv_dtype = float32)");
-    mag.k = check_finite(in.k, B * H * Lk * D, "k", "[B, H, Lk, D]", shape4(B, H, Lk, D));
-    check_finite(in.v, B * H * Lk * Dv, "v", "[B, H, Lk, Dv]", shape4(B, H, Lk, Dv));
+    mag.k = check_finite(in.k, B * H * Lk * D, "k", "[B, H, Lk, D]", std::array<Index, 4>{B, H, Lk, D});
+    check_finite(in.v, B * H * Lk * Dv, "v", "[B, H, Lk, Dv]", std::array<Index, 4>{B, H, Lk, Dv});
   } else {
     KESSEL_CHECK_ARG(in.k_int8 != nullptr, "attention: k_int8 is null (kv_dtype = int8)");
     KESSEL_CHECK_ARG(in.k_scale != nullptr, "attention: k_scale is null (kv_dtype = int8)");
@@ -308,7 +307,7 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
   if (!in.alibi_slopes.empty()) {
     KESSEL_CHECK_ARG(static_cast<Index>(in.alibi_slopes.size()) == H,
                      "attention: alibi_slopes has ", in.alibi_slopes.size(), " entries but H=", H);
-    mag.alibi = check_finite(in.alibi_slopes.data(), H, "alibi_slopes", "[H]", shape_string(std::array{H}));
+    mag.alibi = check_finite(in.alibi_slopes.data(), H, "alibi_slopes", "[H]", std::array{H});
   }
 
   if (in.rel_bias) {
@@ -319,7 +318,7 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
     KESSEL_CHECK_ARG(spec.rel_max_distance >= 1, "attention: rel_max_distance must be >= 1, got ",
                      spec.rel_max_distance);
     mag.rel_bias = check_finite(in.rel_bias, H * spec.rel_buckets, "rel_bias", "[H, rel_buckets]",
-                 shape_string(std::array{H, spec.rel_buckets}));
+                 std::array{H, spec.rel_buckets});
   }
 
   KESSEL_CHECK_ARG((in.q_times == nullptr) == (in.k_times == nullptr),
@@ -331,13 +330,13 @@ void validate_attention(const AttentionInputs& in, const AttentionSpec& spec) {
                    spec.time_decay != 0.0f ? "time_decay != 0" : "min_lag with lag_by_time");
   if (in.q_times) {
     mag.times = std::max(
-        check_finite(in.q_times, B * Lq, "q_times", "[B, Lq]", shape_string(std::array{B, Lq})),
-        check_finite(in.k_times, B * Lk, "k_times", "[B, Lk]", shape_string(std::array{B, Lk})));
+        check_finite(in.q_times, B * Lq, "q_times", "[B, Lq]", std::array{B, Lq}),
+        check_finite(in.k_times, B * Lk, "k_times", "[B, Lk]", std::array{B, Lk}));
   }
 
   if (in.key_boost)
     mag.key_boost =
-        check_finite(in.key_boost, B * Lk, "key_boost", "[B, Lk]", shape_string(std::array{B, Lk}));
+        check_finite(in.key_boost, B * Lk, "key_boost", "[B, Lk]", std::array{B, Lk});
   if (in.boost_gate) check_boost_gate(in, spec);
   check_score_range(in, spec, mag);
 }

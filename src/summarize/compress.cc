@@ -45,7 +45,7 @@ class Decimal {
 std::int32_t feature_id(std::initializer_list<std::string_view> parts, std::uint64_t seed, std::uint64_t buckets) {
   std::uint64_t h = seed;
   for (std::string_view part : parts) h = fnv1a64(part, h);
-  return static_cast<std::int32_t>(h % buckets);
+  return static_cast<std::int32_t>(bucket_of(h, buckets));
 }
 
 // The meaning guards of zh token deletion: a character that negates (its whole word is kept with it),

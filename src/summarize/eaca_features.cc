@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "kessel/error.h"
@@ -12,26 +13,57 @@
 
 namespace kessel::summarize {
 
-std::vector<std::int32_t> hashed_ngrams(const std::vector<text::Token>& tokens, int buckets) {
-  KESSEL_CHECK_ARG(buckets >= 1, "hashed_ngrams: buckets must be >= 1, got ", buckets);
-  std::vector<std::int32_t> ids;
+namespace {
+
+// A token as hashed_ngrams spells it: numbers are one class, "<num>" (the value rarely matters to
+// salience and would scatter over buckets).
+std::string_view hashed_form(const text::Token& t) {
+  return t.kind == text::TokenKind::number ? std::string_view("<num>") : std::string_view(t.lower);
+}
+
+// Whether a unit reads as a question: a question mark anywhere, or 吗/呢 as its last code point
+// before trailing white space and punctuation. One pass over the code points as decode_utf8 reads
+// them (lossy), without decoding the text into a vector.
+bool reads_as_question(std::string_view text) {
+  bool mark = false;
+  char32_t last = 0;  // the last code point that is neither white space nor punctuation
+  for (std::size_t at = 0; at < text.size();) {
+    const char32_t c = text::next_code_point(text, &at);
+    mark = mark || c == U'?' || c == U'？';
+    if (!text::is_space(c) && !text::is_punct(c)) last = c;
+  }
+  return mark || last == U'吗' || last == U'呢';
+}
+
+// hashed_ngrams, appended to `ids`. Unigram ids are fnv1a64(form) seeded with fnv1a64("1"), pair
+// ids fnv1a64(prev '\x1f' form) seeded with fnv1a64("2"). FNV-1a runs byte by byte, so the pair's
+// hash is taken part by part, each part seeded with the hash so far, and no joined string is built.
+void append_hashed_ngrams(std::vector<std::int32_t>& ids, const std::vector<text::Token>& tokens, int buckets) {
+  static const std::uint64_t kUnigramSeed = fnv1a64("1"), kPairSeed = fnv1a64("2");
   const auto B = static_cast<std::uint64_t>(buckets);
   const text::Token* prev = nullptr;
   for (const auto& t : tokens) {
-    // Numbers are one class: the value rarely matters to salience and would scatter over buckets.
-    const std::string form = t.kind == text::TokenKind::number ? std::string("<num>") : t.lower;
-    ids.push_back(static_cast<std::int32_t>(fnv1a64(form, fnv1a64("1")) % B));
+    const std::string_view form = hashed_form(t);
+    ids.push_back(static_cast<std::int32_t>(bucket_of(fnv1a64(form, kUnigramSeed), B)));
     if (text::is_punctuation(t)) {
       prev = nullptr;
       continue;
     }
     if (prev) {
-      const std::string pair = (prev->kind == text::TokenKind::number ? std::string("<num>") : prev->lower) +
-                               '\x1f' + form;
-      ids.push_back(static_cast<std::int32_t>(fnv1a64(pair, fnv1a64("2")) % B));
+      const std::uint64_t h = fnv1a64(form, fnv1a64("\x1f", fnv1a64(hashed_form(*prev), kPairSeed)));
+      ids.push_back(static_cast<std::int32_t>(bucket_of(h, B)));
     }
     prev = &t;
   }
+}
+
+}  // namespace
+
+std::vector<std::int32_t> hashed_ngrams(const std::vector<text::Token>& tokens, int buckets) {
+  KESSEL_CHECK_ARG(buckets >= 1, "hashed_ngrams: buckets must be >= 1, got ", buckets);
+  std::vector<std::int32_t> ids;
+  ids.reserve(2 * tokens.size());
+  append_hashed_ngrams(ids, tokens, buckets);
   return ids;
 }
 
@@ -41,6 +73,7 @@ std::vector<std::int32_t> hashed_ngrams(std::string_view s, int buckets) {
 
 UnitFeatures compute_features(const Prepared& p, int buckets) {
   KESSEL_CHECK_ARG(p.dialogue != nullptr, "compute_features: Prepared has no dialogue");
+  KESSEL_CHECK_ARG(buckets >= 1, "compute_features: buckets must be >= 1, got ", buckets);
   KESSEL_CHECK_ARG(p.unit_tokens.size() == p.units.size(), "compute_features: Prepared has ", p.unit_tokens.size(),
                    " unit token lists for ", p.units.size(), " units (build it with prepare())");
   const int U = static_cast<int>(p.units.size());
@@ -54,7 +87,7 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
   auto D = [&](int u, int c) -> float& { return f.dense[static_cast<std::size_t>(u) * kNumDenseFeatures + c]; };
 
   // Token counts per unit over a dialogue-local vocabulary (centrality and overlap).
-  std::unordered_map<std::string, int> vocab;
+  std::unordered_map<std::string_view, int> vocab;  // views of p.unit_tokens
   std::vector<std::unordered_map<int, float>> counts(static_cast<std::size_t>(U));
   std::vector<float> total;  // dialogue-wide counts per token
   std::vector<int> df;       // units containing the token
@@ -70,8 +103,7 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
   for (int u = 0; u < U; ++u) {
     const Unit& unit = p.units[static_cast<std::size_t>(u)];
     const auto& tokens = p.unit_tokens[static_cast<std::size_t>(u)];
-    const auto ids = hashed_ngrams(tokens, buckets);
-    f.token_ids.insert(f.token_ids.end(), ids.begin(), ids.end());
+    append_hashed_ngrams(f.token_ids, tokens, buckets);
     f.token_offsets.push_back(static_cast<std::int32_t>(f.token_ids.size()));
 
     bool number = false;
@@ -89,12 +121,7 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
       total[static_cast<std::size_t>(it->second)] += 1.0f;
     }
 
-    const auto cps = text::decode_utf8(unit.text, text::Utf8Mode::lossy).cps;
-    bool question = false;
-    for (char32_t c : cps) question = question || c == U'?' || c == U'？';
-    std::size_t end = cps.size();
-    while (end > 0 && (text::is_space(cps[end - 1]) || text::is_punct(cps[end - 1]))) --end;
-    if (end > 0 && (cps[end - 1] == U'吗' || cps[end - 1] == U'呢')) question = true;
+    const bool question = reads_as_question(unit.text);
 
     const bool customer = unit.speaker == text::Speaker::customer;
     if (customer) {

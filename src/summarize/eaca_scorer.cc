@@ -408,14 +408,16 @@ void EacaModel::set_kv_dtype(KvDtype kv_dtype) {
   kv_dtype_ = kv_dtype;
 }
 
-UnitScores EacaModel::score(const Prepared& p) const { return score_impl(p, nullptr); }
+UnitScores EacaModel::score(const Prepared& p) const { return score_impl(p, nullptr, kMaxExplainUnits); }
+
+UnitScores EacaModel::score_without_map(const Prepared& p) const { return score_impl(p, nullptr, 0); }
 
 UnitScores EacaModel::score_profiled(const Prepared& p, std::vector<LayerCost>& cost) const {
-  return score_impl(p, &cost);
+  return score_impl(p, &cost, kMaxExplainUnits);
 }
 
-UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost) const {
-  UnitScores s = ensemble_scores(p, cost, kMaxExplainUnits);
+UnitScores EacaModel::score_impl(const Prepared& p, std::vector<LayerCost>* cost, int map_max_units) const {
+  UnitScores s = ensemble_scores(p, cost, map_max_units);
   Timer timer;
   render(p, s);
   if (cost)
@@ -458,7 +460,7 @@ UnitScores EacaModel::ensemble_scores(const Prepared& p, std::vector<LayerCost>*
     for (std::size_t m = 0; m < s.mention_source.size(); ++m)
       s.mention_source[m] += a.mention_logit[m] / static_cast<float>(K);
     has_logit += a.has_logit / static_cast<float>(K);
-    if (a.Q > 0 && a.U <= map_max_units) {
+    if (a.Q > 0 && map_max_units > 0 && a.U <= map_max_units) {
       if (k == 0) s.attention = Tensor({a.Q, a.U});
       add_attention_map(s.attention.data(), a, d, sw, f);
     }

@@ -170,6 +170,8 @@ UnitScores CentralityScorer::score_profiled(const Prepared& p, std::vector<Layer
 
 AttentionMap Scorer::attention_map(const Prepared&) const { return {}; }
 
+UnitScores Scorer::score_without_map(const Prepared& p) const { return score(p); }
+
 namespace {
 
 // The rows of the customer units of a [U, U] map: the map a reviewer wants is "what did each customer

@@ -6,10 +6,11 @@
 
 namespace kessel::summarize {
 
-Summarized Summarizer::run(const text::Dialogue& dialogue, const text::Lexicon& lexicon) const {
+Summarized Summarizer::run(const text::Dialogue& dialogue, const text::Lexicon& lexicon,
+                           bool with_attention_map) const {
   Summarized out;
   out.prepared = prepare(dialogue, lexicon);
-  out.scores = scorer->score(out.prepared);
+  out.scores = with_attention_map ? scorer->score(out.prepared) : scorer->score_without_map(out.prepared);
   out.summary = summarize::decode(out.prepared, out.scores, decode);
   return out;
 }

@@ -229,11 +229,12 @@ TextChars::TextChars(std::wstring_view text, bool icase, const std::ctype<wchar_
     }
   }
   sort_unique(chars_);
+  for (wchar_t c : chars_) filter_[filter_bit(c) / 64] |= std::uint64_t{1} << (filter_bit(c) % 64);
 }
 
-bool TextChars::has_any(const std::vector<wchar_t>& sorted) const {
-  return std::any_of(sorted.begin(), sorted.end(), [&](wchar_t c) {
-    return std::binary_search(chars_.begin(), chars_.end(), c);
+bool TextChars::has_any(const std::vector<wchar_t>& chars) const {
+  return std::any_of(chars.begin(), chars.end(), [&](wchar_t c) {
+    return may_hold(c) && std::binary_search(chars_.begin(), chars_.end(), c);
   });
 }
 

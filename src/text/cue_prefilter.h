@@ -11,6 +11,9 @@
 // customer turn of the real validation sets).
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <locale>
 #include <string_view>
 #include <vector>
@@ -25,14 +28,20 @@ struct CueRequirement {
 };
 
 // The distinct code points of a text, sorted; with `icase`, each one's lower and upper case too
-// (through `ctype`, the facet the regex matches with).
+// (through `ctype`, the facet the regex matches with). A bit per code point modulo kFilterBits
+// answers most lookups (a cue's characters are mostly absent from a turn) before the binary search.
 class TextChars {
  public:
   TextChars(std::wstring_view text, bool icase, const std::ctype<wchar_t>& ctype);
-  bool has_any(const std::vector<wchar_t>& sorted) const;
+  // Whether the text holds one of `chars` (any order).
+  bool has_any(const std::vector<wchar_t>& chars) const;
 
  private:
+  static constexpr std::size_t kFilterBits = 1024;
+  static std::size_t filter_bit(wchar_t c) { return static_cast<std::size_t>(c) % kFilterBits; }
+  bool may_hold(wchar_t c) const { return (filter_[filter_bit(c) / 64] >> (filter_bit(c) % 64)) & 1u; }
   std::vector<wchar_t> chars_;
+  std::array<std::uint64_t, kFilterBits / 64> filter_{};
 };
 
 // What every non-empty match of an ECMAScript `pattern` contains. With `icase`, each literal also

@@ -16,4 +16,10 @@ inline std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed = 0xcbf2
   return h;
 }
 
+// h % buckets (buckets >= 1). For a power of two, the mask that equals it: a 64-bit division takes
+// tens of cycles, and hashed features take one per id (16,384 buckets by default).
+inline std::uint64_t bucket_of(std::uint64_t h, std::uint64_t buckets) {
+  return (buckets & (buckets - 1)) == 0 ? h & (buckets - 1) : h % buckets;
+}
+
 }  // namespace kessel

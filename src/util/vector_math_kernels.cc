@@ -151,6 +151,26 @@ void Axpy(float* HWY_RESTRICT y, float a, const float* HWY_RESTRICT x, std::size
               n - i);
 }
 
+// y[j] += a table[rows[r], j] for r = 0, 1, ..., count - 1 in turn (table [*, n]): count axpy calls
+// in one, with y held in registers between the rows.
+void AddScaledRows(float* HWY_RESTRICT y, float a, const float* HWY_RESTRICT table,
+                   const std::int32_t* HWY_RESTRICT rows, std::size_t count, std::size_t n) {
+  const DF d;
+  const std::size_t N = hn::Lanes(d);
+  const VF av = hn::Set(d, a);
+  auto row = [&](std::size_t r) { return table + static_cast<std::size_t>(rows[r]) * n; };
+  std::size_t j = 0;
+  for (; j + N <= n; j += N) {
+    VF acc = hn::LoadU(d, y + j);
+    for (std::size_t r = 0; r < count; ++r) acc = hn::MulAdd(av, hn::LoadU(d, row(r) + j), acc);
+    hn::StoreU(acc, d, y + j);
+  }
+  if (j == n) return;
+  VF acc = LoadTail(d, y + j, n - j);
+  for (std::size_t r = 0; r < count; ++r) acc = hn::MulAdd(av, LoadTail(d, row(r) + j, n - j), acc);
+  StoreTail(d, acc, y + j, n - j);
+}
+
 // ---- y += Wt^T x
 // ---------------------------------------------------------------------------------
 
@@ -201,6 +221,72 @@ void AddMatvecT(float* HWY_RESTRICT y, const float* HWY_RESTRICT wt, const float
   for (std::size_t i = 0; i < I; ++i)
     acc = hn::MulAdd(LoadTail(d, wt + i * O + o0, rest), hn::Set(d, x[i]), acc);
   StoreTail(d, acc, y + o0, rest);
+}
+
+// ---- Y += X Wt, row by row as y += Wt^T x
+// ----------------------------------------------------------------
+
+// R rows of y [*, O], NV vectors each from column o0 on: each weight vector loaded feeds R
+// multiply-adds, where MatvecBlock's feeds one (its loop is bound by loads: a weight vector and a
+// broadcast per multiply-add). Every output gets MatvecBlock's multiply-adds in its order.
+template <int R, int NV>
+HWY_INLINE void MatmatBlock(float* HWY_RESTRICT y, const float* HWY_RESTRICT wt,
+                            const float* HWY_RESTRICT x, std::size_t I, std::size_t O,
+                            std::size_t o0) {
+  const DF d;
+  const std::size_t N = hn::Lanes(d);
+  VF acc[R][NV];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[r][v] = hn::LoadU(d, y + r * O + o0 + N * v);
+  for (std::size_t i = 0; i < I; ++i) {
+    const float* wr = wt + i * O + o0;
+    VF w[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) w[v] = hn::LoadU(d, wr + N * v);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const VF xi = hn::Set(d, x[r * I + i]);
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[r][v] = hn::MulAdd(w[v], xi, acc[r][v]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) hn::StoreU(acc[r][v], d, y + r * O + o0 + N * v);
+}
+
+// R rows of y [*, O] += x [*, I] Wt: two vectors at a time (R = 4: 8 accumulators, 2 weight
+// vectors and a broadcast in registers), then one, then AddMatvecT's tail.
+template <int R>
+void MatmatRows(float* HWY_RESTRICT y, const float* HWY_RESTRICT wt, const float* HWY_RESTRICT x,
+                std::size_t I, std::size_t O) {
+  const DF d;
+  const std::size_t N = hn::Lanes(d);
+  std::size_t o0 = 0;
+  for (; o0 + 2 * N <= O; o0 += 2 * N) MatmatBlock<R, 2>(y, wt, x, I, O, o0);
+  if (o0 + N <= O) {
+    MatmatBlock<R, 1>(y, wt, x, I, O, o0);
+    o0 += N;
+  }
+  if (o0 == O) return;
+  const std::size_t rest = O - o0;
+  for (int r = 0; r < R; ++r) {
+    VF acc = LoadTail(d, y + r * O + o0, rest);
+    for (std::size_t i = 0; i < I; ++i)
+      acc = hn::MulAdd(LoadTail(d, wt + i * O + o0, rest), hn::Set(d, x[r * I + i]), acc);
+    StoreTail(d, acc, y + r * O + o0, rest);
+  }
+}
+
+void AddMatmatT(float* HWY_RESTRICT y, const float* HWY_RESTRICT wt, const float* HWY_RESTRICT x,
+                std::size_t rows, std::size_t I, std::size_t O) {
+  std::size_t n = 0;
+  for (; n + 4 <= rows; n += 4) MatmatRows<4>(y + n * O, wt, x + n * I, I, O);
+  for (; n + 2 <= rows; n += 2) MatmatRows<2>(y + n * O, wt, x + n * I, I, O);
+  if (n < rows) AddMatvecT(y + n * O, wt, x + n * I, I, O);
 }
 
 // ---- one LSTM step
@@ -309,7 +395,9 @@ const VectorMathKernels* Table() {
                                        TanhInplace,
                                        TanhBackwardInplace,
                                        Axpy,
+                                       AddScaledRows,
                                        AddMatvecT,
+                                       AddMatmatT,
                                        LstmCellForward,
                                        LstmCellBackward};
   return &table;
@@ -357,6 +445,17 @@ void add_matvec_t_reference(float* y, const float* wt, const float* x, std::size
   }
 }
 
+void add_scaled_rows_reference(float* y, float a, const float* table, const std::int32_t* rows,
+                               std::size_t count, std::size_t n) {
+  for (std::size_t r = 0; r < count; ++r)
+    axpy_reference(y, a, table + static_cast<std::size_t>(rows[r]) * n, n);
+}
+
+void add_matmat_t_reference(float* y, const float* wt, const float* x, std::size_t rows,
+                            std::size_t I, std::size_t O) {
+  for (std::size_t n = 0; n < rows; ++n) add_matvec_t_reference(y + n * O, wt, x + n * I, I, O);
+}
+
 void lstm_cell_forward_reference(float* gates, float* c, float* h, const float* c_prev,
                                  std::size_t H) {
   sigmoid_reference(gates, 2 * H);      // i, f
@@ -391,7 +490,9 @@ const VectorMathKernels kScalarKernels{"scalar",
                                        tanh_reference,
                                        tanh_backward_reference,
                                        axpy_reference,
+                                       add_scaled_rows_reference,
                                        add_matvec_t_reference,
+                                       add_matmat_t_reference,
                                        lstm_cell_forward_reference,
                                        lstm_cell_backward_reference};
 

@@ -35,9 +35,19 @@ struct VectorMathKernels {
   // y[i] += a x[i] for i < n.
   void (*axpy)(float* y, float a, const float* x, std::size_t n);
 
+  // y[j] += a table[rows[r], j] for j < n, r = 0, 1, ..., count - 1 in turn (table [*, n] row-major):
+  // count axpy calls, the same bits (a mean of embedding rows, say).
+  void (*add_scaled_rows)(float* y, float a, const float* table, const std::int32_t* rows,
+                          std::size_t count, std::size_t n);
+
   // y [O] += Wt^T x for Wt [I, O] (a weight W [O, I] transposed, row-major): each y[o] is summed in
   // i order, y[o] + Wt[0, o] x[0] + Wt[1, o] x[1] + ... The loop along o is the vector one.
   void (*add_matvec_t)(float* y, const float* wt, const float* x, std::size_t I, std::size_t O);
+
+  // y [rows, O] += x [rows, I] Wt for Wt [I, O]: add_matvec_t on each row, the same bits; a weight
+  // vector loaded once serves several rows.
+  void (*add_matmat_t)(float* y, const float* wt, const float* x, std::size_t rows, std::size_t I,
+                       std::size_t O);
 
   // One LSTM step after its matrix products, H units. gates [4H] holds the pre-activations of
   // i, f, g, o (PyTorch's order) and is overwritten with [σ(i) σ(f) tanh(g) σ(o)]; then

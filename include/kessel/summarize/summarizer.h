@@ -57,7 +57,10 @@ struct Summarizer {
   std::unique_ptr<Scorer> scorer;
   DecodeOptions decode;
   // prepare -> score -> decode, as every front end runs it. Const: threads may share one summarizer.
-  Summarized run(const text::Dialogue& dialogue, const text::Lexicon& lexicon) const;
+  // Without `with_attention_map`, Summarized::scores may lack the attention map (Scorer::
+  // score_without_map): for callers that neither explain nor draw it.
+  Summarized run(const text::Dialogue& dialogue, const text::Lexicon& lexicon,
+                 bool with_attention_map = true) const;
 };
 
 // InvalidArgument for a bad option (naming it), ParseError/IoError for a bad model file, and

@@ -116,6 +116,10 @@ class Scorer {
   virtual ~Scorer() = default;
   virtual std::string name() const = 0;
   virtual UnitScores score(const Prepared& dialogue) const = 0;
+  // score() for a caller that will not show UnitScores::attention: a scorer whose map is extra work
+  // (EACA recomputes its members' attention weights for it) may leave attention and
+  // attention_queries empty; everything else is as from score(). The default is score().
+  virtual UnitScores score_without_map(const Prepared& dialogue) const;
   // score(), with the cost of each of its parts appended to `cost`. The default times the whole call
   // as one part named "score"; scorers with layers say more.
   virtual UnitScores score_profiled(const Prepared& dialogue, std::vector<LayerCost>& cost) const;

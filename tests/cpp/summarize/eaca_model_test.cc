@@ -63,6 +63,29 @@ TEST(EacaModel, ScoreIsDeterministicAndSaveLoadRoundTrips) {
   EXPECT_THROW(loaded.check_lexicon(other), InvalidArgument);
 }
 
+// score_without_map is score() less the attention map: every other field the same, for one model
+// and an ensemble, with the map's queries gone too.
+TEST(EacaModel, ScoreWithoutMapIsScoreLessTheMap) {
+  Fixture fx(true);
+  for (const int members : {1, 3}) {
+    EacaConfig c = testing::small_eaca_config();
+    c.members = members;
+    const EacaModel m(c, 7);
+    const UnitScores with = m.score(fx.prepared), without = m.score_without_map(fx.prepared);
+    ASSERT_GT(with.attention.size(), 0) << members;
+    EXPECT_EQ(without.attention.size(), 0);
+    EXPECT_TRUE(without.attention_queries.empty());
+    EXPECT_EQ(without.salience, with.salience);
+    EXPECT_EQ(without.inclusion, with.inclusion);
+    EXPECT_EQ(without.mention_source, with.mention_source);
+    EXPECT_EQ(without.has_emotion, with.has_emotion);
+    EXPECT_EQ(without.max_chars, with.max_chars);
+    EXPECT_EQ(without.unit_text, with.unit_text);
+    EXPECT_EQ(without.unit_reported, with.unit_reported);
+    EXPECT_EQ(without.attention_kernel, with.attention_kernel);
+  }
+}
+
 // A loaded model scores through its weights' transposed copies (EacaModel::keep_transposed); the
 // mutable parameters() drops them, so a changed weight is never scored through a stale copy.
 TEST(EacaModel, TransposedCopiesScoreAsTheWeightsDoAndGoWhenTheWeightsMayChange) {

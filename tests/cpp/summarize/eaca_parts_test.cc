@@ -2,8 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "kessel/text/lexicon.h"
+#include "kessel/text/tokenize.h"
+#include "kessel/text/utf8.h"
+#include "util/hash.h"
 #include "summarize/adamw.h"
 #include "summarize/eaca_features.h"
 #include "summarize/oracle.h"
@@ -59,6 +65,45 @@ TEST(EacaOracle, PicksTheUnitsTheReferenceRepeats) {
   EXPECT_EQ(greedy_oracle(p, {"用户:我的快递三天没到。客服:已经为您催促快递员。"}, one).size(), 1u);
 }
 
+// hashed_ngrams as first written: each n-gram's string built, then hashed whole.
+std::vector<std::int32_t> plain_hashed_ngrams(const std::vector<text::Token>& tokens, int buckets) {
+  std::vector<std::int32_t> ids;
+  const auto B = static_cast<std::uint64_t>(buckets);
+  const text::Token* prev = nullptr;
+  for (const auto& t : tokens) {
+    const std::string form = t.kind == text::TokenKind::number ? std::string("<num>") : t.lower;
+    ids.push_back(static_cast<std::int32_t>(fnv1a64(form, fnv1a64("1")) % B));
+    if (text::is_punctuation(t)) {
+      prev = nullptr;
+      continue;
+    }
+    if (prev) {
+      const std::string pair =
+          (prev->kind == text::TokenKind::number ? std::string("<num>") : prev->lower) + '\x1f' + form;
+      ids.push_back(static_cast<std::int32_t>(fnv1a64(pair, fnv1a64("2")) % B));
+    }
+    prev = &t;
+  }
+  return ids;
+}
+
+TEST(EacaFeatures, BucketOfIsTheRemainder) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 1000; ++i) {
+    h = h * 6364136223846793005ull + 1442695040888963407ull;
+    for (std::uint64_t buckets : {1ull, 2ull, 3ull, 7ull, 1024ull, 16383ull, 16384ull, 16385ull, 1ull << 40})
+      ASSERT_EQ(bucket_of(h, buckets), h % buckets) << h << " " << buckets;
+  }
+}
+
+TEST(EacaFeatures, HashedNgramsMatchTheJoinedStringsTheyStandFor) {
+  for (const char* text : {"我的快递三天没到，气死我了！", "Order 12345 arrived late... 2 days, :( why?",
+                           "", "!!", "订单号[订单编号]，说好的次日达呢 3 天", "a b, c d"}) {
+    const auto tokens = text::tokenize(text, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy});
+    for (int buckets : {1, 7, 16384}) EXPECT_EQ(hashed_ngrams(tokens, buckets), plain_hashed_ngrams(tokens, buckets)) << text;
+  }
+}
+
 TEST(EacaFeatures, HashingIsStableAndFeaturesAreBounded) {
   // Fixed values: a change of hash function silently invalidates every saved model.
   EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
@@ -102,6 +147,36 @@ TEST(EacaFeatures, HashingIsStableAndFeaturesAreBounded) {
   EXPECT_NEAR(ft.dense[static_cast<std::size_t>(last) * kNumDenseFeatures + kTimeCos], 0.0f, 1e-5);
   d.turns[1].time.reset();  // partly timed: untimed, never invented
   EXPECT_TRUE(compute_features(prepare(d, lex), 512).times.empty());
+}
+
+// kQuestion as first written: the unit decoded (lossy), a question mark anywhere, or 吗/呢 last
+// once trailing white space and punctuation are stripped. (prepare() refuses invalid UTF-8, so the
+// units here are valid.)
+bool plain_question(const std::string& text) {
+  const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  bool question = false;
+  for (char32_t c : cps) question = question || c == U'?' || c == U'？';
+  std::size_t end = cps.size();
+  while (end > 0 && (text::is_space(cps[end - 1]) || text::is_punct(cps[end - 1]))) --end;
+  return question || (end > 0 && (cps[end - 1] == U'吗' || cps[end - 1] == U'呢'));
+}
+
+TEST(EacaFeatures, QuestionFeatureMatchesTheDecodedReading) {
+  const auto lex = text::load_default_lexicon(std::string(KESSEL_SOURCE_DIR) + "/data/lexicon");
+  const std::vector<std::string> texts = {"在吗", "在吗 。。", "你们到底发不发货呢！！ ", "好的", "why?", "ok",
+                                          "吗好的", "？", "是吗😡", "吗\u3000…", "呢 — ", "emoji 🙂 吗"};
+  std::vector<std::pair<text::Speaker, std::string>> turns;
+  for (const auto& t : texts) turns.emplace_back(text::Speaker::customer, t);
+  const text::Dialogue d = dialogue(turns);  // the Prepared points into it
+  const Prepared p = prepare(d, lex);
+  const UnitFeatures f = compute_features(p, 64);
+  int questions = 0;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    const bool got = f.dense[u * kNumDenseFeatures + kQuestion] > 0.0f;
+    EXPECT_EQ(got, plain_question(p.units[u].text)) << p.units[u].text;
+    questions += got;
+  }
+  EXPECT_GE(questions, 5);
 }
 
 TEST(EacaFeatures, LogLengthIsCappedBeyondTheTrainingUnits) {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "kessel/text/dialogue.h"
 #include "kessel/text/utf8.h"
@@ -20,6 +21,25 @@ const std::ctype<wchar_t>& ctype() { return std::use_facet<std::ctype<wchar_t>>(
 
 bool admits(const wchar_t* pattern, const wchar_t* text, bool icase = false) {
   return may_match(cue_requirement(pattern, icase, ctype()), TextChars(text, icase, ctype()));
+}
+
+// has_any against a plain search of the text, with characters that share a filter bit (1024 apart)
+// and case variants.
+TEST(CuePrefilter, TextCharsHasAnyIsAPlainSearch) {
+  const std::wstring text = L"Why 又是这样 \u4e00\u4800 A";
+  for (const bool icase : {false, true}) {
+    const TextChars chars(text, icase, ctype());
+    const std::vector<std::vector<wchar_t>> asks = {
+        {}, {L'又'}, {L'z'}, {L'W'}, {L'w'}, {L'a'}, {static_cast<wchar_t>(L'又' + 1024)},
+        {static_cast<wchar_t>(0x4e00 + 1024)}, {L'x', L'y', L'这'}, {L'x', L'y', static_cast<wchar_t>(0x4800 - 2048)}};
+    for (const auto& ask : asks) {
+      bool want = false;
+      for (wchar_t c : ask)
+        for (wchar_t t : text)
+          want = want || c == t || (icase && (c == ctype().tolower(t) || c == ctype().toupper(t)));
+      EXPECT_EQ(chars.has_any(ask), want) << "icase " << icase << " ask size " << ask.size();
+    }
+  }
 }
 
 TEST(CuePrefilter, ASequenceRequiresEachOfItsParts) {

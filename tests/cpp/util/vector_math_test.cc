@@ -172,6 +172,13 @@ std::vector<float> run_all(const VectorMathKernels& k, std::size_t n, std::uint6
   k.add_matvec_t(mv.data(), wt.data(), x.data(), I, n);
   k.add_matvec_t(mv3.data(), wt.data(), t.data(), n, 3);
   if (with_products) keep(mv), keep(mv3);
+  // Three rows of the same product at once, and a mean of rows picked from wt.
+  const std::vector<float> x3 = uniform(3 * I, -1.0f, 1.0f, seed + 11);
+  std::vector<float> mm = uniform(3 * n, -1.0f, 1.0f, seed + 12), rows_sum(n, 0.5f);
+  k.add_matmat_t(mm.data(), wt.data(), x3.data(), 3, I, n);
+  const std::int32_t picked[] = {4, 0, 36, 4};
+  k.add_scaled_rows(rows_sum.data(), 0.25f, wt.data(), picked, 4, n);
+  if (with_products) keep(mm), keep(rows_sum);
   // One LSTM step of n units, with and without a previous step, and its backward.
   std::vector<float> gates = uniform(4 * n, -4.0f, 4.0f, seed + 6), gates0 = gates, c(n), h(n),
                      c0(n), h0(n);
@@ -255,6 +262,37 @@ TEST(VectorMath, MatvecMatchesDoublePrecisionInEveryVariant) {
           ASSERT_LE(std::fabs(y[o] - want), static_cast<double>(I + 1) * kEps * magnitude)
               << k->variant << " O = " << O << " I = " << I << " o = " << o;
         }
+      }
+    }
+  }
+}
+
+// The batched kernels against the ones they batch, in every variant: add_matmat_t is add_matvec_t
+// on each row and add_scaled_rows is axpy on each picked row, bit for bit, over odd row counts and
+// lengths around every vector width.
+TEST(VectorMath, BatchedKernelsMatchTheirOneRowKernelsBitForBit) {
+  for (const VectorMathKernels* k : variants()) {
+    for (std::size_t O : kLengths) {
+      for (std::size_t rows : {1, 2, 3, 4, 5, 7, 9}) {
+        for (std::size_t I : {std::size_t{1}, std::size_t{13}, std::size_t{64}}) {
+          const std::uint64_t seed = 1000 * O + 10 * rows + I;
+          const std::vector<float> wt = uniform(I * O, -1.0f, 1.0f, seed),
+                                   x = uniform(rows * I, -2.0f, 2.0f, seed + 1);
+          std::vector<float> batched = uniform(rows * O, -1.0f, 1.0f, seed + 2), one_by_one = batched;
+          k->add_matmat_t(batched.data(), wt.data(), x.data(), rows, I, O);
+          for (std::size_t r = 0; r < rows; ++r)
+            k->add_matvec_t(one_by_one.data() + r * O, wt.data(), x.data() + r * I, I, O);
+          EXPECT_TRUE(same_bits(batched, one_by_one))
+              << k->variant << " add_matmat_t rows = " << rows << " I = " << I << " O = " << O;
+        }
+        std::vector<std::int32_t> picked;
+        for (std::size_t r = 0; r < rows; ++r) picked.push_back(static_cast<std::int32_t>((7 * r + 3) % 11));
+        const std::vector<float> table = uniform(11 * O, -1.0f, 1.0f, O + rows);
+        std::vector<float> gathered = uniform(O, -1.0f, 1.0f, O * rows), axpys = gathered;
+        k->add_scaled_rows(gathered.data(), 0.3f, table.data(), picked.data(), rows, O);
+        for (std::int32_t r : picked)
+          k->axpy(axpys.data(), 0.3f, table.data() + static_cast<std::size_t>(r) * O, O);
+        EXPECT_TRUE(same_bits(gathered, axpys)) << k->variant << " add_scaled_rows rows = " << rows << " n = " << O;
       }
     }
   }
