@@ -102,8 +102,10 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
       replaced.push_back(verb + 1);
       verb += 2;
     }
-    // A question form is a request when it ends in "?", or says please ("Could you please DM us.").
-    if (!question_mark && !polite) return false;
+    // A question form is a request when it ends in "?", says please ("Could you please DM us."), or
+    // asks for one of the actions an agent asks for ("Can you DM us your full name.", "Can you unplug
+    // the power cord to the cable box."; tweets often drop the "?").
+    if (!question_mark && !polite && !contains(kImperatives, lower(verb))) return false;
   } else if (!polite) {
     // An imperative: the verb opens the unit and is the lead itself ("DM us your email").
     const bool imperative =

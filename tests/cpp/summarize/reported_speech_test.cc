@@ -233,6 +233,9 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       // Please before the question form (it used to give "They ask the customer to could the customer DM").
       {"Please could you DM us with your name?", "The agent asks the customer to DM the agent with their name."},
       {"Kindly can you share your number.", "The agent asks the customer to share their number."},
+      // Without its "?", a question form asking for an agent's usual action is still a request.
+      {"Can you unplug the power cord to the cable box.", "The agent asks the customer to unplug the power cord to the cable box."},
+      {"Could you DM us.", "The agent asks the customer to DM the agent."},
       // An imperative that opens the unit.
       {"DM us back, we'll dive further into this there.",
        "The agent asks the customer to DM the agent back, they'll dive further into this there."},
@@ -255,8 +258,7 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Would you mind sending a screenshot?", "Would the customer mind sending a screenshot?"},
       {"Will you be at home tomorrow?", "Will the customer be at home tomorrow?"},
       {"We can you send a new one.", "The agent can the customer send a new one."},
-      {"Could you DM us.", "Could the customer DM the agent."},
-      {"Can you see the error.", "Can the customer see the error."},
+      {"Can you see the error.", "Can the customer see the error."},  // no "?", and "see" is no action asked for
       {"We'd like to help, could you DM us?", "The agent would like to help, could the customer DM them?"},
       {"Please.", "Please."},
   };
