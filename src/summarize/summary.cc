@@ -75,6 +75,16 @@ bool names_a_speaker(const std::string& body) {
   return false;
 }
 
+// Whether an English report opens with the other party as its subject: "The customer…" in an
+// agent's sentence, "The company…" in a customer's.
+bool opens_with_the_other_party(const std::string& body, text::Speaker speaker) {
+  const std::string_view other = speaker == text::Speaker::agent ? "the customer " : "the company ";
+  if (body.size() < other.size()) return false;
+  for (std::size_t i = 0; i < other.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(body[i])) != other[i]) return false;
+  return true;
+}
+
 }  // namespace
 
 Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
@@ -115,6 +125,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // over the phone seems like a huge pain" keeps the customer's label, or it would read as the
     // agent's; "so they can't find songs" stays a report (a label would mix with the third person).
     if (s.reported && u == kept.clause_unit) s.reported = names_a_speaker(s.body);
+    // A report whose subject is the other party reads as that party's own claim without a speaker:
+    // the agent's "You should not need to sign in" reported as "The customer should not need to sign
+    // in…". It keeps its speaker's label ("Agent: The customer should not need…").
+    if (s.reported && opens_with_the_other_party(s.body, p.units[ux].speaker)) s.reported = false;
     if (s.reported && !s.body.empty() && s.body[0] >= 'a' && s.body[0] <= 'z') s.body[0] = static_cast<char>(s.body[0] - 'a' + 'A');
     s.turn = p.units[ux].turn;
     s.unit = u;
