@@ -14,6 +14,7 @@
 #include "kessel/text/utf8.h"
 #include "summarize/eaca_features.h"
 #include "summarize/faith_cues.h"
+#include "summarize/zh_questions.h"
 #include "util/splitmix.h"
 
 namespace kessel::summarize {
@@ -127,7 +128,7 @@ bool is_person_word(std::span<const text::Token> tokens, std::size_t i) {
 // 如何): its position, or `end` when there is none.
 std::size_t question_word_before(std::span<const text::Token> tokens, std::size_t start, std::size_t end) {
   for (std::size_t j = start; j < end; ++j) {
-    if (first_cp_in(tokens[j], U"么哪谁几啥咋")) return j;
+    if (first_cp_in(tokens[j], zh_question::kQuestionWordChars)) return j;
     if (j + 1 < end && ((tokens[j].text == "多" && tokens[j + 1].text == "少") ||
                         (tokens[j].text == "如" && tokens[j + 1].text == "何")))
       return j;
@@ -144,7 +145,7 @@ bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool custo
   std::u32string before;  // 打开之后呢: the clause before the 呢 asks what comes next
   for (std::size_t j = start; j < i; ++j)
     for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) before.push_back(cp);
-  if (faith::asks_what_next(before) || (customer && faith::asks_about_bare_noun(before))) return true;
+  if (zh_question::asks_what_next(before) || (customer && zh_question::asks_about_bare_noun(before))) return true;
   return question_word_before(tokens, start, i) < i;
 }
 

@@ -8,6 +8,7 @@
 #include "kessel/error.h"
 #include "render.h"
 #include "summarize/content.h"
+#include "summarize/zh_questions.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::summarize {
@@ -117,15 +118,7 @@ bool asks(const Prepared& p, std::size_t u) {
   if (p.lang == Lang::en) return text.find('?') != std::string::npos;
   if (render::asked_in_next_turn(p, u)) return true;
   if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
-  static constexpr std::string_view kWords[] = {"多少", "什么", "哪", "谁", "怎么", "咋", "啥", "几号", "几天", "几点", "多久"};
-  if (std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return text.find(w) != std::string::npos; }))
-    return true;
-  // 如何 asks unless it is "no matter how" (无论如何, 不管如何).
-  for (std::size_t at = text.find("如何"); at != std::string::npos; at = text.find("如何", at + 1)) {
-    const bool concessive = (at >= 6 && (text.compare(at - 6, 6, "无论") == 0 || text.compare(at - 6, 6, "不管") == 0));
-    if (!concessive) return true;
-  }
-  return false;
+  return zh_question::holds_question_word(text);
 }
 
 // The expressed emotion of every unit, one pass over the mentions (Context::expressed).

@@ -99,21 +99,6 @@ std::vector<QuestionClause> question_clauses(const std::vector<char32_t>& cps, L
   return out;
 }
 
-bool asks_what_next(std::u32string_view before_ne) {
-  if (before_ne.ends_with(U'的')) before_ne.remove_suffix(1);
-  for (std::u32string_view w : {U"之后", U"以后", U"然后", U"后面", U"其他", U"其它", U"别的"})
-    if (before_ne.ends_with(w)) return true;
-  return false;
-}
-
-bool asks_about_bare_noun(std::u32string_view before_ne) {
-  if (before_ne.empty() || before_ne.size() > 3 || before_ne == U"人") return false;
-  static constexpr std::u32string_view kStatement = U"的了没不在是好嗯谢着还就也都会要对行哦下过正啦吧歉稍客您可以收明知";
-  for (char32_t cp : before_ne)
-    if (cp < 0x4E00 || cp > 0x9FFF || kStatement.find(cp) != std::u32string_view::npos) return false;
-  return true;
-}
-
 bool binds_demonstrative(char32_t demonstrative, char32_t next_first) {
   return (demonstrative == U'这' || demonstrative == U'那' || demonstrative == U'哪') &&
          kMeasureWords.find(next_first) != std::u32string_view::npos;

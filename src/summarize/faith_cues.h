@@ -39,16 +39,4 @@ inline constexpr std::u32string_view kMeasureWords = U"段个次件种位条些�
 // them as one word.
 bool binds_demonstrative(char32_t demonstrative, char32_t next_first);
 
-// zh: whether a clause-final 呢 after `before_ne` (the clause's code points before the 呢) asks "and
-// then?" or "what about …?" with no question word: 打开之后呢, 然后呢, 其他的呢. Deletion keeps such a 呢,
-// and rendering reports the clause as a question.
-bool asks_what_next(std::u32string_view before_ne);
-
-// zh: whether a customer's clause-final 呢 after `before_ne` asks "what about X?", X a bare noun of at
-// most three characters: 手机呢, 地址呢, 那款呢, 两条呢. A clause that answers, thanks or apologizes (好的呢,
-// 是的呢, 嗯呢, 谢谢呢, 抱歉呢) or that a particle, adverb or aspect marks as a statement (在呢, 还没呢, 保持着呢,
-// 改一下呢) is none, and so is 人呢 ("anyone there?"), a call rather than a question to report. An agent's
-// bare 呢 softens (预计呢，具体的时间不能确定): callers ask this of customers only.
-bool asks_about_bare_noun(std::u32string_view before_ne);
-
 }  // namespace kessel::summarize::faith

@@ -10,6 +10,9 @@
 #include "kessel/text/utf8.h"
 #include "summarize/compress.h"
 #include "summarize/faith_cues.h"
+#include "summarize/zh_questions.h"
+#include "summarize/reported_speech.h"
+#include "summarize/reported_speech_words.h"
 
 namespace kessel::summarize {
 
@@ -68,91 +71,6 @@ std::string reported_question(const std::string& body) {
 
 namespace {
 
-bool is_trailing_symbol(char32_t cp) {
-  return text::is_space(cp) || text::is_emoji_base(cp) || text::is_variation_selector(cp) || text::is_skin_tone(cp);
-}
-
-// Whether a Chinese clause (code points [begin, end)) ends in a question word that asks: 那个卡有什么用,
-// 这是为什么, 运费多少钱. Not after a negation (没什么, 没有什么用: "nothing") or 才 (这才几天: "only a few
-// days!"), nor where the clause says it does not know, find or mind (不知道为什么, 找不到在哪里, 随便什么,
-// 无论多少): the word is then indefinite.
-bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
-  static constexpr std::u32string_view kFinal[] = {U"什么用", U"啥用", U"什么意思", U"啥意思", U"什么时候", U"什么",
-                                                   U"啥", U"多少钱", U"多少", U"怎么样", U"怎么办", U"哪里",
-                                                   U"哪儿", U"哪个", U"几天", U"几号", U"几点", U"多久"};
-  const std::u32string_view clause(cps.data() + begin, end - begin);
-  for (std::u32string_view w : kFinal) {
-    if (clause.size() <= w.size() || clause.substr(clause.size() - w.size()) != w) continue;
-    const std::u32string_view before = clause.substr(0, clause.size() - w.size());
-    const std::u32string_view near = before.substr(before.size() > 2 ? before.size() - 2 : 0);
-    if (near.find_first_of(U"没不无才") != std::u32string_view::npos) return false;
-    for (std::u32string_view indefinite : {U"知道", U"清楚", U"明白", U"找不到", U"不记得", U"忘了", U"忘记", U"随便", U"无论", U"不管", U"都行", U"都可以"})
-      if (before.find(indefinite) != std::u32string_view::npos) return false;
-    return true;
-  }
-  return false;
-}
-
-// Whether a Chinese clause (code points [begin, end)) asks "how" inside it: 怎么 怎样 如何 after its first
-// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明). Not in 不管 / 无论 / 不知道 clauses, where the
-// word is indefinite (不知道怎么弄).
-bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
-  const std::u32string_view clause(cps.data() + begin, end - begin);
-  for (std::u32string_view indefinite : {U"不管", U"无论", U"知道", U"不会", U"随便"})
-    if (clause.find(indefinite) != std::u32string_view::npos) return false;
-  for (std::u32string_view how : {U"怎么", U"怎样", U"如何"})
-    if (const std::size_t at = clause.find(how); at != std::u32string_view::npos && at > 0) return true;
-  return false;
-}
-
-// Whether a Chinese clause (code points [begin, end)) asks "how many" inside it: 几 and a measure word
-// after a verb that counts (应该有几个赠品, 要买几箱, 还剩几天). 好几个 (several), 这几天 (these days) and
-// 几个月前 (some months ago) do not follow such a verb.
-bool asks_how_many(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
-  static constexpr std::u32string_view kCounting = U"有是要买剩差发送退等收到";
-  static constexpr std::u32string_view kMeasures = U"个件天号点次块元箱台张单瓶包袋套位周";
-  for (std::size_t i = begin + 1; i + 1 < end; ++i)
-    if (cps[i] == U'几' && kCounting.find(cps[i - 1]) != std::u32string_view::npos &&
-        kMeasures.find(cps[i + 1]) != std::u32string_view::npos)
-      return true;
-  return false;
-}
-
-// Whether a Chinese clause (code points [begin, end), marks already trimmed) asks without a question
-// mark: it ends in 吗 or 么 (after modal particles), or in 呢 with a question word before it
-// (什么原因申请退货的呢; a bare 呢 softens a statement: 这边帮您申请换货呢).
-bool zh_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
-  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗亲";
-  while (end > begin && (kParticles.find(cps[end - 1]) != std::u32string_view::npos || is_trailing_symbol(cps[end - 1])))
-    --end;
-  if (end == begin) return false;
-  // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办,
-  // 如何申请),
-  // after a 那 / 那么 / 请问 that leads it in.
-  std::size_t lead = begin;
-  for (std::u32string_view in : {U"那么", U"请问", U"那"})
-    if (end - lead > in.size() && std::equal(in.begin(), in.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead))) {
-      lead += in.size();
-      break;
-    }
-  for (std::u32string_view w : {U"什么", U"怎么", U"为什么", U"为啥", U"哪里", U"哪个", U"哪天", U"哪儿", U"谁", U"多少",
-                                U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
-    if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
-      return true;
-  if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end)) return true;
-  const char32_t last = cps[end - 1];
-  if (last == U'吗' || last == U'么') return true;
-  if (last != U'呢') return false;
-  if (cps[begin] == U'那') return true;  // 那我的钱呢
-  const std::u32string_view before_ne(cps.data() + begin, end - 1 - begin);
-  if (faith::asks_what_next(before_ne) || faith::asks_about_bare_noun(before_ne)) return true;  // 打开之后呢, 手机呢
-  for (std::size_t i = begin; i + 1 < end; ++i) {
-    if (std::u32string_view(U"么哪谁几啥咋").find(cps[i]) != std::u32string_view::npos) return true;
-    if (i + 2 < end && ((cps[i] == U'多' && cps[i + 1] == U'少') || (cps[i] == U'如' && cps[i + 1] == U'何')))
-      return true;
-  }
-  return false;
-}
 
 // A unit's end: its code points, where the run of terminal marks before any trailing space and emoji
 // starts (`body_end`) and ends (`marks_end`; equal when it has none).
@@ -166,7 +84,7 @@ UnitEnd unit_end(const std::string& text) {
   e.cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
   std::size_t end = e.cps.size();
   // Trailing space and emoji or other symbols ("能送吗？😊") do not end the sentence.
-  while (end > 0 && !is_terminal_punct(e.cps[end - 1]) && is_trailing_symbol(e.cps[end - 1])) --end;
+  while (end > 0 && !is_terminal_punct(e.cps[end - 1]) && text::is_trailing_symbol(e.cps[end - 1])) --end;
   e.marks_end = end;
   while (end > 0 && is_terminal_punct(e.cps[end - 1])) --end;
   e.body_end = end;
@@ -188,7 +106,7 @@ bool asks_without_mark(const std::string& text) {
   if (e.body_end < e.marks_end && e.cps[e.marks_end - 1] != U'，' && e.cps[e.marks_end - 1] != U',') return false;
   std::size_t begin = e.body_end;
   while (begin > 0 && !is_terminal_punct(e.cps[begin - 1])) --begin;
-  return zh_clause_asks(e.cps, begin, e.body_end);
+  return zh_question::clause_asks(e.cps, begin, e.body_end);
 }
 
 std::string without_leading_marks(const std::string& text) {
@@ -349,17 +267,6 @@ bool continues(const Prepared& p, const SummarySentence& prev, const SummarySent
   return same_speaker_run(p, prev, next);
 }
 
-// English: whether a report opens by naming who speaks ("The customer has…", "The agent asks…",
-// "They…"). One that does not ("Deleting the app and telling all the customer's friends…", "Please be
-// informed that the customer…") reads as the words of whoever spoke last in the summary.
-bool opens_with_its_speaker(const std::string& body) {
-  std::string head = body.substr(0, 12);
-  for (char& ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  for (std::string_view lead : {"the customer", "the agent", "they ", "they'", "their "})
-    if (head.starts_with(lead)) return true;
-  return false;
-}
-
 // English: in the summary, a sentence whose unit ended without a stop (a sign-off or link removed after
 // it: "...on a later train ^CB") ends in one, so that the next sentence, perhaps the other speaker's,
 // does not run on from it ("...on a later train Virgin staff or ..."). Only after a letter or digit:
@@ -384,13 +291,11 @@ bool joins_thread(const Prepared& p, const SummarySentence& prev, const SummaryS
          continues_thread(p.unit_tokens[u]) && !continues_thread(text::tokenize(next.body));
 }
 
-// A body that goes on with an open sentence: its initial in lower case unless its first word is
-// written in capitals ("Any letter" -> "any letter", "DM us" stays).
-std::string continued_body(std::string body) {
-  if (body.size() >= 2 && std::isupper(static_cast<unsigned char>(body[0])) &&
-      !std::isupper(static_cast<unsigned char>(body[1])))
-    body[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(body[0])));
-  return body;
+// A body that goes on with an open sentence: its first word's initial in lower case unless the word is
+// written in capitals ("Any letter" -> "any letter"; "DM us" and "I" stay).
+std::string continued_body(const std::string& body) {
+  const std::size_t end = std::min(body.find(' '), body.size());
+  return reported::lowered_initial(body.substr(0, end)) + body.substr(end);
 }
 
 void assemble(Summary& out, const Prepared& p) {
@@ -409,7 +314,9 @@ void assemble(Summary& out, const Prepared& p) {
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
     const bool after_labelled_run = i > 0 && under_label[i - 1] && same_speaker_run(p, out.sentences[i - 1], s);
     if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;
-    under_label[i] = !s.reported || (after_labelled_run && !opens_with_its_speaker(s.body));
+    // A report that does not open by naming who speaks ("Deleting the app and telling all the
+    // customer's friends…", not "The customer has…", "They…") reads as the words of whoever spoke last.
+    under_label[i] = !s.reported || (after_labelled_run && !opens_with_any(s.body, {"the customer", "the agent", "they ", "they'", "their "}));
     if (p.lang == Lang::zh) {
       // "用户:A。" + B -> "用户:A，B。"; after a question mark the next sentence follows it: "用户:A？B。"
       const bool stop_ends = out.summary.size() >= kStop.size() &&

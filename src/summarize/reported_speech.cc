@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <string>
 #include <string_view>
 
 #include "summarize/reported_speech_words.h"
@@ -220,6 +222,32 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
   }
   name_first_reference(t, speaker, forced, key, out);
   return out;
+}
+
+bool opens_with_any(std::string_view body, std::initializer_list<std::string_view> leads) {
+  for (std::string_view lead : leads) {
+    if (body.size() < lead.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < lead.size() && same; ++i)
+      same = std::tolower(static_cast<unsigned char>(body[i])) == lead[i];
+    if (same) return true;
+  }
+  return false;
+}
+
+bool names_a_speaker(std::string_view body) {
+  static constexpr auto kThirdPersonWords = std::to_array<std::string_view>({"they", "them", "their", "theirs", "themselves"});
+  std::string lower(body);
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (lower.find("the customer") != std::string::npos || lower.find("the agent") != std::string::npos) return true;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= lower.size(); ++i) {
+    if (i < lower.size() && std::isalpha(static_cast<unsigned char>(lower[i]))) continue;
+    const std::string_view word = std::string_view(lower).substr(start, i - start);
+    if (contains(kThirdPersonWords, word)) return true;
+    start = i + 1;
+  }
+  return false;
 }
 
 

@@ -31,8 +31,10 @@
 // The rewrite is a rendering: unit texts, salience and emotion offsets are unchanged.
 #pragma once
 
+#include <initializer_list>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kessel/text/tokenize.h"
@@ -94,5 +96,14 @@ bool report_question(std::span<const text::Token> tokens, std::vector<char>& kee
 // it rewrote.
 bool name_elided_subject(std::span<const text::Token> tokens, const std::vector<char>& keep,
                          std::vector<std::string>& forms, const std::vector<char>& forced);
+
+// What a rendered English report says about its speaker, for the summary's labels (render.cc,
+// summary.cc).
+// Whether `body` opens with one of `leads` (written in lower case), in any case: "The customer…"
+// opens with "the customer".
+bool opens_with_any(std::string_view body, std::initializer_list<std::string_view> leads);
+// Whether a report refers to who speaks in the third person: "the customer", "the agent", or
+// they / them / their / theirs / themselves as words, in any case.
+bool names_a_speaker(std::string_view body);
 
 }  // namespace kessel::summarize

@@ -9,6 +9,7 @@
 #include "decode_parts.h"
 #include "kessel/error.h"
 #include "render.h"
+#include "summarize/reported_speech.h"
 
 namespace kessel::summarize {
 
@@ -59,32 +60,6 @@ bool ends_cut_turn(const Prepared& p, std::size_t u) {
   return u + 1 == p.units.size() || p.units[u + 1].turn != turn;
 }
 
-// Whether an English report refers to who speaks in the third person: "the customer", "the agent", or
-// they / them / their (any case), the forms reported speech writes.
-bool names_a_speaker(const std::string& body) {
-  std::string lower = body;
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (lower.find("the customer") != std::string::npos || lower.find("the agent") != std::string::npos) return true;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= lower.size(); ++i) {
-    if (i < lower.size() && std::isalpha(static_cast<unsigned char>(lower[i]))) continue;
-    const std::string_view word = std::string_view(lower).substr(start, i - start);
-    if (word == "they" || word == "them" || word == "their" || word == "theirs" || word == "themselves") return true;
-    start = i + 1;
-  }
-  return false;
-}
-
-// Whether an English report opens with the other party as its subject: "The customer…" in an
-// agent's sentence, "The company…" in a customer's.
-bool opens_with_the_other_party(const std::string& body, text::Speaker speaker) {
-  const std::string_view other = speaker == text::Speaker::agent ? "the customer " : "the company ";
-  if (body.size() < other.size()) return false;
-  for (std::size_t i = 0; i < other.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(body[i])) != other[i]) return false;
-  return true;
-}
-
 }  // namespace
 
 Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
@@ -128,7 +103,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // A report whose subject is the other party reads as that party's own claim without a speaker:
     // the agent's "You should not need to sign in" reported as "The customer should not need to sign
     // in…". It keeps its speaker's label ("Agent: The customer should not need…").
-    if (s.reported && opens_with_the_other_party(s.body, p.units[ux].speaker)) s.reported = false;
+    const bool by_agent = p.units[ux].speaker == text::Speaker::agent;
+    if (s.reported && opens_with_any(s.body, {by_agent ? "the customer " : "the company "})) s.reported = false;
     if (s.reported && !s.body.empty() && s.body[0] >= 'a' && s.body[0] <= 'z') s.body[0] = static_cast<char>(s.body[0] - 'a' + 'A');
     s.turn = p.units[ux].turn;
     s.unit = u;

@@ -90,6 +90,11 @@ inline bool is_emoji_tag(char32_t cp) { return cp >= 0xE0020 && cp <= 0xE007F; }
 inline bool is_keycap_base(char32_t cp) {
   return (cp >= '0' && cp <= '9') || cp == '#' || cp == '*';
 }
+// What may trail a sentence after its last word or mark without ending it: space, an emoji and its
+// modifiers ("能送吗？😊").
+inline bool is_trailing_symbol(char32_t cp) {
+  return is_space(cp) || is_emoji_base(cp) || is_variation_selector(cp) || is_skin_tone(cp);
+}
 
 // ASCII lowercase of a code point (other code points unchanged; fullwidth Latin folds to ASCII).
 char32_t fold_case(char32_t cp);

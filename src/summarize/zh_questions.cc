@@ -1,0 +1,120 @@
+// Whether a Chinese clause asks (zh_questions.h).
+#include "summarize/zh_questions.h"
+
+#include <algorithm>
+
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize::zh_question {
+
+namespace {
+
+// Whether a Chinese clause (code points [begin, end)) ends in a question word that asks: 那个卡有什么用,
+// 这是为什么, 运费多少钱. Not after a negation (没什么, 没有什么用: "nothing") or 才 (这才几天: "only a few
+// days!"), nor where the clause says it does not know, find or mind (不知道为什么, 找不到在哪里, 随便什么,
+// 无论多少): the word is then indefinite.
+bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  static constexpr std::u32string_view kFinal[] = {U"什么用", U"啥用", U"什么意思", U"啥意思", U"什么时候", U"什么",
+                                                   U"啥", U"多少钱", U"多少", U"怎么样", U"怎么办", U"哪里",
+                                                   U"哪儿", U"哪个", U"几天", U"几号", U"几点", U"多久"};
+  const std::u32string_view clause(cps.data() + begin, end - begin);
+  for (std::u32string_view w : kFinal) {
+    if (clause.size() <= w.size() || clause.substr(clause.size() - w.size()) != w) continue;
+    const std::u32string_view before = clause.substr(0, clause.size() - w.size());
+    const std::u32string_view near = before.substr(before.size() > 2 ? before.size() - 2 : 0);
+    if (near.find_first_of(U"没不无才") != std::u32string_view::npos) return false;
+    for (std::u32string_view indefinite : {U"知道", U"清楚", U"明白", U"找不到", U"不记得", U"忘了", U"忘记", U"随便", U"无论", U"不管", U"都行", U"都可以"})
+      if (before.find(indefinite) != std::u32string_view::npos) return false;
+    return true;
+  }
+  return false;
+}
+
+// Whether a Chinese clause (code points [begin, end)) asks "how" inside it: 怎么 怎样 如何 after its first
+// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明). Not in 不管 / 无论 / 不知道 clauses, where the
+// word is indefinite (不知道怎么弄).
+bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  const std::u32string_view clause(cps.data() + begin, end - begin);
+  for (std::u32string_view indefinite : {U"不管", U"无论", U"知道", U"不会", U"随便"})
+    if (clause.find(indefinite) != std::u32string_view::npos) return false;
+  for (std::u32string_view how : {U"怎么", U"怎样", U"如何"})
+    if (const std::size_t at = clause.find(how); at != std::u32string_view::npos && at > 0) return true;
+  return false;
+}
+
+// Whether a Chinese clause (code points [begin, end)) asks "how many" inside it: 几 and a measure word
+// after a verb that counts (应该有几个赠品, 要买几箱, 还剩几天). 好几个 (several), 这几天 (these days) and
+// 几个月前 (some months ago) do not follow such a verb.
+bool asks_how_many(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  static constexpr std::u32string_view kCounting = U"有是要买剩差发送退等收到";
+  static constexpr std::u32string_view kMeasures = U"个件天号点次块元箱台张单瓶包袋套位周";
+  for (std::size_t i = begin + 1; i + 1 < end; ++i)
+    if (cps[i] == U'几' && kCounting.find(cps[i - 1]) != std::u32string_view::npos &&
+        kMeasures.find(cps[i + 1]) != std::u32string_view::npos)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+bool asks_what_next(std::u32string_view before_ne) {
+  if (before_ne.ends_with(U'的')) before_ne.remove_suffix(1);
+  for (std::u32string_view w : {U"之后", U"以后", U"然后", U"后面", U"其他", U"其它", U"别的"})
+    if (before_ne.ends_with(w)) return true;
+  return false;
+}
+
+bool asks_about_bare_noun(std::u32string_view before_ne) {
+  if (before_ne.empty() || before_ne.size() > 3 || before_ne == U"人") return false;
+  static constexpr std::u32string_view kStatement = U"的了没不在是好嗯谢着还就也都会要对行哦下过正啦吧歉稍客您可以收明知";
+  for (char32_t cp : before_ne)
+    if (cp < 0x4E00 || cp > 0x9FFF || kStatement.find(cp) != std::u32string_view::npos) return false;
+  return true;
+}
+
+bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗亲";
+  while (end > begin && (kParticles.find(cps[end - 1]) != std::u32string_view::npos || text::is_trailing_symbol(cps[end - 1])))
+    --end;
+  if (end == begin) return false;
+  // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办,
+  // 如何申请),
+  // after a 那 / 那么 / 请问 that leads it in.
+  std::size_t lead = begin;
+  for (std::u32string_view in : {U"那么", U"请问", U"那"})
+    if (end - lead > in.size() && std::equal(in.begin(), in.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead))) {
+      lead += in.size();
+      break;
+    }
+  for (std::u32string_view w : {U"什么", U"怎么", U"为什么", U"为啥", U"哪里", U"哪个", U"哪天", U"哪儿", U"谁", U"多少",
+                                U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
+    if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
+      return true;
+  if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end)) return true;
+  const char32_t last = cps[end - 1];
+  if (last == U'吗' || last == U'么') return true;
+  if (last != U'呢') return false;
+  if (cps[begin] == U'那') return true;  // 那我的钱呢
+  const std::u32string_view before_ne(cps.data() + begin, end - 1 - begin);
+  if (asks_what_next(before_ne) || asks_about_bare_noun(before_ne)) return true;  // 打开之后呢, 手机呢
+  for (std::size_t i = begin; i + 1 < end; ++i) {
+    if (kQuestionWordChars.find(cps[i]) != std::u32string_view::npos) return true;
+    if (i + 2 < end && ((cps[i] == U'多' && cps[i + 1] == U'少') || (cps[i] == U'如' && cps[i + 1] == U'何')))
+      return true;
+  }
+  return false;
+}
+
+bool holds_question_word(std::string_view text) {
+  static constexpr std::string_view kWords[] = {"多少", "什么", "哪", "谁", "怎么", "咋", "啥", "几号", "几天", "几点", "多久"};
+  if (std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return text.find(w) != std::string_view::npos; }))
+    return true;
+  // 如何 asks unless it is "no matter how" (无论如何, 不管如何).
+  for (std::size_t at = text.find("如何"); at != std::string_view::npos; at = text.find("如何", at + 1)) {
+    const bool concessive = (at >= 6 && (text.compare(at - 6, 6, "无论") == 0 || text.compare(at - 6, 6, "不管") == 0));
+    if (!concessive) return true;
+  }
+  return false;
+}
+
+}  // namespace kessel::summarize::zh_question

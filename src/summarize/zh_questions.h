@@ -1,0 +1,42 @@
+// What makes a Chinese clause ask, for rendering, decoding and the deletion guards: a question
+// particle (吗 么, 呢 after a question word), a question word at its start or end (多少, 几号到, 这是为什么),
+// "how" and "how many" inside it (怎样分期, 有几个赠品), 呢 after "and then" or a customer's bare noun.
+// Rendering reports such a clause as a question (用户询问…), decoding keeps a question's answer with it,
+// and deletion keeps the words that ask (compress.cc, meaning_guards, which works on tokens and uses
+// the same words).
+//
+// The faithfulness probes (faith_cues.h) define a source question independently of this module, on
+// purpose: they measure what rendering does, so they must not share its definition.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace kessel::summarize::zh_question {
+
+// The characters of the one-character question words and the ones that end two-character ones
+// (什么 怎么 through their 么, 哪 谁 几 啥 咋); 多少 and 如何 are the two-character words to add.
+inline constexpr std::u32string_view kQuestionWordChars = U"么哪谁几啥咋";
+
+// Whether clause cps[begin, end) (its terminal marks already trimmed) asks without a question mark:
+// it ends in 吗 or 么 (after modal particles), opens or ends with a question word, asks how or how
+// many inside it, or ends in 呢 after a question word, 那, "and then" or a bare noun (手机呢).
+bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end);
+
+// Whether a clause-final 呢 after `before_ne` (the clause's code points before the 呢) asks "and
+// then?" or "what about …?" with no question word: 打开之后呢, 然后呢, 其他的呢. Deletion keeps such a 呢,
+// and rendering reports the clause as a question.
+bool asks_what_next(std::u32string_view before_ne);
+
+// Whether a customer's clause-final 呢 after `before_ne` asks "what about X?", X a bare noun of at
+// most three characters: 手机呢, 地址呢, 那款呢, 两条呢. A clause that answers, thanks or apologizes (好的呢,
+// 是的呢, 嗯呢, 谢谢呢, 抱歉呢) or that a particle, adverb or aspect marks as a statement (在呢, 还没呢, 保持着呢,
+// 改一下呢) is none, and so is 人呢 ("anyone there?"), a call rather than a question to report. An agent's
+// bare 呢 softens (预计呢，具体的时间不能确定): callers ask this of customers only.
+bool asks_about_bare_noun(std::u32string_view before_ne);
+
+// Whether a text holds a question word anywhere (多少 什么 哪 谁 怎么 咋 啥 几号 几天 几点 多久, and 如何
+// but for 无论如何 / 不管如何): decoding's test that a unit asks something even without a mark.
+bool holds_question_word(std::string_view text);
+
+}  // namespace kessel::summarize::zh_question
