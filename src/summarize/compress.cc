@@ -115,13 +115,27 @@ std::size_t third_person_before(std::span<const text::Token> tokens, std::size_t
 bool is_person_word(std::span<const text::Token> tokens, std::size_t i) {
   static constexpr std::u32string_view kPersons[] = {U"朋友", U"家人", U"老人", U"孩子", U"小孩", U"妈妈", U"爸爸",
                                                      U"父母", U"老婆", U"老公", U"媳妇", U"儿子", U"女儿", U"同事",
-                                                     U"客户", U"别人", U"家里", U"老妈", U"老爸", U"宝宝", U"亲戚"};
+                                                     U"客户", U"别人", U"家里", U"老妈", U"老爸", U"宝宝", U"亲戚",
+                                                     U"客服", U"商家", U"卖家", U"快递", U"小哥", U"师傅"};
   std::u32string next;
   for (std::size_t j = i; j < tokens.size() && j < i + 2 && tokens[j].kind == text::TokenKind::cjk; ++j)
     for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) next.push_back(cp);
   for (std::u32string_view w : kPersons)
     if (std::u32string_view(next).starts_with(w)) return true;
   return false;
+}
+
+// Whether a token is a one-letter preposition that takes a person (为 替 跟 和 对 向 与). It and its
+// person (a pronoun, a person word or both: 跟你们, 为您, 和我老妈) stay or go together (word_end): "本来早上
+// 跟你们说了要延期" must not become "你们说了要延期", where the company said it, nor "会为您配送" "会为配送"
+// (the references' third person drops both: "会配送"). Not 给, which is also the verb "give"
+// (能第一时间给我订单号 would lose it with its 我); meaning_guards keeps 给 before a person word.
+bool is_person_preposition(const text::Token& t) { return t.text.size() == 3 && first_cp_in(t, U"为替跟和对向与"); }
+
+// The token after a pronoun (你 您 他 她 我, and a 们 after it) at token k, or k when there is none.
+std::size_t after_pronoun(std::span<const text::Token> tokens, std::size_t k) {
+  if (k >= tokens.size() || tokens[k].text.size() != 3 || !first_cp_in(tokens[k], U"你您他她我")) return k;
+  return k + 1 < tokens.size() && tokens[k + 1].text == "们" ? k + 2 : k + 1;
 }
 
 // The first question word among tokens [start, end) (什么 and 怎么 through their 么, 哪 谁 几 啥 咋, 多少,
@@ -201,7 +215,7 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       guarded[i] = guarded[i + 1] = 1;
     // For whom: 给 before a person ("本来就是给朋友买的" must not become "就是朋友买的", where the friend
     // bought it).
-    if (t.text == "给" && i + 1 < T && is_person_word(tokens, i + 1)) guarded[i] = 1;
+    if (t.text == "给" && i + 1 < T && is_person_word(tokens, after_pronoun(tokens, i + 1))) guarded[i] = 1;
     // The mark that closes an asking clause stays, so that the particle still ends a clause ("明天能到吗，
     // 明后天…" must not run on as "明天到吗明后天").
     if (final_particle)
@@ -491,20 +505,6 @@ void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   }
 }
 
-// A preposition whose pronoun went (为您配送 -> 为配送, 和您联系 -> 和联系, 跟您保证 -> 跟保证) reads as a cut:
-// it goes too (配送, 联系: the references' third person), unless a guard or an emotion mention holds
-// it or it is part of a longer word (因为, 为了, 跟进). 给 is not among them: 给我什么凭证 gives.
-void drop_stranded_prepositions(const UnitTokens& tokens, std::vector<char>& keep) {
-  const auto& t = tokens.tokens;
-  const bool words = tokens.words.size() == t.size();
-  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-    if (!keep[i] || keep[i + 1] || tokens.forced[i] || (!tokens.guarded.empty() && tokens.guarded[i])) continue;
-    if (!first_cp_in(t[i], U"为和跟替向与") || !first_cp_in(t[i + 1], U"您你我他她")) continue;
-    const bool in_word = words && ((i > 0 && tokens.words[i - 1] == tokens.words[i]) || tokens.words[i + 1] == tokens.words[i]);
-    if (!in_word) keep[i] = 0;
-  }
-}
-
 // Whether the word [i, j) and the clause-final 了 at j are one unit of meaning: after a one-letter verb
 // 了 completes it (说明书扔了 must not become 说明书扔, nor 提交好了 提交好), and after 怎么 it asks
 // (这个商品怎么了 is "what is wrong with it", 商品怎么 nothing).
@@ -551,6 +551,7 @@ bool is_direction_complement(const UnitTokens& tokens, std::size_t j, std::size_
 // The end of the word that starts at token i: the tokens with its word number, and the words bound to
 // it, which stay or go together: for a one-letter demonstrative (这|段时间, 那|次), the word after it
 // (faith::binds_demonstrative); for a one-letter verb, a direction complement after it (打|过去); for a
+// one-letter preposition, the person after it (跟|你们, is_person_preposition); for a
 // one-letter word or 怎么, a clause-final 了 after it (completes_with_le). Without word numbers each
 // token is a word.
 std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
@@ -566,6 +567,11 @@ std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
   if (completes_with_le(tokens, i, j)) return j + 1;
   if (j != i + 1) return j;
   if (is_direction_complement(tokens, j, end_of(j))) return end_of(j);
+  if (is_person_preposition(tokens.tokens[i])) {
+    const std::size_t k = after_pronoun(tokens.tokens, j);
+    if (k < T && is_person_word(tokens.tokens, k)) return end_of(k);
+    if (k > j) return k;
+  }
   std::size_t a = 0, b = 0;
   const bool binds = faith::binds_demonstrative(text::next_code_point(tokens.tokens[i].text, &a),
                                                 text::next_code_point(tokens.tokens[j].text, &b));
@@ -598,7 +604,6 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   const std::vector<float> p = keep_probabilities(tokens, weights);
   std::vector<char> keep = word_keep(tokens, p, threshold);
   drop_orphan_particles(tokens, keep);
-  drop_stranded_prepositions(tokens, keep);
   drop_lone_letters(tokens, keep);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty

@@ -30,6 +30,9 @@
 namespace kessel::summarize {
 
 inline constexpr int kCompressBuckets = 1 << 18;
+// The highest deletion threshold training may choose (eaca_decoding_choice.cc): a word is deleted
+// only when the model is fairly sure the reference drops it.
+inline constexpr float kMaxDeletionThreshold = 0.4f;
 inline constexpr std::size_t kCompressFeatures = 12;  // hashed feature ids per token
 
 // The tokens of every unit (text::tokenize, no lexicon terms), which of them an expressed customer

@@ -231,6 +231,15 @@ void close_dangling_colon(std::string& rendered, std::span<const text::Token> t,
   rendered.back() = '.';
 }
 
+// Whether the kept tokens end in a question mark (past closing emoji and brackets).
+bool ends_as_question(std::span<const text::Token> t, const std::vector<char>& keep) {
+  for (std::size_t i = t.size(); i-- > 0;) {
+    if (!keep[i] || t[i].kind == text::TokenKind::emoji || t[i].text == ")" || t[i].text == "\"") continue;
+    return t[i].text.find('?') != std::string::npos && text::is_punctuation(t[i]);
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
@@ -320,13 +329,19 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     if (!inner[i].empty()) forms[i] = inner[i];
   // An agent's request or question is reported as one: "Could you check X?" -> "They ask the customer
   // to check X."; "Have you tried X?" -> "They ask whether the customer has tried X."
-  if (reported_speech && unit.speaker == text::Speaker::agent &&
-      (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced)))
-    dropped = true;
+  const bool indirect = reported_speech && unit.speaker == text::Speaker::agent &&
+                        (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced));
+  dropped = dropped || indirect;
+  // Any other question stays in the speaker's own words, under their label ("Agent: What device are
+  // you on?"): in the third person and unlabelled it reads as the summary's own question ("What
+  // device is the customer on?"), and a label over the third person would mix two voices.
+  if (reported_speech && !indirect && ends_as_question(t, keep))
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (inner[i].empty()) forms[i].clear();
   // A customer's report with its "I" left out names the customer ("Just wasted an hour of my life" ->
   // "The customer just wasted an hour of their life"): without it the sentence has no subject and,
   // unlabelled, reads as whoever spoke before.
-  if (reported_speech && unit.speaker == text::Speaker::customer) {
+  if (reported_speech && unit.speaker == text::Speaker::customer && !ends_as_question(t, keep)) {
     bool first_person = false;
     for (std::size_t i = 0; i < t.size(); ++i) first_person = first_person || (keep[i] && !forms[i].empty() && inner[i].empty());
     if (first_person) name_elided_subject(t, keep, forms, tokens.forced);

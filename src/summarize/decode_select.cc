@@ -241,7 +241,10 @@ bool is_fragment(const Context& c, std::size_t u) {
   if (!c.selectable[u] || c.expressed[u] != Context::Expressed::none) return false;
   if (p.lang == Lang::zh && render::is_question_tail(p.units[u].text)) return true;  // "吗?": the turn before asks
   if (adds_to_a_question(p, u)) return true;
-  if (c.answers[u] >= 0 || asks(p, u)) return false;
+  if (asks(p, u)) return false;
+  // A condition alone ("赔偿的话", "如果是换货的话") waits for a consequence the unit does not hold.
+  if (p.lang == Lang::zh && render::dangling_condition_start(c.rendered(u)) == 0) return true;
+  if (c.answers[u] >= 0) return false;
   const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;
   if (c.turn_letters[u] > limit) return false;
   // The customer's opening words name what the dialogue is about (用户:退货).

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "summarize/compress.h"
 #include "util/parallel.h"
 
 namespace kessel::summarize {
@@ -158,7 +159,10 @@ double choose_f1_stop(const std::vector<DevPart>& parts, const std::vector<Score
 double choose_decoding(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, const EacaConfig& fitted,
                        bool compressor, bool verbose, int threads) {
   std::vector<float> thresholds = {0.0f};
-  if (compressor) thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, 0.4f, 0.45f, 0.5f, 0.55f};
+  // Deletion stops at 0.4, though ROUGE would take more: above it the compressor drops content words
+  // that the references paraphrase (运费劵 -> 运费, 余额, 或者 between two options, the 钱 of
+  // 退回到的钱), and a reading judged those summaries garbled (docs/eaca.md, "Deletion capped at 0.4").
+  if (compressor) thresholds = {0.0f, 0.2f, 0.25f, 0.3f, 0.35f, kMaxDeletionThreshold};
   float chosen_factor = 1.0f, chosen_threshold = 0.0f;
   bool chosen_per_dialogue = false;
   double chosen = -1.0;

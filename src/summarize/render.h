@@ -37,6 +37,15 @@ bool is_question_tail(const std::string& text);
 // "吗?"): the unit asks though its text does not.
 bool asked_in_next_turn(const Prepared& p, std::size_t u);
 
+// zh: a dangling condition: the text's last clause ends in 的话 ("如果是换货的话", "没有的话") with
+// nothing after it; its consequence came in a later turn, or never. Returns the byte offset where
+// that clause starts (0: the whole text is the condition), or npos when there is none. 说的话 and 讲的话
+// ("what was said") are no condition.
+std::size_t dangling_condition_start(const std::string& text);
+// zh: the text without its dangling condition and the mark before it ("有修改按钮可以修改，没有的话…" ->
+// "有修改按钮可以修改"); the text itself when it has none or is nothing else.
+std::string without_dangling_condition(const std::string& text);
+
 std::string role_label(text::Speaker speaker, Lang lang);
 // The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？
 // when `question`, else 。. en: the text as it is.

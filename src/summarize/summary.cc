@@ -89,12 +89,18 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
                               : u == verbatim       ? render::without_leading_marks(p.units[ux].text)
                                                     : c.rendered(ux);
-    s.body = render::body(shown, p.lang, question);
+    // A condition whose consequence the unit does not hold ("没有的话") is left out, and the cut shown
+    // (with skip_fillers, which computes `expressed`; baselines show units as written).
+    const bool drops_condition = p.lang == Lang::zh && u != kept.clause_unit && u != verbatim &&
+                                 !c.expressed.empty() && c.expressed[ux] == decoding::Context::Expressed::none &&
+                                 render::dangling_condition_start(shown) != std::string::npos;
+    s.body = render::body(drops_condition ? render::without_dangling_condition(shown) : shown, p.lang, question);
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
         (question || render::asks_without_mark(source)))
       s.body = render::reported_question(s.body);
-    if (u != kept.clause_unit && ends_cut_turn(p, ux)) s.body = render::mark_cut(std::move(s.body), p.lang);
+    if (drops_condition || (u != kept.clause_unit && ends_cut_turn(p, ux)))
+      s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     // A clause of a reported unit is a report only when it refers to its speaker itself: "doing that
     // over the phone seems like a huge pain" keeps the customer's label, or it would read as the

@@ -193,5 +193,28 @@ TEST(AnswerContext, AWordAddedAfterAQuestionIsAFragment) {
   EXPECT_EQ(out.summary.find("今天。"), std::string::npos) << out.summary;
 }
 
+TEST(AnswerContext, AConditionWithoutItsConsequenceIsLeftOut) {
+  // "赔偿的话" (if it is compensation...) alone waits for a consequence it does not hold: not selectable.
+  // "有修改按钮可以修改，没有的话" keeps what it says, and shows where it was cut.
+  auto d = make_dialogue({{Speaker::customer, {"我们现在不能重新发货"}},
+                          {Speaker::customer, {"赔偿的话"}},
+                          {Speaker::agent, {"订单详情页有修改按钮可以修改，没有的话"}},
+                          {Speaker::agent, {"你说的话我记下了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {0.2f, 1.0f, 0.6f, 0.5f};
+  Summary out = decode(p, s, options(3));
+  ASSERT_EQ(out.sentences.size(), 3u);
+  EXPECT_EQ(out.sentences[0].unit, 0);
+  EXPECT_EQ(out.sentences[1].body, "订单详情页有修改按钮可以修改…。");
+  // 说的话 is "what was said", no condition.
+  EXPECT_EQ(out.sentences[2].body, "你说的话我记下了。");
+  // The baselines show units as written.
+  DecodeOptions plain = options(1);
+  plain.skip_fillers = false;
+  EXPECT_EQ(decode(p, s, plain).sentences[0].unit, 1);
+}
+
 }  // namespace
 }  // namespace kessel::summarize

@@ -251,13 +251,16 @@ TEST(Compress, AFinalMaKeepsWhatItAsksAbout) {
 }
 
 TEST(Compress, APrepositionGoesWithItsPronoun) {
-  // 为您配送 without 您 is 为配送, a cut: the preposition goes with its pronoun (让站点配送); inside a
-  // longer word (因为) it stays.
+  // 为您配送 without 您 is 为配送, a cut: the preposition and its pronoun stay or go together, their mean
+  // deciding (为 kept and 您 dropped: both stay; both dropped: 让站点配送); inside a longer word (因为) it
+  // is that word's.
   auto d = make_dialogue({{Speaker::agent, {"那我让站点为您配送"}}, {Speaker::agent, {"因为您没在家"}}});
   const Prepared p = prepare(d, lexicon());
   const auto units = compress_features(p, 997);
-  const std::string sent = compress_unit(p.units[0], units[0], weights_keeping(units[0], {"让", "站", "点", "为", "配", "送"}), 0.5f);
-  EXPECT_EQ(sent, "让站点配送");
+  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"让", "站", "点", "为", "配", "送"}), 0.5f),
+            "让站点为您配送");
+  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"让", "站", "点", "配", "送"}), 0.5f),
+            "让站点配送");
   const std::string because = compress_unit(p.units[1], units[1], weights_keeping(units[1], {"因", "为", "没", "在", "家"}), 0.5f);
   EXPECT_EQ(because, "因为没在家");
 }
@@ -367,6 +370,18 @@ TEST(Compress, AOneLetterVerbAndItsDirectionComplementStayOrGoTogether) {
   EXPECT_EQ(compress_with_low("打过去的一般是座机", {0, 1, 1, 2, 3, 3, 4, 5, 5}, {1, 2}), "一般是座机");
   // Only 去 low: the pair stays whole.
   EXPECT_EQ(compress_with_low("打过去的一般是座机", {0, 1, 1, 2, 3, 3, 4, 5, 5}, {2}), "打过去的一般是座机");
+}
+
+TEST(Compress, APrepositionAndThePersonAfterItStayOrGoTogether) {
+  // 早上|跟|你们|说|了: 你们 is guarded and 跟 scores low. Without 跟 the company said it.
+  EXPECT_EQ(compress_with_low("早上跟你们说了", {0, 0, 1, 2, 2, 3, 4}, {2}), "早上跟你们说了");
+  // 会|与|您|联系: both low, both go ("会与联系" would dangle); only 与 low, both stay.
+  EXPECT_EQ(compress_with_low("会与您联系", {0, 1, 2, 3, 3}, {1, 2}), "会联系");
+  EXPECT_EQ(compress_with_low("会与您联系", {0, 1, 2, 3, 3}, {1}), "会与您联系");
+  // A pronoun and a person word: 和|我|老妈 is one unit.
+  EXPECT_EQ(compress_with_low("想和我老妈说", {0, 1, 2, 3, 3, 4}, {1, 2}), "想和我老妈说");
+  // 给 is also the verb "give": it does not bind its pronoun (给|我|订单号 keeps 给 when 我 goes).
+  EXPECT_EQ(compress_with_low("给我订单号", {0, 1, 2, 2, 2}, {1}), "给订单号");
 }
 
 TEST(Compress, GuardsKeepWhoItIsForHowAndAQuestionBeforeTheAddress) {
