@@ -333,6 +333,7 @@ std::size_t negator_of(std::string_view text, const DecodedText& decoded, const 
 // Degree words: boosters raise a mention's strength, softeners lower it; both join its span.
 constexpr float kBoost = 1.25f;
 constexpr float kSoften = 0.8f;
+constexpr float kSupposed = 0.5f;  // rule 2d: a good feeling after a supposition
 constexpr int kMaxBoosts = 2;
 
 // Chinese degree words, longest first within each list (matched against the characters just before
@@ -483,6 +484,20 @@ bool overlaps_next_entry(const Lexicon& lexicon, const DecodedText& decoded, con
 bool is_kin_possessive(const std::vector<char32_t>& cps, const Token& t) {
   if (t.lower != "妈的" || t.char_start == 0) return false;
   return std::u32string_view(U"我俺咱老").find(cps[static_cast<std::size_t>(t.char_start) - 1]) != std::u32string_view::npos;
+}
+
+// Rule 2d: whether the Chinese sentence before char `start` (back to a 。！？!?；; or the text's start)
+// supposes (如果 要是 只要 假如 若是 万一 尽量 的话): a good feeling after it is what the customer would feel
+// ("尽量处理完我这个问题就很高兴", "可以的话那就太好了"). It stays expressed, at half its strength
+// (kSupposed), so that a feeling they have outranks it; a bad one keeps its strength ("如果再不发货我就投诉"
+// threatens). Requests are not feelings: "尽量快一点" asks as much as "快一点".
+bool after_supposition(const std::vector<char32_t>& cps, std::size_t start) {
+  std::size_t from = start;
+  while (from > 0 && std::u32string_view(U"。！？!?；;").find(cps[from - 1]) == std::u32string_view::npos) --from;
+  const std::u32string_view before(cps.data() + from, start - from);
+  for (std::u32string_view w : {U"如果", U"要是", U"只要", U"假如", U"若是", U"万一", U"尽量", U"的话"})
+    if (before.find(w) != std::u32string_view::npos) return true;
+  return false;
 }
 
 // Punctuation as exasperation, looked up in the lexicon under a canonical term (default_emoji.tsv):
@@ -668,6 +683,8 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
     if (m.polarity == Polarity::positive && !lexical && in_closing_sentence(k))
       m.polite = true;  // rule 2c: a smile that closes an acknowledgement is a courtesy too
     m.wheel = wheel_coordinate(m.emotion, m.intensity);
+    const bool supposed = m.polarity == Polarity::positive && m.kind == MentionKind::feeling && lexical &&
+                          after_supposition(decoded.cps, static_cast<std::size_t>(t.char_start));
     m.expressed = options.customer_turn && !m.polite && m.polarity != Polarity::neutral &&
                   m.intensity >= options.min_intensity && entry->expressive;
 
@@ -688,6 +705,7 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
       float degree = 1.0f;
       for (int b = 0; b < std::min(boosts, kMaxBoosts); ++b) degree *= kBoost;
       if (softeners > 0) degree *= kSoften;
+      if (supposed) degree *= kSupposed;
       m.strength = std::min(1.0f, m.intensity * mention_kind_weight(m.kind) * degree *
                                       exclamation_factor(decoded.cps, end));
     }

@@ -381,6 +381,16 @@ TEST(Detect, KindsSeparateFeelingsFromRequestsAndJudgements) {
   EXPECT_FALSE(parse_mention_kind("wish").has_value());
 }
 
+TEST(Detect, AGoodFeelingAfterASuppositionIsWhatTheCustomerWouldFeel) {
+  // Rule 2d: half the strength of the same feeling felt; a bad feeling and a request keep theirs.
+  EXPECT_FLOAT_EQ(only_expressed("可以的话那就太好了").strength, 0.5f * only_expressed("那就太好了").strength);
+  EXPECT_FLOAT_EQ(only_expressed("尽量处理完就很高兴").strength, 0.5f * only_expressed("处理完就很高兴").strength);
+  EXPECT_FLOAT_EQ(only_expressed("如果再不发货我就生气").strength, only_expressed("再不发货我就生气").strength);
+  EXPECT_FLOAT_EQ(only_expressed("尽量快点").strength, only_expressed("快点").strength);
+  // The supposition ends with its sentence.
+  EXPECT_FLOAT_EQ(only_expressed("如果这样就退。太好了").strength, only_expressed("太好了").strength);
+}
+
 TEST(Detect, StrengthRanksFeelingsAboveJudgementsAboveRequests) {
   const float rubbish = only_expressed("你们的服务太垃圾了").strength;
   const float plain_angry = only_expressed("生气").strength;
