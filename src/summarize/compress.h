@@ -81,6 +81,16 @@ std::string drop_addressing(const Unit& unit, const UnitTokens& tokens);
 // previous tweet left open ("...by responding with" / "-(contd)any letter or number...").
 bool continues_thread(std::span<const text::Token> t);
 
+// Whether an English tweet's tokens leave its sentence open for the speaker's next tweet: past its
+// trailing addressing (sign-off, counter, links), it ends with a comma or an opening bracket, or
+// (customers, who often write without a final stop) a word that cannot end a sentence ("and", "the",
+// "to", "your", ...); an agent's tweet is open whenever it ends with a word ("...getting someone to
+// 1 ^FC" / "contact you at the soonest...").
+bool leaves_sentence_open(const std::vector<text::Token>& t, bool agent);
+// Whether an English tweet opens (after its @mentions) with a word in lower case: with the tweet
+// before it left open, it goes on with that sentence.
+bool opens_in_lower_case(std::span<const text::Token> t);
+
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
 // "好，，谢谢") is dropped too; punctuation that stood together in the source ("costs).", "?!") and

@@ -231,6 +231,15 @@ void close_dangling_colon(std::string& rendered, std::span<const text::Token> t,
   rendered.back() = '.';
 }
 
+// Whether an English word opens a direct question: a wh-word, or an auxiliary or modal.
+bool opens_a_question(std::string_view w) {
+  static constexpr std::string_view kOpeners[] = {"what", "which", "where", "when", "how", "why", "who", "whose",
+                                                  "is", "are", "was", "were", "am", "do", "does", "did", "have",
+                                                  "has", "had", "can", "could", "would", "will", "should", "may",
+                                                  "might", "shall"};
+  return std::find(std::begin(kOpeners), std::end(kOpeners), w) != std::end(kOpeners);
+}
+
 // Whether the kept tokens end in a question mark (past closing emoji and brackets).
 bool ends_as_question(std::span<const text::Token> t, const std::vector<char>& keep) {
   for (std::size_t i = t.size(); i-- > 0;) {
@@ -250,6 +259,28 @@ bool continues_thread(std::span<const text::Token> t) {
   if (continuation_mark_end(t, i, t.size()) > i) return true;
   if (i < t.size() && t[i].text == "(") ++i;
   return i < t.size() && is_thread_counter(t[i]) && t[i].text[0] >= '2';
+}
+
+bool leaves_sentence_open(const std::vector<text::Token>& t, bool agent) {
+  std::size_t first = 0;
+  while (first < t.size() && t[first].kind == text::TokenKind::mention) ++first;
+  std::size_t end = addressing_tail_start(t, first, agent);
+  while (end > first && (t[end - 1].kind == text::TokenKind::url || t[end - 1].kind == text::TokenKind::mention))
+    --end;
+  if (end == first) return false;
+  const text::Token& last = t[end - 1];
+  if (last.text == "," || last.text == "(") return true;
+  if (!is_word(last)) return false;
+  static constexpr std::string_view kOpenEnds[] = {"and", "or", "but", "the", "a", "an", "to", "of", "for",
+                                                   "with", "in", "on", "at", "by", "your", "you", "our", "my",
+                                                   "is", "are", "was", "be", "that", "which", "if", "as", "from"};
+  return agent || std::find(std::begin(kOpenEnds), std::end(kOpenEnds), last.lower) != std::end(kOpenEnds);
+}
+
+bool opens_in_lower_case(std::span<const text::Token> t) {
+  std::size_t i = 0;
+  while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
+  return i < t.size() && is_word(t[i]) && t[i].text[0] >= 'a' && t[i].text[0] <= 'z' && t[i].text != "i";
 }
 
 std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech, bool* reported) {
@@ -332,12 +363,22 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   const bool indirect = reported_speech && unit.speaker == text::Speaker::agent &&
                         (report_request(t, keep, forms, tokens.forced) || report_question(t, keep, forms, tokens.forced));
   dropped = dropped || indirect;
-  // Any other question stays in the speaker's own words, under their label ("Agent: What device are
-  // you on?"): in the third person and unlabelled it reads as the summary's own question ("What
-  // device is the customer on?"), and a label over the third person would mix two voices.
-  if (reported_speech && !indirect && ends_as_question(t, keep))
-    for (std::size_t i = 0; i < t.size(); ++i)
-      if (inner[i].empty()) forms[i].clear();
+  // Any other question names who asks: unnamed it reads as the summary's own question ("What device
+  // is the customer on?"). An agent's that opens with its question word or auxiliary is reported as
+  // asked ("The agent asks: What device is the customer on?"); any other stays in its speaker's own
+  // words, under their label ("Customer: Can I get a refund?", "Agent: We'd like to help, could you DM
+  // us?"), as "The customer asks: can the customer get a refund?" would name them twice.
+  if (reported_speech && !indirect && ends_as_question(t, keep)) {
+    std::size_t w = 0;
+    while (w < t.size() && !(keep[w] && is_word(t[w]))) ++w;
+    if (unit.speaker == text::Speaker::agent && w < t.size() && !tokens.forced[w] && opens_a_question(t[w].lower)) {
+      forms[w] = "The agent asks: " + (forms[w].empty() ? t[w].text : forms[w]);
+      dropped = true;
+    } else {
+      for (std::size_t i = 0; i < t.size(); ++i)
+        if (inner[i].empty()) forms[i].clear();
+    }
+  }
   // A customer's report with its "I" left out names the customer ("Just wasted an hour of my life" ->
   // "The customer just wasted an hour of their life"): without it the sentence has no subject and,
   // unlabelled, reads as whoever spoke before.

@@ -181,6 +181,9 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   turn_letters = turn_sizes(p);
   expressed = expressed_by_unit(p);
   for (std::size_t u = 0; u < U; ++u) answers[u] = answered_unit(*this, u);
+  // A tweet that goes on with its speaker's open sentence is shown after that tweet or not at all.
+  for (std::size_t u = 1; u < U; ++u)
+    if (answers[u] < 0 && selectable[u - 1] && render::continues_previous_tweet(p, u)) answers[u] = static_cast<int>(u - 1);
   std::vector<char> fragments(U, 0);
   for (std::size_t u = 0; u < U; ++u) fragments[u] = is_fragment(*this, u);
   for (std::size_t u = 0; u < U; ++u)

@@ -145,7 +145,11 @@ std::string body(const std::string& text, Lang lang, bool question) {
 
 std::string mark_cut(std::string body, Lang lang) {
   static const std::string kStop = "。";
-  if (lang != Lang::zh || !body.ends_with(kStop)) return body;
+  if (lang == Lang::en) {
+    while (!body.empty() && (is_ascii_space(body.back()) || body.back() == ',')) body.pop_back();
+    return body + "…";
+  }
+  if (!body.ends_with(kStop)) return body;
   body.resize(body.size() - kStop.size());
   return body + "…。";
 }
@@ -274,6 +278,15 @@ std::string without_dangling_condition(const std::string& text) {
   return text.substr(0, at);
 }
 
+bool continues_previous_tweet(const Prepared& p, std::size_t u) {
+  if (p.lang != Lang::en || u == 0 || u >= p.unit_tokens.size()) return false;
+  const Unit& unit = p.units[u];
+  const Unit& before = p.units[u - 1];
+  if (before.speaker != unit.speaker || before.turn + 1 != unit.turn) return false;
+  return opens_in_lower_case(p.unit_tokens[u]) &&
+         leaves_sentence_open(p.unit_tokens[u - 1], unit.speaker == text::Speaker::agent);
+}
+
 bool asked_in_next_turn(const Prepared& p, std::size_t u) {
   if (p.lang != Lang::zh || u + 1 >= p.units.size()) return false;
   const Unit& here = p.units[u];
@@ -309,15 +322,19 @@ void close_english(std::string& summary) {
 }
 
 // English: whether `next` goes on with the sentence `prev` left open, one tweet of a thread after the
-// other (continues_thread) with its mark dropped, so that the summary joins them: "...by responding with any letter or
-// number...", not "...by responding with. Agent: Any letter or number...". `open_end` says the summary
-// so far ends without a stop.
+// other, so that the summary joins them: marked (continues_thread, the mark dropped: "...by responding
+// with any letter or number...", not "...by responding with. Agent: Any letter or number..."), or
+// unmarked (continues_previous_tweet: "...contact details (email / telephone number and name, if
+// different from what's on twitter)..."). `open_end` says the summary so far ends without a stop.
 bool joins_thread(const Prepared& p, const SummarySentence& prev, const SummarySentence& next, bool open_end) {
-  if (!open_end || next.reported || next.unit != prev.unit + 1) return false;
+  if (next.unit != prev.unit + 1) return false;
   const auto u = static_cast<std::size_t>(next.unit);
+  if (p.units[u].speaker != p.units[static_cast<std::size_t>(prev.unit)].speaker || u >= p.unit_tokens.size())
+    return false;
+  if (continues_previous_tweet(p, u)) return true;
   // A body that still shows its mark (a baseline renders units as written) is not joined.
-  return p.units[u].speaker == p.units[static_cast<std::size_t>(prev.unit)].speaker && u < p.unit_tokens.size() &&
-         continues_thread(p.unit_tokens[u]) && !continues_thread(text::tokenize(next.body));
+  return open_end && !next.reported && continues_thread(p.unit_tokens[u]) &&
+         !continues_thread(text::tokenize(next.body));
 }
 
 // A body that goes on with an open sentence: its first word's initial in lower case unless the word is

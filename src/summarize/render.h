@@ -33,6 +33,12 @@ std::string without_leading_marks(const std::string& text);
 // zh: whether a text is nothing but a question's tail: 吗, 么, 呢, 嘛 or a question mark, with at most
 // three code points in all ("吗?", "？"). CSDS customers send it as a turn of its own.
 bool is_question_tail(const std::string& text);
+// English: whether unit u opens a tweet that goes on with the sentence the speaker's previous tweet (unit
+// u - 1, the turn before) left open: it opens in lower case (opens_in_lower_case) after a tweet that
+// leaves its sentence open (leaves_sentence_open). Alone it starts mid-sentence ("If different from
+// what's on twitter) and…"): decoding shows it only after that tweet (Context::answers), and the
+// summary joins the two.
+bool continues_previous_tweet(const Prepared& p, std::size_t u);
 // Whether unit u's question came in the speaker's next turn, on its own ("这个手表二代的可以放副卡" then
 // "吗?"): the unit asks though its text does not.
 bool asked_in_next_turn(const Prepared& p, std::size_t u);
@@ -52,7 +58,8 @@ std::string role_label(text::Speaker speaker, Lang lang);
 std::string body(const std::string& text, Lang lang, bool question);
 // A body whose source was cut off in the data (CSDS `truncated`: the utterance stops at 30 characters,
 // mid-word): zh 。 -> …。 (the CSDS protocol still splits at 。), so the reader sees the cut rather than
-// a fragment presented as a sentence. Other bodies, and a question's ？, are returned as they are.
+// a fragment presented as a sentence; a question's ？ is left as it is. en (a tweet whose sentence goes
+// on in a tweet the summary leaves out): a trailing comma -> "…" ("...telephone number and name…").
 std::string mark_cut(std::string body, Lang lang);
 
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their

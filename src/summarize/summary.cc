@@ -99,7 +99,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
         (question || render::asks_without_mark(source)))
       s.body = render::reported_question(s.body);
-    if (drops_condition || (u != kept.clause_unit && ends_cut_turn(p, ux)))
+    // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
+    const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&
+                                   !std::binary_search(units.begin(), units.end(), u + 1);
+    if (drops_condition || open_without_rest || (u != kept.clause_unit && ends_cut_turn(p, ux)))
       s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     // A clause of a reported unit is a report only when it refers to its speaker itself: "doing that

@@ -216,5 +216,34 @@ TEST(AnswerContext, AConditionWithoutItsConsequenceIsLeftOut) {
   EXPECT_EQ(decode(p, s, plain).sentences[0].unit, 1);
 }
 
+TEST(AnswerContext, ATweetThatGoesOnWithAnOpenSentenceComesAfterItOrNotAtAll) {
+  auto d = make_dialogue({{Speaker::customer, {"@Azure somebody was supposed to call me today and nobody did"}},
+                          {Speaker::agent, {"@1234 We are looking into getting someone to 1 ^FC"}},
+                          {Speaker::agent, {"@1234 contact you at the soonest. 2 ^FC"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {0.3f, 0.2f, 1.0f};
+  // The units as EACA renders English: without their addressing.
+  s.unit_text = {"somebody was supposed to call me today and nobody did", "We are looking into getting someone to",
+                 "contact you at the soonest."};
+  // With room for two, the continuation brings the tweet it continues, and the summary joins them.
+  Summary out = decode(p, s, options(2));
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[0].unit, 1);
+  EXPECT_EQ(out.sentences[1].unit, 2);
+  EXPECT_EQ(out.summary, "Agent: We are looking into getting someone to contact you at the soonest.");
+  // With room for one, the continuation is not shown alone.
+  out = decode(p, s, options(1));
+  ASSERT_EQ(out.sentences.size(), 1u);
+  EXPECT_EQ(out.sentences[0].unit, 0);
+  // The open tweet without its continuation shows the cut.
+  s.salience = {0.1f, 1.0f, 0.2f};
+  out = decode(p, s, options(1));
+  ASSERT_EQ(out.sentences.size(), 1u);
+  EXPECT_EQ(out.sentences[0].unit, 1);
+  EXPECT_EQ(out.summary, "Agent: We are looking into getting someone to…");
+}
+
 }  // namespace
 }  // namespace kessel::summarize

@@ -255,11 +255,11 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Please be advised that your line is unbarred.", "Please be advised that the customer's line is unbarred."},
       {"Have a good one!", "Have a good one!"},
       // Not requests to act, or not at the start, or not questions: only the pronouns change.
-      // A direct question that is not reported as a request stays in the agent's own words (it is
-      // shown under the agent's label: "What device is the customer on?" would read as the summary's
-      // own question).
-      {"Would you mind sending a screenshot?", "Would you mind sending a screenshot?"},
-      {"Will you be at home tomorrow?", "Will you be at home tomorrow?"},
+      // A direct question that is not reported as a request is reported as asked ("What device is the
+      // customer on?" alone would read as the summary's own question), or, when it does not open with
+      // its question word or auxiliary, stays in the agent's words (shown under the agent's label).
+      {"Would you mind sending a screenshot?", "The agent asks: Would the customer mind sending a screenshot?"},
+      {"Will you be at home tomorrow?", "The agent asks: Will the customer be at home tomorrow?"},
       {"We can you send a new one.", "The agent can the customer send a new one."},
       {"Can you see the error.", "Can the customer see the error."},  // no "?", and "see" is no action asked for
       {"We'd like to help, could you DM us?", "We'd like to help, could you DM us?"},
@@ -287,26 +287,27 @@ TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
       {"Where are you located?", "The agent asks where the customer is located."},
       {"When do you want to travel?", "The agent asks when the customer wants to travel."},
       {"Which store were you at?", "The agent asks which store the customer was at."},
-      // Another subject, a modal, or a verb off the list: the question stays in the agent's words.
-      {"How many passengers are travelling?", "How many passengers are travelling?"},
-      {"What can you see on the screen?", "What can you see on the screen?"},
-      {"Which store did you buy it from?", "Which store did you buy it from?"},
-      {"What do you sell?", "What do you sell?"},
-      // Not a yes/no question about the customer, or not one sentence: in the agent's words too.
-      {"Do you sell gift cards?", "Do you sell gift cards?"},  // "sell": not in the verb list
-      {"Is your router on?", "Is your router on?"},
+      // Another subject, a modal, or a verb off the list: the question is reported as asked.
+      {"How many passengers are travelling?", "The agent asks: How many passengers are travelling?"},
+      {"What can you see on the screen?", "The agent asks: What can the customer see on the screen?"},
+      {"Which store did you buy it from?", "The agent asks: Which store did the customer buy it from?"},
+      {"What do you sell?", "The agent asks: What does the customer sell?"},
+      {"Do you sell gift cards?", "The agent asks: Does the customer sell gift cards?"},  // "sell": off the list
+      {"Is your router on?", "The agent asks: Is the customer's router on?"},
+      {"Did you get our email? 🙂", "The agent asks: Did the customer get the company's email? 🙂"},
+      // Not one that opens with its question word: in the agent's words.
       {"Thanks. Have you tried it?", "Thanks. Have you tried it?"},
-      {"Did you get our email? 🙂", "Did you get our email? 🙂"},
+      {"Just to confirm, you are on iOS 11?", "Just to confirm, you are on iOS 11?"},
       // Without its "?" it is no question: only the pronouns change.
       {"Have you tried restarting.", "Has the customer tried restarting."},
   };
   expect_agent_renderings(cases);
   EXPECT_EQ(rendered_unit("Have you seen my order?", Speaker::customer), "Have you seen my order?");
-  // Such a question is not a report: the summary shows it under its speaker's label.
-  auto d = testing::make_dialogue({{Speaker::agent, {"@jane What can you see on the screen?"}}});
+  // A question in its speaker's words is not a report: the summary shows it under their label.
+  auto d = testing::make_dialogue({{Speaker::agent, {"@jane Just to confirm, you are on iOS 11?"}}});
   const Prepared p = prepare(d, testing::default_lexicon());
   bool reported = true;
-  EXPECT_EQ(render_english(p.units[0], unit_tokens(p)[0], true, &reported), "What can you see on the screen?");
+  EXPECT_EQ(render_english(p.units[0], unit_tokens(p)[0], true, &reported), "Just to confirm, you are on iOS 11?");
   EXPECT_FALSE(reported);
   EXPECT_EQ(rendered_unit("Have you seen my order. It is late", Speaker::customer),
             "Has the company seen the customer's order. It is late");
