@@ -461,7 +461,7 @@ namespace {
 // A clause separator that reads wrong right before a question mark: , ; : and their full-width forms.
 bool separates(const text::Token& t) {
   return t.kind == text::TokenKind::punct &&
-         (t.text == "," || t.text == ";" || t.text == ":" || t.text == "，" || t.text == "；" || t.text == "：");
+         (spells(t, ",") || spells(t, ";") || spells(t, ":") || spells(t, "，") || spells(t, "；") || spells(t, "："));
 }
 
 // Whether a punctuation token opens what follows it (a bracket or an opening quote), so that it may
@@ -524,8 +524,8 @@ void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   const auto& t = tokens.tokens;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!keep[i] || tokens.forced[i] || (!tokens.guarded.empty() && tokens.guarded[i])) continue;
-    if (t[i].text != "的" && t[i].text != "地" && t[i].text != "得" && t[i].text != "了" && t[i].text != "着" &&
-        t[i].text != "过")
+    if (!spells(t[i], "的") && !spells(t[i], "地") && !spells(t[i], "得") && !spells(t[i], "了") && !spells(t[i], "着") &&
+        !spells(t[i], "过"))
       continue;
     const bool words = tokens.words.size() == t.size();
     const bool in_word = words && ((i > 0 && tokens.words[i - 1] == tokens.words[i]) ||
@@ -555,9 +555,9 @@ void drop_stranded_prepositions(const UnitTokens& tokens, std::vector<char>& kee
 // (这个商品怎么了 is "what is wrong with it", 商品怎么 nothing).
 bool completes_with_le(const UnitTokens& tokens, std::size_t i, std::size_t j) {
   const auto& t = tokens.tokens;
-  if (t[j].text != "了" || !ends_clause(t, j) || (j + 1 < t.size() && tokens.words[j + 1] == tokens.words[j])) return false;
-  if (j == i + 1) return !(t[i].kind != text::TokenKind::cjk || t[i].text == "了" || t[i].text == "的" || t[i].text == "吗");
-  return j == i + 2 && t[i].text == "怎" && t[i + 1].text == "么";
+  if (!spells(t[j], "了") || !ends_clause(t, j) || (j + 1 < t.size() && tokens.words[j + 1] == tokens.words[j])) return false;
+  if (j == i + 1) return !(t[i].kind != text::TokenKind::cjk || spells(t[i], "了") || spells(t[i], "的") || spells(t[i], "吗"));
+  return j == i + 2 && spells(t[i], "怎") && spells(t[i + 1], "么");
 }
 
 // A clause that deletion cut to one character ("如果您购买的，到您那面，…" -> "如果购买，到，…") reads as
