@@ -372,6 +372,7 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
   std::unordered_map<std::string_view, int> form_ids;
   std::vector<std::vector<int>> token_forms(p.units.size());
   std::vector<int> customer_units, agent_units;  // by form id
+  std::vector<int> last_unit;                    // by form id: the last unit it occurred in
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     std::vector<int>& ids = token_forms[u];
     ids.reserve(out[u].tokens.size());
@@ -381,11 +382,14 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
     }
     customer_units.resize(form_ids.size(), 0);
     agent_units.resize(form_ids.size(), 0);
-    std::vector<int> seen = ids;
-    std::sort(seen.begin(), seen.end());
-    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    last_unit.resize(form_ids.size(), -1);
     auto& count = p.units[u].speaker == text::Speaker::customer ? customer_units : agent_units;
-    for (int f : seen) count[static_cast<std::size_t>(f)] += 1;
+    for (int f : ids) {  // each form once a unit, without a sorted copy of the unit's ids
+      const auto at = static_cast<std::size_t>(f);
+      if (last_unit[at] == static_cast<int>(u)) continue;
+      last_unit[at] = static_cast<int>(u);
+      count[at] += 1;
+    }
   }
   // The features of each token, as the strings tests/cpp/summarize/compress_test.cc spells out
   // (plain_compress_features, which these ids are checked against).
