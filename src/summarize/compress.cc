@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <string_view>
@@ -49,6 +50,49 @@ std::int32_t feature_id(std::initializer_list<std::string_view> parts, std::uint
   return static_cast<std::int32_t>(bucket_of(h, buckets));
 }
 
+// Whether a token's text is `s`. meaning_guards asks about twenty of these a token, most of them of
+// one CJK character (3 bytes) against a token of one: inlined with a literal, the length is a constant
+// and the compare a few instructions, where std::string == const char* calls memcmp.
+inline bool spells(const text::Token& t, std::string_view s) {
+  return t.text.size() == s.size() && std::memcmp(t.text.data(), s.data(), s.size()) == 0;
+}
+
+// Whether the n bytes at x and y are the same, byte by byte: the texts here are a few bytes long and
+// mostly differ in their first bytes, cheaper than a call to memcmp.
+bool same_bytes(const char* x, const char* y, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (x[i] != y[i]) return false;
+  return true;
+}
+
+// Whether two tokens' texts written together are `word`, without building the joined string. Two
+// one-character tokens have the length of every two-character word, so the bytes decide.
+bool spell_together(const text::Token& a, const text::Token& b, std::string_view word) {
+  const std::size_t n = a.text.size();
+  return n + b.text.size() == word.size() && same_bytes(a.text.data(), word.data(), n) &&
+         same_bytes(b.text.data(), word.data() + n, b.text.size());
+}
+
+// Each token feature's hash state after its constant prefix: "t|", "pt|", ..., and for the speaker's
+// features "st|C|" and "pos|C|" (or A). A token's ids start from these, so that the ~40 constant
+// bytes of its twelve features are hashed once a unit instead of once a token (fnv1a64 is a chain
+// of one multiply a byte).
+struct FeaturePrefixes {
+  std::uint64_t t, pt, tn, ppt, tnn, pn, st, pos, own, oth, tot;
+  FeaturePrefixes(std::uint64_t seed, std::string_view spk)
+      : t(fnv1a64("t|", seed)),
+        pt(fnv1a64("pt|", seed)),
+        tn(fnv1a64("tn|", seed)),
+        ppt(fnv1a64("ppt|", seed)),
+        tnn(fnv1a64("tnn|", seed)),
+        pn(fnv1a64("pn|", seed)),
+        st(fnv1a64("|", fnv1a64(spk, fnv1a64("st|", seed)))),
+        pos(fnv1a64("|", fnv1a64(spk, fnv1a64("pos|", seed)))),
+        own(fnv1a64("own|", seed)),
+        oth(fnv1a64("oth|", seed)),
+        tot(fnv1a64("tot|", seed)) {}
+};
+
 // The meaning guards of zh token deletion: a character that negates (its whole word is kept with it),
 // the question particle, numbers and placeholders.
 bool is_negator_char(const text::Token& t) {
@@ -59,16 +103,16 @@ bool is_negator_char(const text::Token& t) {
 }
 
 // Two characters that say how sure the speaker is (应该 可能 好像 ...).
-bool is_hedge(std::string_view two) {
+bool is_hedge(const text::Token& a, const text::Token& b) {
   static constexpr std::string_view kHedges[] = {"应该", "应当", "可能", "好像", "似乎", "也许", "大概", "估计", "或许"};
-  return std::find(std::begin(kHedges), std::end(kHedges), two) != std::end(kHedges);
+  return std::any_of(std::begin(kHedges), std::end(kHedges), [&](std::string_view w) { return spell_together(a, b, w); });
 }
 
 // A condition (two characters): without it the sentence states as fact what was only supposed
 // ("如果是由配送原因导致的" must not become "是由配送原因导致的", nor "是会员的话…" "是会员的…").
-bool is_condition(std::string_view two) {
+bool is_condition(const text::Token& a, const text::Token& b) {
   static constexpr std::string_view kConditions[] = {"如果", "假如", "要是", "若是", "假设", "除非", "只要", "万一", "的话"};
-  return std::find(std::begin(kConditions), std::end(kConditions), two) != std::end(kConditions);
+  return std::any_of(std::begin(kConditions), std::end(kConditions), [&](std::string_view w) { return spell_together(a, b, w); });
 }
 
 bool first_cp_in(const text::Token& t, std::u32string_view set) {
@@ -135,7 +179,7 @@ bool is_person_preposition(const text::Token& t) { return t.text.size() == 3 && 
 // The token after a pronoun (你 您 他 她 我, and a 们 after it) at token k, or k when there is none.
 std::size_t after_pronoun(std::span<const text::Token> tokens, std::size_t k) {
   if (k >= tokens.size() || tokens[k].text.size() != 3 || !first_cp_in(tokens[k], U"你您他她我")) return k;
-  return k + 1 < tokens.size() && tokens[k + 1].text == "们" ? k + 2 : k + 1;
+  return k + 1 < tokens.size() && spells(tokens[k + 1], "们") ? k + 2 : k + 1;
 }
 
 // The first question word among tokens [start, end) (什么 and 怎么 through their 么, 哪 谁 几 啥 咋, 多少,
@@ -143,8 +187,8 @@ std::size_t after_pronoun(std::span<const text::Token> tokens, std::size_t k) {
 std::size_t question_word_before(std::span<const text::Token> tokens, std::size_t start, std::size_t end) {
   for (std::size_t j = start; j < end; ++j) {
     if (first_cp_in(tokens[j], zh_question::kQuestionWordChars)) return j;
-    if (j + 1 < end && ((tokens[j].text == "多" && tokens[j + 1].text == "少") ||
-                        (tokens[j].text == "如" && tokens[j + 1].text == "何")))
+    if (j + 1 < end && ((spells(tokens[j], "多") && spells(tokens[j + 1], "少")) ||
+                        (spells(tokens[j], "如") && spells(tokens[j + 1], "何"))))
       return j;
   }
   return end;
@@ -155,7 +199,7 @@ std::size_t question_word_before(std::span<const text::Token> tokens, std::size_
 bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool customer) {
   std::size_t start = i;
   while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
-  if (tokens[start].text == "那") return true;
+  if (spells(tokens[start], "那")) return true;
   std::u32string before;  // 打开之后呢: the clause before the 呢 asks what comes next
   for (std::size_t j = start; j < i; ++j)
     for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) before.push_back(cp);
@@ -167,8 +211,8 @@ bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool custo
 // after it. It is guarded as the 吧 is.
 bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
   const text::Token& t = tokens[i];
-  if (t.text == "吧" || t.text == "嘛") return true;
-  return t.text == "把" && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk;
+  if (spells(t, "吧") || spells(t, "嘛")) return true;
+  return spells(t, "把") && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk;
 }
 
 // The meaning guards of a zh unit's tokens (compress.h): what deletion must keep so that the sentence
@@ -183,11 +227,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
   auto word_of = [&](std::size_t i) { return words.size() == T ? words[i] : static_cast<int>(i); };
   for (std::size_t i = 0; i < T; ++i) {
     const text::Token& t = tokens[i];
-    const bool asking_ne = t.text == "呢" && asks_with_ne(tokens, i, customer) && ends_clause(tokens, i);
+    const bool asking_ne = spells(t, "呢") && asks_with_ne(tokens, i, customer) && ends_clause(tokens, i);
     // A clause-final 吧 or 嘛 asks for agreement or presumes ("不需要自己承担运费是吧", "数据线里面有吧",
     // "您有新订单嘛"; the typo 把 too, is_tag_particle); without it the sentence asserts. Where it only softens a suggestion ("您先试试吧")
     // keeping it changes nothing. The tag and the word before it stay.
-    const bool tag = ends_clause(tokens, i) && i > 0 && is_tag_particle(tokens, i);
+    const bool tag = i > 0 && is_tag_particle(tokens, i) && ends_clause(tokens, i);
     if (tag) guarded[i - 1] = 1;
     const bool final_ma = first_cp_in(t, U"吗么") && ends_clause(tokens, i);
     const bool final_particle = final_ma || asking_ne || tag;
@@ -204,18 +248,18 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
       const std::size_t q = question_word_before(tokens, start, i);
       if (q < i) guarded[q] = 1;
-      if (q == i && tokens[start].text == "那") guarded[start] = 1;  // 那我的钱呢: 那 is what asks
-      if (q + 1 < i && (tokens[q].text == "多" || tokens[q].text == "如")) guarded[q + 1] = 1;
+      if (q == i && spells(tokens[start], "那")) guarded[start] = 1;  // 那我的钱呢: 那 is what asks
+      if (q + 1 < i && (spells(tokens[q], "多") || spells(tokens[q], "如"))) guarded[q + 1] = 1;
     }
     if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder || is_question_mark(t) ||
         first_cp_in(t, U"谁哪啥咋怎") || final_particle)
       guarded[i] = 1;
     // 多少 and 如何 ask anywhere in a clause ("运费多少", "如何申请售后"); 怎 above keeps 怎么 and 怎样.
-    if (i + 1 < T && ((t.text == "多" && tokens[i + 1].text == "少") || (t.text == "如" && tokens[i + 1].text == "何")))
+    if (i + 1 < T && ((spells(t, "多") && spells(tokens[i + 1], "少")) || (spells(t, "如") && spells(tokens[i + 1], "何"))))
       guarded[i] = guarded[i + 1] = 1;
     // For whom: 给 before a person ("本来就是给朋友买的" must not become "就是朋友买的", where the friend
     // bought it).
-    if (t.text == "给" && i + 1 < T && is_person_word(tokens, after_pronoun(tokens, i + 1))) guarded[i] = 1;
+    if (spells(t, "给") && i + 1 < T && is_person_word(tokens, after_pronoun(tokens, i + 1))) guarded[i] = 1;
     // The mark that closes an asking clause stays, so that the particle still ends a clause ("明天能到吗，
     // 明后天…" must not run on as "明天到吗明后天").
     if (final_particle)
@@ -226,15 +270,15 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
         }
     // Who did what, and wanting to know: 你们 (the company: "你们说今天到" must not become the customer's
     // "说今天到"), and 想 before 知道 / 问 / 了解 ("想知道啥时候发" is not "知道啥时候发").
-    if (t.text == "你" && i + 1 < T && tokens[i + 1].text == "们") guarded[i] = guarded[i + 1] = 1;
-    if (t.text == "想" && i + 1 < T && first_cp_in(tokens[i + 1], U"知问了")) guarded[i] = guarded[i + 1] = 1;
+    if (spells(t, "你") && i + 1 < T && spells(tokens[i + 1], "们")) guarded[i] = guarded[i + 1] = 1;
+    if (spells(t, "想") && i + 1 < T && first_cp_in(tokens[i + 1], U"知问了")) guarded[i] = guarded[i + 1] = 1;
     // Wanting is not doing: "想申请退货" must not become "申请退货", nor "我想找回来" "找回来".
-    if (t.text == "想" && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
+    if (spells(t, "想") && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
     // Hearsay is not fact: "说是从京东PC端找回来" must not become "是从京东PC端找回来".
-    if (t.text == "说" && i + 1 < T && tokens[i + 1].text == "是") guarded[i] = guarded[i + 1] = 1;
+    if (spells(t, "说") && i + 1 < T && spells(tokens[i + 1], "是")) guarded[i] = guarded[i + 1] = 1;
     // Whose words: a third person before 说 stays with it ("他说会返回" must not become the customer's own
     // "说会返回"; 他们说, 快递说, 商家说).
-    if (t.text == "说")
+    if (spells(t, "说"))
       if (const std::size_t who = third_person_before(tokens, i); who > 0)
         for (std::size_t j = i - who; j <= i; ++j) guarded[j] = 1;
     // A count in words is a number: "每次只能申请一件商品" must not become "每次只能申请商品" (the numeral
@@ -252,32 +296,32 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       guarded[i] = 1;
     // A number in digits, or CSDS's [数字], keeps its unit: "签收起[数字]天内" must not become "签收起[数字]"
     // (how many of what is lost), nor "[数字]元" "[数字]".
-    if ((t.kind == text::TokenKind::number || t.text == "[数字]") && i + 1 < T &&
+    if ((t.kind == text::TokenKind::number || spells(t, "[数字]")) && i + 1 < T &&
         (first_cp_in(tokens[i + 1], faith::kMeasureWords) || first_cp_in(tokens[i + 1], U"元块号日时分秒斤米克")))
       guarded[i + 1] = 1;
     // 帮 + a pronoun + a verb: the verb says what is done ("帮我看下这个订单" must not become "帮订单").
     // Its word stays, whatever happens to 帮 and the pronoun.
-    if (t.text == "帮" && i + 2 < T && first_cp_in(tokens[i + 1], U"我您你") && tokens[i + 2].kind == text::TokenKind::cjk)
+    if (spells(t, "帮") && i + 2 < T && first_cp_in(tokens[i + 1], U"我您你") && tokens[i + 2].kind == text::TokenKind::cjk)
       guarded[i + 2] = 1;
     // A 把 construction puts its object before its verb: "把优惠券还给我" must not become "把优惠券"
     // (what is to be done with it is gone), nor "把地址改一下" "把地址". From 把 to the end of its
     // clause nothing goes. A clause-final 把 is the typo for 吧 (is_tag_particle), not this.
-    if (t.text == "把" && !(ends_clause(tokens, i) && i > 0 && is_tag_particle(tokens, i)))
+    if (spells(t, "把") && !(ends_clause(tokens, i) && i > 0 && is_tag_particle(tokens, i)))
       for (std::size_t j = i; j < T && tokens[j].kind != text::TokenKind::punct; ++j) guarded[j] = 1;
     // How sure the speaker is: "应该是付款了" must not become the certain "是付款" (a hedge word and
     // the whole of its word stay).
-    if (i + 1 < T && is_hedge(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;
+    if (i + 1 < T && is_hedge(t, tokens[i + 1])) guarded[i] = guarded[i + 1] = 1;
     // A supposition stays one: its condition word stays whole.
-    if (i + 1 < T && is_condition(t.text + tokens[i + 1].text)) guarded[i] = guarded[i + 1] = 1;
+    if (i + 1 < T && is_condition(t, tokens[i + 1])) guarded[i] = guarded[i + 1] = 1;
     if (!is_negator_char(t)) continue;
     guarded[i] = 1;
     // A不A (能不能, 有没有) and X否 (是否, 能否): the A or X asks with the negator.
     if (i > 0 && tokens[i - 1].kind == text::TokenKind::cjk &&
-        ((i + 1 < T && tokens[i + 1].text == tokens[i - 1].text) || t.text == "否"))
+        ((i + 1 < T && tokens[i + 1].text == tokens[i - 1].text) || spells(t, "否")))
       guarded[i - 1] = 1;
     // 要不 ("how about", "or else": 要不姑娘留个电话吧) is one word to a reader though the segmenter
     // splits it; without its 要 the 不 would negate (不姑娘留个电话吧).
-    if (i > 0 && t.text == "不" && tokens[i - 1].text == "要") guarded[i - 1] = 1;
+    if (i > 0 && spells(t, "不") && spells(tokens[i - 1], "要")) guarded[i - 1] = 1;
     for (std::size_t j = i + 1; j < T && tokens[j].kind != text::TokenKind::punct; ++j)
       if (word_of(j) != word_of(i)) {
         guarded[j] = 1;
@@ -343,6 +387,7 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
   std::unordered_map<std::string_view, int> form_ids;
   std::vector<std::vector<int>> token_forms(p.units.size());
   std::vector<int> customer_units, agent_units;  // by form id
+  std::vector<int> last_unit;                    // by form id: the last unit it occurred in
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     std::vector<int>& ids = token_forms[u];
     ids.reserve(out[u].tokens.size());
@@ -352,11 +397,14 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
     }
     customer_units.resize(form_ids.size(), 0);
     agent_units.resize(form_ids.size(), 0);
-    std::vector<int> seen = ids;
-    std::sort(seen.begin(), seen.end());
-    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    last_unit.resize(form_ids.size(), -1);
     auto& count = p.units[u].speaker == text::Speaker::customer ? customer_units : agent_units;
-    for (int f : seen) count[static_cast<std::size_t>(f)] += 1;
+    for (int f : ids) {  // each form once a unit, without a sorted copy of the unit's ids
+      const auto at = static_cast<std::size_t>(f);
+      if (last_unit[at] == static_cast<int>(u)) continue;
+      last_unit[at] = static_cast<int>(u);
+      count[at] += 1;
+    }
   }
   // The features of each token, as the strings tests/cpp/summarize/compress_test.cc spells out
   // (plain_compress_features, which these ids are checked against).
@@ -369,6 +417,7 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
     const std::string_view spk = customer ? "C" : "A";
     const Decimal len(std::min(unit.chars / 4, 10));
     const std::int32_t len_id = feature_id({"len|", spk, "|", len.view()}, seed, B);  // the same for the unit's tokens
+    const FeaturePrefixes prefixes(seed, spk);
     ut.features.reserve(toks.size() * kCompressFeatures);
     auto form = [&](int i) -> std::string_view {
       if (i < 0) return "^";
@@ -384,19 +433,20 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
       const Decimal rel(T > 1 ? (4 * i) / T : 0), first(i == 0), last(i == T - 1);
       const Decimal own_bucket(bucket_count(std::max(0, own))), other_bucket(bucket_count(other));
       const Decimal seen_elsewhere(std::min(1, own + other));
+      const FeaturePrefixes& h = prefixes;
       const std::int32_t ids[] = {
-          feature_id({"t|", t}, seed, B),
-          feature_id({"pt|", pv, "|", t}, seed, B),
-          feature_id({"tn|", t, "|", nx}, seed, B),
-          feature_id({"ppt|", pv2, "|", pv, "|", t}, seed, B),
-          feature_id({"tnn|", t, "|", nx, "|", nx2}, seed, B),
-          feature_id({"pn|", pv, "|", nx}, seed, B),
-          feature_id({"st|", spk, "|", t}, seed, B),
-          feature_id({"pos|", spk, "|", rel.view(), "|", first.view(), last.view()}, seed, B),
+          feature_id({t}, h.t, B),                                             // "t|" t
+          feature_id({pv, "|", t}, h.pt, B),                                   // "pt|" pv "|" t
+          feature_id({t, "|", nx}, h.tn, B),                                   // "tn|" ...
+          feature_id({pv2, "|", pv, "|", t}, h.ppt, B),                        // "ppt|" ...
+          feature_id({t, "|", nx, "|", nx2}, h.tnn, B),                        // "tnn|" ...
+          feature_id({pv, "|", nx}, h.pn, B),                                  // "pn|" ...
+          feature_id({t}, h.st, B),                                            // "st|" spk "|" t
+          feature_id({rel.view(), "|", first.view(), last.view()}, h.pos, B),  // "pos|" spk "|" ...
           len_id,
-          feature_id({"own|", kind, "|", own_bucket.view()}, seed, B),
-          feature_id({"oth|", kind, "|", other_bucket.view()}, seed, B),
-          feature_id({"tot|", t, "|", seen_elsewhere.view()}, seed, B),
+          feature_id({kind, "|", own_bucket.view()}, h.own, B),     // "own|" ...
+          feature_id({kind, "|", other_bucket.view()}, h.oth, B),   // "oth|" ...
+          feature_id({t, "|", seen_elsewhere.view()}, h.tot, B),    // "tot|" ...
       };
       static_assert(std::size(ids) == kCompressFeatures);
       ut.features.insert(ut.features.end(), std::begin(ids), std::end(ids));
@@ -430,7 +480,7 @@ namespace {
 // A clause separator that reads wrong right before a question mark: , ; : and their full-width forms.
 bool separates(const text::Token& t) {
   return t.kind == text::TokenKind::punct &&
-         (t.text == "," || t.text == ";" || t.text == ":" || t.text == "，" || t.text == "；" || t.text == "：");
+         (spells(t, ",") || spells(t, ";") || spells(t, ":") || spells(t, "，") || spells(t, "；") || spells(t, "："));
 }
 
 // Whether a punctuation token opens what follows it (a bracket or an opening quote), so that it may
@@ -493,8 +543,8 @@ void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   const auto& t = tokens.tokens;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!keep[i] || tokens.forced[i] || (!tokens.guarded.empty() && tokens.guarded[i])) continue;
-    if (t[i].text != "的" && t[i].text != "地" && t[i].text != "得" && t[i].text != "了" && t[i].text != "着" &&
-        t[i].text != "过")
+    if (!spells(t[i], "的") && !spells(t[i], "地") && !spells(t[i], "得") && !spells(t[i], "了") && !spells(t[i], "着") &&
+        !spells(t[i], "过"))
       continue;
     const bool words = tokens.words.size() == t.size();
     const bool in_word = words && ((i > 0 && tokens.words[i - 1] == tokens.words[i]) ||
@@ -510,9 +560,9 @@ void drop_orphan_particles(const UnitTokens& tokens, std::vector<char>& keep) {
 // (这个商品怎么了 is "what is wrong with it", 商品怎么 nothing).
 bool completes_with_le(const UnitTokens& tokens, std::size_t i, std::size_t j) {
   const auto& t = tokens.tokens;
-  if (t[j].text != "了" || !ends_clause(t, j) || (j + 1 < t.size() && tokens.words[j + 1] == tokens.words[j])) return false;
-  if (j == i + 1) return !(t[i].kind != text::TokenKind::cjk || t[i].text == "了" || t[i].text == "的" || t[i].text == "吗");
-  return j == i + 2 && t[i].text == "怎" && t[i + 1].text == "么";
+  if (!spells(t[j], "了") || !ends_clause(t, j) || (j + 1 < t.size() && tokens.words[j + 1] == tokens.words[j])) return false;
+  if (j == i + 1) return !(t[i].kind != text::TokenKind::cjk || spells(t[i], "了") || spells(t[i], "的") || spells(t[i], "吗"));
+  return j == i + 2 && spells(t[i], "怎") && spells(t[i + 1], "么");
 }
 
 // A clause that deletion cut to one character ("如果您购买的，到您那面，…" -> "如果购买，到，…") reads as

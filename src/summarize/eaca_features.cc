@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "kessel/error.h"
 #include "kessel/text/tokenize.h"
@@ -86,11 +87,16 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
   f.emotion.assign(static_cast<std::size_t>(U), 0.0f);
   auto D = [&](int u, int c) -> float& { return f.dense[static_cast<std::size_t>(u) * kNumDenseFeatures + c]; };
 
-  // Token counts per unit over a dialogue-local vocabulary (centrality and overlap).
+  // Token counts per unit over a dialogue-local vocabulary (centrality and overlap): each unit's
+  // (token id, count) pairs, in the order the ids first occur in it. A flat list instead of a hash
+  // map per unit (a node allocated per distinct token); the counts are small integers, so the sums
+  // over them below are exact, and the same, in any order.
   std::unordered_map<std::string_view, int> vocab;  // views of p.unit_tokens
-  std::vector<std::unordered_map<int, float>> counts(static_cast<std::size_t>(U));
-  std::vector<float> total;  // dialogue-wide counts per token
-  std::vector<int> df;       // units containing the token
+  std::vector<std::vector<std::pair<int, float>>> counts(static_cast<std::size_t>(U));
+  std::vector<float> total;          // dialogue-wide counts per token
+  std::vector<int> df;               // units containing the token
+  std::vector<int> last_unit;        // per token: the last unit it occurred in
+  std::vector<std::size_t> pair_at;  // per token: its pair's index in that unit's counts
   int max_chars = 1;
   for (const auto& unit : p.units) max_chars = std::max(max_chars, unit.chars);
 
@@ -114,11 +120,19 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
       if (inserted) {
         total.push_back(0.0f);
         df.push_back(0);
+        last_unit.push_back(-1);
+        pair_at.push_back(0);
       }
-      auto& c = counts[static_cast<std::size_t>(u)][it->second];
-      if (c == 0.0f) ++df[static_cast<std::size_t>(it->second)];
-      c += 1.0f;
-      total[static_cast<std::size_t>(it->second)] += 1.0f;
+      const auto id = static_cast<std::size_t>(it->second);
+      auto& mine = counts[static_cast<std::size_t>(u)];
+      if (last_unit[id] != u) {  // the token's first occurrence in this unit
+        last_unit[id] = u;
+        pair_at[id] = mine.size();
+        mine.emplace_back(it->second, 0.0f);
+        ++df[id];
+      }
+      mine[pair_at[id]].second += 1.0f;
+      total[id] += 1.0f;
     }
 
     const bool question = reads_as_question(unit.text);

@@ -538,13 +538,13 @@ namespace internal {
 JsonlRecords::JsonlRecords(std::string name, DialogueFormat format, const ReadOptions& options)
     : name_(std::move(name)), format_(format), options_(options) {}
 
-void JsonlRecords::add(std::string_view line, long line_no, ReadResult& into) {
+void JsonlRecords::add(std::string_view line, long line_no, ReadResult& into, json* parsed) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
   ++into.lines;
   std::vector<SkippedRecord> ignored;
   const Ctx c{name_, line_no, &ignored};
   try {
-    const json j = parse_record_json(c, line, [](const json::parse_error& e) {
+    const json j = parsed ? std::move(*parsed) : parse_record_json(c, line, [](const json::parse_error& e) {
       return std::string("invalid JSON: ") + e.what();
     });
     if (!j.is_object()) c.fail("record", "expected a JSON object, got " + type_name(j));
@@ -574,27 +574,40 @@ void JsonlRecords::add(std::string_view line, long line_no, ReadResult& into) {
   }
 }
 
-DialogueFormat detect_record_format(std::string_view line, const std::string& name, long line_no) {
+namespace {
+
+// detect_record_format, keeping the record's JSON in `record`.
+DialogueFormat detect_record_format_keeping(std::string_view line, const std::string& name, long line_no,
+                                            json& record) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
   const Ctx c{name, line_no};
-  const json j = parse_record_json(c, line, [&](const json::parse_error& e) {
+  record = parse_record_json(c, line, [&](const json::parse_error& e) {
     // Text that is not JSON was perhaps meant as a transcript: say what starts one.
     const std::size_t first = line.find_first_not_of(" \t");
     // A line of blanks and carriage returns only is trimmed to nothing here: not JSON-like either.
     const bool json_like = first != std::string_view::npos && (line[first] == '{' || line[first] == '[');
     return std::string("cannot detect the format: invalid JSON: ") + e.what() + (json_like ? "" : kNotATranscript);
   });
-  return detect_from_json(j, c);
+  return detect_from_json(record, c);
 }
 
-}  // namespace internal
+}  // namespace
 
-DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
+DialogueFormat detect_record_format(std::string_view line, const std::string& name, long line_no) {
+  json record;
+  return detect_record_format_keeping(line, name, line_no, record);
+}
+
+DetectedFormat detect_format_keeping_record(std::string_view content, const std::string& name) {
   // The first record that tells its format decides. Records before it that cannot (bad JSON, not an
   // object, no known key) do not stop detection: the reader then reports each of them under
   // --on-error. When no record tells, the first one's problem is the error. A plain-text transcript
   // tells from its first line (a speaker label, `# id:` or `---`), which no JSONL line is.
-  if (internal::looks_like_transcript(content)) return DialogueFormat::transcript;
+  DetectedFormat out;
+  if (looks_like_transcript(content)) {
+    out.format = DialogueFormat::transcript;
+    return out;
+  }
   long line_no = 0;
   std::size_t pos = 0;
   std::string_view line;
@@ -602,13 +615,21 @@ DialogueFormat detect_dialogue_format(std::string_view content, const std::strin
   while (next_line(content, pos, line_no, line)) {
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     try {
-      return internal::detect_record_format(line, name, line_no);
+      out.format = detect_record_format_keeping(line, name, line_no, out.record);
+      out.line_no = line_no;
+      return out;
     } catch (const ParseError& e) {
       if (!first_problem) first_problem = e;
     }
   }
   if (first_problem) throw *first_problem;
   throw ParseError(name, 0, "record: cannot detect the format of an empty file");
+}
+
+}  // namespace internal
+
+DialogueFormat detect_dialogue_format(std::string_view content, const std::string& name) {
+  return internal::detect_format_keeping_record(content, name).format;
 }
 
 ReadResult read_dialogues_from_string(std::string_view content, const std::string& name,
@@ -620,11 +641,13 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
     result.format = options.format.value_or(DialogueFormat::kessel);
     return result;
   }
+  internal::DetectedFormat detected;  // the record that told the format, parsed once
   if (options.format) {
     result.format = *options.format;
   } else {
     try {
-      result.format = detect_dialogue_format(content, name);
+      detected = internal::detect_format_keeping_record(content, name);
+      result.format = detected.format;
     } catch (const ParseError&) {
       // No record tells its format, so none can be read whatever the format: with skip, each is
       // reported and counted below (under any format, here kessel); with fail, the first one's
@@ -644,7 +667,10 @@ ReadResult read_dialogues_from_string(std::string_view content, const std::strin
   std::size_t pos = 0;
   std::string_view line;
   internal::JsonlRecords records(name, result.format, options);
-  while (next_line(content, pos, line_no, line)) records.add(line, line_no, result);
+  // Detection numbers the content's lines from 1, the reader from options.first_line.
+  const long detected_line = detected.line_no > 0 ? detected.line_no + options.first_line - 1 : -1;
+  while (next_line(content, pos, line_no, line))
+    records.add(line, line_no, result, line_no == detected_line ? &detected.record : nullptr);
   return result;
 }
 

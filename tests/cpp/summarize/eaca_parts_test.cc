@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,50 @@ TEST(EacaFeatures, QuestionFeatureMatchesTheDecodedReading) {
     questions += got;
   }
   EXPECT_GE(questions, 5);
+}
+
+// kCentrality and kOverlap as first written: each unit's token counts in a map, the rest of the
+// dialogue's counts in another, and the cosine taken over them directly.
+std::pair<float, float> plain_centrality_and_overlap(const Prepared& p, std::size_t u) {
+  std::map<std::string, double> mine, all, units_with;
+  for (std::size_t v = 0; v < p.units.size(); ++v) {
+    std::map<std::string, double> here;
+    for (const auto& t : p.unit_tokens[v])
+      if (!text::is_punctuation(t)) here[t.lower] += 1.0;
+    for (const auto& [w, c] : here) {
+      all[w] += c;
+      units_with[w] += 1.0;
+    }
+    if (v == u) mine = here;
+  }
+  double dot = 0.0, n_mine = 0.0, n_rest = 0.0;
+  int shared = 0;
+  for (const auto& [w, c] : all) {
+    const double m = mine.count(w) ? mine[w] : 0.0, rest = c - m;
+    dot += m * rest;
+    n_mine += m * m;
+    n_rest += rest * rest;
+    if (m > 0 && units_with[w] > 1) ++shared;
+  }
+  const float centrality = (n_mine > 0 && n_rest > 1e-12) ? static_cast<float>(dot / std::sqrt(n_mine * n_rest)) : 0.0f;
+  const float overlap = mine.empty() ? 0.0f : static_cast<float>(shared) / static_cast<float>(mine.size());
+  return {centrality, overlap};
+}
+
+TEST(EacaFeatures, CentralityAndOverlapMatchThePlainCounts) {
+  const auto lex = text::load_default_lexicon(std::string(KESSEL_SOURCE_DIR) + "/data/lexicon");
+  const text::Dialogue d = dialogue({{text::Speaker::customer, "我的快递三天没到，快递快递！气死我了"},
+                                     {text::Speaker::agent, "您好，请问快递单号是多少？"},
+                                     {text::Speaker::customer, "单号[数字]，快递"},
+                                     {text::Speaker::agent, "好的"},
+                                     {text::Speaker::customer, "where is my parcel? my parcel, my PARCEL"}});
+  const Prepared p = prepare(d, lex);
+  const UnitFeatures f = compute_features(p, 512);
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    const auto [centrality, overlap] = plain_centrality_and_overlap(p, u);
+    EXPECT_FLOAT_EQ(f.dense[u * kNumDenseFeatures + kCentrality], centrality) << p.units[u].text;
+    EXPECT_FLOAT_EQ(f.dense[u * kNumDenseFeatures + kOverlap], overlap) << p.units[u].text;
+  }
 }
 
 TEST(EacaFeatures, LogLengthIsCappedBeyondTheTrainingUnits) {

@@ -286,6 +286,43 @@ TEST(Dialogue, FormatDetectionAndOverride) {
   EXPECT_THROW(read_dialogues("/nonexistent/x.jsonl"), IoError);
 }
 
+// The record that tells the format is parsed once and handed to the reader (DetectedFormat): what
+// is read must be what a reader given the format reads, whichever line told it and from whatever
+// first_line the lines are numbered.
+TEST(Dialogue, DetectedRecordReadsAsWithAGivenFormat) {
+  const std::string content =
+      "\n{not json\n"
+      "{\"id\": \"a\", \"turns\": [{\"speaker\": \"customer\", \"text\": \"hi\"}]}\r\n"
+      "{\"id\": \"a\", \"turns\": [{\"speaker\": \"agent\", \"text\": \"again\"}]}\n"
+      "{\"id\": \"c\", \"turns\": [{\"speaker\": \"agent\", \"text\": \"end\"}]}";
+  for (long first_line : {1L, 101L}) {
+    ReadOptions detect;
+    detect.on_error = OnError::skip;
+    detect.first_line = first_line;
+    ReadOptions given = detect;
+    given.format = DialogueFormat::kessel;
+    const ReadResult a = read_dialogues_from_string(content, "m", detect);
+    const ReadResult b = read_dialogues_from_string(content, "m", given);
+    EXPECT_EQ(a.format, DialogueFormat::kessel);
+    ASSERT_EQ(a.dialogues.size(), 3u);
+    ASSERT_EQ(a.dialogues.size(), b.dialogues.size());
+    for (std::size_t i = 0; i < a.dialogues.size(); ++i) {
+      EXPECT_EQ(a.dialogues[i].id, b.dialogues[i].id);
+      EXPECT_EQ(a.dialogues[i].line, b.dialogues[i].line);
+      ASSERT_EQ(a.dialogues[i].turns.size(), b.dialogues[i].turns.size());
+      EXPECT_EQ(a.dialogues[i].turns[0].text, b.dialogues[i].turns[0].text);
+    }
+    EXPECT_EQ(a.dialogues[0].line, first_line + 2);
+    ASSERT_EQ(a.skipped.size(), 1u);
+    EXPECT_EQ(a.skipped[0].line, b.skipped[0].line);
+    EXPECT_EQ(a.skipped[0].reason, b.skipped[0].reason);
+    ASSERT_EQ(a.warnings.size(), 1u);  // the repeated id, first seen on the detected record's line
+    ASSERT_EQ(b.warnings.size(), 1u);
+    EXPECT_EQ(a.warnings[0].reason, b.warnings[0].reason);
+    EXPECT_EQ(a.lines, b.lines);
+  }
+}
+
 TEST(Dialogue, HugeDialogueAndEmojiOnlyTurns) {
   std::string line = R"({"id": "huge", "turns": [)";
   for (int i = 0; i < 10000; ++i) {
