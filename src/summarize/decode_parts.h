@@ -80,6 +80,17 @@ std::vector<int> with_what_it_answers(const Context& c, int u);
 // with what it answers or not at all.
 void drop_unasked_answers(const Context& c, std::vector<int>& units);
 
+// zh: the agent's direct answer to customer unit q, a yes/no question (zh_question::polar_verb): among
+// the next kAnswerReach units, before the customer asks again, the first agent unit that answers it
+// (zh_question::answers_polar) and, as rendered, has at most kDirectAnswerChars code points. -1 when
+// none.
+inline constexpr int kAnswerReach = 4, kDirectAnswerChars = 30;
+int direct_answer(const Context& c, std::size_t q);
+// Adds to `units` the direct answer of each selected customer question that lacks it, so that another
+// agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
+// where the answer was 是的). With skip_fillers only (the baselines show what they select).
+void add_direct_answers(const Context& c, std::vector<int>& units);
+
 // Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),
 // most valuable first. A bare answer (Context::answers) comes with what it answers
 // (with_what_it_answers): the chain is one candidate, worth the mean of its units' MMR values, and

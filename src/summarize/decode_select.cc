@@ -274,6 +274,33 @@ void drop_unasked_answers(const Context& c, std::vector<int>& units) {
     units.erase(end, units.end());
 }
 
+int direct_answer(const Context& c, std::size_t q) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(p, q)) return -1;
+  const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
+  const std::u32string verb = zh_question::polar_verb(std::u32string_view(question.data(), question.size()));
+  if (verb.empty()) return -1;
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      if (asks(p, v)) return -1;  // asked again: what follows answers that
+      continue;
+    }
+    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars) continue;
+    const auto answer = text::decode_utf8(p.units[v].text, text::Utf8Mode::lossy).cps;
+    if (zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb)) return static_cast<int>(v);
+  }
+  return -1;
+}
+
+void add_direct_answers(const Context& c, std::vector<int>& units) {
+  if (!c.options.skip_fillers) return;
+  const std::vector<int> chosen = units;
+  for (int q : chosen) {
+    const int v = direct_answer(c, static_cast<std::size_t>(q));
+    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end()) units.push_back(v);
+  }
+}
+
 std::vector<int> greedy_selection(const Context& c) {
   const std::size_t U = c.p.units.size();
   std::vector<int> selected;

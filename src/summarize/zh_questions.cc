@@ -55,6 +55,20 @@ bool asks_how_many(const std::vector<char32_t>& cps, std::size_t begin, std::siz
   return false;
 }
 
+// Whether a Chinese clause (code points [begin, end)) asks with an A不A / A没A form (会不会影响, 能不能
+// 快点, 有没有货, 可不可以退): not in a 不知道 / 不确定 / 不管 / 无论 / 看看 clause, where it is indefinite (不知道能不能
+// 退, 看看有没有).
+bool asks_a_not_a(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  const std::u32string_view clause(cps.data() + begin, end - begin);
+  for (std::u32string_view indefinite : {U"知道", U"不管", U"无论", U"看看", U"看下", U"看一下", U"确认", U"确定", U"清楚"})
+    if (clause.find(indefinite) != std::u32string_view::npos) return false;
+  for (std::size_t i = 1; i + 1 < clause.size(); ++i)
+    if ((clause[i] == U'不' || clause[i] == U'没') && clause[i - 1] == clause[i + 1] && clause[i - 1] >= 0x4E00 &&
+        clause[i - 1] <= 0x9FFF && clause[i - 1] != U'不' && clause[i - 1] != U'没')
+      return true;
+  return false;
+}
+
 }  // namespace
 
 bool asks_what_next(std::u32string_view before_ne) {
@@ -90,7 +104,9 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
-  if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end)) return true;
+  if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end) ||
+      asks_a_not_a(cps, lead, end))
+    return true;
   const char32_t last = cps[end - 1];
   if (last == U'吗' || last == U'么') return true;
   if (last != U'呢') return false;
@@ -114,6 +130,55 @@ bool holds_question_word(std::string_view text) {
     const bool concessive = (at >= 6 && (text.compare(at - 6, 6, "无论") == 0 || text.compare(at - 6, 6, "不管") == 0));
     if (!concessive) return true;
   }
+  return false;
+}
+
+std::u32string polar_verb(std::u32string_view q) {
+  for (std::u32string_view w : {U"什么", U"哪", U"谁", U"几", U"多少", U"怎么", U"为什么", U"啥", U"咋", U"如何"})
+    if (q.find(w) != std::u32string_view::npos) return {};
+  for (std::size_t i = 1; i + 1 < q.size(); ++i) {
+    if (q[i] != U'不' && q[i] != U'没') continue;
+    if (q[i - 1] == U'可' && q.substr(i + 1, 2) == U"可以") return U"可以";  // 可不可以
+    if (q[i - 1] == q[i + 1] && q[i - 1] >= 0x4E00 && q[i - 1] <= 0x9FFF) return std::u32string(1, q[i - 1]);
+  }
+  std::size_t best = std::u32string_view::npos;
+  std::u32string_view verb;
+  for (std::u32string_view v : {U"可以", U"需要", U"是", U"有", U"能", U"会", U"要", U"用"}) {
+    const std::size_t at = q.find(v);
+    if (at < best) best = at, verb = v;
+  }
+  return std::u32string(verb);
+}
+
+namespace {
+
+// The answer past its opening address, fillers and marks.
+std::u32string_view without_opening_fillers(std::u32string_view a) {
+  for (bool more = true; more && !a.empty();) {
+    more = false;
+    for (std::u32string_view f : {U"亲爱的", U"亲亲", U"亲", U"嗯嗯", U"嗯", U"哦", U"您好", U"你好", U"这个", U"那个",
+                                  U"，", U",", U"～", U"~", U" ", U"！", U"!"})
+      if (a.starts_with(f)) {
+        a.remove_prefix(f.size());
+        more = true;
+      }
+  }
+  return a;
+}
+
+}  // namespace
+
+bool answers_polar(std::u32string_view answer, std::u32string_view verb) {
+  if (verb.empty()) return false;
+  std::u32string_view a = without_opening_fillers(answer);
+  if (verb != U"是" && a.starts_with(U"是") && !a.starts_with(U"是的")) a.remove_prefix(1);  // 这个是不会的
+  auto opens = [&](std::u32string_view w) { return a.starts_with(w); };
+  if (opens(verb)) return true;
+  if ((a.starts_with(U"不") || a.starts_with(U"没")) && a.substr(1).starts_with(verb)) return true;
+  if (verb == U"是") return opens(U"对") || opens(U"不对");
+  if (verb == U"有") return opens(U"没");
+  if (verb == U"可以" || verb == U"能") return opens(U"可以") || opens(U"不可以") || opens(U"不行") || opens(U"能") || opens(U"不能");
+  if (verb == U"需要" || verb == U"要" || verb == U"用") return opens(U"不用") || opens(U"不需要");
   return false;
 }
 

@@ -252,7 +252,7 @@ def test_summarize_and_eval_use_trained_models_and_variants(tmp_path):
     for r in recs:
         assert r["constraint_satisfied"]
         assert 1 <= len(r["sentences"]) <= max_sentences
-        assert r["summary"].startswith(("用户:", "客服:")) and r["summary"].endswith("。")
+        assert r["summary"].startswith(("用户:", "客服:")) and r["summary"].endswith(("。", "？"))
 
     bad = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(model), "--ranker", "lead"],
                          capture_output=True, text=True, timeout=60)
@@ -366,7 +366,11 @@ def test_english_models_render_reported_speech_unless_asked_for_verbatim(tmp_pat
         # is rendering only.
         assert [s["turn"] for s in r["sentences"]] == [s["turn"] for s in v["sentences"]]
         assert r["emotions"] == v["emotions"]
-        assert not first_person.search(r["summary"]), r["summary"]
+        # Reported speech has no first person, but in a question left in its speaker's words under their
+        # label ("Customer: Why was I charged twice?"; docs/eaca.md, "English questions name who asks").
+        for sent in r["sentences"]:
+            if not (sent["text"].startswith(("Customer: ", "Agent: ")) and sent["text"].rstrip().endswith("?")):
+                assert not first_person.search(sent["text"]), r["summary"]
         changed += r["summary"] != v["summary"]
         turns = " ".join(t["text"] for t in d["turns"]).lower()
         for s in v["sentences"]:  # verbatim: each sentence's words (after its label) are in the dialogue

@@ -245,5 +245,27 @@ TEST(AnswerContext, ATweetThatGoesOnWithAnOpenSentenceComesAfterItOrNotAtAll) {
   EXPECT_EQ(out.summary, "Agent: We are looking into getting someone to…");
 }
 
+TEST(AnswerContext, ASelectedYesNoQuestionBringsItsDirectAnswer) {
+  // 会不会影响… was answered by 这个是不会的哈; the agent's 是的呢直接拒收就好哦 after it answered something else.
+  auto d = make_dialogue({{Speaker::customer, {"订单要取消"}},
+                          {Speaker::agent, {"您看您是否有时间直接联系快递小哥拒收呢?"}},
+                          {Speaker::customer, {"会不会影响小哥绩效考核"}},
+                          {Speaker::agent, {"是的呢直接拒收就好哦"}},
+                          {Speaker::agent, {"这个是不会的哈"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {0.5f, 0.1f, 1.0f, 0.9f, 0.0f};
+  Summary out = decode(p, s, options(2));
+  ASSERT_EQ(out.sentences.size(), 3u);
+  EXPECT_EQ(out.sentences[0].unit, 2);
+  EXPECT_EQ(out.sentences[1].unit, 3);
+  EXPECT_EQ(out.sentences[2].unit, 4);
+  // The baselines show what they select.
+  DecodeOptions plain = options(2);
+  plain.skip_fillers = false;
+  EXPECT_EQ(decode(p, s, plain).sentences.size(), 2u);
+}
+
 }  // namespace
 }  // namespace kessel::summarize

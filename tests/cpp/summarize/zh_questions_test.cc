@@ -1,0 +1,62 @@
+// What makes a Chinese clause ask, and how a yes/no question's answer is recognized
+// (src/summarize/zh_questions.h).
+#include "summarize/zh_questions.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize::zh_question {
+namespace {
+
+std::vector<char32_t> cps(const std::string& s) { return text::decode_utf8(s).cps; }
+bool asks(const std::string& clause) {
+  const auto c = cps(clause);
+  return clause_asks(c, 0, c.size());
+}
+std::u32string verb_of(const std::string& question) {
+  const auto c = cps(question);
+  return polar_verb(std::u32string_view(c.data(), c.size()));
+}
+bool answers(const std::string& answer, const std::string& question) {
+  const auto a = cps(answer);
+  return answers_polar(std::u32string_view(a.data(), a.size()), verb_of(question));
+}
+
+TEST(ZhQuestions, AnANotAFormAsksUnlessTheClauseIsIndefinite) {
+  EXPECT_TRUE(asks("会不会影响小哥绩效考核"));
+  EXPECT_TRUE(asks("能不能延长付款时间"));
+  EXPECT_TRUE(asks("有没有正规发票"));
+  EXPECT_TRUE(asks("可不可以货到付款"));
+  EXPECT_FALSE(asks("不确定发票有没有寄回"));
+  EXPECT_FALSE(asks("不知道能不能退"));
+  EXPECT_FALSE(asks("我看看有没有"));
+  EXPECT_FALSE(asks("不不不"));  // a repeated negator is no A不A
+}
+
+TEST(ZhQuestions, AYesNoQuestionTurnsOnTheVerbItsAnswerRepeats) {
+  EXPECT_EQ(verb_of("会不会影响小哥绩效考核"), U"会");
+  EXPECT_EQ(verb_of("可不可以货到付款"), U"可以");
+  EXPECT_EQ(verb_of("是傍[姓名]配送站吗"), U"是");
+  EXPECT_EQ(verb_of("保修换新这个服务有吗"), U"有");
+  EXPECT_EQ(verb_of("什么时候能到"), U"");  // a question word: not a yes/no question
+  EXPECT_EQ(verb_of("到了吗"), U"");        // no verb an answer would repeat
+}
+
+TEST(ZhQuestions, AnAnswerOpensWithTheVerbItsNegationOrAYesOrNo) {
+  EXPECT_TRUE(answers("是的", "是傍[姓名]配送站吗"));
+  EXPECT_TRUE(answers("不是的呢", "意思就是我以后不能买了呗"));
+  EXPECT_TRUE(answers("没有单独售卖的支架", "你们店里有配支架吗"));
+  EXPECT_TRUE(answers("这个是不会的哈", "会不会影响小哥绩效考核"));
+  EXPECT_TRUE(answers("亲，可以的", "能不能延长付款时间"));
+  EXPECT_TRUE(answers("不用重新下", "要不要退了重新下单"));
+  // Another sentence after the question is no answer to it.
+  EXPECT_FALSE(answers("是的呢直接拒收就好哦", "会不会影响小哥绩效考核"));
+  EXPECT_FALSE(answers("不会的已经告知站点了", "是傍[姓名]配送站吗"));
+  EXPECT_FALSE(answers("电子发票是订单完成后开具", "保修换新这个服务有吗"));
+}
+
+}  // namespace
+}  // namespace kessel::summarize::zh_question
