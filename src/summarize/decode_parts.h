@@ -80,10 +80,10 @@ std::vector<int> with_what_it_answers(const Context& c, int u);
 // with what it answers or not at all.
 void drop_unasked_answers(const Context& c, std::vector<int>& units);
 
-// zh: the agent's direct answer to customer unit q, a yes/no question (zh_question::polar_verb): among
-// the next kAnswerReach units, before the customer asks again, the first agent unit that answers it
-// (zh_question::answers_polar) and, as rendered, has at most kDirectAnswerChars code points. -1 when
-// none.
+// zh: the agent's direct answer to customer unit q, a yes/no question (zh_question::polar_verb; a tag
+// question in 吧 too, zh_question::ends_in_tag): among the next kAnswerReach units, before the customer
+// asks again, the agent unit that asks nothing, has at most kDirectAnswerChars code points as rendered,
+// and answers it best (zh_question::answers_polar), the earliest among equals. -1 when none.
 inline constexpr int kAnswerReach = 4, kDirectAnswerChars = 30;
 int direct_answer(const Context& c, std::size_t q);
 // Adds to `units` the direct answer of each selected customer question that lacks it, so that another

@@ -276,20 +276,26 @@ void drop_unasked_answers(const Context& c, std::vector<int>& units) {
 
 int direct_answer(const Context& c, std::size_t q) {
   const Prepared& p = c.p;
-  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(p, q)) return -1;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
   const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
-  const std::u32string verb = zh_question::polar_verb(std::u32string_view(question.data(), question.size()));
+  const std::u32string_view q_text(question.data(), question.size());
+  if (!asks(p, q) && !zh_question::ends_in_tag(q_text)) return -1;
+  const std::u32string verb = zh_question::polar_verb(q_text);
   if (verb.empty()) return -1;
+  // The answer that repeats the question's verb wins over an earlier plain yes, which may answer
+  // something else (会不会影响…: 是的呢直接拒收就好哦 answered the turn before, 这个是不会的哈 this one).
+  int best = -1, best_rank = 0;
   for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
     if (p.units[v].speaker == text::Speaker::customer) {
-      if (asks(p, v)) return -1;  // asked again: what follows answers that
+      if (asks(p, v)) break;  // asked again: what follows answers that
       continue;
     }
-    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars) continue;
+    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(p, v)) continue;
     const auto answer = text::decode_utf8(p.units[v].text, text::Utf8Mode::lossy).cps;
-    if (zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb)) return static_cast<int>(v);
+    const int rank = zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb);
+    if (rank > best_rank) best = static_cast<int>(v), best_rank = rank;
   }
-  return -1;
+  return best;
 }
 
 void add_direct_answers(const Context& c, std::vector<int>& units) {

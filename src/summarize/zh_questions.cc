@@ -133,6 +133,13 @@ bool holds_question_word(std::string_view text) {
   return false;
 }
 
+bool ends_in_tag(std::u32string_view text) {
+  while (!text.empty() && (std::u32string_view(U"。？！?!，, ~～啊呀哈").find(text.back()) != std::u32string_view::npos ||
+                           text::is_trailing_symbol(text.back())))
+    text.remove_suffix(1);
+  return text.ends_with(U"吧") || text.ends_with(U"吧吗");
+}
+
 std::u32string polar_verb(std::u32string_view q) {
   for (std::u32string_view w : {U"什么", U"哪", U"谁", U"几", U"多少", U"怎么", U"为什么", U"啥", U"咋", U"如何"})
     if (q.find(w) != std::u32string_view::npos) return {};
@@ -168,18 +175,20 @@ std::u32string_view without_opening_fillers(std::u32string_view a) {
 
 }  // namespace
 
-bool answers_polar(std::u32string_view answer, std::u32string_view verb) {
-  if (verb.empty()) return false;
+int answers_polar(std::u32string_view answer, std::u32string_view verb) {
+  if (verb.empty()) return 0;
   std::u32string_view a = without_opening_fillers(answer);
   if (verb != U"是" && a.starts_with(U"是") && !a.starts_with(U"是的")) a.remove_prefix(1);  // 这个是不会的
   auto opens = [&](std::u32string_view w) { return a.starts_with(w); };
-  if (opens(verb)) return true;
-  if ((a.starts_with(U"不") || a.starts_with(U"没")) && a.substr(1).starts_with(verb)) return true;
-  if (verb == U"是") return opens(U"对") || opens(U"不对");
-  if (verb == U"有") return opens(U"没");
-  if (verb == U"可以" || verb == U"能") return opens(U"可以") || opens(U"不可以") || opens(U"不行") || opens(U"能") || opens(U"不能");
-  if (verb == U"需要" || verb == U"要" || verb == U"用") return opens(U"不用") || opens(U"不需要");
-  return false;
+  if (opens(verb)) return 2;
+  if ((a.starts_with(U"不") || a.starts_with(U"没")) && a.substr(1).starts_with(verb)) return 2;
+  if (verb == U"是" && (opens(U"对") || opens(U"不对"))) return 2;
+  if (verb == U"有" && opens(U"没")) return 2;
+  if ((verb == U"可以" || verb == U"能") &&
+      (opens(U"可以") || opens(U"不可以") || opens(U"不行") || opens(U"能") || opens(U"不能")))
+    return 2;
+  if ((verb == U"需要" || verb == U"要" || verb == U"用") && (opens(U"不用") || opens(U"不需要"))) return 2;
+  return opens(U"是的") || opens(U"对的") || opens(U"不是") || opens(U"对") || opens(U"不对") ? 1 : 0;
 }
 
 }  // namespace kessel::summarize::zh_question

@@ -20,7 +20,7 @@ std::u32string verb_of(const std::string& question) {
   const auto c = cps(question);
   return polar_verb(std::u32string_view(c.data(), c.size()));
 }
-bool answers(const std::string& answer, const std::string& question) {
+int answers(const std::string& answer, const std::string& question) {
   const auto a = cps(answer);
   return answers_polar(std::u32string_view(a.data(), a.size()), verb_of(question));
 }
@@ -46,16 +46,26 @@ TEST(ZhQuestions, AYesNoQuestionTurnsOnTheVerbItsAnswerRepeats) {
 }
 
 TEST(ZhQuestions, AnAnswerOpensWithTheVerbItsNegationOrAYesOrNo) {
-  EXPECT_TRUE(answers("是的", "是傍[姓名]配送站吗"));
-  EXPECT_TRUE(answers("不是的呢", "意思就是我以后不能买了呗"));
-  EXPECT_TRUE(answers("没有单独售卖的支架", "你们店里有配支架吗"));
-  EXPECT_TRUE(answers("这个是不会的哈", "会不会影响小哥绩效考核"));
-  EXPECT_TRUE(answers("亲，可以的", "能不能延长付款时间"));
-  EXPECT_TRUE(answers("不用重新下", "要不要退了重新下单"));
+  // The question's own verb, its negation, or its own yes or no: the best answer.
+  EXPECT_EQ(answers("不是的呢", "意思就是我以后不能买了呗"), 2);
+  EXPECT_EQ(answers("没有单独售卖的支架", "你们店里有配支架吗"), 2);
+  EXPECT_EQ(answers("这个是不会的哈", "会不会影响小哥绩效考核"), 2);
+  EXPECT_EQ(answers("亲，可以的", "能不能延长付款时间"), 2);
+  EXPECT_EQ(answers("不用重新下", "要不要退了重新下单"), 2);
+  EXPECT_EQ(answers("是的", "是傍[姓名]配送站吗"), 2);
+  // A yes or no that fits any question.
+  EXPECT_EQ(answers("是的", "一般都可以换成普通发票的吧"), 1);
+  EXPECT_EQ(answers("是的呢直接拒收就好哦", "会不会影响小哥绩效考核"), 1);
   // Another sentence after the question is no answer to it.
-  EXPECT_FALSE(answers("是的呢直接拒收就好哦", "会不会影响小哥绩效考核"));
-  EXPECT_FALSE(answers("不会的已经告知站点了", "是傍[姓名]配送站吗"));
-  EXPECT_FALSE(answers("电子发票是订单完成后开具", "保修换新这个服务有吗"));
+  EXPECT_EQ(answers("不会的已经告知站点了", "是傍[姓名]配送站吗"), 0);
+  EXPECT_EQ(answers("电子发票是订单完成后开具", "保修换新这个服务有吗"), 0);
+}
+
+TEST(ZhQuestions, ATagInBaPresumesAndAsks) {
+  const auto tagged = cps("一般都可以换成普通发票的吧。");
+  EXPECT_TRUE(ends_in_tag(std::u32string_view(tagged.data(), tagged.size())));
+  const auto plain = cps("您先试试");
+  EXPECT_FALSE(ends_in_tag(std::u32string_view(plain.data(), plain.size())));
 }
 
 }  // namespace
