@@ -249,33 +249,61 @@ bool is_question_tail(const std::string& text) {
   return asks && letters <= 3;
 }
 
-std::size_t dangling_condition_start(const std::string& text) {
-  const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
-  const auto& cps = d.cps;
+namespace {
+
+// The end of a Chinese text's words: before its trailing marks, ellipses, space and emoji.
+std::size_t words_end(const std::vector<char32_t>& cps) {
   std::size_t end = cps.size();
   while (end > 0 && (is_terminal_punct(cps[end - 1]) || text::is_trailing_symbol(cps[end - 1]) ||
                      std::u32string_view(U"…~～").find(cps[end - 1]) != std::u32string_view::npos))
     --end;
-  if (end < 3 || cps[end - 2] != U'的' || cps[end - 1] != U'话') return std::string::npos;
-  if (std::u32string_view(U"说讲骂听").find(cps[end - 3]) != std::u32string_view::npos) return std::string::npos;
-  std::size_t start = end - 2;
-  while (start > 0 && std::u32string_view(U"，,；;：:。！？!? ").find(cps[start - 1]) == std::u32string_view::npos) --start;
-  return start == 0 ? 0 : static_cast<std::size_t>(d.byte_offsets[start]);
+  return end;
 }
 
-std::string without_dangling_condition(const std::string& text) {
-  std::size_t at = dangling_condition_start(text);
-  if (at == std::string::npos || at == 0) return text;
-  // Back over the mark (and any space) that opened the condition.
+// Where the clause that ends at code point `end` starts: after the last clause mark or space before it.
+std::size_t clause_start(const std::vector<char32_t>& cps, std::size_t end) {
+  std::size_t start = end;
+  while (start > 0 && std::u32string_view(U"，,；;：:。！？!? ").find(cps[start - 1]) == std::u32string_view::npos) --start;
+  return start;
+}
+
+// The text before byte `at`, without the clause marks and spaces that end it there.
+std::string before_clause(const std::string& text, std::size_t at) {
   while (at > 0) {
     std::size_t prev = at - 1;
     while (prev > 0 && (static_cast<unsigned char>(text[prev]) & 0xC0) == 0x80) --prev;
     std::size_t next = prev;
     const char32_t cp = text::next_code_point(text, &next);
-    if (std::u32string_view(U"，,；;：: ").find(cp) == std::u32string_view::npos) break;
+    if (std::u32string_view(U"，,；;：:。！？!? ").find(cp) == std::u32string_view::npos) break;
     at = prev;
   }
   return text.substr(0, at);
+}
+
+}  // namespace
+
+std::size_t dangling_condition_start(const std::string& text) {
+  const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
+  const auto& cps = d.cps;
+  const std::size_t end = words_end(cps);
+  if (end < 3 || cps[end - 2] != U'的' || cps[end - 1] != U'话') return std::string::npos;
+  if (std::u32string_view(U"说讲骂听").find(cps[end - 3]) != std::u32string_view::npos) return std::string::npos;
+  const std::size_t start = clause_start(cps, end - 2);
+  return start == 0 ? 0 : static_cast<std::size_t>(d.byte_offsets[start]);
+}
+
+std::string without_dangling_condition(const std::string& text) {
+  const std::size_t at = dangling_condition_start(text);
+  if (at == std::string::npos || at == 0) return text;
+  return before_clause(text, at);
+}
+
+std::string without_cut_clause(const std::string& text) {
+  const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
+  const std::size_t end = words_end(d.cps);
+  const std::size_t start = clause_start(d.cps, end);
+  if (start == 0 || end - start > kCutClauseChars) return text;
+  return before_clause(text, static_cast<std::size_t>(d.byte_offsets[start]));
 }
 
 bool continues_previous_tweet(const Prepared& p, std::size_t u) {

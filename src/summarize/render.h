@@ -51,6 +51,12 @@ std::size_t dangling_condition_start(const std::string& text);
 // zh: the text without its dangling condition and the mark before it ("有修改按钮可以修改，没有的话…" ->
 // "有修改按钮可以修改"); the text itself when it has none or is nothing else.
 std::string without_dangling_condition(const std::string& text);
+// zh: a unit whose turn the data cut off (CSDS `truncated`, at 30 characters) without its last clause when
+// that clause is a stub of at most kCutClauseChars code points ("款式选错了，需要改" -> "款式选错了", "…，如" ->
+// "…"), which reads as a broken word; a longer last clause says enough to keep. The text itself when it
+// is one clause. The cut is still shown (mark_cut).
+inline constexpr std::size_t kCutClauseChars = 4;
+std::string without_cut_clause(const std::string& text);
 
 std::string role_label(text::Speaker speaker, Lang lang);
 // The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？

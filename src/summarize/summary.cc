@@ -96,7 +96,14 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const bool drops_condition = p.lang == Lang::zh && u != kept.clause_unit && u != verbatim &&
                                  !c.expressed.empty() && c.expressed[ux] == decoding::Context::Expressed::none &&
                                  render::dangling_condition_start(shown) != std::string::npos;
-    s.body = render::body(drops_condition ? render::without_dangling_condition(shown) : shown, p.lang, question);
+    // A turn the data cut off mid-word loses its unfinished last clause ("…款式选错了，需要改" -> "…款式选错了").
+    const bool cut_turn = u != kept.clause_unit && ends_cut_turn(p, ux);
+    const bool drops_cut_clause = p.lang == Lang::zh && cut_turn && u != verbatim && !c.expressed.empty() &&
+                                  c.expressed[ux] == decoding::Context::Expressed::none && !question;
+    s.body = render::body(drops_condition     ? render::without_dangling_condition(shown)
+                          : drops_cut_clause ? render::without_cut_clause(shown)
+                                             : shown,
+                          p.lang, question);
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
         (question || render::asks_without_mark(source)))
@@ -104,7 +111,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&
                                    !std::binary_search(units.begin(), units.end(), u + 1);
-    if (drops_condition || open_without_rest || (u != kept.clause_unit && ends_cut_turn(p, ux)))
+    if (drops_condition || open_without_rest || cut_turn)
       s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     // A clause of a reported unit is a report only when it refers to its speaker itself: "doing that

@@ -745,6 +745,14 @@ TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
   d.turns[0].truncated = false;
   Prepared whole = prepare(d, lexicon());
   EXPECT_EQ(decode(whole, s, o).summary, "用户:快递员当场试验的，第二次就不转动了，所以他就将二个都拿。客服:我马上为您处理。");
+  // A stub of a last clause (at most kCutClauseChars letters) reads as a broken word: it goes, the cut
+  // still shown.
+  auto stub = make_dialogue({{Speaker::customer, {"是个人物品，不需要开具公司增值税发票，帮我取"}},
+                             {Speaker::agent, {"我马上为您处理。"}}});
+  stub.turns[0].truncated = true;
+  Prepared q = prepare(stub, lexicon());
+  s.salience.assign(q.units.size(), 1.0f);
+  EXPECT_EQ(decode(q, s, o).summary, "用户:是个人物品，不需要开具公司增值税发票…。客服:我马上为您处理。");
 }
 
 }  // namespace
