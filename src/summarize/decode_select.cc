@@ -211,10 +211,27 @@ bool Context::repeats(std::size_t u, const std::vector<int>& chosen) const {
   return false;
 }
 
+// Whether unit u opens with a yes or a no ("No, unfortunately", "Yeah it's still broken", 没有呢, 是的):
+// whatever feeling it holds, it answers.
+bool opens_with_yes_or_no(const Prepared& p, std::size_t u) {
+  if (p.lang == Lang::en) {
+    const auto& t = p.unit_tokens[u];
+    std::size_t i = 0;
+    while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
+    static constexpr std::string_view kWords[] = {"no", "yes", "nope", "yeah", "yep", "nah", "yup"};
+    return i < t.size() && std::find(std::begin(kWords), std::end(kWords), t[i].lower) != std::end(kWords);
+  }
+  const std::string& text = p.units[u].text;
+  for (std::string_view w : {"不是", "没有", "是的", "对的"})
+    if (text.starts_with(w)) return true;
+  return false;
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
-  if (!c.selectable[u] || c.expressed[u] == Context::Expressed::other || asks(p, u)) return -1;
+  const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u);
+  if (!c.selectable[u] || feels || asks(p, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
   if (c.turn_letters[u] > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
   for (std::size_t v = u; v-- > 0;) {
@@ -222,6 +239,7 @@ int answered_unit(const Context& c, std::size_t u) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
       continue;
     }
+    if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (resigns) return told_unit(c, v + 1);
     return c.selectable[v] && asks(p, v) ? static_cast<int>(v) : -1;
   }

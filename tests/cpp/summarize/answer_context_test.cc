@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kessel/summarize/summary.h"
+#include "summarize/compress.h"
 #include "test_dialogues.h"
 
 namespace kessel::summarize {
@@ -265,6 +266,24 @@ TEST(AnswerContext, ASelectedYesNoQuestionBringsItsDirectAnswer) {
   DecodeOptions plain = options(2);
   plain.skip_fillers = false;
   EXPECT_EQ(decode(p, s, plain).sentences.size(), 2u);
+}
+
+TEST(AnswerContext, AFeltNoIsStillAnAnswer) {
+  // "No, unfortunately" holds a feeling but answers the question before it (past the sign-off the
+  // question's tweet ends with); shown alone it answers nothing a reader can see.
+  auto d = make_dialogue({{Speaker::customer, {"@Azure somebody was supposed to call me today"}},
+                          {Speaker::agent, {"@1234 Did you receive a reference ID? ^FC"}},
+                          {Speaker::customer, {"@Azure No, unfortunately"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.0f);
+  s.salience.back() = 1.0f;
+  s.unit_text.assign(p.units.size(), "");
+  for (std::size_t u = 0; u < p.units.size(); ++u) s.unit_text[u] = render_english(p.units[u], unit_tokens(p)[u], false);
+  const Summary out = decode(p, s, options(1));
+  ASSERT_GE(out.sentences.size(), 2u) << out.summary;
+  EXPECT_NE(out.summary.find("Did you receive a reference ID?"), std::string::npos) << out.summary;
+  EXPECT_NE(out.summary.find("No, unfortunately"), std::string::npos) << out.summary;
 }
 
 }  // namespace
