@@ -141,31 +141,31 @@ bool ends_clause(std::span<const text::Token> tokens, std::size_t i) {
 std::size_t third_person_before(std::span<const text::Token> tokens, std::size_t i) {
   static constexpr std::string_view kSpeakers[] = {"他们", "她们", "快递", "商家", "师傅", "客服", "卖家", "物流",
                                                    "小哥", "他", "她", "它"};
+  constexpr std::size_t kLongest = 6;  // bytes of the longest speaker word
+  // The CJK tokens just before i, at least kLongest bytes of them where there are.
+  std::string before;
+  for (std::size_t j = i; j-- > 0 && before.size() < kLongest && tokens[j].kind == text::TokenKind::cjk;)
+    before.insert(0, tokens[j].text);
   for (std::string_view w : kSpeakers) {
-    std::string before;
-    for (std::size_t j = i; j-- > 0 && before.size() < w.size() && tokens[j].kind == text::TokenKind::cjk;)
-      before.insert(0, tokens[j].text);
-    if (before.size() >= w.size() && std::string_view(before).ends_with(w)) {
-      // The tokens that spell w: from the end, until their bytes reach its length.
-      std::size_t bytes = 0, k = 0;
-      while (bytes < w.size()) bytes += tokens[i - 1 - k++].text.size();
-      return k;
-    }
+    if (!std::string_view(before).ends_with(w)) continue;
+    // The tokens that spell w: from the end, until their bytes reach its length.
+    std::size_t bytes = 0, k = 0;
+    while (bytes < w.size()) bytes += tokens[i - 1 - k++].text.size();
+    return k;
   }
   return 0;
 }
 
 // Whether the word at token i names a person someone does something for (朋友, 家人, 老人, 孩子, 妈妈, …).
 bool is_person_word(std::span<const text::Token> tokens, std::size_t i) {
-  static constexpr std::u32string_view kPersons[] = {U"朋友", U"家人", U"老人", U"孩子", U"小孩", U"妈妈", U"爸爸",
-                                                     U"父母", U"老婆", U"老公", U"媳妇", U"儿子", U"女儿", U"同事",
-                                                     U"客户", U"别人", U"家里", U"老妈", U"老爸", U"宝宝", U"亲戚",
-                                                     U"客服", U"商家", U"卖家", U"快递", U"小哥", U"师傅"};
-  std::u32string next;
-  for (std::size_t j = i; j < tokens.size() && j < i + 2 && tokens[j].kind == text::TokenKind::cjk; ++j)
-    for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) next.push_back(cp);
-  for (std::u32string_view w : kPersons)
-    if (std::u32string_view(next).starts_with(w)) return true;
+  static constexpr std::string_view kPersons[] = {"朋友", "家人", "老人", "孩子", "小孩", "妈妈", "爸爸", "父母", "老婆",
+                                                  "老公", "媳妇", "儿子", "女儿", "同事", "客户", "别人", "家里", "老妈",
+                                                  "老爸", "宝宝", "亲戚", "客服", "商家", "卖家", "快递", "小哥", "师傅"};
+  // The bytes of the next two CJK tokens: a UTF-8 prefix is a prefix of code points.
+  std::string next;
+  for (std::size_t j = i; j < tokens.size() && j < i + 2 && tokens[j].kind == text::TokenKind::cjk; ++j) next += tokens[j].text;
+  for (std::string_view w : kPersons)
+    if (std::string_view(next).starts_with(w)) return true;
   return false;
 }
 
