@@ -56,12 +56,14 @@ bool asks_how_many(const std::vector<char32_t>& cps, std::size_t begin, std::siz
 }
 
 // Whether a Chinese clause (code points [begin, end)) asks with an A不A / A没A form (会不会影响, 能不能
-// 快点, 有没有货, 可不可以退): not in a 不知道 / 不确定 / 不管 / 无论 / 看看 clause, where it is indefinite (不知道能不能
+// 快点, 有没有货, 可不可以退) or ends in V了没有 (京东豆还了没有): not in a 不知道 / 不确定 / 不管 / 无论 / 看看 clause, where it is indefinite (不知道能不能
 // 退, 看看有没有).
 bool asks_a_not_a(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   const std::u32string_view clause(cps.data() + begin, end - begin);
   for (std::u32string_view indefinite : {U"知道", U"不管", U"无论", U"看看", U"看下", U"看一下", U"确认", U"确定", U"清楚"})
     if (clause.find(indefinite) != std::u32string_view::npos) return false;
+  // V了没有 / V了没 at the clause's end asks whether it happened (京东豆还了没有, 处理好了没).
+  if (clause.ends_with(U"了没有") || clause.ends_with(U"了没")) return true;
   for (std::size_t i = 1; i + 1 < clause.size(); ++i)
     if ((clause[i] == U'不' || clause[i] == U'没') && clause[i - 1] == clause[i + 1] && clause[i - 1] >= 0x4E00 &&
         clause[i - 1] <= 0x9FFF && clause[i - 1] != U'不' && clause[i - 1] != U'没')

@@ -34,6 +34,9 @@ TEST(ZhQuestions, AnANotAFormAsksUnlessTheClauseIsIndefinite) {
   EXPECT_FALSE(asks("不知道能不能退"));
   EXPECT_FALSE(asks("我看看有没有"));
   EXPECT_FALSE(asks("不不不"));  // a repeated negator is no A不A
+  EXPECT_TRUE(asks("那京东豆还了没有"));
+  EXPECT_TRUE(asks("能查下处理了没"));
+  EXPECT_FALSE(asks("都不知道坏了没有"));
 }
 
 TEST(ZhQuestions, AYesNoQuestionTurnsOnTheVerbItsAnswerRepeats) {
