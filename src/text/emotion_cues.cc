@@ -34,7 +34,7 @@ const std::vector<EmotionCue>& emotion_cues() {
   static const std::vector<EmotionCue> cues = {
       // Chinese.
       {"rhetorical", Language::zh,
-       L"(为什么|为啥|为何|凭什么|怎么还|怎么又|怎么就|怎么会|怎么能|怎么都|难道|谁说|谁让)" ZH_CLAUSE L"{1,14}",
+       L"(为什么|为啥|为何|凭什么|怎么还[^款钱贷，,。.!！?？~～\\s]|怎么又|怎么就|怎么会|怎么能|怎么都|难道|谁说|谁让)" ZH_CLAUSE L"{1,14}",
        nullptr, Emotion::anger, kMild},
       {"rhetorical_negative", Language::zh, L"(不是|是不是)" ZH_CLAUSE L"{1,12}(吗|么|嘛)", nullptr,
        Emotion::anger, kMild},

@@ -69,9 +69,10 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
 
 TEST(EmotionCues, ChineseLookAlikesAreNoCue) {
   // "How is it going" and "what to do" are questions, "these two days" a time, "that does not
-  // matter" a reassurance; "what is that card for" asks in earnest.
+  // matter" a reassurance; "what is that card for" asks in earnest, and so does "how do I repay"
+  // (怎么还款: 还 is "repay", not "still").
   for (const char* text : {"现在怎么样了", "那怎么办了", "这两天会到吗", "这都没关系的", "咋样了", "那个卡有什么用",
-                           "那保修卡有什么用"})
+                           "那保修卡有什么用", "白条怎么还款", "怎么还钱给你们"})
     EXPECT_TRUE(cues_in(text).empty()) << text;
 }
 
