@@ -39,6 +39,9 @@ bool asks_about_bare_noun(std::u32string_view before_ne);
 // Whether a text holds a question word anywhere (多少 什么 哪 谁 怎么 咋 啥 几号 几天 几点 多久, and 如何
 // but for 无论如何 / 不管如何): decoding's test that a unit asks something even without a mark.
 bool holds_question_word(std::string_view text);
+// The same of text already decoded (lossy), in one pass over its code points instead of a search a
+// word; decoding asks it of every unit.
+bool holds_question_word(std::u32string_view cps);
 
 // The verb a yes/no question turns on, which its answer repeats: the A of an A不A / A没A question (会不会
 // -> 会, 有没有 -> 有, 可不可以 -> 可以), else the first of 可以 需要 是 有 能 会 要 用 in it (是傍…配送站吗 -> 是,
