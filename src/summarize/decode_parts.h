@@ -34,6 +34,11 @@ struct Context {
   // "是普通储蓄卡，还是信用卡呢?"), a resignation what the agent said (用户:好吧。 after 这个没有办法修改呢).
   std::vector<int> answers;
   std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
+  // [U] with skip_fillers, each unit's own facts, worked out once: the selection rules ask them of
+  // a unit many times over (unit_asks, unit_letters).
+  std::vector<char> asking;            // [U] whether the unit asks (unit_asks)
+  std::vector<int> letters;            // [U] letters (en: words) of the unit as written (unit_letters)
+  std::vector<char> question_tail;     // [U] zh: the unit is a question's tail (render::is_question_tail)
   // [U] the customer's expressed emotion in the unit, with skip_fillers: none, only resignations
   // (emotion.h rule 8), or a feeling of another kind.
   enum class Expressed : std::uint8_t { none, only_resignation, other };
@@ -49,6 +54,9 @@ struct Context {
   double overlap(std::size_t u, std::size_t v) const;
   // Whether u repeats a chosen unit, up to case, spaces and punctuation (only with redundancy > 0).
   bool repeats(std::size_t u, const std::vector<int>& chosen) const;
+
+ private:
+  void add_unit_facts();  // asking, letters, question_tail: each unit's text decoded once
 };
 
 // What a short answer needs to mean anything: the unit u answers when u is a statement whose whole
@@ -62,6 +70,13 @@ struct Context {
 // -1 otherwise.
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3;
 int answered_unit(const Context& c, std::size_t u);
+
+// Whether unit u asks: en a question mark; zh a question mark, a question particle (render.h), a
+// question word ("多少", "几号到" ask without either), or its tail sent as the next turn ("吗?").
+bool unit_asks(const Prepared& p, std::size_t u);
+// The letters a reader gets from unit u as written: zh CJK characters, digits and Latin letters; en
+// words. An @handle says nothing (a tweet opens with the one it answers).
+int unit_letters(const Prepared& p, std::size_t u);
 
 // A fragment says nothing to a reader and is not selectable: a unit whose whole turn has at most
 // kFragmentZh letters (en: kFragmentEn words), that answers no question (answers), asks nothing and

@@ -86,10 +86,10 @@ namespace {
 
 // The letters a reader gets from a unit: zh CJK characters, digits and Latin letters; en words. An
 // @handle says nothing (a tweet opens with the one it answers).
-int rendered_size(const std::string& text, Lang lang) {
+int rendered_size(const std::vector<char32_t>& cps, Lang lang) {
   int letters = 0, words = 0;
   bool in_word = false, in_handle = false;
-  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
+  for (char32_t cp : cps) {
     in_handle = cp == U'@' || (in_handle && !text::is_space(cp));
     const bool letter = !in_handle && (text::is_cjk(cp) || text::is_latin_letter(cp) || text::is_digit(cp));
     letters += letter;
@@ -99,26 +99,32 @@ int rendered_size(const std::string& text, Lang lang) {
   return lang == Lang::zh ? letters : words;
 }
 
-// [U] the size of each unit's whole turn as written (rendered_size), in one pass over the units.
-std::vector<int> turn_sizes(const Prepared& p) {
+// [U] the size of each unit's whole turn as written, from the units' own sizes (Context::letters).
+std::vector<int> turn_sizes(const Prepared& p, const std::vector<int>& unit_size) {
   std::map<int, int> by_turn;
-  std::vector<int> unit_size(p.units.size());
-  for (std::size_t u = 0; u < p.units.size(); ++u) {
-    unit_size[u] = rendered_size(p.units[u].text, p.lang);
-    by_turn[p.units[u].turn] += unit_size[u];
-  }
-  for (std::size_t u = 0; u < p.units.size(); ++u) unit_size[u] = by_turn[p.units[u].turn];
-  return unit_size;
+  for (std::size_t u = 0; u < p.units.size(); ++u) by_turn[p.units[u].turn] += unit_size[u];
+  std::vector<int> turn_size(p.units.size());
+  for (std::size_t u = 0; u < p.units.size(); ++u) turn_size[u] = by_turn[p.units[u].turn];
+  return turn_size;
 }
 
-// Whether unit u asks: en a question mark; zh a question mark, a question particle (render.h), a
-// question word ("多少", "几号到" ask without either), or its tail sent as the next turn ("吗?").
-bool asks(const Prepared& p, std::size_t u) {
+// The selection rules below ask these of a unit many times over; Context works each out once.
+bool asks(const Context& c, std::size_t u) { return c.asking[u] != 0; }
+int letters_of(const Context& c, std::size_t u) { return c.letters[u]; }
+
+std::vector<char32_t> decoded(const std::string& text) { return text::decode_utf8(text, text::Utf8Mode::lossy).cps; }
+
+// unit_asks(p, u) from the units' decoded source texts and which of them are zh question tails
+// (render::is_question_tail), so that no unit is decoded twice.
+bool asks_decoded(const Prepared& p, std::size_t u, const std::vector<char32_t>& cps, const std::vector<char>& tails) {
   const std::string& text = p.units[u].text;
   if (p.lang == Lang::en) return text.find('?') != std::string::npos;
-  if (render::asked_in_next_turn(p, u)) return true;
-  if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
-  return zh_question::holds_question_word(text);
+  const bool asked_next = p.lang == Lang::zh && u + 1 < p.units.size() &&
+                          p.units[u + 1].speaker == p.units[u].speaker && p.units[u + 1].turn != p.units[u].turn &&
+                          tails[u + 1];  // render::asked_in_next_turn
+  if (asked_next) return true;
+  if (render::ends_as_question(cps) || render::asks_without_mark(cps)) return true;
+  return zh_question::holds_question_word(std::u32string_view(cps.data(), cps.size()));
 }
 
 // The expressed emotion of every unit, one pass over the mentions (Context::expressed).
@@ -143,7 +149,7 @@ int told_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   int best = -1;
   for (std::size_t v = u; v-- > 0 && p.units[v].speaker != p.units[u].speaker;) {
-    if (!c.selectable[v] || asks(p, v) || rendered_size(p.units[v].text, p.lang) <= kFragmentZh) continue;
+    if (!c.selectable[v] || asks(c, v) || letters_of(c, v) <= kFragmentZh) continue;
     if (best < 0 || c.scores.salience[v] > c.scores.salience[static_cast<std::size_t>(best)]) best = static_cast<int>(v);
   }
   return best;
@@ -151,14 +157,42 @@ int told_unit(const Context& c, std::size_t u) {
 
 }  // namespace
 
+bool unit_asks(const Prepared& p, std::size_t u) {
+  const std::string& text = p.units[u].text;
+  if (p.lang == Lang::en) return text.find('?') != std::string::npos;
+  if (render::asked_in_next_turn(p, u)) return true;
+  if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
+  return zh_question::holds_question_word(text);
+}
+
+int unit_letters(const Prepared& p, std::size_t u) { return rendered_size(decoded(p.units[u].text), p.lang); }
+
+void Context::add_unit_facts() {
+  const std::size_t U = p.units.size();
+  std::vector<std::vector<char32_t>> source(U);
+  question_tail.assign(U, 0);
+  for (std::size_t u = 0; u < U; ++u) {
+    source[u] = decoded(p.units[u].text);
+    question_tail[u] = p.lang == Lang::zh && render::is_question_tail(source[u]);
+  }
+  asking.resize(U);
+  letters.resize(U);
+  for (std::size_t u = 0; u < U; ++u) {
+    asking[u] = asks_decoded(p, u, source[u], question_tail);
+    letters[u] = rendered_size(source[u], p.lang);
+  }
+}
+
 Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOptions& o)
     : p(prepared), scores(s), options(o) {
   const std::size_t U = p.units.size();
   unit_chars.resize(U);
-  for (std::size_t u = 0; u < U; ++u)
-    unit_chars[u] = scores.unit_text.empty()
-                        ? p.units[u].chars
-                        : static_cast<int>(text::decode_utf8(scores.unit_text[u], text::Utf8Mode::lossy).size());
+  std::vector<char> shows_content(U);  // render::has_content of each unit as rendered
+  for (std::size_t u = 0; u < U; ++u) {
+    const std::vector<char32_t> shown = decoded(rendered(u));
+    unit_chars[u] = scores.unit_text.empty() ? p.units[u].chars : static_cast<int>(shown.size());
+    shows_content[u] = render::has_content(shown);
+  }
   max_chars = scores.max_chars > 0 ? scores.max_chars : options.max_chars;
   if (U) {
     lo = *std::min_element(scores.salience.begin(), scores.salience.end());
@@ -175,10 +209,11 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   const std::vector<char> content = options.skip_fillers ? content_mask(p) : std::vector<char>(U, 1);
   selectable.assign(U, 0);
   for (std::size_t u = 0; u < U; ++u)
-    selectable[u] = unit_chars[u] > 0 && render::has_content(rendered(u)) && content[u];
+    selectable[u] = unit_chars[u] > 0 && shows_content[u] && content[u];
   answers.assign(U, -1);
   if (!options.skip_fillers) return;
-  turn_letters = turn_sizes(p);
+  add_unit_facts();
+  turn_letters = turn_sizes(p, letters);
   expressed = expressed_by_unit(p);
   for (std::size_t u = 0; u < U; ++u) answers[u] = answered_unit(*this, u);
   // A tweet that goes on with its speaker's open sentence is shown after that tweet or not at all.
@@ -231,7 +266,7 @@ int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
   const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u);
-  if (!c.selectable[u] || feels || asks(p, u)) return -1;
+  if (!c.selectable[u] || feels || asks(c, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
   if (c.turn_letters[u] > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
   for (std::size_t v = u; v-- > 0;) {
@@ -241,16 +276,17 @@ int answered_unit(const Context& c, std::size_t u) {
     }
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (resigns) return told_unit(c, v + 1);
-    return c.selectable[v] && asks(p, v) ? static_cast<int>(v) : -1;
+    return c.selectable[v] && asks(c, v) ? static_cast<int>(v) : -1;
   }
   return -1;
 }
 
 // zh: whether unit u is a word or two its speaker added after a question in the same turn
 // (我的订单还能到吗?今天): it belongs to the question and says nothing alone ("用户:今天。").
-bool adds_to_a_question(const Prepared& p, std::size_t u) {
+bool adds_to_a_question(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
   if (p.lang != Lang::zh || u == 0 || p.units[u - 1].turn != p.units[u].turn) return false;
-  return rendered_size(p.units[u].text, p.lang) <= kFragmentZh && asks(p, u - 1) && !asks(p, u);
+  return letters_of(c, u) <= kFragmentZh && asks(c, u - 1) && !asks(c, u);
 }
 
 bool is_fragment(const Context& c, std::size_t u) {
@@ -260,9 +296,9 @@ bool is_fragment(const Context& c, std::size_t u) {
   if (c.selectable[u] && c.expressed[u] == Context::Expressed::only_resignation)
     return c.answers[u] < 0 && c.turn_letters[u] <= short_answer;
   if (!c.selectable[u] || c.expressed[u] != Context::Expressed::none) return false;
-  if (p.lang == Lang::zh && render::is_question_tail(p.units[u].text)) return true;  // "吗?": the turn before asks
-  if (adds_to_a_question(p, u)) return true;
-  if (asks(p, u)) return false;
+  if (c.question_tail[u]) return true;  // "吗?": the turn before asks
+  if (adds_to_a_question(c, u)) return true;
+  if (asks(c, u)) return false;
   // A condition alone ("赔偿的话", "如果是换货的话") waits for a consequence the unit does not hold.
   if (p.lang == Lang::zh && render::dangling_condition_start(c.rendered(u)) == 0) return true;
   if (c.answers[u] >= 0) return false;
@@ -297,7 +333,7 @@ int direct_answer(const Context& c, std::size_t q) {
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
   const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
   const std::u32string_view q_text(question.data(), question.size());
-  if (!asks(p, q) && !zh_question::ends_in_tag(q_text)) return -1;
+  if (!asks(c, q) && !zh_question::ends_in_tag(q_text)) return -1;
   const std::u32string verb = zh_question::polar_verb(q_text);
   if (verb.empty()) return -1;
   // The answer that repeats the question's verb wins over an earlier plain yes, which may answer
@@ -305,10 +341,10 @@ int direct_answer(const Context& c, std::size_t q) {
   int best = -1, best_rank = 0;
   for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
     if (p.units[v].speaker == text::Speaker::customer) {
-      if (asks(p, v)) break;  // asked again: what follows answers that
+      if (asks(c, v)) break;  // asked again: what follows answers that
       continue;
     }
-    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(p, v)) continue;
+    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(c, v)) continue;
     const auto answer = text::decode_utf8(p.units[v].text, text::Utf8Mode::lossy).cps;
     const int rank = zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb);
     if (rank > best_rank) best = static_cast<int>(v), best_rank = rank;

@@ -32,8 +32,10 @@ bool is_terminal_punct(char32_t cp) {
   }
 }
 
-bool has_content(const std::string& text) {
-  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps)
+bool has_content(const std::string& text) { return has_content(text::decode_utf8(text, text::Utf8Mode::lossy).cps); }
+
+bool has_content(const std::vector<char32_t>& cps) {
+  for (char32_t cp : cps)
     if (!is_terminal_punct(cp) && !text::is_space(cp)) return true;
   return false;
 }
@@ -74,39 +76,44 @@ namespace {
 
 // A unit's end: its code points, where the run of terminal marks before any trailing space and emoji
 // starts (`body_end`) and ends (`marks_end`; equal when it has none).
+// Where a unit's text ends: its terminal marks run over [body_end, marks_end) of its code points.
 struct UnitEnd {
-  std::vector<char32_t> cps;
   std::size_t body_end = 0, marks_end = 0;
 };
 
-UnitEnd unit_end(const std::string& text) {
+UnitEnd unit_end(const std::vector<char32_t>& cps) {
   UnitEnd e;
-  e.cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
-  std::size_t end = e.cps.size();
+  std::size_t end = cps.size();
   // Trailing space and emoji or other symbols ("能送吗？😊") do not end the sentence.
-  while (end > 0 && !is_terminal_punct(e.cps[end - 1]) && text::is_trailing_symbol(e.cps[end - 1])) --end;
+  while (end > 0 && !is_terminal_punct(cps[end - 1]) && text::is_trailing_symbol(cps[end - 1])) --end;
   e.marks_end = end;
-  while (end > 0 && is_terminal_punct(e.cps[end - 1])) --end;
+  while (end > 0 && is_terminal_punct(cps[end - 1])) --end;
   e.body_end = end;
   return e;
 }
 
+std::vector<char32_t> decoded(const std::string& text) { return text::decode_utf8(text, text::Utf8Mode::lossy).cps; }
+
 }  // namespace
 
-bool ends_as_question(const std::string& text) {
-  const UnitEnd e = unit_end(text);
+bool ends_as_question(const std::string& text) { return ends_as_question(decoded(text)); }
+
+bool ends_as_question(const std::vector<char32_t>& cps) {
+  const UnitEnd e = unit_end(cps);
   for (std::size_t i = e.body_end; i < e.marks_end; ++i)
-    if (e.cps[i] == U'?' || e.cps[i] == U'？') return true;
+    if (cps[i] == U'?' || cps[i] == U'？') return true;
   return false;
 }
 
-bool asks_without_mark(const std::string& text) {
-  const UnitEnd e = unit_end(text);
+bool asks_without_mark(const std::string& text) { return asks_without_mark(decoded(text)); }
+
+bool asks_without_mark(const std::vector<char32_t>& cps) {
+  const UnitEnd e = unit_end(cps);
   // Ended by a mark other than a comma the sentence has said how it ends.
-  if (e.body_end < e.marks_end && e.cps[e.marks_end - 1] != U'，' && e.cps[e.marks_end - 1] != U',') return false;
+  if (e.body_end < e.marks_end && cps[e.marks_end - 1] != U'，' && cps[e.marks_end - 1] != U',') return false;
   std::size_t begin = e.body_end;
-  while (begin > 0 && !is_terminal_punct(e.cps[begin - 1])) --begin;
-  return zh_question::clause_asks(e.cps, begin, e.body_end);
+  while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
+  return zh_question::clause_asks(cps, begin, e.body_end);
 }
 
 std::string without_leading_marks(const std::string& text) {
@@ -234,10 +241,12 @@ std::vector<std::string> clauses(const std::string& text, Lang lang) {
   return out;
 }
 
-bool is_question_tail(const std::string& text) {
+bool is_question_tail(const std::string& text) { return is_question_tail(decoded(text)); }
+
+bool is_question_tail(const std::vector<char32_t>& cps) {
   bool asks = false;
   int letters = 0;
-  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
+  for (char32_t cp : cps) {
     if (text::is_space(cp)) continue;
     if (std::u32string_view(U"吗么呢嘛?？").find(cp) != std::u32string_view::npos) {
       asks = true;

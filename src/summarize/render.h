@@ -17,15 +17,18 @@ bool is_terminal_punct(char32_t cp);
 // False for text of terminal punctuation and space only ("？？？", "..."): it would render as an
 // empty "用户:。".
 bool has_content(const std::string& text);
+bool has_content(const std::vector<char32_t>& cps);  // the same, of text already decoded (lossy)
 // Whether a unit's source text ends by asking with a question mark: its last terminal mark run (before
 // trailing space and emoji) holds ? or ？. The zh body keeps it (a 。 would make the question an
 // assertion).
 bool ends_as_question(const std::string& text);
+bool ends_as_question(const std::vector<char32_t>& cps);  // of text already decoded (lossy)
 // Whether a zh unit asks without a mark: not closed by 。 ！ and the like, its last clause ends in 吗 or
 // 么, or in 呢 after a question word or 那 (这个能退吗, 是什么原因呢), or opens with a question word
 // (多少, 几号到, 为什么还没发货, 那什么时候到). Its body ends in 。 as the CSDS protocol splits there; the
 // particle or question word carries the question.
 bool asks_without_mark(const std::string& text);
+bool asks_without_mark(const std::vector<char32_t>& cps);  // of text already decoded (lossy)
 // The text without the separating marks (，。、；：！？~ and their ASCII forms) and white space it opens
 // with ("，这个就郁闷了" -> "这个就郁闷了"); an opening bracket stays ([数字]张没有).
 std::string without_leading_marks(const std::string& text);
@@ -33,6 +36,7 @@ std::string without_leading_marks(const std::string& text);
 // zh: whether a text is nothing but a question's tail: 吗, 么, 呢, 嘛 or a question mark, with at most
 // three code points in all ("吗?", "？"). CSDS customers send it as a turn of its own.
 bool is_question_tail(const std::string& text);
+bool is_question_tail(const std::vector<char32_t>& cps);  // of text already decoded (lossy)
 // English: whether unit u opens a tweet that goes on with the sentence the speaker's previous tweet (unit
 // u - 1, the turn before) left open: it opens in lower case (opens_in_lower_case) after a tweet that
 // leaves its sentence open (leaves_sentence_open). Alone it starts mid-sentence ("If different from

@@ -135,6 +135,26 @@ bool holds_question_word(std::string_view text) {
   return false;
 }
 
+bool holds_question_word(std::u32string_view cps) {
+  auto next_is = [&](std::size_t i, std::u32string_view one_of) {
+    return i + 1 < cps.size() && one_of.find(cps[i + 1]) != std::u32string_view::npos;
+  };
+  auto after = [&](std::size_t i, std::u32string_view word) {
+    return i >= word.size() && cps.substr(i - word.size(), word.size()) == word;
+  };
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    switch (cps[i]) {
+      case U'哪': case U'谁': case U'咋': case U'啥': return true;
+      case U'多': if (next_is(i, U"少久")) return true; break;
+      case U'什': case U'怎': if (next_is(i, U"么")) return true; break;
+      case U'几': if (next_is(i, U"号天点")) return true; break;
+      case U'如': if (next_is(i, U"何") && !after(i, U"无论") && !after(i, U"不管")) return true; break;
+      default: break;
+    }
+  }
+  return false;
+}
+
 bool ends_in_tag(std::u32string_view text) {
   while (!text.empty() && (std::u32string_view(U"。？！?!，, ~～啊呀哈").find(text.back()) != std::u32string_view::npos ||
                            text::is_trailing_symbol(text.back())))

@@ -39,6 +39,9 @@ bool asks_about_bare_noun(std::u32string_view before_ne);
 // Whether a text holds a question word anywhere (多少 什么 哪 谁 怎么 咋 啥 几号 几天 几点 多久, and 如何
 // but for 无论如何 / 不管如何): decoding's test that a unit asks something even without a mark.
 bool holds_question_word(std::string_view text);
+// The same of text already decoded (lossy), in one pass over its code points instead of a search a
+// word; decoding asks it of every unit.
+bool holds_question_word(std::u32string_view cps);
 
 // Whether a text ends (past marks, 啊 呀 哈 and emoji) in the tag 吧, with which a customer presumes and asks
 // to be confirmed: 一般都可以换成普通发票的吧, 是京东快递吧. Rendering leaves it as written (its 吧 is kept);

@@ -113,6 +113,20 @@ std::size_t TermMatcher::longest_match(const char32_t* cps, std::size_t n,
   return best;
 }
 
+bool TermMatcher::may_contain(std::string_view normalized_term) const {
+  if (normalized_term.empty()) return false;
+  std::int32_t node = 0;
+  for (std::size_t at = 0; at < normalized_term.size();) {
+    const std::size_t start = at;
+    const char32_t cp = next_code_point(normalized_term, &at);
+    const bool clean = cp != U'\uFFFD' || normalized_term.substr(start, at - start) == "\xEF\xBF\xBD";
+    if (!clean) return true;  // insert() decoded its terms with decode_utf8: leave the odd case to the map
+    node = child((static_cast<std::uint64_t>(node) << 21) | cp);
+    if (node < 0) return false;
+  }
+  return nodes_[static_cast<std::size_t>(node)].terminal;
+}
+
 // ---- Lexicon
 // ---------------------------------------------------------------------------------------
 
@@ -150,7 +164,9 @@ void Lexicon::add_phrase(std::string_view term) {
 }
 
 const std::vector<LexiconEntry>* Lexicon::find(std::string_view term) const {
-  auto it = entries_.find(normalize_term(term));
+  const std::string key = normalize_term(term);
+  if (!matcher_.may_contain(key)) return nullptr;  // every key of entries_ is a term of matcher_
+  auto it = entries_.find(key);
   return it == entries_.end() ? nullptr : &it->second;
 }
 
@@ -170,6 +186,7 @@ const LexiconEntry* Lexicon::primary(std::string_view term) const {
 
 const LexiconEntry* Lexicon::primary(std::string_view term, Language turn_language) const {
   const std::string key = normalize_term(term);
+  if (!matcher_.may_contain(key)) return nullptr;  // every key of entries_ is a term of matcher_
   auto it = entries_.find(key);
   if (it == entries_.end()) return nullptr;
   const LexiconEntry* best = nullptr;

@@ -96,6 +96,12 @@ class TermMatcher {
   // as normalize_term folds it (case, ’ as ') and variation selectors are skipped while matching; `consumed` receives the
   // number of text code points covered (>= the returned term length when selectors were skipped).
   std::size_t longest_match(const char32_t* cps, std::size_t n, std::size_t* consumed) const;
+  // False only when `normalized_term` (valid UTF-8, as normalize_term makes it) is surely no term
+  // inserted: the trie has no path for it or its node is no term's end. Text with a code point that
+  // does not decode cleanly is not ruled out. The emotion pass asks the lexicon about every token,
+  // most of them no term, and this walk over edges the tokenizer has just visited is cheaper than
+  // hashing the string into the lexicon's map.
+  bool may_contain(std::string_view normalized_term) const;
   std::size_t size() const { return terms_; }
 
  private:

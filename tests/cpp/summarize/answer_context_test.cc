@@ -4,6 +4,8 @@
 
 #include "kessel/summarize/summary.h"
 #include "summarize/compress.h"
+#include "summarize/decode_parts.h"
+#include "summarize/render.h"
 #include "test_dialogues.h"
 
 namespace kessel::summarize {
@@ -180,6 +182,29 @@ TEST(AnswerContext, AResignationWithNothingItAnswersIsAFragment) {
   UnitScores s;
   s.salience = {0.1f, 0.2f, 1.0f};
   EXPECT_EQ(decode(p, s, options(3)).summary, "用户:我想修改收货地址。");
+}
+
+TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
+  // Context works out whether a unit asks and its letters once; the rules read them from there.
+  auto d = make_dialogue({{Speaker::customer, {"我的订单还能到吗?", "今天", "多少钱"}},
+                          {Speaker::agent, {"能到的，请您放心", "@jd 好的"}},
+                          {Speaker::customer, {"这个手表二代的可以放副卡"}},
+                          {Speaker::customer, {"吗?"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const DecodeOptions o = options(3);
+  const decoding::Context c(p, s, o);
+  ASSERT_EQ(c.asking.size(), p.units.size());
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    EXPECT_EQ(c.asking[u] != 0, decoding::unit_asks(p, u)) << p.units[u].text;
+    EXPECT_EQ(c.letters[u], decoding::unit_letters(p, u)) << p.units[u].text;
+    EXPECT_EQ(c.question_tail[u] != 0, render::is_question_tail(p.units[u].text)) << p.units[u].text;
+  }
+  EXPECT_TRUE(c.asking[5]) << "its tail came in the next turn";
+  EXPECT_TRUE(c.question_tail[6]);
+  EXPECT_TRUE(c.asking[0]);
+  EXPECT_EQ(c.letters[1], 2);
 }
 
 TEST(AnswerContext, AWordAddedAfterAQuestionIsAFragment) {

@@ -71,5 +71,18 @@ TEST(ZhQuestions, ATagInBaPresumesAndAsks) {
   EXPECT_FALSE(ends_in_tag(std::u32string_view(plain.data(), plain.size())));
 }
 
+TEST(ZhQuestions, QuestionWordsOverCodePointsMatchTheByteSearch) {
+  // The one-pass version decoding uses against the plain search of each word in the text.
+  const std::string texts[] = {"", "多", "多少钱", "请问多久能到", "什么时候", "什", "怎么办", "怎样", "哪里", "谁",
+                               "咋回事", "啥", "几号到", "几个", "几天", "几点", "如何处理", "无论如何都要", "不管如何",
+                               "无论如何，如何退款", "如", "何", "少多", "好的谢谢", "\xe5\xa4\x9a\xe5\xb0\x91",
+                               "abc?", "\xff多少", "\xe5\xa4多少", "多\xe5少", "很多少年"};
+  for (const std::string& t : texts) {
+    const auto cps = text::decode_utf8(t, text::Utf8Mode::lossy).cps;
+    EXPECT_EQ(holds_question_word(std::u32string_view(cps.data(), cps.size())), holds_question_word(std::string_view(t)))
+        << t;
+  }
+}
+
 }  // namespace
 }  // namespace kessel::summarize::zh_question

@@ -127,6 +127,27 @@ TEST(TermMatcher, MatchesThePlainRuleOnTheDefaultLexicon) {
   expect_same_matches(lex.matcher(), terms, texts);
 }
 
+TEST(TermMatcher, MayContainNeverRulesOutATermOfTheLexicon) {
+  // Lexicon::find and primary skip the map when may_contain says no: against the map itself.
+  const Lexicon lex = load_default_lexicon(testing::lexicon_dir());
+  for (const auto& [term, entries] : lex.entries()) EXPECT_TRUE(lex.matcher().may_contain(term)) << term;
+  std::vector<std::string> texts = {"", " ", "气死", "气死我了", "GREAT", "thank you", "\xEF\xBF\xBD", "x\xFFy"};
+  std::mt19937_64 rng(11);
+  for (int k = 0; k < 2000; ++k) texts.push_back(testing::odd_text(rng, 4));
+  for (const auto& [term, entries] : lex.entries()) {
+    texts.push_back(term.substr(0, term.size() - 1));  // cut inside its last code point
+    texts.push_back(term + "了");
+  }
+  for (const std::string& t : texts) {
+    const std::string key = normalize_term(t);
+    const bool in_map = lex.entries().count(key) > 0;
+    EXPECT_EQ(lex.find(t) != nullptr, in_map) << t;
+    if (in_map) {
+      EXPECT_TRUE(lex.matcher().may_contain(key)) << t;
+    }
+  }
+}
+
 TEST(TermMatcher, EmptyMatcherMatchesNothing) {
   const TermMatcher matcher;
   const std::u32string text = U"abc";
