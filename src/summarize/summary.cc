@@ -91,15 +91,15 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
                               : u == verbatim       ? render::without_leading_marks(p.units[ux].text)
                                                     : c.rendered(ux);
-    // A condition whose consequence the unit does not hold ("没有的话") is left out, and the cut shown
-    // (with skip_fillers, which computes `expressed`; baselines show units as written).
-    const bool drops_condition = p.lang == Lang::zh && u != kept.clause_unit && u != verbatim &&
-                                 !c.expressed.empty() && c.expressed[ux] == decoding::Context::Expressed::none &&
-                                 render::dangling_condition_start(shown) != std::string::npos;
-    // A turn the data cut off mid-word loses its unfinished last clause ("…款式选错了，需要改" -> "…款式选错了").
+    // zh: a unit shown as rendered, with no emotion to keep, may lose a dangling end (with skip_fillers,
+    // which computes `expressed`; baselines show units as written), and the cut is shown: a condition
+    // whose consequence it does not hold ("没有的话"), or the stub a cut-off turn ends with ("…款式选错了，
+    // 需要改" -> "…款式选错了").
     const bool cut_turn = u != kept.clause_unit && ends_cut_turn(p, ux);
-    const bool drops_cut_clause = p.lang == Lang::zh && cut_turn && u != verbatim && !c.expressed.empty() &&
-                                  c.expressed[ux] == decoding::Context::Expressed::none && !question;
+    const bool trimmable = p.lang == Lang::zh && u != kept.clause_unit && u != verbatim && !c.expressed.empty() &&
+                           c.expressed[ux] == decoding::Context::Expressed::none;
+    const bool drops_condition = trimmable && render::dangling_condition_start(shown) != std::string::npos;
+    const bool drops_cut_clause = trimmable && cut_turn && !question;
     s.body = render::body(drops_condition     ? render::without_dangling_condition(shown)
                           : drops_cut_clause ? render::without_cut_clause(shown)
                                              : shown,
