@@ -225,6 +225,13 @@ const Segmenter& Segmenter::default_segmenter() {
 const std::string& Segmenter::source() const { return impl_->source; }
 std::size_t Segmenter::dictionary_size() const { return impl_->tables.dict.words(); }
 
+WordClass Segmenter::word_class(std::u32string_view word) const {
+  const detail::PrefixTrie& dict = impl_->tables.dict;
+  const std::int32_t node = dict.find_word(word.data(), word.size());
+  if (node == detail::PrefixTrie::kNone || !dict.is_word(node)) return WordClass::unknown;
+  return static_cast<WordClass>(dict.word_class(node));
+}
+
 std::vector<WordSpan> Segmenter::segment(std::span<const char32_t> cps) const {
   std::vector<WordSpan> out;
   out.reserve(cps.size() / 2 + 1);

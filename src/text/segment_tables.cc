@@ -12,6 +12,7 @@
 
 #include "kessel/error.h"
 #include "kessel/hmm.h"
+#include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 #include "text/py_literal.h"
 
@@ -19,7 +20,7 @@ namespace kessel::text::detail {
 
 // ---- prefix trie --------------------------------------------------------------------------------
 
-PrefixTrie::PrefixTrie() : root_(kRootDirect, kNone), freq_{0}, log_prob_{kNotWord} { rehash(10); }
+PrefixTrie::PrefixTrie() : root_(kRootDirect, kNone), freq_{0}, log_prob_{kNotWord}, class_{0} { rehash(10); }
 
 namespace {
 std::size_t slot_of(std::uint64_t k, int bits) {
@@ -54,6 +55,7 @@ void PrefixTrie::reserve(std::size_t n) {
   if (bits != bits_) rehash(bits);
   freq_.reserve(n);
   log_prob_.reserve(n);
+  class_.reserve(n);
 }
 
 std::int32_t PrefixTrie::add_child(std::int32_t node, char32_t c) {
@@ -62,6 +64,7 @@ std::int32_t PrefixTrie::add_child(std::int32_t node, char32_t c) {
       root_[c] = static_cast<std::int32_t>(freq_.size());
       freq_.push_back(0);
       log_prob_.push_back(kNotWord);
+      class_.push_back(0);
     }
     return root_[c];
   }
@@ -76,6 +79,7 @@ std::int32_t PrefixTrie::add_child(std::int32_t node, char32_t c) {
   ++used_;
   freq_.push_back(0);
   log_prob_.push_back(kNotWord);
+  class_.push_back(0);
   return slots_[i].child;
 }
 
@@ -134,6 +138,39 @@ std::int64_t parse_frequency(std::string_view f, const std::string& file, long l
   return v;
 }
 
+// ICTCLAS tags, as jieba's dict.txt writes them, in WordClass's coarse classes: n ns nt nz ng (and j,
+// abbreviations) are nouns, v vn vd vg vi vq verbs, a ad an ag adjectives, d adverbs, m numerals, q
+// measure words, r pronouns, u y e o particles; the rest (p c f s t x z b i l zg ...) other, and so
+// are the person names nr nrt nrfg, the dictionary's least reliable tag (今天下午 nr, 银行卡 nr).
+WordClass class_of_tag(std::string_view tag) {
+  if (tag.empty()) return WordClass::unknown;
+  switch (tag[0]) {
+    case 'n':
+      return tag.size() > 1 && tag[1] == 'r' ? WordClass::other : WordClass::noun;
+    case 'j':
+      return WordClass::noun;
+    case 'v':
+      return WordClass::verb;
+    case 'a':
+      return WordClass::adjective;
+    case 'd':
+      return WordClass::adverb;
+    case 'm':
+      return WordClass::numeral;
+    case 'q':
+      return WordClass::measure;
+    case 'r':
+      return WordClass::pronoun;
+    case 'u':
+    case 'y':
+    case 'e':
+    case 'o':
+      return WordClass::particle;
+    default:
+      return WordClass::other;
+  }
+}
+
 }  // namespace
 
 // jieba's gen_pfdict: word, freq = line.strip().split(' ')[:2]; FREQ[word] = int(freq); every
@@ -181,6 +218,9 @@ void add_dictionary_text(SegmentTables& tables, std::string_view text, const std
     path_cps.resize(depth);
     path_nodes.resize(depth);
     tables.dict.set_frequency(path_nodes.back(), freq);
+    if (sp2 != std::string_view::npos)
+      tables.dict.set_word_class(path_nodes.back(),
+                                 static_cast<std::uint8_t>(class_of_tag(strip_ascii_space(row.substr(sp2 + 1)))));
   }
 }
 

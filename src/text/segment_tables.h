@@ -31,6 +31,9 @@ class PrefixTrie {
   // jieba's FREQ[word] = freq (a later line for the same word replaces the frequency).
   void set_frequency(std::int32_t node, std::int64_t freq);
   std::int64_t frequency(std::int32_t node) const { return freq_[node]; }
+  // The word's part of speech from dict.txt's tag (WordClass, segment.h); unknown by default.
+  void set_word_class(std::int32_t node, std::uint8_t word_class) { class_[node] = word_class; }
+  std::uint8_t word_class(std::int32_t node) const { return class_[node]; }
   // log(freq) - log(total) for words, kNotWord for prefixes; finish() computes it once the total is
   // known. The DAG walk reads only this array (one cache line per node, not two).
   static constexpr double kNotWord = 1.0;
@@ -61,6 +64,7 @@ class PrefixTrie {
   int bits_ = 0;                    // slots_.size() == 1 << bits_
   std::vector<std::int64_t> freq_;  // per node
   std::vector<double> log_prob_;    // per node
+  std::vector<std::uint8_t> class_; // per node: WordClass
   std::size_t words_ = 0;           // nodes with frequency > 0
 };
 

@@ -27,6 +27,11 @@ struct WordSpan {
   std::int64_t char_end = 0;
 };
 
+// A dictionary word's part of speech, coarsely: the first letter of the tag dict.txt gives it
+// (ICTCLAS: n noun, v verb, a adjective, ...; segment_tables.cc, class_of_tag). unknown for a word
+// the dictionary does not hold or tags not (the built-in table has no tags).
+enum class WordClass : std::uint8_t { unknown, noun, verb, adjective, adverb, numeral, measure, pronoun, particle, other };
+
 class Segmenter {
  public:
   // Reads dict.txt and finalseg/prob_{start,trans,emit}.py under `jieba_dir` (the directory of
@@ -43,6 +48,9 @@ class Segmenter {
   const std::string& source() const;
   // Distinct dictionary words (frequency > 0): 349,045 for jieba 0.42.1's dict.txt.
   std::size_t dictionary_size() const;
+
+  // The dictionary's class of `word` (WordClass::unknown when it is no tagged dictionary word).
+  WordClass word_class(std::u32string_view word) const;
 
   // The words of `cps` in order, covering it exactly, as jieba.cut(text, HMM=True) cuts it.
   // Blocks of [\u4E00-\u9FD5a-zA-Z0-9+#&._%-] are segmented as above; inside them, text left to the

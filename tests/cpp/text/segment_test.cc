@@ -81,6 +81,28 @@ TEST_F(TinyJieba, LoadsAndNamesTheSource) {
   EXPECT_EQ(seg.dictionary_size(), 11u);
 }
 
+TEST_F(TinyJieba, GivesEachDictionaryWordItsClass) {
+  const Segmenter seg = Segmenter::from_jieba(dir_.string());
+  EXPECT_EQ(seg.word_class(U"学生"), WordClass::noun);
+  EXPECT_EQ(seg.word_class(U"北京"), WordClass::noun);  // ns
+  EXPECT_EQ(seg.word_class(U"c#"), WordClass::noun);    // nz
+  EXPECT_EQ(seg.word_class(U"好"), WordClass::adjective);
+  EXPECT_EQ(seg.word_class(U"学"), WordClass::verb);
+  EXPECT_EQ(seg.word_class(U"北京大"), WordClass::unknown);  // a prefix, no word
+  EXPECT_EQ(seg.word_class(U"天宁"), WordClass::unknown);    // not in the dictionary
+  EXPECT_EQ(seg.word_class(U""), WordClass::unknown);
+}
+
+TEST_F(TinyJieba, PersonNamesAndUntaggedWordsHaveNoNounClass) {
+  write("dict.txt", "张三 10 nr\n今天下午 3 nr\n人 1000\n明天 5 t\n");
+  const Segmenter seg = Segmenter::from_jieba(dir_.string());
+  EXPECT_EQ(seg.word_class(U"张三"), WordClass::other);      // nr: the dictionary's least reliable tag
+  EXPECT_EQ(seg.word_class(U"今天下午"), WordClass::other);
+  EXPECT_EQ(seg.word_class(U"人"), WordClass::unknown);      // no tag
+  EXPECT_EQ(seg.word_class(U"明天"), WordClass::other);
+  EXPECT_EQ(Segmenter::builtin().word_class(U"订单"), WordClass::unknown);
+}
+
 // total = 2609; 北京大学/生 scores log 300 + log 5 - 2 log total, above 北京/大学/生 (three words)
 // and 北京/大/学生; 大/学生 beats 大学/生 (log 10 + log 80 > log 100 + log 5).
 TEST_F(TinyJieba, TakesTheMaximumProbabilityRoute) {
