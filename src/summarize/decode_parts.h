@@ -33,6 +33,9 @@ struct Context {
   // unless options.skip_fillers (answered_unit). A bare answer answers a question ("用户:白条。" after
   // "是普通储蓄卡，还是信用卡呢?"), a resignation what the agent said (用户:好吧。 after 这个没有办法修改呢).
   std::vector<int> answers;
+  // [U] zh: the same speaker's unit right before u that u goes on with (continues_previous_message), else
+  // -1. Unlike an answer, u does not bring it: u is a candidate only once that unit is selected.
+  std::vector<int> continues;
   std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
   // [U] with skip_fillers, each unit's own facts, worked out once: the selection rules ask them of
   // a unit many times over (unit_asks, unit_letters).
@@ -71,6 +74,17 @@ struct Context {
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3;
 int answered_unit(const Context& c, std::size_t u);
 
+// zh: whether unit u is a message of a few words (its whole turn at most kContinuationZh letters) that
+// goes on with its speaker's message right before it, a separate turn: "银行卡的卡号" after "麻烦提供以下
+// 资料:开户名、开户银行名、银行卡号…", "退款两个字" after "我没看到哪里有", "通话质量啊" after "还有其他的影响".
+// Neither asks, u holds no expressed customer emotion and opens with no yes or no; both are selectable.
+// Such a unit says nothing alone ("客服:银行卡的卡号。"): the decoder shows it after the message it
+// continues or not at all (Context::continues). Unlike an English tweet that goes on with an open
+// sentence (render::continues_previous_tweet, an answer), it does not bring that message in: a few
+// words are too little to choose a longer message for.
+inline constexpr int kContinuationZh = 6;
+bool continues_previous_message(const Context& c, std::size_t u);
+
 // Whether unit u asks: en a question mark; zh a question mark, a question particle (render.h), a
 // question word ("多少", "几号到" ask without either), or its tail sent as the next turn ("吗?").
 bool unit_asks(const Prepared& p, std::size_t u);
@@ -84,15 +98,28 @@ int unit_letters(const Prepared& p, std::size_t u);
 // The customer's first content unit is no fragment: it names the topic ("用户:退货。"). A short
 // resignation (rule 8) with nothing it answers is one: "用户:好吧。" alone says nothing. So is a word or
 // two added after a question in the same turn (我的订单还能到吗?今天 -> "用户:今天。").
-inline constexpr int kFragmentZh = 2, kFragmentEn = 1;
+// A short unit is one too when all it says is a yes or a no (opens_with_yes_or_no, its whole turn at
+// most kBareYesNoZh letters or kShortAnswerEn words: "No, unfortunately.", 不是的) or names a thing
+// (names_only_things, its whole turn at most kContinuationZh letters: 用户:牛仔裤。, 用户:电子发票。), and
+// it neither answers (Context::answers) nor goes on with (Context::continues) a unit the decoder can
+// show with it: it answers or goes on with a turn the reader is not shown. A bare yes or no is one
+// whatever feeling it holds ("No, unfortunately."). The customer's first selectable unit never is.
+inline constexpr int kFragmentZh = 2, kFragmentEn = 1, kBareYesNoZh = 3;
 bool is_fragment(const Context& c, std::size_t u);
+
+// zh: whether `text` is nothing but nouns (at least one), numerals and measure words, with 的, digits,
+// marks and placeholders ([数字] is no noun): 牛仔裤, 一个保险柜, 电子发票, 京东白条 (text::Segmenter's words
+// and their dictionary classes). A word the dictionary does not tag (an unknown word; every word of
+// the built-in table, so without jieba's dict.txt the rule is off), a person name (银行卡 is one to
+// jieba), a service act the dictionary calls a noun (发货, 联系, ...) or a Latin word makes it none.
+bool names_only_things(std::string_view text);
 
 // Unit u after what it answers (Context::answers), and what that answers in turn, earliest first:
 // {u} when it needs nothing ("子账号可以查看吗? / 不可以的呢 / 好吧" is one chain).
 std::vector<int> with_what_it_answers(const Context& c, int u);
 
-// Drops each unit whose answered unit (Context::answers) is not among `units`: an answer is shown
-// with what it answers or not at all.
+// Drops each unit whose answered unit (Context::answers) or continued unit (Context::continues) is not
+// among `units`: an answer is shown with what it answers or not at all.
 void drop_unasked_answers(const Context& c, std::vector<int>& units);
 
 // zh: the agent's direct answer to customer unit q, a yes/no question (zh_question::polar_verb; a tag

@@ -1,5 +1,6 @@
 // The decoder's context and its greedy MMR selection (decode_parts.h), and the expected-F1 stop.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <string_view>
@@ -9,6 +10,7 @@
 #include "render.h"
 #include "summarize/content.h"
 #include "summarize/zh_questions.h"
+#include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::summarize {
@@ -211,6 +213,7 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   for (std::size_t u = 0; u < U; ++u)
     selectable[u] = unit_chars[u] > 0 && shows_content[u] && content[u];
   answers.assign(U, -1);
+  continues.assign(U, -1);
   if (!options.skip_fillers) return;
   add_unit_facts();
   turn_letters = turn_sizes(p, letters);
@@ -219,6 +222,9 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   // A tweet that goes on with its speaker's open sentence is shown after that tweet or not at all.
   for (std::size_t u = 1; u < U; ++u)
     if (answers[u] < 0 && selectable[u - 1] && render::continues_previous_tweet(p, u)) answers[u] = static_cast<int>(u - 1);
+  continues.assign(U, -1);
+  for (std::size_t u = 1; u < U; ++u)
+    if (answers[u] < 0 && continues_previous_message(*this, u)) continues[u] = static_cast<int>(u - 1);
   std::vector<char> fragments(U, 0);
   for (std::size_t u = 0; u < U; ++u) fragments[u] = is_fragment(*this, u);
   for (std::size_t u = 0; u < U; ++u)
@@ -262,6 +268,16 @@ bool opens_with_yes_or_no(const Prepared& p, std::size_t u) {
   return false;
 }
 
+bool continues_previous_message(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || u == 0 || !c.selectable[u] || !c.selectable[u - 1]) return false;
+  const Unit& unit = p.units[u];
+  const Unit& before = p.units[u - 1];
+  if (before.speaker != unit.speaker || before.turn + 1 != unit.turn) return false;
+  if (c.turn_letters[u] > kContinuationZh || asks(c, u) || asks(c, u - 1)) return false;
+  return c.expressed[u] == Context::Expressed::none && !opens_with_yes_or_no(p, u);
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
@@ -289,25 +305,82 @@ bool adds_to_a_question(const Context& c, std::size_t u) {
   return letters_of(c, u) <= kFragmentZh && asks(c, u - 1) && !asks(c, u);
 }
 
+// What is done in a service dialogue, though jieba's dictionary tags it a noun: "今天下午发货" says when,
+// not what.
+constexpr std::u32string_view kServiceActs[] = {U"发货", U"收货", U"换货", U"开票", U"核实", U"联系",
+                                                U"评价", U"下单", U"充值", U"上门", U"退换", U"到货"};
+
+bool names_only_things(std::string_view text) {
+  const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
+  const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+  bool noun = false;
+  int in_placeholder = 0;  // [数字], [订单编号]: what the data masked says nothing of the phrase's kind
+  for (const text::WordSpan& w : segmenter.segment(std::span<const char32_t>(d.cps))) {
+    const std::u32string_view word(d.cps.data() + w.char_start, static_cast<std::size_t>(w.char_end - w.char_start));
+    if (word == U"[") ++in_placeholder;
+    if (word == U"]" && in_placeholder > 0) --in_placeholder;
+    if (in_placeholder > 0) continue;
+    if (text::is_cjk(word.front())) {
+      switch (segmenter.word_class(word)) {
+        case text::WordClass::noun:
+          if (std::find(std::begin(kServiceActs), std::end(kServiceActs), word) != std::end(kServiceActs))
+            return false;
+          noun = true;
+          break;
+        case text::WordClass::numeral:
+        case text::WordClass::measure:
+          break;
+        default:
+          if (word != U"的") return false;
+      }
+    } else if (std::all_of(word.begin(), word.end(), [](char32_t ch) { return ch < 0x80 && std::isalpha(static_cast<int>(ch)); })) {
+      return false;  // a Latin word may be anything (a model name, "ok")
+    }
+    // Digits, marks and placeholders' brackets say nothing of the phrase's kind.
+  }
+  return noun;
+}
+
+// Whether u is a customer's first selectable unit: their opening words name what the dialogue is about
+// (用户:退货, 用户:笔记本手提包), however short.
+bool opens_the_topic(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (p.units[u].speaker != text::Speaker::customer) return false;
+  for (std::size_t v = 0; v < u; ++v)
+    if (p.units[v].speaker == text::Speaker::customer && c.selectable[v]) return false;
+  return true;
+}
+
+// A bare yes or no ("No, unfortunately.", 不是的), whatever feeling it holds, answers something.
+bool bare_yes_or_no(const Context& c, std::size_t u) {
+  const bool zh = c.p.lang == Lang::zh;
+  return c.turn_letters[u] <= (zh ? kBareYesNoZh : kShortAnswerEn) && opens_with_yes_or_no(c.p, u) && !asks(c, u);
+}
+
 bool is_fragment(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
+  const bool zh = p.lang == Lang::zh;
   // A short resignation says nothing without what it gives in to (用户:好吧。).
-  const int short_answer = p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn;
+  const int short_answer = zh ? kShortAnswerZh : kShortAnswerEn;
   if (c.selectable[u] && c.expressed[u] == Context::Expressed::only_resignation)
     return c.answers[u] < 0 && c.turn_letters[u] <= short_answer;
-  if (!c.selectable[u] || c.expressed[u] != Context::Expressed::none) return false;
+  if (!c.selectable[u]) return false;
+  // A bare yes or no and a bare thing named (用户:牛仔裤。, 用户:电子发票。) answer or go on with something the
+  // reader is not shown; with what they answer (Context::answers) or after the message they go on with
+  // (Context::continues), they are shown.
+  const bool placed = c.answers[u] >= 0 || c.continues[u] >= 0;
+  if (!placed && bare_yes_or_no(c, u)) return !opens_the_topic(c, u);
+  if (c.expressed[u] != Context::Expressed::none) return false;
   if (c.question_tail[u]) return true;  // "吗?": the turn before asks
   if (adds_to_a_question(c, u)) return true;
   if (asks(c, u)) return false;
   // A condition alone ("赔偿的话", "如果是换货的话") waits for a consequence the unit does not hold.
-  if (p.lang == Lang::zh && render::dangling_condition_start(c.rendered(u)) == 0) return true;
+  if (zh && render::dangling_condition_start(c.rendered(u)) == 0) return true;
   if (c.answers[u] >= 0) return false;
-  const int limit = p.lang == Lang::zh ? kFragmentZh : kFragmentEn;
-  if (c.turn_letters[u] > limit) return false;
-  // The customer's opening words name what the dialogue is about (用户:退货).
-  for (std::size_t v = 0; v < u; ++v)
-    if (p.units[v].speaker == text::Speaker::customer && c.selectable[v]) return true;
-  return p.units[u].speaker != text::Speaker::customer;
+  const bool tiny = c.turn_letters[u] <= (zh ? kFragmentZh : kFragmentEn);
+  const bool bare_thing =
+      !placed && zh && c.turn_letters[u] <= kContinuationZh && names_only_things(p.units[u].text);
+  return (tiny || bare_thing) && !opens_the_topic(c, u);
 }
 
 std::vector<int> with_what_it_answers(const Context& c, int u) {
@@ -320,8 +393,8 @@ std::vector<int> with_what_it_answers(const Context& c, int u) {
 
 void drop_unasked_answers(const Context& c, std::vector<int>& units) {
   auto orphan = [&](int u) {
-    const int q = c.answers[static_cast<std::size_t>(u)];
-    return q >= 0 && std::find(units.begin(), units.end(), q) == units.end();
+    const auto missing = [&](int q) { return q >= 0 && std::find(units.begin(), units.end(), q) == units.end(); };
+    return missing(c.answers[static_cast<std::size_t>(u)]) || missing(c.continues[static_cast<std::size_t>(u)]);
   };
   // An answer dropped may leave what answered it orphaned in turn (好吧 after 不可以的呢 after a question).
   for (auto end = units.end(); (end = std::remove_if(units.begin(), units.end(), orphan)) != units.end();)
@@ -385,6 +458,7 @@ std::vector<int> greedy_selection(const Context& c) {
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
       if (in[u] || !c.selectable[u] || c.repeats(u, selected)) continue;
+      if (c.continues[u] >= 0 && !in[static_cast<std::size_t>(c.continues[u])]) continue;
       std::vector<int> lead;
       int more = 0;
       double value = 0.0;

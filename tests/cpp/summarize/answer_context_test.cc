@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kessel/summarize/summary.h"
+#include "kessel/text/segment.h"
 #include "summarize/compress.h"
 #include "summarize/decode_parts.h"
 #include "summarize/render.h"
@@ -182,6 +183,71 @@ TEST(AnswerContext, AResignationWithNothingItAnswersIsAFragment) {
   UnitScores s;
   s.salience = {0.1f, 0.2f, 1.0f};
   EXPECT_EQ(decode(p, s, options(3)).summary, "用户:我想修改收货地址。");
+}
+
+bool tagged_dictionary() { return text::Segmenter::default_segmenter().word_class(U"订单") == text::WordClass::noun; }
+
+TEST(AnswerContext, ABareThingNamedIsAFragmentUnlessItOpensTheTopic) {
+  if (!tagged_dictionary()) GTEST_SKIP() << "needs jieba's tagged dict.txt (the built-in table has no classes)";
+  EXPECT_TRUE(decoding::names_only_things("牛仔裤"));
+  EXPECT_TRUE(decoding::names_only_things("一个保险柜"));
+  EXPECT_TRUE(decoding::names_only_things("电子发票。"));
+  EXPECT_TRUE(decoding::names_only_things("[数字]个订单"));
+  EXPECT_FALSE(decoding::names_only_things("今天下午发货"));  // 发货 is tagged n, but is done
+  EXPECT_FALSE(decoding::names_only_things("没收到货"));
+  EXPECT_FALSE(decoding::names_only_things("具体答案"));  // an adjective
+  EXPECT_FALSE(decoding::names_only_things("iPhone"));
+  EXPECT_FALSE(decoding::names_only_things("[数字]"));  // no noun
+  // 牛仔裤 answers a question two turns back, after the agent said something else: alone it is a
+  // fragment. The customer's opening 笔记本手提包 names the topic and stays selectable.
+  auto d = make_dialogue({{Speaker::customer, {"笔记本手提包"}},
+                          {Speaker::agent, {"您购买的是什么东西呢?"}},
+                          {Speaker::customer, {"一条裤子"}},
+                          {Speaker::agent, {"您提供的这个可以查询的哦"}},
+                          {Speaker::customer, {"牛仔裤"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {0.5f, 0.2f, 0.1f, 0.3f, 1.0f};
+  const decoding::Context c(p, s, options(3));
+  EXPECT_TRUE(c.selectable[0]);
+  EXPECT_FALSE(c.selectable[4]);
+  EXPECT_EQ(decode(p, s, options(3)).summary.find("牛仔裤"), std::string::npos);
+}
+
+TEST(AnswerContext, ABareYesOrNoIsAFragmentWithoutItsQuestion) {
+  auto d = make_dialogue({{Speaker::customer, {"my router won't restart."}},
+                          {Speaker::agent, {"Hold the reset button for 10 seconds."}},
+                          {Speaker::customer, {"No, unfortunately."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {0.5f, 0.4f, 1.0f};
+  const decoding::Context c(p, s, options(3));
+  EXPECT_EQ(c.answers[2], -1);  // the agent's unit asks nothing
+  EXPECT_FALSE(c.selectable[2]);
+}
+
+TEST(AnswerContext, AFewWordsGoingOnWithTheSpeakersMessageComeOnlyAfterIt) {
+  // 银行卡的卡号 goes on with the agent's list; 通话质量啊 with 还有其他的影响. Neither is chosen alone, and
+  // neither brings its message in.
+  auto d = make_dialogue({{Speaker::customer, {"退款要提供什么"}},
+                          {Speaker::agent, {"麻烦提供以下资料:开户名、开户银行名"}},
+                          {Speaker::agent, {"银行卡的卡号"}},
+                          {Speaker::customer, {"为啥?"}},
+                          {Speaker::agent, {"还有其他的影响"}},
+                          {Speaker::agent, {"通话质量啊"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  UnitScores s;
+  s.salience = {0.6f, 0.5f, 1.0f, 0.1f, 0.1f, 0.9f};
+  const decoding::Context c(p, s, options(3));
+  EXPECT_EQ(c.continues[2], 1);
+  EXPECT_EQ(c.continues[5], 4);
+  EXPECT_EQ(c.continues[1], -1);  // after the customer
+  std::vector<int> units;
+  for (const auto& sentence : decode(p, s, options(3)).sentences) units.push_back(sentence.unit);
+  EXPECT_EQ(units, (std::vector<int>{0, 1, 2}));  // 5 waits for 4, which is not worth a place
 }
 
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
