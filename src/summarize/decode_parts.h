@@ -71,7 +71,9 @@ struct Context {
 //     asks nothing) and the most salient selectable unit, beyond a fragment's size, of what the
 //     other speaker said since u's speaker last spoke is what they give in to;
 // -1 otherwise.
-inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3;
+// An agent's reply right after a customer's question answers it up to kAgentReplyZh letters: 客服:不需要。
+// after 还需要别的吗, 客服:这边没有图的。 after 有图看看吗 mislead under another question of the summary.
+inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10;
 int answered_unit(const Context& c, std::size_t u);
 
 // zh: whether unit u is a message of a few words (its whole turn at most kContinuationZh letters) that

@@ -284,13 +284,15 @@ int answered_unit(const Context& c, std::size_t u) {
   const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u);
   if (!c.selectable[u] || feels || asks(c, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
-  if (c.turn_letters[u] > (p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn)) return -1;
+  const bool agent_reply = p.lang == Lang::zh && p.units[u].speaker == text::Speaker::agent && !resigns;
+  if (c.turn_letters[u] > (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh)) return -1;
   for (std::size_t v = u; v-- > 0;) {
     if (p.units[v].speaker == p.units[u].speaker) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
       continue;
     }
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
+    if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
     if (resigns) return told_unit(c, v + 1);
     return c.selectable[v] && asks(c, v) ? static_cast<int>(v) : -1;
   }

@@ -250,6 +250,25 @@ TEST(AnswerContext, AFewWordsGoingOnWithTheSpeakersMessageComeOnlyAfterIt) {
   EXPECT_EQ(units, (std::vector<int>{0, 1, 2}));  // 5 waits for 4, which is not worth a place
 }
 
+TEST(AnswerContext, AnAgentsShortReplyComesWithTheQuestionItAnswers) {
+  // 这边没有图的 answers 有图看看吗, not 店里有配支架吗: shown after the first question alone it would answer it.
+  auto d = make_dialogue({{Speaker::customer, {"你们店里有配支架吗"}},
+                          {Speaker::agent, {"有的，需要单独购买"}},
+                          {Speaker::customer, {"有图看看吗"}},
+                          {Speaker::agent, {"这边没有图的哦亲"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.1f, 0.2f, 0.9f};
+  const decoding::Context c(p, s, options(2));
+  EXPECT_EQ(c.answers[3], 2);
+  std::vector<int> units;
+  for (const auto& sentence : decode(p, s, options(2)).sentences) units.push_back(sentence.unit);
+  EXPECT_NE(units, (std::vector<int>{0, 3}));
+  EXPECT_TRUE(std::find(units.begin(), units.end(), 3) == units.end() ||
+              std::find(units.begin(), units.end(), 2) != units.end());
+}
+
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
   // Context works out whether a unit asks and its letters once; the rules read them from there.
   auto d = make_dialogue({{Speaker::customer, {"我的订单还能到吗?", "今天", "多少钱"}},
