@@ -260,6 +260,19 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // For whom: 给 before a person ("本来就是给朋友买的" must not become "就是朋友买的", where the friend
     // bought it).
     if (spells(t, "给") && i + 1 < T && is_person_word(tokens, after_pronoun(tokens, i + 1))) guarded[i] = 1;
+    // To whom, after a verb of giving or sending and ending its clause: "是要寄给我的吗" must not become
+    // "是要寄给的吗" (给 and its pronoun stay: 发给您。, 退给我们了). Before a verb 给您 is the agent's courtesy
+    // (给您寄出) and may go, and so may it after an amount (退30元给您).
+    if (spells(t, "给") && i > 0 && first_cp_in(tokens[i - 1], U"寄发退送还交转补递卖借汇付传邮") && tokens[i - 1].text.size() == 3) {
+      const std::size_t after = after_pronoun(tokens, i + 1);
+      if (after > i + 1 && (after == T || tokens[after].kind == text::TokenKind::punct ||
+                            first_cp_in(tokens[after], U"的吗吧呢了啊呀")))
+        for (std::size_t j = i; j < after; ++j) guarded[j] = 1;
+    }
+    // Who will do it: a pronoun before 来 and a verb ("那我来联系" must not become "来联系", an order).
+    if (spells(t, "来") && i > 0 && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk &&
+        first_cp_in(tokens[i - 1], U"我你您他她") && tokens[i - 1].text.size() == 3)
+      guarded[i - 1] = guarded[i] = 1;
     // The mark that closes an asking clause stays, so that the particle still ends a clause ("明天能到吗，
     // 明后天…" must not run on as "明天到吗明后天").
     if (final_particle)

@@ -393,6 +393,15 @@ TEST(Compress, GuardsKeepWhoItIsForHowAndAQuestionBeforeTheAddress) {
   EXPECT_EQ(compress_with_low("您有开通白条吗亲", {0, 1, 2, 2, 3, 3, 4, 5}, {0, 6, 7}), "有开通白条吗");
 }
 
+TEST(Compress, TheRecipientAfterAVerbAndWhoWillDoItStay) {
+  // 是|要|寄|给|我|的|吗: 给我 ends the clause before 的: without 我 it reads 寄给的吗.
+  EXPECT_EQ(compress_with_low("是要寄给我的吗", {0, 1, 2, 3, 4, 5, 6}, {3, 4}), "是要寄给我的吗");
+  // 会|给|您|寄|出: before a verb 给您 is a courtesy and may go.
+  EXPECT_EQ(compress_with_low("会给您寄出", {0, 1, 2, 3, 3}, {1, 2}), "会寄出");
+  // 那|我|来|联系: without 我 it is an order to the agent (来联系).
+  EXPECT_EQ(compress_with_low("那我来联系", {0, 1, 2, 3, 3}, {0, 1}), "我来联系");
+}
+
 TEST(Compress, WhoSaidItStaysWithSaid) {
   // 他|说|会|返回: without 他 the customer says it.
   EXPECT_EQ(compress_with_low("他说会返回", {0, 1, 2, 3, 3}, {0, 1}), "他说会返回");
