@@ -53,7 +53,7 @@ const std::vector<EmotionCue>& emotion_cues() {
       {"again", Language::zh, L"又(是|要|没|不|出|坏|来)", nullptr, Emotion::anger, kMild},
       {"repeated", Language::zh, L"(多次|好几次|几次了|好多次|[0-9一二三四五几]+遍了)", nullptr, Emotion::anger,
        kMild},
-      {"sudden_change", Language::zh, L"(怎么|咋)(?!样|办)" ZH_CLAUSE L"{1,8}(了|啦)", nullptr, Emotion::surprise, kMild},
+      {"sudden_change", Language::zh, L"(怎么|咋)(?!样|办|回事)" ZH_CLAUSE L"{1,8}(了|啦)", nullptr, Emotion::surprise, kMild},
       // "What use is it" asks in earnest (那个卡有什么用, 那保修卡有什么用): only its rhetorical forms are a
       // cue, the literary 有何用, "what use is it still", "what use was buying it", or an exclaimed one.
       {"pointless", Language::zh,
@@ -69,6 +69,15 @@ const std::vector<EmotionCue>& emotion_cues() {
       {"exclamation", Language::zh, L"^(天|天哪|天呐|天啊|我的天|我去|我靠)[!！。]*$", nullptr,
        Emotion::surprise, kMild},
       {"exasperated_marks", Language::zh, L"[?？][!！]|[!！][?？]", nullptr, Emotion::anger, kMild},
+      // "What is going on?" as a clause of its own (怎么回事, 冰糕放进去都化了 / 怎么回事), not asked about (知道怎么回事
+      // 就行了, 还是怎么回事, 是什么情况) or as "in what case" (什么情况下).
+      {"what_is_going_on", Language::zh,
+       L"(怎么回事|什么情况|啥情况)(啊|呀|呢|嘛|哦|了)?(?=[?？!！。.~～，,\\s]|$)", L"道还是么",
+       Emotion::anger, kMild},
+      // Dismay at what the agent says (没有看到有记录的呢 / 额不会吧): the whole turn.
+      {"dismay", Language::zh, L"^(额|呃|啊|哎|唉)?[，,]?不会吧[?？!！。.~～]*$", nullptr, Emotion::surprise, kMild},
+      // "Too un-…" (也太不科学了, 太不负责了): a complaint of degree.
+      {"too_un", Language::zh, L"太不" ZH_CLAUSE L"{1,4}(了|啦)", nullptr, Emotion::anger, kClear},
       // English.
       {"rhetorical", Language::en, L"\\b(why|how come)\\b[^.!?]{3,80}\\?", nullptr, Emotion::anger,
        kMild},

@@ -54,6 +54,10 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
       {"之前的问题还没解决啊?", "还没解决啊?", "cue:still_unsolved", Emotion::anger},
       {"都两天了", "都两天了", "cue:duration", Emotion::anger},
       {"聊了半天还是机器", "半天还", "cue:duration", Emotion::anger},
+      {"怎么回事", "怎么回事", "cue:what_is_going_on", Emotion::anger},
+      {"冰糕都化了，什么情况啊?", "什么情况啊", "cue:what_is_going_on", Emotion::anger},
+      {"额不会吧", "额不会吧", "cue:dismay", Emotion::surprise},
+      {"你们这个客服的入口也太不科学了", "太不科学了", "cue:too_un", Emotion::anger},
   };
   for (const Case& c : cases) {
     const auto ms = cues_in(c.text);
@@ -72,7 +76,11 @@ TEST(EmotionCues, ChineseLookAlikesAreNoCue) {
   // matter" a reassurance; "what is that card for" asks in earnest, and so does "how do I repay"
   // (怎么还款: 还 is "repay", not "still").
   for (const char* text : {"现在怎么样了", "那怎么办了", "这两天会到吗", "这都没关系的", "咋样了", "那个卡有什么用",
-                           "那保修卡有什么用", "白条怎么还款", "怎么还钱给你们"})
+                           "那保修卡有什么用", "白条怎么还款", "怎么还钱给你们",
+                           // Asked about, not exclaimed: "as long as I know what happened", "or what is it",
+                           // "in what case".
+                           "算了，知道怎么回事就行了", "是重新发了一个，还是怎么回事", "什么情况下配送能给你回应",
+                           "不会吧你们下午到"})
     EXPECT_TRUE(cues_in(text).empty()) << text;
 }
 
