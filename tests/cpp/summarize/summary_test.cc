@@ -218,14 +218,14 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheStrongestEmotion) {
 
   // Chinese: the clause between full-width commas, closed with 。 like every unit.
   auto zh = make_dialogue(
-      {{Speaker::customer, {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死我了，你们怎么回事？"}},
+      {{Speaker::customer, {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死我了，请帮我查一下。"}},
        {Speaker::agent, {"我马上为您查询物流。"}}});
   Prepared q = prepare(zh, lexicon());
   ASSERT_EQ(q.units.size(), 3u);
   o.emotion_constraint = true;
   EXPECT_EQ(decode(q, s, o).summary, "用户:我的快递三天没到，气死我了。");
   // A unit of one clause is kept whole; a clause must hold the mention after compression.
-  s.unit_text = {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死，你们怎么回事？",
+  s.unit_text = {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死，请帮我查一下。",
                  "我马上为您查询物流。"};
   Summary lost = decode(q, s, o);
   EXPECT_FALSE(lost.constraint_satisfied);  // compression removed 气死我了: no candidate is left
@@ -556,6 +556,26 @@ TEST(Summary, AReportedUnitsClauseKeepsItsLabelWhenItDoesNotNameItsSpeaker) {
   // The clause that names the customer stays a report.
   s.unit_text[2] = std::string("The customer finds this ridiculous") + kLongTail + "!";
   EXPECT_EQ(decode(p, s, o).summary, "The agent will resend it today. The customer finds this ridiculous.");
+}
+
+TEST(Summary, AReportAboutTheOtherPartyNamesWhoSaysIt) {
+  // The agent's "You can email our team" reported as "The customer can email the company's team" would
+  // read as the summary's own claim, and under the agent's label it would mix two voices.
+  auto d = make_dialogue({{Speaker::customer, {"Can I get an email of someone to take this further?"}},
+                          {Speaker::agent, {"You can email our customer services team here."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 2u);
+  UnitScores s;
+  s.salience = {0.5f, 1.0f};
+  s.unit_text = {"Can the customer get an email of someone to take this further?",
+                 "The customer can email the company's customer services team here."};
+  s.unit_reported = {0, 1};
+  DecodeOptions o;
+  o.max_sentences = 1;
+  o.redundancy = 0.0f;
+  const Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary, "The agent says the customer can email the company's customer services team here.");
+  EXPECT_EQ(out.summary.find("Agent:"), std::string::npos);
 }
 
 TEST(Summary, RedundancyAvoidsNearDuplicates) {
