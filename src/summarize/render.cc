@@ -246,16 +246,22 @@ bool is_question_tail(const std::string& text) { return is_question_tail(decoded
 bool is_question_tail(const std::vector<char32_t>& cps) {
   bool asks = false;
   int letters = 0;
+  std::u32string words;  // the letters, for the permission tails
   for (char32_t cp : cps) {
     if (text::is_space(cp)) continue;
     if (std::u32string_view(U"吗么呢嘛?？").find(cp) != std::u32string_view::npos) {
       asks = true;
     } else if (cp != U'吧' && cp != U'啊') {
-      return false;
+      words.push_back(cp);
+      continue;
     }
     ++letters;
   }
-  return asks && letters <= 3;
+  if (words.empty()) return asks && letters <= 3;
+  // "May I?": the statement before it asks for permission or confirmation (那我把退货申请取消 可以吗).
+  static constexpr std::u32string_view kPermission[] = {U"可以", U"行", U"好", U"能", U"对", U"是"};
+  const bool permission = std::find(std::begin(kPermission), std::end(kPermission), words) != std::end(kPermission);
+  return permission && asks && letters <= 3;
 }
 
 namespace {
@@ -324,11 +330,11 @@ bool continues_previous_tweet(const Prepared& p, std::size_t u) {
          leaves_sentence_open(p.unit_tokens[u - 1], unit.speaker == text::Speaker::agent);
 }
 
-bool asked_in_next_turn(const Prepared& p, std::size_t u) {
+bool asked_by_next_unit(const Prepared& p, std::size_t u) {
   if (p.lang != Lang::zh || u + 1 >= p.units.size()) return false;
   const Unit& here = p.units[u];
   const Unit& next = p.units[u + 1];
-  return next.speaker == here.speaker && next.turn != here.turn && is_question_tail(next.text);
+  return next.speaker == here.speaker && is_question_tail(next.text);
 }
 
 // Whether `next` is its speaker's next sentence after `prev`, no turn of the other speaker between.

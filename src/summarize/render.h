@@ -34,7 +34,8 @@ bool asks_without_mark(const std::vector<char32_t>& cps);  // of text already de
 std::string without_leading_marks(const std::string& text);
 
 // zh: whether a text is nothing but a question's tail: 吗, 么, 呢, 嘛 or a question mark, with at most
-// three code points in all ("吗?", "？"). CSDS customers send it as a turn of its own.
+// three code points in all ("吗?", "？"), or a request for permission or confirmation (可以吗, 行吗, 好吗,
+// 能吗, 对吗, 是吗, 可以么?). CSDS customers send it as a turn of its own, or after a space.
 bool is_question_tail(const std::string& text);
 bool is_question_tail(const std::vector<char32_t>& cps);  // of text already decoded (lossy)
 // English: whether unit u opens a tweet that goes on with the sentence the speaker's previous tweet (unit
@@ -43,9 +44,9 @@ bool is_question_tail(const std::vector<char32_t>& cps);  // of text already dec
 // what's on twitter) and…"): decoding shows it only after that tweet (Context::answers), and the
 // summary joins the two.
 bool continues_previous_tweet(const Prepared& p, std::size_t u);
-// Whether unit u's question came in the speaker's next turn, on its own ("这个手表二代的可以放副卡" then
-// "吗?"): the unit asks though its text does not.
-bool asked_in_next_turn(const Prepared& p, std::size_t u);
+// Whether unit u's question came in the speaker's next unit, on its own ("这个手表二代的可以放副卡" then
+// "吗?" as the next turn; "那我吧退货申请取消 可以吗" in one turn): the unit asks though its text does not.
+bool asked_by_next_unit(const Prepared& p, std::size_t u);
 
 // zh: a dangling condition: the text's last clause ends in 的话 ("如果是换货的话", "没有的话") with
 // nothing after it; its consequence came in a later turn, or never. Returns the byte offset where

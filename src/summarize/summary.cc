@@ -93,7 +93,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const auto ux = static_cast<std::size_t>(u);
     SummarySentence s;
     const bool question = render::ends_as_question(u == kept.clause_unit ? kept.clause_text : p.units[ux].text) ||
-                          (u != kept.clause_unit && render::asked_in_next_turn(p, ux));
+                          (u != kept.clause_unit && render::asked_by_next_unit(p, ux));
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
                               : u == verbatim       ? render::without_leading_marks(p.units[ux].text)
                                                     : c.rendered(ux);

@@ -7,6 +7,7 @@
 
 #include "kessel/error.h"
 #include "summarize/compress.h"
+#include "summarize/render.h"
 #include "test_dialogues.h"
 
 namespace kessel::summarize {
@@ -469,13 +470,25 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(decode(pt, s, o).summary, "用户:询问这个手表二代的可以放副卡。客服:不建议使用副卡。");
   o.report_questions = false;
   EXPECT_EQ(decode(pt, s, o).summary, "用户:这个手表二代的可以放副卡？客服:不建议使用副卡。");
+  o.report_questions = true;
+  // "May I?" after a space in the same turn makes the statement before it ask (it had read as done:
+  // 用户:退货申请取消。); the tail alone is never shown.
+  auto permission = make_dialogue({{Speaker::customer, {"那我把退货申请取消 ", "可以吗"}},
+                                   {Speaker::agent, {"目前操作不了了"}}});
+  Prepared pp = prepare(permission, lexicon());
+  ASSERT_EQ(pp.units.size(), 3u);
+  EXPECT_TRUE(render::is_question_tail(std::string("可以吗")));
+  EXPECT_TRUE(render::is_question_tail(std::string("行吗?")));
+  EXPECT_FALSE(render::is_question_tail(std::string("退吗")));
+  EXPECT_TRUE(render::asked_by_next_unit(pp, 0));
+  EXPECT_EQ(decode(pp, s, o).summary.find("用户:那我把退货申请取消。"), std::string::npos) << decode(pp, s, o).summary;
+  EXPECT_NE(decode(pp, s, o).summary.find("询问"), std::string::npos) << decode(pp, s, o).summary;
   // "And then?": a 呢 after 之后 / 然后 / 其他的 asks with no question word; a 呢 after a statement
   // only softens it.
   auto next = make_dialogue({{Speaker::customer, {"打开之后呢"}}, {Speaker::agent, {"这个没有办法修改呢"}}});
   Prepared pn = prepare(next, lexicon());
   s.salience = {1.0f, 0.9f};
   o.max_sentences = 2;
-  o.report_questions = true;
   EXPECT_EQ(decode(pn, s, o).summary, "用户:询问打开之后呢。客服:这个没有办法修改呢。");
 }
 
