@@ -11,6 +11,7 @@
 #include "summarize/compress.h"
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
+#include "summarize/reported_speech.h"
 #include "summarize/eaca_modality_norm.h"
 #include "summarize/safetensors.h"
 #include "util/splitmix.h"
@@ -511,7 +512,14 @@ void EacaModel::render(const Prepared& p, UnitScores& s) const {
     s.unit_reported.assign(p.units.size(), 0);
     for (std::size_t u = 0; u < p.units.size(); ++u) {
       bool reported = false;
-      s.unit_text.push_back(render_english(p.units[u], tokens[u], config_.reported_speech, &reported));
+      std::string text = render_english(p.units[u], tokens[u], config_.reported_speech, &reported);
+      // An order or a courtesy in the third person reads as the summary's own voice: shown in its
+      // speaker's words, under their label.
+      if (reported && reads_as_command(text)) {
+        text = render_english(p.units[u], tokens[u], false, nullptr);
+        reported = false;
+      }
+      s.unit_text.push_back(std::move(text));
       s.unit_reported[u] = reported;
     }
   }

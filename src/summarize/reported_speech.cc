@@ -251,4 +251,38 @@ bool names_a_speaker(std::string_view body) {
 }
 
 
+namespace {
+
+// The first word of `text` in lower case (letters and apostrophes), and where the text after it starts.
+std::string_view first_word(std::string_view text, std::size_t* after) {
+  std::size_t b = 0;
+  while (b < text.size() && !std::isalpha(static_cast<unsigned char>(text[b]))) ++b;
+  std::size_t e = b;
+  while (e < text.size() && (std::isalpha(static_cast<unsigned char>(text[e])) || text[e] == '\'')) ++e;
+  *after = e;
+  return text.substr(b, e - b);
+}
+
+}  // namespace
+
+bool reads_as_command(std::string_view body) {
+  static constexpr auto kCommands = std::to_array<std::string_view>(
+      {"let's", "lets", "let", "please", "pls", "plz", "do", "don't", "go", "reach", "be", "come", "thanks", "thank", "sorry",
+       "kindly", "dm", "follow", "try", "check", "feel", "just", "click", "tap", "send", "visit", "contact", "call",
+       "head", "keep", "make", "apologies"});
+  static constexpr auto kOpeners = std::to_array<std::string_view>({"if", "when", "once", "going", "in", "should"});
+  std::string lower(body);
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string_view rest(lower);
+  std::size_t after = 0;
+  std::string_view word = first_word(rest, &after);
+  // An opening condition or "Going forward," before the main clause: look past its comma.
+  if (contains(kOpeners, word)) {
+    const std::size_t comma = rest.find(',');
+    if (comma == std::string_view::npos) return false;
+    word = first_word(rest.substr(comma + 1), &after);
+  }
+  return contains(kCommands, word);
+}
+
 }  // namespace kessel::summarize

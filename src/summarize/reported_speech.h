@@ -105,5 +105,12 @@ bool opens_with_any(std::string_view body, std::initializer_list<std::string_vie
 // Whether a report refers to who speaks in the third person: "the customer", "the agent", or
 // they / them / their / theirs / themselves as words, in any case.
 bool names_a_speaker(std::string_view body);
+// Whether a report's main clause is an order, a wish or a courtesy (past an opening "If …," / "When
+// …," / "Going forward,"): it opens with let's, please, do, go, reach, be, thanks, sorry, kindly, DM,
+// try, ... ("Let's have the customer delete the Bluetooth profile", "Do let the agent know…", "Thanks
+// for reacting to the customer's main concern."). In the third person it reads as the summary's own
+// voice, and whose order or thanks it is gets lost: such a unit is shown in its speaker's words, under
+// their label (EacaModel::render).
+bool reads_as_command(std::string_view body);
 
 }  // namespace kessel::summarize

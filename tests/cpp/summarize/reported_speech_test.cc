@@ -177,6 +177,19 @@ TEST(ReportedSpeech, AnEmotionMentionIsNeverRewritten) {
   EXPECT_EQ(reported("I hate my phone", Speaker::customer, "hate"), "They hate their phone");
 }
 
+TEST(ReportedSpeech, OrdersWishesAndCourtesiesReadAsCommands) {
+  EXPECT_TRUE(reads_as_command("Let's have the customer delete the Bluetooth profile from both devices."));
+  EXPECT_TRUE(reads_as_command("Do let the agent know if any further assistance is needed."));
+  EXPECT_TRUE(reads_as_command("Thanks for reacting to the customer's main concern."));
+  EXPECT_TRUE(reads_as_command("If that issue happens again, go ahead and reach out to the agent in DM."));
+  EXPECT_TRUE(reads_as_command("Going forward, reach out to the agent in DM using the link below."));
+  EXPECT_TRUE(reads_as_command("Please be assured the agent is doing all they can."));
+  EXPECT_FALSE(reads_as_command("The customer was charged twice."));
+  EXPECT_FALSE(reads_as_command("Amazon without warning canceled the customer's Xbox one x order."));
+  EXPECT_FALSE(reads_as_command("If the customer is a delivery pass holder they are available 4 weeks ahead."));
+  EXPECT_FALSE(reads_as_command(""));
+}
+
 TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   auto d = testing::make_dialogue({{Speaker::customer, {"@AppleSupport I was charged twice https://t.co/x"}},
                                    {Speaker::agent, {"@jane Hi there, please DM us your email ^XS"}},
