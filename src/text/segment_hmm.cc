@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <span>
 
 #include "kessel/hmm.h"
@@ -55,11 +56,16 @@ void best_path(std::int32_t* states, const CharHmm& hmm, const char32_t* cps, st
     return static_cast<std::int32_t>(std::lower_bound(chars.begin(), chars.end(), c) -
                                      chars.begin());
   };
-  const std::size_t D = chars.size(), K = D + 1;       // characters, the last position
-  std::vector<double> emissions(kHmmStates * K, 0.0);  // [S, K]
+  const std::size_t D = chars.size(), K = D + 1;  // characters, the last position
+  const std::size_t S = kHmmStates;
+  // One buffer: emissions [S, K], their logs [K, S], log_b and delta [T, S].
+  std::vector<double> work(2 * S * K + 2 * T * S, 0.0);
+  double* emissions = work.data();
+  double* log_emission = emissions + S * K;
+  const std::span<double> log_b(log_emission + K * S, T * S), delta(log_b.data() + T * S, T * S);
   double max_sum = 0.0;
   for (int st = 0; st < kHmmStates; ++st) {
-    double* row = emissions.data() + st * K;
+    double* row = emissions + st * K;
     for (std::size_t k = 0; k < D; ++k) {
       const double p = hmm.emission(chars[k])[st];
       row[k] = p > 0.0 ? p : kUnseenEmission;
@@ -77,16 +83,17 @@ void best_path(std::int32_t* states, const CharHmm& hmm, const char32_t* cps, st
   // The emission logs, symbol-major [K, S] as hmm::viterbi's tables hold them. The start and
   // transition logs were made once (CharHmm::logs): the run's model is never built, validated and
   // logged as a whole.
-  std::vector<double> log_emission(K * kHmmStates);
-  for (int st = 0; st < kHmmStates; ++st) {
-    const double* row = emissions.data() + st * K;
+  // A zero (the last position outside the states a path may end in) is log(0) = -inf without the
+  // library's pole-error path.
+  constexpr double kLogZero = -std::numeric_limits<double>::infinity();
+  for (std::size_t st = 0; st < S; ++st) {
+    const double* row = emissions + st * K;
     for (std::size_t k = 0; k < K; ++k)
-      log_emission[k * kHmmStates + st] = std::log(row[k] * scale);
+      log_emission[k * S + st] = row[k] > 0.0 ? std::log(row[k] * scale) : kLogZero;
   }
-  std::vector<double> log_b(T * kHmmStates), delta(T * kHmmStates);
   for (std::size_t i = 0; i < T; ++i) {
     const std::size_t k = i + 1 < T ? static_cast<std::size_t>(symbol(cps[i])) : D;
-    std::copy_n(log_emission.data() + k * kHmmStates, kHmmStates, log_b.data() + i * kHmmStates);
+    std::copy_n(log_emission + k * S, S, log_b.data() + i * S);
   }
   hmm::viterbi(std::span<std::int32_t>(states, T), delta, hmm.logs, log_b);
 }
