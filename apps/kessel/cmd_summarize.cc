@@ -146,7 +146,8 @@ void summarize_block(const SummarizeOptions& o, const summarize::Summarizer& sum
     counts.unsatisfied += s.constraint_satisfied ? 0 : 1;
     counts.unsupported += static_cast<std::int64_t>(s.unsupported_languages.size());
     if (o.pretty) print_pretty(out, p, s);
-    else out << summarize::summary_to_json(p, s, o.explain ? &scores : nullptr).dump() << '\n';
+    else if (!o.explain) out << summarize::summary_json_text(p, s) << '\n';
+    else out << summarize::summary_to_json(p, s, &scores).dump() << '\n';
     if (!o.html.empty()) report.add(p, s, scores);
     progress.update(++counts.done + counts.skipped_records);
   }

@@ -1,8 +1,10 @@
-// The compute of `kessel serve`: `workers` long-lived compute threads, fed by a bounded queue. The
-// I/O threads (one per connection) read and write; a request's summaries run as jobs on the
-// compute threads, whose caches, malloc arenas and per-thread summarizer state stay warm, while the
-// I/O thread waits for its job. At most `queue` new jobs wait (503 beyond); a job still queued at
-// its deadline is not run (504).
+// The compute of `kessel serve`: `workers` places, held by long-lived compute threads fed by a
+// bounded queue. The I/O threads (one per connection) read and write; a request's summaries run as
+// jobs on the compute threads, whose caches, malloc arenas and per-thread summarizer state stay
+// warm, while the I/O thread waits for its job. When a place is free and no job waits, the I/O
+// thread runs its job itself: handing it over would cost a wake-up each way and overtake nobody.
+// At most `workers` jobs run at once; at most `queue` new jobs wait (503 beyond); a job still
+// queued at its deadline is not run (504).
 #pragma once
 
 #include <chrono>
@@ -10,6 +12,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -26,7 +29,8 @@ class ComputePool {
   ComputePool(const ComputePool&) = delete;
   ComputePool& operator=(const ComputePool&) = delete;
 
-  // Runs `job` on a compute thread and waits for it; an exception of the job is rethrown here.
+  // Runs `job` here (a free place, no job waiting) or on a compute thread, waiting for it; an
+  // exception of the job is rethrown here.
   // queue_full at once when `queue` jobs already wait; deadline when the job is still queued at
   // `deadline` (it is then never run). A `continuation` (the next part of a reply already started)
   // goes to the front of the queue and is never refused for a full queue.
@@ -42,14 +46,16 @@ class ComputePool {
     Clock::time_point deadline;
     State state = State::queued;
     std::exception_ptr error;
-    std::condition_variable finished;
+    std::condition_variable finished;  // notified outside the lock: the Job is shared
   };
   void serve();
+  void run_here(const std::function<void()>& fn);
 
+  const int workers_;
   const int queue_;
   mutable std::mutex mutex_;
   std::condition_variable work_;
-  std::deque<Job*> jobs_;  // oldest first, continuations ahead
+  std::deque<std::shared_ptr<Job>> jobs_;  // oldest first, continuations ahead
   int running_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;

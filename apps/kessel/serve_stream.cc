@@ -77,10 +77,15 @@ void SummaryStream::append_next_record() {
   check_deadline(deadline_);
   std::string mismatch;
   const summarize::Summarized r = summarize_counted(input_.dialogues[next_++], state_, mismatch, explain_);
-  nlohmann::json record =
-      summarize::summary_to_json(r.prepared, r.summary, explain_ ? &r.scores : nullptr);
-  if (!mismatch.empty()) record["warnings"] = {mismatch};
-  std::string line = record.dump();
+  std::string line;
+  if (!explain_ && mismatch.empty()) {
+    line = summarize::summary_json_text(r.prepared, r.summary);  // the tree's bytes, without the tree
+  } else {
+    nlohmann::json record =
+        summarize::summary_to_json(r.prepared, r.summary, explain_ ? &r.scores : nullptr);
+    if (!mismatch.empty()) record["warnings"] = {mismatch};
+    line = record.dump();
+  }
   line += '\n';
   check_response_size(bytes_ + line.size(), state_);  // out_ holds only records within the cap
   bytes_ += line.size();

@@ -123,6 +123,26 @@ struct ViterbiResult {
 std::vector<ViterbiResult> viterbi(const Model& model, std::span<const SequenceView> seqs,
                                    int threads = 0);
 
+// ---- Viterbi over prebuilt logs -----------------------------------------------------------------
+// A model's start and transition logs, made and checked once, for decoding many sequences whose
+// emission logs the caller makes itself: a model whose emission table changes with each sequence
+// (the segmenter's runs of unknown characters) is then not built, validated and logged again for
+// each.
+struct TransitionLogs {
+  Index n_states = 0;               // S
+  std::vector<double> log_start;    // [S]
+  std::vector<double> log_trans;    // [S, S]  log A[i, j]
+  std::vector<double> log_trans_t;  // [S, S]  log A[j, i]
+};
+// start [S], transitions [S, S], checked as Model::validate checks them (InvalidArgument).
+TransitionLogs transition_logs(std::span<const double> start, std::span<const double> transitions);
+// viterbi(path, model, seq) from log_b [T, S], log b_s(x_t), with T = path.size(): the same path
+// and score when log_b holds the logs of the model's emissions along seq (test
+// Viterbi.OverPrebuiltLogsMatchesTheModelsViterbi). delta: [T, S] scratch. InvalidArgument on
+// sizes that disagree, a NaN in log_b, or when every path has probability 0.
+double viterbi(std::span<std::int32_t> path, std::span<double> delta, const TransitionLogs& logs,
+               std::span<const double> log_b);
+
 // ---- Baum–Welch ------------------------------------------------------------------------------------
 struct FitOptions {
   int max_iter = 100;          // M-steps at most

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 
@@ -82,16 +83,38 @@ namespace {
 
 // One pass over a contiguous tensor; names the first non-finite element. Returns max |x|. The
 // shape is written out only for the message: as a string made on every call it was a tenth of a
-// small call's validation (an EACA layer attends over a dozen units).
+// small call's validation (an EACA layer attends over a dozen units). No branch per element (a test
+// and a possible throw per element were 0.8% of a server's EACA request): kLanes running maxima,
+// exact in any order, and a NaN fails `a <= kMax` as an infinity does; only a tensor that fails is
+// scanned again, for the first bad element's index.
 double check_finite(const float* x, Index n, const char* name, const char* shape_letters,
                     std::span<const Index> shape) {
-  float amax = 0.0f;
-  for (Index e = 0; e < n; ++e) {
-    KESSEL_CHECK_ARG(std::isfinite(x[e]), "attention: ", name, "[", e, "] is ", x[e],
-                     " (flat index into ", name, " ", shape_letters, " = ", shape_string(shape),
-                     "); inputs must be finite");
-    amax = std::max(amax, std::fabs(x[e]));
+  constexpr Index kLanes = 8;
+  constexpr float kMax = std::numeric_limits<float>::max();
+  float lane_max[kLanes] = {};
+  bool finite = true;
+  Index e = 0;
+  for (; e + kLanes <= n; e += kLanes) {
+    for (Index l = 0; l < kLanes; ++l) {
+      const float a = std::fabs(x[e + l]);
+      finite &= a <= kMax;
+      lane_max[l] = std::max(lane_max[l], a);
+    }
   }
+  for (; e < n; ++e) {
+    const float a = std::fabs(x[e]);
+    finite &= a <= kMax;
+    lane_max[0] = std::max(lane_max[0], a);
+  }
+  if (!finite) {
+    for (e = 0; e < n; ++e) {
+      KESSEL_CHECK_ARG(std::isfinite(x[e]), "attention: ", name, "[", e, "] is ", x[e],
+                       " (flat index into ", name, " ", shape_letters, " = ", shape_string(shape),
+                       "); inputs must be finite");
+    }
+  }
+  float amax = 0.0f;
+  for (float m : lane_max) amax = std::max(amax, m);
   return amax;
 }
 

@@ -75,5 +75,10 @@ double backward_log(double* log_beta, const Tables& tab, const double* log_b, In
 // Viterbi from log_b; path [T], delta [T, S] scratch; returns log p(x, path).
 double viterbi(std::int32_t* path, double* delta, const HmmKernels& k, const Tables& tab,
                const double* log_b, Index T);
+// The same from the start and transition logs alone (log_start [S], log_trans and log_trans_t
+// [S, S]), as Tables holds them.
+double viterbi(std::int32_t* path, double* delta, const HmmKernels& k, Index S,
+               const double* log_start, const double* log_trans, const double* log_trans_t,
+               const double* log_b, Index T);
 
 }  // namespace kessel::hmm::detail

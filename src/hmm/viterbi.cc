@@ -21,11 +21,15 @@ namespace detail {
 // the same log_b (Gaussian log-densities themselves differ in the last bits across variants).
 double viterbi(std::int32_t* path, double* delta, const HmmKernels& k, const Tables& tab,
                const double* log_b, Index T) {
+  return viterbi(path, delta, k, tab.S, tab.log_start.data(), tab.log_trans.data(),
+                 tab.log_trans_t.data(), log_b, T);
+}
+
+double viterbi(std::int32_t* path, double* delta, const HmmKernels& k, Index S,
+               const double* log_start, const double* log_trans, const double* log_trans_t,
+               const double* log_b, Index T) {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-  const Index S = tab.S;
-  const double* log_trans = tab.log_trans.data();
-  const double* log_trans_t = tab.log_trans_t.data();
-  for (Index s = 0; s < S; ++s) delta[s] = tab.log_start[s] + log_b[s];
+  for (Index s = 0; s < S; ++s) delta[s] = log_start[s] + log_b[s];
   for (Index t = 1; t < T; ++t) {
     k.max_plus_step(delta + t * S, delta + (t - 1) * S, log_trans, log_trans_t, log_b + t * S, S);
   }
@@ -77,6 +81,45 @@ double viterbi(std::span<std::int32_t> path, const Model& model, SequenceView se
   detail::emission_log_prob(ws.log_b.data(), k, tab, seq);
   const double score =
       detail::viterbi(path.data(), ws.alpha.data(), k, tab, ws.log_b.data(), seq.length);
+  check_finite_score(score, where, 0);
+  return score;
+}
+
+TransitionLogs transition_logs(std::span<const double> start, std::span<const double> transitions) {
+  // Checked and logged as a model's are: a categorical model of these whose one symbol every state
+  // emits surely.
+  Model m;
+  m.type = EmissionType::categorical;
+  m.n_states = static_cast<Index>(start.size());
+  m.n_symbols = 1;
+  m.start.assign(start.begin(), start.end());
+  m.transitions.assign(transitions.begin(), transitions.end());
+  m.emissions.assign(start.size(), 1.0);
+  m.validate("hmm::transition_logs");
+  detail::Tables tab = detail::make_tables(m);
+  return {tab.S, std::move(tab.log_start), std::move(tab.log_trans), std::move(tab.log_trans_t)};
+}
+
+double viterbi(std::span<std::int32_t> path, std::span<double> delta, const TransitionLogs& logs,
+               std::span<const double> log_b) {
+  const char* where = "hmm::viterbi";
+  const Index S = logs.n_states, T = static_cast<Index>(path.size());
+  KESSEL_CHECK_ARG(S >= 1 && static_cast<Index>(logs.log_start.size()) == S &&
+                       static_cast<Index>(logs.log_trans.size()) == S * S &&
+                       static_cast<Index>(logs.log_trans_t.size()) == S * S,
+                   where, ": the transition logs are not those of an S=", S,
+                   "-state model (make them with transition_logs)");
+  KESSEL_CHECK_ARG(T >= 1, where, ": the sequence is empty (T=", T, ")");
+  KESSEL_CHECK_ARG(static_cast<Index>(log_b.size()) == T * S, where, ": log_b has ", log_b.size(),
+                   " entries, expected T*S=", T * S);
+  KESSEL_CHECK_ARG(static_cast<Index>(delta.size()) >= T * S, where, ": delta has ", delta.size(),
+                   " entries, expected at least T*S=", T * S);
+  for (Index i = 0; i < T * S; ++i) {
+    KESSEL_CHECK_ARG(!std::isnan(log_b[i]), where, ": log_b[", i / S, ", ", i % S, "] is NaN");
+  }
+  const double score =
+      detail::viterbi(path.data(), delta.data(), detail::active_kernels(), S, logs.log_start.data(),
+                      logs.log_trans.data(), logs.log_trans_t.data(), log_b.data(), T);
   check_finite_score(score, where, 0);
   return score;
 }

@@ -8,7 +8,6 @@
 #include <initializer_list>
 #include <iterator>
 #include <string_view>
-#include <unordered_map>
 
 #include "kessel/error.h"
 #include "kessel/text/rouge.h"
@@ -17,6 +16,7 @@
 #include "summarize/faith_cues.h"
 #include "summarize/zh_questions.h"
 #include "util/splitmix.h"
+#include "util/string_ids.h"
 
 namespace kessel::summarize {
 
@@ -397,7 +397,9 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
   std::vector<UnitTokens> out = unit_tokens(p);
   // Dialogue-level context: in how many units each form occurs, per speaker. Forms are numbered in
   // the dialogue, so that each token's counts are an index away.
-  std::unordered_map<std::string_view, int> form_ids;
+  std::size_t tokens = 0;
+  for (const auto& ut : out) tokens += ut.tokens.size();
+  util::StringIds form_ids(tokens);
   std::vector<std::vector<int>> token_forms(p.units.size());
   std::vector<int> customer_units, agent_units;  // by form id
   std::vector<int> last_unit;                    // by form id: the last unit it occurred in
@@ -405,8 +407,7 @@ std::vector<UnitTokens> compress_features(const Prepared& p, int buckets) {
     std::vector<int>& ids = token_forms[u];
     ids.reserve(out[u].tokens.size());
     for (const auto& t : out[u].tokens) {
-      const auto [at, fresh] = form_ids.emplace(form_of(t), static_cast<int>(form_ids.size()));
-      ids.push_back(at->second);
+      ids.push_back(form_ids.insert(form_of(t)).first);
     }
     customer_units.resize(form_ids.size(), 0);
     agent_units.resize(form_ids.size(), 0);

@@ -5,12 +5,12 @@
 #include <numbers>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
 #include "kessel/error.h"
 #include "kessel/text/tokenize.h"
 #include "kessel/text/utf8.h"
+#include "util/string_ids.h"
 
 namespace kessel::summarize {
 
@@ -91,7 +91,9 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
   // (token id, count) pairs, in the order the ids first occur in it. A flat list instead of a hash
   // map per unit (a node allocated per distinct token); the counts are small integers, so the sums
   // over them below are exact, and the same, in any order.
-  std::unordered_map<std::string_view, int> vocab;  // views of p.unit_tokens
+  std::size_t tokens = 0;
+  for (const auto& unit : p.unit_tokens) tokens += unit.size();
+  util::StringIds vocab(tokens);  // views of p.unit_tokens
   std::vector<std::vector<std::pair<int, float>>> counts(static_cast<std::size_t>(U));
   std::vector<float> total;          // dialogue-wide counts per token
   std::vector<int> df;               // units containing the token
@@ -116,19 +118,19 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
     for (const auto& t : tokens) {
       if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder) number = true;
       if (text::is_punctuation(t)) continue;
-      auto [it, inserted] = vocab.emplace(t.lower, static_cast<int>(vocab.size()));
+      const auto [vocab_id, inserted] = vocab.insert(t.lower);
       if (inserted) {
         total.push_back(0.0f);
         df.push_back(0);
         last_unit.push_back(-1);
         pair_at.push_back(0);
       }
-      const auto id = static_cast<std::size_t>(it->second);
+      const auto id = static_cast<std::size_t>(vocab_id);
       auto& mine = counts[static_cast<std::size_t>(u)];
       if (last_unit[id] != u) {  // the token's first occurrence in this unit
         last_unit[id] = u;
         pair_at[id] = mine.size();
-        mine.emplace_back(it->second, 0.0f);
+        mine.emplace_back(vocab_id, 0.0f);
         ++df[id];
       }
       mine[pair_at[id]].second += 1.0f;

@@ -6,9 +6,11 @@
 // on the path and nothing else matters; jieba's tie rule (max((score, state)): the later letter,
 // S > M > E > B) then decides. Two parts reproduce that:
 //   - the finite part is kessel::hmm::viterbi on a categorical model of the run: the symbols
-//     are the run's distinct characters, one for its last position (probability 0 outside the
-//     states the path may end in: E and S, as jieba ends), and a "rest" symbol that takes each
-//     row's remaining mass (jieba's emission rows are not distributions over a run's characters).
+//     are the run's distinct characters and one for its last position (probability 0 outside the
+//     states the path may end in: E and S, as jieba ends); a "rest" symbol would take each row's
+//     remaining mass (jieba's emission rows are not distributions over a run's characters), but
+//     it is never emitted, so only the logs of the others are made (hmm::viterbi over prebuilt
+//     logs, the start and transition logs made once with the tables).
 //     Start and transitions are jieba's, exp'd; the zero transitions are finalseg's PrevStatus
 //     limits. States are numbered S, M, E, B, so hmm's ties (lowest index) fall as jieba's (latest
 //     letter). A missing emission gets kUnseenEmission, which puts those paths last as long as a
@@ -21,6 +23,9 @@
 // -690.8.
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
+#include <span>
 
 #include "kessel/hmm.h"
 #include "text/segment_tables.h"
@@ -51,11 +56,16 @@ void best_path(std::int32_t* states, const CharHmm& hmm, const char32_t* cps, st
     return static_cast<std::int32_t>(std::lower_bound(chars.begin(), chars.end(), c) -
                                      chars.begin());
   };
-  const std::size_t D = chars.size(), K = D + 2;  // characters, the last position, rest
-  std::vector<double> emissions(kHmmStates * K, 0.0);
+  const std::size_t D = chars.size(), K = D + 1;  // characters, the last position
+  const std::size_t S = kHmmStates;
+  // One buffer: emissions [S, K], their logs [K, S], log_b and delta [T, S].
+  std::vector<double> work(2 * S * K + 2 * T * S, 0.0);
+  double* emissions = work.data();
+  double* log_emission = emissions + S * K;
+  const std::span<double> log_b(log_emission + K * S, T * S), delta(log_b.data() + T * S, T * S);
   double max_sum = 0.0;
   for (int st = 0; st < kHmmStates; ++st) {
-    double* row = emissions.data() + st * K;
+    double* row = emissions + st * K;
     for (std::size_t k = 0; k < D; ++k) {
       const double p = hmm.emission(chars[k])[st];
       row[k] = p > 0.0 ? p : kUnseenEmission;
@@ -65,30 +75,27 @@ void best_path(std::int32_t* states, const CharHmm& hmm, const char32_t* cps, st
     for (std::size_t k = 0; k <= D; ++k) sum += row[k];
     max_sum = std::max(max_sum, sum);
   }
-  // Dividing every emission by one power of two shifts every path's score by the same amount.
+  // Dividing every emission by one power of two shifts every path's score by the same amount (to
+  // at most 1/2 a row, which left room for the "rest" symbol; kept, so that the logs, and the ties
+  // they decide, are the bits they were).
   double scale = 1.0;
   while (max_sum * scale > 0.5) scale *= 0.5;
-  for (int st = 0; st < kHmmStates; ++st) {
-    double* row = emissions.data() + st * K;
-    double sum = 0.0;
-    for (std::size_t k = 0; k <= D; ++k) sum += row[k] *= scale;
-    row[D + 1] = 1.0 - sum;
+  // The emission logs, symbol-major [K, S] as hmm::viterbi's tables hold them. The start and
+  // transition logs were made once (CharHmm::logs): the run's model is never built, validated and
+  // logged as a whole.
+  // A zero (the last position outside the states a path may end in) is log(0) = -inf without the
+  // library's pole-error path.
+  constexpr double kLogZero = -std::numeric_limits<double>::infinity();
+  for (std::size_t st = 0; st < S; ++st) {
+    const double* row = emissions + st * K;
+    for (std::size_t k = 0; k < K; ++k)
+      log_emission[k * S + st] = row[k] > 0.0 ? std::log(row[k] * scale) : kLogZero;
   }
-  std::vector<std::int32_t> symbols(T);
-  for (std::size_t i = 0; i + 1 < T; ++i) symbols[i] = symbol(cps[i]);
-  symbols[T - 1] = static_cast<std::int32_t>(D);
-  // Filled in directly rather than through Model::categorical, which validates the model as
-  // hmm::viterbi does again below: once is enough, and it is made for every run of unknown
-  // characters (the second validation was 0.4% of a zh summary).
-  hmm::Model model;
-  model.type = hmm::EmissionType::categorical;
-  model.n_states = kHmmStates;
-  model.n_symbols = static_cast<Index>(K);
-  model.start.assign(hmm.start.begin(), hmm.start.end());
-  model.transitions.assign(hmm.trans.begin(), hmm.trans.end());
-  model.emissions = std::move(emissions);
-  hmm::viterbi(std::span<std::int32_t>(states, T), model,
-               {symbols.data(), nullptr, static_cast<Index>(T)});
+  for (std::size_t i = 0; i < T; ++i) {
+    const std::size_t k = i + 1 < T ? static_cast<std::size_t>(symbol(cps[i])) : D;
+    std::copy_n(log_emission + k * S, S, log_b.data() + i * S);
+  }
+  hmm::viterbi(std::span<std::int32_t>(states, T), delta, hmm.logs, log_b);
 }
 
 }  // namespace

@@ -343,6 +343,8 @@ void set_hmm_trans(CharHmm& hmm, std::string_view text, const std::string& file)
   });
 }
 
+void finish_hmm(CharHmm& hmm) { hmm.logs = hmm::transition_logs(hmm.start, hmm.trans); }
+
 void set_hmm_emit(CharHmm& hmm, std::string_view text, const std::string& file) {
   const PyLiteral p = parse_py_assignment(text, file, "P");
   std::fill(hmm.emit.begin(), hmm.emit.end(), 0.0);
@@ -389,6 +391,7 @@ SegmentTables load_jieba_tables(const std::string& jieba_dir) {
   set_hmm_start(t.hmm, read_whole_file(start), start);
   set_hmm_trans(t.hmm, read_whole_file(trans), trans);
   set_hmm_emit(t.hmm, read_whole_file(emit), emit);
+  finish_hmm(t.hmm);
   return t;
 }
 
@@ -417,6 +420,7 @@ SegmentTables builtin_tables() {
           std::exp(e.log_centi[j] / 100.0);
     }
   }
+  finish_hmm(t.hmm);
   return t;
 }
 

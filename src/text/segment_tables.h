@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kessel/hmm.h"
+
 namespace kessel::text::detail {
 
 // Every word of dict.txt and every prefix of one, as a trie: node 0 is the root, a node exists
@@ -80,6 +82,7 @@ struct CharHmm {
   std::array<double, kHmmStates> start{};
   std::array<double, kHmmStates * kHmmStates> trans{};  // [from * 4 + to]
   std::vector<double> emit;  // [(c - kFirst) * 4 + state], 0 when jieba has no entry
+  hmm::TransitionLogs logs;  // of start and trans, made once by finish_hmm for every run's Viterbi
   CharHmm() : emit(static_cast<std::size_t>(kLast - kFirst + 1) * kHmmStates, 0.0) {}
   const double* emission(char32_t c) const { return &emit[(c - kFirst) * kHmmStates]; }
 };
@@ -100,6 +103,8 @@ void finish_dictionary(SegmentTables& tables);
 void set_hmm_start(CharHmm& hmm, std::string_view text, const std::string& file);
 void set_hmm_trans(CharHmm& hmm, std::string_view text, const std::string& file);
 void set_hmm_emit(CharHmm& hmm, std::string_view text, const std::string& file);
+// Makes hmm.logs once start and trans are set.
+void finish_hmm(CharHmm& hmm);
 
 // finalseg's B/M/E/S path for the Han run cps[0, T), T >= 1, into states[0, T) (segment_hmm.cc).
 void hmm_states(std::vector<std::int32_t>& states, const CharHmm& hmm, const char32_t* cps,

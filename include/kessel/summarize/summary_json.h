@@ -16,4 +16,10 @@ namespace kessel::summarize {
 // {"units": [{"turn", "text"}], "queries": [unit], "weights": [[...]]}, else "attention_omitted".
 nlohmann::json summary_to_json(const Prepared& p, const Summary& s, const UnitScores* explain);
 
+// summary_to_json(p, s, nullptr).dump(), written without the tree (a map node and a string per key
+// and value): the same bytes, keys in the tree's sorted order, numbers through nlohmann's own
+// to_chars, strings escaped as dump() escapes them (test SummaryJson.TextMatchesTheTreesDump). A
+// string that is not valid UTF-8 goes through the tree, which throws dump()'s type_error 316.
+std::string summary_json_text(const Prepared& p, const Summary& s);
+
 }  // namespace kessel::summarize

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
+#include <string>
 
 #include "hmm/reference.h"
 #include "hmm_fixtures.h"
@@ -141,6 +143,64 @@ TEST(HmmKernels, ViterbiMatchesReferenceAroundLaneWidths) {
       EXPECT_EQ(path, path_ref) << cpu_variant() << " S=" << S;
     }
   }
+}
+
+// viterbi over prebuilt start and transition logs, given the emission logs, against the model's own
+// viterbi (its reference): the same path and the same score bits, on odd sizes, Gaussian and
+// categorical models, and a sparse model with tied rows (zero starts and transitions, as the
+// segmenter's B/M/E/S model has, where ties decide the path).
+TEST(Viterbi, OverPrebuiltLogsMatchesTheModelsViterbi) {
+  auto check = [](const Model& m, const SequenceView& x, const std::string& what) {
+    const Index S = m.n_states, T = x.length;
+    std::vector<double> lb(T * S), delta(T * S);
+    emission_log_prob(lb, m, x);
+    std::vector<std::int32_t> path(T), path_ref(T);
+    const double score_ref = viterbi(path_ref, m, x);
+    const TransitionLogs logs = transition_logs(m.start, m.transitions);
+    EXPECT_EQ(viterbi(path, delta, logs, lb), score_ref) << cpu_variant() << " " << what;
+    EXPECT_EQ(path, path_ref) << cpu_variant() << " " << what;
+  };
+  for (Index S : {1, 3, 4, 7, 13, 33}) {
+    for (Index T : {1, 7, 129}) {
+      for (int kind = 0; kind < 2; ++kind) {
+        const Model m =
+            kind == 0 ? random_categorical(S * 31 + T, S, 5) : random_gaussian(S * 37 + T, S, 3);
+        check(
+            m, sample(m, 1, T, S + T)[0].view(),
+            "S=" + std::to_string(S) + " T=" + std::to_string(T) + " kind=" + std::to_string(kind));
+      }
+    }
+  }
+  // S M E B as the segmenter numbers them: S/E go to S or B, B/M to M or E; every emission row the
+  // same, so only the start, the transitions and the ties choose.
+  const Model bmes =
+      Model::categorical({0.5, 0.0, 0.0, 0.5},
+                         {0.5, 0.0, 0.0, 0.5,  //
+                          0.0, 0.5, 0.5, 0.0,  //
+                          0.5, 0.0, 0.0, 0.5,  //
+                          0.0, 0.5, 0.5, 0.0},
+                         {0.25, 0.25, 0.5, 0.25, 0.25, 0.5, 0.25, 0.25, 0.5, 0.25, 0.25, 0.5});
+  for (Index T : {1, 2, 5, 8}) {
+    std::vector<std::int32_t> symbols(T);
+    for (Index t = 0; t < T; ++t) symbols[t] = static_cast<std::int32_t>(t % 3);
+    check(bmes, {symbols.data(), nullptr, T}, "bmes T=" + std::to_string(T));
+  }
+}
+
+TEST(Viterbi, OverPrebuiltLogsChecksItsArguments) {
+  const Model m = random_categorical(5, 3, 4);
+  const TransitionLogs logs = transition_logs(m.start, m.transitions);
+  std::vector<std::int32_t> path(4);
+  std::vector<double> lb(4 * 3, -1.0), delta(4 * 3);
+  EXPECT_THROW(viterbi(path, delta, logs, std::span<const double>(lb).first(11)), InvalidArgument);
+  EXPECT_THROW(viterbi(path, std::span<double>(delta).first(11), logs, lb), InvalidArgument);
+  std::vector<double> impossible(4 * 3, -std::numeric_limits<double>::infinity());
+  EXPECT_THROW(viterbi(path, delta, logs, impossible), InvalidArgument);
+  lb[5] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(viterbi(path, delta, logs, lb), InvalidArgument);
+  EXPECT_THROW(transition_logs(m.start, std::span<const double>(m.transitions).first(8)),
+               InvalidArgument);
+  EXPECT_THROW(transition_logs(std::vector<double>{0.5, 0.6, 0.0}, m.transitions), InvalidArgument);
 }
 
 TEST(HmmKernels, BatchResultsAreIdenticalForAnyThreadCount) {
