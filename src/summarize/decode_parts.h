@@ -130,9 +130,18 @@ void drop_unasked_answers(const Context& c, std::vector<int>& units);
 // and answers it best (zh_question::answers_polar), the earliest among equals. -1 when none.
 inline constexpr int kAnswerReach = 4, kDirectAnswerChars = 30;
 int direct_answer(const Context& c, std::size_t q);
+// The customer's reply to agent question q when `units` shows none: the customer's first unit among the
+// next kAnswerReach, before the agent asks again, when it is selectable, asks nothing and is short (zh: kDirectAnswerChars code points as rendered; en:
+// kReplyWordsEn words). -1 otherwise. "Agent: To confirm, the issue is not happening now after
+// restarting the iPhone?" followed by the agent's next message read as if the restart had worked; the
+// customer had answered "As I said I can't recreate the scenario but it happens once every week or so".
+inline constexpr int kReplyWordsEn = 30;
+int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units);
+
 // Adds to `units` the direct answer of each selected customer question that lacks it, so that another
 // agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
-// where the answer was 是的). With skip_fillers only (the baselines show what they select).
+// where the answer was 是的), and the customer's reply to each selected agent question that lacks one
+// (customer_reply). With skip_fillers only (the baselines show what they select).
 void add_direct_answers(const Context& c, std::vector<int>& units);
 
 // Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),

@@ -426,12 +426,53 @@ int direct_answer(const Context& c, std::size_t q) {
   return best;
 }
 
+// Whether a text is nothing but placeholders ([订单编号], [数字]), marks and spaces.
+bool only_placeholders(std::string_view text) {
+  bool any = false;
+  for (std::size_t at = 0; at < text.size();) {
+    const char32_t cp = text::next_code_point(text, &at);
+    if (cp == U'[') {
+      const std::size_t close = text.find(']', at);
+      if (close == std::string_view::npos) return false;
+      at = close + 1;
+      any = true;
+    } else if (!text::is_space(cp) && !render::is_terminal_punct(cp) && cp != U'，' && cp != U',') {
+      return false;
+    }
+  }
+  return any;
+}
+
+int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.units[q].speaker != text::Speaker::agent || !asks(c, q)) return -1;
+  auto shown = [&](std::size_t v) { return std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end(); };
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::agent) {
+      if (asks(c, v)) return -1;  // asked again: what follows answers that
+      continue;
+    }
+    if (shown(v)) return -1;  // the summary shows a reply already
+    if (!c.selectable[v] || asks(c, v)) return -1;
+    // An order number sent after a yes/no question is what the agent asked for before, not the answer
+    // (客服:买的是抽纸吗。用户:[订单编号]。); after 多少 / 哪 it may be ([数字] after 转账的金额是多少呢).
+    if (only_placeholders(p.units[v].text) && !zh_question::holds_question_word(p.units[q].text)) return -1;
+    const int size = p.lang == Lang::zh ? c.unit_chars[v] : c.letters[v];
+    return size <= (p.lang == Lang::zh ? kDirectAnswerChars : kReplyWordsEn) ? static_cast<int>(v) : -1;
+  }
+  return -1;
+}
+
 void add_direct_answers(const Context& c, std::vector<int>& units) {
   if (!c.options.skip_fillers) return;
   const std::vector<int> chosen = units;
   for (int q : chosen) {
     const int v = direct_answer(c, static_cast<std::size_t>(q));
     if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end()) units.push_back(v);
+  }
+  for (int q : chosen) {
+    const int v = customer_reply(c, static_cast<std::size_t>(q), units);
+    if (v >= 0) units.push_back(v);
   }
 }
 

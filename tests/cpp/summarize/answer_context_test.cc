@@ -38,11 +38,13 @@ TEST(AnswerContext, AShortAnswerBringsItsQuestionFirst) {
   EXPECT_EQ(out.sentences[0].unit, 1);
   EXPECT_EQ(out.sentences[1].unit, 2);
   EXPECT_EQ(out.summary, "客服:请问您支付用的是储蓄卡还是信用卡呢？用户:白条。");
-  // With room for one sentence the pair does not fit: the answer is not shown alone, while its
-  // question, which says something alone, may be.
+  // With room for one sentence the pair does not fit: the answer is not chosen alone, while its
+  // question, which says something alone, is; once chosen, the agent's question brings the customer's
+  // reply (customer_reply), past the budget as a direct answer does.
   out = decode(p, s, options(1));
-  ASSERT_EQ(out.sentences.size(), 1u);
+  ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[0].unit, 1);
+  EXPECT_EQ(out.sentences[1].unit, 2);
   // The published baselines rank every sentence as it is (skip_fillers off): no pairing.
   DecodeOptions plain = options(1);
   plain.skip_fillers = false;
@@ -267,6 +269,35 @@ TEST(AnswerContext, AnAgentsShortReplyComesWithTheQuestionItAnswers) {
   EXPECT_NE(units, (std::vector<int>{0, 3}));
   EXPECT_TRUE(std::find(units.begin(), units.end(), 3) == units.end() ||
               std::find(units.begin(), units.end(), 2) != units.end());
+}
+
+TEST(AnswerContext, ASelectedAgentQuestionBringsTheCustomersReply) {
+  // 客服:是申请的维修吗。 followed by the agent's next sentence left the question unanswered; the
+  // customer's reply comes with it. An order number is no reply to a yes/no question.
+  auto d = make_dialogue({{Speaker::customer, {"运费谁出?"}},
+                          {Speaker::agent, {"是申请的维修吗"}},
+                          {Speaker::customer, {"还没有申请"}},
+                          {Speaker::agent, {"如果是商品质量问题是不需要承担运费的"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.8f, 0.1f, 0.9f};
+  const decoding::Context c(p, s, options(3));
+  EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1, 3}), 2);
+  EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1, 2, 3}), -1);  // shown already
+  EXPECT_EQ(decoding::customer_reply(c, 3, {0, 1, 3}), -1);     // no question
+  std::vector<int> units{0, 1, 3};
+  decoding::add_direct_answers(c, units);
+  EXPECT_EQ(units, (std::vector<int>{0, 1, 3, 2}));
+
+  auto order = make_dialogue({{Speaker::customer, {"我要退货"}},
+                              {Speaker::agent, {"买的是抽纸吗"}},
+                              {Speaker::customer, {"[订单编号]"}},
+                              {Speaker::agent, {"可以申请售后"}}});
+  Prepared po = prepare(order, lexicon());
+  ASSERT_EQ(po.units.size(), 4u);
+  const decoding::Context co(po, s, options(3));
+  EXPECT_EQ(decoding::customer_reply(co, 1, {0, 1, 3}), -1);
 }
 
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
