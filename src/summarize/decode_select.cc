@@ -277,14 +277,27 @@ bool continues_previous_message(const Context& c, std::size_t u) {
   return c.expressed[u] == Context::Expressed::none && !opens_with_yes_or_no(p, u);
 }
 
+// zh: whether unit a opens with a yes or a no to yes/no question q (zh_question::answers_polar on the
+// verb q turns on): 可以的… after 能…吗, 没有… after 有…吗, 是的… .
+bool replies_yes_or_no(const Prepared& p, std::size_t q, std::size_t a) {
+  const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
+  const std::u32string verb = zh_question::polar_verb(std::u32string_view(question.data(), question.size()));
+  if (verb.empty()) return false;
+  const auto answer = text::decode_utf8(p.units[a].text, text::Utf8Mode::lossy).cps;
+  return zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb) >= 1;
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
   const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u);
   if (!c.selectable[u] || feels || asks(c, u)) return -1;
-  // The whole turn is short as written: a short sentence of a longer turn has its context beside it.
+  // The whole turn is short as written: a short sentence of a longer turn has its context beside it,
+  // unless it is an agent's yes or no to the question before it (可以的，免费送货入户并安装 after 能送货上门安装吗).
   const bool agent_reply = p.lang == Lang::zh && p.units[u].speaker == text::Speaker::agent && !resigns;
-  if (c.turn_letters[u] > (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh)) return -1;
+  const bool short_turn =
+      c.turn_letters[u] <= (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh);
+  if (!short_turn && !agent_reply) return -1;
   for (std::size_t v = u; v-- > 0;) {
     if (p.units[v].speaker == p.units[u].speaker) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
@@ -293,7 +306,8 @@ int answered_unit(const Context& c, std::size_t u) {
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
     if (resigns) return told_unit(c, v + 1);
-    return c.selectable[v] && asks(c, v) ? static_cast<int>(v) : -1;
+    if (!c.selectable[v] || !asks(c, v)) return -1;
+    return short_turn || replies_yes_or_no(p, v, u) ? static_cast<int>(v) : -1;
   }
   return -1;
 }

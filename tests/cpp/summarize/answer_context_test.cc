@@ -271,6 +271,24 @@ TEST(AnswerContext, AnAgentsShortReplyComesWithTheQuestionItAnswers) {
               std::find(units.begin(), units.end(), 2) != units.end());
 }
 
+TEST(AnswerContext, AnAgentsYesOrNoOfAnyLengthComesWithItsQuestion) {
+  // 可以的，免费送货入户并安装 says yes to 能送货上门安装吗; after 有货吗 it would answer that instead.
+  auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
+                          {Speaker::agent, {"您好，这款目前有货，下单后三天内发货。"}},
+                          {Speaker::customer, {"能送货上门安装吗"}},
+                          {Speaker::agent, {"可以的，免费送货入户并安装。"}},
+                          {Speaker::customer, {"那我现在下单"}},
+                          {Speaker::agent, {"您现在下单的话，物流会在两到三天之内为您配送。"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const decoding::Context c(p, s, options(3));
+  ASSERT_EQ(p.units.size(), 6u);
+  const int yes = 3;  // 可以的，免费送货入户并安装: 12 letters, past kAgentReplyZh
+  EXPECT_EQ(c.answers[yes], 2);
+  EXPECT_EQ(c.answers[yes + 2], -1);  // a statement after a statement answers nothing
+}
+
 TEST(AnswerContext, ASelectedAgentQuestionBringsTheCustomersReply) {
   // 客服:是申请的维修吗。 followed by the agent's next sentence left the question unanswered; the
   // customer's reply comes with it. An order number is no reply to a yes/no question.
