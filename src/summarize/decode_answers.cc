@@ -1,0 +1,276 @@
+// What a unit needs beside it to mean anything (decode_parts.h): what a short answer answers and what a
+// few words go on with, which units are fragments, and the answers a selected question brings with it.
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+#include "decode_parts.h"
+#include "kessel/text/segment.h"
+#include "kessel/text/utf8.h"
+#include "render.h"
+#include "summarize/zh_questions.h"
+
+namespace kessel::summarize::decoding {
+
+namespace {
+
+// Context works these facts out once a unit; the rules below ask them many times over.
+bool asks(const Context& c, std::size_t u) { return c.asking[u] != 0; }
+int letters_of(const Context& c, std::size_t u) { return c.letters[u]; }
+
+// What resignation u gives in to: the most salient selectable unit that says more than a fragment
+// and asks nothing among what the agent said since the customer last spoke (the refusal
+// 号码一旦充值无法退回, not the closing 非常抱歉没能帮到您 sent after it, a cut-off 充…, or 是您的支付密码忘记了是吗,
+// which 好吧 would seem to answer); -1 when there is none.
+int told_unit(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  int best = -1;
+  for (std::size_t v = u; v-- > 0 && p.units[v].speaker != p.units[u].speaker;) {
+    if (!c.selectable[v] || asks(c, v) || letters_of(c, v) <= kFragmentZh) continue;
+    if (best < 0 || c.scores.salience[v] > c.scores.salience[static_cast<std::size_t>(best)]) best = static_cast<int>(v);
+  }
+  return best;
+}
+
+}  // namespace
+
+// Whether unit u opens with a yes or a no ("No, unfortunately", "Yeah it's still broken", 没有呢, 是的):
+// whatever feeling it holds, it answers.
+bool opens_with_yes_or_no(const Prepared& p, std::size_t u) {
+  if (p.lang == Lang::en) {
+    const auto& t = p.unit_tokens[u];
+    std::size_t i = 0;
+    while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
+    static constexpr std::string_view kWords[] = {"no", "yes", "nope", "yeah", "yep", "nah", "yup"};
+    return i < t.size() && std::find(std::begin(kWords), std::end(kWords), t[i].lower) != std::end(kWords);
+  }
+  const std::string& text = p.units[u].text;
+  for (std::string_view w : {"不是", "没有", "是的", "对的"})
+    if (text.starts_with(w)) return true;
+  return false;
+}
+
+bool continues_previous_message(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || u == 0 || !c.selectable[u] || !c.selectable[u - 1]) return false;
+  const Unit& unit = p.units[u];
+  const Unit& before = p.units[u - 1];
+  if (before.speaker != unit.speaker || before.turn + 1 != unit.turn) return false;
+  if (c.turn_letters[u] > kContinuationZh || asks(c, u) || asks(c, u - 1)) return false;
+  return c.expressed[u] == Context::Expressed::none && !opens_with_yes_or_no(p, u);
+}
+
+// zh: whether unit a opens with a yes or a no to yes/no question q (zh_question::answers_polar on the
+// verb q turns on): 可以的… after 能…吗, 没有… after 有…吗, 是的… .
+bool replies_yes_or_no(const Prepared& p, std::size_t q, std::size_t a) {
+  const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
+  const std::u32string verb = zh_question::polar_verb(std::u32string_view(question.data(), question.size()));
+  if (verb.empty()) return false;
+  const auto answer = text::decode_utf8(p.units[a].text, text::Utf8Mode::lossy).cps;
+  return zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb) >= 1;
+}
+
+int answered_unit(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
+  const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u);
+  if (!c.selectable[u] || feels || asks(c, u)) return -1;
+  // The whole turn is short as written: a short sentence of a longer turn has its context beside it,
+  // unless it is an agent's yes or no to the question before it (可以的，免费送货入户并安装 after 能送货上门安装吗).
+  const bool agent_reply = p.lang == Lang::zh && p.units[u].speaker == text::Speaker::agent && !resigns;
+  const bool short_turn =
+      c.turn_letters[u] <= (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh);
+  if (!short_turn && !agent_reply) return -1;
+  for (std::size_t v = u; v-- > 0;) {
+    if (p.units[v].speaker == p.units[u].speaker) {
+      if (c.selectable[v]) return -1;  // the speaker said something of their own first
+      continue;
+    }
+    if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
+    if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
+    if (resigns) return told_unit(c, v + 1);
+    if (!c.selectable[v] || !asks(c, v)) return -1;
+    return short_turn || replies_yes_or_no(p, v, u) ? static_cast<int>(v) : -1;
+  }
+  return -1;
+}
+
+// zh: whether unit u is a word or two its speaker added after a question in the same turn
+// (我的订单还能到吗?今天): it belongs to the question and says nothing alone ("用户:今天。").
+bool adds_to_a_question(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || u == 0 || p.units[u - 1].turn != p.units[u].turn) return false;
+  return letters_of(c, u) <= kFragmentZh && asks(c, u - 1) && !asks(c, u);
+}
+
+// What is done in a service dialogue, though jieba's dictionary tags it a noun: "今天下午发货" says when,
+// not what.
+constexpr std::u32string_view kServiceActs[] = {U"发货", U"收货", U"换货", U"开票", U"核实", U"联系",
+                                                U"评价", U"下单", U"充值", U"上门", U"退换", U"到货"};
+
+bool names_only_things(std::string_view text) {
+  const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
+  const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+  bool noun = false;
+  int in_placeholder = 0;  // [数字], [订单编号]: what the data masked says nothing of the phrase's kind
+  for (const text::WordSpan& w : segmenter.segment(std::span<const char32_t>(d.cps))) {
+    const std::u32string_view word(d.cps.data() + w.char_start, static_cast<std::size_t>(w.char_end - w.char_start));
+    if (word == U"[") ++in_placeholder;
+    if (word == U"]" && in_placeholder > 0) --in_placeholder;
+    if (in_placeholder > 0) continue;
+    if (text::is_cjk(word.front())) {
+      switch (segmenter.word_class(word)) {
+        case text::WordClass::noun:
+          if (std::find(std::begin(kServiceActs), std::end(kServiceActs), word) != std::end(kServiceActs))
+            return false;
+          noun = true;
+          break;
+        case text::WordClass::numeral:
+        case text::WordClass::measure:
+          break;
+        default:
+          if (word != U"的") return false;
+      }
+    } else if (std::all_of(word.begin(), word.end(), [](char32_t ch) { return ch < 0x80 && std::isalpha(static_cast<int>(ch)); })) {
+      return false;  // a Latin word may be anything (a model name, "ok")
+    }
+    // Digits, marks and placeholders' brackets say nothing of the phrase's kind.
+  }
+  return noun;
+}
+
+// Whether u is a customer's first selectable unit: their opening words name what the dialogue is about
+// (用户:退货, 用户:笔记本手提包), however short.
+bool opens_the_topic(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (p.units[u].speaker != text::Speaker::customer) return false;
+  for (std::size_t v = 0; v < u; ++v)
+    if (p.units[v].speaker == text::Speaker::customer && c.selectable[v]) return false;
+  return true;
+}
+
+// A bare yes or no ("No, unfortunately.", 不是的), whatever feeling it holds, answers something.
+bool bare_yes_or_no(const Context& c, std::size_t u) {
+  const bool zh = c.p.lang == Lang::zh;
+  return c.turn_letters[u] <= (zh ? kBareYesNoZh : kShortAnswerEn) && opens_with_yes_or_no(c.p, u) && !asks(c, u);
+}
+
+bool is_fragment(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  const bool zh = p.lang == Lang::zh;
+  // A short resignation says nothing without what it gives in to (用户:好吧。).
+  const int short_answer = zh ? kShortAnswerZh : kShortAnswerEn;
+  if (c.selectable[u] && c.expressed[u] == Context::Expressed::only_resignation)
+    return c.answers[u] < 0 && c.turn_letters[u] <= short_answer;
+  if (!c.selectable[u]) return false;
+  // A bare yes or no and a bare thing named (用户:牛仔裤。, 用户:电子发票。) answer or go on with something the
+  // reader is not shown; with what they answer (Context::answers) or after the message they go on with
+  // (Context::continues), they are shown.
+  const bool placed = c.answers[u] >= 0 || c.continues[u] >= 0;
+  if (!placed && bare_yes_or_no(c, u)) return !opens_the_topic(c, u);
+  if (c.expressed[u] != Context::Expressed::none) return false;
+  if (c.question_tail[u]) return true;  // "吗?": the turn before asks
+  if (adds_to_a_question(c, u)) return true;
+  if (asks(c, u)) return false;
+  // A condition alone ("赔偿的话", "如果是换货的话") waits for a consequence the unit does not hold.
+  if (zh && render::dangling_condition_start(c.rendered(u)) == 0) return true;
+  if (c.answers[u] >= 0) return false;
+  const bool tiny = c.turn_letters[u] <= (zh ? kFragmentZh : kFragmentEn);
+  const bool bare_thing =
+      !placed && zh && c.turn_letters[u] <= kContinuationZh && names_only_things(p.units[u].text);
+  return (tiny || bare_thing) && !opens_the_topic(c, u);
+}
+
+std::vector<int> with_what_it_answers(const Context& c, int u) {
+  std::vector<int> chain{u};
+  for (int q = c.answers[static_cast<std::size_t>(u)]; q >= 0 && q < chain.front();
+       q = c.answers[static_cast<std::size_t>(q)])
+    chain.insert(chain.begin(), q);
+  return chain;
+}
+
+void drop_unasked_answers(const Context& c, std::vector<int>& units) {
+  auto orphan = [&](int u) {
+    const auto missing = [&](int q) { return q >= 0 && std::find(units.begin(), units.end(), q) == units.end(); };
+    return missing(c.answers[static_cast<std::size_t>(u)]) || missing(c.continues[static_cast<std::size_t>(u)]);
+  };
+  // An answer dropped may leave what answered it orphaned in turn (好吧 after 不可以的呢 after a question).
+  for (auto end = units.end(); (end = std::remove_if(units.begin(), units.end(), orphan)) != units.end();)
+    units.erase(end, units.end());
+}
+
+int direct_answer(const Context& c, std::size_t q) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
+  const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
+  const std::u32string_view q_text(question.data(), question.size());
+  if (!asks(c, q) && !zh_question::ends_in_tag(q_text)) return -1;
+  const std::u32string verb = zh_question::polar_verb(q_text);
+  if (verb.empty()) return -1;
+  // The answer that repeats the question's verb wins over an earlier plain yes, which may answer
+  // something else (会不会影响…: 是的呢直接拒收就好哦 answered the turn before, 这个是不会的哈 this one).
+  int best = -1, best_rank = 0;
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      if (asks(c, v)) break;  // asked again: what follows answers that
+      continue;
+    }
+    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(c, v)) continue;
+    const auto answer = text::decode_utf8(p.units[v].text, text::Utf8Mode::lossy).cps;
+    const int rank = zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb);
+    if (rank > best_rank) best = static_cast<int>(v), best_rank = rank;
+  }
+  return best;
+}
+
+// Whether a text is nothing but placeholders ([订单编号], [数字]), marks and spaces.
+bool only_placeholders(std::string_view text) {
+  bool any = false;
+  for (std::size_t at = 0; at < text.size();) {
+    const char32_t cp = text::next_code_point(text, &at);
+    if (cp == U'[') {
+      const std::size_t close = text.find(']', at);
+      if (close == std::string_view::npos) return false;
+      at = close + 1;
+      any = true;
+    } else if (!text::is_space(cp) && !render::is_terminal_punct(cp) && cp != U'，' && cp != U',') {
+      return false;
+    }
+  }
+  return any;
+}
+
+int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.units[q].speaker != text::Speaker::agent || !asks(c, q)) return -1;
+  auto shown = [&](std::size_t v) { return std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end(); };
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::agent) {
+      if (asks(c, v)) return -1;  // asked again: what follows answers that
+      continue;
+    }
+    if (shown(v)) return -1;  // the summary shows a reply already
+    if (!c.selectable[v] || asks(c, v)) return -1;
+    // An order number sent after a yes/no question is what the agent asked for before, not the answer
+    // (客服:买的是抽纸吗。用户:[订单编号]。); after 多少 / 哪 it may be ([数字] after 转账的金额是多少呢).
+    if (only_placeholders(p.units[v].text) && !zh_question::holds_question_word(p.units[q].text)) return -1;
+    const int size = p.lang == Lang::zh ? c.unit_chars[v] : c.letters[v];
+    return size <= (p.lang == Lang::zh ? kDirectAnswerChars : kReplyWordsEn) ? static_cast<int>(v) : -1;
+  }
+  return -1;
+}
+
+void add_direct_answers(const Context& c, std::vector<int>& units) {
+  if (!c.options.skip_fillers) return;
+  const std::vector<int> chosen = units;
+  for (int q : chosen) {
+    const int v = direct_answer(c, static_cast<std::size_t>(q));
+    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end()) units.push_back(v);
+  }
+  for (int q : chosen) {
+    const int v = customer_reply(c, static_cast<std::size_t>(q), units);
+    if (v >= 0) units.push_back(v);
+  }
+}
+
+}  // namespace kessel::summarize::decoding
