@@ -260,16 +260,53 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
   return -1;
 }
 
-void add_direct_answers(const Context& c, std::vector<int>& units) {
+namespace {
+
+// Whether dropping w from `units` would leave another of them without what it answers or goes on with.
+bool others_need(const Context& c, const std::vector<int>& units, int w) {
+  return std::any_of(units.begin(), units.end(), [&](int x) {
+    return c.answers[static_cast<std::size_t>(x)] == w || c.continues[static_cast<std::size_t>(x)] == w;
+  });
+}
+
+// Adds answer v of question q to the selection within the sentence budget: when the budget is full,
+// the least salient unit that is not q, that no other unit needs and whose leaving keeps the customer's
+// strongest emotion (keeps_strongest) makes room; when none can, v stays out.
+void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) {
+  std::vector<int>& units = s.units;
+  if (static_cast<int>(units.size()) >= c.options.max_sentences) {
+    const bool kept_before = keeps_strongest(c, s);
+    int weakest = -1;
+    for (int w : units) {
+      const auto wx = static_cast<std::size_t>(w);
+      if (w == q || w == s.clause_unit || others_need(c, units, w)) continue;
+      if (weakest >= 0 && c.scores.salience[wx] >= c.scores.salience[static_cast<std::size_t>(weakest)]) continue;
+      ConstrainedSelection without = s;
+      without.units.erase(std::find(without.units.begin(), without.units.end(), w));
+      if (kept_before && !keeps_strongest(c, without)) continue;
+      weakest = w;
+    }
+    if (weakest < 0) return;
+    units.erase(std::find(units.begin(), units.end(), weakest));
+  }
+  units.push_back(v);
+}
+
+}  // namespace
+
+void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
+  std::vector<int>& units = s.units;
   const std::vector<int> chosen = units;
   for (int q : chosen) {
+    if (std::find(units.begin(), units.end(), q) == units.end()) continue;  // made room for an answer
     const int v = direct_answer(c, static_cast<std::size_t>(q));
-    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end()) units.push_back(v);
+    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end()) add_within_budget(c, s, q, v);
   }
   for (int q : chosen) {
+    if (std::find(units.begin(), units.end(), q) == units.end()) continue;
     const int v = customer_reply(c, static_cast<std::size_t>(q), units);
-    if (v >= 0) units.push_back(v);
+    if (v >= 0) add_within_budget(c, s, q, v);
   }
 }
 

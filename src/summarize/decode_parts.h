@@ -140,12 +140,6 @@ int direct_answer(const Context& c, std::size_t q);
 inline constexpr int kReplyWordsEn = 12;
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 
-// Adds to `units` the direct answer of each selected customer question that lacks it, so that another
-// agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
-// where the answer was 是的), and the customer's reply to each selected agent question that lacks one
-// (customer_reply). With skip_fillers only (the baselines show what they select).
-void add_direct_answers(const Context& c, std::vector<int>& units);
-
 // Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),
 // most valuable first. A bare answer (Context::answers) comes with what it answers
 // (with_what_it_answers): the chain is one candidate, worth the mean of its units' MMR values, and
@@ -176,6 +170,15 @@ double required_strength(const Context& c);
 // strength: true when there is no target and the customer expressed nothing, false when no unit can
 // keep what they expressed (compression removed it).
 bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
+
+// Adds to `s.units` the direct answer of each selected customer question that lacks it, so that another
+// agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
+// where the answer was 是的), and the customer's reply to each selected agent question that lacks one
+// (customer_reply). The sentence budget holds: when it is full, the least salient unit that is not the
+// question, that no other unit answers or goes on with, and whose leaving keeps the customer's strongest
+// emotion (keeps_strongest) makes room; when none can, the answer stays out. With skip_fillers only (the
+// baselines show what they select).
+void add_direct_answers(const Context& c, ConstrainedSelection& s);
 
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the

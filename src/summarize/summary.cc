@@ -80,7 +80,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   // The constraint may have let a question go for its emotion unit; its answer goes with it.
   decoding::drop_unasked_answers(c, kept.units);
   // A selected yes/no question brings its direct answer.
-  decoding::add_direct_answers(c, kept.units);
+  decoding::add_direct_answers(c, kept);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

@@ -38,13 +38,12 @@ TEST(AnswerContext, AShortAnswerBringsItsQuestionFirst) {
   EXPECT_EQ(out.sentences[0].unit, 1);
   EXPECT_EQ(out.sentences[1].unit, 2);
   EXPECT_EQ(out.summary, "客服:请问您支付用的是储蓄卡还是信用卡呢？用户:白条。");
-  // With room for one sentence the pair does not fit: the answer is not chosen alone, while its
-  // question, which says something alone, is; once chosen, the agent's question brings the customer's
-  // reply (customer_reply), past the budget as a direct answer does.
+  // With room for one sentence the pair does not fit: the answer is not shown alone, while its
+  // question, which says something alone, may be (its reply, customer_reply, finds no room: the budget
+  // holds).
   out = decode(p, s, options(1));
-  ASSERT_EQ(out.sentences.size(), 2u);
+  ASSERT_EQ(out.sentences.size(), 1u);
   EXPECT_EQ(out.sentences[0].unit, 1);
-  EXPECT_EQ(out.sentences[1].unit, 2);
   // The published baselines rank every sentence as it is (skip_fillers off): no pairing.
   DecodeOptions plain = options(1);
   plain.skip_fillers = false;
@@ -300,13 +299,21 @@ TEST(AnswerContext, ASelectedAgentQuestionBringsTheCustomersReply) {
   ASSERT_EQ(p.units.size(), 4u);
   UnitScores s;
   s.salience = {1.0f, 0.8f, 0.1f, 0.9f};
-  const decoding::Context c(p, s, options(3));
+  const DecodeOptions three = options(3), four = options(4);  // the Context keeps a reference
+  const decoding::Context c(p, s, three);
   EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1, 3}), 2);
   EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1, 2, 3}), -1);  // shown already
   EXPECT_EQ(decoding::customer_reply(c, 3, {0, 1, 3}), -1);     // no question
-  std::vector<int> units{0, 1, 3};
-  decoding::add_direct_answers(c, units);
-  EXPECT_EQ(units, (std::vector<int>{0, 1, 3, 2}));
+  const decoding::Context room(p, s, four);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(room, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3, 2}));
+  // With the budget full the least salient unit but the question makes room: 3 (0.9) goes, the
+  // customer's 运费谁出? (1.0) stays.
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2}));
 
   auto order = make_dialogue({{Speaker::customer, {"我要退货"}},
                               {Speaker::agent, {"买的是抽纸吗"}},
@@ -314,7 +321,7 @@ TEST(AnswerContext, ASelectedAgentQuestionBringsTheCustomersReply) {
                               {Speaker::agent, {"可以申请售后"}}});
   Prepared po = prepare(order, lexicon());
   ASSERT_EQ(po.units.size(), 4u);
-  const decoding::Context co(po, s, options(3));
+  const decoding::Context co(po, s, three);
   EXPECT_EQ(decoding::customer_reply(co, 1, {0, 1, 3}), -1);
 }
 
@@ -416,11 +423,17 @@ TEST(AnswerContext, ASelectedYesNoQuestionBringsItsDirectAnswer) {
   ASSERT_EQ(p.units.size(), 5u);
   UnitScores s;
   s.salience = {0.5f, 0.1f, 1.0f, 0.9f, 0.0f};
-  Summary out = decode(p, s, options(2));
+  Summary out = decode(p, s, options(3));
   ASSERT_EQ(out.sentences.size(), 3u);
   EXPECT_EQ(out.sentences[0].unit, 2);
   EXPECT_EQ(out.sentences[1].unit, 3);
   EXPECT_EQ(out.sentences[2].unit, 4);
+  // With room for two, the answer takes the place of the less salient unit: the question and its
+  // answer, not an answer to something else between them.
+  out = decode(p, s, options(2));
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[0].unit, 2);
+  EXPECT_EQ(out.sentences[1].unit, 4);
   // The baselines show what they select.
   DecodeOptions plain = options(2);
   plain.skip_fillers = false;
