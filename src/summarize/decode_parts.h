@@ -176,7 +176,8 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // where the answer was 是的), and the customer's reply to each selected agent question that lacks one
 // (customer_reply). The sentence budget holds: when it is full, the least salient unit that is not the
 // question, that no other unit answers or goes on with, and whose leaving keeps the customer's strongest
-// emotion (keeps_strongest) makes room; when none can, the answer stays out. With skip_fillers only (the
+// emotion (keeps_strongest) makes room in Chinese (in English, three tweets long, the answer needs a free
+// place); when none can, the answer stays out. With skip_fillers only (the
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
 
