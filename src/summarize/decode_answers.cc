@@ -17,6 +17,9 @@ namespace {
 // Context works these facts out once a unit; the rules below ask them many times over.
 bool asks(const Context& c, std::size_t u) { return c.asking[u] != 0; }
 int letters_of(const Context& c, std::size_t u) { return c.letters[u]; }
+std::u32string_view source_of(const Context& c, std::size_t u) {
+  return {c.source[u].data(), c.source[u].size()};
+}
 
 // What resignation u gives in to: the most salient selectable unit that says more than a fragment
 // and asks nothing among what the agent said since the customer last spoke (the refusal
@@ -62,12 +65,9 @@ bool continues_previous_message(const Context& c, std::size_t u) {
 
 // zh: whether unit a opens with a yes or a no to yes/no question q (zh_question::answers_polar on the
 // verb q turns on): 可以的… after 能…吗, 没有… after 有…吗, 是的… .
-bool replies_yes_or_no(const Prepared& p, std::size_t q, std::size_t a) {
-  const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
-  const std::u32string verb = zh_question::polar_verb(std::u32string_view(question.data(), question.size()));
-  if (verb.empty()) return false;
-  const auto answer = text::decode_utf8(p.units[a].text, text::Utf8Mode::lossy).cps;
-  return zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb) >= 1;
+bool replies_yes_or_no(const Context& c, std::size_t q, std::size_t a) {
+  const std::u32string verb = zh_question::polar_verb(source_of(c, q));
+  return !verb.empty() && zh_question::answers_polar(source_of(c, a), verb) >= 1;
 }
 
 int answered_unit(const Context& c, std::size_t u) {
@@ -90,7 +90,7 @@ int answered_unit(const Context& c, std::size_t u) {
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
     if (resigns) return told_unit(c, v + 1);
     if (!c.selectable[v] || !asks(c, v)) return -1;
-    return short_turn || replies_yes_or_no(p, v, u) ? static_cast<int>(v) : -1;
+    return short_turn || replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
   }
   return -1;
 }
@@ -109,12 +109,15 @@ constexpr std::u32string_view kServiceActs[] = {U"发货", U"收货", U"换货",
                                                 U"评价", U"下单", U"充值", U"上门", U"退换", U"到货"};
 
 bool names_only_things(std::string_view text) {
-  const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
+  return names_only_things(std::span<const char32_t>(text::decode_utf8(text, text::Utf8Mode::lossy).cps));
+}
+
+bool names_only_things(std::span<const char32_t> text) {
   const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
   bool noun = false;
   int in_placeholder = 0;  // [数字], [订单编号]: what the data masked says nothing of the phrase's kind
-  for (const text::WordSpan& w : segmenter.segment(std::span<const char32_t>(d.cps))) {
-    const std::u32string_view word(d.cps.data() + w.char_start, static_cast<std::size_t>(w.char_end - w.char_start));
+  for (const text::WordSpan& w : segmenter.segment(text)) {
+    const std::u32string_view word(text.data() + w.char_start, static_cast<std::size_t>(w.char_end - w.char_start));
     if (word == U"[") ++in_placeholder;
     if (word == U"]" && in_placeholder > 0) --in_placeholder;
     if (in_placeholder > 0) continue;
@@ -177,7 +180,7 @@ bool is_fragment(const Context& c, std::size_t u) {
   if (c.answers[u] >= 0) return false;
   const bool tiny = c.turn_letters[u] <= (zh ? kFragmentZh : kFragmentEn);
   const bool bare_thing =
-      !placed && zh && c.turn_letters[u] <= kContinuationZh && names_only_things(p.units[u].text);
+      !placed && zh && c.turn_letters[u] <= kContinuationZh && names_only_things(c.source[u]);
   return (tiny || bare_thing) && !opens_the_topic(c, u);
 }
 
@@ -202,8 +205,7 @@ void drop_unasked_answers(const Context& c, std::vector<int>& units) {
 int direct_answer(const Context& c, std::size_t q) {
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
-  const auto question = text::decode_utf8(p.units[q].text, text::Utf8Mode::lossy).cps;
-  const std::u32string_view q_text(question.data(), question.size());
+  const std::u32string_view q_text = source_of(c, q);
   if (!asks(c, q) && !zh_question::ends_in_tag(q_text)) return -1;
   const std::u32string verb = zh_question::polar_verb(q_text);
   if (verb.empty()) return -1;
@@ -216,28 +218,18 @@ int direct_answer(const Context& c, std::size_t q) {
       continue;
     }
     if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(c, v)) continue;
-    const auto answer = text::decode_utf8(p.units[v].text, text::Utf8Mode::lossy).cps;
-    const int rank = zh_question::answers_polar(std::u32string_view(answer.data(), answer.size()), verb);
+    const int rank = zh_question::answers_polar(source_of(c, v), verb);
     if (rank > best_rank) best = static_cast<int>(v), best_rank = rank;
   }
   return best;
 }
 
-// Whether a text is nothing but placeholders ([订单编号], [数字]), marks and spaces.
-bool only_placeholders(std::string_view text) {
-  bool any = false;
-  for (std::size_t at = 0; at < text.size();) {
-    const char32_t cp = text::next_code_point(text, &at);
-    if (cp == U'[') {
-      const std::size_t close = text.find(']', at);
-      if (close == std::string_view::npos) return false;
-      at = close + 1;
-      any = true;
-    } else if (!text::is_space(cp) && !render::is_terminal_punct(cp) && cp != U'，' && cp != U',') {
-      return false;
-    }
-  }
-  return any;
+// Whether unit u says nothing but placeholders ([订单编号], [数字]) and marks.
+bool only_placeholders(const Prepared& p, std::size_t u) {
+  const auto& tokens = p.unit_tokens[u];
+  const auto placeholder = [](const text::Token& t) { return t.kind == text::TokenKind::placeholder; };
+  return std::any_of(tokens.begin(), tokens.end(), placeholder) &&
+         std::all_of(tokens.begin(), tokens.end(), [&](const text::Token& t) { return placeholder(t) || text::is_punctuation(t); });
 }
 
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
@@ -253,7 +245,7 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
     if (!c.selectable[v] || asks(c, v)) return -1;
     // An order number sent after a yes/no question is what the agent asked for before, not the answer
     // (客服:买的是抽纸吗。用户:[订单编号]。); after 多少 / 哪 it may be ([数字] after 转账的金额是多少呢).
-    if (only_placeholders(p.units[v].text) && !zh_question::holds_question_word(p.units[q].text)) return -1;
+    if (only_placeholders(p, v) && !zh_question::holds_question_word(p.units[q].text)) return -1;
     const int size = p.lang == Lang::zh ? c.unit_chars[v] : c.letters[v];
     return size <= (p.lang == Lang::zh ? kDirectAnswerChars : kReplyWordsEn) ? static_cast<int>(v) : -1;
   }

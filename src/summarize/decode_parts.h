@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct Context {
   std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
   // [U] with skip_fillers, each unit's own facts, worked out once: the selection rules ask them of
   // a unit many times over (unit_asks, unit_letters).
+  std::vector<std::vector<char32_t>> source;  // [U] the unit's text as written, decoded
   std::vector<char> asking;            // [U] whether the unit asks (unit_asks)
   std::vector<int> letters;            // [U] letters (en: words) of the unit as written (unit_letters)
   std::vector<char> question_tail;     // [U] zh: the unit is a question's tail (render::is_question_tail)
@@ -60,7 +62,7 @@ struct Context {
   bool repeats(std::size_t u, const std::vector<int>& chosen) const;
 
  private:
-  void add_unit_facts();  // asking, letters, question_tail: each unit's text decoded once
+  void add_unit_facts();  // source, asking, letters, question_tail: each unit's text decoded once
 };
 
 // What a short answer needs to mean anything: the unit u answers when u is a statement whose whole
@@ -115,6 +117,7 @@ bool is_fragment(const Context& c, std::size_t u);
 // and their dictionary classes). A word the dictionary does not tag (an unknown word; every word of
 // the built-in table, so without jieba's dict.txt the rule is off), a person name (银行卡 is one to
 // jieba), a service act the dictionary calls a noun (发货, 联系, ...) or a Latin word makes it none.
+bool names_only_things(std::span<const char32_t> text);
 bool names_only_things(std::string_view text);
 
 // Unit u after what it answers (Context::answers), and what that answers in turn, earliest first:

@@ -152,7 +152,7 @@ int unit_letters(const Prepared& p, std::size_t u) { return rendered_size(decode
 
 void Context::add_unit_facts() {
   const std::size_t U = p.units.size();
-  std::vector<std::vector<char32_t>> source(U);
+  source.assign(U, {});
   question_tail.assign(U, 0);
   for (std::size_t u = 0; u < U; ++u) {
     source[u] = decoded(p.units[u].text);
