@@ -90,7 +90,7 @@ def overlaps(m, e):
     return m["turn"] == e["turn"] and m["start"] < e["end"] and e["start"] < m["end"]
 
 
-def verdict(rec, turns, exprs):
+def verdict(rec, turns, speakers, exprs):
     strongest = next(e for e in exprs if e["strongest"])
     equal = [e for e in exprs if e is strongest or (e["emotion"] == strongest["emotion"]
                                                    and e["intensity"] >= strongest["intensity"])]
@@ -98,7 +98,7 @@ def verdict(rec, turns, exprs):
         span = turns[e["turn"]][e["start"]:e["end"]]
         words = comparable(span)
         person_free = person_free_words(span)
-        return bool(words) and any(s["turn"] == e["turn"] and (
+        return bool(words) and any(turns[s["turn"]] == turns[e["turn"]] and speakers[s["turn"]] == speakers[e["turn"]] and (
             words in comparable(body(s["text"])) or
             (body(s["text"]) == s["text"] and contains_words(person_free_words(s["text"]), person_free)))
             for s in rec["sentences"])
@@ -133,8 +133,10 @@ def main():
         exprs = labels.get(rec["id"])
         if not exprs:
             continue
-        turns = [t["text"] for t in s.summarize(raw, explain=True)["turns"]]
-        v, strongest = verdict(rec, turns, exprs)
+        explained = s.summarize(raw, explain=True)["turns"]
+        turns = [t["text"] for t in explained]
+        speakers = [t["speaker"] for t in explained]
+        v, strongest = verdict(rec, turns, speakers, exprs)
         counts[v] += 1
         if args.only_misses and v == "kept":
             continue

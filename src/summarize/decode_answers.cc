@@ -70,6 +70,15 @@ bool replies_yes_or_no(const Context& c, std::size_t q, std::size_t a) {
   return !verb.empty() && zh_question::answers_polar(source_of(c, a), verb) >= 1;
 }
 
+// zh: whether unit v is a few words its speaker sent after their question, as a turn of its own, that
+// belong to the question (有现货? / 激光色): an answer after them answers the question.
+bool completes_a_question(const Context& c, std::size_t v) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || v == 0 || asks(c, v) || c.turn_letters[v] > kContinuationZh) return false;
+  const Unit& before = p.units[v - 1];
+  return before.speaker == p.units[v].speaker && before.turn + 1 == p.units[v].turn && asks(c, v - 1);
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
@@ -88,6 +97,7 @@ int answered_unit(const Context& c, std::size_t u) {
     }
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
+    if (completes_a_question(c, v)) continue;
     if (resigns) return told_unit(c, v + 1);
     if (!c.selectable[v] || !asks(c, v)) return -1;
     return short_turn || replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;

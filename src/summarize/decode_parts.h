@@ -74,6 +74,8 @@ struct Context {
 //     asks nothing) and the most salient selectable unit, beyond a fragment's size, of what the
 //     other speaker said since u's speaker last spoke is what they give in to;
 // -1 otherwise.
+// A few words the other speaker sent after their question as a turn of its own belong to the question
+// (completes_a_question: 有现货? / 激光色 / 客服:是无货的呢 answers 有现货?).
 // An agent's reply right after a customer's question answers it up to kAgentReplyZh letters: 客服:不需要。
 // after 还需要别的吗, 客服:这边没有图的。 after 有图看看吗 mislead under another question of the summary.
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10;

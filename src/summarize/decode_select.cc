@@ -119,7 +119,7 @@ bool asks_decoded(const Prepared& p, std::size_t u, const std::vector<char32_t>&
   const bool asked_next = p.lang == Lang::zh && u + 1 < p.units.size() &&
                           p.units[u + 1].speaker == p.units[u].speaker && tails[u + 1];  // render::asked_by_next_unit
   if (asked_next) return true;
-  if (render::ends_as_question(cps) || render::asks_without_mark(cps)) return true;
+  if (render::ends_as_question(cps) || render::asks_without_mark(cps, render::ends_cut_turn(p, u))) return true;
   return zh_question::holds_question_word(std::u32string_view(cps.data(), cps.size()));
 }
 
@@ -144,7 +144,7 @@ bool unit_asks(const Prepared& p, std::size_t u) {
   const std::string& text = p.units[u].text;
   if (p.lang == Lang::en) return text.find('?') != std::string::npos;
   if (render::asked_by_next_unit(p, u)) return true;
-  if (render::ends_as_question(text) || render::asks_without_mark(text)) return true;
+  if (render::ends_as_question(text) || render::asks_without_mark(text, render::ends_cut_turn(p, u))) return true;
   return zh_question::holds_question_word(text);
 }
 

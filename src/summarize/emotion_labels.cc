@@ -235,9 +235,14 @@ bool strongest_kept(const Prepared& p, const Summary& summary, const DialogueLab
     const std::u32string words = comparable(span);
     if (words.empty()) return false;  // a span of punctuation only keeps nothing a reader sees
     const std::vector<std::string> person_free = p.lang == Lang::en ? person_free_words(span) : std::vector<std::string>{};
+    const text::Turn& labelled = p.dialogue->turns[static_cast<std::size_t>(e.turn)];
+    auto same_message = [&](int turn) {  // the labelled turn, or the same message sent again
+      const text::Turn& t = p.dialogue->turns[static_cast<std::size_t>(turn)];
+      return turn == e.turn || (t.speaker == labelled.speaker && t.text == labelled.text);
+    };
     return std::any_of(summary.sentences.begin(), summary.sentences.end(), [&](const SummarySentence& s) {
       if (s.unit < 0 || static_cast<std::size_t>(s.unit) >= p.units.size() ||
-          p.units[static_cast<std::size_t>(s.unit)].turn != e.turn)
+          !same_message(p.units[static_cast<std::size_t>(s.unit)].turn))
         return false;
       if (comparable(s.body).find(words) != std::u32string::npos) return true;
       // In a report the same words with the person named ("my phone" -> "the customer's phone").

@@ -105,15 +105,15 @@ bool ends_as_question(const std::vector<char32_t>& cps) {
   return false;
 }
 
-bool asks_without_mark(const std::string& text) { return asks_without_mark(decoded(text)); }
+bool asks_without_mark(const std::string& text, bool cut_off) { return asks_without_mark(decoded(text), cut_off); }
 
-bool asks_without_mark(const std::vector<char32_t>& cps) {
+bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
   const UnitEnd e = unit_end(cps);
   // Ended by a mark other than a comma the sentence has said how it ends.
   if (e.body_end < e.marks_end && cps[e.marks_end - 1] != U'，' && cps[e.marks_end - 1] != U',') return false;
   std::size_t begin = e.body_end;
   while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
-  return zh_question::clause_asks(cps, begin, e.body_end);
+  return zh_question::clause_asks(cps, begin, e.body_end, cut_off);
 }
 
 std::string without_leading_marks(const std::string& text) {
@@ -328,6 +328,13 @@ bool continues_previous_tweet(const Prepared& p, std::size_t u) {
   if (before.speaker != unit.speaker || before.turn + 1 != unit.turn) return false;
   return opens_in_lower_case(p.unit_tokens[u]) &&
          leaves_sentence_open(p.unit_tokens[u - 1], unit.speaker == text::Speaker::agent);
+}
+
+bool ends_cut_turn(const Prepared& p, std::size_t u) {
+  if (p.dialogue == nullptr) return false;
+  const int turn = p.units[u].turn;
+  if (turn < 0 || !p.dialogue->turns[static_cast<std::size_t>(turn)].truncated) return false;
+  return u + 1 == p.units.size() || p.units[u + 1].turn != turn;
 }
 
 bool asked_by_next_unit(const Prepared& p, std::size_t u) {

@@ -27,8 +27,9 @@ bool ends_as_question(const std::vector<char32_t>& cps);  // of text already dec
 // 么, or in 呢 after a question word or 那 (这个能退吗, 是什么原因呢), or opens with a question word
 // (多少, 几号到, 为什么还没发货, 那什么时候到). Its body ends in 。 as the CSDS protocol splits there; the
 // particle or question word carries the question.
-bool asks_without_mark(const std::string& text);
-bool asks_without_mark(const std::vector<char32_t>& cps);  // of text already decoded (lossy)
+// `cut_off`: the unit ends a turn the data cut off (ends_cut_turn), whose last clause may stop mid-word.
+bool asks_without_mark(const std::string& text, bool cut_off = false);
+bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off = false);  // of text already decoded (lossy)
 // The text without the separating marks (，。、；：！？~ and their ASCII forms) and white space it opens
 // with ("，这个就郁闷了" -> "这个就郁闷了"); an opening bracket stays ([数字]张没有).
 std::string without_leading_marks(const std::string& text);
@@ -47,6 +48,8 @@ bool continues_previous_tweet(const Prepared& p, std::size_t u);
 // Whether unit u's question came in the speaker's next unit, on its own ("这个手表二代的可以放副卡" then
 // "吗?" as the next turn; "那我吧退货申请取消 可以吗" in one turn): the unit asks though its text does not.
 bool asked_by_next_unit(const Prepared& p, std::size_t u);
+// Whether unit u ends a turn that the data cut off (text::Turn::truncated): its text stops mid-word.
+bool ends_cut_turn(const Prepared& p, std::size_t u);
 
 // zh: a dangling condition: the text's last clause ends in 的话 ("如果是换货的话", "没有的话") with
 // nothing after it; its consequence came in a later turn, or never. Returns the byte offset where

@@ -58,14 +58,6 @@ void check_inputs(const Prepared& p, const UnitScores& scores, const DecodeOptio
                    scores.unit_text.size(), " entries but the dialogue has ", U, " units");
 }
 
-// Whether unit u ends a turn that the data cut off (text::Turn::truncated): its text stops mid-word.
-bool ends_cut_turn(const Prepared& p, std::size_t u) {
-  if (p.dialogue == nullptr) return false;
-  const int turn = p.units[u].turn;
-  if (turn < 0 || !p.dialogue->turns[static_cast<std::size_t>(turn)].truncated) return false;
-  return u + 1 == p.units.size() || p.units[u + 1].turn != turn;
-}
-
 }  // namespace
 
 Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
@@ -101,7 +93,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // which computes `expressed`; baselines show units as written), and the cut is shown: a condition
     // whose consequence it does not hold ("没有的话"), or the stub a cut-off turn ends with ("…款式选错了，
     // 需要改" -> "…款式选错了").
-    const bool cut_turn = u != kept.clause_unit && ends_cut_turn(p, ux);
+    const bool cut_turn = u != kept.clause_unit && render::ends_cut_turn(p, ux);
     const bool trimmable = p.lang == Lang::zh && u != kept.clause_unit && u != verbatim && !c.expressed.empty() &&
                            c.expressed[ux] == decoding::Context::Expressed::none;
     const bool drops_condition = trimmable && render::dangling_condition_start(shown) != std::string::npos;
@@ -112,7 +104,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                           p.lang, question);
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
-        (question || render::asks_without_mark(source)))
+        (question || render::asks_without_mark(source, render::ends_cut_turn(p, ux))))
       s.body = render::reported_question(s.body);
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&

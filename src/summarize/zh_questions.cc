@@ -71,6 +71,14 @@ bool asks_a_not_a(const std::vector<char32_t>& cps, std::size_t begin, std::size
   return false;
 }
 
+// Whether clause cps[begin, end), which ends in 不, is V不: a CJK word before the 不 that is not itself a
+// negation or an adverb that leads one in (不不不, 要不 "otherwise", 如不, 就不).
+bool ends_in_v_bu(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  if (end - begin < 2) return false;
+  const char32_t before = cps[end - 2];
+  return before >= 0x4E00 && before <= 0x9FFF && std::u32string_view(U"不没要如就也都还").find(before) == std::u32string_view::npos;
+}
+
 }  // namespace
 
 bool asks_what_next(std::u32string_view before_ne) {
@@ -88,7 +96,7 @@ bool asks_about_bare_noun(std::u32string_view before_ne) {
   return true;
 }
 
-bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end, bool cut_off) {
   static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗亲";
   while (end > begin && (kParticles.find(cps[end - 1]) != std::u32string_view::npos || text::is_trailing_symbol(cps[end - 1])))
     --end;
@@ -111,6 +119,7 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
     return true;
   const char32_t last = cps[end - 1];
   if (last == U'吗' || last == U'么') return true;
+  if (last == U'不') return !cut_off && ends_in_v_bu(cps, begin, end);
   if (last != U'呢') return false;
   if (cps[begin] == U'那') return true;  // 那我的钱呢
   const std::u32string_view before_ne(cps.data() + begin, end - 1 - begin);

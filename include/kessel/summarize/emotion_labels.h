@@ -52,7 +52,8 @@ EmotionLabelSet load_emotion_labels(const std::string& path);
 void check_labels_fit(const DialogueLabels& labels, const text::Dialogue& dialogue);
 
 // Whether `summary` keeps the strongest expression: some sentence whose unit lies in the expression's
-// turn has, in its body, the expression's words (the turn's text at its offsets), compared without
+// turn, or in a later or earlier customer turn of the very same text (a message sent again, 怎么把我的京豆给吃了?
+// twice: the labeller marks one, the summary may show the other), has, in its body, the expression's words (the turn's text at its offsets), compared without
 // spaces and punctuation and with letters case-folded (the renderer's 。 for ！ does not count). In an
 // English report (SummarySentence::reported) the words may name the person instead ("my phone is so
 // messed up" kept as "the customer's phone is so messed up"): the report's words and the

@@ -270,6 +270,21 @@ TEST(AnswerContext, AnAgentsShortReplyComesWithTheQuestionItAnswers) {
               std::find(units.begin(), units.end(), 2) != units.end());
 }
 
+TEST(AnswerContext, AnAnswerAfterAQuestionsAddedWordsAnswersTheQuestion) {
+  // 激光色 completes 有现货?; 是无货的呢 answers them both, and alone it would stand as a bare claim.
+  auto d = make_dialogue({{Speaker::customer, {"可以换成极光色?"}},
+                          {Speaker::agent, {"已经出单号的商品是无法更改颜色的呢"}},
+                          {Speaker::customer, {"有现货?"}},
+                          {Speaker::customer, {"激光色"}},
+                          {Speaker::agent, {"是无货的呢"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const decoding::Context c(p, s, options(3));
+  EXPECT_EQ(c.answers[4], 2);
+}
+
 TEST(AnswerContext, AnAgentsYesOrNoOfAnyLengthComesWithItsQuestion) {
   // 可以的，免费送货入户并安装 says yes to 能送货上门安装吗; after 有货吗 it would answer that instead.
   auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},

@@ -123,6 +123,24 @@ TEST(EmotionLabels, StrongestKeptByItsWordsOrAnEqualExpression) {
   EXPECT_THROW(strongest_kept(p, with_bodies(p, {{1, "气死我了。"}}), *set.find("7")), InvalidArgument);
 }
 
+TEST(EmotionLabels, TheSameMessageSentAgainKeepsItsExpression) {
+  // The labeller marks the first 怎么把我的京豆给吃了?; the summary may show the one sent again.
+  const text::Dialogue d = make_dialogue({{Speaker::customer, {"怎么把我的京豆给吃了?"}},
+                                          {Speaker::agent, {"您好"}},
+                                          {Speaker::customer, {"怎么把我的京豆给吃了?"}},
+                                          {Speaker::agent, {"怎么把我的京豆给吃了?"}},
+                                          {Speaker::customer, {"怎么把我的京豆给吃了？？"}}},
+                                         "r");
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const EmotionLabelSet set = load_emotion_labels(write_labels(
+      "repeat", R"({"id": "r", "expressions": [{"turn": 0, "start": 0, "end": 10, "emotion": "anger", "intensity": 1, "strongest": true}]})"));
+  const DialogueLabels& labels = *set.find("r");
+  EXPECT_TRUE(strongest_kept(p, with_bodies(p, {{2, "询问怎么把我的京豆给吃了。"}}), labels));
+  // Not the agent's echo, nor a message that differs (even in its marks).
+  EXPECT_FALSE(strongest_kept(p, with_bodies(p, {{3, "怎么把我的京豆给吃了？"}}), labels));
+  EXPECT_FALSE(strongest_kept(p, with_bodies(p, {{4, "怎么把我的京豆给吃了？"}}), labels));
+}
+
 // English reported speech names the person: the customer's words, reported, are still kept.
 TEST(EmotionLabels, AnEnglishReportKeepsTheWordsWithThePersonNamed) {
   // "I worried why you didn't ship" at code points 0..29; "my phone is so messed up" at 0..24.

@@ -39,6 +39,21 @@ TEST(ZhQuestions, AnANotAFormAsksUnlessTheClauseIsIndefinite) {
   EXPECT_FALSE(asks("都不知道坏了没有"));
 }
 
+TEST(ZhQuestions, AVerbThenBuAsksUnlessTheDataCutTheClause) {
+  EXPECT_TRUE(asks("可以不"));
+  EXPECT_TRUE(asks("能改不"));
+  EXPECT_TRUE(asks("自营的马桶，包安装不"));
+  EXPECT_TRUE(asks("要等到[数字]天可以拿到退款不"));
+  EXPECT_TRUE(asks("你们的快递能进村不啊"));
+  EXPECT_FALSE(asks("不不不"));
+  EXPECT_FALSE(asks("要不"));  // "otherwise"
+  EXPECT_FALSE(asks("不"));
+  // A turn cut at 30 characters may stop inside 不V: 安装师傅给我打电话说不[送].
+  const auto cut = cps("安装师傅给我打电话说不");
+  EXPECT_FALSE(clause_asks(cut, 0, cut.size(), /*cut_off=*/true));
+  EXPECT_TRUE(clause_asks(cut, 0, cut.size()));
+}
+
 TEST(ZhQuestions, AYesNoQuestionTurnsOnTheVerbItsAnswerRepeats) {
   EXPECT_EQ(verb_of("会不会影响小哥绩效考核"), U"会");
   EXPECT_EQ(verb_of("可不可以货到付款"), U"可以");
