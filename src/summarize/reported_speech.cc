@@ -229,7 +229,7 @@ bool opens_with_any(std::string_view body, std::initializer_list<std::string_vie
     if (body.size() < lead.size()) continue;
     bool same = true;
     for (std::size_t i = 0; i < lead.size() && same; ++i)
-      same = std::tolower(static_cast<unsigned char>(body[i])) == lead[i];
+      same = std::tolower(static_cast<unsigned char>(body[i])) == static_cast<unsigned char>(lead[i]);
     if (same) return true;
   }
   return false;
@@ -264,6 +264,10 @@ std::string_view first_word(std::string_view text, std::size_t* after) {
 }
 
 }  // namespace
+
+bool opens_with_a_bare_pronoun(std::string_view body) {
+  return opens_with_any(body, {"they ", "they'", "they’", "their "});
+}
 
 bool reads_as_command(std::string_view body) {
   static constexpr auto kCommands = std::to_array<std::string_view>(

@@ -112,5 +112,10 @@ bool names_a_speaker(std::string_view body);
 // voice, and whose order or thanks it is gets lost: such a unit is shown in its speaker's words, under
 // their label (EacaModel::render).
 bool reads_as_command(std::string_view body);
+// Whether a report opens with they / their: its speaker stayed a pronoun (an emotion verb, never
+// rewritten, keeps "they": "I give up" -> "They give up.") and names nobody. After the same speaker's
+// labelled sentence it would read as someone else ("Customer: Can't create an account. They give
+// up."): such a unit is shown in its speaker's words too (EacaModel::render).
+bool opens_with_a_bare_pronoun(std::string_view body);
 
 }  // namespace kessel::summarize

@@ -190,6 +190,15 @@ TEST(ReportedSpeech, OrdersWishesAndCourtesiesReadAsCommands) {
   EXPECT_FALSE(reads_as_command(""));
 }
 
+TEST(ReportedSpeech, AReportOpeningWithTheyNamesNobody) {
+  EXPECT_TRUE(opens_with_a_bare_pronoun("They give up."));
+  EXPECT_TRUE(opens_with_a_bare_pronoun("they\u2019ve had enough"));
+  EXPECT_TRUE(opens_with_a_bare_pronoun("Their order is late."));
+  EXPECT_FALSE(opens_with_a_bare_pronoun("The customer gives up."));
+  EXPECT_FALSE(opens_with_a_bare_pronoun("Theyre"));  // no word of its own
+  EXPECT_FALSE(opens_with_a_bare_pronoun(""));
+}
+
 TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   auto d = testing::make_dialogue({{Speaker::customer, {"@AppleSupport I was charged twice https://t.co/x"}},
                                    {Speaker::agent, {"@jane Hi there, please DM us your email ^XS"}},
