@@ -71,6 +71,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::ConstrainedSelection kept = decoding::constrain_emotion(c, selected, order);
   // The constraint may have let a question go for its emotion unit; its answer goes with it.
   decoding::drop_unasked_answers(c, kept.units);
+  // The feeling is shown whole when the char budget has room for it before answers are added (they
+  // take no part of that budget: an answer added must not cost the customer's words).
+  const int verbatim = options.emotion_constraint ? decoding::verbatim_emotion_unit(c, kept) : -1;
   // A selected yes/no question brings its direct answer.
   decoding::add_direct_answers(c, kept);
 
@@ -78,7 +81,6 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   out.id = p.dialogue ? p.dialogue->id : "";
   out.constraint_bound = kept.bound;
   out.constraint_cost = kept.cost;
-  const int verbatim = options.emotion_constraint ? decoding::verbatim_emotion_unit(c, kept) : -1;
   std::vector<int>& units = kept.units;
   std::sort(units.begin(), units.end());
   for (int u : units) {

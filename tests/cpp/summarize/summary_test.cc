@@ -522,6 +522,26 @@ TEST(Summary, TheShortUnitOfTheStrongestFeelingIsShownInTheCustomersWords) {
   EXPECT_EQ(decode(p, s, o).summary, "用户:你们经常降价，都不敢买了。客服:申请价保。");
 }
 
+TEST(Summary, AnAddedAnswerDoesNotCostTheCustomersWords) {
+  // The char budget is weighed before the direct answer comes: 能退差价吗 (5) and the whole feeling (16)
+  // fit in 22; the answer 可以退的 (4), which takes no part of that budget, does not push the feeling
+  // back to deletion's words.
+  auto d = make_dialogue({{Speaker::customer, {"能退差价吗"}},
+                          {Speaker::agent, {"稍等我查一下订单"}},
+                          {Speaker::agent, {"可以退的"}},
+                          {Speaker::customer, {"你们这样经常降价，我都不敢买了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.1f, 0.2f, 0.9f};
+  s.unit_text = {"能退差价吗", "稍等我查一下订单", "可以退的", "你们经常降价，都不敢买了"};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.max_chars = 22;
+  o.redundancy = 0.0f;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:能退差价吗。客服:可以退的。用户:你们这样经常降价，我都不敢买了。");
+}
+
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
   auto d = make_dialogue({{Speaker::customer, {"您好请问我的快递什么时候到，气死我了"}},
                           {Speaker::agent, {"亲亲这边马上为您查询物流哦"}}});
