@@ -264,15 +264,25 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
 
 namespace {
 
-// Whether dropping w from `units` would leave another of them without what it answers or goes on with.
-bool others_need(const Context& c, const std::vector<int>& units, int w) {
+// Whether dropping w from `units` would leave another of them without what it answers or goes on with,
+// or a question of them other than q (which the caller answers anew) without its answer
+// (Context::answers) or direct answer.
+bool others_need(const Context& c, const std::vector<int>& units, int w, int q) {
+  const int asked = c.answers[static_cast<std::size_t>(w)];
+  if (asked >= 0 && asked != q && std::find(units.begin(), units.end(), asked) != units.end()) return true;
   return std::any_of(units.begin(), units.end(), [&](int x) {
-    return c.answers[static_cast<std::size_t>(x)] == w || c.continues[static_cast<std::size_t>(x)] == w;
+    const auto xx = static_cast<std::size_t>(x);
+    return c.answers[xx] == w || c.continues[xx] == w || (x != q && x < w && direct_answer(c, xx) == w);
   });
 }
 
+bool customer_question(const Context& c, std::size_t u) {
+  return c.p.units[u].speaker == text::Speaker::customer && asks(c, u);
+}
+
 // Adds answer v of question q to the selection within the sentence budget: when the budget is full,
-// the least salient unit that is not q, that no other unit needs and whose leaving keeps the customer's
+// the least salient unit that is no customer question (another question of the customer's is worth
+// more than an answer; an agent's 请问有什么可以帮您 is not), that no other unit needs and whose leaving keeps the customer's
 // strongest emotion (keeps_strongest) makes room (Chinese only); when none can, v stays out.
 void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) {
   std::vector<int>& units = s.units;
@@ -284,7 +294,8 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) 
     int weakest = -1;
     for (int w : units) {
       const auto wx = static_cast<std::size_t>(w);
-      if (w == q || w == s.clause_unit || others_need(c, units, w)) continue;
+      if (w == q || w == s.clause_unit || customer_question(c, static_cast<std::size_t>(w)) || others_need(c, units, w, q))
+        continue;
       if (weakest >= 0 && c.scores.salience[wx] >= c.scores.salience[static_cast<std::size_t>(weakest)]) continue;
       ConstrainedSelection without = s;
       without.units.erase(std::find(without.units.begin(), without.units.end(), w));

@@ -179,8 +179,9 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // Adds to `s.units` the direct answer of each selected customer question that lacks it, so that another
 // agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
 // where the answer was 是的), and the customer's reply to each selected agent question that lacks one
-// (customer_reply). The sentence budget holds: when it is full, the least salient unit that is not the
-// question, that no other unit answers or goes on with, and whose leaving keeps the customer's strongest
+// (customer_reply). The sentence budget holds: when it is full, the least salient unit that is neither
+// the question nor another customer question (询问怎么这次到青县了 is worth more than an answer's 不是的),
+// that no other unit answers or goes on with, and whose leaving keeps the customer's strongest
 // emotion (keeps_strongest) makes room in Chinese (in English, three tweets long, the answer needs a free
 // place); when none can, the answer stays out. With skip_fillers only (the
 // baselines show what they select).

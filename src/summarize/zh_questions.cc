@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::summarize::zh_question {
@@ -185,7 +186,17 @@ std::u32string polar_verb(std::u32string_view q) {
     const std::size_t at = q.find(v);
     if (at < best) best = at, verb = v;
   }
-  return std::u32string(verb);
+  if (!verb.empty()) return std::u32string(verb);
+  // Else the first word jieba's dictionary tags a verb (这款电脑带光驱吗 -> 带, answered 不带光驱的呢).
+  const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+  for (const text::WordSpan& w : segmenter.segment(std::span<const char32_t>(q.data(), q.size()))) {
+    const std::u32string_view word = q.substr(static_cast<std::size_t>(w.char_start), static_cast<std::size_t>(w.char_end - w.char_start));
+    if (text::is_cjk(word.front()) && segmenter.word_class(word) == text::WordClass::verb) return std::u32string(word);
+  }
+  std::size_t end = q.size();
+  while (end > 0 && (text::is_space(q[end - 1]) || std::u32string_view(U"?？!！。.~～啊呀呢哈").find(q[end - 1]) != std::u32string_view::npos))
+    --end;
+  return end > 1 && (q[end - 1] == U'吗' || q[end - 1] == U'么') ? std::u32string(kAnyVerb) : std::u32string();
 }
 
 namespace {
@@ -219,7 +230,9 @@ int answers_polar(std::u32string_view answer, std::u32string_view verb) {
       (opens(U"可以") || opens(U"不可以") || opens(U"不行") || opens(U"能") || opens(U"不能")))
     return 2;
   if ((verb == U"需要" || verb == U"要" || verb == U"用") && (opens(U"不用") || opens(U"不需要"))) return 2;
-  return opens(U"是的") || opens(U"对的") || opens(U"不是") || opens(U"对") || opens(U"不对") ? 1 : 0;
+  // 没有 alone, not 没有问题的话…: what follows it ends the answer.
+  const bool bare_no = opens(U"没有") && (a.size() == 2 || std::u32string_view(U"的呢哦哈啊，。,.!！~ ").find(a[2]) != std::u32string_view::npos);
+  return opens(U"是的") || opens(U"对的") || opens(U"不是") || opens(U"对") || opens(U"不对") || bare_no || opens(U"有的") ? 1 : 0;
 }
 
 }  // namespace kessel::summarize::zh_question

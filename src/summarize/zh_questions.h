@@ -54,14 +54,18 @@ bool ends_in_tag(std::u32string_view text);
 // The verb a yes/no question turns on, which its answer repeats: the A of an A不A / A没A question (会不会
 // -> 会, 有没有 -> 有, 可不可以 -> 可以), else the first of 可以 需要 是 有 能 会 要 用 in it (是傍…配送站吗 -> 是,
 // 保修换新这个服务有吗 -> 有). Empty when the question asks with a question word (什么 哪 谁 几 多少 怎么 为什么
-// 啥 咋 如何: not a yes/no question) or has no such verb.
+// 啥 咋 如何: not a yes/no question). Without those verbs, the first word jieba's dictionary tags a verb
+// (text::Segmenter::word_class: 这款电脑带光驱吗 -> 带); without one either, a question in 吗 / 么 gives
+// kAnyVerb (its answer says yes or no without a verb to repeat). Empty otherwise.
+inline constexpr std::u32string_view kAnyVerb = U"吗";
 std::u32string polar_verb(std::u32string_view question);
 
 // How `answer` answers a yes/no question on `verb`, past an opening address or filler (亲 亲亲 亲爱的 嗯
 // 嗯嗯 哦 您好 你好 这个 那个, marks, and a 是 before another verb): 2 when it opens with the verb, with 不 / 没
 // and the verb, or with the verb's own yes or no (对 for 是, 没有 for 有, 不行 for 可以, 不用 for 需要): 没有单独
 // 售卖的支架, 这个是不会的哈, 不是的呢; 1 when it opens with a yes or no that fits any question (是的, 对的, 不是,
-// 对, 不对); 0 when it does not answer it.
+// 对, 不对, 有的, and 没有 alone: 这个是没有的 after 带耳机和手机壳吗, not 没有问题的话就再见了); 0 when it does not
+// answer it.
 int answers_polar(std::u32string_view answer, std::u32string_view verb);
 
 }  // namespace kessel::summarize::zh_question

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::summarize::zh_question {
@@ -60,7 +61,23 @@ TEST(ZhQuestions, AYesNoQuestionTurnsOnTheVerbItsAnswerRepeats) {
   EXPECT_EQ(verb_of("是傍[姓名]配送站吗"), U"是");
   EXPECT_EQ(verb_of("保修换新这个服务有吗"), U"有");
   EXPECT_EQ(verb_of("什么时候能到"), U"");  // a question word: not a yes/no question
-  EXPECT_EQ(verb_of("到了吗"), U"");        // no verb an answer would repeat
+  EXPECT_EQ(verb_of("[订单编号]"), U"");    // no question
+}
+
+bool tagged_dictionary() { return text::Segmenter::default_segmenter().word_class(U"订单") == text::WordClass::noun; }
+
+TEST(ZhQuestions, WithoutAModalTheQuestionsFirstVerbOrAnyYesOrNo) {
+  if (tagged_dictionary()) {
+    EXPECT_EQ(verb_of("这款电脑带光驱吗"), U"带");
+    EXPECT_EQ(answers("不带光驱的呢", "这款电脑带光驱吗"), 2);
+  } else {  // the built-in table tags no word: any yes or no answers
+    EXPECT_EQ(verb_of("这款电脑带光驱吗"), kAnyVerb);
+  }
+  EXPECT_EQ(verb_of("[订单编号]吗"), kAnyVerb);
+  EXPECT_EQ(answers("这个是没有的", "带耳机和手机壳吗"), 1);
+  EXPECT_EQ(answers("没有哦", "带耳机和手机壳吗"), 1);
+  // 没有 opening a sentence of its own answers nothing.
+  EXPECT_EQ(answers("没有问题的话就再见了", "其他的子订单也会自动取消吗"), 0);
 }
 
 TEST(ZhQuestions, AnAnswerOpensWithTheVerbItsNegationOrAYesOrNo) {
