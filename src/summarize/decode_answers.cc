@@ -85,11 +85,13 @@ int answered_unit(const Context& c, std::size_t u) {
   const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u);
   if (!c.selectable[u] || feels || asks(c, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it,
-  // unless it is an agent's yes or no to the question before it (可以的，免费送货入户并安装 after 能送货上门安装吗).
-  const bool agent_reply = p.lang == Lang::zh && p.units[u].speaker == text::Speaker::agent && !resigns;
+  // unless it is a yes or no to the question before it (可以的，免费送货入户并安装 after 能送货上门安装吗; the
+  // customer's 不用到增值税的 after 需要开增值税发票吗).
+  const bool zh_reply = p.lang == Lang::zh && !resigns;
+  const bool agent_reply = zh_reply && p.units[u].speaker == text::Speaker::agent;
   const bool short_turn =
       c.turn_letters[u] <= (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh);
-  if (!short_turn && !agent_reply) return -1;
+  if (!short_turn && !zh_reply) return -1;
   for (std::size_t v = u; v-- > 0;) {
     if (p.units[v].speaker == p.units[u].speaker) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first

@@ -73,7 +73,9 @@ struct Context {
 //   - u's only expressed mentions are resignations (emotion.h rule 8: 好吧 after an agent turn that
 //     asks nothing) and the most salient selectable unit, beyond a fragment's size, of what the
 //     other speaker said since u's speaker last spoke is what they give in to;
-// -1 otherwise.
+// -1 otherwise. In Chinese a statement of any length that opens with a yes or no to the other
+// speaker's question right before it (zh_question::answers_polar: 可以的，免费送货入户并安装 after
+// 能送货上门安装吗; the customer's 不用到增值税的… after 需要开增值税发票吗) answers it too.
 // A few words the other speaker sent after their question as a turn of its own belong to the question
 // (completes_a_question: 有现货? / 激光色 / 客服:是无货的呢 answers 有现货?).
 // An agent's reply right after a customer's question answers it up to kAgentReplyZh letters: 客服:不需要。

@@ -270,6 +270,19 @@ TEST(AnswerContext, AnAgentsShortReplyComesWithTheQuestionItAnswers) {
               std::find(units.begin(), units.end(), 2) != units.end());
 }
 
+TEST(AnswerContext, ACustomersYesOrNoOfAnyLengthComesWithTheAgentsQuestion) {
+  // 不用到增值税的… says no to 需要开增值税发票吗; alone it answers nothing a reader sees.
+  auto d = make_dialogue({{Speaker::customer, {"我要开发票"}},
+                          {Speaker::agent, {"请问需要开增值税发票吗"}},
+                          {Speaker::customer, {"不用到增值税的，普通发票就可以了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const decoding::Context c(p, s, options(3));
+  EXPECT_EQ(c.answers[2], 1);
+}
+
 TEST(AnswerContext, AnAnswerAfterAQuestionsAddedWordsAnswersTheQuestion) {
   // 激光色 completes 有现货?; 是无货的呢 answers them both, and alone it would stand as a bare claim.
   auto d = make_dialogue({{Speaker::customer, {"可以换成极光色?"}},
