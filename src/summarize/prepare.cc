@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "summarize/content.h"
 #include "kessel/summarize/summary.h"
 #include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
@@ -51,6 +52,21 @@ std::vector<int> token_words(const std::vector<text::Token>& tokens, const std::
     last_word = in_word ? static_cast<int>(w) : -1;
   }
   return out;
+}
+
+// An acknowledgement's pleasure ("Ok great!", "Perfect", 好的呢😊, 哈哈哈: a unit of fillers only,
+// content.h) answers what was said before it: it is no feeling about the customer's matter, and alone
+// it says nothing. Its positive mentions are courtesies (EmotionMention::polite), as "thank you" is, and
+// not expressed.
+void treat_acknowledgements_as_courtesy(Prepared& p) {
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    text::EmotionMention& mention = p.mentions[m];
+    if (!mention.expressed || mention.polarity != text::Polarity::positive) continue;
+    if (classify_unit(p, static_cast<std::size_t>(p.mention_unit[m])) != UnitContent::filler) continue;
+    mention.expressed = false;
+    mention.polite = true;
+    mention.strength = 0.0f;
+  }
 }
 
 }  // namespace
@@ -120,6 +136,7 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
       p.mention_unit.push_back(unit);
     }
   }
+  treat_acknowledgements_as_courtesy(p);
   return p;
 }
 

@@ -266,7 +266,10 @@ std::string_view first_word(std::string_view text, std::size_t* after) {
 }  // namespace
 
 bool opens_with_a_bare_pronoun(std::string_view body) {
-  return opens_with_any(body, {"they ", "they'", "they’", "their "});
+  // Past what opens it without a word: emoji, marks, spaces ("🤤 they give up!!").
+  std::size_t at = 0;
+  while (at < body.size() && !std::isalnum(static_cast<unsigned char>(body[at]))) ++at;
+  return opens_with_any(body.substr(at), {"they ", "they'", "they’", "their "});
 }
 
 bool reads_as_command(std::string_view body) {

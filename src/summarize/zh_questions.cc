@@ -175,6 +175,10 @@ bool ends_in_tag(std::u32string_view text) {
 std::u32string polar_verb(std::u32string_view q) {
   for (std::u32string_view w : {U"什么", U"哪", U"谁", U"几", U"多少", U"怎么", U"为什么", U"啥", U"咋", U"如何"})
     if (q.find(w) != std::u32string_view::npos) return {};
+  std::size_t end = q.size();
+  while (end > 0 && (text::is_space(q[end - 1]) || std::u32string_view(U"?？!！。.~～啊呀呢哈").find(q[end - 1]) != std::u32string_view::npos))
+    --end;
+  const bool ends_in_ma = end > 1 && (q[end - 1] == U'吗' || q[end - 1] == U'么');
   for (std::size_t i = 1; i + 1 < q.size(); ++i) {
     if (q[i] != U'不' && q[i] != U'没') continue;
     if (q[i - 1] == U'可' && q.substr(i + 1, 2) == U"可以") return U"可以";  // 可不可以
@@ -193,10 +197,7 @@ std::u32string polar_verb(std::u32string_view q) {
     const std::u32string_view word = q.substr(static_cast<std::size_t>(w.char_start), static_cast<std::size_t>(w.char_end - w.char_start));
     if (text::is_cjk(word.front()) && segmenter.word_class(word) == text::WordClass::verb) return std::u32string(word);
   }
-  std::size_t end = q.size();
-  while (end > 0 && (text::is_space(q[end - 1]) || std::u32string_view(U"?？!！。.~～啊呀呢哈").find(q[end - 1]) != std::u32string_view::npos))
-    --end;
-  return end > 1 && (q[end - 1] == U'吗' || q[end - 1] == U'么') ? std::u32string(kAnyVerb) : std::u32string();
+  return ends_in_ma ? std::u32string(kAnyVerb) : std::u32string();
 }
 
 namespace {

@@ -70,7 +70,7 @@ TEST(AnswerContext, WhatSaysSomethingOnItsOwnStandsAlone) {
   // A longer turn carries its own context.
   auto longer = make_dialogue({{Speaker::customer, {"我要退款"}},
                                {Speaker::agent, {"请问您支付用的是储蓄卡还是信用卡呢？"}},
-                               {Speaker::customer, {"用的白条，但是一直显示审核中"}}});
+                               {Speaker::customer, {"白条支付的，但是一直显示审核中"}}});
   Prepared p = prepare(longer, lexicon());
   ASSERT_EQ(p.units.size(), 3u);
   EXPECT_EQ(decode(p, s, options(1)).sentences[0].unit, 2);

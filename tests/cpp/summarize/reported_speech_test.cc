@@ -194,6 +194,7 @@ TEST(ReportedSpeech, AReportOpeningWithTheyNamesNobody) {
   EXPECT_TRUE(opens_with_a_bare_pronoun("They give up."));
   EXPECT_TRUE(opens_with_a_bare_pronoun("they\u2019ve had enough"));
   EXPECT_TRUE(opens_with_a_bare_pronoun("Their order is late."));
+  EXPECT_TRUE(opens_with_a_bare_pronoun("\U0001F924 they give up!!"));
   EXPECT_FALSE(opens_with_a_bare_pronoun("The customer gives up."));
   EXPECT_FALSE(opens_with_a_bare_pronoun("Theyre"));  // no word of its own
   EXPECT_FALSE(opens_with_a_bare_pronoun(""));
