@@ -722,6 +722,7 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
   if (options.customer_turn && options.implicit_cues && options.after_other_turn &&
       result.language == Language::zh)
     detail::add_resignation_mention(decoded, *options.after_other_turn, turn, out);
+  if (options.customer_turn && result.language == Language::en) detail::mark_sarcasm(decoded, options.after_other_turn, out);
   for (EmotionMention& m : out) {
     m.byte_start = decoded.byte_offsets[static_cast<std::size_t>(m.char_start)];
     m.byte_end = decoded.byte_offsets[static_cast<std::size_t>(m.char_end)];

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,13 @@ void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
 // mention of the same words (the polite 好吧) and yields to an expressed one (the lexicon's 算了).
 void add_resignation_mention(const DecodedText& decoded, std::string_view agent_turn, int turn,
                              std::vector<EmotionMention>& mentions);
+
+// Rule 9 (emotion.h): turns each sarcastic praise of an English customer turn (a sarcasm-prone word
+// such as great, fabulous, brilliant, well done, opening its sentence and standing as an exclamation)
+// into anger, when the turn also complains (another expressed mention is negative) or answers the
+// agent's bad news (`agent_turn`: unfortunately, unable, can't, cancelled, ...).
+void mark_sarcasm(const DecodedText& decoded, const std::optional<std::string_view>& agent_turn,
+                  std::vector<EmotionMention>& mentions);
 
 // For the prefilter's tests (cue_prefilter.h): whether cue `i`'s regex finds a non-empty match in
 // `text`, and whether its prefilter lets the regex run on `text`.

@@ -118,6 +118,12 @@ Polarity default_polarity(
 //      没有, …) and asks nothing, is the customer giving in (这个没有办法修改呢 → 好吧): sadness,
 //      intensity 0.4 (below a mild cue), kind `report`, source "cue:resigned". After a question
 //      (可以吗?) the same words consent; after anything else they acknowledge.
+//   9. sarcasm (English customer turns): praise that opens its sentence and stands as an exclamation
+//      (great, fabulous, brilliant, perfect, well done, ...: "Great the 9:11 has been cancelled anyways
+//      😭", "Fabulous") in a turn that also complains (another expressed mention is negative) or right
+//      after an agent turn with bad news (unfortunately, unable, can't, cancelled, ...; not "sorry",
+//      which opens most replies) is anger of the same intensity, negative. "Great service" praises a
+//      noun and stays joy.
 // Mentions failing rule 1–4b are still returned (with expressed = false) so callers can show them;
 // dropped ones (rule 0, 5 and 6) are not. Requests and reports stay expressed (they count for the
 // constraint); `kind` and `strength` say how much of a feeling each mention is.

@@ -185,5 +185,53 @@ TEST(EmotionCues, NoResignationWithoutARefusalToGiveInTo) {
   }
 }
 
+// Rule 9: praise said in sarcasm is anger.
+const EmotionMention* praise_in(const std::vector<EmotionMention>& ms, const std::string& term) {
+  for (const EmotionMention& m : ms)
+    if (m.term == term) return &m;
+  return nullptr;
+}
+
+std::vector<EmotionMention> detect_after(const std::string& text, const std::string& agent_turn = "") {
+  DetectOptions o;
+  o.customer_turn = true;
+  if (!agent_turn.empty()) o.after_other_turn = agent_turn;
+  return detect_emotions(text, default_lexicon(), 4, o);
+}
+
+TEST(EmotionCues, SarcasticPraiseIsAnger) {
+  // Beside a complaint in the same turn.
+  auto ms = detect_after("@nationalrailenq Great the 9:11 has been cancelled anyways \U0001F62D");
+  const EmotionMention* m = praise_in(ms, "Great");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->emotion, Emotion::anger);
+  EXPECT_EQ(m->polarity, Polarity::negative);
+  EXPECT_TRUE(m->expressed);
+  // Alone, after the agent's bad news.
+  ms = detect_after("@nationalrailenq Fabulous", "Unfortunately we have now received reports of a signalling issue");
+  m = praise_in(ms, "Fabulous");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->emotion, Emotion::anger);
+  ms = detect_after("Software that updates and you loose all your settings, they fucking suck. Well done #Adobe.");
+  m = praise_in(ms, "Well done");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->emotion, Emotion::anger);
+}
+
+TEST(EmotionCues, PraiseStaysJoyWithoutAComplaintOrWhenItPraisesSomething) {
+  // No complaint, and an agent's "Sorry for the delay" is no bad news.
+  auto ms = detect_after("@British_Airways Fabulous", "Sorry for the delay, your refund has been processed");
+  ASSERT_NE(praise_in(ms, "Fabulous"), nullptr);
+  EXPECT_EQ(praise_in(ms, "Fabulous")->emotion, Emotion::joy);
+  // A noun it praises: genuine, whatever else the turn says.
+  ms = detect_after("Great service at the store but my order is late and I'm furious");
+  ASSERT_NE(praise_in(ms, "Great"), nullptr);
+  EXPECT_EQ(praise_in(ms, "Great")->emotion, Emotion::joy);
+  // Not opening its sentence.
+  ms = detect_after("The staff were fabulous, the train was awful");
+  ASSERT_NE(praise_in(ms, "fabulous"), nullptr);
+  EXPECT_EQ(praise_in(ms, "fabulous")->emotion, Emotion::joy);
+}
+
 }  // namespace
 }  // namespace kessel::text
