@@ -272,6 +272,11 @@ bool opens_with_a_bare_pronoun(std::string_view body) {
   return opens_with_any(body.substr(at), {"they ", "they'", "they’", "their "});
 }
 
+bool reports_a_customer_apology(std::string_view body) {
+  return opens_with_any(body, {"the customer is sorry", "the customer is so sorry", "the customer is very sorry",
+                               "the customer apologi"});
+}
+
 bool reads_as_command(std::string_view body) {
   static constexpr auto kCommands = std::to_array<std::string_view>(
       {"let's", "lets", "let", "please", "pls", "plz", "do", "don't", "go", "reach", "be", "come", "thanks", "thank", "sorry",

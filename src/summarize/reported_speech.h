@@ -117,5 +117,9 @@ bool reads_as_command(std::string_view body);
 // labelled sentence it would read as someone else ("Customer: Can't create an account. They give
 // up."): such a unit is shown in its speaker's words too (EacaModel::render).
 bool opens_with_a_bare_pronoun(std::string_view body);
+// Whether a report is the customer's apology ("The customer is sorry 😡😡😡😡" from "I'm sorry
+// 😡😡😡😡"): said in anger as often as in earnest, it keeps its tone only in the customer's own words,
+// so such a unit is shown as written too (EacaModel::render).
+bool reports_a_customer_apology(std::string_view body);
 
 }  // namespace kessel::summarize

@@ -198,6 +198,9 @@ TEST(ReportedSpeech, AReportOpeningWithTheyNamesNobody) {
   EXPECT_FALSE(opens_with_a_bare_pronoun("The customer gives up."));
   EXPECT_FALSE(opens_with_a_bare_pronoun("Theyre"));  // no word of its own
   EXPECT_FALSE(opens_with_a_bare_pronoun(""));
+  EXPECT_TRUE(reports_a_customer_apology("The customer is sorry \U0001F621\U0001F621"));
+  EXPECT_TRUE(reports_a_customer_apology("The customer apologizes for the late reply."));
+  EXPECT_FALSE(reports_a_customer_apology("The agent is sorry that the customer can't use their points."));
 }
 
 TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
