@@ -79,6 +79,33 @@ bool completes_a_question(const Context& c, std::size_t v) {
   return before.speaker == p.units[v].speaker && before.turn + 1 == p.units[v].turn && asks(c, v - 1);
 }
 
+int in_order_question(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[u].speaker != text::Speaker::agent) return -1;
+  std::size_t run = u;  // the agent's run of units that u is in: [run, end)
+  while (run > 0 && p.units[run - 1].speaker == text::Speaker::agent) --run;
+  std::size_t end = u + 1;
+  while (end < p.units.size() && p.units[end].speaker == text::Speaker::agent) ++end;
+  int before_u = 0, replies = 0;
+  for (std::size_t v = run; v < end; ++v) {
+    if (!c.selectable[v]) continue;
+    ++replies;
+    if (v < u) ++before_u;
+  }
+  // The customer's questions right before the run, one a turn (its last asking unit), in order.
+  std::vector<int> questions;
+  for (std::size_t v = run; v-- > 0 && p.units[v].speaker == text::Speaker::customer;) {
+    const bool asking = asks(c, v) || zh_question::ends_in_tag(source_of(c, v));
+    if (!asking || c.question_tail[v] || letters_of(c, v) == 0) continue;
+    if (!questions.empty() && p.units[static_cast<std::size_t>(questions.back())].turn == p.units[v].turn) continue;
+    questions.push_back(static_cast<int>(v));
+  }
+  std::reverse(questions.begin(), questions.end());
+  if (questions.size() < 2 || replies < 2 || !c.selectable[u] || before_u >= static_cast<int>(questions.size()))
+    return -1;
+  return questions[static_cast<std::size_t>(before_u)];
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
@@ -92,6 +119,10 @@ int answered_unit(const Context& c, std::size_t u) {
   const bool short_turn =
       c.turn_letters[u] <= (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh);
   if (!short_turn && !zh_reply) return -1;
+  if (agent_reply) {
+    const int paired = in_order_question(c, u);
+    if (paired >= 0) return (short_turn || replies_yes_or_no(c, static_cast<std::size_t>(paired), u)) ? paired : -1;
+  }
   for (std::size_t v = u; v-- > 0;) {
     if (p.units[v].speaker == p.units[u].speaker) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
@@ -184,6 +215,7 @@ bool is_fragment(const Context& c, std::size_t u) {
   const bool placed = c.answers[u] >= 0 || c.continues[u] >= 0;
   if (!placed && bare_yes_or_no(c, u)) return !opens_the_topic(c, u);
   if (c.expressed[u] != Context::Expressed::none) return false;
+  if (letters_of(c, u) == 0) return true;  // marks alone ("????"), even asking, say nothing a reader can use
   if (c.question_tail[u]) return true;  // "吗?": the turn before asks
   if (adds_to_a_question(c, u)) return true;
   if (asks(c, u)) return false;

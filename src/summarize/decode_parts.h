@@ -80,8 +80,15 @@ struct Context {
 // (completes_a_question: 有现货? / 激光色 / 客服:是无货的呢 answers 有现货?).
 // An agent's reply right after a customer's question answers it up to kAgentReplyZh letters: 客服:不需要。
 // after 还需要别的吗, 客服:这边没有图的。 after 有图看看吗 mislead under another question of the summary.
+// When the customer asked in two or more turns in a row and the agent replies in two or more units,
+// they pair in order (in_order_question): 你们店里有配支架吗 / 有图看看吗 / 客服:没有单独售卖的支架 / 客服:我们
+// 这边没有图的; 直接和他说拒收是吧 / 会不会影响小哥绩效考核 / 客服:是的呢直接拒收就好哦 / 客服:这个是不会的哈.
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10;
 int answered_unit(const Context& c, std::size_t u);
+// zh: the customer question that agent unit u answers by its place in such a pair of runs (the j-th
+// selectable unit of the agent's run answers the j-th question turn, by its last asking unit or tag
+// question in 吧), or -1 when u is in none or past the questions.
+int in_order_question(const Context& c, std::size_t u);
 
 // zh: whether unit u is a message of a few words (its whole turn at most kContinuationZh letters) that
 // goes on with its speaker's message right before it, a separate turn: "银行卡的卡号" after "麻烦提供以下
@@ -112,7 +119,8 @@ int unit_letters(const Prepared& p, std::size_t u);
 // (names_only_things, its whole turn at most kContinuationZh letters: 用户:牛仔裤。, 用户:电子发票。), and
 // it neither answers (Context::answers) nor goes on with (Context::continues) a unit the decoder can
 // show with it: it answers or goes on with a turn the reader is not shown. A bare yes or no is one
-// whatever feeling it holds ("No, unfortunately."). The customer's first selectable unit never is.
+// whatever feeling it holds ("No, unfortunately."). The customer's first selectable unit never is. A
+// unit of marks alone ("????") without an expressed emotion is one even when it asks.
 inline constexpr int kFragmentZh = 2, kFragmentEn = 1, kBareYesNoZh = 3;
 bool is_fragment(const Context& c, std::size_t u);
 

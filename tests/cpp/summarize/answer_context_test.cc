@@ -283,6 +283,43 @@ TEST(AnswerContext, ACustomersYesOrNoOfAnyLengthComesWithTheAgentsQuestion) {
   EXPECT_EQ(c.answers[2], 1);
 }
 
+TEST(AnswerContext, TwoQuestionsAndTwoRepliesPairInOrder) {
+  // The agent answers 你们店里有配支架吗 first and 有图看看吗 second: 我们这边没有图的 shown under the first
+  // would answer it.
+  auto d = make_dialogue({{Speaker::customer, {"你们店里有配支架吗"}},
+                          {Speaker::customer, {"有图看看吗"}},
+                          {Speaker::agent, {"这个是没有单独售卖的支架哈"}},
+                          {Speaker::agent, {"我们这边没有图的"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const decoding::Context c(p, s, options(4));
+  EXPECT_EQ(decoding::in_order_question(c, 2), 0);
+  EXPECT_EQ(decoding::in_order_question(c, 3), 1);
+  EXPECT_EQ(c.answers[3], 1);  // short: shown with its question or not at all
+  // One question: no pairing by place.
+  auto one = make_dialogue({{Speaker::customer, {"你们店里有配支架吗"}},
+                            {Speaker::agent, {"这个是没有单独售卖的支架哈"}},
+                            {Speaker::agent, {"我们这边没有图的"}}});
+  Prepared p1 = prepare(one, lexicon());
+  s.salience.assign(p1.units.size(), 0.5f);
+  const decoding::Context c1(p1, s, options(4));
+  EXPECT_EQ(decoding::in_order_question(c1, 2), -1);
+}
+
+TEST(AnswerContext, MarksAloneAreAFragmentEvenWhenTheyAsk) {
+  auto d = make_dialogue({{Speaker::customer, {"升级版有什么不同"}},
+                          {Speaker::customer, {"????"}},
+                          {Speaker::agent, {"升级版有内置的流量卡"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const decoding::Context c(p, s, options(3));
+  EXPECT_FALSE(c.selectable[1]);
+}
+
 TEST(AnswerContext, AnAnswerAfterAQuestionsAddedWordsAnswersTheQuestion) {
   // 激光色 completes 有现货?; 是无货的呢 answers them both, and alone it would stand as a bare claim.
   auto d = make_dialogue({{Speaker::customer, {"可以换成极光色?"}},

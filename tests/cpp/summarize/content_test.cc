@@ -30,7 +30,7 @@ UnitContent kind_of(const std::string& sentence, Speaker speaker = Speaker::cust
 TEST(Content, ChineseFillersAreNotContent) {
   for (const char* s :
        {"在吗", "好的", "嗯嗯", "哦", "好吧", "是的", "对的", "亲", "您好", "谢谢", "没了",
-        "好的，谢谢！", "嗯嗯好的", "没有了，谢谢", "好的[姓名]", "ok", "😂", "？？？"})
+        "好的，谢谢！", "嗯嗯好的", "没有了，谢谢", "好的[姓名]", "ok", "😂", "？？？", "请问在吗", "在不在"})
     EXPECT_EQ(kind_of(s), UnitContent::filler) << s;
 }
 
