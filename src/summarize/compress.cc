@@ -335,6 +335,10 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // 要不 ("how about", "or else": 要不姑娘留个电话吧) is one word to a reader though the segmenter
     // splits it; without its 要 the 不 would negate (不姑娘留个电话吧).
     if (i > 0 && spells(t, "不") && spells(tokens[i - 1], "要")) guarded[i - 1] = 1;
+    // A clause-final 不 asks with the word before it (对不, 可以不, 能改不: zh_question::clause_asks); alone
+    // it would negate (就是了不).
+    if (i > 0 && spells(t, "不") && ends_clause(tokens, i) && tokens[i - 1].kind == text::TokenKind::cjk)
+      guarded[i - 1] = 1;
     for (std::size_t j = i + 1; j < T && tokens[j].kind != text::TokenKind::punct; ++j)
       if (word_of(j) != word_of(i)) {
         guarded[j] = 1;

@@ -210,6 +210,12 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const Prepared pa = prepare(how_about, lexicon());
   const auto ua = compress_features(pa, 97);
   EXPECT_EQ(compress_unit(pa.units[0], ua[0], w, 0.5f).rfind("要不", 0), 0u);
+  // A clause-final 不 asks with its word: 对不, not 不 alone (就是了不 would negate).
+  auto tag_bu = make_dialogue({{Speaker::customer, {"我就在这里等来取就是了对不"}}});
+  const Prepared pb = prepare(tag_bu, lexicon());
+  const auto ub = compress_features(pb, 97);
+  const std::string kept = compress_unit(pb.units[0], ub[0], w, 0.5f);
+  EXPECT_EQ(kept.substr(kept.size() - std::string("对不").size()), "对不") << kept;
   // A presuming 吧 stays with its word: "数据线里面有吧" must not become the assertion "数据线里面有".
   auto presume = make_dialogue({{Speaker::customer, {"那个数据线里面有吧，我看一下"}}});
   const Prepared pp = prepare(presume, lexicon());
