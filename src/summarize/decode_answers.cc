@@ -132,7 +132,10 @@ int answered_unit(const Context& c, std::size_t u) {
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
     if (completes_a_question(c, v)) continue;
     if (resigns) return told_unit(c, v + 1);
-    if (!c.selectable[v] || !asks(c, v)) return -1;
+    if (!c.selectable[v]) return -1;
+    // An agent's 是的 / 不是 / 对的 after a customer's statement confirms or corrects it (是的哈，这款是非常
+    // 适合公司会议使用的 after 我想买一个，公司开会用).
+    if (!asks(c, v)) return agent_reply && opens_with_yes_or_no(p, u) ? static_cast<int>(v) : -1;
     return short_turn || replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
   }
   return -1;
