@@ -259,11 +259,15 @@ int direct_answer(const Context& c, std::size_t q) {
   // The answer that repeats the question's verb wins over an earlier plain yes, which may answer
   // something else (会不会影响…: 是的呢直接拒收就好哦 answered the turn before, 这个是不会的哈 this one).
   int best = -1, best_rank = 0;
+  bool replied = false;
   for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
     if (p.units[v].speaker == text::Speaker::customer) {
-      if (asks(c, v)) break;  // asked again: what follows answers that
+      // Asked again, or, once the agent has replied, said something new (已经申请等待审核中 / 我现在要的是运费…
+      // / 是的呢): what follows answers that.
+      if (asks(c, v) || (replied && c.selectable[v])) break;
       continue;
     }
+    replied = replied || c.selectable[v];
     if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(c, v)) continue;
     const int rank = zh_question::answers_polar(source_of(c, v), verb);
     if (rank > best_rank) best = static_cast<int>(v), best_rank = rank;

@@ -222,6 +222,12 @@ int answers_polar(std::u32string_view answer, std::u32string_view verb) {
   if (verb.empty()) return 0;
   std::u32string_view a = without_opening_fillers(answer);
   if (verb != U"是" && a.starts_with(U"是") && !a.starts_with(U"是的")) a.remove_prefix(1);  // 这个是不会的
+  // An adverb of time before the verb or its negation: 已经申请等待审核中, 还没有申请 answer 申请了吗.
+  for (std::u32string_view adverb : {U"已经", U"已", U"还", U"暂时", U"目前"})
+    if (a.starts_with(adverb) && a.size() > adverb.size() && !a.substr(adverb.size()).starts_with(U"是")) {
+      a.remove_prefix(adverb.size());
+      break;
+    }
   auto opens = [&](std::u32string_view w) { return a.starts_with(w); };
   if (opens(verb)) return 2;
   if ((a.starts_with(U"不") || a.starts_with(U"没")) && a.substr(1).starts_with(verb)) return 2;

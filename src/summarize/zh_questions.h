@@ -64,7 +64,7 @@ std::u32string polar_verb(std::u32string_view question);
 // 嗯嗯 哦 您好 你好 这个 那个, marks, and a 是 before another verb): 2 when it opens with the verb, with 不 / 没
 // and the verb, or with the verb's own yes or no (对 for 是, 没有 for 有, 不行 for 可以, 不用 for 需要): 没有单独
 // 售卖的支架, 这个是不会的哈, 不是的呢; 1 when it opens with a yes or no that fits any question (是的, 对的, 不是,
-// 对, 不对, 有的, and 没有 alone: 这个是没有的 after 带耳机和手机壳吗, not 没有问题的话就再见了); 0 when it does not
+// 对, 不对, 有的, and 没有 alone; an adverb of time before the verb is passed over: 已经申请等待审核中 after 申请了吗; 这个是没有的 after 带耳机和手机壳吗, not 没有问题的话就再见了); 0 when it does not
 // answer it.
 int answers_polar(std::u32string_view answer, std::u32string_view verb);
 

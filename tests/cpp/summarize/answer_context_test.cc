@@ -308,6 +308,22 @@ TEST(AnswerContext, TwoQuestionsAndTwoRepliesPairInOrder) {
   EXPECT_EQ(decoding::in_order_question(c1, 2), -1);
 }
 
+TEST(AnswerContext, AfterTheAgentRepliedACustomersNewStatementTakesTheNextAnswer) {
+  // 是的，运费会退给您的 confirms 我现在要的是运费, said after the agent's first reply, not the question before
+  // it.
+  auto d = make_dialogue({{Speaker::customer, {"理赔你们申请了吗"}},
+                          {Speaker::agent, {"单号已经查到了，请稍等"}},
+                          {Speaker::customer, {"我现在要的是运费，我是买了运费险的"}},
+                          {Speaker::agent, {"是的，运费会退给您的"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const decoding::Context c(p, s, options(4));
+  EXPECT_EQ(decoding::direct_answer(c, 0), -1);
+  EXPECT_EQ(c.answers[3], 2);  // it confirms the statement
+}
+
 TEST(AnswerContext, MarksAloneAreAFragmentEvenWhenTheyAsk) {
   auto d = make_dialogue({{Speaker::customer, {"升级版有什么不同"}},
                           {Speaker::customer, {"????"}},

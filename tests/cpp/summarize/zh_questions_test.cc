@@ -76,6 +76,11 @@ TEST(ZhQuestions, WithoutAModalTheQuestionsFirstVerbOrAnyYesOrNo) {
   EXPECT_EQ(verb_of("[订单编号]吗"), kAnyVerb);
   EXPECT_EQ(answers("这个是没有的", "带耳机和手机壳吗"), 1);
   EXPECT_EQ(answers("没有哦", "带耳机和手机壳吗"), 1);
+  // An adverb of time before the verb: 已经申请 repeats 申请.
+  if (tagged_dictionary()) {
+    EXPECT_EQ(answers("已经申请等待审核中", "申请了吗"), 2);
+  }
+  EXPECT_EQ(answers("还没有可以的", "可以吗"), 0);  // 还 then 没有: not the verb, not 没有 alone
   // 没有 opening a sentence of its own answers nothing.
   EXPECT_EQ(answers("没有问题的话就再见了", "其他的子订单也会自动取消吗"), 0);
 }
