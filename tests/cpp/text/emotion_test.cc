@@ -138,6 +138,17 @@ TEST(Detect, ChineseSlangWithOffsetsAndWheel) {
   EXPECT_EQ(e->char_start, 11);
 }
 
+TEST(Detect, MaskedProfanityIsFound) {
+  for (const char* masked : {"sh!t", "f**k", "f*cking"}) {
+    const std::string text = std::string("this piece of ") + masked + " keeps crashing";
+    const auto ms = lexicon_emotions(text, default_lexicon(), 0);
+    const EmotionMention* m = find(ms, masked);
+    ASSERT_NE(m, nullptr) << text;
+    EXPECT_EQ(m->emotion, Emotion::anger);
+    EXPECT_TRUE(m->expressed);
+  }
+}
+
 TEST(Detect, NegatorsDoNotNegateEmoji) {
   // "nobody" is a negator for words ("nobody is happy") but an emoji after it still shows anger.
   const auto ms = lexicon_emotions("nobody told me 😡 and I am not happy", default_lexicon(), 0);
