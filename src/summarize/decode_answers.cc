@@ -355,15 +355,25 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   std::vector<int>& units = s.units;
   const std::vector<int> chosen = units;
+  // An answer is shown in dialogue order: with a shown unit of its speaker between it and its question
+  // it would read as part of that unit ([数字]点之前会有人打电话，对的 for 我的电话么 / 对的), unless that unit is a
+  // weaker reply to the same question (是的呢直接拒收就好哦 before 这个是不会的哈).
+  auto reads_after = [&](int q, int v) {
+    const text::Speaker answerer = c.p.units[static_cast<std::size_t>(v)].speaker;
+    return std::none_of(units.begin(), units.end(), [&](int x) {
+      const auto xx = static_cast<std::size_t>(x);
+      return q < x && x < v && c.p.units[xx].speaker == answerer && c.answers[xx] != q;
+    });
+  };
   for (int q : chosen) {
     if (std::find(units.begin(), units.end(), q) == units.end()) continue;  // made room for an answer
     const int v = direct_answer(c, static_cast<std::size_t>(q));
-    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end()) add_within_budget(c, s, q, v);
+    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end() && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   for (int q : chosen) {
     if (std::find(units.begin(), units.end(), q) == units.end()) continue;
     const int v = customer_reply(c, static_cast<std::size_t>(q), units);
-    if (v >= 0) add_within_budget(c, s, q, v);
+    if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
 }
 

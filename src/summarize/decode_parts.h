@@ -193,7 +193,8 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // the question nor another customer question (询问怎么这次到青县了 is worth more than an answer's 不是的),
 // that no other unit answers or goes on with, and whose leaving keeps the customer's strongest
 // emotion (keeps_strongest) makes room in Chinese (in English, three tweets long, the answer needs a free
-// place); when none can, the answer stays out. With skip_fillers only (the
+// place); when none can, the answer stays out. Nor is an answer added when a shown unit of its speaker
+// lies between it and its question: it would read as part of that unit. With skip_fillers only (the
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
 

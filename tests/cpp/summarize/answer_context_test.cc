@@ -324,6 +324,22 @@ TEST(AnswerContext, AfterTheAgentRepliedACustomersNewStatementTakesTheNextAnswer
   EXPECT_EQ(c.answers[3], 2);  // it confirms the statement
 }
 
+TEST(AnswerContext, ADirectAnswerAfterAnotherShownReplyStaysOut) {
+  // 对的 answers 可以回拨这个号码吗, but after the shown [数字]点之前会有人给您打电话的 it would read as part of it.
+  auto d = make_dialogue({{Speaker::customer, {"可以回拨这个号码吗"}},
+                          {Speaker::agent, {"[数字]点之前会有人给您打电话的"}},
+                          {Speaker::agent, {"对的"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.0f};
+  const decoding::Context c(p, s, options(3));
+  EXPECT_EQ(decoding::direct_answer(c, 0), 2);
+  std::vector<int> units;
+  for (const auto& sentence : decode(p, s, options(3)).sentences) units.push_back(sentence.unit);
+  EXPECT_EQ(units, (std::vector<int>{0, 1}));
+}
+
 TEST(AnswerContext, MarksAloneAreAFragmentEvenWhenTheyAsk) {
   auto d = make_dialogue({{Speaker::customer, {"升级版有什么不同"}},
                           {Speaker::customer, {"????"}},
