@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "kessel/text/utf8.h"
 #include "summarize/reported_speech_words.h"
 
 namespace kessel::summarize {
@@ -237,8 +238,7 @@ bool opens_with_any(std::string_view body, std::initializer_list<std::string_vie
 
 bool names_a_speaker(std::string_view body) {
   static constexpr auto kThirdPersonWords = std::to_array<std::string_view>({"they", "them", "their", "theirs", "themselves"});
-  std::string lower(body);
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string lower = text::ascii_lower(body);
   if (lower.find("the customer") != std::string::npos || lower.find("the agent") != std::string::npos) return true;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= lower.size(); ++i) {
@@ -283,8 +283,7 @@ bool reads_as_command(std::string_view body) {
        "kindly", "dm", "follow", "try", "check", "feel", "just", "click", "tap", "send", "visit", "contact", "call",
        "head", "keep", "make", "apologies"});
   static constexpr auto kOpeners = std::to_array<std::string_view>({"if", "when", "once", "going", "in", "should"});
-  std::string lower(body);
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string lower = text::ascii_lower(body);
   std::string_view rest(lower);
   std::size_t after = 0;
   std::string_view word = first_word(rest, &after);

@@ -57,13 +57,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& ch : out)
-    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-  return out;
-}
-
 std::optional<Speaker> known_label(std::string_view label) {
   const std::string lower = ascii_lower(label);
   for (const Label& l : kLabels)

@@ -26,12 +26,6 @@ constexpr auto kBadNews = std::to_array<std::string_view>(
     {"unfortunately", "unable", "can't", "cannot", "can not", "won't be able", "not able", "no longer",
      "out of stock", "not available", "unavailable", "not possible", "cancelled", "canceled", "disruption"});
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool is_emoji_like(char32_t c) { return c >= 0x2600 && !(c >= 0x3000 && c <= 0xFFFF); }
 bool is_ascii_word_char(char32_t c) { return c < 0x80 && (std::isalnum(static_cast<int>(c)) || c == '_'); }
 
@@ -71,12 +65,12 @@ bool stands_alone(const std::vector<char32_t>& cps, std::size_t end) {
     word += static_cast<char>(std::tolower(static_cast<int>(cps[i])));
   static constexpr auto kComplaintStarts = std::to_array<std::string_view>(
       {"the", "now", "so", "just", "another", "again", "that", "this", "my", "i", "im", "we", "it", "its", "they",
-       "you", "your", "and", "another", "yet", "more", "as", "thanks"});
+       "you", "your", "and", "yet", "more", "as", "thanks"});
   return std::find(kComplaintStarts.begin(), kComplaintStarts.end(), word) != kComplaintStarts.end();
 }
 
 bool holds_bad_news(std::string_view agent_turn) {
-  const std::string lower = lower_ascii(agent_turn);
+  const std::string lower = ascii_lower(agent_turn);
   return std::any_of(kBadNews.begin(), kBadNews.end(),
                      [&](std::string_view w) { return lower.find(w) != std::string::npos; });
 }
@@ -91,7 +85,7 @@ void mark_sarcasm(const DecodedText& decoded, const std::optional<std::string_vi
   if (!turn_complains && !after_bad_news) return;
   for (EmotionMention& m : mentions) {
     if (!m.expressed || m.polarity != Polarity::positive || m.negated) continue;
-    const std::string term = lower_ascii(m.term);
+    const std::string term = ascii_lower(m.term);
     if (std::find(kSarcasmProne.begin(), kSarcasmProne.end(), term) == kSarcasmProne.end()) continue;
     if (!opens_sentence(decoded.cps, static_cast<std::size_t>(m.term_char_start)) ||
         !stands_alone(decoded.cps, static_cast<std::size_t>(m.term_char_end)))

@@ -256,4 +256,11 @@ void ScriptCounts::add(std::string_view text) {
   }
 }
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  return out;
+}
+
 }  // namespace kessel::text

@@ -98,5 +98,7 @@ inline bool is_trailing_symbol(char32_t cp) {
 
 // ASCII lowercase of a code point (other code points unchanged; fullwidth Latin folds to ASCII).
 char32_t fold_case(char32_t cp);
+// `s` with A-Z lowered and every other byte as it is (UTF-8 stays valid).
+std::string ascii_lower(std::string_view s);
 
 }  // namespace kessel::text
