@@ -307,14 +307,16 @@ namespace {
 
 // Whether dropping w from `units` would leave another of them without what it answers or goes on with,
 // or a question of them other than q (which the caller answers anew) without its answer
-// (Context::answers) or direct answer.
-bool others_need(const Context& c, const std::vector<int>& units, int w, int q) {
+// (Context::answers) or direct answer (`direct[i]`, that of units[i]).
+bool others_need(const Context& c, const std::vector<int>& units, const std::vector<int>& direct, int w, int q) {
   const int asked = c.answers[static_cast<std::size_t>(w)];
   if (asked >= 0 && asked != q && std::find(units.begin(), units.end(), asked) != units.end()) return true;
-  return std::any_of(units.begin(), units.end(), [&](int x) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const int x = units[i];
     const auto xx = static_cast<std::size_t>(x);
-    return c.answers[xx] == w || c.continues[xx] == w || (x != q && x < w && direct_answer(c, xx) == w);
-  });
+    if (c.answers[xx] == w || c.continues[xx] == w || (x != q && x < w && direct[i] == w)) return true;
+  }
+  return false;
 }
 
 bool customer_question(const Context& c, std::size_t u) {
@@ -332,11 +334,12 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) 
     // TweetSumm CV 40.49 -> 40.07.
     if (c.p.lang != Lang::zh) return;
     const bool kept_before = keeps_strongest(c, s);
+    std::vector<int> direct(units.size());  // each shown unit's direct answer, found once
+    for (std::size_t i = 0; i < units.size(); ++i) direct[i] = direct_answer(c, static_cast<std::size_t>(units[i]));
     int weakest = -1;
     for (int w : units) {
       const auto wx = static_cast<std::size_t>(w);
-      if (w == q || w == s.clause_unit || customer_question(c, static_cast<std::size_t>(w)) || others_need(c, units, w, q))
-        continue;
+      if (w == q || w == s.clause_unit || customer_question(c, wx) || others_need(c, units, direct, w, q)) continue;
       if (weakest >= 0 && c.scores.salience[wx] >= c.scores.salience[static_cast<std::size_t>(weakest)]) continue;
       ConstrainedSelection without = s;
       without.units.erase(std::find(without.units.begin(), without.units.end(), w));
