@@ -1,6 +1,7 @@
 // The decoder's parts (decode() in summary.cc runs them in order): the context every part reads,
 // the greedy MMR selection under the budget (decode_select.cc; what a unit needs beside it, answers,
-// continuations and fragments, decode_answers.cc), the expected-F1 stop
+// continuations and fragments, decode_answers.cc; the answers a selected question brings,
+// decode_direct_answers.cc), the expected-F1 stop
 // (expected_f1_prefix, summary.h) and the emotion constraint (decode_emotion.cc). Rendering is
 // render.h's.
 #pragma once

@@ -1,0 +1,152 @@
+// The answers a selected question brings with it (decode_parts.h): the agent's direct answer to a
+// customer's yes/no question, the customer's reply to an agent's question, and how either is added to
+// a selection under the sentence budget.
+#include <algorithm>
+
+#include "decode_parts.h"
+#include "summarize/zh_questions.h"
+
+namespace kessel::summarize::decoding {
+
+namespace {
+
+// Context works these facts out once a unit; the rules below ask them many times over.
+bool asks(const Context& c, std::size_t u) { return c.asking[u] != 0; }
+std::u32string_view source_of(const Context& c, std::size_t u) {
+  return {c.source[u].data(), c.source[u].size()};
+}
+
+}  // namespace
+
+int direct_answer(const Context& c, std::size_t q) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
+  const std::u32string_view q_text = source_of(c, q);
+  if (!asks(c, q) && !zh_question::ends_in_tag(q_text)) return -1;
+  const std::u32string verb = zh_question::polar_verb(q_text);
+  if (verb.empty()) return -1;
+  // The answer that repeats the question's verb wins over an earlier plain yes, which may answer
+  // something else (会不会影响…: 是的呢直接拒收就好哦 answered the turn before, 这个是不会的哈 this one).
+  int best = -1, best_rank = 0;
+  bool replied = false;
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      // Asked again, or, once the agent has replied, said something new (已经申请等待审核中 / 我现在要的是运费…
+      // / 是的呢): what follows answers that.
+      if (asks(c, v) || (replied && c.selectable[v])) break;
+      continue;
+    }
+    replied = replied || c.selectable[v];
+    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(c, v)) continue;
+    const int rank = zh_question::answers_polar(source_of(c, v), verb);
+    if (rank > best_rank) best = static_cast<int>(v), best_rank = rank;
+  }
+  return best;
+}
+
+// Whether unit u says nothing but placeholders ([订单编号], [数字]) and marks.
+bool only_placeholders(const Prepared& p, std::size_t u) {
+  const auto& tokens = p.unit_tokens[u];
+  const auto placeholder = [](const text::Token& t) { return t.kind == text::TokenKind::placeholder; };
+  return std::any_of(tokens.begin(), tokens.end(), placeholder) &&
+         std::all_of(tokens.begin(), tokens.end(), [&](const text::Token& t) { return placeholder(t) || text::is_punctuation(t); });
+}
+
+int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.units[q].speaker != text::Speaker::agent || !asks(c, q)) return -1;
+  auto shown = [&](std::size_t v) { return std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end(); };
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::agent) {
+      if (asks(c, v)) return -1;  // asked again: what follows answers that
+      continue;
+    }
+    if (shown(v)) return -1;  // the summary shows a reply already
+    if (!c.selectable[v] || asks(c, v)) return -1;
+    // An order number sent after a yes/no question is what the agent asked for before, not the answer
+    // (客服:买的是抽纸吗。用户:[订单编号]。); after 多少 / 哪 it may be ([数字] after 转账的金额是多少呢).
+    if (only_placeholders(p, v) && !zh_question::holds_question_word(p.units[q].text)) return -1;
+    const int size = p.lang == Lang::zh ? c.unit_chars[v] : c.letters[v];
+    return size <= (p.lang == Lang::zh ? kDirectAnswerChars : kReplyWordsEn) ? static_cast<int>(v) : -1;
+  }
+  return -1;
+}
+
+namespace {
+
+// Whether dropping w from `units` would leave another of them without what it answers or goes on with,
+// or a question of them other than q (which the caller answers anew) without its answer
+// (Context::answers) or direct answer (`direct[i]`, that of units[i]).
+bool others_need(const Context& c, const std::vector<int>& units, const std::vector<int>& direct, int w, int q) {
+  const int asked = c.answers[static_cast<std::size_t>(w)];
+  if (asked >= 0 && asked != q && std::find(units.begin(), units.end(), asked) != units.end()) return true;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const int x = units[i];
+    const auto xx = static_cast<std::size_t>(x);
+    if (c.answers[xx] == w || c.continues[xx] == w || (x != q && x < w && direct[i] == w)) return true;
+  }
+  return false;
+}
+
+bool customer_question(const Context& c, std::size_t u) {
+  return c.p.units[u].speaker == text::Speaker::customer && asks(c, u);
+}
+
+// Adds answer v of question q to the selection within the sentence budget: when the budget is full,
+// the least salient unit that is no customer question (another question of the customer's is worth
+// more than an answer; an agent's 请问有什么可以帮您 is not), that no other unit needs and whose leaving keeps the customer's
+// strongest emotion (keeps_strongest) makes room (Chinese only); when none can, v stays out.
+void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) {
+  std::vector<int>& units = s.units;
+  if (static_cast<int>(units.size()) >= c.options.max_sentences) {
+    // An English summary of three tweets has no room to give: a reply in a tweet's place cost
+    // TweetSumm CV 40.49 -> 40.07.
+    if (c.p.lang != Lang::zh) return;
+    const bool kept_before = keeps_strongest(c, s);
+    std::vector<int> direct(units.size());  // each shown unit's direct answer, found once
+    for (std::size_t i = 0; i < units.size(); ++i) direct[i] = direct_answer(c, static_cast<std::size_t>(units[i]));
+    int weakest = -1;
+    for (int w : units) {
+      const auto wx = static_cast<std::size_t>(w);
+      if (w == q || w == s.clause_unit || customer_question(c, wx) || others_need(c, units, direct, w, q)) continue;
+      if (weakest >= 0 && c.scores.salience[wx] >= c.scores.salience[static_cast<std::size_t>(weakest)]) continue;
+      ConstrainedSelection without = s;
+      without.units.erase(std::find(without.units.begin(), without.units.end(), w));
+      if (kept_before && !keeps_strongest(c, without)) continue;
+      weakest = w;
+    }
+    if (weakest < 0) return;
+    units.erase(std::find(units.begin(), units.end(), weakest));
+  }
+  units.push_back(v);
+}
+
+}  // namespace
+
+void add_direct_answers(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  std::vector<int>& units = s.units;
+  const std::vector<int> chosen = units;
+  // An answer is shown in dialogue order: with a shown unit of its speaker between it and its question
+  // it would read as part of that unit ([数字]点之前会有人打电话，对的 for 我的电话么 / 对的), unless that unit is a
+  // weaker reply to the same question (是的呢直接拒收就好哦 before 这个是不会的哈).
+  auto reads_after = [&](int q, int v) {
+    const text::Speaker answerer = c.p.units[static_cast<std::size_t>(v)].speaker;
+    return std::none_of(units.begin(), units.end(), [&](int x) {
+      const auto xx = static_cast<std::size_t>(x);
+      return q < x && x < v && c.p.units[xx].speaker == answerer && c.answers[xx] != q;
+    });
+  };
+  for (int q : chosen) {
+    if (std::find(units.begin(), units.end(), q) == units.end()) continue;  // made room for an answer
+    const int v = direct_answer(c, static_cast<std::size_t>(q));
+    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end() && reads_after(q, v)) add_within_budget(c, s, q, v);
+  }
+  for (int q : chosen) {
+    if (std::find(units.begin(), units.end(), q) == units.end()) continue;
+    const int v = customer_reply(c, static_cast<std::size_t>(q), units);
+    if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
+  }
+}
+
+}  // namespace kessel::summarize::decoding
