@@ -221,6 +221,29 @@ bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
 // particle 吗 么 呢 (么 ends 什么 and 怎么 too; 呢 where it asks: asks_with_ne, and after a customer's bare
 // noun, 手机呢), before modal particles and the address 亲; the question words 谁 哪 啥 咋 怎 多少 如何;
 // question marks; numbers and placeholders; 给 before a person.
+// A consequence after a supposition or a warning stays one: 就 (and 才) in a clause after one that
+// supposes (is_condition: 如果, 要是, 万一, …的话) or warns (别, 不然, 否则). "别到时不生效，我活动就作废了"
+// must not become the fact "别到时不生效，活动作废了".
+void guard_consequences(std::span<const text::Token> tokens, std::vector<char>& guarded) {
+  bool supposed = false;  // a clause before this one supposes or warns
+  bool supposes = false;  // this clause does
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const text::Token& t = tokens[i];
+    if (t.kind == text::TokenKind::punct) {
+      supposed = supposed || supposes;
+      supposes = false;
+      continue;
+    }
+    if (spells(t, "别") || (i + 1 < tokens.size() && (is_condition(t, tokens[i + 1]) || spell_together(t, tokens[i + 1], "不然") ||
+                                                       spell_together(t, tokens[i + 1], "否则"))))
+      supposes = true;
+    if (supposed && (spells(t, "就") || spells(t, "才"))) {
+      guarded[i] = 1;  // with what follows: 就作废, not a 就 left alone
+      if (i + 1 < tokens.size() && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i + 1] = 1;
+    }
+  }
+}
+
 std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<const int> words, bool customer) {
   const std::size_t T = tokens.size();
   std::vector<char> guarded(T, 0);
@@ -345,6 +368,7 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
         break;
       }
   }
+  guard_consequences(tokens, guarded);
   return guarded;
 }
 

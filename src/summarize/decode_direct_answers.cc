@@ -44,6 +44,38 @@ int direct_answer(const Context& c, std::size_t q) {
   return best;
 }
 
+namespace {
+
+// The redundancy overlap (Context::overlap) at which a refusal says again what a shown agent unit says.
+constexpr double kSaysAgainOverlap = 0.5;
+
+// Whether `text` refuses: it says 无法, 不能, 不可以, 不支持, 不行, 没法 (没办法 too) or 没有办法, not as a supposition
+// (不行的话…, 如果不能…).
+bool refuses(std::u32string_view text) {
+  static constexpr std::u32string_view kRefusals[] = {U"无法", U"不能", U"不可以", U"不支持", U"不行", U"没法", U"没有办法"};
+  if (text.find(U"如果") != std::u32string_view::npos || text.find(U"要是") != std::u32string_view::npos) return false;
+  for (std::u32string_view w : kRefusals)
+    for (std::size_t at = text.find(w); at != std::u32string_view::npos; at = text.find(w, at + 1))
+      if (text.substr(at + w.size(), 2) != U"的话") return true;
+  return false;
+}
+
+}  // namespace
+
+int refusal_of(const Context& c, std::size_t q) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      if (c.selectable[v]) return -1;  // the customer said more: a refusal after it refuses that
+      continue;
+    }
+    if (!c.selectable[v] || asks(c, v) || c.unit_chars[v] > kDirectAnswerChars) continue;
+    if (refuses(source_of(c, v))) return static_cast<int>(v);
+  }
+  return -1;
+}
+
 // Whether unit u says nothing but placeholders ([订单编号], [数字]) and marks.
 bool only_placeholders(const Prepared& p, std::size_t u) {
   const auto& tokens = p.unit_tokens[u];
@@ -121,6 +153,36 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) 
   units.push_back(v);
 }
 
+// zh: the customer's question that agent unit a answers when the summary would show a under another
+// question: the last customer unit shown before a is a question q, the agent replied to q, and then
+// the customer asked again (a selectable unit that asks, not shown) before a; the last such question.
+// 用户:询问能送到门口吗。客服:…可以申请价格保护 answered 是到[数字]那天活动更大吗, asked after the agent's
+// reply to 能送到门口吗. A question of fewer than kAskedBetweenLetters letters (询问补贴) or one that repeats q
+// (送到了吗 / 送到了吗) makes none. -1 when there is none.
+constexpr int kAskedBetweenLetters = 4;
+int question_asked_between(const Context& c, const std::vector<int>& sorted_units, int a) {
+  const Prepared& p = c.p;
+  const auto ax = static_cast<std::size_t>(a);
+  if (p.lang != Lang::zh || p.units[ax].speaker != text::Speaker::agent) return -1;
+  // The last shown customer unit before a: only agent units are shown between it and a.
+  auto at = std::lower_bound(sorted_units.begin(), sorted_units.end(), a);
+  while (at != sorted_units.begin() && p.units[static_cast<std::size_t>(*(at - 1))].speaker != text::Speaker::customer) --at;
+  if (at == sorted_units.begin()) return -1;
+  const int q = *(at - 1);
+  if (!customer_question(c, static_cast<std::size_t>(q))) return -1;
+  bool replied = false;
+  int asked = -1;
+  for (int v = q + 1; v < a; ++v) {
+    const auto vx = static_cast<std::size_t>(v);
+    if (!c.selectable[vx]) continue;
+    if (p.units[vx].speaker == text::Speaker::agent) replied = true;
+    else if (replied && asks(c, vx) && c.letters[vx] >= kAskedBetweenLetters && !c.repeats(vx, {q}) &&
+             c.source[vx] != c.source[static_cast<std::size_t>(q)])
+      asked = v;
+  }
+  return asked;
+}
+
 }  // namespace
 
 void add_direct_answers(const Context& c, ConstrainedSelection& s) {
@@ -137,15 +199,35 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
       return q < x && x < v && c.p.units[xx].speaker == answerer && c.answers[xx] != q;
     });
   };
+  // A refusal that says again what a shown agent unit says (具体时间这边不能跟您保证呢 beside 具体时间这边没法跟您
+  // 保证呢) adds nothing (the overlap is the selection's redundancy n-grams; none without redundancy).
+  auto says_again = [&](int v) {
+    return std::any_of(units.begin(), units.end(), [&](int x) {
+      return c.p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::agent &&
+             c.overlap(static_cast<std::size_t>(v), static_cast<std::size_t>(x)) >= kSaysAgainOverlap;
+    });
+  };
   for (int q : chosen) {
     if (std::find(units.begin(), units.end(), q) == units.end()) continue;  // made room for an answer
-    const int v = direct_answer(c, static_cast<std::size_t>(q));
+    int v = direct_answer(c, static_cast<std::size_t>(q));
+    if (v < 0) {
+      v = refusal_of(c, static_cast<std::size_t>(q));
+      if (v >= 0 && says_again(v)) continue;
+    }
     if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end() && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   for (int q : chosen) {
     if (std::find(units.begin(), units.end(), q) == units.end()) continue;
     const int v = customer_reply(c, static_cast<std::size_t>(q), units);
     if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
+  }
+  // An agent's answer shown right after a question it did not answer brings the question it did.
+  for (int a : chosen) {
+    if (std::find(units.begin(), units.end(), a) == units.end()) continue;
+    std::vector<int> sorted = units;
+    std::sort(sorted.begin(), sorted.end());
+    const int q = question_asked_between(c, sorted, a);
+    if (q >= 0) add_within_budget(c, s, a, q);
   }
 }
 

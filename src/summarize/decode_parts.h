@@ -147,6 +147,12 @@ void drop_unasked_answers(const Context& c, std::vector<int>& units);
 // and answers it best (zh_question::answers_polar), the earliest among equals. -1 when none.
 inline constexpr int kAnswerReach = 4, kDirectAnswerChars = 30;
 int direct_answer(const Context& c, std::size_t q);
+// zh: the agent's refusal of customer unit q: in the agent's reply to q (the next kAnswerReach units,
+// before the customer says anything more), the first unit that refuses (无法, 不能, 不可以, 不支持, 不行,
+// 没法, 没办法, 没有办法; not as a supposition: 不行的话, 如果不能), asks nothing and has at most
+// kDirectAnswerChars code points as rendered. 用户:想更改地址。 without 客服:自提无法修改的 reads as if the
+// address were changed; 现在能不能在订单上加备注 / 这个没有办法呢. -1 when none.
+int refusal_of(const Context& c, std::size_t q);
 // The customer's reply to agent question q when `units` shows none: the customer's first unit among the
 // next kAnswerReach, before the agent asks again, when it is selectable, asks nothing and is short (zh:
 // kDirectAnswerChars code points as rendered; en: kReplyWordsEn words). -1 otherwise. "The agent asks:
@@ -189,8 +195,12 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 
 // Adds to `s.units` the direct answer of each selected customer question that lacks it, so that another
 // agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
-// where the answer was 是的), and the customer's reply to each selected agent question that lacks one
-// (customer_reply). The sentence budget holds: when it is full, the least salient unit that is neither
+// where the answer was 是的), or, without one, the agent's refusal of a selected customer unit
+// (refusal_of); the customer's reply to each selected agent question that lacks one (customer_reply);
+// and the customer's question that a selected agent unit answers when the summary would show it under
+// another question (the agent had replied to that one, and the customer asked again before this
+// reply: 用户:询问能送到门口吗。客服:…可以申请价格保护 answered 是到[数字]那天活动更大吗). A refusal that
+// says again what a shown agent unit says (redundancy overlap at least 0.5) is not added. The sentence budget holds: when it is full, the least salient unit that is neither
 // the question nor another customer question (询问怎么这次到青县了 is worth more than an answer's 不是的),
 // that no other unit answers or goes on with, and whose leaving keeps the customer's strongest
 // emotion (keeps_strongest) makes room in Chinese (in English, three tweets long, the answer needs a free

@@ -140,6 +140,13 @@ std::string body(const std::string& text, Lang lang, bool question) {
     std::size_t end = text.size();
     while (end > 0 && is_ascii_space(text[end - 1])) --end;
     if (end > 0 && text[end - 1] == ':') return text.substr(0, end - 1) + ".";
+    // Commas at the end ("…as per my experience so far,", "…from 2months ,", "what else you need,,")
+    // leave the sentence open in a summary, where the next one may be the other speaker's: a stop.
+    if (end > 0 && text[end - 1] == ',') {
+      while (end > 0 && (text[end - 1] == ',' || is_ascii_space(text[end - 1]))) --end;
+      const bool stopped = end > 0 && (text[end - 1] == '.' || text[end - 1] == '!' || text[end - 1] == '?');
+      return text.substr(0, end) + (stopped || end == 0 ? "" : ".");
+    }
     return text;
   }
   auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
@@ -205,6 +212,29 @@ std::size_t conjunction_at(const std::vector<char32_t>& cps, std::size_t i) {
   return 0;
 }
 
+// English: whether a clause that opens at cps[i] (after spaces) leans on the clause before it: a
+// relative "which" / "who" / "whom" / "whose", or "that" with a subject after it ("just you add a
+// processing fee, that i think it ridiculously high", reported "…, that the customer thinks it
+// ridiculously high", stays one clause; alone, "That the customer thinks it ridiculously high" says
+// nothing). "that is ridiculous" after a comma stands alone: there "that" is the subject.
+bool opens_dependent_clause(const std::vector<char32_t>& cps, std::size_t i) {
+  while (i < cps.size() && text::is_space(cps[i])) ++i;
+  const auto word_then_space = [&](std::size_t at, std::u32string_view w) {
+    return at + w.size() < cps.size() && word_at(cps, at, w) && text::is_space(cps[at + w.size()]);
+  };
+  for (std::u32string_view w : {U"which", U"who", U"whom", U"whose"})
+    if (word_then_space(i, w)) return true;
+  if (!word_then_space(i, U"that")) return false;
+  std::size_t next = i + 4;
+  while (next < cps.size() && text::is_space(cps[next])) ++next;
+  for (std::u32string_view w : {U"i", U"you", U"we", U"they", U"he", U"she", U"it", U"the"}) {
+    const std::size_t end = next + w.size();
+    if (word_at(cps, next, w) && (end == cps.size() || text::is_space(cps[end]) || cps[end] == U'\'' || cps[end] == U'\u2019'))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool is_lone_adverb(const std::string& clause) {
@@ -232,7 +262,7 @@ std::vector<std::string> clauses(const std::string& text, Lang lang) {
     start = end;
   };
   for (std::size_t i = 0; i < cps.size(); ++i) {
-    if (is_clause_break(cps, i))
+    if (is_clause_break(cps, i) && !(lang == Lang::en && cps[i] == U',' && opens_dependent_clause(cps, i + 1)))
       close(i + 1);
     else if (lang == Lang::en && i > start && text::is_space(cps[i - 1]) && conjunction_at(cps, i) > 0)
       close(i);

@@ -79,7 +79,8 @@ std::string mark_cut(std::string body, Lang lang);
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
 // full-width forms (an ASCII one only before a space or the end, so 1,000, 10:30 and :) stay whole),
 // and in English also before and / but / because, which the clause then loses ("Ugh, my flight is
-// delayed again and I am furious" -> "Ugh", "my flight is delayed again", "I am furious").
+// delayed again and I am furious" -> "Ugh", "my flight is delayed again", "I am furious"). An English
+// comma before a clause that leans on the one before ("…, which…", "…, that I think…") splits nothing.
 std::vector<std::string> clauses(const std::string& text, Lang lang);
 // Whether an English clause is one word ending in -ly ("unfortunately"): a sentence adverb says
 // nothing alone.

@@ -422,6 +422,79 @@ TEST(AnswerContext, ASelectedAgentQuestionBringsTheCustomersReply) {
   EXPECT_EQ(decoding::customer_reply(co, 1, {0, 1, 3}), -1);
 }
 
+TEST(AnswerContext, AnAnswerShownUnderAnotherQuestionBringsTheOneItAnswered) {
+  // 用户:询问能送到门口吗。客服:…可以申请价格保护 read as an answer to 能送到门口吗; the agent had
+  // answered that, and the customer asked something else before this reply.
+  auto d = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                          {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                          {Speaker::customer, {"是到[数字]那天活动更大吗"}},
+                          {Speaker::agent, {"现在降价的话自营商品可以申请价格保护"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.5f, 0.2f, 0.9f};
+  const DecodeOptions four = options(4), two = options(2);
+  const decoding::Context c(p, s, four);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 2}));
+  // With the agent's first reply shown too, 3 still reads as more of the answer to 0.
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3, 2}));
+  // The same question asked again, or no reply between, adds nothing.
+  auto again = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                              {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                              {Speaker::customer, {"能送到门口吗"}},
+                              {Speaker::agent, {"现在降价的话自营商品可以申请价格保护"}}});
+  Prepared pa = prepare(again, lexicon());
+  const decoding::Context ca(pa, s, four);
+  selection.units = {0, 3};
+  decoding::add_direct_answers(ca, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3}));
+  // A full budget makes room with the least salient unit that is neither a customer question nor the
+  // answer: here there is none, and the selection stays as it was.
+  const decoding::Context full(p, s, two);
+  selection.units = {0, 3};
+  decoding::add_direct_answers(full, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3}));
+  const DecodeOptions three = options(3);
+  const decoding::Context room(p, s, three);
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(room, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 2}));  // 1 (0.5) made room
+}
+
+TEST(AnswerContext, ACustomersRequestBringsTheAgentsRefusal) {
+  // 用户:想更改地址。 without 自提无法修改的 reads as if the address were changed.
+  auto d = make_dialogue({{Speaker::customer, {"我想更改地址"}},
+                          {Speaker::agent, {"亲爱的自提无法修改的抱歉了", "如果不方便取货可以给您取消订单"}},
+                          {Speaker::customer, {"好的那取消吧"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.9f, 0.5f};
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::refusal_of(c, 0), 1);
+  EXPECT_EQ(decoding::refusal_of(c, 3), -1);  // no agent reply after it
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 2};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 2, 1}));
+  // A supposition is no refusal (不行的话…), and a refusal after the customer said more refuses that.
+  auto suppose = make_dialogue({{Speaker::customer, {"我想更改地址"}},
+                                {Speaker::agent, {"不行的话您可以取消订单"}},
+                                {Speaker::customer, {"那我的优惠券呢"}},
+                                {Speaker::agent, {"优惠券无法返还"}}});
+  Prepared ps = prepare(suppose, lexicon());
+  ASSERT_EQ(ps.units.size(), 4u);
+  const decoding::Context cs(ps, s, four);
+  EXPECT_EQ(decoding::refusal_of(cs, 0), -1);
+  EXPECT_EQ(decoding::refusal_of(cs, 2), 3);
+}
+
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
   // Context works out whether a unit asks and its letters once; the rules read them from there.
   auto d = make_dialogue({{Speaker::customer, {"我的订单还能到吗?", "今天", "多少钱"}},

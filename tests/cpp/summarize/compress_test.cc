@@ -238,6 +238,17 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const Prepared ph = prepare(hedge, lexicon());
   const auto uh = compress_features(ph, 97);
   EXPECT_NE(compress_unit(ph.units[0], uh[0], w, 0.5f).find("应该"), std::string::npos);
+  // A consequence after a warning or a supposition stays one: 就 after 别…, not the fact "活动作废了".
+  auto warn = make_dialogue({{Speaker::customer, {"别到时不生效，我活动就作废了"}}});
+  const Prepared pv = prepare(warn, lexicon());
+  const auto uv = compress_features(pv, 97);
+  const std::string warned = compress_unit(pv.units[0], uv[0], w, 0.5f);
+  EXPECT_NE(warned.find("就作废"), std::string::npos) << warned;
+  // Without a clause that supposes or warns before it, 就 may go ("我就想问一下" says 想问一下).
+  auto plain = make_dialogue({{Speaker::customer, {"你好，我就想问一下物流"}}});
+  const Prepared pl = prepare(plain, lexicon());
+  const auto ul = compress_features(pl, 97);
+  EXPECT_EQ(compress_unit(pl.units[0], ul[0], w, 0.5f).find("就"), std::string::npos);
   // Only the question mark would be left: no content token, so the unit is rendered whole.
   EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
 }

@@ -232,6 +232,23 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheStrongestEmotion) {
   EXPECT_FALSE(lost.constraint_satisfied);  // compression removed 气死我了: no candidate is left
 }
 
+TEST(Summary, AnEnglishClauseThatLeansOnTheOneBeforeIsNoClauseOfItsOwn) {
+  using render::clauses;
+  using V = std::vector<std::string>;
+  // "that" with a subject after it, and a relative pronoun, go on with the clause before the comma.
+  EXPECT_EQ(clauses("just you add processing fee,  that i think it ridiculously high..", Lang::en),
+            V{"just you add processing fee,  that i think it ridiculously high.."});
+  EXPECT_EQ(clauses("The price did not change, just the company adds a fee, that the customer thinks it high",
+                    Lang::en),
+            (V{"The price did not change", "just the company adds a fee, that the customer thinks it high"}));
+  EXPECT_EQ(clauses("They sent the wrong box, which is the third time", Lang::en),
+            V{"They sent the wrong box, which is the third time"});
+  // "that" as the subject stands alone; so does any clause in Chinese.
+  EXPECT_EQ(clauses("I waited three hours, that is ridiculous", Lang::en),
+            (V{"I waited three hours", "that is ridiculous"}));
+  EXPECT_EQ(clauses("Thatcher, that", Lang::en), (V{"Thatcher", "that"}));
+}
+
 TEST(Summary, TheConstraintKeepsTheStrongestMentionNotACheaperComparableOne) {
   // "furious" (0.9) and "annoyed" (0.6) in two customer units; the unit with the weaker mention is
   // more salient (cheaper to keep), but only the strongest satisfies the constraint.
@@ -300,6 +317,11 @@ TEST(Summary, ASentenceEndingInAColonEndsInAStop) {
   auto z = make_dialogue({{Speaker::customer, {"我的订单没到"}}, {Speaker::agent, {"您可以在这里申请："}}});
   Prepared pz = prepare(z, lexicon());
   EXPECT_EQ(decode(pz, s, o).summary, "用户:我的订单没到。客服:您可以在这里申请。");
+  // Commas at the end leave it open too.
+  EXPECT_EQ(render::body("Both phone and chat is waste as per my experience so far,", Lang::en, false),
+            "Both phone and chat is waste as per my experience so far.");
+  EXPECT_EQ(render::body("which iam looking from 2months , ,,", Lang::en, false), "which iam looking from 2months.");
+  EXPECT_EQ(render::body("It broke again!,", Lang::en, false), "It broke again!");
 }
 
 TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
