@@ -153,32 +153,42 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) 
   units.push_back(v);
 }
 
-// zh: the customer's question that agent unit a answers when the summary would show a under another
-// question: the last customer unit shown before a is a question q, the agent replied to q, and then
-// the customer asked again (a selectable unit that asks, not shown) before a; the last such question.
-// 用户:询问能送到门口吗。客服:…可以申请价格保护 answered 是到[数字]那天活动更大吗, asked after the agent's
-// reply to 能送到门口吗. A question of fewer than kAskedBetweenLetters letters (询问补贴) or one that repeats q
-// (送到了吗 / 送到了吗) makes none. -1 when there is none.
+// zh: the customer's question that agent unit a, a statement, answers when the summary would show a
+// under another customer unit or with no customer unit before it: after the last customer unit q shown
+// before a (or from the dialogue's start when there is none, 客服:联想扬天售后…提供四年售后上门服务 opening
+// a summary without 保修多久), the agent replied, and the customer asked again (a selectable unit that
+// asks, not shown) as the last thing they said before a. 用户:询问能送到门口吗。客服:…可以申请价格保护
+// answered 是到[数字]那天活动更大吗, asked after the agent's reply to 能送到门口吗; 用户:我用专业螺丝刀都扭不
+// 出来。客服:到电脑店去看看。客服:审核完成后会短信通知 answered 申请售后了? A statement of the customer's
+// after the question (手机端不可以吗 / 我想算下钱对不对 / 客服:实际已支付金额) is what a replies to, and a
+// question of fewer than kAskedBetweenLetters letters (询问补贴) or one that repeats q (送到了吗 / 送到了吗)
+// makes none. -1 when there is none.
 constexpr int kAskedBetweenLetters = 4;
 int question_asked_between(const Context& c, const std::vector<int>& sorted_units, int a) {
   const Prepared& p = c.p;
   const auto ax = static_cast<std::size_t>(a);
-  if (p.lang != Lang::zh || p.units[ax].speaker != text::Speaker::agent) return -1;
-  // The last shown customer unit before a: only agent units are shown between it and a.
+  if (p.lang != Lang::zh || p.units[ax].speaker != text::Speaker::agent || asks(c, ax)) return -1;
+  // The last shown customer unit before a: only agent units are shown between it and a. With none,
+  // a opens what the summary shows of the customer's side, and the question it answers is as missing.
   auto at = std::lower_bound(sorted_units.begin(), sorted_units.end(), a);
   while (at != sorted_units.begin() && p.units[static_cast<std::size_t>(*(at - 1))].speaker != text::Speaker::customer) --at;
-  if (at == sorted_units.begin()) return -1;
-  const int q = *(at - 1);
-  if (!customer_question(c, static_cast<std::size_t>(q))) return -1;
-  bool replied = false;
+  const int q = at == sorted_units.begin() ? -1 : *(at - 1);
+  const auto same_as_q = [&](std::size_t v) {
+    return q >= 0 && (c.repeats(v, {q}) || c.source[v] == c.source[static_cast<std::size_t>(q)]);
+  };
+  bool replied = q < 0;
   int asked = -1;
   for (int v = q + 1; v < a; ++v) {
     const auto vx = static_cast<std::size_t>(v);
     if (!c.selectable[vx]) continue;
-    if (p.units[vx].speaker == text::Speaker::agent) replied = true;
-    else if (replied && asks(c, vx) && c.letters[vx] >= kAskedBetweenLetters && !c.repeats(vx, {q}) &&
-             c.source[vx] != c.source[static_cast<std::size_t>(q)])
-      asked = v;
+    if (p.units[vx].speaker == text::Speaker::agent) {
+      replied = true;
+    } else {
+      const bool asks_anew = replied && asks(c, vx) && c.letters[vx] >= kAskedBetweenLetters && !same_as_q(vx);
+      // Whatever the customer said last before a is what a replies to: a statement after the
+      // question (手机端不可以吗 / 我想算下钱对不对 / 客服:实际已支付金额) leaves no question to bring.
+      asked = asks_anew ? v : -1;
+    }
   }
   return asked;
 }

@@ -197,9 +197,9 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
 // where the answer was 是的), or, without one, the agent's refusal of a selected customer unit
 // (refusal_of); the customer's reply to each selected agent question that lacks one (customer_reply);
-// and the customer's question that a selected agent unit answers when the summary would show it under
-// another question (the agent had replied to that one, and the customer asked again before this
-// reply: 用户:询问能送到门口吗。客服:…可以申请价格保护 answered 是到[数字]那天活动更大吗). A refusal that
+// and the customer's question that a selected agent statement answers when the summary would show it
+// under another customer unit or first of the customer's side (the agent had replied, and the customer
+// asked again as the last thing they said before this reply: 用户:询问能送到门口吗。客服:…可以申请价格保护 answered 是到[数字]那天活动更大吗). A refusal that
 // says again what a shown agent unit says (redundancy overlap at least 0.5) is not added. The sentence budget holds: when it is full, the least salient unit that is neither
 // the question nor another customer question (询问怎么这次到青县了 is worth more than an answer's 不是的),
 // that no other unit answers or goes on with, and whose leaving keeps the customer's strongest

@@ -464,6 +464,23 @@ TEST(AnswerContext, AnAnswerShownUnderAnotherQuestionBringsTheOneItAnswered) {
   selection.units = {0, 1, 3};
   decoding::add_direct_answers(room, selection);
   EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 2}));  // 1 (0.5) made room
+  // With no customer unit shown before it, the answer brings the question it answers; a statement the
+  // customer made after the question is what it replies to, and brings nothing.
+  selection.units = {3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{3, 2}));
+  auto stated = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                               {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                               {Speaker::customer, {"是到[数字]那天活动更大吗", "我计算的和白条不太一致"}},
+                               {Speaker::agent, {"实际已支付金额[金额]"}}});
+  Prepared pst = prepare(stated, lexicon());
+  ASSERT_EQ(pst.units.size(), 5u);
+  UnitScores s5;
+  s5.salience = {1.0f, 0.5f, 0.2f, 0.2f, 0.9f};
+  const decoding::Context cst(pst, s5, four);
+  selection.units = {0, 4};
+  decoding::add_direct_answers(cst, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 4}));
 }
 
 TEST(AnswerContext, ACustomersRequestBringsTheAgentsRefusal) {
