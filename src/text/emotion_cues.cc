@@ -50,7 +50,8 @@ const std::vector<EmotionCue>& emotion_cues() {
       {"worry", Language::zh,
        L"(不会" ZH_CLAUSE L"{1,10}吧|万一" ZH_CLAUSE L"{1,10}|怕" ZH_CLAUSE L"{1,8})", L"恐哪不",
        Emotion::fear, kMild},
-      {"again", Language::zh, L"又(是|要|没|不|出|坏|来)", nullptr, Emotion::anger, kMild},
+      // The same trouble again: 又降价了 right after buying, 又得转专员, 又说换 (the story changed), 又跳到个人了.
+      {"again", Language::zh, L"又(是|要|没|不|出|坏|来|降|涨|得|说|跳|变|烂|丢|回到|无法)", nullptr, Emotion::anger, kMild},
       {"repeated", Language::zh, L"(多次|好几次|几次了|好多次|[0-9一二三四五几]+遍了)", nullptr, Emotion::anger,
        kMild},
       {"sudden_change", Language::zh, L"(怎么|咋)(?!样|办|回事)" ZH_CLAUSE L"{1,8}(了|啦)", nullptr, Emotion::surprise, kMild},

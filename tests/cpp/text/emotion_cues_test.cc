@@ -58,6 +58,8 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
       {"冰糕都化了，什么情况啊?", "什么情况啊", "cue:what_is_going_on", Emotion::anger},
       {"额不会吧", "额不会吧", "cue:dismay", Emotion::surprise},
       {"你们这个客服的入口也太不科学了", "太不科学了", "cue:too_un", Emotion::anger},
+      {"你好，我刚买的空调又降价了", "又降", "cue:again", Emotion::anger},
+      {"订单被取消了，您是不是又得帮我转专员了", "又得", "cue:again", Emotion::anger},
   };
   for (const Case& c : cases) {
     const auto ms = cues_in(c.text);
