@@ -36,6 +36,15 @@ int told_unit(const Context& c, std::size_t u) {
   return best;
 }
 
+// Whether unit u holds an expressed mention of kind feeling: 联系不上 (a report, 0.35) states what
+// happened, 气死我了 says how it felt.
+bool holds_a_feeling(const Prepared& p, std::size_t u) {
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mention_unit[m] == static_cast<int>(u) && p.mentions[m].expressed && p.mentions[m].kind == text::MentionKind::feeling)
+      return true;
+  return false;
+}
+
 }  // namespace
 
 // Whether unit u opens with a yes or a no ("No, unfortunately", "Yeah it's still broken", 没有呢, 是的):
@@ -110,8 +119,6 @@ int in_order_question(const Context& c, std::size_t u) {
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
-  const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u);
-  if (!c.selectable[u] || feels || asks(c, u)) return -1;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it,
   // unless it is a yes or no to the question before it (可以的，免费送货入户并安装 after 能送货上门安装吗; the
   // customer's 不用到增值税的 after 需要开增值税发票吗).
@@ -119,6 +126,11 @@ int answered_unit(const Context& c, std::size_t u) {
   const bool agent_reply = zh_reply && p.units[u].speaker == text::Speaker::agent;
   const bool short_turn =
       c.turn_letters[u] <= (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh);
+  // A feeling stands alone; a short Chinese turn that only reports (联系不上 after 请问您是和配送联系了吗)
+  // answers like any other.
+  const bool reports_only = p.lang == Lang::zh && short_turn && !holds_a_feeling(p, u);
+  const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u) && !reports_only;
+  if (!c.selectable[u] || feels || asks(c, u)) return -1;
   if (!short_turn && !zh_reply) return -1;
   if (agent_reply) {
     const int paired = in_order_question(c, u);

@@ -69,8 +69,9 @@ struct Context {
 // What a short answer needs to mean anything: the unit u answers when u is a statement whose whole
 // turn is short (zh: at most kShortAnswerZh letters as written; en: kShortAnswerEn words) and is its
 // speaker's first content unit since the other speaker spoke, and either
-//   - u holds no expressed customer emotion and the other speaker's last unit before it is a
-//     selectable question (a bare answer), or
+//   - u holds no expressed customer emotion (in Chinese, none of kind feeling: 联系不上, a report, answers
+//     请问您是和配送联系了吗) and the other speaker's last unit before it is a selectable question (a bare
+//     answer), or
 //   - u's only expressed mentions are resignations (emotion.h rule 8: 好吧 after an agent turn that
 //     asks nothing) and the most salient selectable unit, beyond a fragment's size, of what the
 //     other speaker said since u's speaker last spoke is what they give in to;

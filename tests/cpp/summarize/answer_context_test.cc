@@ -92,6 +92,16 @@ TEST(AnswerContext, WhatSaysSomethingOnItsOwnStandsAlone) {
                                 {Speaker::customer, {"气死我了"}}});
   p = prepare(feeling, lexicon());
   EXPECT_EQ(decode(p, s, options(1)).sentences[0].unit, 2);
+  // A short turn that only reports what happened answers the question: 联系不上 (a report) comes with
+  // 请问您联系配送员了吗.
+  auto report = make_dialogue({{Speaker::customer, {"快递还没到"}},
+                               {Speaker::agent, {"请问您联系配送员了吗？"}},
+                               {Speaker::customer, {"联系不上"}}});
+  p = prepare(report, lexicon());
+  const DecodeOptions two = options(2);
+  const decoding::Context c(p, s, two);
+  ASSERT_NE(c.expressed[2], decoding::Context::Expressed::none);  // the report is an expressed mention
+  EXPECT_EQ(decoding::answered_unit(c, 2), 1);
 }
 
 TEST(AnswerContext, TheEmotionConstraintNeverLeavesAnAnswerWithoutItsQuestion) {
