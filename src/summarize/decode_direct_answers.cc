@@ -49,11 +49,25 @@ namespace {
 // The redundancy overlap (Context::overlap) at which a refusal says again what a shown agent unit says.
 constexpr double kSaysAgainOverlap = 0.5;
 
-// Whether `text` refuses: it says 无法, 不能, 不可以, 不支持, 不行, 没法 (没办法 too) or 没有办法, not as a supposition
-// (不行的话…, 如果不能…).
+// Whether `text`, past an apology or address (非常抱歉了亲, 不好意思, 亲亲), opens with a no: 没有的, 不是的, 不会的.
+bool opens_with_a_no(std::u32string_view text) {
+  static constexpr std::u32string_view kOpeners[] = {U"非常抱歉", U"很抱歉", U"抱歉", U"不好意思", U"亲爱的", U"亲亲",
+                                                     U"亲", U"了", U"呢", U"哦", U"哈", U"，", U",", U"～", U"~"};
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (std::u32string_view w : kOpeners)
+      if (text.starts_with(w)) text.remove_prefix(w.size()), stripped = true;
+  }
+  static constexpr std::u32string_view kNos[] = {U"没有的", U"没有呢", U"没有哦", U"没有哈", U"不是的", U"不会的"};
+  return std::any_of(std::begin(kNos), std::end(kNos), [&](std::u32string_view w) { return text.starts_with(w); });
+}
+
+// Whether `text` refuses: it opens with a no (opens_with_a_no: 非常抱歉了亲没有的哦) or says 无法, 不能, 不可以,
+// 不支持, 不行, 没法 (没办法 too) or 没有办法, not as a supposition (不行的话…, 如果不能…).
 bool refuses(std::u32string_view text) {
   static constexpr std::u32string_view kRefusals[] = {U"无法", U"不能", U"不可以", U"不支持", U"不行", U"没法", U"没有办法"};
   if (text.find(U"如果") != std::u32string_view::npos || text.find(U"要是") != std::u32string_view::npos) return false;
+  if (opens_with_a_no(text)) return true;
   for (std::u32string_view w : kRefusals)
     for (std::size_t at = text.find(w); at != std::u32string_view::npos; at = text.find(w, at + 1))
       if (text.substr(at + w.size(), 2) != U"的话") return true;

@@ -520,6 +520,13 @@ TEST(AnswerContext, ACustomersRequestBringsTheAgentsRefusal) {
   const decoding::Context cs(ps, s, four);
   EXPECT_EQ(decoding::refusal_of(cs, 0), -1);
   EXPECT_EQ(decoding::refusal_of(cs, 2), 3);
+  // A no past an apology refuses too (能否帮忙打个折 / 非常抱歉了亲没有的哦).
+  auto no = make_dialogue({{Speaker::customer, {"购买分数较多，能否帮忙打个折"}},
+                           {Speaker::agent, {"非常抱歉了亲没有的哦"}},
+                           {Speaker::customer, {"好吧"}}});
+  Prepared pn = prepare(no, lexicon());
+  const decoding::Context cn(pn, s, four);
+  EXPECT_EQ(decoding::refusal_of(cn, 0), 1);
 }
 
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
