@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "decode_parts.h"
+#include "kessel/text/utf8.h"
 #include "summarize/zh_questions.h"
 
 namespace kessel::summarize::decoding {
@@ -63,7 +64,7 @@ bool opens_with_a_no(std::u32string_view text) {
 }
 
 // Whether `text` refuses: it opens with a no (opens_with_a_no: 非常抱歉了亲没有的哦) or says 无法, 不能, 不可以,
-// 不支持, 不行, 没法 (没办法 too) or 没有办法, not as a supposition (不行的话…, 如果不能…).
+// 不支持, 不行, 没法 (没办法 too), 没有办法 or V不了 (明天送不了哦), not as a supposition (不行的话…, 如果不能…).
 bool refuses(std::u32string_view text) {
   static constexpr std::u32string_view kRefusals[] = {U"无法", U"不能", U"不可以", U"不支持", U"不行", U"没法", U"没有办法"};
   if (text.find(U"如果") != std::u32string_view::npos || text.find(U"要是") != std::u32string_view::npos) return false;
@@ -71,6 +72,11 @@ bool refuses(std::u32string_view text) {
   for (std::u32string_view w : kRefusals)
     for (std::size_t at = text.find(w); at != std::u32string_view::npos; at = text.find(w, at + 1))
       if (text.substr(at + w.size(), 2) != U"的话") return true;
+  // A verb that cannot be done, V不了 (送不了, 改不了, 退不了), after a letter; not 不了解 or 不了了之.
+  for (std::size_t at = text.find(U"不了"); at != std::u32string_view::npos; at = text.find(U"不了", at + 1))
+    if (at > 0 && text::is_cjk(text[at - 1]) && text.substr(at + 2, 1) != U"解" && text.substr(at + 2, 1) != U"了" &&
+        text.substr(at + 2, 2) != U"的话")
+      return true;
   return false;
 }
 

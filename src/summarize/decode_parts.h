@@ -150,7 +150,8 @@ inline constexpr int kAnswerReach = 4, kDirectAnswerChars = 30;
 int direct_answer(const Context& c, std::size_t q);
 // zh: the agent's refusal of customer unit q: in the agent's reply to q (the next kAnswerReach units,
 // before the customer says anything more), the first unit that refuses (opens with a no past an apology:
-// 非常抱歉了亲没有的哦, 不会的; or says 无法, 不能, 不可以, 不支持, 不行, 没法, 没办法, 没有办法; not as a supposition: 不行的话, 如果不能), asks nothing and has at most
+// 非常抱歉了亲没有的哦, 不会的; or says 无法, 不能, 不可以, 不支持, 不行, 没法, 没办法, 没有办法, V不了: 明天送不了哦,
+// not 不了解; not as a supposition: 不行的话, 如果不能), asks nothing and has at most
 // kDirectAnswerChars code points as rendered. 用户:想更改地址。 without 客服:自提无法修改的 reads as if the
 // address were changed; 现在能不能在订单上加备注 / 这个没有办法呢. -1 when none.
 int refusal_of(const Context& c, std::size_t q);

@@ -527,6 +527,19 @@ TEST(AnswerContext, ACustomersRequestBringsTheAgentsRefusal) {
   Prepared pn = prepare(no, lexicon());
   const decoding::Context cn(pn, s, four);
   EXPECT_EQ(decoding::refusal_of(cn, 0), 1);
+  // So does a verb that cannot be done (明天送不了哦), not 不了解.
+  auto cannot = make_dialogue({{Speaker::customer, {"可以安排明天送货吗"}},
+                               {Speaker::agent, {"亲，明天送不了哦"}},
+                               {Speaker::customer, {"我不太了解这个流程"}},
+                               {Speaker::agent, {"您是不了解这个流程吗"}}});
+  Prepared pc = prepare(cannot, lexicon());
+  const decoding::Context cc(pc, s, four);
+  EXPECT_EQ(decoding::refusal_of(cc, 0), 1);
+  auto understand = make_dialogue({{Speaker::customer, {"这个流程怎么走"}},
+                                   {Speaker::agent, {"这边也不了解具体流程"}}});
+  Prepared pu = prepare(understand, lexicon());
+  const decoding::Context cu(pu, s, four);
+  EXPECT_EQ(decoding::refusal_of(cu, 0), -1);
 }
 
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
