@@ -251,13 +251,18 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
     const int v = customer_reply(c, static_cast<std::size_t>(q), units);
     if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
-  // An agent's answer shown right after a question it did not answer brings the question it did.
+  // An agent's answer shown under a customer unit it did not answer brings the question it did, and
+  // that question its own direct answer when one came before a (明天会不会还到不了 / 不会的 / 这是准确到货时间哦).
+  const auto shown = [&](int u) { return std::find(units.begin(), units.end(), u) != units.end(); };
   for (int a : chosen) {
-    if (std::find(units.begin(), units.end(), a) == units.end()) continue;
+    if (!shown(a)) continue;
     std::vector<int> sorted = units;
     std::sort(sorted.begin(), sorted.end());
     const int q = question_asked_between(c, sorted, a);
-    if (q >= 0) add_within_budget(c, s, a, q);
+    if (q < 0) continue;
+    add_within_budget(c, s, a, q);
+    const int v = shown(q) ? direct_answer(c, static_cast<std::size_t>(q)) : -1;
+    if (v >= 0 && v < a && !shown(v)) add_within_budget(c, s, q, v);
   }
 }
 
