@@ -474,6 +474,20 @@ TEST(AnswerContext, AnAnswerShownUnderAnotherQuestionBringsTheOneItAnswered) {
   selection.units = {0, 1, 3};
   decoding::add_direct_answers(room, selection);
   EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 2}));  // 1 (0.5) made room
+  // The question brought also brings its own direct answer when that came before the answer shown.
+  auto first = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                              {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                              {Speaker::customer, {"明天会不会还到不了"}},
+                              {Speaker::agent, {"不会的", "这是准确到货时间哦"}}});
+  Prepared pf = prepare(first, lexicon());
+  ASSERT_EQ(pf.units.size(), 5u);
+  UnitScores sf;
+  sf.salience = {1.0f, 0.5f, 0.2f, 0.1f, 0.9f};
+  const DecodeOptions five = options(5);
+  const decoding::Context cf(pf, sf, five);
+  selection.units = {0, 4};
+  decoding::add_direct_answers(cf, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 4, 2, 3}));
   // With no customer unit shown before it, the answer brings the question it answers; a statement the
   // customer made after the question is what it replies to, and brings nothing.
   selection.units = {3};
