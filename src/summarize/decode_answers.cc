@@ -127,9 +127,9 @@ int answered_unit(const Context& c, std::size_t u) {
   const bool short_turn =
       c.turn_letters[u] <= (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh);
   // A feeling stands alone; a short Chinese turn that only reports (联系不上 after 请问您是和配送联系了吗)
-  // answers like any other.
-  const bool reports_only = p.lang == Lang::zh && short_turn && !holds_a_feeling(p, u);
-  const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u) && !reports_only;
+  // answers like any other (its mentions are looked at only when it has one).
+  const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u) &&
+                     !(p.lang == Lang::zh && short_turn && !holds_a_feeling(p, u));
   if (!c.selectable[u] || feels || asks(c, u)) return -1;
   if (!short_turn && !zh_reply) return -1;
   if (agent_reply) {

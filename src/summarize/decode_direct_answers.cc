@@ -1,6 +1,7 @@
-// The answers a selected question brings with it (decode_parts.h): the agent's direct answer to a
-// customer's yes/no question, the customer's reply to an agent's question, and how either is added to
-// a selection under the sentence budget.
+// What a selected unit brings with it so that a reader can follow it (decode_parts.h): the agent's
+// direct answer to a customer's yes/no question, or its refusal of a customer's request; the
+// customer's reply to an agent's question; the question an agent's answer answers when the summary
+// would show it under another; and how each is added to a selection under the sentence budget.
 #include <algorithm>
 
 #include "decode_parts.h"
