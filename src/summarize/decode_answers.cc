@@ -36,15 +36,6 @@ int told_unit(const Context& c, std::size_t u) {
   return best;
 }
 
-// Whether unit u holds an expressed mention of kind feeling: 联系不上 (a report, 0.35) states what
-// happened, 气死我了 says how it felt.
-bool holds_a_feeling(const Prepared& p, std::size_t u) {
-  for (std::size_t m = 0; m < p.mentions.size(); ++m)
-    if (p.mention_unit[m] == static_cast<int>(u) && p.mentions[m].expressed && p.mentions[m].kind == text::MentionKind::feeling)
-      return true;
-  return false;
-}
-
 }  // namespace
 
 // Whether unit u opens with a yes or a no ("No, unfortunately", "Yeah it's still broken", 没有呢, 是的):
@@ -127,9 +118,11 @@ int answered_unit(const Context& c, std::size_t u) {
   const bool short_turn =
       c.turn_letters[u] <= (p.lang == Lang::en ? kShortAnswerEn : agent_reply ? kAgentReplyZh : kShortAnswerZh);
   // A feeling stands alone; a short Chinese turn that only reports (联系不上 after 请问您是和配送联系了吗)
-  // answers like any other (its mentions are looked at only when it has one).
-  const bool feels = c.expressed[u] == Context::Expressed::other && !opens_with_yes_or_no(p, u) &&
-                     !(p.lang == Lang::zh && short_turn && !holds_a_feeling(p, u));
+  // answers like any other.
+  const Context::Expressed e = c.expressed[u];
+  const bool expresses = e == Context::Expressed::feeling ||
+                         (e == Context::Expressed::no_feeling && !(p.lang == Lang::zh && short_turn));
+  const bool feels = expresses && !opens_with_yes_or_no(p, u);
   if (!c.selectable[u] || feels || asks(c, u)) return -1;
   if (!short_turn && !zh_reply) return -1;
   if (agent_reply) {

@@ -220,6 +220,7 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   std::vector<int>& units = s.units;
   const std::vector<int> chosen = units;
+  const auto shown = [&](int u) { return std::find(units.begin(), units.end(), u) != units.end(); };
   // An answer is shown in dialogue order: with a shown unit of its speaker between it and its question
   // it would read as part of that unit ([数字]点之前会有人打电话，对的 for 我的电话么 / 对的), unless that unit is a
   // weaker reply to the same question (是的呢直接拒收就好哦 before 这个是不会的哈).
@@ -239,22 +240,21 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
     });
   };
   for (int q : chosen) {
-    if (std::find(units.begin(), units.end(), q) == units.end()) continue;  // made room for an answer
+    if (!shown(q)) continue;  // made room for an answer
     int v = direct_answer(c, static_cast<std::size_t>(q));
     if (v < 0) {
       v = refusal_of(c, static_cast<std::size_t>(q));
       if (v >= 0 && says_again(v)) continue;
     }
-    if (v >= 0 && std::find(units.begin(), units.end(), v) == units.end() && reads_after(q, v)) add_within_budget(c, s, q, v);
+    if (v >= 0 && !shown(v) && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   for (int q : chosen) {
-    if (std::find(units.begin(), units.end(), q) == units.end()) continue;
+    if (!shown(q)) continue;
     const int v = customer_reply(c, static_cast<std::size_t>(q), units);
     if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   // An agent's answer shown under a customer unit it did not answer brings the question it did, and
   // that question its own direct answer when one came before a (明天会不会还到不了 / 不会的 / 这是准确到货时间哦).
-  const auto shown = [&](int u) { return std::find(units.begin(), units.end(), u) != units.end(); };
   for (int a : chosen) {
     if (!shown(a)) continue;
     std::vector<int> sorted = units;

@@ -47,8 +47,9 @@ struct Context {
   std::vector<int> letters;            // [U] letters (en: words) of the unit as written (unit_letters)
   std::vector<char> question_tail;     // [U] zh: the unit is a question's tail (render::is_question_tail)
   // [U] the customer's expressed emotion in the unit, with skip_fillers: none, only resignations
-  // (emotion.h rule 8), or a feeling of another kind.
-  enum class Expressed : std::uint8_t { none, only_resignation, other };
+  // (emotion.h rule 8), mentions beyond resignations but none of kind feeling (联系不上, a report, says
+  // what happened), or a feeling (气死我了 says how it felt).
+  enum class Expressed : std::uint8_t { none, only_resignation, no_feeling, feeling };
   std::vector<Expressed> expressed;
   float lo = 0.0f, hi = 0.0f;          // salience range
 

@@ -130,9 +130,9 @@ std::vector<Context::Expressed> expressed_by_unit(const Prepared& p) {
   for (std::size_t m = 0; m < p.mentions.size(); ++m) {
     if (!p.mentions[m].expressed || p.mention_unit[m] < 0) continue;
     E& e = out[static_cast<std::size_t>(p.mention_unit[m])];
-    const bool resigned = p.mentions[m].source == "cue:resigned";
-    if (e == E::none) e = resigned ? E::only_resignation : E::other;
-    else if (!resigned) e = E::other;
+    if (p.mentions[m].kind == text::MentionKind::feeling) e = E::feeling;
+    else if (p.mentions[m].source == "cue:resigned") e = e == E::none ? E::only_resignation : e;
+    else if (e != E::feeling) e = E::no_feeling;
   }
   return out;
 }
