@@ -25,9 +25,11 @@ import unicodedata
 import kessel
 
 
-def comparable(s):
-    """As src/summarize/emotion_labels.cc compares: no spaces or punctuation, case-folded."""
-    return "".join(c.casefold() for c in s if not (c.isspace() or unicodedata.category(c).startswith("P")))
+def comparable(s, keep_punct=False):
+    """As src/summarize/emotion_labels.cc compares: no spaces or punctuation (kept for a span that is
+    all punctuation, an emoticon such as :( ), case-folded."""
+    return "".join(c.casefold() for c in s
+                   if not (c.isspace() or (not keep_punct and unicodedata.category(c).startswith("P"))))
 
 
 CONTRACTIONS = {"i'm": "i am", "im": "i am", "we're": "we are", "you're": "you are", "they're": "they are",
@@ -96,12 +98,24 @@ def verdict(rec, turns, speakers, exprs):
                                                    and e["intensity"] >= strongest["intensity"])]
     def kept(e):
         span = turns[e["turn"]][e["start"]:e["end"]]
-        words = comparable(span)
+        emoticon = not comparable(span)
+        words = comparable(span, emoticon)
         person_free = person_free_words(span)
-        return bool(words) and any(turns[s["turn"]] == turns[e["turn"]] and speakers[s["turn"]] == speakers[e["turn"]] and (
-            words in comparable(body(s["text"])) or
-            (body(s["text"]) == s["text"] and contains_words(person_free_words(s["text"]), person_free)))
-            for s in rec["sentences"])
+        same = [turns[s["turn"]] == turns[e["turn"]] and speakers[s["turn"]] == speakers[e["turn"]]
+                for s in rec["sentences"]]
+        run = ""
+        for i, s in enumerate(rec["sentences"]):
+            if not same[i]:
+                run = ""
+                continue
+            if not (i > 0 and same[i - 1] and rec["sentences"][i - 1]["turn"] == s["turn"]):
+                run = ""  # consecutive sentences of one message join: an expression over two units
+            run += comparable(body(s["text"]), emoticon)
+            if words and words in run:
+                return True
+            if body(s["text"]) == s["text"] and contains_words(person_free_words(s["text"]), person_free):
+                return True
+        return False
     if any(kept(e) for e in equal):
         return "kept", strongest
     expressed = [m for m in rec["emotions"] if m["strength"] > 0]

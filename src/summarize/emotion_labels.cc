@@ -101,10 +101,12 @@ DialogueLabels read_record(const Where& w, const std::string& line_text) {
 }
 
 // A text as the strongest-emotion test compares it: no spaces or punctuation, letters case-folded.
-std::u32string comparable(std::string_view s) {
+// `keep_punct` keeps the punctuation, for a span that is all punctuation: an emoticon such as :( is
+// what a reader sees.
+std::u32string comparable(std::string_view s, bool keep_punct = false) {
   std::u32string out;
   for (char32_t cp : text::decode_utf8(s, text::Utf8Mode::lossy).cps)
-    if (!text::is_space(cp) && !text::is_punct(cp)) out.push_back(text::fold_case(cp));
+    if (!text::is_space(cp) && (keep_punct || !text::is_punct(cp))) out.push_back(text::fold_case(cp));
   return out;
 }
 
@@ -232,22 +234,34 @@ bool strongest_kept(const Prepared& p, const Summary& summary, const DialogueLab
   auto kept = [&](const LabelledExpression& e) {
     const auto cps = text::decode_utf8(p.dialogue->turns[static_cast<std::size_t>(e.turn)].text, text::Utf8Mode::lossy).cps;
     const std::string span = text::encode_utf8(cps.data() + e.start, static_cast<std::size_t>(e.end - e.start));
-    const std::u32string words = comparable(span);
-    if (words.empty()) return false;  // a span of punctuation only keeps nothing a reader sees
+    const bool emoticon = comparable(span).empty();
+    const std::u32string words = comparable(span, emoticon);
+    if (words.empty()) return false;  // a span of spaces keeps nothing a reader sees
     const std::vector<std::string> person_free = p.lang == Lang::en ? person_free_words(span) : std::vector<std::string>{};
     const text::Turn& labelled = p.dialogue->turns[static_cast<std::size_t>(e.turn)];
-    auto same_message = [&](int turn) {  // the labelled turn, or the same message sent again
+    auto same_message = [&](const SummarySentence& s) {  // the labelled turn, or the same message sent again
+      if (s.unit < 0 || static_cast<std::size_t>(s.unit) >= p.units.size()) return false;
+      const int turn = p.units[static_cast<std::size_t>(s.unit)].turn;
       const text::Turn& t = p.dialogue->turns[static_cast<std::size_t>(turn)];
       return turn == e.turn || (t.speaker == labelled.speaker && t.text == labelled.text);
     };
-    return std::any_of(summary.sentences.begin(), summary.sentences.end(), [&](const SummarySentence& s) {
-      if (s.unit < 0 || static_cast<std::size_t>(s.unit) >= p.units.size() ||
-          !same_message(p.units[static_cast<std::size_t>(s.unit)].turn))
-        return false;
-      if (comparable(s.body).find(words) != std::u32string::npos) return true;
+    // The words within one sentence, or across consecutive sentences of the message: an expression
+    // over two units (不是说是自营吗?还这么慢) is kept when both are shown.
+    std::u32string run;
+    for (std::size_t i = 0; i < summary.sentences.size(); ++i) {
+      const SummarySentence& s = summary.sentences[i];
+      if (!same_message(s)) {
+        run.clear();
+        continue;
+      }
+      const bool continues = i > 0 && same_message(summary.sentences[i - 1]) && summary.sentences[i - 1].turn == s.turn;
+      if (!continues) run.clear();
+      run += comparable(s.body, emoticon);
+      if (run.find(words) != std::u32string::npos) return true;
       // In a report the same words with the person named ("my phone" -> "the customer's phone").
-      return s.reported && contains_words(person_free_words(s.body), person_free);
-    });
+      if (s.reported && contains_words(person_free_words(s.body), person_free)) return true;
+    }
+    return false;
   };
   if (kept(*strongest)) return true;
   return std::any_of(labels.expressions.begin(), labels.expressions.end(), [&](const LabelledExpression& e) {

@@ -141,6 +141,31 @@ TEST(EmotionLabels, TheSameMessageSentAgainKeepsItsExpression) {
   EXPECT_FALSE(strongest_kept(p, with_bodies(p, {{4, "怎么把我的京豆给吃了？"}}), labels));
 }
 
+// An expression over two units is kept when the summary shows both, one after the other; an
+// emoticon, all punctuation, is kept when the summary shows its marks.
+TEST(EmotionLabels, AnExpressionOverTwoUnitsOrOfMarksOnly) {
+  // turn 0: "不是说是自营吗?" (0..8) "还这么慢" (8..12); turn 2: "where is the album :(" (:( at 19..21).
+  const text::Dialogue d = make_dialogue({{Speaker::customer, {"不是说是自营吗?", "还这么慢"}},
+                                          {Speaker::agent, {"您好"}},
+                                          {Speaker::customer, {"where is the album :("}}},
+                                         "m");
+  const Prepared p = prepare(d, testing::default_lexicon());
+  ASSERT_EQ(p.units[0].turn, 0);
+  ASSERT_EQ(p.units[1].turn, 0);
+  const EmotionLabelSet set = load_emotion_labels(write_labels(
+      "marks",
+      R"({"id": "m", "expressions": [{"turn": 0, "start": 0, "end": 12, "emotion": "anger", "intensity": 2, "strongest": true}]})"
+      "\n"
+      R"({"id": "e", "expressions": [{"turn": 2, "start": 19, "end": 21, "emotion": "sadness", "intensity": 1, "strongest": true}]})"));
+  const DialogueLabels& both = *set.find("m");
+  EXPECT_TRUE(strongest_kept(p, with_bodies(p, {{0, "询问不是说是自营吗，"}, {1, "还这么慢。"}}), both));
+  EXPECT_FALSE(strongest_kept(p, with_bodies(p, {{1, "还这么慢。"}}), both));
+  EXPECT_FALSE(strongest_kept(p, with_bodies(p, {{0, "询问不是说是自营吗。"}, {2, "您好。"}, {1, "还这么慢。"}}), both));
+  const DialogueLabels& emoticon = *set.find("e");
+  EXPECT_TRUE(strongest_kept(p, with_bodies(p, {{3, "where is the album :("}}), emoticon));
+  EXPECT_FALSE(strongest_kept(p, with_bodies(p, {{3, "where is the album."}}), emoticon));
+}
+
 // English reported speech names the person: the customer's words, reported, are still kept.
 TEST(EmotionLabels, AnEnglishReportKeepsTheWordsWithThePersonNamed) {
   // "I worried why you didn't ship" at code points 0..29; "my phone is so messed up" at 0..24.
