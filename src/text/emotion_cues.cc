@@ -79,6 +79,19 @@ const std::vector<EmotionCue>& emotion_cues() {
       {"dismay", Language::zh, L"^(额|呃|啊|哎|唉)?[，,]?不会吧[?？!！。.~～]*$", nullptr, Emotion::surprise, kMild},
       // "Too un-…" (也太不科学了, 太不负责了): a complaint of degree.
       {"too_un", Language::zh, L"太不" ZH_CLAUSE L"{1,4}(了|啦)", nullptr, Emotion::anger, kClear},
+      // "Is this a mistake?" as a complaint (有没有搞错, 现在下单七号送没有搞错呀), not the statement 地址没搞错.
+      {"mistaken", Language::zh, L"(有没有搞错|没有?搞错(了)?(吧|呀|啊|吗|么|[?？])|搞什么(鬼|名堂|啊|呀)?)", nullptr,
+       Emotion::anger, kMild},
+      // A threat with "or else" (希望是好的结果不然你知道网络影响力的); 不然我自己去取 is no threat.
+      {"threat", Language::zh,
+       L"(不然|否则|要不然|要不)" ZH_CLAUSE L"{0,6}(你知道|投诉|曝光|差评|12315|媒体|网上|网络|消协|工商|后果)" ZH_CLAUSE L"{0,8}",
+       nullptr, Emotion::anger, kClear},
+      // Not told (你们这也没说明, 客服都没告诉我): the customer blames the company for what it left unsaid.
+      {"not_told", Language::zh,
+       L"(你们|客服|商家|页面|也|都)" ZH_CLAUSE L"{0,2}(没|没有|不)(说明|告知|通知|提醒|说清楚|讲清楚|告诉我)",
+       nullptr, Emotion::anger, kMild},
+      // Refusing what the company does (我不接受扣款的, 这个结果无法接受).
+      {"not_accepted", Language::zh, L"(我不接受|不能接受|无法接受|接受不了)", nullptr, Emotion::anger, kMild},
       // English.
       {"rhetorical", Language::en, L"\\b(why|how come)\\b[^.!?]{3,80}\\?", nullptr, Emotion::anger,
        kMild},

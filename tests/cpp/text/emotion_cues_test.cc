@@ -60,6 +60,11 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
       {"你们这个客服的入口也太不科学了", "太不科学了", "cue:too_un", Emotion::anger},
       {"你好，我刚买的空调又降价了", "又降", "cue:again", Emotion::anger},
       {"订单被取消了，您是不是又得帮我转专员了", "又得", "cue:again", Emotion::anger},
+      {"现在下单七号送没有搞错呀", "没有搞错呀", "cue:mistaken", Emotion::anger},
+      {"有没有搞错", "有没有搞错", "cue:mistaken", Emotion::anger},
+      {"希望是好的结果不然你知道网络影响力的", "不然你知道网络影响力的", "cue:threat", Emotion::anger},
+      {"你们这也没说明", "你们这也没说明", "cue:not_told", Emotion::anger},
+      {"总之，我不接受扣款的", "我不接受", "cue:not_accepted", Emotion::anger},
   };
   for (const Case& c : cases) {
     const auto ms = cues_in(c.text);
@@ -82,7 +87,9 @@ TEST(EmotionCues, ChineseLookAlikesAreNoCue) {
                            // Asked about, not exclaimed: "as long as I know what happened", "or what is it",
                            // "in what case".
                            "算了，知道怎么回事就行了", "是重新发了一个，还是怎么回事", "什么情况下配送能给你回应",
-                           "不会吧你们下午到"})
+                           "不会吧你们下午到",
+                           // A fact, not a complaint: the address is right; "or else I collect it myself".
+                           "地址没搞错", "不然我自己去取吧"})
     EXPECT_TRUE(cues_in(text).empty()) << text;
 }
 
