@@ -97,6 +97,92 @@ int refusal_of(const Context& c, std::size_t q) {
   return -1;
 }
 
+namespace {
+
+// Whether an agent unit puts the customer on hold or asks for details rather than answers: 稍等, 我帮您查一下,
+// 这边为您核实, 还请提供下订单号.
+bool puts_on_hold(std::u32string_view text) {
+  static constexpr std::u32string_view kHolds[] = {U"稍等", U"稍后", U"等一下", U"查一下", U"查询一下", U"查下", U"看一下",
+                                                   U"看下", U"核实一下", U"核实下", U"为您查", U"帮您查", U"给您查",
+                                                   U"为您核实", U"帮您核实", U"为您看", U"帮您看", U"请提供", U"提供下",
+                                                   U"提供一下", U"提供订单", U"提供您", U"订单号", U"为您服务"};
+  return std::any_of(std::begin(kHolds), std::end(kHolds),
+                     [&](std::u32string_view w) { return text.find(w) != std::u32string_view::npos; });
+}
+
+// The Chinese letters of `text` outside placeholders ([地址], [数字]): what an answer says in words, not an
+// id (USERID_10805591]) or a form's fields (申请时间:[日期][时间]).
+int words_outside_placeholders(std::u32string_view text) {
+  int n = 0;
+  bool inside = false;
+  for (char32_t cp : text) {
+    if (cp == U'[') inside = true;
+    else if (cp == U']') inside = false;
+    else if (!inside && text::is_cjk(cp)) ++n;
+  }
+  return n;
+}
+
+bool holds_any(std::u32string_view text, std::initializer_list<std::u32string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::u32string_view w) { return text.find(w) != std::u32string_view::npos; });
+}
+
+// Whether an open question asks "why" as a complaint (为什么不能今天上门取件, 为啥还没到): the agent's next
+// words rarely answer it (a product title, an order's time stamp followed).
+bool asks_why(std::u32string_view q) {
+  return holds_any(q, {U"为什么", U"为啥", U"为何", U"凭什么", U"怎么还", U"怎么又", U"怎么会", U"怎么就", U"难道"});
+}
+
+// Whether question q asks for a number (电话是多少, 几号到, 多少钱): its answer holds a digit or a placeholder.
+bool asks_a_number(std::u32string_view q) {
+  return holds_any(q, {U"多少", U"几", U"电话", U"号码"});
+}
+
+bool holds_a_number(std::u32string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char32_t cp) { return (cp >= U'0' && cp <= U'9') || cp == U'['; }) ||
+         holds_any(text, {U"一", U"二", U"两", U"三", U"四", U"五", U"六", U"七", U"八", U"九", U"十", U"半"});
+}
+
+// Whether an address or a phone number answers question q: it asks where, or how to reach someone.
+bool asks_where_or_contact(std::u32string_view q) {
+  return holds_any(q, {U"哪", U"地址", U"联系", U"电话", U"号码"});
+}
+
+}  // namespace
+
+int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q) ||
+      !zh_question::holds_question_word(source_of(c, q)) || asks_why(source_of(c, q)))
+    return -1;
+  // Already answered in the summary: an agent unit shown after q before the next customer unit shown.
+  int next_shown = -1;
+  for (int x : units)
+    if (x > static_cast<int>(q) && (next_shown < 0 || x < next_shown) &&
+        p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::agent)
+      next_shown = x;
+  if (next_shown >= 0 && std::none_of(units.begin(), units.end(), [&](int x) {
+        return x > static_cast<int>(q) && x < next_shown && p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::customer;
+      }))
+    return -1;
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      if (c.selectable[v]) return -1;  // the customer said more: what follows answers that
+      continue;
+    }
+    if (!c.selectable[v] || asks(c, v)) continue;
+    const std::u32string_view answer = source_of(c, v);
+    if (c.unit_chars[v] > kDirectAnswerChars || words_outside_placeholders(answer) < kOpenAnswerMinChars) continue;
+    if (puts_on_hold(answer)) continue;
+    // An address or phone number pasted (增票江苏[地址]发票组收[电话]) answers where or how to reach, not what.
+    if (holds_any(answer, {U"[地址]", U"[电话]"}) && !asks_where_or_contact(source_of(c, q))) continue;
+    // 电话是多少哈 is not answered by 引导客户手机APP我的订单申请售后 (the number came next, alone).
+    if (asks_a_number(source_of(c, q)) && !holds_a_number(answer)) continue;
+    return static_cast<int>(v);
+  }
+  return -1;
+}
+
 // Whether unit u says nothing but placeholders ([订单编号], [数字]) and marks.
 bool only_placeholders(const Prepared& p, std::size_t u) {
   const auto& tokens = p.unit_tokens[u];
@@ -246,6 +332,7 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
       v = refusal_of(c, static_cast<std::size_t>(q));
       if (v >= 0 && says_again(v)) continue;
     }
+    if (v < 0) v = open_answer(c, static_cast<std::size_t>(q), units);
     if (v >= 0 && !shown(v) && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   for (int q : chosen) {

@@ -156,6 +156,19 @@ int direct_answer(const Context& c, std::size_t q);
 // kDirectAnswerChars code points as rendered. 用户:想更改地址。 without 客服:自提无法修改的 reads as if the
 // address were changed; 现在能不能在订单上加备注 / 这个没有办法呢. -1 when none.
 int refusal_of(const Context& c, std::size_t q);
+// zh: the agent's reply to customer unit q, an open question (zh_question::holds_question_word: 如何,
+// 什么时候, 多久, 哪 …), when `units` shows no agent unit between q and the next customer unit it shows:
+// in the agent's reply to q (the next kAnswerReach units, before the customer says anything more), the
+// first unit that asks nothing, has at most kDirectAnswerChars code points as rendered and at least
+// kOpenAnswerMinChars Chinese letters outside placeholders (not USERID_10805591], 申请时间:[日期][时间]), does
+// not put the customer on hold or ask for details (稍等, 帮您查一下, 还请提供下订单号: puts_on_hold),
+// pastes no address or phone number unless q asks where or how to reach someone, holds a number when q
+// asks for one (电话是多少, 几号到), and is no greeting (为您服务). A "why" asked as a
+// complaint (为什么不能今天上门取件, 为啥还没到) brings nothing: the agent's next words rarely answer it.
+// 用户:询问如何申请开通京东货到付款 ended a summary as if unanswered; 客服:专员会在[数字]个工作日内联系您
+// follows it now. -1 when none.
+inline constexpr int kOpenAnswerMinChars = 6;
+int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
 // The customer's reply to agent question q when `units` shows none: the customer's first unit among the
 // next kAnswerReach, before the agent asks again, when it is selectable, asks nothing and is short (zh:
 // kDirectAnswerChars code points as rendered; en: kReplyWordsEn words). -1 otherwise. "The agent asks:

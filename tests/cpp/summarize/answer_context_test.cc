@@ -556,6 +556,53 @@ TEST(AnswerContext, ACustomersRequestBringsTheAgentsRefusal) {
   EXPECT_EQ(decoding::refusal_of(cu, 0), -1);
 }
 
+TEST(AnswerContext, AnOpenQuestionBringsTheAgentsReply) {
+  // 用户:询问如何申请开通京东货到付款 ended a summary as if unanswered; a hold (稍等, 帮您查一下) or a
+  // request for the order number is no answer.
+  auto d = make_dialogue({{Speaker::customer, {"如何申请开通京东货到付款?"}},
+                          {Speaker::agent, {"您稍等，这边帮您查一下", "还请提供下订单号", "专员会在[数字]个工作日内联系您"}},
+                          {Speaker::customer, {"好的谢谢"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.2f, 0.3f, 0.1f};
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0}), 3);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0, 3}), -1);  // answered in the summary already
+  decoding::ConstrainedSelection selection;
+  selection.units = {0};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3}));
+  // A yes/no question is direct_answer's; a statement asks nothing; after the customer said more, the
+  // reply answers that.
+  auto polar = make_dialogue({{Speaker::customer, {"可以开通货到付款吗?"}},
+                              {Speaker::agent, {"专员会在[数字]个工作日内联系您"}}});
+  Prepared pp = prepare(polar, lexicon());
+  const decoding::Context cp(pp, s, four);
+  EXPECT_EQ(decoding::open_answer(cp, 0, {0}), -1);
+  auto more = make_dialogue({{Speaker::customer, {"什么时候发货?"}},
+                             {Speaker::customer, {"我要送人的，生日是下周三"}},
+                             {Speaker::agent, {"预计明天上午从仓库发出"}}});
+  Prepared pm = prepare(more, lexicon());
+  const decoding::Context cm(pm, s, four);
+  EXPECT_EQ(decoding::open_answer(cm, 0, {0}), -1);
+  // A question for a number is not answered by words without one, nor by a greeting; a "why" asked as a
+  // complaint brings nothing.
+  auto number = make_dialogue({{Speaker::customer, {"客服电话是多少哈"}},
+                               {Speaker::agent, {"您好，客服小蜜很高兴为您服务", "引导客户手机APP我的订单申请售后",
+                                                 "热线电话是[数字]转人工"}}});
+  Prepared pnum = prepare(number, lexicon());
+  ASSERT_EQ(pnum.units.size(), 4u);
+  const decoding::Context cnum(pnum, s, four);
+  EXPECT_EQ(decoding::open_answer(cnum, 0, {0}), 3);
+  auto why = make_dialogue({{Speaker::customer, {"为什么不能今天上门取件?"}},
+                            {Speaker::agent, {"取件师傅明天上午会联系您的"}}});
+  Prepared pwhy = prepare(why, lexicon());
+  const decoding::Context cwhy(pwhy, s, four);
+  EXPECT_EQ(decoding::open_answer(cwhy, 0, {0}), -1);
+}
+
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
   // Context works out whether a unit asks and its letters once; the rules read them from there.
   auto d = make_dialogue({{Speaker::customer, {"我的订单还能到吗?", "今天", "多少钱"}},
