@@ -123,6 +123,17 @@ int words_outside_placeholders(std::u32string_view text) {
   return n;
 }
 
+// Whether an answer says something in words: kOpenAnswerMinChars letters outside placeholders, or
+// kOpenAnswerMinCharsBeside beside one when it is no form's field (a label and a colon):
+// [时间]前联系您 says when, 申请时间:[日期][时间] is a form pasted.
+bool says_in_words(std::u32string_view answer) {
+  const int words = words_outside_placeholders(answer);
+  if (words >= kOpenAnswerMinChars) return true;
+  const bool placeholder = answer.find(U'[') != std::u32string_view::npos;
+  const bool field = answer.find(U':') != std::u32string_view::npos || answer.find(U'\uFF1A') != std::u32string_view::npos;
+  return placeholder && !field && words >= kOpenAnswerMinCharsBeside;
+}
+
 bool holds_any(std::u32string_view text, std::initializer_list<std::u32string_view> words) {
   return std::any_of(words.begin(), words.end(), [&](std::u32string_view w) { return text.find(w) != std::u32string_view::npos; });
 }
@@ -172,10 +183,12 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) 
     }
     if (!c.selectable[v] || asks(c, v)) continue;
     const std::u32string_view answer = source_of(c, v);
-    if (c.unit_chars[v] > kDirectAnswerChars || words_outside_placeholders(answer) < kOpenAnswerMinChars) continue;
+    if (c.unit_chars[v] > kDirectAnswerChars || !says_in_words(answer)) continue;
     if (puts_on_hold(answer)) continue;
     // An address or phone number pasted (增票江苏[地址]发票组收[电话]) answers where or how to reach, not what.
     if (holds_any(answer, {U"[地址]", U"[电话]"}) && !asks_where_or_contact(source_of(c, q))) continue;
+    // A product pasted (漫长的告别[商品快照]) answers nothing.
+    if (holds_any(answer, {U"[商品"})) continue;
     // 电话是多少哈 is not answered by 引导客户手机APP我的订单申请售后 (the number came next, alone).
     if (asks_a_number(source_of(c, q)) && !holds_a_number(answer)) continue;
     return static_cast<int>(v);

@@ -160,14 +160,15 @@ int refusal_of(const Context& c, std::size_t q);
 // 什么时候, 多久, 哪 …), when `units` shows no agent unit between q and the next customer unit it shows:
 // in the agent's reply to q (the next kAnswerReach units, before the customer says anything more), the
 // first unit that asks nothing, has at most kDirectAnswerChars code points as rendered and at least
-// kOpenAnswerMinChars Chinese letters outside placeholders (not USERID_10805591], 申请时间:[日期][时间]), does
+// kOpenAnswerMinChars Chinese letters outside placeholders, or kOpenAnswerMinCharsBeside beside one when
+// it is no form's field ([时间]前联系您; not USERID_10805591], 申请时间:[日期][时间]), does
 // not put the customer on hold or ask for details (稍等, 帮您查一下, 还请提供下订单号: puts_on_hold),
 // pastes no address or phone number unless q asks where or how to reach someone, holds a number when q
-// asks for one (电话是多少, 几号到), and is no greeting (为您服务). A "why" asked as a
+// asks for one (电话是多少, 几号到), and is no greeting (为您服务) or product pasted ([商品快照]). A "why" asked as a
 // complaint (为什么不能今天上门取件, 为啥还没到) brings nothing: the agent's next words rarely answer it.
 // 用户:询问如何申请开通京东货到付款 ended a summary as if unanswered; 客服:专员会在[数字]个工作日内联系您
 // follows it now. -1 when none.
-inline constexpr int kOpenAnswerMinChars = 6;
+inline constexpr int kOpenAnswerMinChars = 6, kOpenAnswerMinCharsBeside = 3;
 int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
 // The customer's reply to agent question q when `units` shows none: the customer's first unit among the
 // next kAnswerReach, before the agent asks again, when it is selectable, asks nothing and is short (zh:

@@ -601,6 +601,13 @@ TEST(AnswerContext, AnOpenQuestionBringsTheAgentsReply) {
   Prepared pwhy = prepare(why, lexicon());
   const decoding::Context cwhy(pwhy, s, four);
   EXPECT_EQ(decoding::open_answer(cwhy, 0, {0}), -1);
+  // A few words beside a placeholder say when; a form's field pasted does not.
+  auto when = make_dialogue({{Speaker::customer, {"什么时候能回复我"}},
+                             {Speaker::agent, {"申请时间:[日期][时间]", "[时间]前联系您"}}});
+  Prepared pwhen = prepare(when, lexicon());
+  ASSERT_EQ(pwhen.units.size(), 3u);
+  const decoding::Context cwhen(pwhen, s, four);
+  EXPECT_EQ(decoding::open_answer(cwhen, 0, {0}), 2);
 }
 
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
