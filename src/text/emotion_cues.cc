@@ -90,6 +90,8 @@ const std::vector<EmotionCue>& emotion_cues() {
       {"not_told", Language::zh,
        L"(你们|客服|商家|页面|也|都)" ZH_CLAUSE L"{0,2}(没|没有|不)(说明|告知|通知|提醒|说清楚|讲清楚|告诉我)",
        nullptr, Emotion::anger, kMild},
+      // Regret, "had I known" (早知道你们没货，我就不定了; 早知道换大号买了).
+      {"regret", Language::zh, L"早知道" ZH_CLAUSE L"{1,12}", nullptr, Emotion::sadness, kMild},
       // Refusing what the company does (我不接受扣款的, 这个结果无法接受).
       {"not_accepted", Language::zh, L"(我不接受|不能接受|无法接受|接受不了)", nullptr, Emotion::anger, kMild},
       // English.

@@ -65,6 +65,7 @@ TEST(EmotionCues, ChineseConstructionsAreFoundWithTheirClause) {
       {"希望是好的结果不然你知道网络影响力的", "不然你知道网络影响力的", "cue:threat", Emotion::anger},
       {"你们这也没说明", "你们这也没说明", "cue:not_told", Emotion::anger},
       {"总之，我不接受扣款的", "我不接受", "cue:not_accepted", Emotion::anger},
+      {"早知道你们没货，我就不定了", "早知道你们没货", "cue:regret", Emotion::sadness},
   };
   for (const Case& c : cases) {
     const auto ms = cues_in(c.text);
