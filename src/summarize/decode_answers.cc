@@ -15,12 +15,7 @@ namespace kessel::summarize::decoding {
 
 namespace {
 
-// Context works these facts out once a unit; the rules below ask them many times over.
-bool asks(const Context& c, std::size_t u) { return c.asking[u] != 0; }
 int letters_of(const Context& c, std::size_t u) { return c.letters[u]; }
-std::u32string_view source_of(const Context& c, std::size_t u) {
-  return {c.source[u].data(), c.source[u].size()};
-}
 
 // What resignation u gives in to: the most salient selectable unit that says more than a fragment
 // and asks nothing among what the agent said since the customer last spoke (the refusal

@@ -1,7 +1,8 @@
 // What a selected unit brings with it so that a reader can follow it (decode_parts.h): the agent's
-// direct answer to a customer's yes/no question, or its refusal of a customer's request; the
-// customer's reply to an agent's question; the question an agent's answer answers when the summary
-// would show it under another; and how each is added to a selection under the sentence budget.
+// direct answer to a customer's yes/no question, its refusal of a customer's request, or its reply to
+// an open question (decode_open_answers.cc); the customer's reply to an agent's question; the question
+// an agent's answer answers when the summary would show it under another; and how each is added to a
+// selection under the sentence budget.
 #include <algorithm>
 
 #include "decode_parts.h"
@@ -9,16 +10,6 @@
 #include "summarize/zh_questions.h"
 
 namespace kessel::summarize::decoding {
-
-namespace {
-
-// Context works these facts out once a unit; the rules below ask them many times over.
-bool asks(const Context& c, std::size_t u) { return c.asking[u] != 0; }
-std::u32string_view source_of(const Context& c, std::size_t u) {
-  return {c.source[u].data(), c.source[u].size()};
-}
-
-}  // namespace
 
 int direct_answer(const Context& c, std::size_t q) {
   const Prepared& p = c.p;
@@ -93,105 +84,6 @@ int refusal_of(const Context& c, std::size_t q) {
     }
     if (!c.selectable[v] || asks(c, v) || c.unit_chars[v] > kDirectAnswerChars) continue;
     if (refuses(source_of(c, v))) return static_cast<int>(v);
-  }
-  return -1;
-}
-
-namespace {
-
-// Whether an agent unit puts the customer on hold or asks for details rather than answers: 稍等, 我帮您查一下,
-// 这边为您核实, 还请提供下订单号.
-bool puts_on_hold(std::u32string_view text) {
-  static constexpr std::u32string_view kHolds[] = {U"稍等", U"稍后", U"等一下", U"查一下", U"查询一下", U"查下", U"看一下",
-                                                   U"看下", U"核实一下", U"核实下", U"为您查", U"帮您查", U"给您查",
-                                                   U"为您核实", U"帮您核实", U"为您看", U"帮您看", U"请提供", U"提供下",
-                                                   U"提供一下", U"提供订单", U"提供您", U"订单号", U"为您服务"};
-  return std::any_of(std::begin(kHolds), std::end(kHolds),
-                     [&](std::u32string_view w) { return text.find(w) != std::u32string_view::npos; });
-}
-
-// The Chinese letters of `text` outside placeholders ([地址], [数字]): what an answer says in words, not an
-// id (USERID_10805591]) or a form's fields (申请时间:[日期][时间]).
-int words_outside_placeholders(std::u32string_view text) {
-  int n = 0;
-  bool inside = false;
-  for (char32_t cp : text) {
-    if (cp == U'[') inside = true;
-    else if (cp == U']') inside = false;
-    else if (!inside && text::is_cjk(cp)) ++n;
-  }
-  return n;
-}
-
-// Whether an answer says something in words: kOpenAnswerMinChars letters outside placeholders, or
-// kOpenAnswerMinCharsBeside beside one when it is no form's field (a label and a colon):
-// [时间]前联系您 says when, 申请时间:[日期][时间] is a form pasted.
-bool says_in_words(std::u32string_view answer) {
-  const int words = words_outside_placeholders(answer);
-  if (words >= kOpenAnswerMinChars) return true;
-  const bool placeholder = answer.find(U'[') != std::u32string_view::npos;
-  const bool field = answer.find(U':') != std::u32string_view::npos || answer.find(U'\uFF1A') != std::u32string_view::npos;
-  return placeholder && !field && words >= kOpenAnswerMinCharsBeside;
-}
-
-bool holds_any(std::u32string_view text, std::initializer_list<std::u32string_view> words) {
-  return std::any_of(words.begin(), words.end(), [&](std::u32string_view w) { return text.find(w) != std::u32string_view::npos; });
-}
-
-// Whether an open question asks "why" as a complaint (为什么不能今天上门取件, 为啥还没到): the agent's next
-// words rarely answer it (a product title, an order's time stamp followed).
-bool asks_why(std::u32string_view q) {
-  return holds_any(q, {U"为什么", U"为啥", U"为何", U"凭什么", U"怎么还", U"怎么又", U"怎么会", U"怎么就", U"难道"});
-}
-
-// Whether question q asks for a number (电话是多少, 几号到, 多少钱): its answer holds a digit or a placeholder.
-bool asks_a_number(std::u32string_view q) {
-  return holds_any(q, {U"多少", U"几", U"电话", U"号码"});
-}
-
-bool holds_a_number(std::u32string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char32_t cp) { return (cp >= U'0' && cp <= U'9') || cp == U'['; }) ||
-         holds_any(text, {U"一", U"二", U"两", U"三", U"四", U"五", U"六", U"七", U"八", U"九", U"十", U"半"});
-}
-
-// Whether an address or a phone number answers question q: it asks where, or how to reach someone.
-bool asks_where_or_contact(std::u32string_view q) {
-  return holds_any(q, {U"哪", U"地址", U"联系", U"电话", U"号码"});
-}
-
-}  // namespace
-
-int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) {
-  const Prepared& p = c.p;
-  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q) ||
-      !zh_question::holds_question_word(source_of(c, q)) || asks_why(source_of(c, q)))
-    return -1;
-  // Already answered in the summary: an agent unit shown after q before the next customer unit shown.
-  int next_shown = -1;
-  for (int x : units)
-    if (x > static_cast<int>(q) && (next_shown < 0 || x < next_shown) &&
-        p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::agent)
-      next_shown = x;
-  if (next_shown >= 0 && std::none_of(units.begin(), units.end(), [&](int x) {
-        return x > static_cast<int>(q) && x < next_shown && p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::customer;
-      }))
-    return -1;
-  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
-    if (p.units[v].speaker == text::Speaker::customer) {
-      if (c.selectable[v]) return -1;  // the customer said more: what follows answers that
-      continue;
-    }
-    if (!c.selectable[v] || asks(c, v)) continue;
-    const std::u32string_view answer = source_of(c, v);
-    if (c.unit_chars[v] > kDirectAnswerChars || !says_in_words(answer)) continue;
-    if (puts_on_hold(answer)) continue;
-    // An address or phone number pasted (增票江苏[地址]发票组收[电话]) answers where or how to reach, not what.
-    if (holds_any(answer, {U"[地址]", U"[电话]"}) && !asks_where_or_contact(source_of(c, q))) continue;
-    // A product pasted (漫长的告别[商品快照]) answers nothing.
-    if (holds_any(answer, {U"[商品"})) continue;
-    // 电话是多少哈 is not answered by 引导客户手机APP我的订单申请售后 (the number came next, alone).
-    if (asks_a_number(source_of(c, q)) && !holds_a_number(answer)) continue;
-    return static_cast<int>(v);
   }
   return -1;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kessel/summarize/summary.h"
@@ -66,6 +67,13 @@ struct Context {
  private:
   void add_unit_facts();  // source, asking, letters, question_tail: each unit's text decoded once
 };
+
+// Context works these facts out once a unit; the rules of decode_answers.cc, decode_direct_answers.cc
+// and decode_open_answers.cc ask them many times over.
+inline bool asks(const Context& c, std::size_t u) { return c.asking[u] != 0; }
+inline std::u32string_view source_of(const Context& c, std::size_t u) {
+  return {c.source[u].data(), c.source[u].size()};
+}
 
 // What a short answer needs to mean anything: the unit u answers when u is a statement whose whole
 // turn is short (zh: at most kShortAnswerZh letters as written; en: kShortAnswerEn words) and is its
@@ -157,17 +165,16 @@ int direct_answer(const Context& c, std::size_t q);
 // address were changed; 现在能不能在订单上加备注 / 这个没有办法呢. -1 when none.
 int refusal_of(const Context& c, std::size_t q);
 // zh: the agent's reply to customer unit q, an open question (zh_question::holds_question_word: 如何,
-// 什么时候, 多久, 哪 …), when `units` shows no agent unit between q and the next customer unit it shows:
-// in the agent's reply to q (the next kAnswerReach units, before the customer says anything more), the
-// first unit that asks nothing, has at most kDirectAnswerChars code points as rendered and at least
-// kOpenAnswerMinChars Chinese letters outside placeholders, or kOpenAnswerMinCharsBeside beside one when
-// it is no form's field ([时间]前联系您; not USERID_10805591], 申请时间:[日期][时间]), does
-// not put the customer on hold or ask for details (稍等, 帮您查一下, 还请提供下订单号: puts_on_hold),
-// pastes no address or phone number unless q asks where or how to reach someone, holds a number when q
-// asks for one (电话是多少, 几号到), and is no greeting (为您服务) or product pasted ([商品快照]). A "why" asked as a
-// complaint (为什么不能今天上门取件, 为啥还没到) brings nothing: the agent's next words rarely answer it.
-// 用户:询问如何申请开通京东货到付款 ended a summary as if unanswered; 客服:专员会在[数字]个工作日内联系您
-// follows it now. -1 when none.
+// 什么时候, 多久, 哪 …) that the summary shows unanswered (the first unit shown after q is no agent's): in
+// the agent's reply to q (the next kAnswerReach units, before the customer says anything more), the
+// first unit that asks nothing, has at most kDirectAnswerChars code points as rendered and could answer
+// q by its words (decode_open_answers.cc): kOpenAnswerMinChars Chinese letters outside placeholders, or
+// kOpenAnswerMinCharsBeside beside one when it is no form's field ([时间]前联系您; not USERID_10805591],
+// 申请时间:[日期][时间]); no hold, request for details, greeting or product pasted (稍等, 还请提供下订单号,
+// 为您服务, [商品快照]); no address or phone number unless q asks where or how to reach someone; a number
+// when q asks for one (电话是多少, 几号到). A "why" asked as a complaint (为什么不能今天上门取件, 为啥还没到)
+// brings nothing: the agent's next words rarely answer it. 用户:询问如何申请开通京东货到付款 ended a summary
+// as if unanswered; 客服:专员会在[数字]个工作日内联系您 follows it now. -1 when none.
 inline constexpr int kOpenAnswerMinChars = 6, kOpenAnswerMinCharsBeside = 3;
 int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
 // The customer's reply to agent question q when `units` shows none: the customer's first unit among the

@@ -1,0 +1,102 @@
+// The agent's reply to a customer's open question (decode_parts.h, open_answer): which agent unit
+// answers 如何 / 什么时候 / 多久 / 哪 / 多少 when no yes or no does, and which only seems to (a hold, a
+// greeting, an id, a form's field, a product or an address pasted).
+#include <algorithm>
+#include <initializer_list>
+
+#include "decode_parts.h"
+#include "kessel/text/utf8.h"
+#include "summarize/zh_questions.h"
+
+namespace kessel::summarize::decoding {
+
+namespace {
+
+bool holds_any(std::u32string_view text, std::initializer_list<std::u32string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::u32string_view w) { return text.find(w) != std::u32string_view::npos; });
+}
+
+// Whether an agent unit answers nothing whatever it is asked: it puts the customer on hold (稍等, 我帮您查
+// 一下, 这边为您核实), asks for details (还请提供下订单号), greets (为您服务) or pastes a product ([商品快照]).
+bool answers_nothing(std::u32string_view text) {
+  return holds_any(text, {U"稍等", U"稍后", U"等一下", U"查一下", U"查询一下", U"查下", U"看一下", U"看下", U"核实一下",
+                          U"核实下", U"为您查", U"帮您查", U"给您查", U"为您核实", U"帮您核实", U"为您看", U"帮您看",
+                          U"请提供", U"提供下", U"提供一下", U"提供订单", U"提供您", U"订单号", U"为您服务", U"[商品"});
+}
+
+// The Chinese letters of `text` outside placeholders ([地址], [数字]).
+int words_outside_placeholders(std::u32string_view text) {
+  int n = 0;
+  bool inside = false;
+  for (char32_t cp : text) {
+    if (cp == U'[') inside = true;
+    else if (cp == U']') inside = false;
+    else if (!inside && text::is_cjk(cp)) ++n;
+  }
+  return n;
+}
+
+// Whether an answer says something in words: kOpenAnswerMinChars letters outside placeholders, or
+// kOpenAnswerMinCharsBeside beside one when it is no form's field (a label and a colon): [时间]前联系您
+// says when; USERID_10805591] and 申请时间:[日期][时间] say nothing to a reader.
+bool says_in_words(std::u32string_view answer) {
+  const int words = words_outside_placeholders(answer);
+  if (words >= kOpenAnswerMinChars) return true;
+  const bool placeholder = answer.find(U'[') != std::u32string_view::npos;
+  const bool field = answer.find(U':') != std::u32string_view::npos || answer.find(U'\uFF1A') != std::u32string_view::npos;
+  return placeholder && !field && words >= kOpenAnswerMinCharsBeside;
+}
+
+// Whether an open question asks "why" as a complaint (为什么不能今天上门取件, 为啥还没到): the agent's next
+// words rarely answer it (a product title and an order's time stamp did).
+bool asks_why(std::u32string_view q) {
+  return holds_any(q, {U"为什么", U"为啥", U"为何", U"凭什么", U"怎么还", U"怎么又", U"怎么会", U"怎么就", U"难道"});
+}
+
+// Whether question q asks for a number (电话是多少, 几号到, 多少钱), and whether a text holds one (a digit, a
+// placeholder, a Chinese numeral).
+bool asks_a_number(std::u32string_view q) { return holds_any(q, {U"多少", U"几", U"电话", U"号码"}); }
+bool holds_a_number(std::u32string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char32_t cp) { return (cp >= U'0' && cp <= U'9') || cp == U'['; }) ||
+         holds_any(text, {U"一", U"二", U"两", U"三", U"四", U"五", U"六", U"七", U"八", U"九", U"十", U"半"});
+}
+
+// Whether an address or a phone number answers question q: it asks where, or how to reach someone.
+bool asks_where_or_contact(std::u32string_view q) { return holds_any(q, {U"哪", U"地址", U"联系", U"电话", U"号码"}); }
+
+// Whether agent statement `answer` can be the reply to open question `q`, as far as its words tell.
+bool could_answer(std::u32string_view q, std::u32string_view answer) {
+  if (!says_in_words(answer) || answers_nothing(answer)) return false;
+  // An address or a phone number pasted (增票江苏[地址]发票组收[电话]) answers where or how to reach, not what.
+  if (holds_any(answer, {U"[地址]", U"[电话]"}) && !asks_where_or_contact(q)) return false;
+  // 电话是多少哈 is not answered by 引导客户手机APP我的订单申请售后 (the number came next, alone).
+  return !asks_a_number(q) || holds_a_number(answer);
+}
+
+// Whether the summary shows a reply to q already: the first unit it shows after q is the agent's.
+bool replied_in(const Context& c, std::size_t q, const std::vector<int>& units) {
+  int next = -1;
+  for (int x : units)
+    if (x > static_cast<int>(q) && (next < 0 || x < next)) next = x;
+  return next >= 0 && c.p.units[static_cast<std::size_t>(next)].speaker == text::Speaker::agent;
+}
+
+}  // namespace
+
+int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q)) return -1;
+  const std::u32string_view question = source_of(c, q);
+  if (!zh_question::holds_question_word(question) || asks_why(question) || replied_in(c, q, units)) return -1;
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      if (c.selectable[v]) return -1;  // the customer said more: what follows answers that
+      continue;
+    }
+    if (c.selectable[v] && !asks(c, v) && c.unit_chars[v] <= kDirectAnswerChars && could_answer(question, source_of(c, v)))
+      return static_cast<int>(v);
+  }
+  return -1;
+}
+
+}  // namespace kessel::summarize::decoding
