@@ -256,13 +256,23 @@ bool asks(std::string_view utf8) {
   return false;
 }
 
-// Whether an agent turn refuses or answers no: what the labelling guide's "resignation after a
-// refusal" gives in to (这个没有办法修改呢, 亲亲不可以呢, 暂时没有采购记录呢, 很抱歉今天配送不到).
-bool refuses(std::string_view turn) {
-  static constexpr std::string_view kRefusals[] = {"不能", "无法", "没办法", "没有办法", "没法", "不可以", "不支持",
-                                                   "不行", "抱歉", "遗憾", "只能", "不了", "不会", "没有"};
-  return std::any_of(std::begin(kRefusals), std::end(kRefusals),
-                     [&](std::string_view w) { return turn.find(w) != std::string_view::npos; });
+// Whether an agent turn tells the customer something to give in to: a refusal (这个没有办法修改呢), a no,
+// or news they did not ask for (预计明天会为您送达哦 when they wanted today; 这个地址是商家仓发货哦): at least
+// kNewsLetters Chinese letters besides addressing, a bare yes and particles. The labelled sets mark
+// 好吧 after such turns as sadness (intensity 1) far beyond the refusals the guide names; addressing
+// (亲爱的), a yes (对的呢) or a link tell nothing to give in to.
+constexpr int kNewsLetters = 3;
+bool tells_news(std::string_view turn) {
+  static constexpr std::u32string_view kEmpty[] = {U"亲爱的", U"亲亲", U"您好", U"对的", U"是的", U"好的"};
+  static constexpr std::u32string_view kParticles = U"亲嗯呢哦哈啊呀的了";
+  std::u32string text;
+  for (std::size_t at = 0; at < turn.size();) text.push_back(next_code_point(turn, &at));
+  for (std::u32string_view w : kEmpty)
+    for (std::size_t at = text.find(w); at != std::u32string::npos; at = text.find(w, at)) text.erase(at, w.size());
+  const auto letters = std::count_if(text.begin(), text.end(), [&](char32_t cp) {
+    return is_cjk(cp) && kParticles.find(cp) == std::u32string_view::npos;
+  });
+  return letters >= kNewsLetters;
 }
 
 }  // namespace
@@ -278,7 +288,7 @@ void add_resignation_mention(const DecodedText& decoded, std::string_view agent_
   const auto words = std::find_if(std::begin(kResignations), std::end(kResignations),
                                   [&](std::u32string_view w) { return rest.substr(0, w.size()) == w; });
   if (words == std::end(kResignations)) return;
-  if (std::any_of(cps.begin(), cps.end(), asks_char) || asks(agent_turn) || !refuses(agent_turn)) return;
+  if (std::any_of(cps.begin(), cps.end(), asks_char) || asks(agent_turn) || !tells_news(agent_turn)) return;
   const auto begin = static_cast<std::int64_t>(start);
   const auto end = begin + static_cast<std::int64_t>(words->size());
   if (std::any_of(mentions.begin(), mentions.end(),

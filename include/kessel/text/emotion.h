@@ -114,10 +114,11 @@ Polarity default_polarity(
 //      feeling (strength 0.25 mild, 0.4 clear) and never overlap a lexicon expression.
 //   8. resignation (Chinese customer turns, DetectOptions::after_other_turn): a turn that opens with
 //      好吧 or 只能这样 (after 哦, 额, 唉, …; 算了, 行吧, 那好吧 are lexicon judgements), asking nothing
-//      itself, right after an agent turn that refuses or answers no (不能, 无法, 没有办法, 不可以, 抱歉,
-//      没有, …) and asks nothing, is the customer giving in (这个没有办法修改呢 → 好吧): sadness,
-//      intensity 0.4 (below a mild cue), kind `report`, source "cue:resigned". After a question
-//      (可以吗?) the same words consent; after anything else they acknowledge.
+//      itself, right after an agent turn that asks nothing and tells the customer something to give in
+//      to (a refusal, a no, or news not asked for: 这个没有办法修改呢, 这个地址是商家仓发货哦 → 好吧; at least
+//      three Chinese letters besides addressing, a bare yes and particles), is the customer giving in:
+//      sadness, intensity 0.4 (below a mild cue), kind `report`, source "cue:resigned". After a question
+//      (可以吗?) the same words consent; after addressing (亲爱的), a yes (对的呢) or a link they acknowledge.
 //   9. sarcasm (English customer turns): praise that opens its sentence and stands as an exclamation
 //      (great, fabulous, brilliant, perfect, well done, ...: "Great the 9:11 has been cancelled anyways
 //      😭", "Fabulous") in a turn that also complains (another expressed mention is negative) or right

@@ -173,8 +173,13 @@ TEST(EmotionCues, GivingInAfterARefusalIsMildSadness) {
   EXPECT_EQ(detect_emotions("好吧", default_lexicon(), 5, o).size(), 1u);
 }
 
-TEST(EmotionCues, NoResignationWithoutARefusalToGiveInTo) {
-  EXPECT_TRUE(resigned_in("好吧", "预计明天会为您送达哦").empty());  // no refusal: it acknowledges
+TEST(EmotionCues, NewsNotAskedForIsGivenInToToo) {
+  // The labelled sets mark 好吧 after such turns as sadness 1, not only after a refusal.
+  for (const char* news : {"预计明天会为您送达哦", "这个地址是商家仓发货哦", "价格受市场影响会有所波动呢，还请您理解"})
+    EXPECT_EQ(resigned_in("好吧", news).size(), 1u) << news;
+}
+
+TEST(EmotionCues, NoResignationWithoutSomethingToGiveInTo) {
   EXPECT_TRUE(resigned_in("好吧", "您看可以吗？").empty());           // after a question it consents
   EXPECT_TRUE(resigned_in("好吧", "亲爱的").empty());                 // addressing tells nothing
   EXPECT_TRUE(resigned_in("好吧", "对的呢").empty());                 // nor does a yes
