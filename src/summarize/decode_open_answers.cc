@@ -39,12 +39,14 @@ int words_outside_placeholders(std::u32string_view text) {
 // Whether an answer says something in words: kOpenAnswerMinChars letters outside placeholders, or
 // kOpenAnswerMinCharsBeside beside one when it is no form's field (a label and a colon): [时间]前联系您
 // says when; USERID_10805591] and 申请时间:[日期][时间] say nothing to a reader.
+bool is_field(std::u32string_view text) {
+  return text.find(U':') != std::u32string_view::npos || text.find(U'\uFF1A') != std::u32string_view::npos;
+}
 bool says_in_words(std::u32string_view answer) {
   const int words = words_outside_placeholders(answer);
   if (words >= kOpenAnswerMinChars) return true;
   const bool placeholder = answer.find(U'[') != std::u32string_view::npos;
-  const bool field = answer.find(U':') != std::u32string_view::npos || answer.find(U'\uFF1A') != std::u32string_view::npos;
-  return placeholder && !field && words >= kOpenAnswerMinCharsBeside;
+  return placeholder && !is_field(answer) && words >= kOpenAnswerMinCharsBeside;
 }
 
 // Whether an open question asks "why" as a complaint (为什么不能今天上门取件, 为啥还没到): the agent's next
@@ -53,11 +55,16 @@ bool asks_why(std::u32string_view q) {
   return holds_any(q, {U"为什么", U"为啥", U"为何", U"凭什么", U"怎么还", U"怎么又", U"怎么会", U"怎么就", U"难道"});
 }
 
-// Whether question q asks for a number (电话是多少, 几号到, 多少钱), and whether a text holds one (a digit, a
-// placeholder, a Chinese numeral).
+// Whether question q asks for a number (电话是多少, 几号到, 多少钱), whether a number alone answers it (those, and
+// 多久: [数字]天呢 for 价保期多久, though 很快就可以到账的 answers 多久 too), and whether a text holds one: digits
+// or a placeholder, or (holds_a_number) a Chinese numeral too.
 bool asks_a_number(std::u32string_view q) { return holds_any(q, {U"多少", U"几", U"电话", U"号码"}); }
+bool a_number_answers(std::u32string_view q) { return asks_a_number(q) || holds_any(q, {U"多久", U"多长时间"}); }
+bool holds_digits(std::u32string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char32_t cp) { return (cp >= U'0' && cp <= U'9') || cp == U'['; });
+}
 bool holds_a_number(std::u32string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char32_t cp) { return (cp >= U'0' && cp <= U'9') || cp == U'['; }) ||
+  return holds_digits(text) ||
          holds_any(text, {U"一", U"二", U"两", U"三", U"四", U"五", U"六", U"七", U"八", U"九", U"十", U"半"});
 }
 
@@ -66,11 +73,15 @@ bool asks_where_or_contact(std::u32string_view q) { return holds_any(q, {U"哪",
 
 // Whether agent statement `answer` can be the reply to open question `q`, as far as its words tell.
 bool could_answer(std::u32string_view q, std::u32string_view answer) {
-  if (!says_in_words(answer) || answers_nothing(answer)) return false;
+  if (answers_nothing(answer)) return false;
+  // 电话是多少哈 is not answered by 引导客户手机APP我的订单申请售后.
+  if (asks_a_number(q) && !holds_a_number(answer)) return false;
+  // A number alone answers such a question (the hotline's number, [数字]天呢 for 价保期多久), unless it is a
+  // form's field (订单编号:[订单编号]); other answers say something in words.
+  const bool number_alone = a_number_answers(q) && holds_digits(answer) && !is_field(answer);
+  if (!number_alone && !says_in_words(answer)) return false;
   // An address or a phone number pasted (增票江苏[地址]发票组收[电话]) answers where or how to reach, not what.
-  if (holds_any(answer, {U"[地址]", U"[电话]"}) && !asks_where_or_contact(q)) return false;
-  // 电话是多少哈 is not answered by 引导客户手机APP我的订单申请售后 (the number came next, alone).
-  return !asks_a_number(q) || holds_a_number(answer);
+  return !holds_any(answer, {U"[地址]", U"[电话]"}) || asks_where_or_contact(q);
 }
 
 // Whether the summary shows a reply to q already: the first unit it shows after q is the agent's.

@@ -170,7 +170,8 @@ int refusal_of(const Context& c, std::size_t q);
 // first unit that asks nothing, has at most kDirectAnswerChars code points as rendered and could answer
 // q by its words (decode_open_answers.cc): kOpenAnswerMinChars Chinese letters outside placeholders, or
 // kOpenAnswerMinCharsBeside beside one when it is no form's field ([时间]前联系您; not USERID_10805591],
-// 申请时间:[日期][时间]); no hold, request for details, greeting or product pasted (稍等, 还请提供下订单号,
+// 申请时间:[日期][时间]), or a number alone when q asks 多少, 几, 多久, 电话 ([数字]天呢 for 价保期多久); no
+// hold, request for details, greeting or product pasted (稍等, 还请提供下订单号,
 // 为您服务, [商品快照]); no address or phone number unless q asks where or how to reach someone; a number
 // when q asks for one (电话是多少, 几号到). A "why" asked as a complaint (为什么不能今天上门取件, 为啥还没到)
 // brings nothing: the agent's next words rarely answer it. 用户:询问如何申请开通京东货到付款 ended a summary

@@ -608,6 +608,15 @@ TEST(AnswerContext, AnOpenQuestionBringsTheAgentsReply) {
   ASSERT_EQ(pwhen.units.size(), 3u);
   const decoding::Context cwhen(pwhen, s, four);
   EXPECT_EQ(decoding::open_answer(cwhen, 0, {0}), 2);
+  // A number alone answers 多久 (and 多少, 几, 电话); 很快就可以到账的 answers 多久 too.
+  auto how_long = make_dialogue({{Speaker::customer, {"价保期多久呢?"}}, {Speaker::agent, {"[数字]天呢"}}});
+  Prepared plong = prepare(how_long, lexicon());
+  const decoding::Context clong(plong, s, four);
+  EXPECT_EQ(decoding::open_answer(clong, 0, {0}), 1);
+  auto soon = make_dialogue({{Speaker::customer, {"退款多久能到?"}}, {Speaker::agent, {"很快就可以到账的"}}});
+  Prepared psoon = prepare(soon, lexicon());
+  const decoding::Context csoon(psoon, s, four);
+  EXPECT_EQ(decoding::open_answer(csoon, 0, {0}), 1);
 }
 
 TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
