@@ -184,6 +184,7 @@ class Reader {
 
   std::u32string string_literal() {
     if (peek() == 'u' || peek() == 'U') ++pos_;
+    if (peek() != '\'' && peek() != '"') fail("expected a string's opening quote");  // u at the end of the file
     const char quote = s_[pos_++];
     std::u32string out;
     for (;;) {

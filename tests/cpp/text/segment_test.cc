@@ -183,6 +183,8 @@ TEST_F(TinyJieba, BadProbabilityFilesNameFileAndLine) {
        "unsupported escape"},
       {"finalseg/prob_emit.py", "P={'B': {},\n 'E': {},\n 'M': {'a\n': -1},\n 'S': {}}\n", 3,
        "unterminated string"},
+      // The file ends after a string's u prefix (found by fuzz_jieba_tables).
+      {"finalseg/prob_emit.py", "P={'B': {u", 1, "expected a string's opening quote"},
       {"finalseg/prob_emit.py", "P={'B': {},\n 'X': {},\n 'M': {},\n 'S': {}}\n", 2, "not a state"},
       {"finalseg/prob_emit.py", "P={'B': {}, 'E': {}, 'M': {}, 'S': {}, 'B': {}}\n", 1,
        "appears twice"},
