@@ -195,11 +195,18 @@ std::size_t question_word_before(std::span<const text::Token> tokens, std::size_
 }
 
 // Whether a 呢 at i asks: its clause holds a question word (什么 怎么 哪 谁 几 啥 咋 多少 如何) or opens
-// with 那. Without one it softens a statement (这边帮您申请换货呢).
+// with 那 (那我的钱呢), unless the clause does a service for the customer (那小妹这边为您取消售后呢: 为您, 帮您,
+// 给您). Without one it softens a statement (这边帮您申请换货呢).
 bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool customer) {
   std::size_t start = i;
   while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
-  if (spells(tokens[start], "那")) return true;
+  auto serves = [&] {
+    for (std::size_t j = start; j + 1 < i; ++j)
+      if (first_cp_in(tokens[j], U"为帮给") && tokens[j].text.size() == 3 && first_cp_in(tokens[j + 1], U"您你"))
+        return true;
+    return false;
+  };
+  if (spells(tokens[start], "那") && !serves()) return true;
   std::u32string before;  // 打开之后呢: the clause before the 呢 asks what comes next
   for (std::size_t j = start; j < i; ++j)
     for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) before.push_back(cp);
@@ -256,6 +263,12 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // keeping it changes nothing. The tag and the word before it stay.
     const bool tag = i > 0 && is_tag_particle(tokens, i) && ends_clause(tokens, i);
     if (tag) guarded[i - 1] = 1;
+    // A 吧 before 和, 与, 跟, 或 or 的 is no particle but the end of a name the segmenter split (买的冰吧和电话:
+    // 冰吧, a fridge): it and the letter before it stay, or the name is cut (买的冰和电话). After 好, 行, 算,
+    // 对, 是 or 前 it is the particle that runs on unpunctuated (好吧查过确实是中奖了, 先前吧电脑寄过去).
+    if (spells(t, "吧") && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk && i + 1 < T &&
+        first_cp_in(tokens[i + 1], U"和与跟或的") && !first_cp_in(tokens[i - 1], U"好行算对是前"))
+      guarded[i - 1] = guarded[i] = 1;
     const bool final_ma = first_cp_in(t, U"吗么") && ends_clause(tokens, i);
     const bool final_particle = final_ma || asking_ne || tag;
     // What a final 吗 asks about stays with it: "您看可以吗" may become "可以吗", never "吗" alone.

@@ -39,9 +39,6 @@ int direct_answer(const Context& c, std::size_t q) {
 
 namespace {
 
-// The redundancy overlap (Context::overlap) at which a refusal says again what a shown agent unit says.
-constexpr double kSaysAgainOverlap = 0.5;
-
 // Whether `text`, past an apology or address (非常抱歉了亲, 不好意思, 亲亲), opens with a no: 没有的, 不是的, 不会的.
 bool opens_with_a_no(std::u32string_view text) {
   static constexpr std::u32string_view kOpeners[] = {U"非常抱歉", U"很抱歉", U"抱歉", U"不好意思", U"亲爱的", U"亲亲",
@@ -207,6 +204,13 @@ int question_asked_between(const Context& c, const std::vector<int>& sorted_unit
 
 }  // namespace
 
+bool says_again(const Context& c, const std::vector<int>& units, int v) {
+  return std::any_of(units.begin(), units.end(), [&](int x) {
+    return c.p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::agent &&
+           c.overlap(static_cast<std::size_t>(v), static_cast<std::size_t>(x)) >= kSaysAgainOverlap;
+  });
+}
+
 void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   std::vector<int>& units = s.units;
@@ -223,19 +227,13 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
     });
   };
   // A refusal that says again what a shown agent unit says (具体时间这边不能跟您保证呢 beside 具体时间这边没法跟您
-  // 保证呢) adds nothing (the overlap is the selection's redundancy n-grams; none without redundancy).
-  auto says_again = [&](int v) {
-    return std::any_of(units.begin(), units.end(), [&](int x) {
-      return c.p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::agent &&
-             c.overlap(static_cast<std::size_t>(v), static_cast<std::size_t>(x)) >= kSaysAgainOverlap;
-    });
-  };
+  // 保证呢) adds nothing.
   for (int q : chosen) {
     if (!shown(q)) continue;  // made room for an answer
     int v = direct_answer(c, static_cast<std::size_t>(q));
     if (v < 0) {
       v = refusal_of(c, static_cast<std::size_t>(q));
-      if (v >= 0 && says_again(v)) continue;
+      if (v >= 0 && says_again(c, units, v)) continue;
     }
     if (v < 0) v = open_answer(c, static_cast<std::size_t>(q), units);
     if (v >= 0 && !shown(v) && reads_after(q, v)) add_within_budget(c, s, q, v);

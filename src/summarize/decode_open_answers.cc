@@ -2,7 +2,6 @@
 // answers 如何 / 什么时候 / 多久 / 哪 / 多少 when no yes or no does, and which only seems to (a hold, a
 // greeting, an id, a form's field, a product or an address pasted).
 #include <algorithm>
-#include <initializer_list>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
@@ -10,19 +9,13 @@
 
 namespace kessel::summarize::decoding {
 
-namespace {
-
-bool holds_any(std::u32string_view text, std::initializer_list<std::u32string_view> words) {
-  return std::any_of(words.begin(), words.end(), [&](std::u32string_view w) { return text.find(w) != std::u32string_view::npos; });
-}
-
-// Whether an agent unit answers nothing whatever it is asked: it puts the customer on hold (稍等, 我帮您查
-// 一下, 这边为您核实), asks for details (还请提供下订单号), greets (为您服务) or pastes a product ([商品快照]).
 bool answers_nothing(std::u32string_view text) {
   return holds_any(text, {U"稍等", U"稍后", U"等一下", U"查一下", U"查询一下", U"查下", U"看一下", U"看下", U"核实一下",
                           U"核实下", U"为您查", U"帮您查", U"给您查", U"为您核实", U"帮您核实", U"为您看", U"帮您看",
                           U"请提供", U"提供下", U"提供一下", U"提供订单", U"提供您", U"订单号", U"为您服务", U"[商品"});
 }
+
+namespace {
 
 // The Chinese letters of `text` outside placeholders ([地址], [数字]).
 int words_outside_placeholders(std::u32string_view text) {
@@ -36,12 +29,14 @@ int words_outside_placeholders(std::u32string_view text) {
   return n;
 }
 
-// Whether an answer says something in words: kOpenAnswerMinChars letters outside placeholders, or
-// kOpenAnswerMinCharsBeside beside one when it is no form's field (a label and a colon): [时间]前联系您
-// says when; USERID_10805591] and 申请时间:[日期][时间] say nothing to a reader.
+// Whether a text is a form's field: a label and a colon (申请时间:[日期][时间], 订单编号:[订单编号]).
 bool is_field(std::u32string_view text) {
   return text.find(U':') != std::u32string_view::npos || text.find(U'\uFF1A') != std::u32string_view::npos;
 }
+
+// Whether an answer says something in words: kOpenAnswerMinChars letters outside placeholders, or
+// kOpenAnswerMinCharsBeside beside one when it is no form's field: [时间]前联系您 says when;
+// USERID_10805591] and 申请时间:[日期][时间] say nothing to a reader.
 bool says_in_words(std::u32string_view answer) {
   const int words = words_outside_placeholders(answer);
   if (words >= kOpenAnswerMinChars) return true;

@@ -59,10 +59,13 @@ std::string zh_clause_cue(const std::vector<char32_t>& cps, std::size_t a, std::
                    std::u32string_view(U"啊呀啦哈嘛哦噢喔呗").find(cps[k - 1]) != std::u32string_view::npos))
     --k;
   if (k > a && (cps[k - 1] == U'吗' || cps[k - 1] == U'么')) return text::encode_utf8(cps[k - 1]);
-  // 呢 also softens statements (这边帮您申请换货呢): it asks with a question word, or after 那 (那我的订单呢).
+  // 呢 also softens statements (这边帮您申请换货呢): it asks with a question word, or after 那 (那我的订单呢)
+  // unless the clause does a service for the customer (那小妹为您联系一下派送员呢 tells what the agent will do).
   if (k > a && cps[k - 1] == U'呢') {
     const bool statement = closer == U'。' || closer == U'！' || closer == U'!' || closer == U'.';
-    bool wh = spells(cps, a, U"那");
+    bool serves = false;
+    for (std::u32string_view w : {U"为您", U"帮您", U"给您", U"为你", U"帮你", U"给你"}) serves = serves || contains(cps, a, k, w);
+    bool wh = spells(cps, a, U"那") && !serves;
     for (std::u32string_view w : {U"什么", U"怎么", U"为啥", U"哪", U"谁", U"多少", U"几", U"如何", U"啥", U"咋"})
       wh = wh || contains(cps, a, k, w);
     if (wh && !(writer_marks && statement)) return "呢";

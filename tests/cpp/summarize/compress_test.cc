@@ -249,6 +249,27 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const Prepared pl = prepare(plain, lexicon());
   const auto ul = compress_features(pl, 97);
   EXPECT_EQ(compress_unit(pl.units[0], ul[0], w, 0.5f).find("就"), std::string::npos);
+  // A 吧 before a word of its clause ends a name the segmenter split (冰/吧: a fridge): it stays with
+  // the letter before it, or 买的冰吧和电话 reads 买的冰和电话.
+  auto name = make_dialogue({{Speaker::customer, {"我买的冰吧和电话什么时候能开发票"}}});
+  const Prepared pn = prepare(name, lexicon());
+  const auto un = compress_features(pn, 97);
+  const std::string named = compress_unit(pn.units[0], un[0], w, 0.5f);
+  EXPECT_NE(named.find("冰吧"), std::string::npos) << named;
+  // 那…呢 asks (那我的订单呢), but not where the agent says what they will do for the customer: the 呢 of
+  // 那小妹这边为您取消售后呢 is no question to keep.
+  auto ne_guarded = [&](Speaker speaker, const char* text) {
+    auto dialogue = make_dialogue({{speaker, {text}}});
+    const Prepared pd = prepare(dialogue, lexicon());
+    const auto ud = compress_features(pd, 97);
+    const auto& toks = ud[0].tokens;
+    for (std::size_t i = 0; i < toks.size(); ++i)
+      if (toks[i].text == "呢") return ud[0].guarded[i] != 0;
+    ADD_FAILURE() << "no 呢 in " << text;
+    return false;
+  };
+  EXPECT_TRUE(ne_guarded(Speaker::customer, "那我的订单呢"));
+  EXPECT_FALSE(ne_guarded(Speaker::agent, "那小妹这边为您取消售后呢"));
   // Only the question mark would be left: no content token, so the unit is rendered whole.
   EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f), p.units[1].text);
 }

@@ -141,6 +141,8 @@ TEST(Faithfulness, AQuestionKeptOrReportedPasses) {
   EXPECT_EQ(check_one(Speaker::customer, "那怎么办呢", "怎么办。").count(Kind::question_asserted), 1);
   // 呢 softening an agent's statement.
   EXPECT_EQ(check_one(Speaker::agent, "这边帮您申请下换货呢", "帮您申请下换货。").count(Kind::question_asserted), 0);
+  // After 那 too, when the clause does a service for the customer: the agent tells what they will do.
+  EXPECT_EQ(check_one(Speaker::agent, "那小妹为您联系一下派送员呢", "联系派送员。").count(Kind::question_asserted), 0);
 }
 
 TEST(Faithfulness, EnglishQuestions) {

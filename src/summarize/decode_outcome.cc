@@ -1,0 +1,108 @@
+// The dialogue's outcome (decode_parts.h, outcome_unit): what the agent last did or promised for the
+// customer (已经帮您提交了售后申请, 专员会在[数字]小时给您回电), which a summary ending on the customer's
+// question leaves the reader to guess.
+#include <algorithm>
+
+#include "decode_parts.h"
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize::decoding {
+
+namespace {
+
+bool is_negation(char32_t cp) { return cp == U'没' || cp == U'不' || cp == U'未' || cp == U'无' || cp == U'别'; }
+
+// What an agent does for a customer: the verbs of an action taken or promised.
+constexpr std::u32string_view kActions[] = {
+    U"申请", U"提交", U"登记", U"反馈", U"催", U"处理", U"安排", U"备注", U"升级", U"补发", U"退款", U"取消",
+    U"修改", U"加急", U"留言", U"报备", U"联系", U"回电", U"致电", U"回复", U"跟进", U"核实", U"审核", U"派送",
+    U"送达", U"发货", U"到账", U"退回", U"补偿", U"赔付", U"换货"};
+
+// Whether an action verb starts within `reach` letters after `at`, a placeholder counting as one (会在
+// [数字]个工作日内审核处理); no mark between (已经。。好的，申请 is two clauses), and no negation (就没给您
+// 发货, 已经不能取消 report nothing done).
+bool action_within(std::u32string_view text, std::size_t at, std::size_t reach) {
+  std::size_t letters = 0;
+  bool placeholder = false;
+  for (std::size_t i = at; i < text.size() && letters <= reach; ++i) {
+    const char32_t cp = text[i];
+    if (placeholder) {
+      placeholder = cp != U']';
+      letters += placeholder ? 0 : 1;
+      continue;
+    }
+    if (cp == U'[') {
+      placeholder = true;
+      continue;
+    }
+    if (!text::is_cjk(cp) && !(cp >= U'0' && cp <= U'9')) return false;
+    if (is_negation(cp)) return false;
+    for (std::u32string_view verb : kActions)
+      if (text.substr(i, verb.size()) == verb) return true;
+    ++letters;
+  }
+  return false;
+}
+
+// Whether one of `markers` opens an action within `reach` letters. The marker must be the agent's: not
+// after 您 or 你 (我看您已经申请了 reports the customer's step) nor within two letters after a negation
+// (没给您发货, 暂时无法帮您处理, 也不能帮您联系).
+bool action_after_any(std::u32string_view text, std::initializer_list<std::u32string_view> markers, std::size_t reach) {
+  for (std::u32string_view m : markers)
+    for (std::size_t at = text.find(m); at != std::u32string_view::npos; at = text.find(m, at + 1)) {
+      const char32_t before = at > 0 ? text[at - 1] : U' ', before2 = at > 1 ? text[at - 2] : U' ';
+      if (before == U'您' || before == U'你' || is_negation(before) || is_negation(before2)) continue;
+      if (action_within(text, at + m.size(), reach)) return true;
+    }
+  return false;
+}
+
+// A supposition states a policy (如果没有问题会退款), not what was done; a closing formula asks for nothing.
+bool supposes_or_closes(std::u32string_view text) {
+  return holds_any(text, {U"如果", U"要是", U"的话", U"若", U"还有其他", U"其他问题", U"祝您", U"感谢", U"评价",
+                          U"满意", U"再见"});
+}
+
+}  // namespace
+
+bool reports_an_action(std::u32string_view text) {
+  if (holds_any(text, {U"专员"})) return true;
+  return action_after_any(text, {U"已经", U"已"}, kActionReach) || action_after_any(text, {U"会", U"将"}, kActionReach) ||
+         action_after_any(text, {U"帮您", U"为您", U"给您", U"帮你", U"给你", U"为你", U"帮"}, 0);
+}
+
+int outcome_unit(const Context& c) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh) return -1;
+  for (std::size_t u = p.units.size(); u-- > 0;) {
+    if (p.units[u].speaker != text::Speaker::agent || !c.selectable[u] || asks(c, u) ||
+        c.letters[u] < kOutcomeMinLetters || c.unit_chars[u] < kOutcomeMinChars)
+      continue;
+    const std::u32string_view text = source_of(c, u);
+    if (!reports_an_action(text) || supposes_or_closes(text) || answers_nothing(text)) continue;
+    // What the summary shows must still report it: a turn the data cut off or token deletion may leave
+    // only its opening (这边为您申请一下原地… shown as 确实出现问题…).
+    const std::vector<char32_t> shown = text::decode_utf8(c.rendered(u), text::Utf8Mode::lossy).cps;
+    if (reports_an_action({shown.data(), shown.size()})) return static_cast<int>(u);
+  }
+  return -1;
+}
+
+void add_outcome(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = outcome_unit(c);
+  if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end() || says_again(c, s.units, v)) return;
+  // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
+  // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val.
+  if (static_cast<int>(s.units.size()) >= c.options.max_sentences) return;
+  // A length the user set (DecodeOptions::max_chars, with no budget of the scorer's: --max-chars) holds;
+  // a model's learned budget is what its ranking fills, and the outcome goes beyond it as answers do.
+  if (c.scores.max_chars <= 0 && c.options.max_chars > 0) {
+    int chars = c.unit_chars[static_cast<std::size_t>(v)];
+    for (int u : s.units) chars += c.unit_chars[static_cast<std::size_t>(u)];
+    if (chars > c.options.max_chars) return;
+  }
+  s.units.push_back(v);
+}
+
+}  // namespace kessel::summarize::decoding

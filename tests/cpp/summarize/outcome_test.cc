@@ -1,0 +1,112 @@
+// The dialogue's outcome (decode_parts.h, outcome_unit): what the agent last did or promised for the
+// customer is shown when the sentence budget has room, so that a summary does not end on the question.
+#include <gtest/gtest.h>
+
+#include "kessel/summarize/summary.h"
+#include "summarize/decode_parts.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+using testing::make_dialogue;
+const text::Lexicon& lexicon() { return testing::default_lexicon(); }
+
+DecodeOptions options(int max_sentences) {
+  DecodeOptions o;
+  o.max_sentences = max_sentences;
+  o.redundancy = 0.0f;
+  return o;
+}
+
+bool reports(std::u32string_view text) { return decoding::reports_an_action(text); }
+
+TEST(Outcome, AnActionTakenOrPromisedIsAnOutcome) {
+  EXPECT_TRUE(reports(U"已经帮您提交了售后申请"));
+  EXPECT_TRUE(reports(U"小妹已为您催促站点"));
+  EXPECT_TRUE(reports(U"专员会在[数字]小时给您回电"));
+  EXPECT_TRUE(reports(U"这边会尽快为您处理的呢"));
+  EXPECT_TRUE(reports(U"这边帮您反馈下吧"));
+  EXPECT_TRUE(reports(U"咱们升级到专员处理"));
+}
+
+TEST(Outcome, NothingDoneIsNoOutcome) {
+  // A negation before the marker or between it and the verb: nothing was done.
+  EXPECT_FALSE(reports(U"就没给您发货"));
+  EXPECT_FALSE(reports(U"我暂时无法帮您处理"));
+  EXPECT_FALSE(reports(U"也不能帮您联系"));
+  EXPECT_FALSE(reports(U"已经不能取消了"));
+  // The customer's step, reported back to them.
+  EXPECT_FALSE(reports(U"我看您已经申请了"));
+  // Two clauses: the marker's clause ends before the verb.
+  EXPECT_FALSE(reports(U"已经，申请"));
+  // No action at all.
+  EXPECT_FALSE(reports(U"商品是正品"));
+}
+
+TEST(Outcome, TheLastActionOfTheAgentIsShownWhenThereIsRoom) {
+  auto d = make_dialogue({{Speaker::customer, {"我的电脑一直很卡，想申请售后"}},
+                          {Speaker::agent, {"已经帮您提交了售后申请"}},
+                          {Speaker::customer, {"大概多久能处理好"}},
+                          {Speaker::agent, {"售后会在[数字]个工作日内审核处理"}},
+                          {Speaker::agent, {"请问还有其他可以帮您的吗?"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.9f, 0.1f, 0.0f};
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  // The closing question asks; the last unit that reports an action is the agent's promise.
+  EXPECT_EQ(decoding::outcome_unit(c), 3);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 2};
+  decoding::add_outcome(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 2, 3}));
+  // Shown already: nothing added.
+  decoding::add_outcome(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 2, 3}));
+  // A full budget: no unit makes room for it.
+  const DecodeOptions two = options(2);
+  const decoding::Context full(p, s, two);
+  decoding::ConstrainedSelection two_units;
+  two_units.units = {0, 2};
+  decoding::add_outcome(full, two_units);
+  EXPECT_EQ(two_units.units, (std::vector<int>{0, 2}));
+  // A length the user set holds (--max-chars, no budget of the scorer's): the outcome does not fit 20.
+  DecodeOptions twenty = options(3);
+  twenty.max_chars = 20;
+  const decoding::Context short_budget(p, s, twenty);
+  decoding::ConstrainedSelection budgeted;
+  budgeted.units = {0, 2};
+  decoding::add_outcome(short_budget, budgeted);
+  EXPECT_EQ(budgeted.units, (std::vector<int>{0, 2}));
+}
+
+TEST(Outcome, APolicyOrAHoldIsNoOutcome) {
+  auto d = make_dialogue({{Speaker::customer, {"东西坏了能退吗"}},
+                          {Speaker::agent, {"如果商品有质量问题会为您退款的"}},
+                          {Speaker::agent, {"稍等，这边帮您核实一下"}},
+                          {Speaker::agent, {"感谢您的耐心等待，会尽快为您处理"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::outcome_unit(c), -1);
+}
+
+TEST(Outcome, EnglishHasNone) {
+  // TweetSumm's three-tweet summaries have no room to give (add_direct_answers); the rule is Chinese.
+  auto d = make_dialogue({{Speaker::customer, {"My order never arrived."}},
+                          {Speaker::agent, {"I have escalated this to our delivery team."}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::outcome_unit(c), -1);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
