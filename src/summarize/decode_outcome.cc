@@ -66,7 +66,12 @@ bool supposes_or_closes(std::u32string_view text) {
 }  // namespace
 
 bool reports_an_action(std::u32string_view text) {
-  if (holds_any(text, {U"专员"})) return true;
+  // 专员 (a specialist) takes the case over: 专员会联系您, 升级到专员处理; not 我不是专员 or 专员不在.
+  for (std::size_t at = text.find(U"专员"); at != std::u32string_view::npos; at = text.find(U"专员", at + 1)) {
+    const bool negated_before = (at > 0 && is_negation(text[at - 1])) || (at > 1 && is_negation(text[at - 2]));
+    const bool negated_after = at + 2 < text.size() && is_negation(text[at + 2]);
+    if (!negated_before && !negated_after) return true;
+  }
   return action_after_any(text, {U"已经", U"已"}, kActionReach) || action_after_any(text, {U"会", U"将"}, kActionReach) ||
          action_after_any(text, {U"帮您", U"为您", U"给您", U"帮你", U"给你", U"为你", U"帮"}, 0);
 }

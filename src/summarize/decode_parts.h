@@ -78,7 +78,8 @@ inline std::u32string_view source_of(const Context& c, std::size_t u) {
 // The redundancy overlap (Context::overlap) at which an agent unit says again what a shown agent unit
 // says (a refusal, an outcome: 订单付款之后会尽快安排配送的 twice over adds nothing).
 inline constexpr double kSaysAgainOverlap = 0.5;
-// Whether agent unit v says again what an agent unit among `units` says (0 without redundancy n-grams).
+// Whether agent unit v says again what an agent unit among `units` says (never without redundancy
+// n-grams: DecodeOptions::redundancy 0).
 bool says_again(const Context& c, const std::vector<int>& units, int v);
 // Whether `text` holds any of `words`.
 inline bool holds_any(std::u32string_view text, std::initializer_list<std::u32string_view> words) {
@@ -262,8 +263,8 @@ int outcome_unit(const Context& c);
 // zh: whether an agent's text reports an action taken or promised for the customer: 已(经) before an
 // action verb within kActionReach letters (已经帮您提交了售后申请, 已为您催促), 会 or 将 before one
 // (专员会在[数字]小时给您回电, 会尽快为您处理), 帮您/为您/给您 or 帮 right before one (这边帮您反馈下, 帮取消), or 专员;
-// with no negation before the marker or between it and the verb (就没给您发货), and not the customer's
-// step (我看您已经申请了).
+// with no negation before the marker or between it and the verb (就没给您发货; 我不是专员, 专员不在), and not
+// the customer's step (我看您已经申请了).
 inline constexpr int kActionReach = 8;
 bool reports_an_action(std::u32string_view text);
 // Adds the outcome (outcome_unit) to `s.units` when it is not shown, says nothing a shown agent unit

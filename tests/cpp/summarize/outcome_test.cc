@@ -41,8 +41,10 @@ TEST(Outcome, NothingDoneIsNoOutcome) {
   EXPECT_FALSE(reports(U"我看您已经申请了"));
   // Two clauses: the marker's clause ends before the verb.
   EXPECT_FALSE(reports(U"已经，申请"));
-  // No action at all.
+  // No action at all, or a specialist who is not taking the case.
   EXPECT_FALSE(reports(U"商品是正品"));
+  EXPECT_FALSE(reports(U"我不是专员的哦"));
+  EXPECT_FALSE(reports(U"专员不在线"));
 }
 
 TEST(Outcome, TheLastActionOfTheAgentIsShownWhenThereIsRoom) {
