@@ -1,7 +1,8 @@
 // The decoder's parts (decode() in summary.cc runs them in order): the context every part reads,
 // the greedy MMR selection under the budget (decode_select.cc; what a unit needs beside it, answers,
 // continuations and fragments, decode_answers.cc; the answers a selected question brings,
-// decode_direct_answers.cc; the dialogue's outcome, decode_outcome.cc), the expected-F1 stop
+// decode_direct_answers.cc; the customer's repeats, decode_repeats.cc; the dialogue's outcome,
+// decode_outcome.cc), the expected-F1 stop
 // (expected_f1_prefix, summary.h) and the emotion constraint (decode_emotion.cc). Rendering is
 // render.h's.
 #pragma once
@@ -249,6 +250,16 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // lies between it and its question: it would read as part of that unit. With skip_fillers only (the
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
+
+// zh: of two customer units in `s.units` that say the same thing (redundancy overlap at least
+// kSaysAgainOverlap, the same negators) before the agent replied (no selectable agent unit between them
+// in the dialogue but one that answers nothing: 询问是上门维修吗 / 询问师傅，是上门维修吗), the one with
+// fewer letters leaves (on a tie
+// the earlier), unless it holds an expressed emotion or a run of digits the other lacks (three 咨询订单号
+// …商品ID lines of three products), is the constraint's clause, answers a unit, or a shown unit answers
+// it or goes on from it. A repeat after the agent's reply stays: the customer asking
+// again says the reply did not settle it. With skip_fillers and redundancy n-grams only.
+void drop_customer_repeats(const Context& c, ConstrainedSelection& s);
 
 // zh: the dialogue's outcome, what the agent last did or promised for the customer: the last agent
 // unit that reports an action (reports_an_action), asks nothing, is selectable, holds at least

@@ -237,6 +237,13 @@ std::string id_text(const Ctx& c, const json& id) {
   return id.dump();
 }
 
+// A CSDS utterance writes some line breaks as the two characters backslash and n (这个明天能到吗，\n明后天):
+// they are line breaks, which end a sentence, not text (a summary would show the n).
+std::string with_line_breaks(std::string text) {
+  for (std::size_t at = 0; (at = text.find("\\n", at)) != std::string::npos;) text.replace(at, 2, "\n");
+  return text;
+}
+
 void finish_turn(Turn& t) {
   if (t.sentences.empty()) t.sentences = split_sentences(t.text);
 }
@@ -259,7 +266,7 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
   for_each_turn(c, j, "Dialogue", [&](const std::string& f, const json& t) {
     Turn turn;
     turn.speaker = need_speaker(c, t, f, "Q", "A");
-    turn.text = need_string(c, need(c, t, "utterance", f), f + ".utterance");
+    turn.text = with_line_breaks(need_string(c, need(c, t, "utterance", f), f + ".utterance"));
     if (t.contains("utterance_recovered") && !t["utterance_recovered"].is_null()) {
       turn.text = need_string(c, t["utterance_recovered"], f + ".utterance_recovered");
     } else if (t.contains("truncated")) {

@@ -55,6 +55,16 @@ TEST(Dialogue, ReadsCsdsTestSplitFields) {
             std::string::npos);
 }
 
+// CSDS writes some line breaks as a backslash and an n: they end a sentence, and no "n" is left in
+// the text a summary shows.
+TEST(Dialogue, CsdsEscapedLineBreaksEndSentences) {
+  const std::string line =
+      R"({"tods_index": 77, "Dialogue": [{"speaker": "Q", "utterance": "这个明天能到吗，\\n明后天，您给我准信"}]})";
+  const Dialogue d = read_dialogues_from_string(line, "m").dialogues.at(0);
+  EXPECT_EQ(d.turns.at(0).text, "这个明天能到吗，\n明后天，您给我准信");
+  EXPECT_EQ(d.turns.at(0).sentences, (std::vector<std::string>{"这个明天能到吗，", "明后天，您给我准信"}));
+}
+
 TEST(Dialogue, ReadsTweetSumm) {
   const std::string line =
       R"({"conversation_id": "c1", "turns": [{"tweet_id": 1, "is_agent": false, "sentences": ["@Co my app crashes :(", "Help!"]},)"
