@@ -182,7 +182,15 @@ std::u32string polar_verb(std::u32string_view q) {
   for (std::size_t i = 1; i + 1 < q.size(); ++i) {
     if (q[i] != U'不' && q[i] != U'没') continue;
     if (q[i - 1] == U'可' && q.substr(i + 1, 2) == U"可以") return U"可以";  // 可不可以
-    if (q[i - 1] == q[i + 1] && q[i - 1] >= 0x4E00 && q[i - 1] <= 0x9FFF) return std::u32string(1, q[i - 1]);
+    if (q[i - 1] == q[i + 1] && q[i - 1] >= 0x4E00 && q[i - 1] <= 0x9FFF) {
+      // 是不是 before a modal asks about the modal: 是不是今天就能用 is answered 可以的哦.
+      if (q[i - 1] == U'是') {
+        const std::u32string_view rest = q.substr(i + 2, q.substr(i + 2).find_first_of(U"，,。？?！!"));
+        for (std::u32string_view modal : {U"可以", U"能", U"会"})
+          if (rest.find(modal) != std::u32string_view::npos) return std::u32string(modal);
+      }
+      return std::u32string(1, q[i - 1]);
+    }
   }
   std::size_t best = std::u32string_view::npos;
   std::u32string_view verb;

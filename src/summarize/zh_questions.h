@@ -52,7 +52,8 @@ bool holds_question_word(std::u32string_view cps);
 bool ends_in_tag(std::u32string_view text);
 
 // The verb a yes/no question turns on, which its answer repeats: the A of an A不A / A没A question (会不会
-// -> 会, 有没有 -> 有, 可不可以 -> 可以), else the first of 可以 需要 是 有 能 会 要 用 in it (是傍…配送站吗 -> 是,
+// -> 会, 有没有 -> 有, 可不可以 -> 可以; 是不是 before 可以, 能 or 会 in its clause: that modal, 是不是今天就能用
+// -> 能, answered 可以的哦), else the first of 可以 需要 是 有 能 会 要 用 in it (是傍…配送站吗 -> 是,
 // 保修换新这个服务有吗 -> 有). Empty when the question asks with a question word (什么 哪 谁 几 多少 怎么 为什么
 // 啥 咋 如何: not a yes/no question). Without those verbs, the first word jieba's dictionary tags a verb
 // (text::Segmenter::word_class: 这款电脑带光驱吗 -> 带); without one either, a question in 吗 / 么 gives

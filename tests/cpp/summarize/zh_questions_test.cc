@@ -59,6 +59,11 @@ TEST(ZhQuestions, AYesNoQuestionTurnsOnTheVerbItsAnswerRepeats) {
   EXPECT_EQ(verb_of("会不会影响小哥绩效考核"), U"会");
   EXPECT_EQ(verb_of("可不可以货到付款"), U"可以");
   EXPECT_EQ(verb_of("是傍[姓名]配送站吗"), U"是");
+  // 是不是 before a modal turns on the modal; a plain yes still answers it.
+  EXPECT_EQ(verb_of("我是想问今天买是不是今天就能用?"), U"能");
+  EXPECT_EQ(answers("可以的哦", "我是想问今天买是不是今天就能用?"), 2);
+  EXPECT_EQ(answers("是的", "是不是今天就能用"), 1);
+  EXPECT_EQ(verb_of("是不是京东快递，能到吗"), U"是");  // the modal is in another clause
   EXPECT_EQ(verb_of("保修换新这个服务有吗"), U"有");
   EXPECT_EQ(verb_of("什么时候能到"), U"");  // a question word: not a yes/no question
   EXPECT_EQ(verb_of("[订单编号]"), U"");    // no question
