@@ -102,8 +102,34 @@ int in_order_question(const Context& c, std::size_t u) {
   return questions[static_cast<std::size_t>(before_u)];
 }
 
+// zh: whether a customer's few words challenge what the agent just said and mean nothing without it:
+// 为什么啊, 谁说的, 什么意思, 怎么回事, 那咋办, 然后呢, or 那 + a thing + 呢 (那钱呢 after 您可以重新下单).
+bool challenges_what_was_said(std::u32string_view text) {
+  auto strip = [&](std::u32string_view marks) {
+    while (!text.empty() && marks.find(text.back()) != std::u32string_view::npos) text.remove_suffix(1);
+  };
+  strip(U"?？!！。，,.~～ ");
+  const bool na_ne = text.starts_with(U"那") && text.ends_with(U"呢");
+  strip(U"啊呀呢吗哈?？!！。，,.~～ ");  // not 么: 为什么 ends in it
+  for (std::u32string_view opener : {U"那么", U"那", U"可是", U"但是", U"所以"})
+    if (text.starts_with(opener)) {
+      text.remove_prefix(opener.size());
+      break;
+    }
+  static constexpr std::u32string_view kChallenges[] = {U"为什么", U"为啥", U"凭什么", U"谁说的", U"什么意思",
+                                                        U"啥意思", U"是什么意思", U"怎么回事", U"咋回事", U"怎么搞的",
+                                                        U"怎么搞得", U"怎么办", U"咋办", U"然后", U"怎么会"};
+  if (std::find(std::begin(kChallenges), std::end(kChallenges), text) != std::end(kChallenges)) return true;
+  return na_ne && !text.empty() && text.size() <= 3;
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
+  // A challenge (为什么啊, 那钱呢) asks about what the agent said since the customer last spoke.
+  if (p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer && c.selectable[u] &&
+      c.turn_letters[u] <= kShortAnswerZh && c.expressed[u] != Context::Expressed::feeling &&
+      challenges_what_was_said(source_of(c, u)))
+    return told_unit(c, u);
   const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it,
   // unless it is a yes or no to the question before it (可以的，免费送货入户并安装 after 能送货上门安装吗; the
