@@ -260,16 +260,21 @@ std::vector<int> greedy_selection(const Context& c) {
       std::vector<int> lead;
       int more = 0;
       double value = 0.0;
-      bool repeated = false;
-      for (int v : with_what_it_answers(c, static_cast<int>(u))) {
+      bool blocked = false;  // a repeat, or a unit that goes on with a message left out
+      const std::vector<int> chain = with_what_it_answers(c, static_cast<int>(u));
+      for (int v : chain) {
         const auto vx = static_cast<std::size_t>(v);
         if (in[vx]) continue;
-        repeated = repeated || c.repeats(vx, selected);
+        // What the chain brings must not go on with a message left out (银行卡的卡号 after its list).
+        const int goes_on = c.continues[vx];
+        blocked = blocked || c.repeats(vx, selected) ||
+                  (goes_on >= 0 && !in[static_cast<std::size_t>(goes_on)] &&
+                   std::find(chain.begin(), chain.end(), goes_on) == chain.end());
         lead.push_back(v);
         more += c.unit_chars[vx];
         value += value_of(vx);
       }
-      if (repeated || !fits(static_cast<int>(lead.size()), more)) continue;
+      if (blocked || !fits(static_cast<int>(lead.size()), more)) continue;
       value /= static_cast<double>(lead.size());
       if (value > best_value) {
         best_value = value;
