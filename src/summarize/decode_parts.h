@@ -111,6 +111,9 @@ bool answers_nothing(std::u32string_view text);
 // When the customer asked in two or more turns in a row and the agent replies in two or more units,
 // they pair in order (in_order_question): 你们店里有配支架吗 / 有图看看吗 / 客服:没有单独售卖的支架 / 客服:我们
 // 这边没有图的; 直接和他说拒收是吧 / 会不会影响小哥绩效考核 / 客服:是的呢直接拒收就好哦 / 客服:这个是不会的哈.
+// A customer's challenge of at most kShortAnswerZh letters (为什么啊, 谁说的, 什么意思, 怎么回事, 那咋办, 然后呢, or
+// 那 + a thing + 呢: 那钱呢), with no feeling in it, answers what the agent said since the customer last
+// spoke (its most salient selectable statement, as a resignation does): 询问为什么呢 after 是不可以的.
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10;
 int answered_unit(const Context& c, std::size_t u);
 // zh: the customer question that agent unit u answers by its place in such a pair of runs (the j-th
