@@ -44,14 +44,23 @@ bool action_within(std::u32string_view text, std::size_t at, std::size_t reach) 
   return false;
 }
 
+// Whether the customer is the subject right before `at`: 您, 你, or 您/你 + 自己/这边/那边 (我看您已经申请了,
+// 您自己已经申请了么).
+bool customer_before(std::u32string_view text, std::size_t at) {
+  const std::u32string_view head = text.substr(0, at);
+  for (std::u32string_view subject : {U"您", U"你", U"您自己", U"你自己", U"您这边", U"你这边", U"您那边", U"你那边"})
+    if (head.ends_with(subject)) return true;
+  return false;
+}
+
 // Whether one of `markers` opens an action within `reach` letters. The marker must be the agent's: not
-// after 您 or 你 (我看您已经申请了 reports the customer's step) nor within two letters after a negation
-// (没给您发货, 暂时无法帮您处理, 也不能帮您联系).
+// after the customer as subject (customer_before: the customer's own step) nor within two letters
+// after a negation (没给您发货, 暂时无法帮您处理, 也不能帮您联系).
 bool action_after_any(std::u32string_view text, std::initializer_list<std::u32string_view> markers, std::size_t reach) {
   for (std::u32string_view m : markers)
     for (std::size_t at = text.find(m); at != std::u32string_view::npos; at = text.find(m, at + 1)) {
       const char32_t before = at > 0 ? text[at - 1] : U' ', before2 = at > 1 ? text[at - 2] : U' ';
-      if (before == U'您' || before == U'你' || is_negation(before) || is_negation(before2)) continue;
+      if (customer_before(text, at) || is_negation(before) || is_negation(before2)) continue;
       if (action_within(text, at + m.size(), reach)) return true;
     }
   return false;
@@ -98,8 +107,11 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   const int v = outcome_unit(c);
   if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end() || says_again(c, s.units, v)) return;
   // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
-  // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val.
-  if (static_cast<int>(s.units.size()) >= c.options.max_sentences) return;
+  // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val. A model's expected-F1
+  // stop sets the length itself, and its sentence cap is a bound the outcome may pass by one; a number
+  // of sentences the user asked for (which turns the stop off) holds.
+  const int cap = c.options.max_sentences + (c.options.f1_stop_chars > 0.0f ? 1 : 0);
+  if (static_cast<int>(s.units.size()) >= cap) return;
   // A length the user set (DecodeOptions::max_chars, with no budget of the scorer's: --max-chars) holds;
   // a model's learned budget is what its ranking fills, and the outcome goes beyond it as answers do.
   if (c.scores.max_chars <= 0 && c.options.max_chars > 0) {

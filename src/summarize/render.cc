@@ -109,8 +109,9 @@ bool asks_without_mark(const std::string& text, bool cut_off) { return asks_with
 
 bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
   const UnitEnd e = unit_end(cps);
-  // Ended by a mark other than a comma the sentence has said how it ends.
-  if (e.body_end < e.marks_end && cps[e.marks_end - 1] != U'，' && cps[e.marks_end - 1] != U',') return false;
+  // Ended by a mark other than a comma (、 too: 您自己已经申请了么、) the sentence has said how it ends.
+  if (e.body_end < e.marks_end && std::u32string_view(U"，,、").find(cps[e.marks_end - 1]) == std::u32string_view::npos)
+    return false;
   std::size_t begin = e.body_end;
   while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
   return zh_question::clause_asks(cps, begin, e.body_end, cut_off);

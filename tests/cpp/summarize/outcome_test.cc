@@ -39,6 +39,8 @@ TEST(Outcome, NothingDoneIsNoOutcome) {
   EXPECT_FALSE(reports(U"已经不能取消了"));
   // The customer's step, reported back to them.
   EXPECT_FALSE(reports(U"我看您已经申请了"));
+  EXPECT_FALSE(reports(U"您自己已经申请了么"));
+  EXPECT_FALSE(reports(U"您这边已经提交了"));
   // Two clauses: the marker's clause ends before the verb.
   EXPECT_FALSE(reports(U"已经，申请"));
   // No action at all, or a specialist who is not taking the case.

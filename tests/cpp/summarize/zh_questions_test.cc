@@ -8,6 +8,7 @@
 
 #include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
+#include "summarize/render.h"
 
 namespace kessel::summarize::zh_question {
 namespace {
@@ -104,6 +105,14 @@ TEST(ZhQuestions, AnAnswerOpensWithTheVerbItsNegationOrAYesOrNo) {
   // Another sentence after the question is no answer to it.
   EXPECT_EQ(answers("不会的已经告知站点了", "是傍[姓名]配送站吗"), 0);
   EXPECT_EQ(answers("电子发票是订单完成后开具", "保修换新这个服务有吗"), 0);
+}
+
+TEST(ZhQuestions, AQuestionWithoutAMarkMayEndInACommaOfEitherKind) {
+  EXPECT_TRUE(render::asks_without_mark("您自己已经申请了么", false));
+  EXPECT_TRUE(render::asks_without_mark("您自己已经申请了么，", false));
+  EXPECT_TRUE(render::asks_without_mark("您自己已经申请了么、", false));
+  // A full stop says it is a statement.
+  EXPECT_FALSE(render::asks_without_mark("您自己已经申请了么。", false));
 }
 
 TEST(ZhQuestions, ATagInBaPresumesAndAsks) {
