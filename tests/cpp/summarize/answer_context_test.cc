@@ -16,12 +16,7 @@ using text::Speaker;
 using testing::make_dialogue;
 const text::Lexicon& lexicon() { return testing::default_lexicon(); }
 
-DecodeOptions options(int max_sentences) {
-  DecodeOptions o;
-  o.max_sentences = max_sentences;
-  o.redundancy = 0.0f;
-  return o;
-}
+DecodeOptions options(int max_sentences) { return testing::sentence_budget(max_sentences); }
 
 TEST(AnswerContext, AShortAnswerBringsItsQuestionFirst) {
   auto d = make_dialogue({{Speaker::customer, {"我要退款，钱退到哪里？"}},

@@ -13,12 +13,7 @@ using text::Speaker;
 using testing::make_dialogue;
 const text::Lexicon& lexicon() { return testing::default_lexicon(); }
 
-DecodeOptions options(int max_sentences) {
-  DecodeOptions o;
-  o.max_sentences = max_sentences;
-  o.redundancy = 0.0f;
-  return o;
-}
+DecodeOptions options(int max_sentences) { return testing::sentence_budget(max_sentences); }
 
 bool reports(std::u32string_view text) { return decoding::reports_an_action(text); }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kessel/summarize/eaca.h"
+#include "kessel/summarize/summary.h"
 #include "kessel/text/dialogue.h"
 #include "kessel/text/lexicon.h"
 
@@ -29,6 +30,15 @@ inline text::Dialogue make_dialogue(std::vector<std::pair<text::Speaker, std::ve
 inline const text::Lexicon& default_lexicon() {
   static const text::Lexicon lex = text::load_default_lexicon(KESSEL_SOURCE_DIR "/data/lexicon");
   return lex;
+}
+
+// Decoding options of a sentence budget alone: no redundancy control, so that the tests' saliences
+// decide the selection.
+inline DecodeOptions sentence_budget(int max_sentences) {
+  DecodeOptions o;
+  o.max_sentences = max_sentences;
+  o.redundancy = 0.0f;
+  return o;
 }
 
 // An EACA model small enough to build, score and save in milliseconds (the gradient checks use the
