@@ -66,6 +66,17 @@ bool action_after_any(std::u32string_view text, std::initializer_list<std::u32st
   return false;
 }
 
+// Whether every letter of `outcome` but its particles and the words for whom it is done (帮 您 为 给 了 的 …)
+// is in `shown`: 已经帮升级了 after 已经升级四小时内联系 tells nothing new; 已经帮申请交易纠纷了 after 已经申请好了
+// tells what was filed, 已经催促站点的 after 催促一下站点 that it was done (已 and 会 count).
+bool adds_nothing_to(std::u32string_view shown, std::u32string_view outcome) {
+  constexpr std::u32string_view kFunction = U"帮您你为给了的呢哦啊吧是这边亲小妹下一也都";
+  return std::all_of(outcome.begin(), outcome.end(), [&](char32_t cp) {
+    return !text::is_cjk(cp) || kFunction.find(cp) != std::u32string_view::npos ||
+           shown.find(cp) != std::u32string_view::npos;
+  });
+}
+
 // A supposition states a policy (如果没有问题会退款), not what was done; a closing formula asks for nothing.
 bool supposes_or_closes(std::u32string_view text) {
   return holds_any(text, {U"如果", U"要是", U"的话", U"若", U"还有其他", U"其他问题", U"祝您", U"感谢", U"评价",
@@ -94,10 +105,13 @@ int outcome_unit(const Context& c) {
       continue;
     const std::u32string_view text = source_of(c, u);
     if (!reports_an_action(text) || supposes_or_closes(text) || answers_nothing(text)) continue;
-    // What the summary shows must still report it: a turn the data cut off or token deletion may leave
-    // only its opening (这边为您申请一下原地… shown as 确实出现问题…).
+    // What the summary shows must still report it: token deletion may leave only its opening, or a
+    // purpose clause of a longer sentence (以便更快帮处理退款).
     const std::vector<char32_t> shown = text::decode_utf8(c.rendered(u), text::Utf8Mode::lossy).cps;
-    if (reports_an_action({shown.data(), shown.size()})) return static_cast<int>(u);
+    const std::u32string_view shown_text(shown.data(), shown.size());
+    if (holds_any(shown_text.substr(0, 2), {U"以便", U"以免", U"从而", U"并且", U"而且", U"然后", U"所以", U"因此"}))
+      continue;
+    if (reports_an_action(shown_text)) return static_cast<int>(u);
   }
   return -1;
 }
@@ -106,6 +120,12 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = outcome_unit(c);
   if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end() || says_again(c, s.units, v)) return;
+  // A shown agent unit may tell it already (adds_nothing_to).
+  const std::u32string_view outcome = source_of(c, static_cast<std::size_t>(v));
+  for (int u : s.units) {
+    const auto ux = static_cast<std::size_t>(u);
+    if (c.p.units[ux].speaker == text::Speaker::agent && adds_nothing_to(source_of(c, ux), outcome)) return;
+  }
   // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
   // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val. A model's expected-F1
   // stop sets the length itself, and its sentence cap is a bound the outcome may pass by one; a number

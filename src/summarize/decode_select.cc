@@ -116,8 +116,9 @@ std::vector<char32_t> decoded(const std::string& text) { return text::decode_utf
 bool asks_decoded(const Prepared& p, std::size_t u, const std::vector<char32_t>& cps, const std::vector<char>& tails) {
   const std::string& text = p.units[u].text;
   if (p.lang == Lang::en) return text.find('?') != std::string::npos;
-  const bool asked_next = p.lang == Lang::zh && u + 1 < p.units.size() &&
-                          p.units[u + 1].speaker == p.units[u].speaker && tails[u + 1];  // render::asked_by_next_unit
+  const bool asked_next = p.lang == Lang::zh && u + 1 < p.units.size() &&  // render::asked_by_next_unit
+                          p.units[u + 1].speaker == p.units[u].speaker && tails[u + 1] &&
+                          !render::urges_with_marks(cps, decoded(p.units[u + 1].text));
   if (asked_next) return true;
   if (render::ends_as_question(cps) || render::asks_without_mark(cps, render::ends_cut_turn(p, u))) return true;
   return zh_question::holds_question_word(std::u32string_view(cps.data(), cps.size()));

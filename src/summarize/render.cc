@@ -368,11 +368,34 @@ bool ends_cut_turn(const Prepared& p, std::size_t u) {
   return u + 1 == p.units.size() || p.units[u + 1].turn != turn;
 }
 
+bool urges_with_marks(const std::vector<char32_t>& text, const std::vector<char32_t>& tail) {
+  const bool marks_only = std::all_of(tail.begin(), tail.end(), [](char32_t cp) {
+    return cp == U'?' || cp == U'？' || text::is_space(cp);
+  });
+  if (!marks_only) return false;
+  std::u32string_view clause(text.data(), text.size());
+  while (!clause.empty() && (is_terminal_punct(clause.back()) || clause.back() == U'，' || clause.back() == U',' ||
+                             text::is_space(clause.back())))
+    clause.remove_suffix(1);
+  const std::size_t comma = clause.find_last_of(U"，,。；;!！?？");
+  if (comma != std::u32string_view::npos) clause.remove_prefix(comma + 1);
+  for (std::u32string_view opener : {U"那么", U"那"})
+    if (clause.starts_with(opener)) {
+      clause.remove_prefix(opener.size());
+      break;
+    }
+  if (clause.starts_with(U"请问")) return false;  // asks
+  for (std::u32string_view request : {U"我想", U"我要", U"我需要", U"请", U"帮我", U"麻烦", U"给我"})
+    if (clause.starts_with(request)) return true;
+  return clause.ends_with(U"给我");
+}
+
 bool asked_by_next_unit(const Prepared& p, std::size_t u) {
   if (p.lang != Lang::zh || u + 1 >= p.units.size()) return false;
   const Unit& here = p.units[u];
   const Unit& next = p.units[u + 1];
-  return next.speaker == here.speaker && is_question_tail(next.text);
+  return next.speaker == here.speaker && is_question_tail(next.text) &&
+         !urges_with_marks(decoded(here.text), decoded(next.text));
 }
 
 // Whether `next` is its speaker's next sentence after `prev`, no turn of the other speaker between.

@@ -47,7 +47,12 @@ bool is_question_tail(const std::vector<char32_t>& cps);  // of text already dec
 bool continues_previous_tweet(const Prepared& p, std::size_t u);
 // Whether unit u's question came in the speaker's next unit, on its own ("这个手表二代的可以放副卡" then
 // "吗?" as the next turn; "那我吧退货申请取消 可以吗" in one turn): the unit asks though its text does not.
+// Question marks alone after a request or a need (urges_with_marks: 我需要注销账号 / ??) urge, not ask.
 bool asked_by_next_unit(const Prepared& p, std::size_t u);
+// zh: whether question marks alone (`tail`: ?? or ？) after `text` urge the agent rather than ask: the
+// last clause of `text` asks for something or states a need (opens with 我想 我要 我需要 请 帮我 麻烦 给我,
+// or ends in 给我: 退款给我; 请问 asks). 我可以自己去拿 / ?? and 是原装的 / ?? ask.
+bool urges_with_marks(const std::vector<char32_t>& text, const std::vector<char32_t>& tail);
 // Whether unit u ends a turn that the data cut off (text::Turn::truncated): its text stops mid-word.
 bool ends_cut_turn(const Prepared& p, std::size_t u);
 

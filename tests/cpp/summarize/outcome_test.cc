@@ -95,6 +95,43 @@ TEST(Outcome, APolicyOrAHoldIsNoOutcome) {
   EXPECT_EQ(decoding::outcome_unit(c), -1);
 }
 
+TEST(Outcome, APurposeClauseOrWhatIsShownAlreadyIsNoOutcome) {
+  // 以便更快帮处理退款 is the purpose of a longer sentence, not what was done.
+  auto purpose = make_dialogue({{Speaker::customer, {"我要退款"}},
+                                {Speaker::agent, {"请提供订单号，"}},
+                                {Speaker::agent, {"以便更快帮您处理退款"}}});
+  Prepared p = prepare(purpose, lexicon());
+  UnitScores s;
+  s.salience.assign(p.units.size(), 0.5f);
+  const DecodeOptions three = options(3);
+  EXPECT_EQ(decoding::outcome_unit(decoding::Context(p, s, three)), -1);
+  auto done = make_dialogue({{Speaker::customer, {"我要退款"}},
+                             {Speaker::agent, {"请提供订单号，"}},
+                             {Speaker::agent, {"已经帮您处理退款"}}});
+  Prepared q = prepare(done, lexicon());
+  EXPECT_EQ(decoding::outcome_unit(decoding::Context(q, s, three)), 2);
+  // A shown agent unit that tells it: nothing added. One that lacks what was filed, or that it was
+  // done: the outcome is added.
+  auto told = [](const std::string& shown_line) {
+    auto d = make_dialogue({{Speaker::customer, {"东西一直没到"}},
+                            {Speaker::agent, {shown_line}},
+                            {Speaker::agent, {"已经帮您申请交易纠纷了"}}});
+    Prepared p = prepare(d, lexicon());
+    UnitScores s;
+    s.salience.assign(p.units.size(), 0.5f);
+    const DecodeOptions five = options(5);
+    const decoding::Context c(p, s, five);
+    EXPECT_EQ(decoding::outcome_unit(c), 2);
+    decoding::ConstrainedSelection selection;
+    selection.units = {0, 1};
+    decoding::add_outcome(c, selection);
+    return selection.units.size() == 3;
+  };
+  EXPECT_FALSE(told("这边已经申请交易纠纷"));
+  EXPECT_TRUE(told("这边已经申请好了"));
+  EXPECT_TRUE(told("我来申请交易纠纷"));
+}
+
 TEST(Outcome, EnglishHasNone) {
   // TweetSumm's three-tweet summaries have no room to give (add_direct_answers); the rule is Chinese.
   auto d = make_dialogue({{Speaker::customer, {"My order never arrived."}},

@@ -115,6 +115,22 @@ TEST(ZhQuestions, AQuestionWithoutAMarkMayEndInACommaOfEitherKind) {
   EXPECT_FALSE(render::asks_without_mark("您自己已经申请了么。", false));
 }
 
+TEST(ZhQuestions, QuestionMarksAfterARequestUrge) {
+  const auto urges = [](const std::string& text, const std::string& tail) {
+    return render::urges_with_marks(cps(text), cps(tail));
+  };
+  EXPECT_TRUE(urges("我需要注销账号", "??"));
+  EXPECT_TRUE(urges("地址错误，我要退货，", "？"));
+  EXPECT_TRUE(urges("退款给我", "??"));
+  EXPECT_TRUE(urges("请帮我备注加急", "?"));
+  // A statement the customer wants confirmed, or 请问, asks.
+  EXPECT_FALSE(urges("是原装的", "??"));
+  EXPECT_FALSE(urges("我可以自己去拿", "??"));
+  EXPECT_FALSE(urges("请问我为什么打不了白条", "??"));
+  // A permission tail asks whatever comes before it.
+  EXPECT_FALSE(urges("我想取消订单", "可以吗"));
+}
+
 TEST(ZhQuestions, ATagInBaPresumesAndAsks) {
   const auto tagged = cps("一般都可以换成普通发票的吧。");
   EXPECT_TRUE(ends_in_tag(std::u32string_view(tagged.data(), tagged.size())));
