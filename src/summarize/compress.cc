@@ -290,6 +290,29 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder || is_question_mark(t) ||
         first_cp_in(t, U"谁哪啥咋怎") || final_particle)
       guarded[i] = 1;
+    // What a question word asks about stays with it: the verb after 怎么, 咋 or 如何 ("那怎么拿" must not
+    // become "怎么"), 有 before 什么 or 啥 ("有什么解决办法么", not "什么解决办法么"), and the verb after 可以 or
+    // 能 in a clause that asks with a question word ("大概多久可以拿", not "多久可以").
+    if (i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) {
+      // The verb: the next token, past a 给 and its person before another (能给我退款: 退款; 怎么给他: 给).
+      std::size_t verb = i + 1;
+      if (spells(tokens[i + 1], "给")) {
+        const std::size_t after = after_pronoun(tokens, i + 2);
+        if (after < T && tokens[after].kind == text::TokenKind::cjk) verb = after;
+      }
+      const bool how = (spells(t, "么") && i > 0 && spells(tokens[i - 1], "怎")) || spells(t, "咋") ||
+                       (spells(t, "何") && i > 0 && spells(tokens[i - 1], "如"));
+      if (how && !first_cp_in(tokens[verb], U"么样办回吗呢啊")) guarded[verb] = 1;
+      if (spells(t, "有") && first_cp_in(tokens[i + 1], U"什啥")) guarded[i] = 1;
+      if (spells(t, "能") || (spells(t, "以") && i > 0 && spells(tokens[i - 1], "可"))) {
+        std::size_t start = i;
+        while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
+        bool how_long = false;  // 多久, 多长: a question word question_word_before does not count
+        for (std::size_t j = start; j + 1 < i; ++j)
+          how_long = how_long || (spells(tokens[j], "多") && first_cp_in(tokens[j + 1], U"久长"));
+        if (how_long || question_word_before(tokens, start, i) < i) guarded[verb] = 1;
+      }
+    }
     // 多少 and 如何 ask anywhere in a clause ("运费多少", "如何申请售后"); 怎 above keeps 怎么 and 怎样.
     if (i + 1 < T && ((spells(t, "多") && spells(tokens[i + 1], "少")) || (spells(t, "如") && spells(tokens[i + 1], "何"))))
       guarded[i] = guarded[i + 1] = 1;

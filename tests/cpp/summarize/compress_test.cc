@@ -431,6 +431,19 @@ TEST(Compress, GuardsKeepWhoItIsForHowAndAQuestionBeforeTheAddress) {
   EXPECT_EQ(compress_with_low("您有开通白条吗亲", {0, 1, 2, 2, 3, 3, 4, 5}, {0, 6, 7}), "有开通白条吗");
 }
 
+TEST(Compress, AQuestionWordKeepsWhatItAsksAbout) {
+  // 那|怎么|拿: 怎么 alone asks nothing.
+  EXPECT_EQ(compress_with_low("那怎么拿", {0, 1, 1, 2}, {0, 3}), "怎么拿");
+  // 有|什么|解决|办法|么: without 有 the question has no verb.
+  EXPECT_EQ(compress_with_low("有什么解决办法么", {0, 1, 1, 2, 2, 3, 3, 4}, {0}), "有什么解决办法么");
+  // 现在|多久|可以|拿: the verb after the modal in a clause that asks with a question word.
+  EXPECT_EQ(compress_with_low("现在多久可以拿", {0, 0, 1, 1, 2, 2, 3}, {0, 1, 6}), "多久可以拿");
+  // Past 给 and its person: 什么时候|能|给|我|退款 keeps 退款 and may lose 给我.
+  EXPECT_EQ(compress_with_low("什么时候能给我退款", {0, 0, 0, 0, 1, 2, 3, 4, 4}, {5, 6, 7, 8}), "什么时候能退款");
+  // Without a question word the modal's verb is the model's to drop.
+  EXPECT_EQ(compress_with_low("明天可以拿", {0, 0, 1, 1, 2}, {4}), "明天可以");
+}
+
 TEST(Compress, TheRecipientAfterAVerbAndWhoWillDoItStay) {
   // 是|要|寄|给|我|的|吗: 给我 ends the clause before 的: without 我 it reads 寄给的吗.
   EXPECT_EQ(compress_with_low("是要寄给我的吗", {0, 1, 2, 3, 4, 5, 6}, {3, 4}), "是要寄给我的吗");
