@@ -120,11 +120,14 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = outcome_unit(c);
   if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end() || says_again(c, s.units, v)) return;
-  // A shown agent unit may tell it already (adds_nothing_to).
+  // A shown agent unit that reports an action may tell it already (adds_nothing_to); a suggestion
+  // (建议联系取件员可以吗) does not tell that the agent will do it (可以帮联系一下的).
   const std::u32string_view outcome = source_of(c, static_cast<std::size_t>(v));
   for (int u : s.units) {
     const auto ux = static_cast<std::size_t>(u);
-    if (c.p.units[ux].speaker == text::Speaker::agent && adds_nothing_to(source_of(c, ux), outcome)) return;
+    if (c.p.units[ux].speaker == text::Speaker::agent && reports_an_action(source_of(c, ux)) &&
+        adds_nothing_to(source_of(c, ux), outcome))
+      return;
   }
   // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
   // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val. A model's expected-F1

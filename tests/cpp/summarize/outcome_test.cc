@@ -130,6 +130,8 @@ TEST(Outcome, APurposeClauseOrWhatIsShownAlreadyIsNoOutcome) {
   EXPECT_FALSE(told("这边已经申请交易纠纷"));
   EXPECT_TRUE(told("这边已经申请好了"));
   EXPECT_TRUE(told("我来申请交易纠纷"));
+  // A suggestion reports nothing done: the agent's own step is news.
+  EXPECT_TRUE(told("建议申请交易纠纷可以吗"));
 }
 
 TEST(Outcome, EnglishHasNone) {
