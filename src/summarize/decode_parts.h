@@ -257,11 +257,10 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s);
 // zh: of two customer units in `s.units` that say the same thing (redundancy overlap at least
 // kSaysAgainOverlap, the same negators) before the agent replied (no selectable agent unit between them
 // in the dialogue but one that answers nothing: 询问是上门维修吗 / 询问师傅，是上门维修吗), the one with
-// fewer letters leaves (on a tie
-// the earlier), unless it holds an expressed emotion or a run of digits the other lacks (three 咨询订单号
-// …商品ID lines of three products), is the constraint's clause, answers a unit, or a shown unit answers
-// it or goes on from it. A repeat after the agent's reply stays: the customer asking
-// again says the reply did not settle it. With skip_fillers and redundancy n-grams only.
+// fewer letters leaves (on a tie the earlier), unless it holds an expressed emotion or a run of digits
+// the other lacks (three 咨询订单号…商品ID lines of three products), is the constraint's clause, answers
+// a unit, or a shown unit answers it or goes on from it. A repeat after the agent's reply stays: the
+// customer asking again says the reply did not settle it. With skip_fillers and redundancy n-grams only.
 void drop_customer_repeats(const Context& c, ConstrainedSelection& s);
 
 // zh: the dialogue's outcome, what the agent last did or promised for the customer: the last agent
