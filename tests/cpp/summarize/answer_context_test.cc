@@ -282,8 +282,7 @@ TEST(AnswerContext, ACustomersYesOrNoOfAnyLengthComesWithTheAgentsQuestion) {
                           {Speaker::customer, {"不用到增值税的，普通发票就可以了"}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 3u);
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const decoding::Context c(p, s, options(3));
   EXPECT_EQ(c.answers[2], 1);
 }
@@ -297,8 +296,7 @@ TEST(AnswerContext, TwoQuestionsAndTwoRepliesPairInOrder) {
                           {Speaker::agent, {"我们这边没有图的"}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 4u);
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const decoding::Context c(p, s, options(4));
   EXPECT_EQ(decoding::in_order_question(c, 2), 0);
   EXPECT_EQ(decoding::in_order_question(c, 3), 1);
@@ -322,8 +320,7 @@ TEST(AnswerContext, AfterTheAgentRepliedACustomersNewStatementTakesTheNextAnswer
                           {Speaker::agent, {"是的，运费会退给您的"}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 4u);
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const decoding::Context c(p, s, options(4));
   EXPECT_EQ(decoding::direct_answer(c, 0), -1);
   EXPECT_EQ(c.answers[3], 2);  // it confirms the statement
@@ -351,8 +348,7 @@ TEST(AnswerContext, MarksAloneAreAFragmentEvenWhenTheyAsk) {
                           {Speaker::agent, {"升级版有内置的流量卡"}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 3u);
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const decoding::Context c(p, s, options(3));
   EXPECT_FALSE(c.selectable[1]);
 }
@@ -366,8 +362,7 @@ TEST(AnswerContext, AnAnswerAfterAQuestionsAddedWordsAnswersTheQuestion) {
                           {Speaker::agent, {"是无货的呢"}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 5u);
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const decoding::Context c(p, s, options(3));
   EXPECT_EQ(c.answers[4], 2);
 }
@@ -381,8 +376,7 @@ TEST(AnswerContext, AnAgentsYesOrNoOfAnyLengthComesWithItsQuestion) {
                           {Speaker::customer, {"那我现在下单"}},
                           {Speaker::agent, {"您现在下单的话，物流会在两到三天之内为您配送。"}}});
   Prepared p = prepare(d, lexicon());
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const decoding::Context c(p, s, options(3));
   ASSERT_EQ(p.units.size(), 6u);
   const int yes = 3;  // 可以的，免费送货入户并安装: 12 letters, past kAgentReplyZh
@@ -621,8 +615,7 @@ TEST(AnswerContext, TheContextKeepsEachUnitsPlainFacts) {
                           {Speaker::customer, {"这个手表二代的可以放副卡"}},
                           {Speaker::customer, {"吗?"}}});
   Prepared p = prepare(d, lexicon());
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const DecodeOptions o = options(3);
   const decoding::Context c(p, s, o);
   ASSERT_EQ(c.asking.size(), p.units.size());

@@ -39,8 +39,7 @@ TEST(Challenge, WhatAChallengeIs) {
                             {Speaker::agent, {"这个订单已经无法取消了"}},
                             {Speaker::customer, {words}}});
     Prepared p = prepare(d, lexicon());
-    UnitScores s;
-    s.salience.assign(p.units.size(), 0.5f);
+    UnitScores s = testing::same_salience(p);
     const DecodeOptions o = options(3);
     const decoding::Context c(p, s, o);
     return c.answers.back();
@@ -62,8 +61,7 @@ TEST(Challenge, AfterTheCustomersOwnWordsItChallengesNothing) {
                           {Speaker::customer, {"明天家里没有人"}},
                           {Speaker::customer, {"怎么办"}}});
   Prepared p = prepare(d, lexicon());
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const DecodeOptions o = options(3);
   const decoding::Context c(p, s, o);
   EXPECT_EQ(c.answers.back(), -1);

@@ -88,8 +88,7 @@ TEST(Outcome, APolicyOrAHoldIsNoOutcome) {
                           {Speaker::agent, {"稍等，这边帮您核实一下"}},
                           {Speaker::agent, {"感谢您的耐心等待，会尽快为您处理"}}});
   Prepared p = prepare(d, lexicon());
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const DecodeOptions three = options(3);
   const decoding::Context c(p, s, three);
   EXPECT_EQ(decoding::outcome_unit(c), -1);
@@ -101,8 +100,7 @@ TEST(Outcome, APurposeClauseOrWhatIsShownAlreadyIsNoOutcome) {
                                 {Speaker::agent, {"请提供订单号，"}},
                                 {Speaker::agent, {"以便更快帮您处理退款"}}});
   Prepared p = prepare(purpose, lexicon());
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const DecodeOptions three = options(3);
   EXPECT_EQ(decoding::outcome_unit(decoding::Context(p, s, three)), -1);
   auto done = make_dialogue({{Speaker::customer, {"我要退款"}},
@@ -117,8 +115,7 @@ TEST(Outcome, APurposeClauseOrWhatIsShownAlreadyIsNoOutcome) {
                             {Speaker::agent, {shown_line}},
                             {Speaker::agent, {"已经帮您申请交易纠纷了"}}});
     Prepared p = prepare(d, lexicon());
-    UnitScores s;
-    s.salience.assign(p.units.size(), 0.5f);
+    UnitScores s = testing::same_salience(p);
     const DecodeOptions five = options(5);
     const decoding::Context c(p, s, five);
     EXPECT_EQ(decoding::outcome_unit(c), 2);
@@ -139,8 +136,7 @@ TEST(Outcome, EnglishHasNone) {
   auto d = make_dialogue({{Speaker::customer, {"My order never arrived."}},
                           {Speaker::agent, {"I have escalated this to our delivery team."}}});
   Prepared p = prepare(d, lexicon());
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   const DecodeOptions three = options(3);
   const decoding::Context c(p, s, three);
   EXPECT_EQ(decoding::outcome_unit(c), -1);

@@ -15,8 +15,7 @@ const text::Lexicon& lexicon() { return testing::default_lexicon(); }
 
 std::vector<int> after_dropping(const text::Dialogue& d, std::vector<int> units) {
   Prepared p = prepare(d, lexicon());
-  UnitScores s;
-  s.salience.assign(p.units.size(), 0.5f);
+  UnitScores s = testing::same_salience(p);
   DecodeOptions o;
   o.max_sentences = 9;
   o.redundancy = 0.3f;

@@ -41,6 +41,13 @@ inline DecodeOptions sentence_budget(int max_sentences) {
   return o;
 }
 
+// Scores that give every unit of `p` the same salience, so that the rule under test decides.
+inline UnitScores same_salience(const Prepared& p, float salience = 0.5f) {
+  UnitScores s;
+  s.salience.assign(p.units.size(), salience);
+  return s;
+}
+
 // An EACA model small enough to build, score and save in milliseconds (the gradient checks use the
 // tinier EacaDims of eaca_model_fixtures.h).
 inline EacaConfig small_eaca_config() {
