@@ -182,6 +182,12 @@ std::size_t after_pronoun(std::span<const text::Token> tokens, std::size_t k) {
   return k + 1 < tokens.size() && spells(tokens[k + 1], "们") ? k + 2 : k + 1;
 }
 
+// The first token of the clause that token i is in: after the punctuation before it, or 0.
+std::size_t clause_start(std::span<const text::Token> tokens, std::size_t i) {
+  while (i > 0 && tokens[i - 1].kind != text::TokenKind::punct) --i;
+  return i;
+}
+
 // The first question word among tokens [start, end) (什么 and 怎么 through their 么, 哪 谁 几 啥 咋, 多少,
 // 如何): its position, or `end` when there is none.
 std::size_t question_word_before(std::span<const text::Token> tokens, std::size_t start, std::size_t end) {
@@ -198,8 +204,7 @@ std::size_t question_word_before(std::span<const text::Token> tokens, std::size_
 // with 那 (那我的钱呢), unless the clause does a service for the customer (那小妹这边为您取消售后呢: 为您, 帮您,
 // 给您). Without one it softens a statement (这边帮您申请换货呢).
 bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool customer) {
-  std::size_t start = i;
-  while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
+  const std::size_t start = clause_start(tokens, i);
   auto serves = [&] {
     for (std::size_t j = start; j + 1 < i; ++j)
       if (first_cp_in(tokens[j], U"为帮给") && tokens[j].text.size() == 3 && first_cp_in(tokens[j + 1], U"您你"))
@@ -280,8 +285,7 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (asking_ne) {
       // The question word asks with the 呢 ("什么原因…呢" must not become "原因…呢"): it stays, and its
       // word with it (什么, through word_keep).
-      std::size_t start = i;
-      while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
+      const std::size_t start = clause_start(tokens, i);
       const std::size_t q = question_word_before(tokens, start, i);
       if (q < i) guarded[q] = 1;
       if (q == i && spells(tokens[start], "那")) guarded[start] = 1;  // 那我的钱呢: 那 is what asks
@@ -305,8 +309,7 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       if (how && !first_cp_in(tokens[verb], U"么样办回吗呢啊")) guarded[verb] = 1;
       if (spells(t, "有") && first_cp_in(tokens[i + 1], U"什啥")) guarded[i] = 1;
       if (spells(t, "能") || (spells(t, "以") && i > 0 && spells(tokens[i - 1], "可"))) {
-        std::size_t start = i;
-        while (start > 0 && tokens[start - 1].kind != text::TokenKind::punct) --start;
+        const std::size_t start = clause_start(tokens, i);
         bool how_long = false;  // 多久, 多长: a question word question_word_before does not count
         for (std::size_t j = start; j + 1 < i; ++j)
           how_long = how_long || (spells(tokens[j], "多") && first_cp_in(tokens[j + 1], U"久长"));

@@ -113,12 +113,14 @@ std::vector<char32_t> decoded(const std::string& text) { return text::decode_utf
 
 // unit_asks(p, u) from the units' decoded source texts and which of them are zh question tails
 // (render::is_question_tail), so that no unit is decoded twice.
-bool asks_decoded(const Prepared& p, std::size_t u, const std::vector<char32_t>& cps, const std::vector<char>& tails) {
+bool asks_decoded(const Prepared& p, std::size_t u, const std::vector<std::vector<char32_t>>& sources,
+                  const std::vector<char>& tails) {
   const std::string& text = p.units[u].text;
   if (p.lang == Lang::en) return text.find('?') != std::string::npos;
+  const std::vector<char32_t>& cps = sources[u];
   const bool asked_next = p.lang == Lang::zh && u + 1 < p.units.size() &&  // render::asked_by_next_unit
                           p.units[u + 1].speaker == p.units[u].speaker && tails[u + 1] &&
-                          !render::urges_with_marks(cps, decoded(p.units[u + 1].text));
+                          !render::urges_with_marks(cps, sources[u + 1]);
   if (asked_next) return true;
   if (render::ends_as_question(cps) || render::asks_without_mark(cps, render::ends_cut_turn(p, u))) return true;
   return zh_question::holds_question_word(std::u32string_view(cps.data(), cps.size()));
@@ -162,7 +164,7 @@ void Context::add_unit_facts() {
   asking.resize(U);
   letters.resize(U);
   for (std::size_t u = 0; u < U; ++u) {
-    asking[u] = asks_decoded(p, u, source[u], question_tail);
+    asking[u] = asks_decoded(p, u, source, question_tail);
     letters[u] = rendered_size(source[u], p.lang);
   }
 }
