@@ -15,10 +15,7 @@ bool answers_nothing(std::u32string_view text) {
                           U"请提供", U"提供下", U"提供一下", U"提供订单", U"提供您", U"订单号", U"为您服务", U"[商品"});
 }
 
-namespace {
-
-// The Chinese letters of `text` outside placeholders ([地址], [数字]).
-int words_outside_placeholders(std::u32string_view text) {
+int letters_outside_placeholders(std::u32string_view text) {
   int n = 0;
   bool inside = false;
   for (char32_t cp : text) {
@@ -29,6 +26,8 @@ int words_outside_placeholders(std::u32string_view text) {
   return n;
 }
 
+namespace {
+
 // Whether a text is a form's field: a label and a colon (申请时间:[日期][时间], 订单编号:[订单编号]).
 bool is_field(std::u32string_view text) {
   return text.find(U':') != std::u32string_view::npos || text.find(U'\uFF1A') != std::u32string_view::npos;
@@ -38,7 +37,7 @@ bool is_field(std::u32string_view text) {
 // kOpenAnswerMinCharsBeside beside one when it is no form's field: [时间]前联系您 says when;
 // USERID_10805591] and 申请时间:[日期][时间] say nothing to a reader.
 bool says_in_words(std::u32string_view answer) {
-  const int words = words_outside_placeholders(answer);
+  const int words = letters_outside_placeholders(answer);
   if (words >= kOpenAnswerMinChars) return true;
   const bool placeholder = answer.find(U'[') != std::u32string_view::npos;
   return placeholder && !is_field(answer) && words >= kOpenAnswerMinCharsBeside;

@@ -2,7 +2,7 @@
 // the greedy MMR selection under the budget (decode_select.cc; what a unit needs beside it, answers,
 // continuations and fragments, decode_answers.cc; the answers a selected question brings,
 // decode_direct_answers.cc; the customer's repeats, decode_repeats.cc; the dialogue's outcome,
-// decode_outcome.cc), the expected-F1 stop
+// decode_outcome.cc; the customer's issue, decode_issue.cc), the expected-F1 stop
 // (expected_f1_prefix, summary.h) and the emotion constraint (decode_emotion.cc). Rendering is
 // render.h's.
 #pragma once
@@ -88,6 +88,8 @@ inline bool holds_any(std::u32string_view text, std::initializer_list<std::u32st
     if (text.find(w) != std::u32string_view::npos) return true;
   return false;
 }
+// zh: the Chinese letters of `text` outside placeholders ([地址], [数字]): 咨询订单号[订单编号] has five.
+int letters_outside_placeholders(std::u32string_view text);
 // zh: whether an agent unit answers nothing whatever it is asked: it puts the customer on hold (稍等, 我帮您
 // 查一下, 这边为您核实), asks for details (还请提供下订单号), greets (为您服务) or pastes a product ([商品快照]).
 bool answers_nothing(std::u32string_view text);
@@ -286,6 +288,19 @@ bool reports_an_action(std::u32string_view text);
 // it may pass, as answers do. With skip_fillers only.
 void add_outcome(const Context& c, ConstrainedSelection& s);
 
+// The customer's issue, when the summary opens on the agent's words: the most salient customer unit
+// before the first shown unit that is selectable, answers nothing and goes on with nothing
+// (Context::answers, Context::continues), repeats no shown unit and says something as shown: zh at
+// least kIssueMinLettersZh Chinese letters outside placeholders (not 咨询订单号[订单编号], 一个手机) and no
+// menu entry (a name in 咨询 of at most kMenuEntryMaxLetters letters: 账户与财务咨询), no pasted text (a system
+// notice: 顾客通过点击web咚咚…, 已受理了服务单; two labels of an order form: 订单编号[数字]，订单金额，下单时间)
+// and no connective opening it (但是周末不上班 goes on with something said before); en at least
+// kIssueMinWordsEn words. 客服:预计明天会为您送达 opened a summary whose dialogue began with
+// 我的快递是到太原了，还是还在广州呢; the CSDS references open on the customer's issue. -1 when none.
+inline constexpr int kIssueMinLettersZh = 6, kMenuEntryMaxLetters = 8, kIssueMinWordsEn = 4;
+int issue_unit(const Context& c, const std::vector<int>& units);
+// Adds the issue (issue_unit) to `s.units` under add_outcome's budget rule. With skip_fillers only.
+void add_issue(const Context& c, ConstrainedSelection& s);
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the
 // customer expressed an emotion and `selected` keeps none as strong as the strongest, the candidate units

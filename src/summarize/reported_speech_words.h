@@ -87,13 +87,17 @@ inline constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "remain",   "arrive",  "earn",     "discuss",  "investigate", "recommend", "suggest", "advise",
     "offer",    "ask",     "appreciate", "apologize", "apologise", "escalate", "review", "process",
     "refund",   "replace", "resolve",  "fix",      "help",     "assist",   "monitor", "value",
-    "love",     "hate",    "report",   "suspect",  "guess",    "owe",
+    "love",     "hate",    "report",   "suspect",  "guess",    "owe",      "welcome",  "deal",
 });
 // Adverbs that may stand between "you" and its verb ("you also need").
 inline constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",
                                                           "never", "ever", "always", "often", "usually",
                                                           "currently", "actually", "probably", "simply",
-                                                          "seriously", "honestly"});
+                                                          "seriously", "honestly", "primarily", "generally",
+                                                          "normally", "typically", "certainly", "definitely",
+                                                          "truly", "sincerely", "deeply", "greatly", "highly",
+                                                          "strongly", "fully", "personally", "absolutely",
+                                                          "completely", "totally"});
 // Words before "you" that make it an object or an inverted subject: the verb after it stays a base
 // form ("can you check", "let you know", "help you get").
 inline constexpr auto kBaseAfter = std::to_array<std::string_view>({

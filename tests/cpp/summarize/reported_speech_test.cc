@@ -73,6 +73,11 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   EXPECT_EQ(reported("I've had my phone since Thursday and still don't have my apps", Speaker::customer),
             "The customer has had their phone since Thursday and still doesn't have their apps");
   EXPECT_EQ(reported("I paid twice but need a refund", Speaker::customer), "The customer paid twice but needs a refund");
+  // An agent's "we" and its verb, an adverb between them or not (TweetSumm valid had "The agent welcome
+  // all feedback" and "The agent primarily deal with issues").
+  EXPECT_EQ(reported("We welcome all feedback here", Speaker::agent), "The agent welcomes all feedback here");
+  EXPECT_EQ(reported("We primarily deal with issues via DM", Speaker::agent),
+            "The agent primarily deals with issues via DM");
   EXPECT_EQ(reported("I want you to check and call me", Speaker::customer),
             "The customer wants the company to check and call them");
   EXPECT_EQ(reported("We will go ahead and send a code", Speaker::agent), "The agent will go ahead and send a code");

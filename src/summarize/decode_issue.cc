@@ -1,0 +1,76 @@
+// The customer's issue (decode_parts.h, issue_unit): a summary that opens on the agent's words
+// (客服:预计明天会为您送达) leaves the reader to guess what the customer came about.
+#include <algorithm>
+
+#include "decode_parts.h"
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize::decoding {
+
+namespace {
+
+// A menu entry the customer clicked (账户与财务咨询, 订单类咨询): a topic's name, not what they came about.
+bool is_menu_entry(std::u32string_view text) {
+  while (!text.empty() && !text::is_cjk(text.back())) text.remove_suffix(1);
+  return text.ends_with(U"咨询") && letters_outside_placeholders(text) <= kMenuEntryMaxLetters;
+}
+
+// Text the customer pasted rather than wrote: a system notice (顾客通过点击web咚咚…发送, [站点]客户，已受理了
+// 服务单…) or an order form's labels (订单编号[数字]，订单金额，下单时间).
+bool is_pasted(std::u32string_view text) {
+  if (holds_any(text, {U"顾客通过", U"已受理"})) return true;
+  int labels = 0;
+  for (std::u32string_view label : {U"订单编号", U"订单金额", U"下单时间", U"商品ID", U"商品编号"})
+    labels += text.find(label) != std::u32string_view::npos ? 1 : 0;
+  return labels >= 2;
+}
+
+// What a reader gets from unit u as the customer's issue: enough Chinese letters as shown, not a menu entry.
+bool says_an_issue(const Context& c, std::size_t u) {
+  if (c.p.lang != Lang::zh) return c.letters[u] >= kIssueMinWordsEn;
+  const std::vector<char32_t> shown = text::decode_utf8(c.rendered(u), text::Utf8Mode::lossy).cps;
+  const std::u32string_view text(shown.data(), shown.size());
+  // A unit that opens on a connective goes on with something said before it (但是周末不上班).
+  static constexpr std::u32string_view kConnectives[] = {U"但是", U"但", U"可是", U"不过", U"而且", U"所以", U"然后", U"那"};
+  const bool goes_on = std::any_of(std::begin(kConnectives), std::end(kConnectives),
+                                   [&](std::u32string_view w) { return text.starts_with(w); });
+  return letters_outside_placeholders(text) >= kIssueMinLettersZh && !goes_on && !is_menu_entry(source_of(c, u)) &&
+         !is_pasted(source_of(c, u));
+}
+
+}  // namespace
+
+int issue_unit(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (units.empty()) return -1;
+  const int first = *std::min_element(units.begin(), units.end());
+  if (p.units[static_cast<std::size_t>(first)].speaker != text::Speaker::agent) return -1;
+  int best = -1;
+  for (int u = 0; u < first; ++u) {
+    const auto ux = static_cast<std::size_t>(u);
+    if (p.units[ux].speaker != text::Speaker::customer || !c.selectable[ux] || c.answers[ux] >= 0 ||
+        c.continues[ux] >= 0 || c.repeats(ux, units) || !says_an_issue(c, ux))
+      continue;
+    if (best < 0 || c.scores.salience[ux] > c.scores.salience[static_cast<std::size_t>(best)]) best = u;
+  }
+  return best;
+}
+
+void add_issue(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = issue_unit(c, s.units);
+  if (v < 0) return;
+  // The sentence budget as add_outcome reads it: a model's expected-F1 stop sets the length, and its
+  // cap may be passed by one; a number of sentences the user asked for holds, and so does a character
+  // budget the user set.
+  const int cap = c.options.max_sentences + (c.options.f1_stop_chars > 0.0f ? 1 : 0);
+  if (static_cast<int>(s.units.size()) >= cap) return;
+  if (c.scores.max_chars <= 0 && c.options.max_chars > 0) {
+    int chars = c.unit_chars[static_cast<std::size_t>(v)];
+    for (int u : s.units) chars += c.unit_chars[static_cast<std::size_t>(u)];
+    if (chars > c.options.max_chars) return;
+  }
+  s.units.push_back(v);
+}
+
+}  // namespace kessel::summarize::decoding

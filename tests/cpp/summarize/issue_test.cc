@@ -1,0 +1,98 @@
+// The customer's issue (decode_parts.h, issue_unit): a summary that opens on the agent's words first
+// says what the customer came about, when the sentence budget has room.
+#include <gtest/gtest.h>
+
+#include "kessel/summarize/summary.h"
+#include "summarize/decode_parts.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+using testing::make_dialogue;
+const text::Lexicon& lexicon() { return testing::default_lexicon(); }
+
+DecodeOptions options(int max_sentences) { return testing::sentence_budget(max_sentences); }
+
+decoding::ConstrainedSelection selection_of(std::vector<int> units) {
+  decoding::ConstrainedSelection s;
+  s.units = std::move(units);
+  return s;
+}
+
+TEST(Issue, ASummaryOpeningOnTheAgentGainsTheCustomersIssue) {
+  auto d = make_dialogue({{Speaker::customer, {"你好"}},
+                          {Speaker::customer, {"我的快递三天了还没到，还在广州吗"}},
+                          {Speaker::agent, {"预计明天会为您送达"}},
+                          {Speaker::customer, {"物流信息一直没有更新"}},
+                          {Speaker::agent, {"物流信息会在[数字]小时内更新"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::issue_unit(c, {2, 3, 4}), 1);
+  auto opens_on_agent = selection_of({2, 3, 4});
+  decoding::add_issue(c, opens_on_agent);
+  EXPECT_EQ(opens_on_agent.units, (std::vector<int>{2, 3, 4, 1}));
+  // A customer unit shown before the agent's: the issue is said already.
+  EXPECT_EQ(decoding::issue_unit(c, {1, 2}), -1);
+  EXPECT_EQ(decoding::issue_unit(c, {3, 4}), -1);
+  // A full budget: no unit makes room for it.
+  const DecodeOptions three = options(3);
+  const decoding::Context full(p, s, three);
+  auto at_cap = selection_of({2, 3, 4});
+  decoding::add_issue(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{2, 3, 4}));
+}
+
+TEST(Issue, TheMostSalientCustomerUnitBeforeTheAgentIsTheIssue) {
+  auto d = make_dialogue({{Speaker::customer, {"我买的蓝牙耳机有点问题"}},
+                          {Speaker::customer, {"左边的耳机一直没有声音"}},
+                          {Speaker::agent, {"可以点击返修退换货提交申请"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {0.4f, 0.9f, 0.5f};
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::issue_unit(c, {2}), 1);
+}
+
+// The issue unit of a dialogue of one customer unit and the agent's reply, the summary showing the reply.
+int issue_before_reply(const char* customer) {
+  auto d = make_dialogue({{Speaker::customer, {customer}}, {Speaker::agent, {"订单预计[数字]月[数字]日送达"}}});
+  Prepared p = prepare(d, lexicon());
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  return decoding::issue_unit(c, {static_cast<int>(p.units.size()) - 1});
+}
+
+TEST(Issue, AMenuEntryAPlaceholderOrAContinuationIsNoIssue) {
+  EXPECT_EQ(issue_before_reply("我想问下周末单位不上班能送吗"), 0);
+  // A menu entry the customer clicked names a topic.
+  EXPECT_EQ(issue_before_reply("账户与财务咨询"), -1);
+  // Five Chinese letters outside the placeholder.
+  EXPECT_EQ(issue_before_reply("咨询订单号[订单编号]"), -1);
+  // Pasted text: an order form's labels, a system notice.
+  EXPECT_EQ(issue_before_reply("订单编号[数字]，订单金额，下单时间"), -1);
+  EXPECT_EQ(issue_before_reply("顾客通过点击网页链接发送了订单信息"), -1);
+  // It goes on with something said before.
+  EXPECT_EQ(issue_before_reply("但是周末我们单位不上班"), -1);
+}
+
+TEST(Issue, AnEnglishSummaryOpeningOnTheAgentGainsTheCustomersTweet) {
+  auto d = make_dialogue({{Speaker::customer, {"@Tesco do you sell this in your aylesbury store?"}},
+                          {Speaker::agent, {"@jane This product is not available in that store."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 2u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions two = options(2);
+  const decoding::Context c(p, s, two);
+  EXPECT_EQ(decoding::issue_unit(c, {1}), 0);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
