@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "kessel/text/tokenize.h"
+#include "summarize/agent_openings.h"
 
 namespace kessel::summarize {
 
@@ -91,7 +92,7 @@ const PhraseTable& zh_phrases() {
          "妹纸", "这边", "这里", "的", "吗", "么", "问题", "需要", "帮忙", "帮助", "处理", "或", "或者", "解决", "为",
          "给", "您", "你", "您的", "业务", "咨询", "方面", "一下", "下", "再", "现在", "目前", "正在", "正", "马上",
          "立即", "中", "有", "之处", "多多", "服务", "点击", "做出", "对", "别忘了", "也", "都", "这", "了", "就",
-         "到", "稍微", "看", "看看", "辛苦", "商家", "卖家", "朋友", "在线", "客服", "师傅", "两",
+         "到", "稍微", "看", "看看", "辛苦", "商家", "卖家", "朋友", "在线", "客服", "师傅", "用户", "客官", "妹子", "小秘书", "两",
          "三", "分钟", "些"});
     add(t, Role::loose_glue, {"[姓名]"});
     return t;
@@ -139,7 +140,8 @@ const PhraseTable& en_phrases() {
 
 // Whether the phrases cover symbols [0, n): a dynamic program over positions and states (bit 0: a
 // filler or formula was used, bit 1: a formula, bit 2: glue). Returns 0 when no cover is accepted
-// (content), 1 for a cover of fillers, 2 for a cover with a formula (a courtesy).
+// (content), 1 for a cover of fillers, 2 for a cover with a formula (a courtesy), 3 for a cover of glue
+// alone (content on its own: 您看可以吗; beside an agent's opening, part of it).
 int cover(const std::vector<std::string>& s, const PhraseTable& table) {
   const std::size_t n = s.size();
   std::vector<std::array<bool, 8>> reach(n + 1);
@@ -167,7 +169,7 @@ int cover(const std::vector<std::string>& s, const PhraseTable& table) {
     if ((st & 4) && !(st & 2)) continue;                                  // glue without a formula
     best = std::max(best, (st & 2) ? 2 : 1);
   }
-  return best;
+  return best == 0 && reach[n][4] ? 3 : best;
 }
 
 bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
@@ -273,6 +275,12 @@ UnitContent classify_unit(const Prepared& p, std::size_t u) {
     if (c == 1) return UnitContent::filler;
     if (c == 2) return UnitContent::courtesy;
   }
+  if (p.lang == Lang::zh && p.units[u].speaker == text::Speaker::agent &&
+      only_opens_conversation(p.unit_tokens[u], [](const std::vector<text::Token>& clause) {
+        const std::vector<std::string> symbols = symbols_of(clause);
+        return symbols.empty() ? 1 : cover(symbols, zh_phrases());
+      }))
+    return UnitContent::courtesy;
   if (p.lang == Lang::en && p.units[u].speaker == text::Speaker::agent &&
       (is_signoff(p, u) || is_survey_request(p, u)))
     return UnitContent::signoff;

@@ -11,7 +11,9 @@
 // a filler. An English agent unit that is one capitalized word or initials behind a mark (^JK, /MT,
 // -Rach), or a lone capitalized word that closes a turn of several sentences ("Phil."), is a
 // sign-off; so is one that asks for a survey or a rating ("answering our survey on this link",
-// "rate your experience", "how we did").
+// "rate your experience", "how we did"). A Chinese agent unit that only opens the conversation, clause
+// by clause (a pleasantry, an offer of help, a request for the order number, a hold: 小丸子很热情的哦，请问有
+// 什么可以帮到您的吗), is a courtesy (agent_openings.h).
 #pragma once
 
 #include <cstddef>

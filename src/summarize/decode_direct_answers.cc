@@ -133,10 +133,8 @@ bool customer_question(const Context& c, std::size_t u) {
   return c.p.units[u].speaker == text::Speaker::customer && asks(c, u);
 }
 
-// Adds answer v of question q to the selection within the sentence budget: when the budget is full,
-// the least salient unit that is no customer question (another question of the customer's is worth
-// more than an answer; an agent's 请问有什么可以帮您 is not), that no other unit needs and whose leaving keeps the customer's
-// strongest emotion (keeps_strongest) makes room (Chinese only); when none can, v stays out.
+}  // namespace
+
 void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) {
   std::vector<int>& units = s.units;
   if (static_cast<int>(units.size()) >= c.options.max_sentences) {
@@ -161,6 +159,8 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) 
   }
   units.push_back(v);
 }
+
+namespace {
 
 // zh: the customer's question that agent unit a, a statement, answers when the summary would show a
 // under another customer unit or with no customer unit before it: after the last customer unit q shown

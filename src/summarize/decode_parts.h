@@ -256,6 +256,13 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
 
+// Adds unit v, which goes with unit q (its answer, the question it answers, or the issue itself when
+// q is v), to `s.units` within the sentence budget (options.max_sentences): when the budget is full,
+// the least salient unit that is neither q nor a customer question (another question of the
+// customer's is worth more than an answer; an agent's 请问有什么可以帮您 is not), that no other unit needs
+// and whose leaving keeps the customer's strongest emotion (keeps_strongest) makes room (Chinese only);
+// when none can, v stays out.
+void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v);
 // zh: of two customer units in `s.units` that say the same thing (redundancy overlap at least
 // kSaysAgainOverlap, the same negators) before the agent replied (no selectable agent unit between them
 // in the dialogue but one that answers nothing: 询问是上门维修吗 / 询问师傅，是上门维修吗), the one with
@@ -299,7 +306,9 @@ void add_outcome(const Context& c, ConstrainedSelection& s);
 // 我的快递是到太原了，还是还在广州呢; the CSDS references open on the customer's issue. -1 when none.
 inline constexpr int kIssueMinLettersZh = 6, kMenuEntryMaxLetters = 8, kIssueMinWordsEn = 4;
 int issue_unit(const Context& c, const std::vector<int>& units);
-// Adds the issue (issue_unit) to `s.units` under add_outcome's budget rule. With skip_fillers only.
+// Adds the issue (issue_unit) to `s.units`: below add_outcome's sentence cap it is added, at the cap it
+// takes the place of the least salient unit no other needs (add_within_budget; Chinese only), and a
+// character budget the user set holds. With skip_fillers only.
 void add_issue(const Context& c, ConstrainedSelection& s);
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the

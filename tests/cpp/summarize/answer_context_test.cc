@@ -33,12 +33,13 @@ TEST(AnswerContext, AShortAnswerBringsItsQuestionFirst) {
   EXPECT_EQ(out.sentences[0].unit, 1);
   EXPECT_EQ(out.sentences[1].unit, 2);
   EXPECT_EQ(out.summary, "客服:请问您支付用的是储蓄卡还是信用卡呢？用户:白条。");
-  // With room for one sentence the pair does not fit: the answer is not shown alone, while its
-  // question, which says something alone, may be (its reply, customer_reply, finds no room: the budget
-  // holds).
+  // With room for one sentence the pair does not fit: the answer is not shown alone. Its question,
+  // which says something alone, is chosen (its reply, customer_reply, finds no room: the budget holds),
+  // and the customer's issue takes its place: a summary of one sentence says what the customer wants
+  // (decode_issue.cc).
   out = decode(p, s, options(1));
   ASSERT_EQ(out.sentences.size(), 1u);
-  EXPECT_EQ(out.sentences[0].unit, 1);
+  EXPECT_EQ(out.sentences[0].unit, 0);
   // The published baselines rank every sentence as it is (skip_fillers off): no pairing.
   DecodeOptions plain = options(1);
   plain.skip_fillers = false;

@@ -42,6 +42,24 @@ TEST(Content, ChineseAgentFormulasAreCourtesies) {
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
 }
 
+// An agent's opening, clause by clause: pleasantries, an offer of help or a request to state the
+// problem, a request for the order number, a hold. CSDS val's centrality summaries showed 107 of them.
+TEST(Content, ChineseAgentOpeningsAreCourtesies) {
+  for (const char* s : {"小丸子很热情的哦，请问有什么可以帮到您的吗？", "您好，京东客服[数字]号很高兴为您服务!",
+                        "亲爱的，一定是缘分让我们相遇，请问有什么问题我可以帮您", "您方便简单描述下您的问题吗？",
+                        "您好，您是遇到什么问题了呢？", "您方便的提供一下您的订单号哦，小妹为您看下的恩",
+                        "欢迎咨询京东物流商家在线客服~", "请您稍等，小秘书给您查看一下哈", "尊敬的用户，请问有什么妹子可以帮您的吗？",
+                        "小妹这边帮您查询一下呢", "这边正在为您积极查询哟", "亲爱的请您稍等，这边妹子帮您查询一下，您看可以吗？"})
+    EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
+  // What the agent does meanwhile, a wrong order number, a number of the case: content.
+  for (const char* s : {"这边反馈了请您稍等一下", "我帮您联系一下站点您稍等", "亲亲，您提供得订单号错了哦",
+                        "您好，订单[订单编号]很高兴为您服务", "稍等，您的订单已经发货了，预计明天送达",
+                        "您好，为您看了这个是厂家进行安装的"})
+    EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::content) << s;
+  // The customer's words are never an agent's opening.
+  EXPECT_EQ(kind_of("请问有什么活动吗，很高兴", Speaker::customer), UnitContent::content);
+}
+
 TEST(Content, ShortChineseUnitsThatMeanSomethingStayContent) {
   for (const char* s : {"不行", "退货", "没有", "不是", "为什么", "可以吗？", "请问还有什么",
                         "怎么办", "我要转人工", "[订单编号]", "[姓名]", "人工", "不用了"})

@@ -39,12 +39,22 @@ TEST(Issue, ASummaryOpeningOnTheAgentGainsTheCustomersIssue) {
   // A customer unit shown before the agent's: the issue is said already.
   EXPECT_EQ(decoding::issue_unit(c, {1, 2}), -1);
   EXPECT_EQ(decoding::issue_unit(c, {3, 4}), -1);
-  // A full budget: no unit makes room for it.
+  // A full budget: the least salient unit that no other needs makes room (add_within_budget). The
+  // agent's first reply is the least salient here.
+  UnitScores ranked = s;
+  ranked.salience = {0.1f, 0.5f, 0.2f, 0.6f, 0.7f};
   const DecodeOptions three = options(3);
-  const decoding::Context full(p, s, three);
+  const decoding::Context full(p, ranked, three);
   auto at_cap = selection_of({2, 3, 4});
   decoding::add_issue(full, at_cap);
-  EXPECT_EQ(at_cap.units, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(at_cap.units, (std::vector<int>{3, 4, 1}));
+  // A character budget the user set holds: the issue (16 code points) does not fit 30.
+  DecodeOptions thirty = options(4);
+  thirty.max_chars = 30;
+  const decoding::Context budgeted(p, s, thirty);
+  auto within_chars = selection_of({2, 3, 4});
+  decoding::add_issue(budgeted, within_chars);
+  EXPECT_EQ(within_chars.units, (std::vector<int>{2, 3, 4}));
 }
 
 TEST(Issue, TheMostSalientCustomerUnitBeforeTheAgentIsTheIssue) {

@@ -15,7 +15,7 @@ using text::Speaker;
 
 std::vector<text::Dialogue> base_zh() {
   return {testing::make_dialogue({{Speaker::customer, {"我的快递三天没到。", "请帮我查一下。"}},
-                                  {Speaker::agent, {"非常抱歉。", "我马上为您查询物流。"}},
+                                  {Speaker::agent, {"非常抱歉。", "包裹今天下午会送到。"}},
                                   {Speaker::customer, {"好的。"}}},
                                  "a"),
           testing::make_dialogue(

@@ -29,7 +29,7 @@ TEST(Summarizer, DefaultsFollowTheRanker) {
 TEST(Summarizer, RunIsPrepareScoreDecode) {
   const auto& lex = testing::default_lexicon();
   const auto d = testing::make_dialogue({{text::Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
-                                         {text::Speaker::agent, {"非常抱歉。", "我马上为您查询物流。"}}});
+                                         {text::Speaker::agent, {"非常抱歉。", "包裹今天下午会送到。"}}});
   SummarizerOptions o;
   o.max_sentences = 2;
   const Summarizer s = make_summarizer(o, lex);

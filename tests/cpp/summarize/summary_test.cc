@@ -57,7 +57,7 @@ TEST(Summary, DecodePicksBySalienceInDialogueOrderAndRendersRoles) {
 
 TEST(Summary, ConstraintReplacesTheWeakestUnitWithTheEmotionUnit) {
   auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
-                          {Speaker::agent, {"非常抱歉。", "我马上为您查询物流。"}}});
+                          {Speaker::agent, {"非常抱歉。", "包裹今天下午会送到。"}}});
   Prepared p = prepare(d, lexicon());
   UnitScores s;
   s.salience = {0.9f, 0.0f, 0.3f, 0.8f};
@@ -220,14 +220,14 @@ TEST(Summary, EmotionClauseKeepsOnlyTheClauseThatHoldsTheStrongestEmotion) {
   // Chinese: the clause between full-width commas, closed with 。 like every unit.
   auto zh = make_dialogue(
       {{Speaker::customer, {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死我了，请帮我查一下。"}},
-       {Speaker::agent, {"我马上为您查询物流。"}}});
+       {Speaker::agent, {"包裹今天下午会送到。"}}});
   Prepared q = prepare(zh, lexicon());
   ASSERT_EQ(q.units.size(), 3u);
   o.emotion_constraint = true;
   EXPECT_EQ(decode(q, s, o).summary, "用户:我的快递三天没到，气死我了。");
   // A unit of one clause is kept whole; a clause must hold the mention after compression.
   s.unit_text = {"我的快递三天没到。", "我等了三天，物流页面上的信息从周一早上开始就停在派送中，气死，请帮我查一下。",
-                 "我马上为您查询物流。"};
+                 "包裹今天下午会送到。"};
   Summary lost = decode(q, s, o);
   EXPECT_FALSE(lost.constraint_satisfied);  // compression removed 气死我了: no candidate is left
 }
@@ -326,7 +326,7 @@ TEST(Summary, ASentenceEndingInAColonEndsInAStop) {
 
 TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
   auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "怎么回事？"}},
-                          {Speaker::agent, {"我马上为您查询物流。"}}});
+                          {Speaker::agent, {"包裹今天下午会送到。"}}});
   Prepared p = prepare(d, lexicon());
   UnitScores s;
   s.salience = {1.0f, 0.9f, 0.8f};
@@ -335,7 +335,7 @@ TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
   o.redundancy = 0.0f;
   const Summary out = decode(p, s, o);
   // A question keeps its question mark (a 。 would turn it into an assertion).
-  EXPECT_EQ(out.summary, "用户:我的快递三天没到，怎么回事？客服:我马上为您查询物流。");
+  EXPECT_EQ(out.summary, "用户:我的快递三天没到，怎么回事？客服:包裹今天下午会送到。");
   EXPECT_EQ(scored_text(out, Lang::zh), out.summary);  // CSDS scores the labelled text
   ASSERT_EQ(out.sentences.size(), 3u);
   EXPECT_EQ(out.sentences[1].text, "用户:怎么回事？");
@@ -549,14 +549,14 @@ TEST(Summary, AnAddedAnswerDoesNotCostTheCustomersWords) {
   // fit in 22; the answer 可以退的 (4), which takes no part of that budget, does not push the feeling
   // back to deletion's words.
   auto d = make_dialogue({{Speaker::customer, {"能退差价吗"}},
-                          {Speaker::agent, {"稍等我查一下订单"}},
+                          {Speaker::agent, {"我这边看一下订单"}},
                           {Speaker::agent, {"可以退的"}},
                           {Speaker::customer, {"你们这样经常降价，我都不敢买了"}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 4u);
   UnitScores s;
   s.salience = {1.0f, 0.1f, 0.2f, 0.9f};
-  s.unit_text = {"能退差价吗", "稍等我查一下订单", "可以退的", "你们经常降价，都不敢买了"};
+  s.unit_text = {"能退差价吗", "我这边看一下订单", "可以退的", "你们经常降价，都不敢买了"};
   DecodeOptions o;
   o.max_sentences = 3;
   o.max_chars = 22;
@@ -566,17 +566,17 @@ TEST(Summary, AnAddedAnswerDoesNotCostTheCustomersWords) {
 
 TEST(Summary, CompressedUnitTextIsRenderedCountedAndChecked) {
   auto d = make_dialogue({{Speaker::customer, {"您好请问我的快递什么时候到，气死我了"}},
-                          {Speaker::agent, {"亲亲这边马上为您查询物流哦"}}});
+                          {Speaker::agent, {"亲亲这边显示包裹正在派送哦"}}});
   Prepared p = prepare(d, lexicon());
   UnitScores s;
   s.salience = {1.0f, 0.9f};
-  s.unit_text = {"快递什么时候到，气死我了", "马上查询物流"};
+  s.unit_text = {"快递什么时候到，气死我了", "包裹正在派送"};
   DecodeOptions o;
   o.max_sentences = 2;
   o.redundancy = 0.0f;
   o.max_chars = 18;  // 12 + 6 compressed code points fit; the originals (18 + 13) would not
   Summary out = decode(p, s, o);
-  EXPECT_EQ(out.summary, "用户:快递什么时候到，气死我了。客服:马上查询物流。");
+  EXPECT_EQ(out.summary, "用户:快递什么时候到，气死我了。客服:包裹正在派送。");
   ASSERT_FALSE(out.emotions.empty());
   EXPECT_TRUE(out.emotions[0].in_summary);
   EXPECT_TRUE(out.constraint_satisfied);
@@ -742,7 +742,7 @@ TEST(Summary, ExpectedF1PrefixKeepsTheBestPrefix) {
 TEST(Summary, ExpectedF1StopCutsTheSelectionAndTheConstraintKeepsItsObjective) {
   // Units of 9, 5 (the emotion), 5 and 10 code points.
   auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "气死我了！"}},
-                          {Speaker::agent, {"非常抱歉。", "我马上为您查询物流。"}}});
+                          {Speaker::agent, {"非常抱歉。", "包裹今天下午会送到。"}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 4u);
   ASSERT_EQ(p.units[1].chars, 5);

@@ -1,0 +1,108 @@
+// zh: an agent's unit that only opens the conversation (agent_openings.h).
+#include "summarize/agent_openings.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize {
+
+namespace {
+
+bool holds(std::string_view clause, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(),
+                     [&](std::string_view w) { return clause.find(w) != std::string_view::npos; });
+}
+
+bool looks_up_for_customer(std::string_view clause) {
+  const std::vector<char32_t> cps = text::decode_utf8(clause, text::Utf8Mode::lossy).cps;
+  const std::u32string_view t(cps.data(), cps.size());
+  for (std::u32string_view who : {U"为您", U"帮您", U"给您"})
+    for (std::size_t at = t.find(who); at != std::u32string_view::npos; at = t.find(who, at + 1)) {
+      std::size_t k = at + who.size();
+      for (std::u32string_view adverb : {U"积极", U"火速", U"仔细", U"马上", U"加急", U"去"})
+        if (t.substr(k).starts_with(adverb)) k += adverb.size();
+      const std::u32string_view rest = t.substr(k);
+      for (std::u32string_view verb : {U"查", U"看", U"核实"})
+        if (rest.starts_with(verb) && rest.size() - verb.size() <= kLookUpRest) return true;
+    }
+  return false;
+}
+
+bool asks_problem_or_offers_help(std::string_view clause) {
+  if (holds(clause, {"遇到什么问题", "什么问题", "之前的问题", "之前问题", "其他的问题", "新的问题", "问题是什么"}))
+    return true;
+  if (clause.find("描述") != std::string_view::npos && clause.find("问题") != std::string_view::npos) return true;
+  return clause.find("有什么") != std::string_view::npos && holds(clause, {"帮", "效劳", "需要", "问题", "服务"});
+}
+
+bool holds_or_asks_details(std::string_view clause) {
+  if (holds(clause, {"反馈", "联系了", "联系一下", "联系中", "申请", "提交", "催", "试", "转接", "无法", "不能", "没", "不",
+                     "如果"}))
+    return false;
+  if (holds(clause, {"稍等", "稍候"}) || looks_up_for_customer(clause)) return true;
+  return holds(clause, {"提供", "复制"}) && holds(clause, {"订单", "号码", "电话", "地址", "联系方式", "服务单", "ID"}) &&
+         !holds(clause, {"错", "正确"});
+}
+
+bool starts_with_any(std::string_view text, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return text.starts_with(w); });
+}
+
+}  // namespace
+
+bool is_pleasantry(std::string_view text, int letters) {
+  if (letters > kOpeningClauseLetters) return false;
+  if (holds(text, {"为您服务", "很高兴", "缘分", "欢迎", "很热情", "又见到您", "荣幸", "为了能为您", "为了更好",
+                   "为了更快", "久等", "我是您的", "分内之事"}))
+    return true;
+  if (letters <= kPresentLetters && holds(text, {"在的哦", "在的哟", "在的呢", "在的呀"})) return true;
+  return letters <= kAddressLetters && starts_with_any(text, {"客官", "掌柜", "尊敬的", "亲爱的", "亲爱滴", "亲爱哒", "嗨"});
+}
+
+bool is_opening_clause(std::string_view text, int letters) {
+  if (letters > kOpeningClauseLetters) return false;
+  return is_pleasantry(text, letters) || asks_problem_or_offers_help(text) || holds_or_asks_details(text);
+}
+
+bool only_opens_conversation(const std::vector<text::Token>& tokens, const ClauseCover& cover) {
+  std::vector<text::Token> clause;
+  std::string text;
+  int letters = 0;
+  bool says_a_fact = false;  // a number or a placeholder but a name
+  bool other_fact = false;   // one but [数字], which a pleasantry may hold (the agent's number)
+  bool opening = false;
+  auto close_clause = [&]() {
+    if (clause.empty()) return true;
+    const int covered = cover(clause);
+    const bool opens = other_fact    ? false
+                       : says_a_fact ? is_pleasantry(text, letters)
+                                     : is_opening_clause(text, letters);
+    // Glue alone is part of an opening only as its tag question (您看可以吗, 好吗); 能到的 answers.
+    const bool tag_question = covered == 3 && letters <= kTagQuestionLetters && (text.ends_with("吗") || text.ends_with("么"));
+    const bool ok = opens || ((covered == 1 || covered == 2 || tag_question) && !says_a_fact);
+    opening = opening || covered == 2 || opens;
+    clause.clear();
+    text.clear();
+    letters = 0;
+    says_a_fact = other_fact = false;
+    return ok;
+  };
+  for (const text::Token& t : tokens) {
+    if (text::is_punctuation(t)) {
+      if (!close_clause()) return false;
+      continue;
+    }
+    if (t.kind == text::TokenKind::number || (t.text.front() == '[' && t.text != "[姓名]")) says_a_fact = true;
+    if (t.kind == text::TokenKind::number || (t.text.front() == '[' && t.text != "[姓名]" && t.text != "[数字]"))
+      other_fact = true;
+    clause.push_back(t);
+    text += t.text;
+    letters += static_cast<int>(t.char_end - t.char_start);
+  }
+  return close_clause() && opening;
+}
+
+}  // namespace kessel::summarize
