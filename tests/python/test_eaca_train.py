@@ -251,7 +251,9 @@ def test_summarize_and_eval_use_trained_models_and_variants(tmp_path):
     max_sentences = int(read_safetensors(model)[0]["__metadata__"]["max_sentences"])
     for r in recs:
         assert r["constraint_satisfied"]
-        assert 1 <= len(r["sentences"]) <= max_sentences
+        # The model's expected-F1 stop sets the length; its sentence cap is a bound that the customer's
+        # issue or the agent's outcome may pass by one (docs/eaca.md, eleventh and thirteenth sessions).
+        assert 1 <= len(r["sentences"]) <= max_sentences + 1
         assert r["summary"].startswith(("用户:", "客服:")) and r["summary"].endswith(("。", "？"))
 
     bad = subprocess.run([CLI, "summarize", "--input", str(SAMPLES_ZH), "--model", str(model), "--ranker", "lead"],
