@@ -29,9 +29,11 @@ int direct_answer(const Context& c, std::size_t q) {
       if (asks(c, v) || (replied && c.selectable[v])) break;
       continue;
     }
-    replied = replied || c.selectable[v];
-    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars || asks(c, v)) continue;
-    const int rank = zh_question::answers_polar(source_of(c, v), verb);
+    const int rank = asks(c, v) ? 0 : zh_question::answers_polar(source_of(c, v), verb);
+    // A plain yes that is no content alone (对哒) is a reply too: a statement of the customer's after it is
+    // what the next reply answers (是按用卷后优惠金额计算吗 / 对哒 / 这个活动搞的好矛盾 / 不是的).
+    replied = replied || c.selectable[v] || rank > 0;
+    if (c.unit_chars[v] <= 0 || c.unit_chars[v] > kDirectAnswerChars) continue;
     if (rank > best_rank) best = static_cast<int>(v), best_rank = rank;
   }
   return best;

@@ -327,6 +327,25 @@ TEST(AnswerContext, AfterTheAgentRepliedACustomersNewStatementTakesTheNextAnswer
   EXPECT_EQ(c.answers[3], 2);  // it confirms the statement
 }
 
+TEST(AnswerContext, APlainYesIsAReplyThoughNoContentAlone) {
+  // 对哒 answered 是按用券后的金额计算吗; 不是的 contradicts the customer's 这个活动搞的好矛盾 said after it, and
+  // must not stand under the question as its answer (CSDS val 183).
+  auto d = make_dialogue({{Speaker::customer, {"是按用券后的金额计算吗?"}},
+                          {Speaker::agent, {"对哒"}},
+                          {Speaker::customer, {"这个活动搞的好矛盾"}},
+                          {Speaker::agent, {"不是的"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s = testing::same_salience(p);
+  const decoding::Context c(p, s, options(4));
+  EXPECT_FALSE(c.selectable[1]);
+  EXPECT_EQ(decoding::direct_answer(c, 0), 1);
+  // A scorer that renders the yes as nothing (a model's deletion): no answer to show, and not 不是的.
+  s.unit_text = {"是按用券后的金额计算吗?", "", "这个活动搞的好矛盾", "不是的"};
+  const decoding::Context rendered(p, s, options(4));
+  EXPECT_EQ(decoding::direct_answer(rendered, 0), -1);
+}
+
 TEST(AnswerContext, ADirectAnswerAfterAnotherShownReplyStaysOut) {
   // 对的 answers 可以回拨这个号码吗, but after the shown [数字]点之前会有人给您打电话的 it would read as part of it.
   auto d = make_dialogue({{Speaker::customer, {"可以回拨这个号码吗"}},
