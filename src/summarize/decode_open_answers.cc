@@ -78,12 +78,27 @@ bool could_answer(std::u32string_view q, std::u32string_view answer) {
   return !holds_any(answer, {U"[地址]", U"[电话]"}) || asks_where_or_contact(q);
 }
 
-// Whether the summary shows a reply to q already: the first unit it shows after q is the agent's.
+// Whether q asks when (什么时候发货, 几号到, 多久能退款), and whether an answer tells it: a number or a time's
+// placeholder, a word of time (明天, 三天, 小时, 工作日, 马上; not the 一 of 一下), or the stage the order has reached
+// (已经进入出库环节, 正在派送). 这边看到已经认款成功了 does not tell when the goods ship.
+bool asks_when(std::u32string_view q) {
+  return holds_any(q, {U"什么时候", U"啥时候", U"几时", U"多久", U"多长时间", U"哪天", U"几号", U"几点", U"几天"});
+}
+bool tells_when(std::u32string_view answer) {
+  return holds_digits(answer) ||
+         holds_any(answer, {U"今天", U"明天", U"后天", U"天", U"小时", U"分钟", U"工作日", U"周", U"月", U"号", U"点",
+                            U"马上", U"尽快", U"立即", U"稍后", U"之后", U"以后", U"前", U"出库", U"发货", U"发出",
+                            U"揽收", U"派送", U"配送", U"送达", U"到货", U"到账"});
+}
+
+// Whether the summary shows a reply to q already: the first unit it shows after q is the agent's, and
+// tells when if q asks when.
 bool replied_in(const Context& c, std::size_t q, const std::vector<int>& units) {
   int next = -1;
   for (int x : units)
     if (x > static_cast<int>(q) && (next < 0 || x < next)) next = x;
-  return next >= 0 && c.p.units[static_cast<std::size_t>(next)].speaker == text::Speaker::agent;
+  if (next < 0 || c.p.units[static_cast<std::size_t>(next)].speaker != text::Speaker::agent) return false;
+  return !asks_when(source_of(c, q)) || tells_when(source_of(c, static_cast<std::size_t>(next)));
 }
 
 }  // namespace
@@ -93,15 +108,20 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) 
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q)) return -1;
   const std::u32string_view question = source_of(c, q);
   if (!zh_question::holds_question_word(question) || asks_why(question) || replied_in(c, q, units)) return -1;
+  // The first reply that could answer; to a "when", the first that tells when, if one does (什么时候发货呢 /
+  // 这边看到已经认款成功了 / 订单已经进入出库环节了呢), else the first (啥时候有货 / 所在区域暂时无货).
+  int first = -1;
   for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
     if (p.units[v].speaker == text::Speaker::customer) {
-      if (c.selectable[v]) return -1;  // the customer said more: what follows answers that
+      if (c.selectable[v]) break;  // the customer said more: what follows answers that
       continue;
     }
-    if (c.selectable[v] && !asks(c, v) && c.unit_chars[v] <= kDirectAnswerChars && could_answer(question, source_of(c, v)))
-      return static_cast<int>(v);
+    if (!c.selectable[v] || asks(c, v) || c.unit_chars[v] > kDirectAnswerChars || !could_answer(question, source_of(c, v)))
+      continue;
+    if (!asks_when(question) || tells_when(source_of(c, v))) return static_cast<int>(v);
+    if (first < 0) first = static_cast<int>(v);
   }
-  return -1;
+  return first;
 }
 
 }  // namespace kessel::summarize::decoding

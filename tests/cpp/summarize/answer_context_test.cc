@@ -565,6 +565,27 @@ TEST(AnswerContext, ACustomersRequestBringsTheAgentsRefusal) {
   EXPECT_EQ(decoding::refusal_of(cu, 0), -1);
 }
 
+TEST(AnswerContext, AQuestionOfWhenBringsTheReplyThatTellsWhen) {
+  // 这边看到已经认款成功了 shown after 什么时候发货呢 does not say when; 订单已经进入出库环节了呢 does (CSDS val 722).
+  // Where no reply tells when, the first reply is the answer (啥时候有货 / 所在区域暂时无货).
+  auto d = make_dialogue({{Speaker::customer, {"好的，什么时候发货呢?"}},
+                          {Speaker::agent, {"这边看到已经认款成功了"}},
+                          {Speaker::agent, {"订单已经进入出库环节了呢"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0}), 2);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0, 2}), -1);  // told in the summary already
+  auto none = make_dialogue({{Speaker::customer, {"这个啥时候有货呢?"}},
+                             {Speaker::agent, {"非常抱歉，您看中的商品所在区域暂时无货"}},
+                             {Speaker::agent, {"建议您关注一下商品页面的信息"}}});
+  Prepared pn = prepare(none, lexicon());
+  const decoding::Context cn(pn, testing::same_salience(pn), three);
+  EXPECT_EQ(decoding::open_answer(cn, 0, {0}), 1);
+}
+
 TEST(AnswerContext, AnOpenQuestionBringsTheAgentsReply) {
   // 用户:询问如何申请开通京东货到付款 ended a summary as if unanswered; a hold (稍等, 帮您查一下) or a
   // request for the order number is no answer.
