@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "kessel/text/tokenize.h"
+#include "kessel/text/utf8.h"
 #include "summarize/agent_openings.h"
 
 namespace kessel::summarize {
@@ -253,6 +254,16 @@ bool is_survey_request(const Prepared& p, std::size_t u) {
   return false;
 }
 
+// zh: a customer's menu entry (content.h): 订单业务咨询, not 我有问题要咨询 or 两个都咨询.
+bool is_menu_entry(std::string_view text) {
+  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::u32string letters;
+  for (char32_t cp : cps)
+    if (text::is_cjk(cp)) letters.push_back(cp);
+  if (!letters.ends_with(U"咨询") || static_cast<int>(letters.size()) > kMenuEntryLetters) return false;
+  return letters.find_first_of(U"我想要都不吗") == std::u32string::npos;
+}
+
 }  // namespace
 
 const char* to_string(UnitContent kind) {
@@ -261,11 +272,14 @@ const char* to_string(UnitContent kind) {
     case UnitContent::filler: return "filler";
     case UnitContent::courtesy: return "courtesy";
     case UnitContent::signoff: return "signoff";
+    case UnitContent::menu: return "menu";
   }
   return "content";
 }
 
 UnitContent classify_unit(const Prepared& p, std::size_t u) {
+  if (p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer && is_menu_entry(p.units[u].text))
+    return UnitContent::menu;
   const std::vector<std::string> s = symbols_of(p.unit_tokens[u], p.lang == Lang::en);
   if (s.empty()) return UnitContent::filler;  // emoji, emoticons, punctuation or addressing only
   // A unit this long is never only formulas (the longest CSDS closing has 18 characters and particles).

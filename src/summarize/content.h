@@ -13,7 +13,10 @@
 // sign-off; so is one that asks for a survey or a rating ("answering our survey on this link",
 // "rate your experience", "how we did"). A Chinese agent unit that only opens the conversation, clause
 // by clause (a pleasantry, an offer of help, a request for the order number, a hold: 小丸子很热情的哦，请问有
-// 什么可以帮到您的吗), is a courtesy (agent_openings.h).
+// 什么可以帮到您的吗), is a courtesy (agent_openings.h). A Chinese customer unit that is a menu entry they
+// clicked (订单业务咨询, 返修退换货咨询, 账户与财务咨询: a name in 咨询 of at most kMenuEntryLetters Chinese
+// letters, with no word of their own: 我, 想, 要, 都, 不, 吗) is a menu entry: a topic's name, not what
+// they came about (用户:账户及财务咨询 opened a summary of a missing box).
 #pragma once
 
 #include <cstddef>
@@ -23,8 +26,10 @@
 
 namespace kessel::summarize {
 
-enum class UnitContent { content, filler, courtesy, signoff };
+enum class UnitContent { content, filler, courtesy, signoff, menu };
 const char* to_string(UnitContent kind);
+
+inline constexpr int kMenuEntryLetters = 8;
 
 // What unit u of `p` is.
 UnitContent classify_unit(const Prepared& p, std::size_t u);

@@ -1,6 +1,7 @@
 // The customer's issue (decode_parts.h, issue_unit): a summary that opens on the agent's words
 // (客服:预计明天会为您送达) leaves the reader to guess what the customer came about.
 #include <algorithm>
+#include <cctype>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
@@ -8,12 +9,6 @@
 namespace kessel::summarize::decoding {
 
 namespace {
-
-// A menu entry the customer clicked (账户与财务咨询, 订单类咨询): a topic's name, not what they came about.
-bool is_menu_entry(std::u32string_view text) {
-  while (!text.empty() && !text::is_cjk(text.back())) text.remove_suffix(1);
-  return text.ends_with(U"咨询") && letters_outside_placeholders(text) <= kMenuEntryMaxLetters;
-}
 
 // Text the customer pasted rather than wrote: a system notice (顾客通过点击web咚咚…发送, [站点]客户，已受理了
 // 服务单…) or an order form's labels (订单编号[数字]，订单金额，下单时间).
@@ -25,7 +20,7 @@ bool is_pasted(std::u32string_view text) {
   return labels >= 2;
 }
 
-// What a reader gets from unit u as the customer's issue: enough Chinese letters as shown, not a menu entry.
+// What a reader gets from unit u as the customer's issue: enough Chinese letters as shown, nothing pasted.
 bool says_an_issue(const Context& c, std::size_t u) {
   if (c.p.lang != Lang::zh) return c.letters[u] >= kIssueMinWordsEn;
   const std::vector<char32_t> shown = text::decode_utf8(c.rendered(u), text::Utf8Mode::lossy).cps;
@@ -34,8 +29,28 @@ bool says_an_issue(const Context& c, std::size_t u) {
   static constexpr std::u32string_view kConnectives[] = {U"但是", U"但", U"可是", U"不过", U"而且", U"所以", U"然后", U"那"};
   const bool goes_on = std::any_of(std::begin(kConnectives), std::end(kConnectives),
                                    [&](std::u32string_view w) { return text.starts_with(w); });
-  return letters_outside_placeholders(text) >= kIssueMinLettersZh && !goes_on && !is_menu_entry(source_of(c, u)) &&
-         !is_pasted(source_of(c, u));
+  return letters_outside_placeholders(text) >= kIssueMinLettersZh && !goes_on && !is_pasted(source_of(c, u));
+}
+
+// Whether unit u says what a unit among `units` says, letter for letter but a greeting's few
+// (kGreetingLetters: 你好，怎么使用京东E卡 then 怎么使用京东E卡). Context::repeats needs redundancy n-grams,
+// which a model may not use.
+constexpr std::size_t kGreetingLetters = 3;
+bool said_again(const Context& c, std::size_t u, const std::vector<int>& units) {
+  auto letters = [&](std::size_t v) {
+    std::u32string out;
+    for (char32_t cp : source_of(c, v))
+      if (text::is_cjk(cp) || (cp < 0x80 && std::isalnum(static_cast<int>(cp)))) out.push_back(cp);
+    return out;
+  };
+  const std::u32string mine = letters(u);
+  return std::any_of(units.begin(), units.end(), [&](int v) {
+    const std::u32string theirs = letters(static_cast<std::size_t>(v));
+    const std::u32string& longer = theirs.size() > mine.size() ? theirs : mine;
+    const std::u32string& shorter = theirs.size() > mine.size() ? mine : theirs;
+    return !shorter.empty() && longer.size() - shorter.size() <= kGreetingLetters &&
+           longer.find(shorter) != std::u32string::npos;
+  });
 }
 
 }  // namespace
@@ -49,7 +64,7 @@ int issue_unit(const Context& c, const std::vector<int>& units) {
   for (int u = 0; u < first; ++u) {
     const auto ux = static_cast<std::size_t>(u);
     if (p.units[ux].speaker != text::Speaker::customer || !c.selectable[ux] || c.answers[ux] >= 0 ||
-        c.continues[ux] >= 0 || c.repeats(ux, units) || !says_an_issue(c, ux))
+        c.continues[ux] >= 0 || c.repeats(ux, units) || said_again(c, ux, units) || !says_an_issue(c, ux))
       continue;
     if (best < 0 || c.scores.salience[ux] > c.scores.salience[static_cast<std::size_t>(best)]) best = u;
   }

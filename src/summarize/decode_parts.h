@@ -298,13 +298,13 @@ void add_outcome(const Context& c, ConstrainedSelection& s);
 // The customer's issue, when the summary opens on the agent's words: the most salient customer unit
 // before the first shown unit that is selectable, answers nothing and goes on with nothing
 // (Context::answers, Context::continues), repeats no shown unit and says something as shown: zh at
-// least kIssueMinLettersZh Chinese letters outside placeholders (not 咨询订单号[订单编号], 一个手机) and no
-// menu entry (a name in 咨询 of at most kMenuEntryMaxLetters letters: 账户与财务咨询), no pasted text (a system
+// least kIssueMinLettersZh Chinese letters outside placeholders (not 咨询订单号[订单编号], 一个手机; a menu
+// entry, 账户与财务咨询, is not selectable: content.h), no pasted text (a system
 // notice: 顾客通过点击web咚咚…, 已受理了服务单; two labels of an order form: 订单编号[数字]，订单金额，下单时间)
 // and no connective opening it (但是周末不上班 goes on with something said before); en at least
 // kIssueMinWordsEn words. 客服:预计明天会为您送达 opened a summary whose dialogue began with
 // 我的快递是到太原了，还是还在广州呢; the CSDS references open on the customer's issue. -1 when none.
-inline constexpr int kIssueMinLettersZh = 6, kMenuEntryMaxLetters = 8, kIssueMinWordsEn = 4;
+inline constexpr int kIssueMinLettersZh = 6, kIssueMinWordsEn = 4;
 int issue_unit(const Context& c, const std::vector<int>& units);
 // Adds the issue (issue_unit) to `s.units`: below add_outcome's sentence cap it is added, at the cap it
 // takes the place of the least salient unit no other needs (add_within_budget; Chinese only), and a

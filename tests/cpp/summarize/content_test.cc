@@ -60,6 +60,16 @@ TEST(Content, ChineseAgentOpeningsAreCourtesies) {
   EXPECT_EQ(kind_of("请问有什么活动吗，很高兴", Speaker::customer), UnitContent::content);
 }
 
+TEST(Content, ACustomersMenuEntryIsNoContent) {
+  for (const char* s : {"订单业务咨询", "返修退换货咨询", "账户与财务咨询", "会员权益咨询"})
+    EXPECT_EQ(kind_of(s), UnitContent::menu) << s;
+  // Words of the customer's own: content (我有问题要咨询 asks for an agent, 两个都咨询 answers).
+  for (const char* s : {"我有问题要咨询", "两个都咨询", "我想咨询一下发票的问题怎么开", "咨询订单号:[订单编号]"})
+    EXPECT_NE(kind_of(s), UnitContent::menu) << s;
+  // The agent's words are never a menu entry.
+  EXPECT_NE(kind_of("欢迎您的咨询", Speaker::agent), UnitContent::menu);
+}
+
 TEST(Content, ShortChineseUnitsThatMeanSomethingStayContent) {
   for (const char* s : {"不行", "退货", "没有", "不是", "为什么", "可以吗？", "请问还有什么",
                         "怎么办", "我要转人工", "[订单编号]", "[姓名]", "人工", "不用了"})

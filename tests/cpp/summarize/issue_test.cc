@@ -57,6 +57,22 @@ TEST(Issue, ASummaryOpeningOnTheAgentGainsTheCustomersIssue) {
   EXPECT_EQ(within_chars.units, (std::vector<int>{2, 3, 4}));
 }
 
+TEST(Issue, AQuestionSentTwiceIsNoIssueBesideItsRepeat) {
+  // 用户:询问怎么使用京东E卡。客服:首先绑定在账户。用户:询问怎么使用京东E卡。 (CSDS val 445, a model without
+  // redundancy n-grams).
+  auto d = make_dialogue({{Speaker::customer, {"你好，怎么使用京东E卡?"}},
+                          {Speaker::agent, {"首先绑定在账户"}},
+                          {Speaker::customer, {"怎么使用京东E卡?"}},
+                          {Speaker::agent, {"提交订单前，商品只能是自营的商品"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::issue_unit(c, {1, 2, 3}), -1);
+  EXPECT_EQ(decoding::issue_unit(c, {1, 3}), 0);
+}
+
 TEST(Issue, TheMostSalientCustomerUnitBeforeTheAgentIsTheIssue) {
   auto d = make_dialogue({{Speaker::customer, {"我买的蓝牙耳机有点问题"}},
                           {Speaker::customer, {"左边的耳机一直没有声音"}},
