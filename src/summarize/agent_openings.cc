@@ -19,7 +19,7 @@ bool holds(std::string_view clause, std::initializer_list<std::string_view> word
 bool looks_up_for_customer(std::string_view clause) {
   const std::vector<char32_t> cps = text::decode_utf8(clause, text::Utf8Mode::lossy).cps;
   const std::u32string_view t(cps.data(), cps.size());
-  for (std::u32string_view who : {U"为您", U"帮您", U"给您"})
+  for (std::u32string_view who : {U"为您", U"帮您", U"给您", U"为你", U"帮你", U"给你"})
     for (std::size_t at = t.find(who); at != std::u32string_view::npos; at = t.find(who, at + 1)) {
       std::size_t k = at + who.size();
       for (std::u32string_view adverb : {U"积极", U"火速", U"仔细", U"马上", U"加急", U"去"})
@@ -56,7 +56,7 @@ bool starts_with_any(std::string_view text, std::initializer_list<std::string_vi
 bool is_pleasantry(std::string_view text, int letters) {
   if (letters > kOpeningClauseLetters) return false;
   if (holds(text, {"为您服务", "很高兴", "缘分", "欢迎", "很热情", "又见到您", "荣幸", "为了能为您", "为了更好",
-                   "为了更快", "久等", "我是您的", "分内之事"}))
+                   "为了更快", "久等", "我是您的", "分内之事", "尽力为您", "为您解答"}))
     return true;
   if (letters <= kPresentLetters && holds(text, {"在的哦", "在的哟", "在的呢", "在的呀"})) return true;
   return letters <= kAddressLetters && starts_with_any(text, {"客官", "掌柜", "尊敬的", "亲爱的", "亲爱滴", "亲爱哒", "嗨"});

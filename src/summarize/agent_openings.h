@@ -12,7 +12,7 @@
 namespace kessel::summarize {
 
 // How content.cc's phrase list covers a clause's tokens: 0 not at all, 1 with fillers, 2 with a formula,
-// 3 with glue alone (您看可以吗).
+// 3 with glue and no formula (您看可以吗, 好吗).
 using ClauseCover = std::function<int(const std::vector<text::Token>&)>;
 
 // Whether clause `text` (its marks aside) of `letters` code points opens a conversation: at most
@@ -22,7 +22,7 @@ using ClauseCover = std::function<int(const std::vector<text::Token>&)>;
 //     opens the clause (客官您好, 掌柜大人, 亲爱的客户; not 已拆分亲爱的);
 //   - an offer of help or a request to state the problem: 请问有什么可以帮到您的吗, 您是遇到什么问题了呢,
 //     您方便简单描述下您的问题吗, 请问您是咨询之前的问题;
-//   - a hold: 请您稍等, 小妹为您看下的恩, 正在为您积极查询哟 (为您/帮您/给您, perhaps an adverb, 查/看/核实, and at most
+//   - a hold: 请您稍等, 小妹为您看下的恩, 正在为您积极查询哟 (为您/帮您/给您 or 你, perhaps an adverb, 查/看/核实, and at most
 //     kLookUpRest letters to the clause's end; not 为您看了这个是厂家进行安装的, 帮您取消您看乐意吗, 给您审核退款);
 //   - a request for the order number or a contact: 您方便的提供一下您的订单号哦, 麻烦您提供一下电话、还有地址哦,
 //     unless it says the one given is wrong (您提供得订单号错了哦).
@@ -38,8 +38,8 @@ bool is_opening_clause(std::string_view text, int letters);
 bool is_pleasantry(std::string_view text, int letters);
 
 // Whether a Chinese agent unit's tokens only open the conversation: every clause (between marks) is
-// covered by the phrase list (`cover` 1 or 2; glue alone only as a tag question of at most
-// kTagQuestionLetters letters: 您看可以吗) or opens the conversation (is_opening_clause), and one at
+// covered by the phrase list (`cover` 1 or 2; glue without a formula only as a tag question of at most
+// kTagQuestionLetters letters: 您看可以吗, 好吗) or opens the conversation (is_opening_clause), and one at
 // least is a formula (`cover` 2) or an opening. A clause with a number or a placeholder but [姓名]
 // says something of the case, unless it is a pleasantry whose only placeholder is [数字].
 inline constexpr int kTagQuestionLetters = 5;

@@ -2,6 +2,7 @@
 #include "summarize/content.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <string>
 #include <string_view>
@@ -142,7 +143,7 @@ const PhraseTable& en_phrases() {
 // Whether the phrases cover symbols [0, n): a dynamic program over positions and states (bit 0: a
 // filler or formula was used, bit 1: a formula, bit 2: glue). Returns 0 when no cover is accepted
 // (content), 1 for a cover of fillers, 2 for a cover with a formula (a courtesy), 3 for a cover of glue
-// alone (content on its own: 您看可以吗; beside an agent's opening, part of it).
+// without a formula (content on its own: 您看可以吗, 好吗; beside an agent's opening, its tag question).
 int cover(const std::vector<std::string>& s, const PhraseTable& table) {
   const std::size_t n = s.size();
   std::vector<std::array<bool, 8>> reach(n + 1);
@@ -170,7 +171,7 @@ int cover(const std::vector<std::string>& s, const PhraseTable& table) {
     if ((st & 4) && !(st & 2)) continue;                                  // glue without a formula
     best = std::max(best, (st & 2) ? 2 : 1);
   }
-  return best == 0 && reach[n][4] ? 3 : best;
+  return best == 0 && (reach[n][4] || reach[n][5]) ? 3 : best;
 }
 
 bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
@@ -264,6 +265,39 @@ bool is_menu_entry(std::string_view text) {
   return letters.find_first_of(U"我想要都不吗") == std::u32string::npos;
 }
 
+// Chinese letters outside placeholders, and Latin words of three letters or more (a word, not an id's
+// prefix: VB[数字]).
+bool holds_words(std::u32string_view text) {
+  bool placeholder = false;
+  std::size_t latin = 0;
+  for (char32_t cp : text) {
+    if (cp == U'[') placeholder = true;
+    else if (cp == U']') placeholder = false;
+    else if (!placeholder && text::is_cjk(cp)) return true;
+    const bool letter = !placeholder && cp < 0x80 && std::isalpha(static_cast<int>(cp));
+    latin = letter ? latin + 1 : 0;
+    if (latin >= 3) return true;
+  }
+  return false;
+}
+
+// zh: the header the chat system sends when the customer opens it from an order (咨询订单号:[订单编号]商品ID:
+// 2194131526): its labels, placeholders, digits and marks, no word of the customer's.
+bool is_order_header(std::string_view text) {
+  std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::u32string t(cps.begin(), cps.end());
+  if (!t.starts_with(U"咨询订单号")) return false;
+  for (std::u32string_view label : {U"咨询订单号", U"订单号", U"商品ID", U"商品编号", U"订单编号"})
+    for (std::size_t at; (at = t.find(label)) != std::u32string::npos;) t.erase(at, label.size());
+  return !holds_words(t);
+}
+
+// zh: details alone, no word: [订单编号], [数字], 5051641.
+bool is_details_only(std::string_view text) {
+  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  return !holds_words({cps.data(), cps.size()});
+}
+
 }  // namespace
 
 const char* to_string(UnitContent kind) {
@@ -273,15 +307,18 @@ const char* to_string(UnitContent kind) {
     case UnitContent::courtesy: return "courtesy";
     case UnitContent::signoff: return "signoff";
     case UnitContent::menu: return "menu";
+    case UnitContent::details: return "details";
   }
   return "content";
 }
 
 UnitContent classify_unit(const Prepared& p, std::size_t u) {
-  if (p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer && is_menu_entry(p.units[u].text))
+  if (p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer &&
+      (is_menu_entry(p.units[u].text) || is_order_header(p.units[u].text)))
     return UnitContent::menu;
   const std::vector<std::string> s = symbols_of(p.unit_tokens[u], p.lang == Lang::en);
   if (s.empty()) return UnitContent::filler;  // emoji, emoticons, punctuation or addressing only
+  if (p.lang == Lang::zh && is_details_only(p.units[u].text)) return UnitContent::details;
   // A unit this long is never only formulas (the longest CSDS closing has 18 characters and particles).
   constexpr std::size_t kLongest = 40;
   if (s.size() <= kLongest) {

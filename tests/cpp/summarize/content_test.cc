@@ -49,7 +49,9 @@ TEST(Content, ChineseAgentOpeningsAreCourtesies) {
                         "亲爱的，一定是缘分让我们相遇，请问有什么问题我可以帮您", "您方便简单描述下您的问题吗？",
                         "您好，您是遇到什么问题了呢？", "您方便的提供一下您的订单号哦，小妹为您看下的恩",
                         "欢迎咨询京东物流商家在线客服~", "请您稍等，小秘书给您查看一下哈", "尊敬的用户，请问有什么妹子可以帮您的吗？",
-                        "小妹这边帮您查询一下呢", "这边正在为您积极查询哟", "亲爱的请您稍等，这边妹子帮您查询一下，您看可以吗？"})
+                        "小妹这边帮您查询一下呢", "这边正在为您积极查询哟", "亲爱的请您稍等，这边妹子帮您查询一下，您看可以吗？",
+                        "麻烦亲提供一下您的订单号码，我这边帮你查询一下哈", "妹子尽力为您解答的哦",
+                        "您好，请提供一下订单号，帮您查询一下，好吗？"})
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
   // What the agent does meanwhile, a wrong order number, a number of the case: content.
   for (const char* s : {"这边反馈了请您稍等一下", "我帮您联系一下站点您稍等", "亲亲，您提供得订单号错了哦",
@@ -64,16 +66,22 @@ TEST(Content, ACustomersMenuEntryIsNoContent) {
   for (const char* s : {"订单业务咨询", "返修退换货咨询", "账户与财务咨询", "会员权益咨询"})
     EXPECT_EQ(kind_of(s), UnitContent::menu) << s;
   // Words of the customer's own: content (我有问题要咨询 asks for an agent, 两个都咨询 answers).
-  for (const char* s : {"我有问题要咨询", "两个都咨询", "我想咨询一下发票的问题怎么开", "咨询订单号:[订单编号]"})
+  for (const char* s : {"我有问题要咨询", "两个都咨询", "我想咨询一下发票的问题怎么开", "咨询订单号:[订单编号]，怎么还没发货"})
     EXPECT_NE(kind_of(s), UnitContent::menu) << s;
+  // The header the chat system sends from an order is one too.
+  EXPECT_EQ(kind_of("咨询订单号:[订单编号]商品ID:2194131526"), UnitContent::menu);
+  EXPECT_EQ(kind_of("咨询订单号:[订单编号]"), UnitContent::menu);
   // The agent's words are never a menu entry.
   EXPECT_NE(kind_of("欢迎您的咨询", Speaker::agent), UnitContent::menu);
 }
 
 TEST(Content, ShortChineseUnitsThatMeanSomethingStayContent) {
   for (const char* s : {"不行", "退货", "没有", "不是", "为什么", "可以吗？", "请问还有什么",
-                        "怎么办", "我要转人工", "[订单编号]", "[姓名]", "人工", "不用了"})
+                        "怎么办", "我要转人工", "人工", "不用了", "[数字]件", "VB[数字]还没到"})
     EXPECT_EQ(kind_of(s), UnitContent::content) << s;
+  // Details alone say nothing to a reader: a placeholder, digits.
+  for (const char* s : {"[订单编号]", "[姓名]", "[数字]", "[订单编号]，[订单编号]", "[数字]。。"})
+    EXPECT_EQ(kind_of(s), UnitContent::details) << s;
   // An agent's sentence with a fact in it is content, however polite.
   EXPECT_EQ(kind_of("您好，已经为您申请退款了", Speaker::agent), UnitContent::content);
   EXPECT_EQ(kind_of("请问是这个商品吗", Speaker::agent), UnitContent::content);
