@@ -112,7 +112,7 @@ const PhraseTable& en_phrases() {
          "cheers", "hi", "hello", "hey", "hiya", "yes", "yeah", "yep", "yup", "ya", "yea", "sure", "great", "awesome",
          "cool", "perfect", "nice", "good", "excellent", "amazing", "wonderful", "fantastic", "brilliant", "lovely",
          "fine", "alright", "all right", "oh", "oh no", "ah", "ahh", "wow", "haha", "hahaha", "lol", "hmm", "um", "uh", "np",
-         "no problem", "no worries", "you're welcome", "youre welcome", "your welcome", "welcome", "my pleasure",
+         "no problem", "no worries", "you're welcome", "youre welcome", "your welcome", "welcome", "my pleasure", "our pleasure",
          "bye", "goodbye", "will do", "got it", "gotcha", "sounds good", "much appreciated", "appreciated",
          "appreciate it", "i appreciate it", "you too", "same to you", "for the help", "for your help",
          "for the info", "for the information", "for the update", "for your time", "for the quick response",

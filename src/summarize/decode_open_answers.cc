@@ -91,6 +91,14 @@ bool tells_when(std::u32string_view answer) {
                             U"揽收", U"派送", U"配送", U"送达", U"到货", U"到账"});
 }
 
+// Whether q doubts a fact it names (不是三十天吗, 不是七天无理由退换吗): the agent's reply confirms or corrects
+// it (大家电是[数字]天) without a yes or a no that direct_answer would find.
+bool challenges_a_fact(std::u32string_view q) {
+  while (!q.empty() && !text::is_cjk(q.back())) q.remove_suffix(1);
+  return q.find(U"不是") != std::u32string_view::npos &&
+         (q.ends_with(U"吗") || q.ends_with(U"么") || q.ends_with(U"嘛"));
+}
+
 // Whether the summary shows a reply to q already: the first unit it shows after q is the agent's, and
 // tells when if q asks when.
 bool replied_in(const Context& c, std::size_t q, const std::vector<int>& units) {
@@ -107,7 +115,8 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) 
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q)) return -1;
   const std::u32string_view question = source_of(c, q);
-  if (!zh_question::holds_question_word(question) || asks_why(question) || replied_in(c, q, units)) return -1;
+  const bool open = zh_question::holds_question_word(question) || challenges_a_fact(question);
+  if (!open || asks_why(question) || replied_in(c, q, units)) return -1;
   // The first reply that could answer; to a "when", the first that tells when, if one does (什么时候发货呢 /
   // 这边看到已经认款成功了 / 订单已经进入出库环节了呢), else the first (啥时候有货 / 所在区域暂时无货).
   int first = -1;

@@ -187,7 +187,9 @@ int direct_answer(const Context& c, std::size_t q);
 // address were changed; 现在能不能在订单上加备注 / 这个没有办法呢. -1 when none.
 int refusal_of(const Context& c, std::size_t q);
 // zh: the agent's reply to customer unit q, an open question (zh_question::holds_question_word: 如何,
-// 什么时候, 多久, 哪 …) that the summary shows unanswered (the first unit shown after q is no agent's): in
+// 什么时候, 多久, 哪 …) or a doubted fact (不是…吗: 不是三十天吗, answered 大家电是[数字]天) that the summary
+// shows unanswered (the first unit shown after q is no agent's, or, to a question of when, tells no
+// time): in
 // the agent's reply to q (the next kAnswerReach units, before the customer says anything more), the
 // first unit that asks nothing, has at most kDirectAnswerChars code points as rendered and could answer
 // q by its words (decode_open_answers.cc): kOpenAnswerMinChars Chinese letters outside placeholders, or
@@ -195,7 +197,8 @@ int refusal_of(const Context& c, std::size_t q);
 // 申请时间:[日期][时间]), or a number alone when q asks 多少, 几, 多久, 电话 ([数字]天呢 for 价保期多久); no
 // hold, request for details, greeting or product pasted (稍等, 还请提供下订单号,
 // 为您服务, [商品快照]); no address or phone number unless q asks where or how to reach someone; a number
-// when q asks for one (电话是多少, 几号到). A "why" asked as a complaint (为什么不能今天上门取件, 为啥还没到)
+// when q asks for one (电话是多少, 几号到); to a question of when, the first that tells when (a number, a
+// word of time, the order's stage: 出库), else the first. A "why" asked as a complaint (为什么不能今天上门取件, 为啥还没到)
 // brings nothing: the agent's next words rarely answer it. 用户:询问如何申请开通京东货到付款 ended a summary
 // as if unanswered; 客服:专员会在[数字]个工作日内联系您 follows it now. -1 when none.
 inline constexpr int kOpenAnswerMinChars = 6, kOpenAnswerMinCharsBeside = 3;

@@ -586,6 +586,26 @@ TEST(AnswerContext, AQuestionOfWhenBringsTheReplyThatTellsWhen) {
   EXPECT_EQ(decoding::open_answer(cn, 0, {0}), 1);
 }
 
+TEST(AnswerContext, ADoubtedFactBringsTheAgentsCorrection) {
+  // 不是三十天吗 has no question word and its answer no yes or no (te157 749): the reply corrects it.
+  auto d = make_dialogue({{Speaker::customer, {"月初买的，现在降价了，有没有保价服务?"}},
+                          {Speaker::agent, {"价保周期是[数字]天哦"}},
+                          {Speaker::customer, {"不是三十天吗?"}},
+                          {Speaker::agent, {"大家电是[数字]天"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::direct_answer(c, 2), -1);
+  EXPECT_EQ(decoding::open_answer(c, 2, {0, 1, 2}), 3);
+  // A yes/no question that names no fact in 不是 stays direct_answer's.
+  auto polar = make_dialogue({{Speaker::customer, {"三十天内可以退吗?"}}, {Speaker::agent, {"大家电是[数字]天"}}});
+  Prepared pp = prepare(polar, lexicon());
+  const decoding::Context cp(pp, testing::same_salience(pp), four);
+  EXPECT_EQ(decoding::open_answer(cp, 0, {0}), -1);
+}
+
 TEST(AnswerContext, AnOpenQuestionBringsTheAgentsReply) {
   // 用户:询问如何申请开通京东货到付款 ended a summary as if unanswered; a hold (稍等, 帮您查一下) or a
   // request for the order number is no answer.

@@ -90,7 +90,7 @@ TEST(Content, ShortChineseUnitsThatMeanSomethingStayContent) {
 TEST(Content, EnglishFillersAndCourtesies) {
   for (const char* s : {"ok", "Okay.", "Thanks!", "Thank you so much!", "@AppleSupport hi", "Yes",
                         "You're welcome!", "No problem.", "Got it, thanks!", "Oh no!", "Sent.", "Thanks for the info.",
-                        "😊", "https://t.co/abc"})
+                        "😊", "https://t.co/abc", "Our pleasure."})
     EXPECT_EQ(kind_of(s), UnitContent::filler) << s;
   for (const char* s : {"Is there anything else I can help with?", "Have a great day!",
                         "Thanks for reaching out.", "@181 Hi there, thanks for reaching out to us.",
