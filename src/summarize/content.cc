@@ -256,10 +256,9 @@ bool is_survey_request(const Prepared& p, std::size_t u) {
 }
 
 // zh: a customer's menu entry (content.h): 订单业务咨询, not 我有问题要咨询 or 两个都咨询.
-bool is_menu_entry(std::string_view text) {
-  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+bool is_menu_entry(std::u32string_view text) {
   std::u32string letters;
-  for (char32_t cp : cps)
+  for (char32_t cp : text)
     if (text::is_cjk(cp)) letters.push_back(cp);
   if (!letters.ends_with(U"咨询") || static_cast<int>(letters.size()) > kMenuEntryLetters) return false;
   return letters.find_first_of(U"我想要都不吗") == std::u32string::npos;
@@ -283,19 +282,12 @@ bool holds_words(std::u32string_view text) {
 
 // zh: the header the chat system sends when the customer opens it from an order (咨询订单号:[订单编号]商品ID:
 // 2194131526): its labels, placeholders, digits and marks, no word of the customer's.
-bool is_order_header(std::string_view text) {
-  std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
-  std::u32string t(cps.begin(), cps.end());
-  if (!t.starts_with(U"咨询订单号")) return false;
+bool is_order_header(std::u32string_view text) {
+  if (!text.starts_with(U"咨询订单号")) return false;
+  std::u32string t(text);
   for (std::u32string_view label : {U"咨询订单号", U"订单号", U"商品ID", U"商品编号", U"订单编号"})
     for (std::size_t at; (at = t.find(label)) != std::u32string::npos;) t.erase(at, label.size());
   return !holds_words(t);
-}
-
-// zh: details alone, no word: [订单编号], [数字], 5051641.
-bool is_details_only(std::string_view text) {
-  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
-  return !holds_words({cps.data(), cps.size()});
 }
 
 }  // namespace
@@ -313,12 +305,17 @@ const char* to_string(UnitContent kind) {
 }
 
 UnitContent classify_unit(const Prepared& p, std::size_t u) {
-  if (p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer &&
-      (is_menu_entry(p.units[u].text) || is_order_header(p.units[u].text)))
+  const bool zh = p.lang == Lang::zh;
+  // The unit's text decoded once for the Chinese tests below.
+  const std::vector<char32_t> cps = zh ? text::decode_utf8(p.units[u].text, text::Utf8Mode::lossy).cps
+                                       : std::vector<char32_t>{};
+  const std::u32string_view decoded(cps.data(), cps.size());
+  if (zh && p.units[u].speaker == text::Speaker::customer && (is_menu_entry(decoded) || is_order_header(decoded)))
     return UnitContent::menu;
   const std::vector<std::string> s = symbols_of(p.unit_tokens[u], p.lang == Lang::en);
   if (s.empty()) return UnitContent::filler;  // emoji, emoticons, punctuation or addressing only
-  if (p.lang == Lang::zh && is_details_only(p.units[u].text)) return UnitContent::details;
+  // zh: details alone, no word: [订单编号], [数字], 5051641.
+  if (zh && !holds_words(decoded)) return UnitContent::details;
   // A unit this long is never only formulas (the longest CSDS closing has 18 characters and particles).
   constexpr std::size_t kLongest = 40;
   if (s.size() <= kLongest) {
