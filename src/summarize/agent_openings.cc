@@ -47,6 +47,13 @@ bool holds_or_asks_details(std::string_view clause) {
          !holds(clause, {"错", "正确"});
 }
 
+// An invitation to come back, the close of a conversation: 有任何疑问可以随时与我们联系, 有什么需要随时咨询哦,
+// 后续有问题可以随时联系小妹 (随时 and a verb of getting in touch). 有新订单随时可以申请的 tells what the customer
+// may do and is none.
+bool invites_return(std::string_view clause) {
+  return clause.find("随时") != std::string_view::npos && holds(clause, {"联系", "咨询", "来问", "呼唤", "反馈", "找"});
+}
+
 bool starts_with_any(std::string_view text, std::initializer_list<std::string_view> words) {
   return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return text.starts_with(w); });
 }
@@ -64,7 +71,8 @@ bool is_pleasantry(std::string_view text, int letters) {
 
 bool is_opening_clause(std::string_view text, int letters) {
   if (letters > kOpeningClauseLetters) return false;
-  return is_pleasantry(text, letters) || asks_problem_or_offers_help(text) || holds_or_asks_details(text);
+  return is_pleasantry(text, letters) || asks_problem_or_offers_help(text) || holds_or_asks_details(text) ||
+         invites_return(text);
 }
 
 bool only_opens_conversation(const std::vector<text::Token>& tokens, const ClauseCover& cover) {

@@ -24,6 +24,8 @@ using ClauseCover = std::function<int(const std::vector<text::Token>&)>;
 //     您方便简单描述下您的问题吗, 请问您是咨询之前的问题;
 //   - a hold: 请您稍等, 小妹为您看下的恩, 正在为您积极查询哟 (为您/帮您/给您 or 你, perhaps an adverb, 查/看/核实, and at most
 //     kLookUpRest letters to the clause's end; not 为您看了这个是厂家进行安装的, 帮您取消您看乐意吗, 给您审核退款);
+//   - an invitation to come back, which closes rather than opens: 有任何疑问可以随时与我们联系, 有什么需要随时咨询哦
+//     (随时 and 联系, 咨询, 来问, 呼唤, 反馈 or 找; not 有新订单随时可以申请的);
 //   - a request for the order number or a contact: 您方便的提供一下您的订单号哦, 麻烦您提供一下电话、还有地址哦,
 //     unless it says the one given is wrong (您提供得订单号错了哦).
 // A hold or request that tells what the agent does meanwhile (这边反馈了请您稍等一下, 我帮您联系一下站点您稍等), refuses

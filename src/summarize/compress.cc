@@ -219,6 +219,13 @@ bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool custo
   return question_word_before(tokens, start, i) < i;
 }
 
+// A modal verb, which makes a yes/no question ask whether something can, must or will be done.
+bool is_modal(const std::string& word) {
+  for (std::string_view m : {"能", "会", "要", "可以", "需要", "能够", "应该", "必须", "得", "可"})
+    if (word == m) return true;
+  return false;
+}
+
 // A clause-final 把 after a word is the customer's typo for 吧 (数据线里面有把): a real 把 takes an object
 // after it. It is guarded as the 吧 is.
 bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
@@ -260,6 +267,14 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
   const std::size_t T = tokens.size();
   std::vector<char> guarded(T, 0);
   auto word_of = [&](std::size_t i) { return words.size() == T ? words[i] : static_cast<int>(i); };
+  auto word_text = [&](std::size_t i) {  // the text of token i's word (可以, not 以)
+    std::size_t b = i, e = i + 1;
+    while (b > 0 && word_of(b - 1) == word_of(i)) --b;
+    while (e < T && word_of(e) == word_of(i)) ++e;
+    std::string w;
+    for (std::size_t k = b; k < e; ++k) w += tokens[k].text;
+    return w;
+  };
   for (std::size_t i = 0; i < T; ++i) {
     const text::Token& t = tokens[i];
     const bool asking_ne = spells(t, "呢") && asks_with_ne(tokens, i, customer) && ends_clause(tokens, i);
@@ -281,6 +296,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (final_ma && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk) {
       guarded[i - 1] = 1;
       if (i > 1 && first_cp_in(tokens[i - 1], U"我你您他她") && tokens[i - 2].kind == text::TokenKind::cjk) guarded[i - 2] = 1;
+      // The modal before that word asks with it: "地址错了能改吗" must not become "改吗" (can it be
+      // changed, not will you change it), nor "需要退回去吗" become "退回去吗".
+      std::size_t w = i - 1;
+      while (w > 0 && word_of(w - 1) == word_of(i - 1)) --w;
+      if (w > 0 && is_modal(word_text(w - 1))) guarded[w - 1] = 1;  // its word through word_keep
     }
     if (asking_ne) {
       // The question word asks with the 呢 ("什么原因…呢" must not become "原因…呢"): it stays, and its

@@ -134,6 +134,28 @@ std::string role_label(text::Speaker speaker, Lang lang) {
   return customer ? "用户:" : "客服:";
 }
 
+namespace {
+
+// Whether the closing bracket at cps[at] closes nothing before it: a slip of the key beside Enter
+// (不要】, 你好】, 在吗?》: 18 CSDS val turns), which a summary drops.
+bool closes_nothing(const std::vector<char32_t>& cps, std::size_t at) {
+  // A bracket's pair (full- and half-width parentheses are one) and whether it closes.
+  static constexpr std::u32string_view kOpeners = U"【《（(「『", kClosers = U"】》）)」』";
+  auto pair_of = [](char32_t cp) -> std::size_t {
+    std::size_t k = kOpeners.find(cp);
+    if (k == std::u32string_view::npos) k = kClosers.find(cp);
+    return k == 3 ? 2 : k;  // ( and ) pair with （ and ）
+  };
+  if (kClosers.find(cps[at]) == std::u32string_view::npos) return false;
+  const std::size_t pair = pair_of(cps[at]);
+  int open = 0;
+  for (std::size_t i = 0; i < at; ++i)
+    if (pair_of(cps[i]) == pair) open += kOpeners.find(cps[i]) != std::u32string_view::npos ? 1 : -1;
+  return open <= 0;
+}
+
+}  // namespace
+
 std::string body(const std::string& text, Lang lang, bool question) {
   if (lang == Lang::en) {
     // A sentence that ends in a colon introduced something the data left out (a link: "Please
@@ -153,7 +175,8 @@ std::string body(const std::string& text, Lang lang, bool question) {
   auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
   std::size_t end = decoded.cps.size();
   while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || decoded.cps[end - 1] == U'：' ||
-                     decoded.cps[end - 1] == U':' || text::is_space(decoded.cps[end - 1])))
+                     decoded.cps[end - 1] == U':' || text::is_space(decoded.cps[end - 1]) ||
+                     closes_nothing(decoded.cps, end - 1)))
     --end;
   return text::encode_utf8(decoded.cps.data(), end) + (question ? "？" : "。");
 }

@@ -288,6 +288,19 @@ TEST(Compress, AFinalMaKeepsWhatItAsksAbout) {
   EXPECT_NE(customer.find("告诉你吗"), std::string::npos) << customer;
 }
 
+TEST(Compress, AYesNoQuestionKeepsItsModal) {
+  // "地址错了能改吗" had become 询问地址错了改吗: can it be changed, not will you change it.
+  auto d = make_dialogue({{Speaker::customer, {"地址错了能改吗"}}, {Speaker::customer, {"还需要退回去吗"}},
+                          {Speaker::customer, {"这个可以退吗"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 97);
+  std::vector<float> w(98, 0.0f);
+  w.back() = -10.0f;  // every unguarded token deleted
+  EXPECT_NE(compress_unit(p.units[0], units[0], w, 0.5f).find("能改吗"), std::string::npos);
+  EXPECT_NE(compress_unit(p.units[1], units[1], w, 0.5f).find("需要退回去吗"), std::string::npos);
+  EXPECT_NE(compress_unit(p.units[2], units[2], w, 0.5f).find("可以退吗"), std::string::npos);
+}
+
 TEST(Compress, APrepositionGoesWithItsPronoun) {
   // 为您配送 without 您 is 为配送, a cut: the preposition and its pronoun stay or go together, their mean
   // deciding (为 kept and 您 dropped: both stay; both dropped: 让站点配送); inside a longer word (因为) it

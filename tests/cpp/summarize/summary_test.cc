@@ -324,6 +324,16 @@ TEST(Summary, ASentenceEndingInAColonEndsInAStop) {
   EXPECT_EQ(render::body("It broke again!,", Lang::en, false), "It broke again!");
 }
 
+TEST(Summary, AClosingBracketThatClosesNothingIsDropped) {
+  // The key beside Enter, typed by mistake: 怎么还没返回啊】, 在吗?》.
+  EXPECT_EQ(render::body("怎么还没返回啊】", Lang::zh, true), "怎么还没返回啊？");
+  EXPECT_EQ(render::body("在吗?》", Lang::zh, true), "在吗？");
+  EXPECT_EQ(render::body("不要】。", Lang::zh, false), "不要。");
+  // A bracket that closes what it opened stays, full- and half-width parentheses alike.
+  EXPECT_EQ(render::body("请您准备签收(配送员:[姓名]）", Lang::zh, false), "请您准备签收(配送员:[姓名]）。");
+  EXPECT_EQ(render::body("看过《明朝那些事儿》", Lang::zh, false), "看过《明朝那些事儿》。");
+}
+
 TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
   auto d = make_dialogue({{Speaker::customer, {"我的快递三天没到。", "怎么回事？"}},
                           {Speaker::agent, {"包裹今天下午会送到。"}}});
