@@ -471,6 +471,86 @@ std::string continued_body(const std::string& body) {
   return reported::lowered_initial(body.substr(0, end)) + body.substr(end);
 }
 
+namespace {
+
+// en: whether a report opens by naming who speaks: "The customer has…", "The agent asks…", "They…".
+bool names_its_speaker(const std::string& body) {
+  return opens_with_any(body, {"the customer", "the agent", "they ", "they'", "their "});
+}
+
+// en: whether `word` is written with its capital inside a sentence somewhere in the dialogue (a name:
+// "…the closest to London Colney"), not only where a sentence starts.
+bool written_as_a_name(const Prepared& p, std::string_view word) {
+  for (const Unit& unit : p.units)
+    for (std::size_t at = unit.text.find(word, 1); at != std::string::npos; at = unit.text.find(word, at + 1)) {
+      const std::size_t end = at + word.size();
+      const bool whole = unit.text[at - 1] == ' ' && (end == unit.text.size() || !std::isalpha(static_cast<unsigned char>(unit.text[end])));
+      std::size_t before = at - 1;
+      while (before > 0 && unit.text[before] == ' ') --before;
+      const bool starts_sentence = std::string_view(".!?:").find(unit.text[before]) != std::string_view::npos ||
+                                   unit.text[before] == ' ';
+      if (whole && !starts_sentence && unit.text[before] != '@' && std::isalpha(static_cast<unsigned char>(unit.text[before])))
+        return true;
+    }
+  return false;
+}
+
+// en: whether `word` (lower case) stands somewhere in the dialogue as a word in lower case.
+bool written_in_lower_case(const Prepared& p, std::string_view word) {
+  for (const Unit& unit : p.units)
+    for (std::size_t at = unit.text.find(word); at != std::string::npos; at = unit.text.find(word, at + 1)) {
+      const std::size_t end = at + word.size();
+      // Not in a handle, a tag or an address (@amazon, #amazon, amazon.com).
+      const bool starts_word = at == 0 || (!std::isalpha(static_cast<unsigned char>(unit.text[at - 1])) &&
+                                           std::string_view("@#/.").find(unit.text[at - 1]) == std::string_view::npos);
+      if (starts_word && (end == unit.text.size() || unit.text[end] != '.' || end + 1 == unit.text.size() ||
+                          !std::isalpha(static_cast<unsigned char>(unit.text[end + 1]))) &&
+          (end == unit.text.size() || !std::isalpha(static_cast<unsigned char>(unit.text[end]))))
+        return true;
+    }
+  return false;
+}
+
+// en: words that open a sentence and are no names, in lower case.
+constexpr std::string_view kCommonOpeners[] = {
+    "the", "a", "an", "this", "that", "that's", "that’s", "these", "those", "it", "it's", "it’s", "its", "there",
+    "there's", "here", "what", "when", "where", "which", "who", "how", "why", "if", "as", "because", "since",
+    "yes", "no", "unfortunately", "sorry", "please", "all", "any", "some", "every", "each", "one", "both",
+    "only", "just", "still", "now", "once", "for", "to", "in", "on", "at", "with", "after", "before",
+    "should", "nothing", "everything", "something", "our", "your", "first", "okay", "ok"};
+
+// en: a body after a lead ("The agent says …"): without a connective that opened it (so, and, but,
+// well, also, then: "So they can't find songs…" -> "they can't find songs…"), its initial in lower
+// case when its first word is a common opener (kCommonOpeners) or, written in lower case elsewhere in
+// the dialogue, never stands as a name inside a sentence (written_as_a_name); "DM", "Amazon" and
+// "Norton Firewall" stay as written.
+std::string after_lead(const Prepared& p, std::string body) {
+  static constexpr std::string_view kConnectives[] = {"so", "and", "but", "well", "also", "then", "anyway"};
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    const std::size_t end = std::min(body.find_first_of(" ,"), body.size());
+    const std::string first = text::ascii_lower(body.substr(0, end));
+    for (std::string_view c : kConnectives)
+      if (first == c && end < body.size()) {
+        std::size_t next = end;
+        while (next < body.size() && (body[next] == ' ' || body[next] == ',')) ++next;
+        if (next == body.size()) break;
+        body.erase(0, next);
+        dropped = true;
+        break;
+      }
+  }
+  const std::size_t end = std::min(body.find(' '), body.size());
+  const std::string first = body.substr(0, end);
+  const std::string lower = text::ascii_lower(first);
+  const bool common = std::find(std::begin(kCommonOpeners), std::end(kCommonOpeners), lower) != std::end(kCommonOpeners);
+  if (!common && (written_as_a_name(p, first) || !written_in_lower_case(p, lower))) return body;
+  // "A member of…" -> "a member of…"; "DM" stays (lowered_initial).
+  return (first == "A" ? std::string("a") : reported::lowered_initial(first)) + body.substr(end);
+}
+
+}  // namespace
+
 void assemble(Summary& out, const Prepared& p) {
   static const std::string kStop = "。";
   out.summary.clear();
@@ -483,13 +563,18 @@ void assemble(Summary& out, const Prepared& p) {
   for (std::size_t i = 0; i < out.sentences.size(); ++i) {
     SummarySentence& s = out.sentences[i];
     const Unit& unit = p.units[static_cast<std::size_t>(s.unit)];
+    const bool after_labelled_run = i > 0 && under_label[i - 1] && same_speaker_run(p, out.sentences[i - 1], s);
+    // en: a report that names no speaker where no label of its own speaker stands before it reads as
+    // whoever spoke last ("Customer: do you sell this in your aylesbury store? The closest store that
+    // stocks it is the company's Apsley Mills store."): it says who speaks.
+    if (p.lang == Lang::en && s.reported && !after_labelled_run && !names_its_speaker(s.body))
+      s.body = (unit.speaker == text::Speaker::agent ? "The agent says " : "The customer says ") + after_lead(p, s.body);
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
-    const bool after_labelled_run = i > 0 && under_label[i - 1] && same_speaker_run(p, out.sentences[i - 1], s);
     if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;
     // A report that does not open by naming who speaks ("Deleting the app and telling all the
     // customer's friends…", not "The customer has…", "They…") reads as the words of whoever spoke last.
-    under_label[i] = !s.reported || (after_labelled_run && !opens_with_any(s.body, {"the customer", "the agent", "they ", "they'", "their "}));
+    under_label[i] = !s.reported || (after_labelled_run && !names_its_speaker(s.body));
     if (p.lang == Lang::zh) {
       // "用户:A。" + B -> "用户:A，B。"; after a question mark the next sentence follows it: "用户:A？B。"
       const bool stop_ends = out.summary.size() >= kStop.size() &&

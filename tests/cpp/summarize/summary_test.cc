@@ -425,6 +425,31 @@ TEST(Summary, AReportThatDoesNotNameItsSpeakerStaysUnderTheLabelBeforeIt) {
             "Customer: do not book with this company. The customer is deleting the app. Customer: Horrible!");
 }
 
+TEST(Summary, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
+  // TweetSumm valid showed "Customer: do you sell this in your aylesbury store? The closest store that
+  // stocks it is the company's Apsley Mills store." — the agent's answer read as the customer's.
+  auto d = make_dialogue({{Speaker::customer, {"do you sell this in your aylesbury store?"}},
+                          {Speaker::agent, {"Our closest store that stocks it is Apsley Mills.", "So we can order it in."}},
+                          {Speaker::customer, {"So I can't get it at Apsley Mills today?"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  s.unit_text = {"do you sell this in your aylesbury store?", "The company's closest store that stocks it is Apsley Mills.",
+                 "So the company can order it in.", "So they can't get it at Apsley Mills today?"};
+  s.unit_reported = {0, 1, 1, 1};
+  DecodeOptions o;
+  o.max_sentences = 4;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  // The connective that opened a report goes after the lead; a name keeps its capital, a common word
+  // loses it; a report that follows its speaker's own report names them again.
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: do you sell this in your aylesbury store? The agent says the company's closest store that stocks "
+            "it is Apsley Mills. The agent says the company can order it in. The customer says they can't get it at "
+            "Apsley Mills today?");
+}
+
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
                           {Speaker::agent, {"有货的呢？"}},
