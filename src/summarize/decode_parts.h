@@ -2,7 +2,8 @@
 // the greedy MMR selection under the budget (decode_select.cc; what a unit needs beside it, answers,
 // continuations and fragments, decode_answers.cc; the answers a selected question brings,
 // decode_direct_answers.cc; the customer's repeats, decode_repeats.cc; the dialogue's outcome,
-// decode_outcome.cc; the customer's issue, decode_issue.cc), the expected-F1 stop
+// decode_outcome.cc; the customer's issue, decode_issue.cc; the reply to the customer's last words,
+// decode_last_reply.cc), the expected-F1 stop
 // (expected_f1_prefix, summary.h) and the emotion constraint (decode_emotion.cc). Rendering is
 // render.h's.
 #pragma once
@@ -297,6 +298,20 @@ bool reports_an_action(std::u32string_view text);
 // budget the user set (options.max_chars without one of the scorer's) too; a model's learned budget
 // it may pass, as answers do. With skip_fillers only.
 void add_outcome(const Context& c, ConstrainedSelection& s);
+
+// zh: the agent's reply to the customer's last shown words, when the summary ends on them: within the
+// next kLastReplyReach units, before the customer says anything selectable again, the first agent unit
+// that is selectable, asks nothing, holds at least kLastReplyMinLetters letters as written, and neither
+// answers nothing (answers_nothing: 稍等, 请提供订单号), closes (还有其他…, 祝您…, 评价) nor only apologizes
+// (抱歉, 见谅, 给您带来不便); -1 when none, or when it says again what a shown agent unit says
+// (says_again). 用户:主要是怕接不到电话。 ended a summary whose agent had replied 如果您忙时没有接到电话，您可以联系
+// 快递师傅改天给您配送.
+inline constexpr std::size_t kLastReplyReach = 4;
+inline constexpr int kLastReplyMinLetters = 5;
+int last_reply(const Context& c, const std::vector<int>& units);
+// Adds the last reply (last_reply) to `s.units` below add_outcome's sentence cap, a character budget
+// the user set holding. With skip_fillers only.
+void add_last_reply(const Context& c, ConstrainedSelection& s);
 
 // The customer's issue, when the summary opens on the agent's words: the most salient customer unit
 // before the first shown unit that is selectable, answers nothing and goes on with nothing

@@ -511,6 +511,26 @@ bool written_in_lower_case(const Prepared& p, std::string_view word) {
   return false;
 }
 
+// en: whether a report says its speaker does something: "the agent" in an agent's unit (the customer in
+// a customer's) before an auxiliary or a verb of saying ("Unfortunately the agent has now received
+// reports…", "The most the agent could offer is…"). "The agent says" before it would name them twice.
+bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
+  static constexpr std::string_view kActs[] = {
+      "has", "had", "have", "is", "was", "will", "would", "could", "can", "can't", "cannot", "should", "may",
+      "might", "must", "does", "did", "doesn't", "didn't", "won't", "wouldn't", "isn't", "wasn't", "needs",
+      "wants", "asks", "recommends", "suggests", "understands", "apologizes", "apologises", "thinks", "hopes",
+      "sees", "checked", "just", "also", "still", "only", "never", "really"};
+  const std::string self = speaker == text::Speaker::agent ? "the agent " : "the customer ";
+  const std::string lower = text::ascii_lower(body);
+  for (std::size_t at = lower.find(self); at != std::string::npos; at = lower.find(self, at + 1)) {
+    const std::size_t from = at + self.size();
+    const std::string next = lower.substr(from, std::min(lower.find(' ', from), lower.size()) - from);
+    for (std::string_view w : kActs)
+      if (next == w) return true;
+  }
+  return false;
+}
+
 // en: words that open a sentence and are no names, in lower case.
 constexpr std::string_view kCommonOpeners[] = {
     "the", "a", "an", "this", "that", "that's", "that’s", "these", "those", "it", "it's", "it’s", "its", "there",
@@ -567,7 +587,8 @@ void assemble(Summary& out, const Prepared& p) {
     // en: a report that names no speaker where no label of its own speaker stands before it reads as
     // whoever spoke last ("Customer: do you sell this in your aylesbury store? The closest store that
     // stocks it is the company's Apsley Mills store."): it says who speaks.
-    if (p.lang == Lang::en && s.reported && !after_labelled_run && !names_its_speaker(s.body))
+    if (p.lang == Lang::en && s.reported && !after_labelled_run && !names_its_speaker(s.body) &&
+        !speaker_acts_in(s.body, unit.speaker))
       s.body = (unit.speaker == text::Speaker::agent ? "The agent says " : "The customer says ") + after_lead(p, s.body);
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);

@@ -1,0 +1,63 @@
+// The agent's reply to the customer's last shown words (decode_parts.h, last_reply): a summary that ends
+// on the customer (用户:主要是怕接不到电话。) leaves the reader to guess whether the agent answered.
+#include <algorithm>
+
+#include "decode_parts.h"
+#include "kessel/text/utf8.h"
+
+namespace kessel::summarize::decoding {
+
+namespace {
+
+// An agent's words that close the conversation, thank, wish, reassure or only apologize: no reply to
+// what the customer said (CSDS val showed 幸福快乐，前程锦绣, 太客气，是应该做的, 原谅疏忽之处 in that place).
+bool closes_or_apologizes(std::u32string_view text) {
+  return holds_any(text, {U"还有其他", U"其他问题", U"祝您", U"感谢", U"谢谢", U"支持", U"评价", U"满意", U"再见",
+                          U"客气", U"应该做", U"应该的", U"幸福", U"快乐", U"愉快", U"前程", U"谅解", U"见谅", U"原谅",
+                          U"理解", U"疏忽", U"抱歉", U"不好意思", U"对不起", U"不便", U"赔个不是", U"努力完善", U"改进",
+                          U"不要担心", U"别担心", U"别急", U"慢慢来", U"一直在", U"不打扰"});
+}
+
+// A form's field (申请时间:[日期][时间]): a label and a colon before a placeholder tells a reader nothing.
+bool is_form_field(std::u32string_view text) {
+  const std::size_t colon = std::min(text.find(U':'), text.find(U'\uFF1A'));
+  return colon != std::u32string_view::npos && text.find(U'[', colon) != std::u32string_view::npos;
+}
+
+}  // namespace
+
+int last_reply(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || units.empty()) return -1;
+  const auto last = static_cast<std::size_t>(*std::max_element(units.begin(), units.end()));
+  if (p.units[last].speaker != text::Speaker::customer) return -1;
+  for (std::size_t v = last + 1; v < p.units.size() && v <= last + kLastReplyReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      if (c.selectable[v]) return -1;  // the customer said more first: the reply is to that
+      continue;
+    }
+    if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) continue;
+    const std::u32string_view text = source_of(c, v);
+    if (answers_nothing(text) || closes_or_apologizes(text) || is_form_field(text)) continue;
+    return says_again(c, units, static_cast<int>(v)) ? -1 : static_cast<int>(v);
+  }
+  return -1;
+}
+
+void add_last_reply(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = last_reply(c, s.units);
+  if (v < 0) return;
+  // The sentence budget as add_outcome reads it: below the cap (a model's cap plus one) only; making room
+  // would cost what the ranking chose.
+  const int cap = c.options.max_sentences + (c.options.f1_stop_chars > 0.0f ? 1 : 0);
+  if (static_cast<int>(s.units.size()) >= cap) return;
+  if (c.scores.max_chars <= 0 && c.options.max_chars > 0) {
+    int chars = c.unit_chars[static_cast<std::size_t>(v)];
+    for (int u : s.units) chars += c.unit_chars[static_cast<std::size_t>(u)];
+    if (chars > c.options.max_chars) return;
+  }
+  s.units.push_back(v);
+}
+
+}  // namespace kessel::summarize::decoding

@@ -1,0 +1,82 @@
+// The agent's reply to the customer's last shown words (decode_parts.h, last_reply): a summary that ends
+// on the customer shows what the agent answered, when the sentence budget has room.
+#include <gtest/gtest.h>
+
+#include "kessel/summarize/summary.h"
+#include "summarize/decode_parts.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+using testing::make_dialogue;
+const text::Lexicon& lexicon() { return testing::default_lexicon(); }
+
+decoding::ConstrainedSelection selection_of(std::vector<int> units) {
+  decoding::ConstrainedSelection s;
+  s.units = std::move(units);
+  return s;
+}
+
+TEST(LastReply, ASummaryEndingOnTheCustomerGainsTheAgentsReply) {
+  // CSDS te157: 用户:主要是怕接不到电话。 ended the summary; the agent's reply came after a short 没关系的.
+  auto d = make_dialogue({{Speaker::customer, {"地址只写了一个小区，没有写单元和房间号"}},
+                          {Speaker::agent, {"快递师傅联系您时你可以告诉他详细的地址"}},
+                          {Speaker::customer, {"主要是怕接不到电话"}},
+                          {Speaker::agent, {"没关系的", "如果您忙时没有接到电话，您可以联系快递师傅改天给您配送"}},
+                          {Speaker::agent, {"请问还有其他还可以帮到您的吗?"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::last_reply(c, {0, 1, 2}), 4);
+  auto ends_on_customer = selection_of({0, 1, 2});
+  decoding::add_last_reply(c, ends_on_customer);
+  EXPECT_EQ(ends_on_customer.units, (std::vector<int>{0, 1, 2, 4}));
+  // A summary that ends on the agent, or one at its sentence cap, gains nothing.
+  EXPECT_EQ(decoding::last_reply(c, {0, 1}), -1);
+  auto at_cap = selection_of({0, 1, 2});
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context full(p, s, three);
+  decoding::add_last_reply(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1, 2}));
+}
+
+TEST(LastReply, ClosingsThanksApologiesAndHoldsAreNoReply) {
+  for (const char* closing : {"感谢您对京东的支持，祝您生活愉快", "给您带来不便，还请您见谅", "祝您幸福快乐，前程锦绣",
+                              "您太客气了，这是我应该做的", "还请您稍等，马上为您查询", "申请时间:[日期][时间]"}) {
+    auto d = make_dialogue({{Speaker::customer, {"我的快递三天了还没到"}}, {Speaker::agent, {closing}}});
+    Prepared p = prepare(d, lexicon());
+    const UnitScores s = testing::same_salience(p);
+    const DecodeOptions four = testing::sentence_budget(4);
+    const decoding::Context c(p, s, four);
+    EXPECT_EQ(decoding::last_reply(c, {0}), -1) << closing;
+  }
+}
+
+TEST(LastReply, TheCustomerSayingMoreFirstLeavesTheReplyToThat) {
+  auto d = make_dialogue({{Speaker::customer, {"我的快递三天了还没到"}},
+                          {Speaker::customer, {"明天能到上海的仓库吗"}},
+                          {Speaker::agent, {"预计明天下午可以送到上海仓库"}}});
+  Prepared p = prepare(d, lexicon());
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::last_reply(c, {0}), -1);
+  EXPECT_EQ(decoding::last_reply(c, {0, 1}), 2);
+}
+
+TEST(LastReply, EnglishSummariesAreLeftAsTheyAre) {
+  auto d = make_dialogue({{Speaker::customer, {"My parcel has not arrived after three days."}},
+                          {Speaker::agent, {"It will be delivered tomorrow before noon."}}});
+  Prepared p = prepare(d, lexicon());
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::last_reply(c, {0}), -1);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
