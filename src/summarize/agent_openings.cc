@@ -54,6 +54,9 @@ bool invites_return(std::string_view clause) {
   return clause.find("随时") != std::string_view::npos && holds(clause, {"联系", "咨询", "来问", "呼唤", "反馈", "找"});
 }
 
+// A wish: 祝您生活愉快, 祝亲身体健康, 妹子祝福您幸福快乐 (not 自助祝福中, a menu's name).
+bool is_wish(std::string_view clause) { return holds(clause, {"祝您", "祝你", "祝亲", "祝福您", "祝福你", "祝宝宝"}); }
+
 bool starts_with_any(std::string_view text, std::initializer_list<std::string_view> words) {
   return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return text.starts_with(w); });
 }
@@ -63,7 +66,8 @@ bool starts_with_any(std::string_view text, std::initializer_list<std::string_vi
 bool is_pleasantry(std::string_view text, int letters) {
   if (letters > kOpeningClauseLetters) return false;
   if (holds(text, {"为您服务", "很高兴", "缘分", "欢迎", "很热情", "又见到您", "荣幸", "为了能为您", "为了更好",
-                   "为了更快", "久等", "我是您的", "分内之事", "尽力为您", "为您解答"}))
+                   "为了更快", "久等", "我是您的", "分内之事", "尽力为您", "为您解答"}) ||
+      is_wish(text))
     return true;
   if (letters <= kPresentLetters && holds(text, {"在的哦", "在的哟", "在的呢", "在的呀"})) return true;
   return letters <= kAddressLetters && starts_with_any(text, {"客官", "掌柜", "尊敬的", "亲爱的", "亲爱滴", "亲爱哒", "嗨"});
@@ -82,6 +86,7 @@ bool only_opens_conversation(const std::vector<text::Token>& tokens, const Claus
   bool says_a_fact = false;  // a number or a placeholder but a name
   bool other_fact = false;   // one but [数字], which a pleasantry may hold (the agent's number)
   bool opening = false;
+  bool wishing = false;  // a clause before this one wishes
   auto close_clause = [&]() {
     if (clause.empty()) return true;
     const int covered = cover(clause);
@@ -90,7 +95,9 @@ bool only_opens_conversation(const std::vector<text::Token>& tokens, const Claus
                                      : is_opening_clause(text, letters);
     // Glue alone is part of an opening only as its tag question (您看可以吗, 好吗); 能到的 answers.
     const bool tag_question = covered == 3 && letters <= kTagQuestionLetters && (text.ends_with("吗") || text.ends_with("么"));
-    const bool ok = opens || ((covered == 1 || covered == 2 || tag_question) && !says_a_fact);
+    // The clauses after a wish go on wishing (祝您合家幸福，心情美美哒，钱包鼓鼓哒).
+    const bool ok = opens || ((covered == 1 || covered == 2 || tag_question || wishing) && !says_a_fact);
+    wishing = wishing || is_wish(text);
     opening = opening || covered == 2 || opens;
     clause.clear();
     text.clear();

@@ -17,7 +17,8 @@ using ClauseCover = std::function<int(const std::vector<text::Token>&)>;
 
 // Whether clause `text` (its marks aside) of `letters` code points opens a conversation: at most
 // kOpeningClauseLetters long, and
-//   - a pleasantry: 很高兴为您服务, 一定是缘分让我们相遇, 小丸子很热情的哦, 让您久等了, 我是您的京东物流小红人; the agent
+//   - a pleasantry: 很高兴为您服务, 一定是缘分让我们相遇, 小丸子很热情的哦, 让您久等了, 我是您的京东物流小红人, a wish
+//     (祝您家大卖订单接到手软, 祝亲身体健康; not 自助祝福中, a menu's name); the agent
 //     present, in at most kPresentLetters letters (小妹在的哦); an address of at most kAddressLetters letters that
 //     opens the clause (客官您好, 掌柜大人, 亲爱的客户; not 已拆分亲爱的);
 //   - an offer of help or a request to state the problem: 请问有什么可以帮到您的吗, 您是遇到什么问题了呢,
