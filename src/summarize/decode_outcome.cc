@@ -120,6 +120,14 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = outcome_unit(c);
   if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end() || says_again(c, s.units, v)) return;
+  // An outcome that opens with a no to a question the summary does not show (不需要了呢，专员[数字]个工作日内跟您
+  // 联系的 after 还需要别的吗) would read as a refusal of whatever is shown before it. A yes reads as the
+  // confirmation it is (是的已帮操作退款了, 可以的现在帮提交).
+  const int answered = c.answers[static_cast<std::size_t>(v)];
+  const std::u32string_view opening = source_of(c, static_cast<std::size_t>(v));
+  if (answered >= 0 && std::find(s.units.begin(), s.units.end(), answered) == s.units.end() && !opening.empty() &&
+      is_negation(opening.front()))
+    return;
   // A shown agent unit that reports an action may tell it already (adds_nothing_to); a suggestion
   // (建议联系取件员可以吗) does not tell that the agent will do it (可以帮联系一下的).
   const std::u32string_view outcome = source_of(c, static_cast<std::size_t>(v));

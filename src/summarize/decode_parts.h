@@ -296,7 +296,9 @@ bool reports_an_action(std::u32string_view text);
 // Adds the outcome (outcome_unit) to `s.units` when it is not shown, says nothing a shown agent unit
 // says (says_again) and the sentence budget has room (no unit makes room for it), and a character
 // budget the user set (options.max_chars without one of the scorer's) too; a model's learned budget
-// it may pass, as answers do. With skip_fillers only.
+// it may pass, as answers do. An outcome that opens with a no (不, 没, 无, 别, 未) to a question the summary
+// does not show (Context::answers: 不需要了呢，专员…联系 after 还需要别的吗) stays out: it would read as a refusal
+// of what is shown before it. With skip_fillers only.
 void add_outcome(const Context& c, ConstrainedSelection& s);
 
 // zh: the agent's reply to the customer's last shown words, when the summary ends on them: within the

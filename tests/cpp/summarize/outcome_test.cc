@@ -82,6 +82,32 @@ TEST(Outcome, TheLastActionOfTheAgentIsShownWhenThereIsRoom) {
   EXPECT_EQ(budgeted.units, (std::vector<int>{0, 2}));
 }
 
+TEST(Outcome, AnOutcomeThatSaysNoToAnUnshownQuestionStaysOut) {
+  // CSDS te157 700: 客服:不需要，专员…联系 ended a summary whose customer had asked 还需要别的吗, which it did not
+  // show: it read as a refusal of the request shown before it.
+  auto d = make_dialogue({{Speaker::customer, {"你好，如何申请开通京东货到付款"}},
+                          {Speaker::agent, {"请提供一下商家ID和联系人"}},
+                          {Speaker::customer, {"联系人:[姓名]联系电话:[电话]"}},
+                          {Speaker::customer, {"还需要别的吗"}},
+                          {Speaker::agent, {"不需要了呢，专员[数字]个工作日内跟您联系的"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  ASSERT_EQ(decoding::outcome_unit(c), 4);
+  ASSERT_EQ(c.answers[4], 3);
+  decoding::ConstrainedSelection without_question;
+  without_question.units = {0, 2};
+  decoding::add_outcome(c, without_question);
+  EXPECT_EQ(without_question.units, (std::vector<int>{0, 2}));
+  // With its question shown it is the outcome.
+  decoding::ConstrainedSelection with_question;
+  with_question.units = {0, 3};
+  decoding::add_outcome(c, with_question);
+  EXPECT_EQ(with_question.units, (std::vector<int>{0, 3, 4}));
+}
+
 TEST(Outcome, APolicyOrAHoldIsNoOutcome) {
   auto d = make_dialogue({{Speaker::customer, {"东西坏了能退吗"}},
                           {Speaker::agent, {"如果商品有质量问题会为您退款的"}},
