@@ -137,6 +137,17 @@ bool customer_question(const Context& c, std::size_t u) {
 
 }  // namespace
 
+int added_unit_cap(const Context& c) {
+  return c.options.max_sentences + (c.options.f1_stop_chars > 0.0f ? 1 : 0);
+}
+
+bool fits_user_chars(const Context& c, const std::vector<int>& units, int v) {
+  if (c.scores.max_chars > 0 || c.options.max_chars <= 0) return true;
+  int chars = c.unit_chars[static_cast<std::size_t>(v)];
+  for (int u : units) chars += c.unit_chars[static_cast<std::size_t>(u)];
+  return chars <= c.options.max_chars;
+}
+
 void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) {
   std::vector<int>& units = s.units;
   if (static_cast<int>(units.size()) >= c.options.max_sentences) {

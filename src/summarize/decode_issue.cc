@@ -75,17 +75,10 @@ void add_issue(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = issue_unit(c, s.units);
   if (v < 0) return;
-  // A character budget the user set holds (options.max_chars with no budget of the scorer's).
-  if (c.scores.max_chars <= 0 && c.options.max_chars > 0) {
-    int chars = c.unit_chars[static_cast<std::size_t>(v)];
-    for (int u : s.units) chars += c.unit_chars[static_cast<std::size_t>(u)];
-    if (chars > c.options.max_chars) return;
-  }
-  // The sentence budget as add_outcome reads it: a model's expected-F1 stop sets the length, and its
-  // cap may be passed by one. At the cap (always, for a number of sentences the user asked for) the
-  // issue takes the place of the least salient unit no other needs (add_within_budget, Chinese only).
-  const int cap = c.options.max_sentences + (c.options.f1_stop_chars > 0.0f ? 1 : 0);
-  if (static_cast<int>(s.units.size()) < cap) s.units.push_back(v);
+  if (!fits_user_chars(c, s.units, v)) return;
+  // At the cap (added_unit_cap) the issue takes the place of the least salient unit no other needs
+  // (add_within_budget, Chinese only).
+  if (static_cast<int>(s.units.size()) < added_unit_cap(c)) s.units.push_back(v);
   else add_within_budget(c, s, v, v);
 }
 

@@ -47,17 +47,9 @@ int last_reply(const Context& c, const std::vector<int>& units) {
 void add_last_reply(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = last_reply(c, s.units);
-  if (v < 0) return;
-  // The sentence budget as add_outcome reads it: below the cap (a model's cap plus one) only; making room
-  // would cost what the ranking chose.
-  const int cap = c.options.max_sentences + (c.options.f1_stop_chars > 0.0f ? 1 : 0);
-  if (static_cast<int>(s.units.size()) >= cap) return;
-  if (c.scores.max_chars <= 0 && c.options.max_chars > 0) {
-    int chars = c.unit_chars[static_cast<std::size_t>(v)];
-    for (int u : s.units) chars += c.unit_chars[static_cast<std::size_t>(u)];
-    if (chars > c.options.max_chars) return;
-  }
-  s.units.push_back(v);
+  // Below the cap only, as for the outcome: making room would cost what the ranking chose.
+  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
+    s.units.push_back(v);
 }
 
 }  // namespace kessel::summarize::decoding

@@ -138,19 +138,8 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
       return;
   }
   // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
-  // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val. A model's expected-F1
-  // stop sets the length itself, and its sentence cap is a bound the outcome may pass by one; a number
-  // of sentences the user asked for (which turns the stop off) holds.
-  const int cap = c.options.max_sentences + (c.options.f1_stop_chars > 0.0f ? 1 : 0);
-  if (static_cast<int>(s.units.size()) >= cap) return;
-  // A length the user set (DecodeOptions::max_chars, with no budget of the scorer's: --max-chars) holds;
-  // a model's learned budget is what its ranking fills, and the outcome goes beyond it as answers do.
-  if (c.scores.max_chars <= 0 && c.options.max_chars > 0) {
-    int chars = c.unit_chars[static_cast<std::size_t>(v)];
-    for (int u : s.units) chars += c.unit_chars[static_cast<std::size_t>(u)];
-    if (chars > c.options.max_chars) return;
-  }
-  s.units.push_back(v);
+  // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val.
+  if (static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v)) s.units.push_back(v);
 }
 
 }  // namespace kessel::summarize::decoding

@@ -260,6 +260,16 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
 
+// The sentence cap of the parts that add a unit after the selection (add_outcome, add_issue,
+// add_last_reply): options.max_sentences, plus one with a model's expected-F1 stop (the stop sets the
+// length itself, and its cap is a bound an added unit may pass by one; a number of sentences the user
+// asked for, which turns the stop off, holds).
+int added_unit_cap(const Context& c);
+// Whether unit v fits beside `units` in a length the user set (DecodeOptions::max_chars with no budget of
+// the scorer's: --max-chars); true when there is none. A model's learned budget is what its ranking fills,
+// and an added unit goes beyond it as answers do.
+bool fits_user_chars(const Context& c, const std::vector<int>& units, int v);
+
 // Adds unit v, which goes with unit q (its answer, the question it answers, or the issue itself when
 // q is v), to `s.units` within the sentence budget (options.max_sentences): when the budget is full,
 // the least salient unit that is neither q nor a customer question (another question of the
