@@ -511,8 +511,8 @@ bool written_in_lower_case(const Prepared& p, std::string_view word) {
   return false;
 }
 
-// en: whether a report says its speaker does something: "the agent" in an agent's unit (the customer in
-// a customer's) before an auxiliary or a verb of saying ("Unfortunately the agent has now received
+// en: whether a report's first sentence says its speaker does something: "the agent" in an agent's unit
+// (the customer in a customer's) before an auxiliary or a verb of saying ("Unfortunately the agent has now received
 // reports…", "The most the agent could offer is…"). "The agent says" before it would name them twice.
 bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
   static constexpr std::string_view kActs[] = {
@@ -521,7 +521,9 @@ bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
       "wants", "asks", "recommends", "suggests", "understands", "apologizes", "apologises", "thinks", "hopes",
       "sees", "checked", "just", "also", "still", "only", "never", "really"};
   const std::string self = speaker == text::Speaker::agent ? "the agent " : "the customer ";
-  const std::string lower = text::ascii_lower(body);
+  // In the report's first sentence: "Then please refer to them….The agent will only advice…" opens with
+  // the agent's words as if they were the customer's.
+  const std::string lower = text::ascii_lower(body.substr(0, std::min(body.find_first_of(".!?"), body.size())));
   for (std::size_t at = lower.find(self); at != std::string::npos; at = lower.find(self, at + 1)) {
     const std::size_t from = at + self.size();
     const std::string next = lower.substr(from, std::min(lower.find(' ', from), lower.size()) - from);
