@@ -12,10 +12,10 @@ namespace {
 // An agent's words that close the conversation, thank, wish, reassure or only apologize: no reply to
 // what the customer said (CSDS val showed 幸福快乐，前程锦绣, 太客气，是应该做的, 原谅疏忽之处 in that place).
 bool closes_or_apologizes(std::u32string_view text) {
-  return holds_any(text, {U"还有其他", U"其他问题", U"祝您", U"感谢", U"谢谢", U"支持", U"评价", U"满意", U"再见",
-                          U"客气", U"应该做", U"应该的", U"幸福", U"快乐", U"愉快", U"前程", U"谅解", U"见谅", U"原谅",
-                          U"理解", U"疏忽", U"抱歉", U"不好意思", U"对不起", U"不便", U"赔个不是", U"努力完善", U"改进",
-                          U"不要担心", U"别担心", U"别急", U"慢慢来", U"一直在", U"不打扰"});
+  return closes_conversation(text) ||
+         holds_any(text, {U"谢谢", U"支持", U"客气", U"应该做", U"应该的", U"幸福", U"快乐", U"愉快", U"前程", U"谅解",
+                          U"见谅", U"原谅", U"理解", U"疏忽", U"抱歉", U"不好意思", U"对不起", U"不便", U"赔个不是",
+                          U"努力完善", U"改进", U"不要担心", U"别担心", U"别急", U"慢慢来", U"一直在", U"不打扰"});
 }
 
 // A form's field (申请时间:[日期][时间]): a label and a colon before a placeholder tells a reader nothing.

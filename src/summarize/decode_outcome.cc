@@ -79,11 +79,14 @@ bool adds_nothing_to(std::u32string_view shown, std::u32string_view outcome) {
 
 // A supposition states a policy (如果没有问题会退款), not what was done; a closing formula asks for nothing.
 bool supposes_or_closes(std::u32string_view text) {
-  return holds_any(text, {U"如果", U"要是", U"的话", U"若", U"还有其他", U"其他问题", U"祝您", U"感谢", U"评价",
-                          U"满意", U"再见"});
+  return holds_any(text, {U"如果", U"要是", U"的话", U"若"}) || closes_conversation(text);
 }
 
 }  // namespace
+
+bool closes_conversation(std::u32string_view text) {
+  return holds_any(text, {U"还有其他", U"其他问题", U"祝您", U"感谢", U"评价", U"满意", U"再见"});
+}
 
 bool reports_an_action(std::u32string_view text) {
   // 专员 (a specialist) takes the case over: 专员会联系您, 升级到专员处理; not 我不是专员 or 专员不在.

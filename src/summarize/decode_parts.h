@@ -303,6 +303,9 @@ int outcome_unit(const Context& c);
 // the customer's step (我看您已经申请了).
 inline constexpr int kActionReach = 8;
 bool reports_an_action(std::u32string_view text);
+// zh: whether an agent's text holds a closing formula (还有其他…, 其他问题, 祝您, 感谢, 评价, 满意, 再见): it asks for
+// nothing and does nothing; neither an outcome nor a reply (outcome_unit, last_reply).
+bool closes_conversation(std::u32string_view text);
 // Adds the outcome (outcome_unit) to `s.units` when it is not shown, says nothing a shown agent unit
 // says (says_again) and the sentence budget has room (no unit makes room for it), and a character
 // budget the user set (options.max_chars without one of the scorer's) too; a model's learned budget

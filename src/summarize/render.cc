@@ -485,12 +485,11 @@ bool written_as_a_name(const Prepared& p, std::string_view word) {
     for (std::size_t at = unit.text.find(word, 1); at != std::string::npos; at = unit.text.find(word, at + 1)) {
       const std::size_t end = at + word.size();
       const bool whole = unit.text[at - 1] == ' ' && (end == unit.text.size() || !std::isalpha(static_cast<unsigned char>(unit.text[end])));
+      // Inside a sentence: a letter before the spaces (after a mark, an @handle's digits or nothing, a
+      // sentence may start).
       std::size_t before = at - 1;
       while (before > 0 && unit.text[before] == ' ') --before;
-      const bool starts_sentence = std::string_view(".!?:").find(unit.text[before]) != std::string_view::npos ||
-                                   unit.text[before] == ' ';
-      if (whole && !starts_sentence && unit.text[before] != '@' && std::isalpha(static_cast<unsigned char>(unit.text[before])))
-        return true;
+      if (whole && std::isalpha(static_cast<unsigned char>(unit.text[before]))) return true;
     }
   return false;
 }
@@ -531,6 +530,20 @@ bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
       if (next == w) return true;
   }
   return false;
+}
+
+// en: whether a report must say who says it ("The agent says …"):
+//   - its subject is the other party, which reads as that party's own claim: the agent's "You should not
+//     need to sign in" reported as "The customer should not need to sign in…" (a speaker label before
+//     a third-person sentence would mix the two voices);
+//   - or it names no speaker at its opening and no label of its own speaker stands before it, so that it
+//     reads as whoever spoke last ("Customer: do you sell this in your aylesbury store? The closest store
+//     that stocks it is the company's Apsley Mills store."), unless its first sentence says its speaker
+//     acts (speaker_acts_in).
+bool needs_its_speaker(const SummarySentence& s, text::Speaker speaker, bool after_labelled_run) {
+  const bool by_agent = speaker == text::Speaker::agent;
+  if (opens_with_any(s.body, {by_agent ? "the customer " : "the company "})) return true;
+  return !after_labelled_run && !names_its_speaker(s.body) && !speaker_acts_in(s.body, speaker);
 }
 
 // en: words that open a sentence and are no names, in lower case.
@@ -586,11 +599,7 @@ void assemble(Summary& out, const Prepared& p) {
     SummarySentence& s = out.sentences[i];
     const Unit& unit = p.units[static_cast<std::size_t>(s.unit)];
     const bool after_labelled_run = i > 0 && under_label[i - 1] && same_speaker_run(p, out.sentences[i - 1], s);
-    // en: a report that names no speaker where no label of its own speaker stands before it reads as
-    // whoever spoke last ("Customer: do you sell this in your aylesbury store? The closest store that
-    // stocks it is the company's Apsley Mills store."): it says who speaks.
-    if (p.lang == Lang::en && s.reported && !after_labelled_run && !names_its_speaker(s.body) &&
-        !speaker_acts_in(s.body, unit.speaker))
+    if (p.lang == Lang::en && s.reported && needs_its_speaker(s, unit.speaker, after_labelled_run))
       s.body = (unit.speaker == text::Speaker::agent ? "The agent says " : "The customer says ") + after_lead(p, s.body);
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);

@@ -21,12 +21,6 @@ bool parse_emotion_span(const std::string& span) {
 
 namespace {
 
-// "The customer can…" -> "the customer can…", to follow "the agent says".
-std::string lower_first(std::string body) {
-  if (!body.empty() && body[0] >= 'A' && body[0] <= 'Z') body[0] = static_cast<char>(body[0] - 'A' + 'a');
-  return body;
-}
-
 void check_inputs(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
   const std::size_t U = p.units.size();
   KESSEL_CHECK_ARG(scores.salience.size() == U, "decode: salience has ", scores.salience.size(),
@@ -126,13 +120,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // over the phone seems like a huge pain" keeps the customer's label, or it would read as the
     // agent's; "so they can't find songs" stays a report (a label would mix with the third person).
     if (s.reported && u == kept.clause_unit) s.reported = names_a_speaker(s.body);
-    // A report whose subject is the other party reads as that party's own claim without a speaker:
-    // the agent's "You should not need to sign in" reported as "The customer should not need to sign
-    // in…". It names who says it ("The agent says the customer should not need…"): a speaker label
-    // before a third-person sentence would mix the two voices.
-    const bool by_agent = p.units[ux].speaker == text::Speaker::agent;
-    if (s.reported && opens_with_any(s.body, {by_agent ? "the customer " : "the company "}))
-      s.body = (by_agent ? "the agent says " : "the customer says ") + lower_first(s.body);
+    // Who says a report, where it needs saying, is render::assemble's.
     if (s.reported && !s.body.empty() && s.body[0] >= 'a' && s.body[0] <= 'z') s.body[0] = static_cast<char>(s.body[0] - 'a' + 'A');
     s.turn = p.units[ux].turn;
     s.unit = u;
