@@ -510,7 +510,7 @@ bool written_in_lower_case(const Prepared& p, std::string_view word) {
   return false;
 }
 
-// en: whether a report's first sentence says its speaker does something: "the agent" in an agent's unit
+// en: whether a report's first clause says its speaker does something: "the agent" in an agent's unit
 // (the customer in a customer's) before an auxiliary or a verb of saying ("Unfortunately the agent has now received
 // reports…", "The most the agent could offer is…"). "The agent says" before it would name them twice.
 bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
@@ -520,9 +520,10 @@ bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
       "wants", "asks", "recommends", "suggests", "understands", "apologizes", "apologises", "thinks", "hopes",
       "sees", "checked", "just", "also", "still", "only", "never", "really"};
   const std::string self = speaker == text::Speaker::agent ? "the agent " : "the customer ";
-  // In the report's first sentence: "Then please refer to them….The agent will only advice…" opens with
-  // the agent's words as if they were the customer's.
-  const std::string lower = text::ascii_lower(body.substr(0, std::min(body.find_first_of(".!?"), body.size())));
+  // In the report's first clause: "Then please refer to them….The agent will only advice…" and "It is
+  // very unfortunate and difficult to deal with poor service connection, the agent will work with the
+  // customer…" open with the agent's words as if they were the customer's.
+  const std::string lower = text::ascii_lower(body.substr(0, std::min(body.find_first_of(".!?,;"), body.size())));
   for (std::size_t at = lower.find(self); at != std::string::npos; at = lower.find(self, at + 1)) {
     const std::size_t from = at + self.size();
     const std::string next = lower.substr(from, std::min(lower.find(' ', from), lower.size()) - from);
@@ -538,7 +539,7 @@ bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
 //     a third-person sentence would mix the two voices);
 //   - or it names no speaker at its opening and no label of its own speaker stands before it, so that it
 //     reads as whoever spoke last ("Customer: do you sell this in your aylesbury store? The closest store
-//     that stocks it is the company's Apsley Mills store."), unless its first sentence says its speaker
+//     that stocks it is the company's Apsley Mills store."), unless its first clause says its speaker
 //     acts (speaker_acts_in).
 bool needs_its_speaker(const SummarySentence& s, text::Speaker speaker, bool after_labelled_run) {
   const bool by_agent = speaker == text::Speaker::agent;

@@ -448,16 +448,16 @@ TEST(Summary, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
             "Customer: do you sell this in your aylesbury store? The agent says the company's closest store that stocks "
             "it is Apsley Mills. The agent says the company can order it in. The customer says they can't get it at "
             "Apsley Mills today?");
-  // A report that says its speaker does something names them already; in a later sentence of the report
-  // it comes too late.
+  // A report whose first clause says its speaker does something names them already; in a later clause
+  // of the report it comes too late.
   s.unit_text[1] = "Unfortunately the agent has no stock of it in Aylesbury.";
   EXPECT_EQ(decode(p, s, o).summary,
             "Customer: do you sell this in your aylesbury store? Unfortunately the agent has no stock of it in "
             "Aylesbury. The agent says the company can order it in. The customer says they can't get it at Apsley "
             "Mills today?");
-  s.unit_text[1] = "Then please ask in store. The agent will only advise on stock.";
+  s.unit_text[1] = "Then please ask in store, the agent will only advise on stock.";
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do you sell this in your aylesbury store? The agent says please ask in store. The agent will "
+            "Customer: do you sell this in your aylesbury store? The agent says please ask in store, the agent will "
             "only advise on stock. The agent says the company can order it in. The customer says they can't get it "
             "at Apsley Mills today?");
 }
