@@ -90,6 +90,9 @@ bool leaves_sentence_open(const std::vector<text::Token>& t, bool agent);
 // Whether an English tweet opens (after its @mentions) with a word in lower case: with the tweet
 // before it left open, it goes on with that sentence.
 bool opens_in_lower_case(std::span<const text::Token> t);
+// Whether it opens (after its @mentions) with an acronym of two to five capitals ("ISP", "DM") that
+// is not followed by a capitalized or question word, i.e. in the middle of a sentence.
+bool opens_with_acronym(std::span<const text::Token> t);
 
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",

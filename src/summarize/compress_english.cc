@@ -18,7 +18,8 @@ namespace {
 
 bool is_word(const text::Token& t) { return t.kind == text::TokenKind::word; }
 bool is_greeting(const std::string& lower) {
-  return lower == "hi" || lower == "hey" || lower == "hello" || lower == "hiya" || lower == "dear";
+  return lower == "hi" || lower == "hey" || lower == "hello" || lower == "hiya" || lower == "heya" ||
+         lower == "howdy" || lower == "yo" || lower == "dear";
 }
 bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
 
@@ -283,6 +284,15 @@ bool opens_in_lower_case(std::span<const text::Token> t) {
   return i < t.size() && is_word(t[i]) && t[i].text[0] >= 'a' && t[i].text[0] <= 'z' && t[i].text != "i";
 }
 
+bool opens_with_acronym(std::span<const text::Token> t) {
+  std::size_t i = 0;
+  while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
+  if (i >= t.size() || !is_word(t[i]) || t[i].text.size() < 2 || t[i].text.size() > 5) return false;
+  for (char c : t[i].text)
+    if (!is_upper_ascii(c)) return false;
+  return i + 1 < t.size() && is_word(t[i + 1]) && !is_upper_ascii(t[i + 1].text[0]);
+}
+
 std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech, bool* reported) {
   if (reported != nullptr) *reported = false;
   const auto& t = tokens.tokens;
@@ -323,8 +333,10 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
                                std::find(std::begin(kGreeting), std::end(kGreeting), t[a - 1].lower) == std::end(kGreeting);
     // A mention that opens the unit and runs on into a lower-case verb is its subject ("@116021 is
     // really getting on my nerves"): without it the sentence would open on "is". A capital after the
-    // handle starts the sentence ("@Delta Is this normal?"), and the handle is addressing.
-    const bool subject = mention && a < first_word && b == first_word && b < t.size() && !is_upper_ascii(t[b].text[0]) &&
+    // handle starts the sentence ("@Delta Is this normal?"), and the handle is addressing. An agent's
+    // opening handle is the customer it answers, even before a verb: a thread's second tweet goes on
+    // with the first's sentence ("...& I 1/2" then "@466747 will escalate your account...").
+    const bool subject = mention && unit.speaker != text::Speaker::agent && a < first_word && b == first_word && b < t.size() && !is_upper_ascii(t[b].text[0]) &&
                          is_subject_verb(t[b].lower);
     if (last_of_run && (after_taker || (between_words && mention) || subject))
       inner[i] = t[i].kind == text::TokenKind::mention ? mention_as_name(t[i].text) : std::string("the link");

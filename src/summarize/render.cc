@@ -380,8 +380,11 @@ bool continues_previous_tweet(const Prepared& p, std::size_t u) {
   const Unit& unit = p.units[u];
   const Unit& before = p.units[u - 1];
   if (before.speaker != unit.speaker || before.turn + 1 != unit.turn) return false;
-  return opens_in_lower_case(p.unit_tokens[u]) &&
-         leaves_sentence_open(p.unit_tokens[u - 1], unit.speaker == text::Speaker::agent);
+  if (opens_in_lower_case(p.unit_tokens[u]))
+    return leaves_sentence_open(p.unit_tokens[u - 1], unit.speaker == text::Speaker::agent);
+  // An acronym after a word that cannot end a sentence: "...reach out to your 1 ^BL" then "ISP to get
+  // this sorted out."
+  return opens_with_acronym(p.unit_tokens[u]) && leaves_sentence_open(p.unit_tokens[u - 1], false);
 }
 
 bool ends_cut_turn(const Prepared& p, std::size_t u) {
@@ -578,7 +581,8 @@ std::string after_lead(const Prepared& p, std::string body) {
   }
   const std::size_t end = std::min(body.find(' '), body.size());
   const std::string first = body.substr(0, end);
-  const std::string lower = text::ascii_lower(first);
+  std::string lower = text::ascii_lower(first);
+  while (!lower.empty() && (lower.back() == ',' || lower.back() == ':' || lower.back() == ';')) lower.pop_back();
   const bool common = std::find(std::begin(kCommonOpeners), std::end(kCommonOpeners), lower) != std::end(kCommonOpeners);
   if (!common && (written_as_a_name(p, first) || !written_in_lower_case(p, lower))) return body;
   // "A member of…" -> "a member of…"; "DM" stays (lowered_initial).
@@ -600,14 +604,23 @@ void assemble(Summary& out, const Prepared& p) {
     SummarySentence& s = out.sentences[i];
     const Unit& unit = p.units[static_cast<std::size_t>(s.unit)];
     const bool after_labelled_run = i > 0 && under_label[i - 1] && same_speaker_run(p, out.sentences[i - 1], s);
-    if (p.lang == Lang::en && s.reported && needs_its_speaker(s, unit.speaker, after_labelled_run))
+    // English: a tweet that goes on with the sentence the previous one left open joins it, with no lead
+    // or label of its own ("...reach out to the company's phone team here", not "...phone the agent
+    // says team here").
+    bool joins = false;
+    if (p.lang == Lang::en && i > 0) {
+      while (!out.summary.empty() && is_ascii_space(out.summary.back())) out.summary.pop_back();
+      const bool open_end = !out.summary.empty() && std::isalnum(static_cast<unsigned char>(out.summary.back()));
+      joins = joins_thread(p, out.sentences[i - 1], s, open_end);
+    }
+    if (p.lang == Lang::en && s.reported && !joins && needs_its_speaker(s, unit.speaker, after_labelled_run))
       s.body = (unit.speaker == text::Speaker::agent ? "The agent says " : "The customer says ") + after_lead(p, s.body);
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
     if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;
     // A report that does not open by naming who speaks ("Deleting the app and telling all the
     // customer's friends…", not "The customer has…", "They…") reads as the words of whoever spoke last.
-    under_label[i] = !s.reported || (after_labelled_run && !names_its_speaker(s.body));
+    under_label[i] = joins ? under_label[i - 1] : !s.reported || (after_labelled_run && !names_its_speaker(s.body));
     if (p.lang == Lang::zh) {
       // "用户:A。" + B -> "用户:A，B。"; after a question mark the next sentence follows it: "用户:A？B。"
       const bool stop_ends = out.summary.size() >= kStop.size() &&
@@ -616,9 +629,7 @@ void assemble(Summary& out, const Prepared& p) {
       else if (stop_ends) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + s.body);
       else out.summary += s.body;
     } else {
-      while (!out.summary.empty() && is_ascii_space(out.summary.back())) out.summary.pop_back();
-      const bool open_end = !out.summary.empty() && std::isalnum(static_cast<unsigned char>(out.summary.back()));
-      if (i > 0 && joins_thread(p, out.sentences[i - 1], s, open_end)) {
+      if (joins) {
         s.shares_label = true;
         out.summary += ' ' + continued_body(s.body);
         continue;

@@ -41,7 +41,8 @@ bool is_question_tail(const std::string& text);
 bool is_question_tail(const std::vector<char32_t>& cps);  // of text already decoded (lossy)
 // English: whether unit u opens a tweet that goes on with the sentence the speaker's previous tweet (unit
 // u - 1, the turn before) left open: it opens in lower case (opens_in_lower_case) after a tweet that
-// leaves its sentence open (leaves_sentence_open). Alone it starts mid-sentence ("If different from
+// leaves its sentence open (leaves_sentence_open), or with an acronym ("ISP to get this sorted out")
+// after one that ends on a word no sentence ends with ("...reach out to your"). Alone it starts mid-sentence ("If different from
 // what's on twitter) and…"): decoding shows it only after that tweet (Context::answers), and the
 // summary joins the two.
 bool continues_previous_tweet(const Prepared& p, std::size_t u);

@@ -172,7 +172,14 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       if (is_brand_pronoun(t, i)) continue;                           // "visit My Idea store"
       const bool pronoun_i = k == "i" || k == "i'm" || k == "im" || k == "i've" || k == "ive" || k == "i'll" ||
                              k == "i'd";
-      set(i, speaker == text::Speaker::agent && (k == "our" || k == "ours") ? "the company's" : f->to, pronoun_i);
+      const bool ours = speaker == text::Speaker::agent && (k == "our" || k == "ours");
+      // "our company's policy" -> "the company's policy", not "the company's company's policy".
+      const std::string& next = word_at(i + 1);
+      if (ours && k == "our" && (next == "company" || next == "company's" || next == "companys")) {
+        set(i, "the");
+      } else {
+        set(i, ours ? "the company's" : f->to, pronoun_i);
+      }
       first_person = true;
       if (k == "i") {  // "I am" / "I was", "am I" / "was I"
         for (std::size_t j : {i + 1, i >= 1 ? i - 1 : n}) {

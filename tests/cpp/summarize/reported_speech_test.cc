@@ -228,6 +228,23 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   EXPECT_EQ(render_english(p.units[4], units[4], true), "ugh the app crashed again");
 }
 
+TEST(ReportedSpeech, OurCompanyIsTheCompanyOnce) {
+  EXPECT_EQ(reported("that's our company's policy", Speaker::agent), "that's the company's policy");
+  EXPECT_EQ(reported("our company policy and our staff", Speaker::agent), "The company policy and the company's staff");
+}
+
+TEST(ReportedSpeech, YoIsAGreetingAndAnAgentsOpeningHandleIsAddressing) {
+  auto d = testing::make_dialogue({{Speaker::customer, {"@XboxSupport yo I need help port forwarding"}},
+                                   {Speaker::agent, {"@466747  will escalate your account to our tech team."}},
+                                   {Speaker::customer, {"@116021 is really getting on my nerves"}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[0], units[0], true), "The customer needs help port forwarding");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "will escalate the customer's account to the company's tech team.");
+  // A customer's handle before a verb is the sentence's subject.
+  EXPECT_EQ(render_english(p.units[2], units[2], false), "@116021 is really getting on my nerves");
+}
+
 // One unit of `speaker` rendered as a reported (or verbatim) English summary sentence.
 std::string rendered_unit(const std::string& text, Speaker speaker, bool reported_speech = true) {
   auto d = testing::make_dialogue({{speaker, {text}}});

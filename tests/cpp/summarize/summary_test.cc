@@ -462,6 +462,45 @@ TEST(Summary, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
             "at Apsley Mills today?");
 }
 
+TEST(Summary, AReportedTweetThatGoesOnWithAnOpenSentenceJoinsItWithoutALead) {
+  // TweetSumm train 0f46b4e4: "...reach out to our phone 1 ^XS" then "team here: ..." rendered
+  // "...the company's phone the agent says team here:"; and "Unfortunately," kept its capital after a lead.
+  auto d = make_dialogue({{Speaker::customer, {"halo 3 will not install"}},
+                          {Speaker::agent, {"Unfortunately, that did not work for us."}},
+                          {Speaker::agent, {"What you will want to do is reach out to our phone  1 ^XS"}},
+                          {Speaker::agent, {"team here: they may have some additional options. 2 ^XS"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  s.unit_text = {"halo 3 will not install", "Unfortunately, that did not work for the agent.",
+                 "What the customer will want to do is reach out to the company's phone",
+                 "team here: they may have some additional options."};
+  s.unit_reported = {0, 1, 1, 1};
+  DecodeOptions o;
+  o.max_sentences = 4;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: halo 3 will not install. The agent says unfortunately, that did not work for the agent. The "
+            "agent says what the customer will want to do is reach out to the company's phone team here: they may "
+            "have some additional options.");
+}
+
+TEST(Summary, AnAcronymGoesOnWithATweetThatEndsOnAnOpenWord) {
+  // TweetSumm train 9d9986f6: "...you may need to reach out to your 1 ^BL" then "ISP to get this sorted out."
+  auto d = make_dialogue({{Speaker::customer, {"my NAT type is strict"}},
+                          {Speaker::agent, {"@679919 You may need to reach out to your  1 ^BL"}},
+                          {Speaker::agent, {"@679919 ISP to get this sorted out.", "2 ^BL"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_GE(p.units.size(), 3u);
+  EXPECT_TRUE(render::continues_previous_tweet(p, 2));
+  auto capital = make_dialogue({{Speaker::agent, {"@679919 Please reach out to your ISP.  1 ^BL"}},
+                                {Speaker::agent, {"@679919 DM Us your email. 2 ^BL"}}});
+  Prepared q = prepare(capital, lexicon());
+  EXPECT_FALSE(render::continues_previous_tweet(q, 1));
+}
+
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
                           {Speaker::agent, {"有货的呢？"}},
