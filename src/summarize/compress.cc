@@ -234,6 +234,13 @@ bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
   return spells(t, "把") && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk;
 }
 
+// A word that needs the predicate after it: a degree word or the copula ("就是麻烦", "太慢", "很好").
+bool leads_to_a_predicate(std::string_view word) {
+  static constexpr std::string_view kWords[] = {"是", "就是", "很", "太", "真", "非常", "特别", "比较", "有点",
+                                                "挺", "好", "超", "蛮", "更", "最", "十分", "极其", "相当", "超级"};
+  return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
+}
+
 // The meaning guards of a zh unit's tokens (compress.h): what deletion must keep so that the sentence
 // neither flips nor stops asking. A negator (its word, through word_keep) and the word it negates, the
 // next word of its clause ("快递还没到" may become "没到", never "没" or "还到"); a clause-final question
@@ -301,6 +308,14 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       std::size_t w = i - 1;
       while (w > 0 && word_of(w - 1) == word_of(i - 1)) --w;
       if (w > 0 && is_modal(word_text(w - 1))) guarded[w - 1] = 1;  // its word through word_keep
+    }
+    // The predicate a degree word or 是 leads to at a clause's end stays: "不是自营的退货就是麻烦" must not
+    // become "就是。", nor "速度太慢了" "速度太了".
+    if (t.kind == text::TokenKind::cjk && ends_clause(tokens, i) && !first_cp_in(t, U"了的吧呢吗么啊呀啦哈嘛哦噢喔呗亲") &&
+        (i + 1 >= T || word_of(i + 1) != word_of(i))) {
+      std::size_t w = i;
+      while (w > 0 && word_of(w - 1) == word_of(i)) --w;
+      if (w > 0 && tokens[w - 1].kind == text::TokenKind::cjk && leads_to_a_predicate(word_text(w - 1))) guarded[i] = 1;
     }
     if (asking_ne) {
       // The question word asks with the 呢 ("什么原因…呢" must not become "原因…呢"): it stays, and its

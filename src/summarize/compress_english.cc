@@ -271,6 +271,11 @@ bool leaves_sentence_open(const std::vector<text::Token>& t, bool agent) {
   if (end == first) return false;
   const text::Token& last = t[end - 1];
   if (last.text == "," || last.text == "(") return true;
+  // A stop after a word that only opens a noun phrase ends nothing: "...can't be delivered to your.1/2".
+  static constexpr std::string_view kDeterminers[] = {"the", "a", "an", "your", "our", "my", "their", "his", "her"};
+  if (last.text == "." && end - 1 > first && is_word(t[end - 2]) &&
+      std::find(std::begin(kDeterminers), std::end(kDeterminers), t[end - 2].lower) != std::end(kDeterminers))
+    return true;
   if (!is_word(last)) return false;
   static constexpr std::string_view kOpenEnds[] = {"and", "or", "but", "the", "a", "an", "to", "of", "for",
                                                    "with", "in", "on", "at", "by", "your", "you", "our", "my",

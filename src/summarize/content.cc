@@ -117,7 +117,8 @@ const PhraseTable& en_phrases() {
          "appreciate it", "i appreciate it", "you too", "same to you", "for the help", "for your help",
          "for the info", "for the information", "for the update", "for your time", "for the quick response",
          "for the reply", "for your reply", "so much", "very much", "a lot", "again", "sent", "dm sent", "dmed",
-         "dm'd"});
+         "dm'd", "what's up", "whats up", "sup", "how are you", "how are you doing", "how are you today",
+         "how's it going", "hows it going", "how is it going", "hope you're well", "hope you are well"});
     add(t, Role::formula,
         {"anything else", "have a", "great day", "good day", "nice day", "wonderful day", "lovely day",
          "great weekend", "good weekend", "nice weekend", "great evening", "good night", "reaching out", "reach out",
@@ -304,6 +305,22 @@ const char* to_string(UnitContent kind) {
   return "content";
 }
 
+// en: whether the last word of a unit (past its punctuation, emoji and addressing) is written as a name,
+// with a capital and then lower case (not "TRY" in "NICE TRY!"), is not its first word, and is its last
+// symbol (no number after it).
+bool ends_with_a_name(const std::vector<text::Token>& tokens, const std::string& last_symbol) {
+  std::size_t words = 0;
+  const text::Token* last = nullptr;
+  for (const auto& t : tokens)
+    if (t.kind == text::TokenKind::word) {
+      ++words;
+      last = &t;
+    }
+  return words >= 2 && last != nullptr && is_upper_ascii(last->text[0]) && last->text != last->lower &&
+         std::any_of(last->text.begin() + 1, last->text.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
+         last->lower == last_symbol;
+}
+
 UnitContent classify_unit(const Prepared& p, std::size_t u) {
   const bool zh = p.lang == Lang::zh;
   // The unit's text decoded once for the Chinese tests below.
@@ -319,7 +336,11 @@ UnitContent classify_unit(const Prepared& p, std::size_t u) {
   // A unit this long is never only formulas (the longest CSDS closing has 18 characters and particles).
   constexpr std::size_t kLongest = 40;
   if (s.size() <= kLongest) {
-    const int c = cover(s, p.lang == Lang::zh ? zh_phrases() : en_phrases());
+    int c = cover(s, p.lang == Lang::zh ? zh_phrases() : en_phrases());
+    // en: a name after the formula addresses someone ("What's up SimultaneousEquation?", "Thanks Jane").
+    if (c == 0 && p.lang == Lang::en && s.size() >= 2 && ends_with_a_name(p.unit_tokens[u], s.back()) &&
+        !(p.units[u].speaker == text::Speaker::agent && is_signoff(p, u)))  // "Ty - Darren" signs off
+      c = cover(std::vector<std::string>(s.begin(), s.end() - 1), en_phrases());
     if (c == 1) return UnitContent::filler;
     if (c == 2) return UnitContent::courtesy;
   }

@@ -184,7 +184,7 @@ std::string body(const std::string& text, Lang lang, bool question) {
 std::string mark_cut(std::string body, Lang lang) {
   static const std::string kStop = "。";
   if (lang == Lang::en) {
-    while (!body.empty() && (is_ascii_space(body.back()) || body.back() == ',')) body.pop_back();
+    while (!body.empty() && (is_ascii_space(body.back()) || body.back() == ',' || body.back() == '.')) body.pop_back();
     return body + "…";
   }
   if (!body.ends_with(kStop)) return body;
@@ -556,7 +556,9 @@ constexpr std::string_view kCommonOpeners[] = {
     "there's", "here", "what", "when", "where", "which", "who", "how", "why", "if", "as", "because", "since",
     "yes", "no", "unfortunately", "sorry", "please", "all", "any", "some", "every", "each", "one", "both",
     "only", "just", "still", "now", "once", "for", "to", "in", "on", "at", "with", "after", "before",
-    "should", "nothing", "everything", "something", "our", "your", "first", "okay", "ok"};
+    "should", "nothing", "everything", "something", "our", "your", "first", "okay", "ok", "due", "according",
+    "regarding", "although", "though", "while", "unless", "until", "currently", "actually", "apparently",
+    "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again"};
 
 // en: a body after a lead ("The agent says …"): without a connective that opened it (so, and, but,
 // well, also, then: "So they can't find songs…" -> "they can't find songs…"), its initial in lower

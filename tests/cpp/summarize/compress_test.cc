@@ -301,6 +301,21 @@ TEST(Compress, AYesNoQuestionKeepsItsModal) {
   EXPECT_NE(compress_unit(p.units[2], units[2], w, 0.5f).find("可以退吗"), std::string::npos);
 }
 
+TEST(Compress, ThePredicateADegreeWordLeadsToStays) {
+  // CSDS val 480 and 606 had become "不是自营的退货就是。" and "是不是它库存比较。".
+  auto d = make_dialogue({{Speaker::customer, {"不是自营的退货就是麻烦"}}, {Speaker::customer, {"是不是它库存比较紧张呀"}},
+                          {Speaker::agent, {"是的呢您直接拒收就好哦"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 97);
+  std::vector<float> w(98, 0.0f);
+  w.back() = -10.0f;  // every unguarded token deleted
+  EXPECT_NE(compress_unit(p.units[0], units[0], w, 0.5f).find("麻烦"), std::string::npos);
+  EXPECT_NE(compress_unit(p.units[1], units[1], w, 0.5f).find("紧张"), std::string::npos);
+  // A modal particle after the predicate is no predicate.
+  EXPECT_EQ(compress_unit(p.units[2], units[2], weights_keeping(units[2], {"直", "接", "拒", "收", "就", "好"}), 0.5f),
+            "直接拒收就好");
+}
+
 TEST(Compress, APrepositionGoesWithItsPronoun) {
   // 为您配送 without 您 is 为配送, a cut: the preposition and its pronoun stay or go together, their mean
   // deciding (为 kept and 您 dropped: both stay; both dropped: 让站点配送); inside a longer word (因为) it

@@ -103,7 +103,8 @@ TEST(Content, ShortChineseUnitsThatMeanSomethingStayContent) {
 TEST(Content, EnglishFillersAndCourtesies) {
   for (const char* s : {"ok", "Okay.", "Thanks!", "Thank you so much!", "@AppleSupport hi", "Yes",
                         "You're welcome!", "No problem.", "Got it, thanks!", "Oh no!", "Sent.", "Thanks for the info.",
-                        "😊", "https://t.co/abc", "Our pleasure."})
+                        "😊", "https://t.co/abc", "Our pleasure.", "@573230 What's up SimultaneousEquation?",
+                        "How are you doing?", "Thanks Jane!"})
     EXPECT_EQ(kind_of(s), UnitContent::filler) << s;
   for (const char* s : {"Is there anything else I can help with?", "Have a great day!",
                         "Thanks for reaching out.", "@181 Hi there, thanks for reaching out to us.",
@@ -114,7 +115,7 @@ TEST(Content, EnglishFillersAndCourtesies) {
 TEST(Content, ShortEnglishUnitsThatMeanSomethingStayContent) {
   for (const char* s : {"No", "No.", "Why?", "Can you help?", "Yes, I do.", "Still frozen",
                         "Please DM us your order number.", "Let us know your order number.",
-                        "Can you help me with anything else?"})
+                        "Can you help me with anything else?", "NICE TRY!", "Great, Amazon 20"})
     EXPECT_EQ(kind_of(s), UnitContent::content) << s;
 }
 
