@@ -458,6 +458,72 @@ void force_clause(UnitTokens& ut, std::size_t first, std::size_t last) {
 
 }  // namespace
 
+namespace {
+
+bool is_name_like(const text::Token& t) {
+  if (t.kind != text::TokenKind::word || t.text.size() < 2 || t.text.size() > 15) return false;
+  if (t.text[0] < 'A' || t.text[0] > 'Z') return false;
+  bool lower = false;
+  for (std::size_t i = 1; i < t.text.size(); ++i) {
+    const char c = t.text[i];
+    if (c >= 'a' && c <= 'z') lower = true;
+    else if (c < 'A' || c > 'Z') return false;
+  }
+  return lower;  // "Claire", not "UPS"
+}
+
+bool ends_a_sentence(const text::Token& t) { return t.text == "." || t.text == "!" || t.text == "?" || t.text == ","; }
+
+// A word that signs a tweet off before the agent's own name ("Thanks, Sagar", "Rgds,Sagar").
+bool signs_off(const text::Token& t) {
+  static constexpr std::string_view kWords[] = {"thanks", "thank", "thx", "ty", "cheers", "regards", "rgds", "best"};
+  return t.kind == text::TokenKind::word && std::find(std::begin(kWords), std::end(kWords), t.lower) != std::end(kWords);
+}
+
+// en: the names an agent addresses the customer by: a name-like word between a comma or a greeting
+// and the end of a clause ("Hi Claire,", "any issues, Claire."); not the agent's own after a
+// thanks or regards ("Rgds,Sagar").
+std::vector<std::string> addressed_names(const Prepared& p) {
+  static constexpr std::string_view kBefore[] = {",", "hi", "hey", "hello", "dear"};
+  std::vector<std::string> names;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    if (p.units[u].speaker != text::Speaker::agent) continue;
+    const auto& t = p.unit_tokens[u];
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      const std::string& before = t[i - 1].kind == text::TokenKind::word ? t[i - 1].lower : t[i - 1].text;
+      if (!is_name_like(t[i]) || std::find(std::begin(kBefore), std::end(kBefore), before) == std::end(kBefore))
+        continue;
+      if (i + 1 < t.size() && !ends_a_sentence(t[i + 1])) continue;
+      if (before == "," && i >= 2 && signs_off(t[i - 2])) continue;
+      if (std::find(names.begin(), names.end(), t[i].text) == names.end()) names.push_back(t[i].text);
+    }
+  }
+  return names;
+}
+
+// en: marks an agent unit's closing vocative (UnitTokens::vocative): its last word before the final
+// stop, when it is a name the agent addresses the customer by (addressed_names), with the comma before it.
+void mark_closing_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
+  const std::vector<std::string> names = addressed_names(p);
+  if (names.empty()) return;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    if (p.units[u].speaker != text::Speaker::agent) continue;
+    const auto& t = out[u].tokens;
+    std::size_t end = t.size();
+    while (end > 0 && t[end - 1].kind != text::TokenKind::word) --end;
+    if (end < 2 || end + 1 < t.size() || (end < t.size() && !ends_a_sentence(t[end]))) continue;
+    const std::size_t k = end - 1;
+    if (!is_name_like(t[k]) || std::find(names.begin(), names.end(), t[k].text) == names.end()) continue;
+    if (t[k - 1].kind != text::TokenKind::word && t[k - 1].text != ",") continue;
+    if (signs_off(t[k - 1]) || (k >= 2 && t[k - 1].text == "," && signs_off(t[k - 2]))) continue;  // a sign-off
+    out[u].vocative.assign(t.size(), 0);
+    out[u].vocative[k] = 1;
+    if (t[k - 1].text == ",") out[u].vocative[k - 1] = 1;
+  }
+}
+
+}  // namespace
+
 std::vector<UnitTokens> unit_tokens(const Prepared& p) {
   KESSEL_CHECK_ARG(p.unit_tokens.size() == p.units.size(), "unit_tokens: Prepared has ", p.unit_tokens.size(),
                    " unit token lists for ", p.units.size(), " units (build it with prepare())");
@@ -489,6 +555,7 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
       force_clause(ut, static_cast<std::size_t>(first - ut.tokens.begin()),
                    static_cast<std::size_t>(last - ut.tokens.begin()));
   }
+  if (p.lang == Lang::en) mark_closing_vocatives(p, out);
   return out;
 }
 

@@ -50,6 +50,9 @@ struct UnitTokens {
   // by compress_unit.
   std::vector<char> guarded;
   std::span<const int> words;  // the word of each token (Prepared::unit_token_words)
+  // en: 1 on an agent's closing vocative, the customer's name and the comma before it ("...with Carphone
+  // Warehouse Claire.", "...any issues, Claire."): dropped as addressing is. Empty: none.
+  std::vector<char> vocative;
   std::span<const std::int32_t> features_of(std::size_t t) const {
     return std::span<const std::int32_t>(features).subspan(t * kCompressFeatures, kCompressFeatures);
   }

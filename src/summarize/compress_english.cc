@@ -348,6 +348,9 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     else
       keep[i] = 0;
   }
+  // An agent's closing vocative ("...any issues, Claire.") is addressing too.
+  for (std::size_t i = 0; i < tokens.vocative.size() && i < t.size(); ++i)
+    if (tokens.vocative[i]) keep[i] = 0;
   // The salutation, sign-off and thread counters are found on the tokens that remain ("@jane Hi
   // there, ..." too).
   std::vector<text::Token> rest;

@@ -245,6 +245,24 @@ TEST(ReportedSpeech, YoIsAGreetingAndAnAgentsOpeningHandleIsAddressing) {
   EXPECT_EQ(render_english(p.units[2], units[2], false), "@116021 is really getting on my nerves");
 }
 
+TEST(ReportedSpeech, AnAgentsClosingVocativeIsAddressing) {
+  // TweetSumm valid a2022c5c: "We'd suggest getting back in touch with Carphone Warehouse Claire." read as
+  // contacting someone named Claire; the agent had addressed the customer as "issues, Claire." before.
+  auto d = testing::make_dialogue({{Speaker::customer, {"My upgrade will not go through."}},
+                                   {Speaker::agent, {"We're not currently aware of any issues, Claire."}},
+                                   {Speaker::agent, {"We'd suggest getting back in touch with Carphone Warehouse Claire."}},
+                                   {Speaker::agent, {"Please bear with us.Rgds,Sagar."}},
+                                   {Speaker::agent, {"Your order ships with Royal Mail."}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[1], units[1], false), "We're not currently aware of any issues.");
+  EXPECT_EQ(render_english(p.units[2], units[2], true),
+            "The agent would suggest getting back in touch with Carphone Warehouse.");
+  // The agent's own name after a regards is a sign-off, not the customer's; a name never addressed stays.
+  EXPECT_TRUE(units[3].vocative.empty());
+  EXPECT_NE(render_english(p.units[4], units[4], false).find("Royal Mail"), std::string::npos);
+}
+
 // One unit of `speaker` rendered as a reported (or verbatim) English summary sentence.
 std::string rendered_unit(const std::string& text, Speaker speaker, bool reported_speech = true) {
   auto d = testing::make_dialogue({{speaker, {text}}});
