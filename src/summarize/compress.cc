@@ -357,10 +357,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // For whom: 给 before a person ("本来就是给朋友买的" must not become "就是朋友买的", where the friend
     // bought it).
     if (spells(t, "给") && i + 1 < T && is_person_word(tokens, after_pronoun(tokens, i + 1))) guarded[i] = 1;
-    // To whom, after a verb of giving or sending and ending its clause: "是要寄给我的吗" must not become
-    // "是要寄给的吗" (给 and its pronoun stay: 发给您。, 退给我们了). Before a verb 给您 is the agent's courtesy
-    // (给您寄出) and may go, and so may it after an amount (退30元给您).
-    if (spells(t, "给") && i > 0 && first_cp_in(tokens[i - 1], U"寄发退送还交转补递卖借汇付传邮") && tokens[i - 1].text.size() == 3) {
+    // To whom, ending its clause: "是要寄给我的吗" must not become "是要寄给的吗", nor "会退款给我" "会退款给",
+    // nor "您电话给我" "电话" (给 and its pronoun stay: 发给您。, 退给我们了). Before a verb 给您 is the agent's
+    // courtesy (给您寄出) and may go, and so may it after an amount (退30元给您).
+    if (spells(t, "给") && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk && tokens[i - 1].text.size() == 3 &&
+        !first_cp_in(tokens[i - 1], U"0123456789元块")) {
       const std::size_t after = after_pronoun(tokens, i + 1);
       if (after > i + 1 && (after == T || tokens[after].kind == text::TokenKind::punct ||
                             first_cp_in(tokens[after], U"的吗吧呢了啊呀")))

@@ -46,10 +46,10 @@ std::string reported_question(const std::string& body) {
   if (text.size() >= kMark.size() && text.compare(text.size() - kMark.size(), kMark.size(), kMark) == 0)
     text.replace(text.size() - kMark.size(), kMark.size(), "。");
   // What opens a customer's question and says nothing once it is reported: greetings and "may I ask"
-  // (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗).
+  // (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗; 问是不是…, what deletion left of 问下是不是…, -> 询问是不是…).
   static const std::string kOpeners[] = {"你好", "您好", "在吗", "在不在", "亲", "请问一下", "请问下", "请问",
                                          "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
-                                         "问一下", "问下", "，", ",", " "};
+                                         "我问一下", "我问下", "问一下", "问下", "问", "，", ",", " "};
   // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
   for (bool stripped = true; stripped;) {
     stripped = false;

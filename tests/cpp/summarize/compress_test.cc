@@ -475,6 +475,12 @@ TEST(Compress, AQuestionWordKeepsWhatItAsksAbout) {
 TEST(Compress, TheRecipientAfterAVerbAndWhoWillDoItStay) {
   // 是|要|寄|给|我|的|吗: 给我 ends the clause before 的: without 我 it reads 寄给的吗.
   EXPECT_EQ(compress_with_low("是要寄给我的吗", {0, 1, 2, 3, 4, 5, 6}, {3, 4}), "是要寄给我的吗");
+  // 会|退款|给|我: after a noun-like verb too (CSDS val 648 had "就会退款给。"); 您|电话|给|我: "电话给我" is
+  // asking for the number (val 723 had "客服:电话，…").
+  EXPECT_EQ(compress_with_low("会退款给我", {0, 1, 1, 2, 3}, {3, 4}), "会退款给我");
+  EXPECT_EQ(compress_with_low("您电话给我", {0, 1, 1, 2, 3}, {0, 3, 4}), "电话给我");
+  // After an amount it may go: 退|30|元|给|您.
+  EXPECT_EQ(compress_with_low("退30元给您", {0, 1, 2, 3, 4}, {3, 4}), "退30元");
   // 会|给|您|寄|出: before a verb 给您 is a courtesy and may go.
   EXPECT_EQ(compress_with_low("会给您寄出", {0, 1, 2, 3, 3}, {1, 2}), "会寄出");
   // 那|我|来|联系: without 我 it is an order to the agent (来联系).

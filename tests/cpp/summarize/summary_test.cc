@@ -518,6 +518,9 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   // is one word), and the agent's sentence is not a customer question.
   o.report_questions = true;
   EXPECT_EQ(decode(p, s, o).summary, "用户:询问这款冰箱有货吗。客服:有货的呢？用户:询问亲开专用票是等货到了再开吗。");
+  // A bare 问 that deletion left of 问下 goes too (CSDS val 648: "询问问是不是…"); 问题 is a word of its own.
+  EXPECT_EQ(render::reported_question("问是不是就会退款给我"), "询问是不是就会退款给我");
+  EXPECT_EQ(render::reported_question("问题能解决吗"), "询问问题能解决吗");
   // A clause that opens with a question word asks without a mark or particle; one marked as a
   // statement, or a question word inside a statement, does not.
   auto wh = make_dialogue({{Speaker::customer, {"那什么时候发货"}},
