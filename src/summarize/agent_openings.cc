@@ -50,8 +50,19 @@ bool holds_or_asks_details(std::string_view clause) {
 // An invitation to come back, the close of a conversation: 有任何疑问可以随时与我们联系, 有什么需要随时咨询哦,
 // 后续有问题可以随时联系小妹 (随时 and a verb of getting in touch). 有新订单随时可以申请的 tells what the customer
 // may do and is none.
+// A clause of at most five letters with 随时 and no verb promises the same (妹子随时, 随时恭候, 随时在).
 bool invites_return(std::string_view clause) {
-  return clause.find("随时") != std::string_view::npos && holds(clause, {"联系", "咨询", "来问", "呼唤", "反馈", "找"});
+  if (clause.find("随时") == std::string_view::npos) return false;
+  return holds(clause, {"联系", "咨询", "来问", "呼唤", "反馈", "找", "恭候", "等您"}) || clause.size() <= 5 * 3;
+}
+
+// The condition an invitation to come back opens with: 如果今后再遇到什么疑问, 后续有问题 (a later
+// question or need), as the first clause of 如果今后再遇到什么疑问，请亲亲随时来问妹子哦.
+// Not a condition on the product (如果是商品质量问题是不需要承担运费的) nor one that asks (如果检测出不是呢).
+bool supposes_a_later_question(std::string_view clause) {
+  return holds(clause, {"如果", "若", "以后", "今后", "后续", "日后"}) &&
+         holds(clause, {"遇到什么疑问", "遇到什么问题", "遇到任何问题", "遇到问题", "遇到疑问", "有什么疑问", "有任何疑问",
+                        "有疑问", "有其他疑问", "有其他问题", "有任何问题", "有什么问题"});
 }
 
 // A wish: 祝您生活愉快, 祝亲身体健康, 妹子祝福您幸福快乐 (not 自助祝福中, a menu's name).
@@ -76,7 +87,7 @@ bool is_pleasantry(std::string_view text, int letters) {
 bool is_opening_clause(std::string_view text, int letters) {
   if (letters > kOpeningClauseLetters) return false;
   return is_pleasantry(text, letters) || asks_problem_or_offers_help(text) || holds_or_asks_details(text) ||
-         invites_return(text);
+         invites_return(text) || supposes_a_later_question(text);
 }
 
 bool only_opens_conversation(const std::vector<text::Token>& tokens, const ClauseCover& cover) {

@@ -68,10 +68,12 @@ TEST(Content, ChineseAgentOpeningsAreCourtesies) {
 TEST(Content, ChineseAgentInvitationsToComeBackAndWishesAreCourtesies) {
   for (const char* s : {"亲爱的，有任何疑问的哈话可以随时与我们联系的哦", "有什么需要随时咨询哦",
                         "亲亲，后续有商品方面问题可以随时联系小妹哦", "好的后期若有问题随时联系我们哦",
-                        "祝您家大卖订单接到手软~么么哒~", "妹子祝您身体健康，天天开心哦", "祝您合家幸福，心情美美哒，钱包鼓鼓哒!"})
+                        "祝您家大卖订单接到手软~么么哒~", "妹子祝您身体健康，天天开心哦", "祝您合家幸福，心情美美哒，钱包鼓鼓哒!",
+                        "如果今后再遇到什么疑问，请亲亲随时来问妹子哦~妹子随时"})
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
   for (const char* s : {"有新订单随时可以申请的", "已经为您申请退款了，后续有问题可以随时联系", "您可以随时关注的亲",
-                        "在客户服务-帮助中心-自助祝福中是可以进入注销的"})
+                        "在客户服务-帮助中心-自助祝福中是可以进入注销的", "如果是商品质量问题是不需要承担运费的",
+                        "如果还有问题，可以申请售后"})
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::content) << s;
 }
 
