@@ -24,6 +24,18 @@ bool is_form_field(std::u32string_view text) {
   return colon != std::u32string_view::npos && text.find(U'[', colon) != std::u32string_view::npos;
 }
 
+// en: whether unit v opens (past its addressing and salutation) with a pronoun that points back to
+// something said before it ("They would be best to advise.", "That should fix it.").
+bool opens_with_a_pronoun(const Prepared& p, std::size_t v) {
+  static constexpr std::string_view kPointing[] = {"they", "it", "that", "this", "those", "these", "he", "she", "them"};
+  for (const text::Token& t : p.unit_tokens[v]) {
+    if (t.kind != text::TokenKind::word) continue;
+    if (t.lower == "hi" || t.lower == "hey" || t.lower == "hello" || t.lower == "there") continue;
+    return std::find(std::begin(kPointing), std::end(kPointing), t.lower) != std::end(kPointing);
+  }
+  return false;
+}
+
 }  // namespace
 
 int last_reply(const Context& c, const std::vector<int>& units) {
@@ -48,6 +60,30 @@ void add_last_reply(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = last_reply(c, s.units);
   // Below the cap only, as for the outcome: making room would cost what the ranking chose.
+  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
+    s.units.push_back(v);
+}
+
+int agent_reply(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::en || units.empty()) return -1;
+  for (int u : units)
+    if (p.units[static_cast<std::size_t>(u)].speaker == text::Speaker::agent) return -1;
+  int best = -1;
+  for (std::size_t v = 0; v < p.units.size(); ++v) {
+    if (p.units[v].speaker != text::Speaker::agent || !c.selectable[v] || c.letters[v] < kAgentReplyMinWords) continue;
+    if (c.answers[v] >= 0 && !std::binary_search(units.begin(), units.end(), c.answers[v])) continue;
+    if (opens_with_a_pronoun(p, v) && !std::binary_search(units.begin(), units.end(), static_cast<int>(v) - 1)) continue;
+    if (best < 0 || c.scores.salience[v] > c.scores.salience[static_cast<std::size_t>(best)]) best = static_cast<int>(v);
+  }
+  return best;
+}
+
+void add_agent_reply(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  std::vector<int> sorted = s.units;
+  std::sort(sorted.begin(), sorted.end());
+  const int v = agent_reply(c, sorted);
   if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
     s.units.push_back(v);
 }

@@ -327,6 +327,14 @@ int last_reply(const Context& c, const std::vector<int>& units);
 // Adds the last reply (last_reply) to `s.units` below add_outcome's sentence cap, a character budget
 // the user set holding. With skip_fillers only.
 void add_last_reply(const Context& c, ConstrainedSelection& s);
+// en: the agent's most salient unit, when no agent unit is shown: a summary of only the customer's
+// words (three tweets of a rant) leaves the reader to guess whether anyone answered. A selectable unit of
+// at least kAgentReplyMinWords words that needs no unit the summary leaves out (Context::answers); -1
+// when none, or when an agent unit is shown.
+inline constexpr int kAgentReplyMinWords = 4;
+int agent_reply(const Context& c, const std::vector<int>& units);
+// Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
+void add_agent_reply(const Context& c, ConstrainedSelection& s);
 
 // The customer's issue, when the summary opens on the agent's words: the most salient customer unit
 // before the first shown unit that is selectable, answers nothing and goes on with nothing

@@ -537,8 +537,9 @@ bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
 }
 
 // en: whether a report must say who says it ("The agent says …"):
-//   - its subject is the other party, which reads as that party's own claim: the agent's "You should not
-//     need to sign in" reported as "The customer should not need to sign in…" (a speaker label before
+//   - its subject is the other party or theirs, which reads as that party's own claim: the agent's "You
+//     should not need to sign in" reported as "The customer should not need to sign in…", "Your daughter
+//     would have needed…" as "The customer's daughter would have needed…" (a speaker label before
 //     a third-person sentence would mix the two voices);
 //   - or it names no speaker at its opening and no label of its own speaker stands before it, so that it
 //     reads as whoever spoke last ("Customer: do you sell this in your aylesbury store? The closest store
@@ -546,7 +547,9 @@ bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
 //     acts (speaker_acts_in).
 bool needs_its_speaker(const SummarySentence& s, text::Speaker speaker, bool after_labelled_run) {
   const bool by_agent = speaker == text::Speaker::agent;
-  if (opens_with_any(s.body, {by_agent ? "the customer " : "the company "})) return true;
+  if (by_agent ? opens_with_any(s.body, {"the customer ", "the customer's ", "the customer’s "})
+               : opens_with_any(s.body, {"the company ", "the company's ", "the company’s "}))
+    return true;
   return !after_labelled_run && !names_its_speaker(s.body) && !speaker_acts_in(s.body, speaker);
 }
 

@@ -78,6 +78,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_outcome(c, kept);
   // zh: a summary that still ends on the customer's words shows the agent's reply to them.
   decoding::add_last_reply(c, kept);
+  // en: a summary of only the customer's words shows what the agent said.
+  decoding::add_agent_reply(c, kept);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

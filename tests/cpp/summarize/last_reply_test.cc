@@ -78,5 +78,38 @@ TEST(LastReply, EnglishSummariesAreLeftAsTheyAre) {
   EXPECT_EQ(decoding::last_reply(c, {0}), -1);
 }
 
+TEST(AgentReply, AnEnglishSummaryOfOnlyTheCustomerGainsTheAgentsMostSalientUnit) {
+  // TweetSumm valid 1950ce6e: three sentences of the customer's rant and nothing of the agent's answer.
+  auto d = make_dialogue({{Speaker::customer, {"Do not book with this company.", "Horrible!"}},
+                          {Speaker::agent, {"Our partners sell those tickets.", "They would be best to advise.",
+                                            "Please DM us your booking ID and we will look into this."}},
+                          {Speaker::agent, {"Thanks!"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  UnitScores s = testing::same_salience(p, 0.1f);
+  s.salience[3] = 0.9f;  // "They would be best to advise." points back to the unit before it, left out
+  s.salience[4] = 0.6f;
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::agent_reply(c, {0, 1}), 4);
+  auto only_customer = selection_of({0, 1});
+  decoding::add_agent_reply(c, only_customer);
+  EXPECT_EQ(only_customer.units, (std::vector<int>{0, 1, 4}));
+  // With an agent unit shown, or at the cap, nothing is added.
+  EXPECT_EQ(decoding::agent_reply(c, {0, 4}), -1);
+  auto at_cap = selection_of({0, 1, 2});
+  at_cap.units = {0, 1};
+  const DecodeOptions two = testing::sentence_budget(2);
+  const decoding::Context full(p, s, two);
+  decoding::add_agent_reply(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1}));
+  // Chinese has its own rules (last_reply, outcome_unit).
+  auto zh = make_dialogue({{Speaker::customer, {"我的快递三天了还没到"}}, {Speaker::agent, {"已经为您催促站点尽快配送了"}}});
+  Prepared q = prepare(zh, lexicon());
+  const UnitScores zs = testing::same_salience(q);
+  const decoding::Context zc(q, zs, three);
+  EXPECT_EQ(decoding::agent_reply(zc, {0}), -1);
+}
+
 }  // namespace
 }  // namespace kessel::summarize
