@@ -241,6 +241,29 @@ bool opens_a_question(std::string_view w) {
   return std::find(std::begin(kOpeners), std::end(kOpeners), w) != std::end(kOpeners);
 }
 
+// Whether the kept tokens open as a question though no question mark ends them ("will I get the same
+// seats, please reply soon", "can you tell me where has stock of the hulk buster please", "why does I
+// keep getting this error please help"): an auxiliary before a subject, or a question word before an
+// auxiliary ("What a waste" and "How annoying" exclaim).
+bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& keep) {
+  static constexpr std::string_view kAuxiliaries[] = {"is", "are", "was", "were", "am", "do", "does", "did", "have",
+                                                      "has", "can", "could", "would", "will", "should", "may"};
+  static constexpr std::string_view kSubjects[] = {"i", "you", "we", "they", "it", "there", "the", "my", "your",
+                                                   "our", "this", "that", "someone", "anyone", "somebody", "anybody", "u"};
+  static constexpr std::string_view kWh[] = {"what", "where", "when", "how", "why"};  // "which is…" relates
+  // The unit's first kept token must be the question's first word ("9025288580is my number" and "🙌 #truro
+  // is my local" do not ask).
+  std::vector<std::string_view> w;
+  for (std::size_t i = 0; i < t.size() && w.size() < 2; ++i) {
+    if (!keep[i] || (w.empty() && t[i].kind == text::TokenKind::punct)) continue;
+    if (!is_word(t[i])) return false;
+    w.push_back(t[i].lower);
+  }
+  if (w.size() < 2) return false;
+  auto in = [](std::string_view x, const auto& list) { return std::find(std::begin(list), std::end(list), x) != std::end(list); };
+  return (in(w[0], kAuxiliaries) && in(w[1], kSubjects)) || (in(w[0], kWh) && in(w[1], kAuxiliaries));
+}
+
 // Whether the kept tokens end in a question mark (past closing emoji and brackets).
 bool ends_as_question(std::span<const text::Token> t, const std::vector<char>& keep) {
   for (std::size_t i = t.size(); i-- > 0;) {
@@ -388,7 +411,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   // asked ("The agent asks: What device is the customer on?"); any other stays in its speaker's own
   // words, under their label ("Customer: Can I get a refund?", "Agent: We'd like to help, could you DM
   // us?"), as "The customer asks: can the customer get a refund?" would name them twice.
-  if (reported_speech && !indirect && ends_as_question(t, keep)) {
+  const bool customer_asks = unit.speaker == text::Speaker::customer && opens_as_question(t, keep);
+  if (reported_speech && !indirect && (ends_as_question(t, keep) || customer_asks)) {
     std::size_t w = 0;
     while (w < t.size() && !(keep[w] && is_word(t[w]))) ++w;
     if (unit.speaker == text::Speaker::agent && w < t.size() && !tokens.forced[w] && opens_a_question(t[w].lower)) {
@@ -402,7 +426,7 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   // A customer's report with its "I" left out names the customer ("Just wasted an hour of my life" ->
   // "The customer just wasted an hour of their life"): without it the sentence has no subject and,
   // unlabelled, reads as whoever spoke before.
-  if (reported_speech && unit.speaker == text::Speaker::customer && !ends_as_question(t, keep)) {
+  if (reported_speech && unit.speaker == text::Speaker::customer && !ends_as_question(t, keep) && !customer_asks) {
     bool first_person = false;
     for (std::size_t i = 0; i < t.size(); ++i) first_person = first_person || (keep[i] && !forms[i].empty() && inner[i].empty());
     if (first_person) name_elided_subject(t, keep, forms, tokens.forced);

@@ -263,6 +263,23 @@ TEST(ReportedSpeech, AnAgentsClosingVocativeIsAddressing) {
   EXPECT_NE(render_english(p.units[4], units[4], false).find("Royal Mail"), std::string::npos);
 }
 
+TEST(ReportedSpeech, ACustomersQuestionWithoutAMarkStaysInTheirWords) {
+  // "The customer says will the customer get the same seats" read as a statement with a question in it.
+  auto d = testing::make_dialogue({{Speaker::customer, {"Will I get the same seats, please reply soon"}},
+                                   {Speaker::customer, {"why does my app keep crashing please help"}},
+                                   {Speaker::customer, {"9025288580is my number"}},
+                                   {Speaker::customer, {"which is an absolutely brilliant trait, might I add"}},
+                                   {Speaker::customer, {"What a waste of my time"}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[0], units[0], true), "Will I get the same seats, please reply soon");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "why does my app keep crashing please help");
+  // A number, a relative clause or an exclamation asks nothing: reported.
+  EXPECT_EQ(render_english(p.units[2], units[2], true), "9025288580is the customer's number");
+  EXPECT_NE(render_english(p.units[3], units[3], true).find("might the customer add"), std::string::npos);
+  EXPECT_NE(render_english(p.units[4], units[4], true).find("the customer's time"), std::string::npos);
+}
+
 // One unit of `speaker` rendered as a reported (or verbatim) English summary sentence.
 std::string rendered_unit(const std::string& text, Speaker speaker, bool reported_speech = true) {
   auto d = testing::make_dialogue({{speaker, {text}}});
@@ -334,7 +351,8 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
   expect_agent_renderings(cases);
   // A customer's request is left a request (its "you" is the company); as a question, in their words.
   EXPECT_EQ(rendered_unit("Could you refund me?", Speaker::customer), "Could you refund me?");
-  EXPECT_EQ(rendered_unit("Could you refund me.", Speaker::customer), "Could the company refund the customer.");
+  // Without its question mark it still opens as one (opens_as_question), and stays in their words too.
+  EXPECT_EQ(rendered_unit("Could you refund me.", Speaker::customer), "Could you refund me.");
 }
 
 TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
@@ -375,8 +393,7 @@ TEST(ReportedSpeech, AnAgentsQuestionAboutTheCustomerIsReportedAsOne) {
   bool reported = true;
   EXPECT_EQ(render_english(p.units[0], unit_tokens(p)[0], true, &reported), "Just to confirm, you are on iOS 11?");
   EXPECT_FALSE(reported);
-  EXPECT_EQ(rendered_unit("Have you seen my order. It is late", Speaker::customer),
-            "Has the company seen the customer's order. It is late");
+  EXPECT_EQ(rendered_unit("Have you seen my order. It is late", Speaker::customer), "Have you seen my order. It is late");
 }
 
 }  // namespace
