@@ -596,7 +596,7 @@ std::string after_lead(const Prepared& p, std::string body) {
 
 }  // namespace
 
-void assemble(Summary& out, const Prepared& p) {
+void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& own_words) {
   static const std::string kStop = "。";
   out.summary.clear();
   // English: whether sentence i stands under its speaker's label: a labelled sentence, or a report
@@ -618,8 +618,13 @@ void assemble(Summary& out, const Prepared& p) {
       const bool open_end = !out.summary.empty() && std::isalnum(static_cast<unsigned char>(out.summary.back()));
       joins = joins_thread(p, out.sentences[i - 1], s, open_end);
     }
-    if (p.lang == Lang::en && s.reported && !joins && needs_its_speaker(s, unit.speaker, after_labelled_run))
+    if (p.lang == Lang::en && s.reported && !joins && needs_its_speaker(s, unit.speaker, after_labelled_run)) {
       s.body = (unit.speaker == text::Speaker::agent ? "The agent says " : "The customer says ") + after_lead(p, s.body);
+    } else if (p.lang == Lang::en && s.reported && !joins && after_labelled_run && !names_its_speaker(s.body) &&
+               i < own_words.size() && !own_words[i].empty()) {
+      s.body = own_words[i];  // under its speaker's label, in their words
+      s.reported = false;
+    }
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
     if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;

@@ -104,6 +104,10 @@ bool continues(const Prepared& p, const SummarySentence& prev, const SummarySent
 // Sets each sentence's text and shares_label and builds Summary::summary from out.sentences (their
 // body, turn and unit already set, in dialogue order). zh: "用户:A，B。客服:C？"; en: "Customer: A B
 // Agent: C".
-void assemble(Summary& out, const Prepared& p);
+// `own_words` (empty, or one per sentence): a report's unit in its speaker's own words ("" when none); an
+// English report that would stand under its speaker's label without naming them is shown in them
+// instead ("Customer: do not book with this company. Deleting the app and telling all my friends…", not
+// "…telling all the customer's friends…": no label before a third person).
+void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& own_words = {});
 
 }  // namespace kessel::summarize::render

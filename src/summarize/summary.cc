@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "compress.h"
 #include "decode_parts.h"
 #include "kessel/error.h"
 #include "render.h"
@@ -87,6 +88,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   out.constraint_cost = kept.cost;
   std::vector<int>& units = kept.units;
   std::sort(units.begin(), units.end());
+  std::vector<UnitTokens> tokens;       // en: built once a report needs its own words
+  std::vector<std::string> own_words;   // per sentence: a report's unit in its speaker's words, or ""
   for (int u : units) {
     const auto ux = static_cast<std::size_t>(u);
     SummarySentence s;
@@ -124,12 +127,21 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (s.reported && u == kept.clause_unit) s.reported = names_a_speaker(s.body);
     // Who says a report, where it needs saying, is render::assemble's.
     if (s.reported && !s.body.empty() && s.body[0] >= 'a' && s.body[0] <= 'z') s.body[0] = static_cast<char>(s.body[0] - 'a' + 'A');
+    // en: the same unit in its speaker's own words, for a report that render::assemble shows under its
+    // speaker's label.
+    std::string own;
+    if (p.lang == Lang::en && s.reported && u != kept.clause_unit && u != verbatim) {
+      if (tokens.empty()) tokens = unit_tokens(p);
+      own = render::body(drop_addressing(p.units[ux], tokens[ux]), p.lang, question);
+      if (open_without_rest || cut_turn) own = render::mark_cut(std::move(own), p.lang);
+    }
+    own_words.push_back(std::move(own));
     s.turn = p.units[ux].turn;
     s.unit = u;
     s.score = scores.salience[ux];
     out.sentences.push_back(std::move(s));
   }
-  render::assemble(out, p);
+  render::assemble(out, p, own_words);
   std::vector<char> taken(p.units.size(), 0);
   for (int u : units) taken[static_cast<std::size_t>(u)] = 1;
   for (std::size_t m = 0; m < p.mentions.size(); ++m) {

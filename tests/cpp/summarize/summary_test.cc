@@ -403,8 +403,8 @@ TEST(Summary, AnEnglishSentenceLeftOpenGoesOnInTheSpeakersNextTweet) {
             "seconds.");
 }
 
-TEST(Summary, AReportThatDoesNotNameItsSpeakerStaysUnderTheLabelBeforeIt) {
-  auto d = make_dialogue({{Speaker::customer, {"do not book with this company.", "Deleting the app now.", "Horrible!"}},
+TEST(Summary, AReportThatDoesNotNameItsSpeakerStaysUnderTheLabelBeforeItInTheirWords) {
+  auto d = make_dialogue({{Speaker::customer, {"do not book with this company.", "Deleting the app and telling all my friends.", "Horrible!"}},
                           {Speaker::agent, {"Sorry to hear that."}}});
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 4u);
@@ -417,8 +417,10 @@ TEST(Summary, AReportThatDoesNotNameItsSpeakerStaysUnderTheLabelBeforeIt) {
   o.max_sentences = 3;
   o.redundancy = 0.0f;
   o.emotion_constraint = false;
+  // Under the customer's label the report is shown in the customer's own words: no label before a third
+  // person (TweetSumm valid 1950ce6e had "Customer: … telling all the customer's friends to dump them").
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do not book with this company. Deleting the app and telling all the customer's friends. Horrible!");
+            "Customer: do not book with this company. Deleting the app and telling all my friends. Horrible!");
   // A report that names its speaker ends the label's run: the next sentence is labelled again.
   s.unit_text[1] = "The customer is deleting the app.";
   EXPECT_EQ(decode(p, s, o).summary,
