@@ -29,6 +29,26 @@ bool is_group_address(const std::string& lower) {
          lower == "everyone" || lower == "everybody" || lower == "friends";
 }
 
+// An agent's opening interjection of sympathy and the mark after it ("Oh no – DM us the Booking ID",
+// "Oh dear! Please…", "Oops, …"): it says nothing a report keeps, and without it the request is
+// reported as one ("The agent asks the customer to DM…"). Returns the tokens to drop (0: none).
+std::size_t interjection_length(const std::vector<text::Token>& t) {
+  static constexpr std::string_view kTwo[][2] = {{"oh", "no"}, {"oh", "dear"}, {"uh", "oh"}, {"oh", "man"}};
+  static constexpr std::string_view kOne[] = {"oops", "yikes", "aw", "aww", "whoops", "eek"};
+  std::size_t n = 0;
+  if (t.size() >= 2 && is_word(t[0]) && is_word(t[1]))
+    for (const auto& w : kTwo)
+      if (t[0].lower == w[0] && t[1].lower == w[1]) n = 2;
+  if (n == 0 && !t.empty() && is_word(t[0]) && std::find(std::begin(kOne), std::end(kOne), t[0].lower) != std::end(kOne))
+    n = 1;
+  if (n == 0 || n >= t.size()) return 0;
+  const std::string& mark = t[n].text;
+  if (mark != "-" && mark != "–" && mark != "—" && mark != "!" && mark != "," && mark != ".") return 0;
+  std::size_t end = n;
+  while (end < t.size() && t[end].kind == text::TokenKind::punct) ++end;
+  return end < t.size() && is_word(t[end]) ? end : 0;
+}
+
 // "Hi there," / "Hello Shayc!" / "Hey," at the start of a unit: the greeting word, at most one more
 // word ("there", a name), then the , ! or . that ends the salutation. Without that mark the greeting
 // ends where the sentence starts ("Hey it would be nice", "Hi guys can you"), the word after it only
@@ -383,7 +403,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
       rest.push_back(t[i]);
       where.push_back(i);
     }
-  const std::size_t greet = salutation_length(rest);
+  const std::size_t greet = std::max(salutation_length(rest),
+                                     unit.speaker == text::Speaker::agent ? interjection_length(rest) : std::size_t{0});
   const std::size_t tail = std::max(greet, addressing_tail_start(rest, greet, unit.speaker == text::Speaker::agent));
   // Where the unit's words now start: after the salutation and an opening thread counter.
   const std::size_t lead = opening_counter_end(rest, greet, tail);

@@ -137,7 +137,8 @@ std::string role_label(text::Speaker speaker, Lang lang) {
 namespace {
 
 // Whether the closing bracket at cps[at] closes nothing before it: a slip of the key beside Enter
-// (不要】, 你好】, 在吗?》: 18 CSDS val turns), which a summary drops.
+// (不要】, 你好】, 在吗?》: 18 CSDS val turns), which a summary drops, as it drops a final backtick, the
+// key below Esc (申请退货之后就改不了哦`).
 bool closes_nothing(const std::vector<char32_t>& cps, std::size_t at) {
   // A bracket's pair (full- and half-width parentheses are one) and whether it closes.
   static constexpr std::u32string_view kOpeners = U"【《（(「『", kClosers = U"】》）)」』";
@@ -176,7 +177,7 @@ std::string body(const std::string& text, Lang lang, bool question) {
   std::size_t end = decoded.cps.size();
   while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || decoded.cps[end - 1] == U'：' ||
                      decoded.cps[end - 1] == U':' || text::is_space(decoded.cps[end - 1]) ||
-                     closes_nothing(decoded.cps, end - 1)))
+                     decoded.cps[end - 1] == U'`' || closes_nothing(decoded.cps, end - 1)))
     --end;
   return text::encode_utf8(decoded.cps.data(), end) + (question ? "？" : "。");
 }

@@ -280,6 +280,20 @@ TEST(ReportedSpeech, ACustomersQuestionWithoutAMarkStaysInTheirWords) {
   EXPECT_NE(render_english(p.units[4], units[4], true).find("the customer's time"), std::string::npos);
 }
 
+TEST(ReportedSpeech, AnAgentsOpeningInterjectionGoesAndItsRequestIsReported) {
+  // TweetSumm valid 1950ce6e: "The agent says Oh no – DM the agent the reservation's Booking ID…".
+  auto d = testing::make_dialogue({{Speaker::agent, {"Oh no – DM us the reservation's Booking ID and we'll look into this"}},
+                                   {Speaker::agent, {"Oh no is the name of the song."}},
+                                   {Speaker::customer, {"Oh no, my flight is cancelled"}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[0], units[0], true),
+            "The agent asks the customer to DM the agent the reservation's Booking ID and they'll look into this");
+  // Without its mark it is no interjection; a customer's "Oh no" is theirs to keep.
+  EXPECT_NE(render_english(p.units[1], units[1], false).find("Oh no is"), std::string::npos);
+  EXPECT_NE(render_english(p.units[2], units[2], false).find("Oh no"), std::string::npos);
+}
+
 // One unit of `speaker` rendered as a reported (or verbatim) English summary sentence.
 std::string rendered_unit(const std::string& text, Speaker speaker, bool reported_speech = true) {
   auto d = testing::make_dialogue({{speaker, {text}}});

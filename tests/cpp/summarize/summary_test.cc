@@ -329,6 +329,8 @@ TEST(Summary, AClosingBracketThatClosesNothingIsDropped) {
   EXPECT_EQ(render::body("怎么还没返回啊】", Lang::zh, true), "怎么还没返回啊？");
   EXPECT_EQ(render::body("在吗?》", Lang::zh, true), "在吗？");
   EXPECT_EQ(render::body("不要】。", Lang::zh, false), "不要。");
+  // And the key below Esc (CSDS val 717: 申请退货之后就改不了哦`).
+  EXPECT_EQ(render::body("申请退货之后就改不了哦`", Lang::zh, false), "申请退货之后就改不了哦。");
   // A bracket that closes what it opened stays, full- and half-width parentheses alike.
   EXPECT_EQ(render::body("请您准备签收(配送员:[姓名]）", Lang::zh, false), "请您准备签收(配送员:[姓名]）。");
   EXPECT_EQ(render::body("看过《明朝那些事儿》", Lang::zh, false), "看过《明朝那些事儿》。");
