@@ -96,6 +96,11 @@ bool opens_in_lower_case(std::span<const text::Token> t);
 // Whether it opens (after its @mentions) with an acronym of two to five capitals ("ISP", "DM") that
 // is not followed by a capitalized or question word, i.e. in the middle of a sentence.
 bool opens_with_acronym(std::span<const text::Token> t);
+// en: marks each agent unit's closing vocative in `out` (UnitTokens::vocative): its last word before the
+// final stop, when it is a name the agent addresses the customer by elsewhere (after a comma or a
+// greeting, at a clause's end), with the comma before it; not a name after a thanks or regards, which
+// signs off. unit_tokens calls it.
+void mark_closing_vocatives(const Prepared& p, std::vector<UnitTokens>& out);
 
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",

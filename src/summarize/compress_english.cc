@@ -10,6 +10,7 @@
 
 #include "kessel/text/utf8.h"
 #include "summarize/compress.h"
+#include "summarize/content.h"
 #include "summarize/reported_speech.h"
 
 namespace kessel::summarize {
@@ -22,6 +23,66 @@ bool is_greeting(const std::string& lower) {
          lower == "howdy" || lower == "yo" || lower == "dear";
 }
 bool is_upper_ascii(char c) { return c >= 'A' && c <= 'Z'; }
+
+// en: whether a word is written as a name: a capital, then letters with at least one in lower case
+// ("Claire", not "UPS"), two to fifteen of them.
+bool is_name_like(const text::Token& t) {
+  if (t.kind != text::TokenKind::word || t.text.size() < 2 || t.text.size() > 15 || !is_upper_ascii(t.text[0]))
+    return false;
+  bool lower = false;
+  for (std::size_t i = 1; i < t.text.size(); ++i) {
+    const char c = t.text[i];
+    if (c >= 'a' && c <= 'z') lower = true;
+    else if (!is_upper_ascii(c)) return false;
+  }
+  return lower;
+}
+
+bool ends_a_clause(const text::Token& t) { return t.text == "." || t.text == "!" || t.text == "?" || t.text == ","; }
+
+bool signs_off(const text::Token& t) { return is_word(t) && is_thanks(t.lower); }
+
+// en: the names an agent addresses the customer by: a name-like word between a comma or a greeting
+// and the end of a clause ("Hi Claire,", "any issues, Claire."); not the agent's own after a
+// thanks or regards ("Rgds,Sagar").
+std::vector<std::string> addressed_names(const Prepared& p) {
+  std::vector<std::string> names;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    if (p.units[u].speaker != text::Speaker::agent) continue;
+    const auto& t = p.unit_tokens[u];
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      const bool after_comma = t[i - 1].text == ",";
+      if (!is_name_like(t[i]) || !(after_comma || (is_word(t[i - 1]) && is_greeting(t[i - 1].lower)))) continue;
+      if (i + 1 < t.size() && !ends_a_clause(t[i + 1])) continue;
+      if (after_comma && i >= 2 && signs_off(t[i - 2])) continue;
+      if (std::find(names.begin(), names.end(), t[i].text) == names.end()) names.push_back(t[i].text);
+    }
+  }
+  return names;
+}
+
+}  // namespace
+
+void mark_closing_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
+  const std::vector<std::string> names = addressed_names(p);
+  if (names.empty()) return;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    if (p.units[u].speaker != text::Speaker::agent) continue;
+    const auto& t = out[u].tokens;
+    std::size_t end = t.size();
+    while (end > 0 && t[end - 1].kind != text::TokenKind::word) --end;
+    if (end < 2 || end + 1 < t.size() || (end < t.size() && !ends_a_clause(t[end]))) continue;
+    const std::size_t k = end - 1;
+    if (!is_name_like(t[k]) || std::find(names.begin(), names.end(), t[k].text) == names.end()) continue;
+    if (t[k - 1].kind != text::TokenKind::word && t[k - 1].text != ",") continue;
+    if (signs_off(t[k - 1]) || (k >= 2 && t[k - 1].text == "," && signs_off(t[k - 2]))) continue;  // a sign-off
+    out[u].vocative.assign(t.size(), 0);
+    out[u].vocative[k] = 1;
+    if (t[k - 1].text == ",") out[u].vocative[k - 1] = 1;
+  }
+}
+
+namespace {
 
 // Who a greeting addresses without naming anyone: "Hi there", "Hey guys", "Hello team".
 bool is_group_address(const std::string& lower) {

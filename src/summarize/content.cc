@@ -184,10 +184,6 @@ bool is_letters(std::string_view w) {
 bool is_mark(const text::Token& t) {
   return t.text == "^" || t.text == "-" || t.text == "--" || t.text == "/" || t.text == "*" || t.text == "~";
 }
-bool is_thanks(std::string_view lower) {
-  return lower == "thanks" || lower == "thank" || lower == "ty" || lower == "thx" || lower == "cheers" ||
-         lower == "regards" || lower == "rgds" || lower == "best";
-}
 // A tweet thread's counter ("2/2", "(1/3)" without its brackets) or the digit left of one ("2 ^XS").
 bool is_counter(const text::Token& t) {
   const std::string& s = t.text;
@@ -292,6 +288,11 @@ bool is_order_header(std::u32string_view text) {
 }
 
 }  // namespace
+
+bool is_thanks(std::string_view lower) {
+  return lower == "thanks" || lower == "thank" || lower == "ty" || lower == "thx" || lower == "cheers" ||
+         lower == "regards" || lower == "rgds" || lower == "best";
+}
 
 const char* to_string(UnitContent kind) {
   switch (kind) {

@@ -36,6 +36,9 @@ inline constexpr int kMenuEntryLetters = 8;
 
 // What unit u of `p` is.
 UnitContent classify_unit(const Prepared& p, std::size_t u);
+// en: a word that thanks or signs a tweet off before a name, in lower case: thanks, thank, ty, thx,
+// cheers, regards, rgds, best ("Ty - Darren", "Rgds,Sagar").
+bool is_thanks(std::string_view lower);
 
 // The decoder's mask under DecodeOptions::skip_fillers: 1 for each unit that carries content, or
 // that holds an expressed customer emotion (the constraint may need it, and "气死了😡" is no
