@@ -137,6 +137,11 @@ std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first
   const auto& mark = t[limit - 2];
   const auto& name = t[limit - 1];
   const bool mark_ok = mark.text == "^" || mark.text == "-" || mark.text == "*" || mark.text == "~";
+  // Spotify's agents sign "/CH", "/MC": a slash after a space, written onto two to four capitals.
+  const bool slash_initials = mark.text == "/" && mark.byte_end == name.byte_start && name.text.size() >= 2 &&
+                              name.text.size() <= 4 && std::all_of(name.text.begin(), name.text.end(), is_upper_ascii) &&
+                              (limit - first == 2 || t[limit - 3].byte_end < mark.byte_start);
+  if (slash_initials) return limit - 2;
   if (!mark_ok || !is_word(name) || !is_upper_ascii(name.text[0])) return limit;
   const bool alone = limit - first == 2;
   const bool attached = mark.byte_end == name.byte_start &&
@@ -452,6 +457,15 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     else
       keep[i] = 0;
   }
+  // A colon that introduced a dropped link: where the sentence goes on in lower case it goes with the link
+  // ("reaching out to chat: https://… support" reads "reaching out to chat support"); where a new
+  // sentence follows it ends the sentence ("…the steps here: https://… Keep us posted" reads "…the steps
+  // here. Keep us posted"); at the end close_dangling_colon makes it a full stop.
+  for (std::size_t i = 1; i + 1 < t.size(); ++i) {
+    if (keep[i] || t[i].kind != text::TokenKind::url || t[i - 1].text != ":" || !is_word(t[i + 1])) continue;
+    if (!is_upper_ascii(t[i + 1].text[0])) keep[i - 1] = 0;
+    else inner[i - 1] = ".";
+  }
   // An agent's closing vocative ("...any issues, Claire.") is addressing too.
   for (std::size_t i = 0; i < tokens.vocative.size() && i < t.size(); ++i)
     if (tokens.vocative[i]) keep[i] = 0;
@@ -523,6 +537,10 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     capitalize_start(t[i], tokens.forced[i], forms[i]);
     break;
   }
+  // A colon made a full stop before a dropped link: the word after it starts a sentence, whatever its
+  // reported form ("…your refund here. The agent is so sorry", not "here. the agent").
+  for (std::size_t i = 0; i + 2 < t.size(); ++i)
+    if (inner[i] == "." && keep[i]) capitalize_start(t[i + 2], tokens.forced[i + 2], forms[i + 2]);
   bool rewritten = false;
   for (std::size_t i = 0; i < t.size(); ++i) rewritten = rewritten || (keep[i] && !forms[i].empty());
   if (!dropped && !rewritten) return unit.text;

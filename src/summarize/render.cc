@@ -529,6 +529,11 @@ bool speaker_acts_in(const std::string& body, text::Speaker speaker) {
   // customer…" open with the agent's words as if they were the customer's.
   const std::string lower = text::ascii_lower(body.substr(0, std::min(body.find_first_of(".!?,;"), body.size())));
   for (std::size_t at = lower.find(self); at != std::string::npos; at = lower.find(self, at + 1)) {
+    // In a clause that something else frames, the speaker is spoken about ("That's absolutely
+    // disgraceful that the customer has to pay…"): whose judgement it is still needs saying.
+    // A purpose clause is the speaker's own act ("…so that the agent can look into it").
+    if (at >= 5 && lower.compare(at - 5, 5, "that ") == 0 && (at < 8 || lower.compare(at - 8, 8, "so that ") != 0))
+      continue;
     const std::size_t from = at + self.size();
     const std::string next = lower.substr(from, std::min(lower.find(' ', from), lower.size()) - from);
     for (std::string_view w : kActs)
@@ -562,7 +567,7 @@ constexpr std::string_view kCommonOpeners[] = {
     "only", "just", "still", "now", "once", "for", "to", "in", "on", "at", "with", "after", "before",
     "should", "nothing", "everything", "something", "our", "your", "first", "okay", "ok", "due", "according",
     "regarding", "although", "though", "while", "unless", "until", "currently", "actually", "apparently",
-    "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again"};
+    "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again", "rest"};
 
 // en: a body after a lead ("The agent says …"): without a connective that opened it (so, and, but,
 // well, also, then: "So they can't find songs…" -> "they can't find songs…"), its initial in lower

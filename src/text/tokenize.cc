@@ -66,7 +66,10 @@ std::size_t word_length(const char32_t* cps, std::size_t n, std::size_t i) {
   std::size_t j = i + 1;
   while (j < n) {
     const char32_t c = cps[j];
-    if (is_latin_letter(c) || is_digit(c)) {
+    // A variation selector after a letter selects nothing ("I\uFE0F have", "I\uFE0Ft takes" as some
+    // keyboards write them): it stays in the word, whose lower form drops it (normalize_term), so "I"
+    // is still the pronoun and "It" one word.
+    if (is_latin_letter(c) || is_digit(c) || is_variation_selector(c)) {
       ++j;
     } else if ((c == '\'' || c == 0x2019 || c == '-') && j + 1 < n && is_latin_letter(cps[j + 1])) {
       j += 2;

@@ -92,6 +92,13 @@ TEST(EnglishReports, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
             "Customer: do you sell this in your aylesbury store? Unfortunately the agent has no stock of it in "
             "Aylesbury. The agent says the company can order it in. The customer says they can't get it at Apsley "
             "Mills today?");
+  // Spoken about in a clause that something else frames, the speaker does not act: whose judgement
+  // it is still needs saying (TweetSumm valid 9afa6119).
+  s.unit_text[1] = "That's a shame that the agent has no stock of it in Aylesbury.";
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: do you sell this in your aylesbury store? The agent says that's a shame that the agent has no "
+            "stock of it in Aylesbury. The agent says the company can order it in. The customer says they can't get "
+            "it at Apsley Mills today?");
   s.unit_text[1] = "Then please ask in store, the agent will only advise on stock.";
   EXPECT_EQ(decode(p, s, o).summary,
             "Customer: do you sell this in your aylesbury store? The agent says please ask in store, the agent will "

@@ -226,6 +226,11 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   ASSERT_EQ(units[4].tokens[2].text, "ugh");
   ASSERT_TRUE(units[4].forced[2]) << "'ugh' should be an expressed emotion mention";
   EXPECT_EQ(render_english(p.units[4], units[4], true), "ugh the app crashed again");
+  // After a colon made a full stop before a dropped link, the reported word starts its sentence.
+  auto link = testing::make_dialogue({{Speaker::agent, {"Find more about your refund here: https://t.co/x We are so sorry."}}});
+  const Prepared pl = prepare(link, testing::default_lexicon());
+  EXPECT_EQ(render_english(pl.units[0], unit_tokens(pl)[0], true),
+            "Find more about the customer's refund here. The agent is so sorry.");
 }
 
 TEST(ReportedSpeech, OurCompanyIsTheCompanyOnce) {

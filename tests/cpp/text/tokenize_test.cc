@@ -65,6 +65,16 @@ TEST(Tokenize, EmojiClustersAreOneToken) {
   EXPECT_EQ(find(toks, heart).lower, "\u2764");  // variation selector dropped for lookups
 }
 
+TEST(Tokenize, AVariationSelectorAfterALetterStaysInItsWord) {
+  const auto toks = tokenize("that I\uFE0F have to pay");
+  EXPECT_EQ(texts(toks), (std::vector<std::string>{"that", "I\uFE0F", "have", "to", "pay"}));
+  EXPECT_EQ(toks[1].kind, TokenKind::word);
+  EXPECT_EQ(toks[1].lower, "i");
+  const auto it = tokenize("I\uFE0Ft takes");
+  EXPECT_EQ(texts(it), (std::vector<std::string>{"I\uFE0Ft", "takes"}));
+  EXPECT_EQ(it[0].lower, "it");
+}
+
 TEST(Tokenize, EmoticonsWithBoundaries) {
   const auto toks =
       tokenize("so slow :( T_T >_< orz :'( :-) :D but :Default and https://t.co/x 10:30");
