@@ -234,6 +234,19 @@ bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
   return spells(t, "把") && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk;
 }
 
+// Whether the token(s) right before token i end a verb whose object is the person after it (联系, 告诉,
+// 通知, 送, 让, 叫, 问, 找, 骗, 催, 提醒, 答应, 回复): without that person who did what to whom is lost.
+bool object_taking_verb(std::span<const text::Token> tokens, std::size_t i) {
+  if (i == 0 || tokens[i - 1].kind != text::TokenKind::cjk) return false;
+  // Not the 问 of 请问, 询问 or 想问 (请问我的快递到哪里: 我 is the subject of what is asked).
+  if (spells(tokens[i - 1], "问") && i >= 2 && first_cp_in(tokens[i - 2], U"请询想")) return false;
+  if (first_cp_in(tokens[i - 1], U"送让叫问找骗催")) return true;
+  if (i < 2) return false;
+  for (std::string_view verb : {"联系", "告诉", "通知", "提醒", "答应", "回复"})
+    if (spell_together(tokens[i - 2], tokens[i - 1], verb)) return true;
+  return false;
+}
+
 // A word that needs the predicate after it: a degree word or the copula ("就是麻烦", "太慢", "很好").
 bool leads_to_a_predicate(std::string_view word) {
   static constexpr std::string_view kWords[] = {"是", "就是", "很", "太", "真", "非常", "特别", "比较", "有点",
@@ -410,6 +423,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if ((t.kind == text::TokenKind::number || spells(t, "[数字]")) && i + 1 < T &&
         (first_cp_in(tokens[i + 1], faith::kMeasureWords) || first_cp_in(tokens[i + 1], U"元块号日时分秒斤米克")))
       guarded[i + 1] = 1;
+    // 我 as the object of a verb that says who did what to whom stays with the verb: "联系我了它说它帮我签收了"
+    // must not become "联系它说它帮签收了", nor "送我明天不在" "送明天不在".
+    if (spells(t, "我") && i > 0 && !(i + 1 < T && spells(tokens[i + 1], "们")) && object_taking_verb(tokens, i)) {
+      guarded[i] = guarded[i - 1] = 1;
+    }
     // 帮 + a pronoun + a verb: the verb says what is done ("帮我看下这个订单" must not become "帮订单").
     // Its word stays, whatever happens to 帮 and the pronoun.
     if (spells(t, "帮") && i + 2 < T && first_cp_in(tokens[i + 1], U"我您你") && tokens[i + 2].kind == text::TokenKind::cjk)

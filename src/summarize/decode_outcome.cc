@@ -16,7 +16,9 @@ bool is_negation(char32_t cp) { return cp == U'没' || cp == U'不' || cp == U'�
 constexpr std::u32string_view kActions[] = {
     U"申请", U"提交", U"登记", U"反馈", U"催", U"处理", U"安排", U"备注", U"升级", U"补发", U"退款", U"取消",
     U"修改", U"加急", U"留言", U"报备", U"联系", U"回电", U"致电", U"回复", U"跟进", U"核实", U"审核", U"派送",
-    U"送达", U"发货", U"到账", U"退回", U"补偿", U"赔付", U"换货"};
+    U"送达", U"发货", U"到账", U"退回", U"补偿", U"赔付", U"换货",
+    // A change made or a document issued (已经帮您改好了呢 after the invoice title was corrected).
+    U"改好", U"改过", U"改成", U"开具", U"补开", U"重开", U"办好", U"弄好"};
 
 // Whether an action verb starts within `reach` letters after `at`, a placeholder counting as one (会在
 // [数字]个工作日内审核处理); no mark between (已经。。好的，申请 is two clauses), and no negation (就没给您

@@ -485,6 +485,12 @@ TEST(Compress, TheRecipientAfterAVerbAndWhoWillDoItStay) {
   EXPECT_EQ(compress_with_low("会给您寄出", {0, 1, 2, 3, 3}, {1, 2}), "会寄出");
   // 那|我|来|联系: without 我 it is an order to the agent (来联系).
   EXPECT_EQ(compress_with_low("那我来联系", {0, 1, 2, 3, 3}, {0, 1}), "我来联系");
+  // 我 as the object of a verb that says who did what to whom, and the verb, stay (CSDS val 748 had
+  // 联系它说它帮签收了, 667 送明天不…): 联系|我|了|它|说 and 送|我|明天|不|在.
+  EXPECT_EQ(compress_with_low("联系我了它说", {0, 0, 1, 2, 3, 4}, {0, 1, 2}), "联系我了它说");
+  EXPECT_EQ(compress_with_low("送我明天不在", {0, 1, 2, 2, 3, 4}, {0, 1}), "送我明天不在");
+  // 请问|我|的|快递: the 我 after 请问 is the subject of the question and the model's to drop.
+  EXPECT_EQ(compress_with_low("请问我的快递", {0, 0, 1, 2, 3, 3}, {0, 1, 2, 3}), "快递");
 }
 
 TEST(Compress, WhoSaidItStaysWithSaid) {

@@ -24,6 +24,10 @@ TEST(Outcome, AnActionTakenOrPromisedIsAnOutcome) {
   EXPECT_TRUE(reports(U"这边会尽快为您处理的呢"));
   EXPECT_TRUE(reports(U"这边帮您反馈下吧"));
   EXPECT_TRUE(reports(U"咱们升级到专员处理"));
+  // A change made or a document issued (CSDS val 727, 392).
+  EXPECT_TRUE(reports(U"已经帮您改好了呢"));
+  EXPECT_TRUE(reports(U"增值税发票已经开具了"));
+  EXPECT_FALSE(reports(U"这个是改不了的呢"));
 }
 
 TEST(Outcome, NothingDoneIsNoOutcome) {
