@@ -131,8 +131,11 @@ bool others_need(const Context& c, const std::vector<int>& units, const std::vec
   return false;
 }
 
+// A customer's question, a tag question in 吧 too (会有短信验证码的对吧 / 客服:是的: dropped to make room,
+// it left 是的 under another question).
 bool customer_question(const Context& c, std::size_t u) {
-  return c.p.units[u].speaker == text::Speaker::customer && asks(c, u);
+  return c.p.units[u].speaker == text::Speaker::customer &&
+         (asks(c, u) || (c.p.lang == Lang::zh && zh_question::ends_in_tag(source_of(c, u))));
 }
 
 }  // namespace
@@ -249,7 +252,16 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
       if (v >= 0 && says_again(c, units, v)) continue;
     }
     if (v < 0) v = open_answer(c, static_cast<std::size_t>(q), units);
-    if (v >= 0 && !shown(v) && reads_after(q, v)) add_within_budget(c, s, q, v);
+    if (v < 0) {
+      // A plain reply comes only where the sentence budget has room, and never says again what a shown
+      // agent unit says: making room for it cost other answers (不会的 for 是不是看到退款了，然后不处理了).
+      v = plain_reply(c, static_cast<std::size_t>(q), units);
+      if (v >= 0 && !shown(v) && reads_after(q, v) && !says_again(c, units, v) &&
+          static_cast<int>(units.size()) < c.options.max_sentences)
+        units.push_back(v);
+      continue;
+    }
+    if (!shown(v) && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   for (int q : chosen) {
     if (!shown(q)) continue;

@@ -2,6 +2,7 @@
 // answers 如何 / 什么时候 / 多久 / 哪 / 多少 when no yes or no does, and which only seems to (a hold, a
 // greeting, an id, a form's field, a product or an address pasted).
 #include <algorithm>
+#include <cctype>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
@@ -99,6 +100,23 @@ bool challenges_a_fact(std::u32string_view q) {
          (q.ends_with(U"吗") || q.ends_with(U"么") || q.ends_with(U"嘛"));
 }
 
+// Whether a reply asks back with a final 嘛 that unit_asks does not count (有新订单嘛 is no answer to 有保价吗).
+bool asks_back(std::u32string_view reply) {
+  while (!reply.empty() && !text::is_cjk(reply.back())) reply.remove_suffix(1);
+  return reply.ends_with(U"嘛") || reply.ends_with(U"吗") || reply.ends_with(U"么");
+}
+
+// Whether a reply names a product by its model: a run of four Latin letters or more (a pasted title,
+// 华硕ASUSPlus-M[数字]飞行堡垒电竞鼠标垫, answers no question by itself).
+bool names_a_model(std::u32string_view reply) {
+  int run = 0;
+  for (char32_t cp : reply) {
+    run = (cp < 0x80 && std::isalpha(static_cast<int>(cp))) ? run + 1 : 0;
+    if (run >= 4) return true;
+  }
+  return false;
+}
+
 // Whether the summary shows a reply to q already: the first unit it shows after q is the agent's, and
 // tells when if q asks when.
 bool replied_in(const Context& c, std::size_t q, const std::vector<int>& units) {
@@ -131,6 +149,27 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) 
     if (first < 0) first = static_cast<int>(v);
   }
   return first;
+}
+
+int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q)) return -1;
+  const std::u32string_view question = source_of(c, q);
+  if (asks_why(question) || replied_in(c, q, units)) return -1;
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      // Questions in a row get one reply (售后大概多久 / 能在放假前完成吗 / 这个以售后的审核意见为准的呢); a statement
+      // of the customer's after the question is what the next reply answers.
+      if (c.selectable[v] && !asks(c, v)) return -1;
+      continue;
+    }
+    if (!c.selectable[v] || asks(c, v) || c.unit_chars[v] > kPlainReplyChars) continue;
+    const std::u32string_view reply = source_of(c, v);
+    // A hold or a request for details comes before the reply (稍等 / 这个以售后的审核意见为准的呢).
+    if (closes_conversation(reply) || answers_nothing(reply)) continue;
+    return could_answer(question, reply) && !asks_back(reply) && !names_a_model(reply) ? static_cast<int>(v) : -1;
+  }
+  return -1;
 }
 
 }  // namespace kessel::summarize::decoding

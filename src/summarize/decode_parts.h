@@ -204,6 +204,16 @@ int refusal_of(const Context& c, std::size_t q);
 // as if unanswered; 客服:专员会在[数字]个工作日内联系您 follows it now. -1 when none.
 inline constexpr int kOpenAnswerMinChars = 6, kOpenAnswerMinCharsBeside = 3;
 int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
+// zh: the agent's plain reply to customer question q, when neither direct_answer, refusal_of nor
+// open_answer finds one and the summary shows q unanswered (the first unit it shows after q is no
+// agent's): the agent's first selectable unit among the next kAnswerReach, before the customer says
+// anything selectable again, that asks nothing and has at most kPlainReplyChars code points as rendered,
+// when it could answer q by its words (open_answer's test: no hold, request for details or greeting; a
+// number when q asks for one; no address pasted unless q asks where) and closes nothing; -1 otherwise,
+// and for a "why" asked as a complaint. A third of the customer questions te157 summaries showed had no
+// agent sentence after them (用户:询问售后大概多久 with 这个以售后的审核意见为准的呢 left out).
+inline constexpr int kPlainReplyChars = 40;
+int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 // The customer's reply to agent question q when `units` shows none: the customer's first unit among the
 // next kAnswerReach, before the agent asks again, when it is selectable, asks nothing and is short (zh:
 // kDirectAnswerChars code points as rendered; en: kReplyWordsEn words). -1 otherwise. "The agent asks:
