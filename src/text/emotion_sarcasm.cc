@@ -75,10 +75,34 @@ bool holds_bad_news(std::string_view agent_turn) {
                      [&](std::string_view w) { return lower.find(w) != std::string::npos; });
 }
 
+// Whether the word after `end` (past spaces) is `word`, as a whole word, in any case.
+bool word_after_is(const std::vector<char32_t>& cps, std::size_t end, std::string_view word) {
+  while (end < cps.size() && cps[end] == ' ') ++end;
+  for (char c : word) {
+    if (end >= cps.size() || cps[end] >= 0x80 || std::tolower(static_cast<int>(cps[end])) != c) return false;
+    ++end;
+  }
+  return end == cps.size() || !is_ascii_word_char(cps[end]);
+}
+
+// Turns a praising mention into the anger it says in sarcasm.
+void to_anger(EmotionMention& m) {
+  m.emotion = Emotion::anger;
+  m.polarity = Polarity::negative;
+  m.wheel = wheel_coordinate(m.emotion, m.intensity);
+}
+
 }  // namespace
 
 void mark_sarcasm(const DecodedText& decoded, const std::optional<std::string_view>& agent_turn,
                   std::vector<EmotionMention>& mentions) {
+  // "I love how @TMobileHelp can not help their customer out", "Love how @129913 can't complete basic
+  // maths": a customer who loves *how* something is done complains of it, whatever else the turn says
+  // (all three in TweetSumm train and valid).
+  for (EmotionMention& m : mentions)
+    if (m.expressed && m.polarity == Polarity::positive && !m.negated && ascii_lower(m.term) == "love" &&
+        word_after_is(decoded.cps, static_cast<std::size_t>(m.term_char_end), "how"))
+      to_anger(m);
   const auto negative = [](const EmotionMention& m) { return m.expressed && m.polarity == Polarity::negative; };
   const bool turn_complains = std::any_of(mentions.begin(), mentions.end(), negative);
   const bool after_bad_news = agent_turn && holds_bad_news(*agent_turn);
@@ -90,9 +114,7 @@ void mark_sarcasm(const DecodedText& decoded, const std::optional<std::string_vi
     if (!opens_sentence(decoded.cps, static_cast<std::size_t>(m.term_char_start)) ||
         !stands_alone(decoded.cps, static_cast<std::size_t>(m.term_char_end)))
       continue;
-    m.emotion = Emotion::anger;
-    m.polarity = Polarity::negative;
-    m.wheel = wheel_coordinate(m.emotion, m.intensity);
+    to_anger(m);
   }
 }
 

@@ -231,6 +231,16 @@ TEST(EmotionCues, SarcasticPraiseIsAnger) {
   m = praise_in(ms, "Well done");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->emotion, Emotion::anger);
+  // Loving *how* something is done, with no other complaint in the turn (TweetSumm train c472e3f7).
+  ms = detect_after("I love how @TMobileHelp can not help their customer out");
+  m = praise_in(ms, "love");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->emotion, Emotion::anger);
+  EXPECT_EQ(m->polarity, Polarity::negative);
+  // Loving a thing stays love.
+  ms = detect_after("I love the new app");
+  ASSERT_NE(praise_in(ms, "love"), nullptr);
+  EXPECT_NE(praise_in(ms, "love")->emotion, Emotion::anger);
 }
 
 TEST(EmotionCues, PraiseStaysJoyWithoutAComplaintOrWhenItPraisesSomething) {
