@@ -2,6 +2,8 @@
 // customer (已经帮您提交了售后申请, 专员会在[数字]小时给您回电), which a summary ending on the customer's
 // question leaves the reader to guess.
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
@@ -144,6 +146,85 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   }
   // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
   // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val.
+  if (static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v)) s.units.push_back(v);
+}
+
+bool reports_resolution(std::string_view text) {
+  static constexpr std::string_view kSolved[] = {
+      "working now", "works now", "working again", "works again", "it worked", "that worked", "did the trick",
+      "problem solved", "issue solved", "problem resolved", "issue resolved", "all sorted", "sorted now",
+      "fixed now", "it's fixed", "it’s fixed", "all good now", "that fixed it", "got it working", "it's working",
+      "it’s working", "its working"};
+  static constexpr std::string_view kDenials[] = {"not ", "n't ", "n’t ", "never ", "no longer ", "stopped "};
+  const std::string lower = text::ascii_lower(text);
+  for (std::string_view phrase : kSolved)
+    for (std::size_t at = lower.find(phrase); at != std::string::npos; at = lower.find(phrase, at + 1)) {
+      const bool starts_word = at == 0 || !std::isalpha(static_cast<unsigned char>(lower[at - 1]));
+      const std::size_t end = at + phrase.size();
+      const bool ends_word = end == lower.size() || !std::isalpha(static_cast<unsigned char>(lower[end]));
+      // "still not working now", "isn't working again": the words just before deny it.
+      const std::string_view before = std::string_view(lower).substr(at >= 12 ? at - 12 : 0, at >= 12 ? 12 : at);
+      const bool denied = std::any_of(std::begin(kDenials), std::end(kDenials),
+                                      [&](std::string_view d) { return before.find(d) != std::string_view::npos; });
+      // What follows may take it back: "It worked perfectly before and now…", "It worked for a little bit",
+      // "All good now, but…". After a past "worked" only an end, a mark, now or thanks may come.
+      std::size_t next = end;
+      while (next < lower.size() && (lower[next] == ' ' || lower[next] == ',')) ++next;
+      const std::string_view rest = std::string_view(lower).substr(next);
+      const bool contrasted = rest.starts_with("but ") || rest.starts_with("but.") || rest == "but";
+      const bool past = phrase.ends_with("worked");
+      const bool past_ok = !past || rest.empty() || !std::isalpha(static_cast<unsigned char>(rest[0])) ||
+                           rest.starts_with("thank") || rest.starts_with("now") || rest.starts_with("ty");
+      if (starts_word && ends_word && !denied && !contrasted && past_ok) return true;
+    }
+  return false;
+}
+
+namespace {
+
+// Whether a later message of the customer's takes a resolution back: a denial or the trouble again
+// ("Today the network is down again", "they never activate this #"). A closing ("Nope that is it. Thank
+// you") does not.
+bool takes_back(std::string_view text) {
+  static constexpr std::string_view kBack[] = {"not", "never", "no longer", "stopped", "still", "again", "down",
+                                               "cant", "wont", "doesnt", "isnt", "didnt"};
+  std::string lower = text::ascii_lower(text);
+  for (char& ch : lower)
+    if (!std::isalpha(static_cast<unsigned char>(ch))) ch = ' ';
+  if (lower.find("n t ") != std::string::npos || lower.ends_with("n t")) return true;  // n't, n’t
+  lower = " " + lower + " ";
+  return std::any_of(std::begin(kBack), std::end(kBack),
+                     [&](std::string_view w) { return lower.find(" " + std::string(w) + " ") != std::string::npos; });
+}
+
+}  // namespace
+
+int resolution_unit(const Context& c) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::en) return -1;
+  bool agent_spoke = false;
+  int found = -1;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    if (p.units[u].speaker == text::Speaker::agent) {
+      agent_spoke = agent_spoke || c.selectable[u];
+      continue;
+    }
+    if (!c.selectable[u]) continue;
+    // Only the customer's last message counts: "Working now" followed by "It's down again", or by more of
+    // a complaint the fix left open (the phone works, the bill is still wrong), is no resolution; the
+    // rest of its own tweet ("…working now. It's playing the right song now.") does not take it back.
+    if (agent_spoke && !asks(c, u) && reports_resolution(p.units[u].text)) found = static_cast<int>(u);
+    else if (found >= 0 && p.units[u].turn != p.units[static_cast<std::size_t>(found)].turn &&
+             takes_back(p.units[u].text))
+      found = -1;
+  }
+  return found;
+}
+
+void add_resolution(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = resolution_unit(c);
+  if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end()) return;
   if (static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v)) s.units.push_back(v);
 }
 

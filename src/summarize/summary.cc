@@ -81,6 +81,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_last_reply(c, kept);
   // en: a summary of only the customer's words shows what the agent said.
   decoding::add_agent_reply(c, kept);
+  // en: whether the customer said it worked.
+  decoding::add_resolution(c, kept);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

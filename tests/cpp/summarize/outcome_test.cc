@@ -172,5 +172,54 @@ TEST(Outcome, EnglishHasNone) {
   EXPECT_EQ(decoding::outcome_unit(c), -1);
 }
 
+TEST(Outcome, AnEnglishCustomerSayingItWorksIsTheResolution) {
+  EXPECT_TRUE(decoding::reports_resolution("Power reset it. Working now."));
+  EXPECT_TRUE(decoding::reports_resolution("Problem solved. Thank you!"));
+  EXPECT_TRUE(decoding::reports_resolution("It worked, thanks!"));
+  EXPECT_TRUE(decoding::reports_resolution("Changed it and it works now"));
+  // Denied, taken back, or a past that no longer holds.
+  EXPECT_FALSE(decoding::reports_resolution("It's still not working now"));
+  EXPECT_FALSE(decoding::reports_resolution("All good now, but the bill is wrong"));
+  EXPECT_FALSE(decoding::reports_resolution("It worked perfectly before and now it's a mess"));
+  EXPECT_FALSE(decoding::reports_resolution("It worked for a little bit and now it's down again"));
+  EXPECT_FALSE(decoding::reports_resolution("my fireworks now"));  // not a whole word
+
+  // TweetSumm valid bb8743de: the agent's step ended the summary, and "Working now." was left out.
+  auto d = make_dialogue({{Speaker::customer, {"The game is frozen on one channel."}},
+                          {Speaker::agent, {"Please reseat the coax and unplug the power cord."}},
+                          {Speaker::customer, {"Power reset it. Working now.", "Thanks."}},
+                          {Speaker::agent, {"Great to hear!"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::resolution_unit(c), 2);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1};
+  decoding::add_resolution(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2}));
+  // No room below the cap: it stays out.
+  const DecodeOptions two = options(2);
+  const decoding::Context full(p, s, two);
+  selection.units = {0, 1};
+  decoding::add_resolution(full, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1}));
+  // A later message of the customer's takes it back (TweetSumm train: "Issue resolved yesterday", then
+  // the network down again); a question is none.
+  auto back = make_dialogue({{Speaker::customer, {"The network is down."}},
+                             {Speaker::agent, {"Please restart the router."}},
+                             {Speaker::customer, {"Issue resolved yesterday."}},
+                             {Speaker::customer, {"Today the network is down again."}}});
+  Prepared pb = prepare(back, lexicon());
+  const decoding::Context cb(pb, testing::same_salience(pb), three);
+  EXPECT_EQ(decoding::resolution_unit(cb), -1);
+  auto asked = make_dialogue({{Speaker::customer, {"The network is down."}},
+                              {Speaker::agent, {"Please restart the router."}},
+                              {Speaker::customer, {"Is it working now?"}}});
+  Prepared pa = prepare(asked, lexicon());
+  const decoding::Context ca(pa, testing::same_salience(pa), three);
+  EXPECT_EQ(decoding::resolution_unit(ca), -1);
+}
+
 }  // namespace
 }  // namespace kessel::summarize
