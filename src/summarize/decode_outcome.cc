@@ -1,6 +1,7 @@
 // The dialogue's outcome (decode_parts.h, outcome_unit): what the agent last did or promised for the
 // customer (已经帮您提交了售后申请, 专员会在[数字]小时给您回电), which a summary ending on the customer's
-// question leaves the reader to guess.
+// question leaves the reader to guess; in English, the customer's word that it works (resolution_unit:
+// "Power reset it. Working now.").
 #include <algorithm>
 #include <cctype>
 #include <string>

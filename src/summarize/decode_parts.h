@@ -206,11 +206,14 @@ inline constexpr int kOpenAnswerMinChars = 6, kOpenAnswerMinCharsBeside = 3;
 int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
 // zh: the agent's plain reply to customer question q, when neither direct_answer, refusal_of nor
 // open_answer finds one and the summary shows q unanswered (the first unit it shows after q is no
-// agent's): the agent's first selectable unit among the next kAnswerReach, before the customer says
-// anything selectable again, that asks nothing and has at most kPlainReplyChars code points as rendered,
-// when it could answer q by its words (open_answer's test: no hold, request for details or greeting; a
-// number when q asks for one; no address pasted unless q asks where) and closes nothing; -1 otherwise,
-// and for a "why" asked as a complaint. A third of the customer questions te157 summaries showed had no
+// agent's): the agent's first selectable unit among the next kAnswerReach, past holds and requests for
+// details (answers_nothing) and closings, before the customer says anything selectable but another
+// question (questions in a row get one reply), that asks nothing (a final 嘛, 吗 or 么 asks back), has at
+// most kPlainReplyChars code points as rendered and names no model (four Latin letters in a row: a
+// product title pasted), when it could answer q by its words (open_answer's test: a number when q asks
+// for one; no address pasted unless q asks where); -1 otherwise, and for a "why" asked as a complaint.
+// add_direct_answers adds it only where the sentence budget has room and it says nothing a shown agent
+// unit says. A third of the customer questions te157 summaries showed had no
 // agent sentence after them (用户:询问售后大概多久 with 这个以售后的审核意见为准的呢 left out).
 inline constexpr int kPlainReplyChars = 40;
 int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);
@@ -326,14 +329,15 @@ void add_outcome(const Context& c, ConstrainedSelection& s);
 
 // en: whether a customer's text says the problem is solved ("Power reset it. Working now.", "Problem
 // solved. Thank you!", "Changed it and it works now"): one of a few phrases, as whole words, that none of
-// not, n't, never, no longer or stopped comes shortly before ("still not working now").
+// not, n't, never, no longer or stopped comes shortly before ("still not working now"), no "but" follows
+// ("All good now, but…"), and, after a past "worked", only an end, a mark, now or thanks ("It worked
+// perfectly before and now…" is none).
 bool reports_resolution(std::string_view text);
 // en: the customer's last selectable unit that comes after the agent spoke, asks nothing and reports
 // the problem solved (reports_resolution), unless a later message of the customer's takes it back with
 // a denial or the trouble again ("Issue resolved yesterday" / "Today the network is down again"); -1
-// when none. A lead reading "the agent asks the customer to
-// reseat the coax" wants to know whether it worked: of the 50 TweetSumm valid summaries the sixteenth
-// session's readers judged, two failed for that alone.
+// when none. A lead reading "the agent asks the customer to reseat the coax" wants to know whether it
+// worked: of the 50 TweetSumm valid summaries the sixteenth session's readers judged, two failed for that.
 int resolution_unit(const Context& c);
 // Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
 void add_resolution(const Context& c, ConstrainedSelection& s);

@@ -98,7 +98,7 @@ void mark_sarcasm(const DecodedText& decoded, const std::optional<std::string_vi
                   std::vector<EmotionMention>& mentions) {
   // "I love how @TMobileHelp can not help their customer out", "Love how @129913 can't complete basic
   // maths": a customer who loves *how* something is done complains of it, whatever else the turn says
-  // (all three in TweetSumm train and valid).
+  // (all three such turns in TweetSumm train).
   for (EmotionMention& m : mentions)
     if (m.expressed && m.polarity == Polarity::positive && !m.negated && ascii_lower(m.term) == "love" &&
         word_after_is(decoded.cps, static_cast<std::size_t>(m.term_char_end), "how"))

@@ -124,7 +124,8 @@ Polarity default_polarity(
 //      😭", "Fabulous") in a turn that also complains (another expressed mention is negative) or right
 //      after an agent turn with bad news (unfortunately, unable, can't, cancelled, ...; not "sorry",
 //      which opens most replies) is anger of the same intensity, negative. "Great service" praises a
-//      noun and stays joy.
+//      noun and stays joy. "love" before "how" is anger in any customer turn ("I love how @X can not
+//      help their customer out").
 // Mentions failing rule 1–4b are still returned (with expressed = false) so callers can show them;
 // dropped ones (rule 0, 5 and 6) are not. Requests and reports stay expressed (they count for the
 // constraint); `kind` and `strength` say how much of a feeling each mention is.
