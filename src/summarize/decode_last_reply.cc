@@ -1,9 +1,11 @@
 // The agent's reply to the customer's last shown words (decode_parts.h, last_reply): a summary that ends
 // on the customer (用户:主要是怕接不到电话。) leaves the reader to guess whether the agent answered.
 #include <algorithm>
+#include <string>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
+#include "render.h"
 
 namespace kessel::summarize::decoding {
 
@@ -84,6 +86,57 @@ void add_agent_reply(const Context& c, ConstrainedSelection& s) {
   std::vector<int> sorted = s.units;
   std::sort(sorted.begin(), sorted.end());
   const int v = agent_reply(c, sorted);
+  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
+    s.units.push_back(v);
+}
+
+bool reports_agent_action(const std::vector<text::Token>& tokens) {
+  static constexpr std::string_view kSubjects[] = {"we'll", "we’ll", "we will", "we've", "we’ve", "we have",
+                                                   "i'll", "i’ll", "i will", "i've", "i’ve", "i have"};
+  static constexpr std::string_view kActs[] = {
+      "pass", "passed", "passing", "escalate", "escalated", "refund", "refunded", "send", "sent", "forward",
+      "forwarded", "share", "shared", "report", "reported", "raise", "raised", "log", "logged", "flag", "flagged",
+      "credit", "credited", "replace", "replaced", "fix", "fixed", "cancel", "cancelled", "canceled", "arrange",
+      "arranged", "process", "processed", "reach", "contact", "follow", "investigate", "update", "updated"};
+  std::vector<std::string_view> words;
+  for (const text::Token& t : tokens)
+    if (t.kind == text::TokenKind::word) words.push_back(t.lower);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::size_t after = 0;  // the words of the subject and its auxiliary
+    for (std::string_view s : kSubjects) {
+      const bool two = s.find(' ') != std::string_view::npos;
+      if (!two && words[i] == s) after = 1;
+      if (two && i + 1 < words.size() && s == std::string(words[i]) + " " + std::string(words[i + 1])) after = 2;
+      if (after > 0) break;
+    }
+    if (after == 0) continue;
+    // The verb within three words ("we'll be passing", "we'll get this passed on", "I'll have someone
+    // reach out"), before any "you": "we'll need you to send" is the customer's step.
+    for (std::size_t j = i + after; j < words.size() && j <= i + after + 2; ++j) {
+      if (words[j] == "not" || words[j] == "never" || words[j] == "you") break;
+      if (std::find(std::begin(kActs), std::end(kActs), words[j]) != std::end(kActs)) return true;
+    }
+  }
+  return false;
+}
+
+int closing_action(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::en || units.empty()) return -1;
+  const auto last = static_cast<std::size_t>(*std::max_element(units.begin(), units.end()));
+  if (p.units[last].speaker == text::Speaker::agent && !asks(c, last)) return -1;
+  int found = -1;
+  for (std::size_t v = last + 1; v < p.units.size(); ++v)
+    if (p.units[v].speaker == text::Speaker::agent && c.selectable[v] && !asks(c, v) &&
+        c.letters[v] >= kAgentReplyMinWords && reports_agent_action(p.unit_tokens[v]) &&
+        !opens_with_a_pronoun(p, v) && c.answers[v] < 0 && !render::continues_previous_tweet(p, v))
+      found = static_cast<int>(v);
+  return found >= 0 && !says_again(c, units, found) ? found : -1;
+}
+
+void add_closing_action(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = closing_action(c, s.units);
   if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
     s.units.push_back(v);
 }

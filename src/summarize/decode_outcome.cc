@@ -153,6 +153,7 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
 bool reports_resolution(std::string_view text) {
   static constexpr std::string_view kSolved[] = {
       "working now", "works now", "working again", "works again", "it worked", "that worked", "did the trick",
+      "done the trick", "does the trick",
       "problem solved", "issue solved", "problem resolved", "issue resolved", "all sorted", "sorted now",
       "fixed now", "it's fixed", "it’s fixed", "all good now", "that fixed it", "got it working", "it's working",
       "it’s working", "its working"};

@@ -364,6 +364,23 @@ int agent_reply(const Context& c, const std::vector<int>& units);
 // Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
 void add_agent_reply(const Context& c, ConstrainedSelection& s);
 
+// en: whether an agent's unit says the company did or will do something for the customer: "we'll",
+// "we've", "I'll", "I've" (and their long forms) with an action verb within three words ("We'll pass
+// this on", "we've escalated this", "I have refunded", "we'll get this passed on to our devs", "I'll have
+// someone reach out"); "not", "never" or "you" before it makes none ("we'll need you to send" is the
+// customer's step).
+bool reports_agent_action(const std::vector<text::Token>& tokens);
+// en: the agent's last word of what was done, when the summary ends on the customer or on an agent's
+// question: the agent's last selectable unit after the last shown one that asks nothing, has at least
+// kAgentReplyMinWords words, reports an action (reports_agent_action), opens with no pronoun pointing
+// back, answers nothing the summary leaves out (Context::answers), goes on with no tweet before it
+// (render::continues_previous_tweet: "If different from what's on twitter) and we'll arrange…") and says
+// nothing a shown agent unit says; -1 otherwise. TweetSumm valid fce3b9b9 ended on "did
+// you watch the video ad…?", without "We'll get this passed on to our devs".
+int closing_action(const Context& c, const std::vector<int>& units);
+// Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
+void add_closing_action(const Context& c, ConstrainedSelection& s);
+
 // The customer's issue, when the summary opens on the agent's words: the most salient customer unit
 // before the first shown unit that is selectable, answers nothing and goes on with nothing
 // (Context::answers, Context::continues), repeats no shown unit and says something as shown: zh at

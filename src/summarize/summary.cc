@@ -83,6 +83,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_agent_reply(c, kept);
   // en: whether the customer said it worked.
   decoding::add_resolution(c, kept);
+  // en: a summary that ends on the customer or on an agent's question shows what the agent last did.
+  decoding::add_closing_action(c, kept);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

@@ -111,5 +111,36 @@ TEST(AgentReply, AnEnglishSummaryOfOnlyTheCustomerGainsTheAgentsMostSalientUnit)
   EXPECT_EQ(decoding::agent_reply(zc, {0}), -1);
 }
 
+TEST(ClosingAction, AnEnglishSummaryEndingOnAQuestionShowsWhatTheAgentLastDid) {
+  const auto acts = [](const std::string& text) {
+    auto d = make_dialogue({{Speaker::agent, {text}}});
+    Prepared p = prepare(d, lexicon());
+    return decoding::reports_agent_action(p.unit_tokens[0]);
+  };
+  EXPECT_TRUE(acts("We'll get this passed on to our devs so they can look into it."));
+  EXPECT_TRUE(acts("We have arranged for a refund."));
+  EXPECT_TRUE(acts("I'll have someone reach out to you."));
+  EXPECT_FALSE(acts("We'll need you to send us a photo."));  // the customer's step
+  EXPECT_FALSE(acts("We have not refunded it yet."));
+  EXPECT_FALSE(acts("Thanks for getting in touch."));
+  // TweetSumm valid fce3b9b9: the summary ended on the agent's question.
+  auto d = make_dialogue({{Speaker::customer, {"Shouldn't I get 30 minutes of ad free listening instead of 10?"}},
+                          {Speaker::agent, {"Did you watch the video ad in full after hearing the offer?"}},
+                          {Speaker::customer, {"Yes I watched all of it"}},
+                          {Speaker::agent, {"That's strange.", "We'll get this passed on to our devs so they can look into it."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::closing_action(c, {0, 1}), 4);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1};
+  decoding::add_closing_action(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 4}));
+  // A summary that ends on an agent's statement has its last word already.
+  EXPECT_EQ(decoding::closing_action(c, {0, 4}), -1);
+}
+
 }  // namespace
 }  // namespace kessel::summarize

@@ -177,6 +177,7 @@ TEST(Outcome, AnEnglishCustomerSayingItWorksIsTheResolution) {
   EXPECT_TRUE(decoding::reports_resolution("Problem solved. Thank you!"));
   EXPECT_TRUE(decoding::reports_resolution("It worked, thanks!"));
   EXPECT_TRUE(decoding::reports_resolution("Changed it and it works now"));
+  EXPECT_TRUE(decoding::reports_resolution("Thank you! That seems to have done the trick."));
   // Denied, taken back, or a past that no longer holds.
   EXPECT_FALSE(decoding::reports_resolution("It's still not working now"));
   EXPECT_FALSE(decoding::reports_resolution("All good now, but the bill is wrong"));
