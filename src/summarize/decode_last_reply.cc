@@ -1,11 +1,12 @@
 // The agent's reply to the customer's last shown words (decode_parts.h, last_reply): a summary that ends
 // on the customer (用户:主要是怕接不到电话。) leaves the reader to guess whether the agent answered.
 #include <algorithm>
-#include <string>
+#include <array>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
 #include "render.h"
+#include "reported_speech_words.h"
 
 namespace kessel::summarize::decoding {
 
@@ -91,8 +92,11 @@ void add_agent_reply(const Context& c, ConstrainedSelection& s) {
 }
 
 bool reports_agent_action(const std::vector<text::Token>& tokens) {
-  static constexpr std::string_view kSubjects[] = {"we'll", "we’ll", "we will", "we've", "we’ve", "we have",
-                                                   "i'll", "i’ll", "i will", "i've", "i’ve", "i have"};
+  // A subject with its auxiliary: one word ("we'll") or two ("we will").
+  static constexpr auto kSubjects =
+      std::to_array<std::string_view>({"we'll", "we’ll", "we've", "we’ve", "i'll", "i’ll", "i've", "i’ve"});
+  static constexpr auto kPronouns = std::to_array<std::string_view>({"we", "i"});
+  static constexpr auto kAuxiliaries = std::to_array<std::string_view>({"will", "have"});
   static constexpr std::string_view kActs[] = {
       "pass", "passed", "passing", "escalate", "escalated", "refund", "refunded", "send", "sent", "forward",
       "forwarded", "share", "shared", "report", "reported", "raise", "raised", "log", "logged", "flag", "flagged",
@@ -103,12 +107,9 @@ bool reports_agent_action(const std::vector<text::Token>& tokens) {
     if (t.kind == text::TokenKind::word) words.push_back(t.lower);
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::size_t after = 0;  // the words of the subject and its auxiliary
-    for (std::string_view s : kSubjects) {
-      const bool two = s.find(' ') != std::string_view::npos;
-      if (!two && words[i] == s) after = 1;
-      if (two && i + 1 < words.size() && s == std::string(words[i]) + " " + std::string(words[i + 1])) after = 2;
-      if (after > 0) break;
-    }
+    if (reported::contains(kSubjects, words[i])) after = 1;
+    else if (i + 1 < words.size() && reported::contains(kPronouns, words[i]) && reported::contains(kAuxiliaries, words[i + 1]))
+      after = 2;
     if (after == 0) continue;
     // The verb within three words ("we'll be passing", "we'll get this passed on", "I'll have someone
     // reach out"), before any "you": "we'll need you to send" is the customer's step.

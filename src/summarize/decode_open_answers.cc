@@ -92,18 +92,18 @@ bool tells_when(std::u32string_view answer) {
                             U"揽收", U"派送", U"配送", U"送达", U"到货", U"到账"});
 }
 
-// Whether q doubts a fact it names (不是三十天吗, 不是七天无理由退换吗): the agent's reply confirms or corrects
-// it (大家电是[数字]天) without a yes or a no that direct_answer would find.
-bool challenges_a_fact(std::u32string_view q) {
-  while (!q.empty() && !text::is_cjk(q.back())) q.remove_suffix(1);
-  return q.find(U"不是") != std::u32string_view::npos &&
-         (q.ends_with(U"吗") || q.ends_with(U"么") || q.ends_with(U"嘛"));
+// Whether a text ends (past marks) in 吗, 么 or 嘛: a question, or a reply that asks back with a 嘛 that
+// unit_asks does not count (有新订单嘛 is no answer to 有保价吗).
+bool ends_in_ma(std::u32string_view text) {
+  while (!text.empty() && !text::is_cjk(text.back())) text.remove_suffix(1);
+  return text.ends_with(U"吗") || text.ends_with(U"么") || text.ends_with(U"嘛");
 }
 
-// Whether a reply asks back with a final 嘛 that unit_asks does not count (有新订单嘛 is no answer to 有保价吗).
-bool asks_back(std::u32string_view reply) {
-  while (!reply.empty() && !text::is_cjk(reply.back())) reply.remove_suffix(1);
-  return reply.ends_with(U"嘛") || reply.ends_with(U"吗") || reply.ends_with(U"么");
+// Whether q doubts a fact it names (不是三十天吗, 不是七天无理由退换吗): the agent's reply confirms or corrects
+// it (大家电是[数字]天) without a yes or a no that direct_answer would find.
+
+bool challenges_a_fact(std::u32string_view q) {
+  return q.find(U"不是") != std::u32string_view::npos && ends_in_ma(q);
 }
 
 // Whether a reply names a product by its model: a run of four Latin letters or more (a pasted title,
@@ -167,7 +167,7 @@ int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units) 
     const std::u32string_view reply = source_of(c, v);
     // A hold or a request for details comes before the reply (稍等 / 这个以售后的审核意见为准的呢).
     if (closes_conversation(reply) || answers_nothing(reply)) continue;
-    return could_answer(question, reply) && !asks_back(reply) && !names_a_model(reply) ? static_cast<int>(v) : -1;
+    return could_answer(question, reply) && !ends_in_ma(reply) && !names_a_model(reply) ? static_cast<int>(v) : -1;
   }
   return -1;
 }

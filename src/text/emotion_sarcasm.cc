@@ -52,17 +52,29 @@ bool opens_sentence(const std::vector<char32_t>& cps, std::size_t at) {
   return true;
 }
 
+// Where the text goes on after `end`, past spaces.
+std::size_t past_spaces(const std::vector<char32_t>& cps, std::size_t end) {
+  while (end < cps.size() && cps[end] == ' ') ++end;
+  return end;
+}
+
+// The ASCII word that starts at `at`, in lower case ("" when none does).
+std::string lower_word_at(const std::vector<char32_t>& cps, std::size_t at) {
+  std::string word;
+  for (std::size_t i = at; i < cps.size() && is_ascii_word_char(cps[i]); ++i)
+    word += static_cast<char>(std::tolower(static_cast<int>(cps[i])));
+  return word;
+}
+
 // Whether the expression ending at `end` stands as an exclamation: the text ends, or a mark, an
 // emoji, an @handle, or a word that starts the complaint ("Great the 9:11 has been cancelled") follows,
 // not a noun it praises ("Great service").
 bool stands_alone(const std::vector<char32_t>& cps, std::size_t end) {
-  while (end < cps.size() && cps[end] == ' ') ++end;
+  end = past_spaces(cps, end);
   if (end == cps.size()) return true;
   const char32_t c = cps[end];
   if (!is_ascii_word_char(c)) return c != '\'';
-  std::string word;
-  for (std::size_t i = end; i < cps.size() && is_ascii_word_char(cps[i]); ++i)
-    word += static_cast<char>(std::tolower(static_cast<int>(cps[i])));
+  const std::string word = lower_word_at(cps, end);
   static constexpr auto kComplaintStarts = std::to_array<std::string_view>(
       {"the", "now", "so", "just", "another", "again", "that", "this", "my", "i", "im", "we", "it", "its", "they",
        "you", "your", "and", "yet", "more", "as", "thanks"});
@@ -73,16 +85,6 @@ bool holds_bad_news(std::string_view agent_turn) {
   const std::string lower = ascii_lower(agent_turn);
   return std::any_of(kBadNews.begin(), kBadNews.end(),
                      [&](std::string_view w) { return lower.find(w) != std::string::npos; });
-}
-
-// Whether the word after `end` (past spaces) is `word`, as a whole word, in any case.
-bool word_after_is(const std::vector<char32_t>& cps, std::size_t end, std::string_view word) {
-  while (end < cps.size() && cps[end] == ' ') ++end;
-  for (char c : word) {
-    if (end >= cps.size() || cps[end] >= 0x80 || std::tolower(static_cast<int>(cps[end])) != c) return false;
-    ++end;
-  }
-  return end == cps.size() || !is_ascii_word_char(cps[end]);
 }
 
 // Turns a praising mention into the anger it says in sarcasm.
@@ -101,7 +103,7 @@ void mark_sarcasm(const DecodedText& decoded, const std::optional<std::string_vi
   // (all three such turns in TweetSumm train).
   for (EmotionMention& m : mentions)
     if (m.expressed && m.polarity == Polarity::positive && !m.negated && ascii_lower(m.term) == "love" &&
-        word_after_is(decoded.cps, static_cast<std::size_t>(m.term_char_end), "how"))
+        lower_word_at(decoded.cps, past_spaces(decoded.cps, static_cast<std::size_t>(m.term_char_end))) == "how")
       to_anger(m);
   const auto negative = [](const EmotionMention& m) { return m.expressed && m.polarity == Polarity::negative; };
   const bool turn_complains = std::any_of(mentions.begin(), mentions.end(), negative);
