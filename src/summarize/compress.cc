@@ -8,9 +8,11 @@
 #include <initializer_list>
 #include <iterator>
 #include <string_view>
+#include <utility>
 
 #include "kessel/error.h"
 #include "kessel/text/rouge.h"
+#include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 #include "summarize/eaca_features.h"
 #include "summarize/faith_cues.h"
@@ -428,6 +430,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (spells(t, "我") && i > 0 && !(i + 1 < T && spells(tokens[i + 1], "们")) && object_taking_verb(tokens, i)) {
       guarded[i] = guarded[i - 1] = 1;
     }
+    // The customer's 你 or 您 before 这边 or 那边 is the agent's side: "你这边联系下客户吧行么" must not become
+    // "这边联系客户行么", which reads as the customer's own side.
+    if (customer && (spells(t, "你") || spells(t, "您")) && i + 2 < T &&
+        (spell_together(tokens[i + 1], tokens[i + 2], "这边") || spell_together(tokens[i + 1], tokens[i + 2], "那边")))
+      guarded[i] = 1;
     // 帮 + a pronoun + a verb: the verb says what is done ("帮我看下这个订单" must not become "帮订单").
     // Its word stays, whatever happens to 帮 and the pronoun.
     if (spells(t, "帮") && i + 2 < T && first_cp_in(tokens[i + 1], U"我您你") && tokens[i + 2].kind == text::TokenKind::cjk)
@@ -723,6 +730,58 @@ void drop_lone_letters(const UnitTokens& tokens, std::vector<char>& keep) {
     for (std::size_t i : lone) keep[i] = 0;
 }
 
+// A clause that deletion cut to one noun of three words or more ("您这个订单我先为您跟进" -> "订单", "亲爱的客户"
+// -> "客户", "为了更好更快更专业的解决您的问题" -> "问题") names a thing with nothing said of it: the noun goes too,
+// unless a guard or an emotion mention holds it, or nothing else of the unit is left. A verb kept alone
+// ("这边给您补发呢" -> "补发") still says what is done; jieba's dictionary gives the class.
+void drop_lone_nouns(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  if (tokens.words.size() != t.size()) return;
+  const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+  std::vector<std::pair<std::size_t, std::size_t>> lone;  // [first, last] token of each lone noun
+  std::size_t kept_elsewhere = 0;
+  // Clauses end at a stop or a comma; a dash or a slash joins the steps of a path (京东—客户服务—我的订单),
+  // whose first step is no clause of its own.
+  const auto ends_a_clause = [&](const text::Token& x) {
+    if (x.kind != text::TokenKind::punct || x.text.empty()) return false;
+    std::size_t at = 0;
+    return std::u32string_view(U"，。！？；：、,.!?;:…").find(text::next_code_point(x.text, &at)) != std::u32string_view::npos;
+  };
+  for (std::size_t a = 0; a < t.size();) {
+    std::size_t b = a;
+    while (b < t.size() && !ends_a_clause(t[b])) ++b;
+    int words = 0, kept_words = 0;
+    std::size_t first = b, last = a, kept = 0;
+    bool held = false;
+    for (std::size_t i = a; i < b; ++i) {
+      if (t[i].kind == text::TokenKind::punct) continue;
+      const bool starts_word = i == a || tokens.words[i] != tokens.words[i - 1];
+      words += starts_word ? 1 : 0;
+      if (!keep[i]) continue;
+      kept_words += starts_word || !keep[i - 1] ? 1 : 0;
+      first = std::min(first, i), last = i, ++kept;
+      held = held || tokens.forced[i] || (!tokens.guarded.empty() && tokens.guarded[i]);
+    }
+    const bool one_word = kept_words == 1 && tokens.words[first] == tokens.words[last];
+    if (words >= 3 && one_word && !held && t[first].kind == text::TokenKind::cjk) {
+      std::u32string word;
+      for (std::size_t i = first; i <= last; ++i) {
+        std::size_t at = 0;
+        while (at < t[i].text.size()) word.push_back(text::next_code_point(t[i].text, &at));
+      }
+      if (segmenter.word_class(word) == text::WordClass::noun) {
+        lone.emplace_back(first, last);
+        kept = 0;
+      }
+    }
+    kept_elsewhere += kept;
+    a = b + 1;
+  }
+  if (kept_elsewhere == 0) return;
+  for (auto [first, last] : lone)
+    for (std::size_t i = first; i <= last; ++i) keep[i] = 0;
+}
+
 // Whether tokens [j, end) spell a direction complement (过去 过来 回来 出去 起来 …): after a one-letter
 // verb it completes it, and the two stay or go together (这边打过去的一般都是宿迁座机 had become
 // 打一般是宿迁座机, "calls made to you" cut to "call").
@@ -791,6 +850,7 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   std::vector<char> keep = word_keep(tokens, p, threshold);
   drop_orphan_particles(tokens, keep);
   drop_lone_letters(tokens, keep);
+  drop_lone_nouns(tokens, keep);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty
   // text, which the decoder never selects), unless that character is an emotion the customer

@@ -257,7 +257,7 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
       // agent unit says: making room for it cost other answers (不会的 for 是不是看到退款了，然后不处理了).
       v = plain_reply(c, static_cast<std::size_t>(q), units);
       if (v >= 0 && !shown(v) && reads_after(q, v) && !says_again(c, units, v) &&
-          static_cast<int>(units.size()) < c.options.max_sentences)
+          static_cast<int>(units.size()) < added_unit_cap(c))
         units.push_back(v);
       continue;
     }

@@ -31,7 +31,7 @@ std::vector<char> negator_pieces(const std::vector<char32_t>& cps, const std::ve
 
 // zh: the measure words and counts that bind to the demonstrative or numeral before them (这|段时间,
 // 一|件, 两|天).
-inline constexpr std::u32string_view kMeasureWords = U"段个次件种位条些样份单款台张天边家回趟批笔项点部本只双套辆年月周几两";
+inline constexpr std::u32string_view kMeasureWords = U"段个次件种位条些样份单款台张天边面家回趟批笔项点部本只双套辆年月周几两";
 
 // zh: whether a demonstrative word (这 那 哪) and the word after it, which opens with a measure word or
 // a count (段 个 次 件 … 几 两), read as one: 这|段时间 with its 这 gone is 段时间, a cut; 这|几天 becomes

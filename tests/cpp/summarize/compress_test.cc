@@ -544,6 +544,27 @@ TEST(Compress, AClauseCutToOneLetterGoesWhole) {
   EXPECT_EQ(compress_with_low("有，屏幕碎了", {0, 1, 2, 2, 3, 4}, {}), "有，屏幕碎了");
 }
 
+TEST(Compress, AClauseCutToOneNounGoesWhole) {
+  // 您|这个|订单|我|先|为|您|跟进，送达|站点|后|派送: the first clause keeps only 订单, a thing with nothing
+  // said of it (CSDS val 745 had "…明天可以收到，订单，送达站点后第一时间派送").
+  EXPECT_EQ(compress_with_low("您这个订单我先为您跟进，送达站点后派送",
+                              {0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 7, 8, 9, 9, 10, 10, 11, 12, 12}, {0, 1, 2, 5, 6, 7, 8, 9, 10}),
+            "送达站点后派送");
+  // A verb kept alone still says what is done: 这边|给|您|补发|呢，明天|到.
+  EXPECT_EQ(compress_with_low("这边给您补发呢，明天到", {0, 0, 1, 2, 3, 3, 4, 5, 6, 6, 7}, {0, 1, 2, 3, 6}), "补发，明天到");
+  // The steps of a path are no clauses: 在|我|的|京东—客户服务 keeps 京东 with the step after it.
+  EXPECT_EQ(compress_with_low("在我的京东—客户服务", {0, 1, 2, 3, 3, 4, 5, 5, 5, 5}, {1, 2}), "在京东—客户服务");
+  // A noun that is all the unit keeps stays: the unit is not emptied (我|的|手提包).
+  EXPECT_EQ(compress_with_low("我的手提包", {0, 1, 2, 2, 2}, {0, 1}), "手提包");
+}
+
+TEST(Compress, TheAgentsSideStaysTheAgents) {
+  // The customer's 你|这边|联系|下|客户|吧: without 你, 这边 is the customer's own side (CSDS val 720).
+  EXPECT_EQ(compress_with_low("你这边联系下客户吧", {0, 1, 1, 2, 2, 3, 4, 4, 5}, {0, 1, 2, 5}), "你联系客户吧");
+  // 这|面 is this side as 这边 is: it is not cut to 面 (CSDS val 746 had "客服:面查看已经在配送了").
+  EXPECT_EQ(compress_with_low("这面查看已经在配送了", {0, 1, 2, 2, 3, 3, 4, 5, 5, 6}, {0}), "这面查看已经在配送了");
+}
+
 TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   auto d = make_dialogue({{Speaker::customer, {"@AppleSupport my phone keeps crashing https://t.co/abc please help"}},
                           {Speaker::agent, {"@jane https://t.co/xyz"}}});
