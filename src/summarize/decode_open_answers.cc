@@ -151,22 +151,44 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) 
   return first;
 }
 
+namespace {
+
+// Whether two texts share a content word of two letters (作废么 / 可以作废): two Chinese letters in a row
+// in both, not a function pair (可以, 这个, 是的, 没有, …) that any reply holds.
+bool shares_a_word(std::u32string_view a, std::u32string_view b) {
+  static constexpr std::u32string_view kFunction[] = {U"可以", U"这个", U"那个", U"是的", U"没有", U"什么", U"怎么",
+                                                      U"一下", U"我们", U"你们", U"您的", U"这边", U"就是", U"已经",
+                                                      U"现在", U"的呢", U"的哦", U"不是", U"不能", U"可能", U"需要"};
+  for (std::size_t i = 0; i + 1 < a.size(); ++i) {
+    if (!text::is_cjk(a[i]) || !text::is_cjk(a[i + 1])) continue;
+    const std::u32string_view pair = a.substr(i, 2);
+    if (std::find(std::begin(kFunction), std::end(kFunction), pair) != std::end(kFunction)) continue;
+    if (b.find(pair) != std::u32string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q)) return -1;
   const std::u32string_view question = source_of(c, q);
   if (asks_why(question) || replied_in(c, q, units)) return -1;
+  bool said_more = false;  // a statement of the customer's came after the question
   for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
     if (p.units[v].speaker == text::Speaker::customer) {
       // Questions in a row get one reply (售后大概多久 / 能在放假前完成吗 / 这个以售后的审核意见为准的呢); a statement
-      // of the customer's after the question is what the next reply answers.
-      if (c.selectable[v] && !asks(c, v)) return -1;
+      // of the customer's after the question is what the next reply answers, unless that reply takes up a
+      // word of the question (财务可以帮忙作废么 / 这张专票我们用不了 / 可以作废).
+      said_more = said_more || (c.selectable[v] && !asks(c, v));
       continue;
     }
     if (!c.selectable[v] || asks(c, v) || c.unit_chars[v] > kPlainReplyChars) continue;
     const std::u32string_view reply = source_of(c, v);
     // A hold or a request for details comes before the reply (稍等 / 这个以售后的审核意见为准的呢).
     if (closes_conversation(reply) || answers_nothing(reply)) continue;
+    if (said_more && !shares_a_word(question, reply)) return -1;
     return could_answer(question, reply) && !ends_in_ma(reply) && !names_a_model(reply) ? static_cast<int>(v) : -1;
   }
   return -1;

@@ -207,13 +207,14 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
 // zh: the agent's plain reply to customer question q, when neither direct_answer, refusal_of nor
 // open_answer finds one and the summary shows q unanswered (the first unit it shows after q is no
 // agent's): the agent's first selectable unit among the next kAnswerReach, past holds and requests for
-// details (answers_nothing) and closings, before the customer says anything selectable but another
-// question (questions in a row get one reply), that asks nothing (a final 嘛, 吗 or 么 asks back), has at
+// details (answers_nothing) and closings, past the customer's further questions (questions in a row get
+// one reply) and, when the reply takes up a two-letter content word of q (作废么 / 这张专票我们用不了 / 可以作废),
+// past the customer's statements too (else a statement after q is what the reply answers), that asks nothing (a final 嘛, 吗 or 么 asks back), has at
 // most kPlainReplyChars code points as rendered and names no model (four Latin letters in a row: a
 // product title pasted), when it could answer q by its words (open_answer's test: a number when q asks
 // for one; no address pasted unless q asks where); -1 otherwise, and for a "why" asked as a complaint.
-// add_direct_answers adds it only where the sentence budget has room and it says nothing a shown agent
-// unit says. A third of the customer questions te157 summaries showed had no
+// add_direct_answers adds it only where the sentence budget has room (added_unit_cap) and it says
+// nothing a shown agent unit says. A third of the customer questions te157 summaries showed had no
 // agent sentence after them (用户:询问售后大概多久 with 这个以售后的审核意见为准的呢 left out).
 inline constexpr int kPlainReplyChars = 40;
 int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);

@@ -49,6 +49,17 @@ TEST(PlainReply, NoReplyForAComplaintAStatementAfterTheQuestionOrAReplyThatSaysN
                       {Speaker::customer, {"我要送人的，生日是下周三"}},
                       {Speaker::agent, {"这个以售后的审核意见为准的呢"}}}),
             -1);
+  // Unless the reply takes up a word of the question (CSDS val 59: 财务可以帮忙作废么 / 这张专票我们用不了 /
+  // 可以作废): then it answers the question, past the statement.
+  EXPECT_EQ(reply_to({{Speaker::customer, {"订单的发票你们财务可以帮忙作废么"}},
+                      {Speaker::customer, {"这张专票我们用不了"}},
+                      {Speaker::agent, {"可以作废的呢"}}}),
+            2);
+  // A function pair in common (可以) is no word taken up.
+  EXPECT_EQ(reply_to({{Speaker::customer, {"可以换货吗?"}},
+                      {Speaker::customer, {"我要送人的，生日是下周三"}},
+                      {Speaker::agent, {"可以的，售后审核后为您处理"}}}),
+            -1);
   // A reply that asks back (te157 743: 有新订单嘛 for 有保价吗), or a product's title pasted (639).
   EXPECT_EQ(reply_to({{Speaker::customer, {"请问有保价吗?"}}, {Speaker::agent, {"您这边有新订单嘛"}}}), -1);
   EXPECT_EQ(reply_to({{Speaker::customer, {"这笔记本不送鼠标吗?"}}, {Speaker::agent, {"华硕ASUSPlus飞行堡垒电竞鼠标垫"}}}), -1);
