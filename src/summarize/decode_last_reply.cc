@@ -2,6 +2,7 @@
 // on the customer (用户:主要是怕接不到电话。) leaves the reader to guess whether the agent answered.
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
@@ -119,6 +120,79 @@ bool reports_agent_action(const std::vector<text::Token>& tokens) {
     }
   }
   return false;
+}
+
+bool reports_done(const std::vector<text::Token>& tokens) {
+  // "we've" or "I have" (with a few words between: "we have now", "I've gone ahead and"), or "has been" /
+  // "have been" (the refund has been processed), then a service done, within four words.
+  static constexpr auto kPerfect = std::to_array<std::string_view>({"we've", "we’ve", "i've", "i’ve"});
+  static constexpr auto kPronouns = std::to_array<std::string_view>({"we", "i"});
+  // Not "noted": "we've noted your concern" is a holding reply. "aware" as in "has been made aware".
+  static constexpr std::string_view kDone[] = {
+      "reversed",  "refunded", "cancelled", "canceled", "credited",  "replaced",   "fixed",    "processed",
+      "issued",    "sent",     "arranged",  "applied",  "removed",   "resolved",   "escalated", "raised",
+      "logged",    "booked",   "rebooked",  "changed",  "updated",   "waived",     "reinstated", "restored",
+      "unlocked",  "reactivated", "submitted", "corrected", "adjusted", "reset",    "passed",    "forwarded",
+      "emailed",   "shared",   "reported",  "flagged",  "followed",  "aware"};
+  static constexpr std::string_view kOffered[] = {"refund", "replace", "credit", "reverse", "waive", "rebook", "resend"};
+  std::vector<std::string_view> words;
+  for (const text::Token& t : tokens)
+    if (t.kind == text::TokenKind::word) words.push_back(t.lower);
+  const auto done_within = [&](std::size_t from, std::span<const std::string_view> verbs) {
+    for (std::size_t j = from; j < words.size() && j <= from + 3; ++j) {
+      if (words[j] == "not" || words[j] == "never" || words[j] == "n't") return false;
+      if (std::find(verbs.begin(), verbs.end(), words[j]) != verbs.end()) return true;
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const bool next = i + 1 < words.size();
+    if (reported::contains(kPerfect, words[i]) && done_within(i + 1, kDone)) return true;
+    if (next && reported::contains(kPronouns, words[i]) && words[i + 1] == "have" && done_within(i + 2, kDone)) return true;
+    // "has been" or "have been", an adverb between allowed ("this has all been forwarded onto our depot"),
+    // but not a guess ("they may have been booked by someone else"), a hope ("I hope the issue has now
+    // been resolved") nor what is to be checked ("happy to check if a refund has been issued").
+    static constexpr auto kModals = std::to_array<std::string_view>({"may", "might", "could", "would", "should", "must"});
+    const bool guessed = i > 0 && reported::contains(kModals, words[i - 1]);
+    static constexpr auto kUnsure = std::to_array<std::string_view>({"if", "whether", "hope", "hopefully", "think"});
+    bool asked = false;  // or hoped: "I hope the issue has now been resolved"
+    for (std::size_t k = i >= 4 ? i - 4 : 0; k < i; ++k) asked = asked || reported::contains(kUnsure, words[k]);
+    if ((words[i] == "has" || words[i] == "have") && !guessed && !asked) {
+      const std::size_t been = next && words[i + 1] == "been" ? i + 1 : i + 2 < words.size() && words[i + 2] == "been" ? i + 2 : 0;
+      if (been > 0 && done_within(been + 1, kDone)) return true;
+    }
+    // An offer made ("we can certainly refund you"), not a condition ("we can't", "if we can").
+    if (next && words[i] == "we" && words[i + 1] == "can" && !(i > 0 && words[i - 1] == "if") &&
+        done_within(i + 2, kOffered))
+      return true;
+  }
+  return false;
+}
+
+int agent_outcome(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::en || units.empty()) return -1;
+  for (int u : units) {
+    const auto ux = static_cast<std::size_t>(u);
+    if (p.units[ux].speaker == text::Speaker::agent &&
+        (reports_done(p.unit_tokens[ux]) || reports_agent_action(p.unit_tokens[ux])))
+      return -1;
+  }
+  int found = -1;
+  for (std::size_t v = 0; v < p.units.size(); ++v)
+    if (p.units[v].speaker == text::Speaker::agent && c.selectable[v] && !asks(c, v) &&
+        c.letters[v] >= kAgentReplyMinWords && reports_done(p.unit_tokens[v]) && !opens_with_a_pronoun(p, v) &&
+        (c.answers[v] < 0 || std::find(units.begin(), units.end(), c.answers[v]) != units.end()) &&
+        !render::continues_previous_tweet(p, v))
+      found = static_cast<int>(v);
+  return found >= 0 && !says_again(c, units, found) ? found : -1;
+}
+
+void add_agent_outcome(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = agent_outcome(c, s.units);
+  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
+    s.units.push_back(v);
 }
 
 int closing_action(const Context& c, const std::vector<int>& units) {

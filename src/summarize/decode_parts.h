@@ -371,6 +371,19 @@ void add_agent_reply(const Context& c, ConstrainedSelection& s);
 // someone reach out"); "not", "never" or "you" before it makes none ("we'll need you to send" is the
 // customer's step).
 bool reports_agent_action(const std::vector<text::Token>& tokens);
+// en: whether a unit's words say the agent has done a service ("We have reversed the transaction", "I've
+// refunded the charge", "your refund has been processed") or offers one ("we can certainly refund you");
+// "not" or "never" before the verb makes none.
+bool reports_done(const std::vector<text::Token>& tokens);
+// en: what the agent did for the customer, when the summary shows no agent unit that reports an action
+// (reports_done, reports_agent_action): the agent's last selectable unit that reports one done or
+// offered, asks nothing, has at least kAgentReplyMinWords words, opens with no pronoun pointing back,
+// answers nothing the summary leaves out and goes on with no tweet before it, unless a shown agent unit
+// says it; -1 otherwise. TweetSumm valid 816389a1 showed the hakikisha advice of the agent's tweet
+// without its first sentence, "We have reversed the transaction."
+int agent_outcome(const Context& c, const std::vector<int>& units);
+// Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
+void add_agent_outcome(const Context& c, ConstrainedSelection& s);
 // en: the agent's last word of what was done, when the summary ends on the customer or on an agent's
 // question: the agent's last selectable unit after the last shown one that asks nothing, has at least
 // kAgentReplyMinWords words, reports an action (reports_agent_action), opens with no pronoun pointing

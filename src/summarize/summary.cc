@@ -85,6 +85,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_resolution(c, kept);
   // en: a summary that ends on the customer or on an agent's question shows what the agent last did.
   decoding::add_closing_action(c, kept);
+  // en: what the agent did for the customer, when no shown agent unit says it (after the closing action,
+  // which it must not say again).
+  decoding::add_agent_outcome(c, kept);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

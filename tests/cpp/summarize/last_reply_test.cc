@@ -142,5 +142,38 @@ TEST(ClosingAction, AnEnglishSummaryEndingOnAQuestionShowsWhatTheAgentLastDid) {
   EXPECT_EQ(decoding::closing_action(c, {0, 4}), -1);
 }
 
+TEST(AgentOutcome, AnEnglishSummaryShowsWhatTheAgentDidWhenNoShownUnitSaysIt) {
+  const auto done = [](const std::string& text) {
+    auto d = make_dialogue({{Speaker::agent, {text}}});
+    Prepared p = prepare(d, lexicon());
+    return decoding::reports_done(p.unit_tokens[0]);
+  };
+  EXPECT_TRUE(done("We have reversed the transaction."));
+  EXPECT_TRUE(done("I've gone ahead and refunded the charge."));
+  EXPECT_TRUE(done("Your refund has been processed."));
+  EXPECT_TRUE(done("We can certainly refund you by sending you a £10.00 ecoupon."));
+  EXPECT_FALSE(done("If we can refund it we will let you know."));            // a condition
+  EXPECT_FALSE(done("They may have been booked by someone else."));          // a guess
+  EXPECT_FALSE(done("We have not refunded it yet."));
+  EXPECT_FALSE(done("Please return to the store for a replacement."));
+  // TweetSumm valid 816389a1: the summary showed the hakikisha advice without the reversal before it.
+  auto d = make_dialogue({{Speaker::customer, {"Kindly can you reverse a transaction I did wrongly few minutes ago."}},
+                          {Speaker::agent, {"Sorry this happened, kindly share the transaction id for assistance."}},
+                          {Speaker::customer, {"Transaction id is LJD5O1L15X"}},
+                          {Speaker::agent, {"We have reversed the transaction.",
+                                            "Use the hakikisha service by responding with any letter to cancel a wrong transaction."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::agent_outcome(c, {0, 4}), 3);
+  decoding::ConstrainedSelection selection = selection_of({0, 4});
+  decoding::add_agent_outcome(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 4, 3}));
+  // Shown already, nothing to add.
+  EXPECT_EQ(decoding::agent_outcome(c, {0, 3}), -1);
+}
+
 }  // namespace
 }  // namespace kessel::summarize
