@@ -156,6 +156,10 @@ TEST(AgentOutcome, AnEnglishSummaryShowsWhatTheAgentDidWhenNoShownUnitSaysIt) {
   EXPECT_FALSE(done("They may have been booked by someone else."));          // a guess
   EXPECT_FALSE(done("We have not refunded it yet."));
   EXPECT_FALSE(done("Please return to the store for a replacement."));
+  EXPECT_TRUE(done("This has all been forwarded onto our depot."));             // an adverb before "been"
+  EXPECT_FALSE(done("I hope the issue has now been resolved for you."));        // a hope
+  EXPECT_FALSE(done("Happy to check if a refund has been issued, please DM."));  // to be checked
+  EXPECT_FALSE(done("We've noted your concern and will be in touch."));        // a holding reply
   // TweetSumm valid 816389a1: the summary showed the hakikisha advice without the reversal before it.
   auto d = make_dialogue({{Speaker::customer, {"Kindly can you reverse a transaction I did wrongly few minutes ago."}},
                           {Speaker::agent, {"Sorry this happened, kindly share the transaction id for assistance."}},
