@@ -189,6 +189,11 @@ namespace {
 // question of fewer than kAskedBetweenLetters letters (询问补贴) or one that repeats q (送到了吗 / 送到了吗)
 // makes none. -1 when there is none.
 constexpr int kAskedBetweenLetters = 4;
+// Whether a message goes on from an earlier one (还是先申请, 或者…): brought alone it is a fragment.
+bool goes_on(std::u32string_view text) {
+  static constexpr std::u32string_view kOpenings[] = {U"还是", U"或者", U"然后", U"那", U"而且", U"并且", U"所以"};
+  return std::any_of(std::begin(kOpenings), std::end(kOpenings), [&](std::u32string_view w) { return text.starts_with(w); });
+}
 int question_asked_between(const Context& c, const std::vector<int>& sorted_units, int a) {
   const Prepared& p = c.p;
   const auto ax = static_cast<std::size_t>(a);
@@ -201,6 +206,21 @@ int question_asked_between(const Context& c, const std::vector<int>& sorted_unit
   const auto same_as_q = [&](std::size_t v) {
     return q >= 0 && (c.repeats(v, {q}) || c.source[v] == c.source[static_cast<std::size_t>(q)]);
   };
+  // A question asked just before q, in the same run of the customer's messages (出问题了售后找谁 / 没有在京东上买过 /
+  // 客服:自营的找京东售后): when q is a statement with no agent unit after it before a, the question is
+  // what a answers.
+  const bool run_to_a = q >= 0 && !asks(c, static_cast<std::size_t>(q)) &&
+                        std::none_of(p.units.begin() + q + 1, p.units.begin() + a, [&](const Unit& u) {
+                          return u.speaker == text::Speaker::agent;
+                        });
+  if (run_to_a) {
+    for (int v = q - 1; v >= 0 && p.units[static_cast<std::size_t>(v)].speaker == text::Speaker::customer; --v) {
+      const auto vx = static_cast<std::size_t>(v);
+      if (!c.selectable[vx]) continue;
+      if (std::binary_search(sorted_units.begin(), sorted_units.end(), v)) break;  // shown: nothing left out
+      if (asks(c, vx) && c.letters[vx] >= kAskedBetweenLetters && !same_as_q(vx) && !goes_on(source_of(c, vx))) return v;
+    }
+  }
   bool replied = q < 0;
   int asked = -1;
   for (int v = q + 1; v < a; ++v) {

@@ -516,6 +516,37 @@ TEST(AnswerContext, AnAnswerShownUnderAnotherQuestionBringsTheOneItAnswered) {
   EXPECT_EQ(selection.units, (std::vector<int>{0, 4}));
 }
 
+TEST(AnswerContext, AnAnswerUnderTheCustomersStatementBringsTheQuestionAskedJustBeforeIt) {
+  // CSDS val 654: 用户:没有在京东上买过。客服:自营的找京东售后 answered 出问题了售后找谁, the message before
+  // the statement, with no agent reply between them.
+  auto d = make_dialogue({{Speaker::customer, {"你好我想买个刮胡刀配个礼品卡"}},
+                          {Speaker::agent, {"这个是以商品详情页面的信息为准"}},
+                          {Speaker::customer, {"出问题了售后找谁"}},
+                          {Speaker::customer, {"我没有在京东上买过"}},
+                          {Speaker::agent, {"自营的找京东售后，这个页面有售后保障说明"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.5f, 0.2f, 0.6f, 0.9f};
+  const DecodeOptions five = options(5);  // the context keeps a reference: a named object
+  const decoding::Context c(p, s, five);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 3, 4};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 4, 2}));
+  // A message that goes on from an earlier one (还是…) is a fragment alone, and is not brought.
+  auto on = make_dialogue({{Speaker::customer, {"你好我想买个刮胡刀配个礼品卡"}},
+                           {Speaker::agent, {"这个是以商品详情页面的信息为准"}},
+                           {Speaker::customer, {"还是先申请售后吗"}},
+                           {Speaker::customer, {"我没有在京东上买过"}},
+                           {Speaker::agent, {"自营的找京东售后，这个页面有售后保障说明"}}});
+  Prepared po = prepare(on, lexicon());
+  const decoding::Context co(po, s, five);
+  selection.units = {0, 3, 4};
+  decoding::add_direct_answers(co, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 4}));
+}
+
 TEST(AnswerContext, ACustomersRequestBringsTheAgentsRefusal) {
   // 用户:想更改地址。 without 自提无法修改的 reads as if the address were changed.
   auto d = make_dialogue({{Speaker::customer, {"我想更改地址"}},
