@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <span>
+#include <string>
 
 #include "decode_parts.h"
 #include "kessel/text/utf8.h"
@@ -64,6 +65,57 @@ void add_last_reply(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = last_reply(c, s.units);
   // Below the cap only, as for the outcome: making room would cost what the ranking chose.
+  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
+    s.units.push_back(v);
+}
+
+namespace {
+
+// en: the words of a unit that can carry its matter, cut to their first five letters so that a verb
+// and its noun meet ("complain" / "complaint", "refund" / "refunded"): words of four letters or more
+// that are not among the most common.
+std::vector<std::string> content_stems(const std::vector<text::Token>& tokens) {
+  static constexpr std::string_view kCommon[] = {"this", "that", "there", "their", "they", "them", "then", "than", "what",
+                                                 "when", "where", "which", "will", "would", "could", "should", "have",
+                                                 "with", "from", "your", "yours", "about", "just", "please", "thanks",
+                                                 "thank", "here", "some", "been", "were", "does", "doing", "know",
+                                                 "want", "like", "still", "also", "into", "only", "very", "help"};
+  std::vector<std::string> out;
+  for (const text::Token& t : tokens) {
+    if (t.kind != text::TokenKind::word || t.lower.size() < 4) continue;
+    if (std::find(std::begin(kCommon), std::end(kCommon), t.lower) != std::end(kCommon)) continue;
+    out.push_back(t.lower.substr(0, 5));
+  }
+  return out;
+}
+
+bool shares_a_stem(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string& w) { return std::find(b.begin(), b.end(), w) != b.end(); });
+}
+
+}  // namespace
+
+int answer_to_last_question(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::en || units.empty()) return -1;
+  const auto last = static_cast<std::size_t>(*std::max_element(units.begin(), units.end()));
+  if (p.units[last].speaker != text::Speaker::customer || !asks(c, last)) return -1;
+  const std::vector<std::string> asked = content_stems(p.unit_tokens[last]);
+  for (std::size_t v = last + 1; v < p.units.size(); ++v) {
+    if (p.units[v].speaker == text::Speaker::customer) {
+      if (c.selectable[v]) return -1;  // the customer said more: what follows answers that
+      continue;
+    }
+    if (!c.selectable[v] || asks(c, v) || c.letters[v] < kAgentReplyMinWords || opens_with_a_pronoun(p, v)) continue;
+    if (shares_a_stem(asked, content_stems(p.unit_tokens[v])))
+      return says_again(c, units, static_cast<int>(v)) ? -1 : static_cast<int>(v);
+  }
+  return -1;
+}
+
+void add_answer_to_last_question(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = answer_to_last_question(c, s.units);
   if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
     s.units.push_back(v);
 }

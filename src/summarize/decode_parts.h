@@ -356,6 +356,14 @@ int last_reply(const Context& c, const std::vector<int>& units);
 // Adds the last reply (last_reply) to `s.units` below add_outcome's sentence cap, a character budget
 // the user set holding. With skip_fillers only.
 void add_last_reply(const Context& c, ConstrainedSelection& s);
+// en: the agent's answer to the customer's question a summary ends on: the first agent unit after it,
+// before the customer says anything selectable again, that is selectable, asks nothing, has at least
+// kAgentReplyMinWords words, opens with no pronoun pointing back and takes up a word of the question (its
+// first five letters: "How do I formally complain?" / "You can make a complaint by emailing…"; not "Sorry
+// for the inconvenience"); -1 when none, or when it says again what a shown agent unit says.
+int answer_to_last_question(const Context& c, const std::vector<int>& units);
+// Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
+void add_answer_to_last_question(const Context& c, ConstrainedSelection& s);
 // en: the agent's most salient unit, when no agent unit is shown: a summary of only the customer's
 // words (three tweets of a rant) leaves the reader to guess whether anyone answered. A selectable unit of
 // at least kAgentReplyMinWords words that needs no unit the summary leaves out (Context::answers); -1

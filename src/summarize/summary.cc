@@ -81,6 +81,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_last_reply(c, kept);
   // en: a summary of only the customer's words shows what the agent said.
   decoding::add_agent_reply(c, kept);
+  // en: a summary that ends on the customer's question shows the agent's answer to it.
+  decoding::add_answer_to_last_question(c, kept);
   // en: whether the customer said it worked.
   decoding::add_resolution(c, kept);
   // en: a summary that ends on the customer or on an agent's question shows what the agent last did.

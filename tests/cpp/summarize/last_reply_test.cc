@@ -142,6 +142,32 @@ TEST(ClosingAction, AnEnglishSummaryEndingOnAQuestionShowsWhatTheAgentLastDid) {
   EXPECT_EQ(decoding::closing_action(c, {0, 4}), -1);
 }
 
+TEST(AnswerToLastQuestion, AnEnglishSummaryEndingOnTheCustomersQuestionShowsTheAnswer) {
+  // TweetSumm valid 4eed69e9 ended on "How do I formally complain?"; the agent's tweet opened with an
+  // apology and a remark before the answer.
+  auto d = make_dialogue({{Speaker::customer, {"Any news on what happened to the 9.13am to Bristol Parkway?"}},
+                          {Speaker::agent, {"There were animals on the line so the train had to bypass the station."}},
+                          {Speaker::customer, {"How do I formally complain?"}},
+                          {Speaker::agent, {"Sorry for the inconvenience Greig.", "We always try to impact as few customers as possible.",
+                                            "You can make a complaint by emailing our team."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::answer_to_last_question(c, {0, 1, 2}), 5);
+  decoding::ConstrainedSelection selection = selection_of({0, 1, 2});
+  decoding::add_answer_to_last_question(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2, 5}));
+  // A summary that ends on the agent, or a full budget, is left as it is.
+  EXPECT_EQ(decoding::answer_to_last_question(c, {0, 1}), -1);
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context full(p, s, three);
+  selection = selection_of({0, 1, 2});
+  decoding::add_answer_to_last_question(full, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2}));
+}
+
 TEST(AgentOutcome, AnEnglishSummaryShowsWhatTheAgentDidWhenNoShownUnitSaysIt) {
   const auto done = [](const std::string& text) {
     auto d = make_dialogue({{Speaker::agent, {text}}});
