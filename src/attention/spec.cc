@@ -2,6 +2,7 @@
 // quantization and FLOP counts.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -85,37 +86,32 @@ namespace {
 // shape is written out only for the message: as a string made on every call it was a tenth of a
 // small call's validation (an EACA layer attends over a dozen units). No branch per element (a test
 // and a possible throw per element were 0.8% of a server's EACA request): kLanes running maxima,
-// exact in any order, and a NaN fails `a <= kMax` as an infinity does; only a tensor that fails is
-// scanned again, for the first bad element's index.
+// exact in any order; only a tensor that fails is scanned again, for the first bad element's index.
+// The maxima are taken over the bits of |x| as (non-negative) integers, which order non-negative
+// floats as their values do and put an infinity (0x7f800000) above every finite value and a NaN above
+// that: one test of the largest finds both, and an integer max vectorizes (even on SSE2, as a
+// compare and a select) where a float max with a NaN test beside it did not (7.6 instructions an
+// element, 1.5% of a 5-member EACA summary's instructions).
 double check_finite(const float* x, Index n, const char* name, const char* shape_letters,
                     std::span<const Index> shape) {
   constexpr Index kLanes = 8;
-  constexpr float kMax = std::numeric_limits<float>::max();
-  float lane_max[kLanes] = {};
-  bool finite = true;
+  constexpr std::int32_t kInfinity = 0x7f800000;
+  const auto magnitude_bits = [](float v) { return std::bit_cast<std::int32_t>(v) & 0x7fffffff; };
+  std::int32_t lane_max[kLanes] = {};
   Index e = 0;
-  for (; e + kLanes <= n; e += kLanes) {
-    for (Index l = 0; l < kLanes; ++l) {
-      const float a = std::fabs(x[e + l]);
-      finite &= a <= kMax;
-      lane_max[l] = std::max(lane_max[l], a);
-    }
-  }
-  for (; e < n; ++e) {
-    const float a = std::fabs(x[e]);
-    finite &= a <= kMax;
-    lane_max[0] = std::max(lane_max[0], a);
-  }
-  if (!finite) {
+  for (; e + kLanes <= n; e += kLanes)
+    for (Index l = 0; l < kLanes; ++l) lane_max[l] = std::max(lane_max[l], magnitude_bits(x[e + l]));
+  for (; e < n; ++e) lane_max[0] = std::max(lane_max[0], magnitude_bits(x[e]));
+  std::int32_t largest = 0;
+  for (std::int32_t m : lane_max) largest = std::max(largest, m);
+  if (largest >= kInfinity) {
     for (e = 0; e < n; ++e) {
       KESSEL_CHECK_ARG(std::isfinite(x[e]), "attention: ", name, "[", e, "] is ", x[e],
                        " (flat index into ", name, " ", shape_letters, " = ", shape_string(shape),
                        "); inputs must be finite");
     }
   }
-  float amax = 0.0f;
-  for (float m : lane_max) amax = std::max(amax, m);
-  return amax;
+  return std::bit_cast<float>(largest);
 }
 
 // Finite inputs can still overflow float32 on the way to a score: q.k, |q|^2 and d2 are sums of D

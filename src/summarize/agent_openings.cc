@@ -91,7 +91,7 @@ bool is_opening_clause(std::string_view text, int letters) {
 }
 
 bool only_opens_conversation(const std::vector<text::Token>& tokens, const ClauseCover& cover) {
-  std::vector<text::Token> clause;
+  std::size_t clause_begin = 0, clause_end = 0;  // the clause: tokens [clause_begin, clause_end)
   std::string text;
   int letters = 0;
   bool says_a_fact = false;  // a number or a placeholder but a name
@@ -99,8 +99,8 @@ bool only_opens_conversation(const std::vector<text::Token>& tokens, const Claus
   bool opening = false;
   bool wishing = false;  // a clause before this one wishes
   auto close_clause = [&]() {
-    if (clause.empty()) return true;
-    const int covered = cover(clause);
+    if (clause_end == clause_begin) return true;
+    const int covered = cover(std::span<const text::Token>(tokens).subspan(clause_begin, clause_end - clause_begin));
     const bool opens = other_fact    ? false
                        : says_a_fact ? is_pleasantry(text, letters)
                                      : is_opening_clause(text, letters);
@@ -110,21 +110,23 @@ bool only_opens_conversation(const std::vector<text::Token>& tokens, const Claus
     const bool ok = opens || ((covered == 1 || covered == 2 || tag_question || wishing) && !says_a_fact);
     wishing = wishing || is_wish(text);
     opening = opening || covered == 2 || opens;
-    clause.clear();
+    clause_begin = clause_end;
     text.clear();
     letters = 0;
     says_a_fact = other_fact = false;
     return ok;
   };
-  for (const text::Token& t : tokens) {
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const text::Token& t = tokens[i];
     if (text::is_punctuation(t)) {
       if (!close_clause()) return false;
+      clause_begin = clause_end = i + 1;
       continue;
     }
     if (t.kind == text::TokenKind::number || (t.text.front() == '[' && t.text != "[姓名]")) says_a_fact = true;
     if (t.kind == text::TokenKind::number || (t.text.front() == '[' && t.text != "[姓名]" && t.text != "[数字]"))
       other_fact = true;
-    clause.push_back(t);
+    clause_end = i + 1;
     text += t.text;
     letters += static_cast<int>(t.char_end - t.char_start);
   }

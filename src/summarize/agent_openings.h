@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -12,8 +13,8 @@
 namespace kessel::summarize {
 
 // How content.cc's phrase list covers a clause's tokens: 0 not at all, 1 with fillers, 2 with a formula,
-// 3 with glue and no formula (您看可以吗, 好吗).
-using ClauseCover = std::function<int(const std::vector<text::Token>&)>;
+// 3 with glue and no formula (您看可以吗, 好吗). The clause is a view of the unit's tokens.
+using ClauseCover = std::function<int(std::span<const text::Token>)>;
 
 // Whether clause `text` (its marks aside) of `letters` code points opens a conversation: at most
 // kOpeningClauseLetters long, and

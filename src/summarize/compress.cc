@@ -117,10 +117,21 @@ bool is_condition(const text::Token& a, const text::Token& b) {
   return std::any_of(std::begin(kConditions), std::end(kConditions), [&](std::string_view w) { return spell_together(a, b, w); });
 }
 
+// The code point of a CJK token (one code point; its text is valid UTF-8, as every token's is). The
+// meaning guards ask about a token's character a dozen times: the three-byte characters of the BMP,
+// nearly all of them, are read here in line rather than through next_code_point's checks.
+char32_t cjk_code_point(const text::Token& t) {
+  if (t.text.size() != 3) {
+    std::size_t at = 0;
+    return text::next_code_point(t.text, &at);
+  }
+  const auto byte = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(t.text[i])); };
+  return ((byte(0) & 0x0F) << 12) | ((byte(1) & 0x3F) << 6) | (byte(2) & 0x3F);
+}
+
 bool first_cp_in(const text::Token& t, std::u32string_view set) {
   if (t.kind != text::TokenKind::cjk) return false;
-  std::size_t at = 0;
-  return set.find(text::next_code_point(t.text, &at)) != std::u32string_view::npos;
+  return set.find(cjk_code_point(t)) != std::u32string_view::npos;
 }
 
 bool is_question_mark(const text::Token& t) {

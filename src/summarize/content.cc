@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,7 +27,7 @@ enum class Role { filler, formula, glue, loose_glue };
 // nor (`drop_counters`, English) a tweet thread's counter.
 bool is_counter(const text::Token& t);
 
-std::vector<std::string> symbols_of(const std::vector<text::Token>& tokens, bool drop_counters = false) {
+std::vector<std::string> symbols_of(std::span<const text::Token> tokens, bool drop_counters = false) {
   std::vector<std::string> out;
   for (const auto& t : tokens) {
     if (drop_counters && is_counter(t)) continue;
@@ -346,7 +347,7 @@ UnitContent classify_unit(const Prepared& p, std::size_t u) {
     if (c == 2) return UnitContent::courtesy;
   }
   if (p.lang == Lang::zh && p.units[u].speaker == text::Speaker::agent &&
-      only_opens_conversation(p.unit_tokens[u], [](const std::vector<text::Token>& clause) {
+      only_opens_conversation(p.unit_tokens[u], [](std::span<const text::Token> clause) {
         const std::vector<std::string> symbols = symbols_of(clause);
         return symbols.empty() ? 1 : cover(symbols, zh_phrases());
       }))

@@ -244,10 +244,15 @@ std::vector<int> greedy_selection(const Context& c) {
     return static_cast<int>(selected.size()) + sentences <= c.options.max_sentences &&
            (c.max_chars <= 0 || selected.empty() || chars + more <= c.max_chars);
   };
+  // Each unit's largest overlap with the selected units, folded in as units are selected: a unit is
+  // valued again in every round, and its overlaps with the units of earlier rounds are already in
+  // max_overlap[u] (the first folded[u] of `selected`), so no pair is measured twice.
+  std::vector<double> max_overlap(U, 0.0);
+  std::vector<std::size_t> folded(U, 0);
   auto value_of = [&](std::size_t u) {
-    double overlap = 0.0;
-    for (int s : selected) overlap = std::max(overlap, c.overlap(u, static_cast<std::size_t>(s)));
-    return c.mmr_value(u, overlap);
+    for (; folded[u] < selected.size(); ++folded[u])
+      max_overlap[u] = std::max(max_overlap[u], c.overlap(u, static_cast<std::size_t>(selected[folded[u]])));
+    return c.mmr_value(u, max_overlap[u]);
   };
   auto take = [&](std::size_t u) {
     in[u] = 1;

@@ -44,6 +44,12 @@ std::string normalize_term(std::string_view term) {
   return out;
 }
 
+bool normalizes_to_itself(const char32_t* cps, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (is_space(cps[i]) || is_variation_selector(cps[i]) || term_fold(cps[i]) != cps[i]) return false;
+  return true;
+}
+
 // ---- TermMatcher
 // -----------------------------------------------------------------------------------
 

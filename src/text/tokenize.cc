@@ -311,7 +311,9 @@ std::vector<Token> tokenize(std::string_view bytes, const DecodedText& decoded,
     } else {
       t.text = encode_utf8(cps + i, len);  // lossy: keep the token valid UTF-8
     }
-    t.lower = normalize_term(t.text);
+    // Most tokens (a CJK character, a lower-case word) are their own normalized form: t.text is the
+    // UTF-8 of exactly these code points, so normalize_term would give it back unchanged.
+    t.lower = normalizes_to_itself(cps + i, len) ? t.text : normalize_term(t.text);
     out.push_back(std::move(t));
   };
   const TermMatcher* terms = options.terms;

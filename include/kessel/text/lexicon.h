@@ -87,6 +87,10 @@ struct LoadReport {
 // Lowercases ASCII/Latin-1/fullwidth letters, writes the typographic apostrophe ’ as ', drops emoji
 // variation selectors (U+FE0E, U+FE0F) and trims white space. Lexicon keys and lookups both go through it.
 std::string normalize_term(std::string_view term);
+// Whether normalize_term leaves the UTF-8 of these code points as it is: none is white space, a
+// variation selector or one that folds to another. A tokenizer that has the code points decoded
+// already copies such a token's text as its normalized form instead of decoding it again.
+bool normalizes_to_itself(const char32_t* cps, std::size_t n);
 
 // A trie over normalized code points for forward maximum matching.
 class TermMatcher {

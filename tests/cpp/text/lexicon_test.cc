@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "kessel/text/tokenize.h"
 #include "kessel/text/utf8.h"
 #include "text/odd_text.h"
 #include "text/test_paths.h"
@@ -50,6 +51,26 @@ TEST(NormalizeTerm, MatchesThePlainRule) {
   for (const auto& s : texts) EXPECT_EQ(normalize_term(s), plain_normalize_term(s)) << s;
   EXPECT_EQ(normalize_term(" \xEF\xB8\x8F x"),
             " x");  // the selector is not white space: the space stays
+}
+
+// normalizes_to_itself says yes only where normalize_term gives the text back as it is, and the
+// tokenizer's lower forms (which trust it) are normalize_term's.
+TEST(NormalizeTerm, NormalizesToItselfOnlyWhereTheTextStays) {
+  std::vector<std::string> texts = {"", "ok", "Ok", "好", "好的", " 好", "’", "'", "ÀÉ", "àé", "ｃ", "Ｃ",
+                                    "❤\xEF\xB8\x8F", "👩‍💻", "[数字]", "\xFF", "a\xE4\xB8"};
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 3000; ++k) texts.push_back(testing::odd_text(rng));
+  for (const auto& s : texts) {
+    const DecodedText d = decode_utf8(s, Utf8Mode::lossy);
+    if (d.replaced == 0 && normalizes_to_itself(d.cps.data(), d.cps.size())) {
+      EXPECT_EQ(normalize_term(s), s) << s;
+    }
+    for (const Token& t : tokenize(s, TokenizeOptions{nullptr, Utf8Mode::lossy}))
+      EXPECT_EQ(t.lower, normalize_term(t.text)) << s;
+  }
+  const std::u32string folds = U"Ok", stays = U"ok";
+  EXPECT_FALSE(normalizes_to_itself(folds.data(), folds.size()));
+  EXPECT_TRUE(normalizes_to_itself(stays.data(), stays.size()));
 }
 
 // TermMatcher::longest_match's rule, one term at a time: the text, folded and without variation
