@@ -2,7 +2,7 @@
 // particle (吗 么, 呢 after a question word), a question word at its start or end (多少, 几号到, 这是为什么),
 // "how" and "how many" inside it (怎样分期, 有几个赠品), 呢 after "and then" or a customer's bare noun.
 // Rendering reports such a clause as a question (用户询问…), decoding keeps a question's answer with it,
-// and deletion keeps the words that ask (compress.cc, meaning_guards, which works on tokens and uses
+// and deletion keeps the words that ask (compress_guards.cc, meaning_guards, which works on tokens and uses
 // the same words).
 //
 // The faithfulness probes (faith_cues.h) define a source question independently of this module, on
