@@ -268,6 +268,10 @@ void add_emoji_sentiment(Lexicon& lexicon, const std::string& path, LoadReport* 
       r.skip("malformed row");
       continue;
     }
+    if (neg < 0 || neu < 0 || pos < 0) {
+      r.skip("negative count");
+      continue;
+    }
     if (!is_valid_utf8(f[0]) || f[0].empty()) {
       r.skip("invalid emoji field");
       continue;
@@ -276,7 +280,9 @@ void add_emoji_sentiment(Lexicon& lexicon, const std::string& path, LoadReport* 
       r.skip("fewer than 5 occurrences");
       continue;
     }
-    const double s = static_cast<double>(pos - neg) / static_cast<double>(pos + neu + neg + 3);
+    // In double: counts near LONG_MAX would overflow a sum of longs.
+    const double s = (static_cast<double>(pos) - static_cast<double>(neg)) /
+                     (static_cast<double>(pos) + static_cast<double>(neu) + static_cast<double>(neg) + 3.0);
     const float intensity = static_cast<float>(std::min(1.0, std::fabs(s) * 2.0));
     LexiconEntry e{Emotion::joy, intensity, Polarity::neutral, "emoji_sentiment"};
     if (s >= 0.05) {

@@ -585,6 +585,24 @@ TEST(LexiconDutir, QuotedTermsWithCommasAreRead) {
   EXPECT_NE(lex.find("说\"好\"的"), nullptr);
 }
 
+TEST(LexiconEmojiSentiment, HugeAndNegativeCountsAreNoOverflow) {
+  // The fuzzer found a count past LONG_MAX (parsed as LONG_MAX) overflowing the sum of the counts.
+  const std::string path = ::testing::TempDir() + "/emoji_sentiment_counts.csv";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  std::fputs("Emoji,Unicode codepoint,Occurrences,Position,Negative,Neutral,Positive,Unicode name,Unicode block\n"
+             "\xF0\x9F\x98\xA1,0x1f621,100,0.5,80666666666666666666666666,20,10,POUTING FACE,Emoticons\n"
+             "\xF0\x9F\x98\x80,0x1f600,100,0.5,-5,20,10,GRINNING FACE,Emoticons\n",
+             f);
+  std::fclose(f);
+  Lexicon lex;
+  LoadReport report;
+  add_emoji_sentiment(lex, path, &report);
+  EXPECT_EQ(report.loaded, 1);
+  ASSERT_NE(lex.find("\xF0\x9F\x98\xA1"), nullptr);
+  EXPECT_EQ(lex.find("\xF0\x9F\x98\xA1")->front().polarity, Polarity::negative);
+  EXPECT_EQ(report.skip_reasons.count("negative count"), 1u);
+}
+
 TEST(LexiconDutir, ExpressiveByClassPartOfSpeechAndIntensity) {
   EXPECT_FALSE(dutir_expressive("verb", "PD", 3));  // 申请
   EXPECT_FALSE(dutir_expressive("adv", "PH", 5));   // 确实
