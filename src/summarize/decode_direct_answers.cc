@@ -151,6 +151,11 @@ bool fits_user_chars(const Context& c, const std::vector<int>& units, int v) {
   return chars <= c.options.max_chars;
 }
 
+void add_below_cap(const Context& c, ConstrainedSelection& s, int v) {
+  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
+    s.units.push_back(v);
+}
+
 void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v) {
   std::vector<int>& units = s.units;
   if (static_cast<int>(units.size()) >= c.options.max_sentences) {

@@ -2,7 +2,6 @@
 // on the customer (用户:主要是怕接不到电话。) leaves the reader to guess whether the agent answered.
 #include <algorithm>
 #include <array>
-#include <span>
 #include <string>
 
 #include "decode_parts.h"
@@ -41,6 +40,22 @@ bool opens_with_a_pronoun(const Prepared& p, std::size_t v) {
   return false;
 }
 
+// The first agent unit after unit `last`, within `reach` units of it, that passes `replies`, before the
+// customer says anything selectable again (what follows that answers it, not `last`); -1 when none, or when
+// it says again what a shown agent unit says (says_again).
+template <class Test>
+int first_reply_after(const Context& c, const std::vector<int>& units, std::size_t last, std::size_t reach,
+                      Test replies) {
+  for (std::size_t v = last + 1; v < c.p.units.size() && v <= last + reach; ++v) {
+    if (c.p.units[v].speaker == text::Speaker::customer) {
+      if (c.selectable[v]) return -1;
+      continue;
+    }
+    if (replies(v)) return says_again(c, units, static_cast<int>(v)) ? -1 : static_cast<int>(v);
+  }
+  return -1;
+}
+
 }  // namespace
 
 int last_reply(const Context& c, const std::vector<int>& units) {
@@ -48,25 +63,16 @@ int last_reply(const Context& c, const std::vector<int>& units) {
   if (p.lang != Lang::zh || units.empty()) return -1;
   const auto last = static_cast<std::size_t>(*std::max_element(units.begin(), units.end()));
   if (p.units[last].speaker != text::Speaker::customer) return -1;
-  for (std::size_t v = last + 1; v < p.units.size() && v <= last + kLastReplyReach; ++v) {
-    if (p.units[v].speaker == text::Speaker::customer) {
-      if (c.selectable[v]) return -1;  // the customer said more first: the reply is to that
-      continue;
-    }
-    if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) continue;
+  return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) {
+    if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) return false;
     const std::u32string_view text = source_of(c, v);
-    if (answers_nothing(text) || closes_or_apologizes(text) || is_form_field(text)) continue;
-    return says_again(c, units, static_cast<int>(v)) ? -1 : static_cast<int>(v);
-  }
-  return -1;
+    return !answers_nothing(text) && !closes_or_apologizes(text) && !is_form_field(text);
+  });
 }
 
 void add_last_reply(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
-  const int v = last_reply(c, s.units);
-  // Below the cap only, as for the outcome: making room would cost what the ranking chose.
-  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
-    s.units.push_back(v);
+  add_below_cap(c, s, last_reply(c, s.units));
 }
 
 namespace {
@@ -101,23 +107,15 @@ int answer_to_last_question(const Context& c, const std::vector<int>& units) {
   const auto last = static_cast<std::size_t>(*std::max_element(units.begin(), units.end()));
   if (p.units[last].speaker != text::Speaker::customer || !asks(c, last)) return -1;
   const std::vector<std::string> asked = content_stems(p.unit_tokens[last]);
-  for (std::size_t v = last + 1; v < p.units.size(); ++v) {
-    if (p.units[v].speaker == text::Speaker::customer) {
-      if (c.selectable[v]) return -1;  // the customer said more: what follows answers that
-      continue;
-    }
-    if (!c.selectable[v] || asks(c, v) || c.letters[v] < kAgentReplyMinWords || opens_with_a_pronoun(p, v)) continue;
-    if (shares_a_stem(asked, content_stems(p.unit_tokens[v])))
-      return says_again(c, units, static_cast<int>(v)) ? -1 : static_cast<int>(v);
-  }
-  return -1;
+  return first_reply_after(c, units, last, p.units.size(), [&](std::size_t v) {
+    return c.selectable[v] && !asks(c, v) && c.letters[v] >= kAgentReplyMinWords && !opens_with_a_pronoun(p, v) &&
+           shares_a_stem(asked, content_stems(p.unit_tokens[v]));
+  });
 }
 
 void add_answer_to_last_question(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
-  const int v = answer_to_last_question(c, s.units);
-  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
-    s.units.push_back(v);
+  add_below_cap(c, s, answer_to_last_question(c, s.units));
 }
 
 int agent_reply(const Context& c, const std::vector<int>& units) {
@@ -139,10 +137,42 @@ void add_agent_reply(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   std::vector<int> sorted = s.units;
   std::sort(sorted.begin(), sorted.end());
-  const int v = agent_reply(c, sorted);
-  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
-    s.units.push_back(v);
+  add_below_cap(c, s, agent_reply(c, sorted));
 }
+
+namespace {
+
+// en: the services an agent reports doing for the customer, in the forms the rules read: `base` after
+// "we'll" ("we'll refund"), `past` after "we've" or "has been" ("we've refunded", "has been refunded"), and
+// `offer` after "we can" ("we can certainly refund you") where the offer is itself the outcome. An empty
+// form is one that misleads: "we'll need your email" asks for one; "noted" is absent, since "we've noted
+// your concern" is a holding reply; "aware" stands for "has been made aware".
+struct Service {
+  std::string_view base, past, offer;
+};
+constexpr Service kServices[] = {
+    {"pass", "passed", ""},          {"escalate", "escalated", ""}, {"refund", "refunded", "refund"},
+    {"send", "sent", ""},            {"resend", "resent", "resend"}, {"forward", "forwarded", ""},
+    {"share", "shared", ""},         {"report", "reported", ""},   {"raise", "raised", ""},
+    {"log", "logged", ""},           {"flag", "flagged", ""},      {"credit", "credited", "credit"},
+    {"replace", "replaced", "replace"}, {"fix", "fixed", ""},      {"cancel", "cancelled", ""},
+    {"cancel", "canceled", ""},      {"arrange", "arranged", ""},  {"process", "processed", ""},
+    {"reach", "reached", ""},        {"contact", "contacted", ""}, {"follow", "followed", ""},
+    {"investigate", "investigated", ""}, {"update", "updated", ""}, {"reverse", "reversed", "reverse"},
+    {"", "issued", ""},              {"apply", "applied", ""},     {"remove", "removed", ""},
+    {"resolve", "resolved", ""},     {"book", "booked", ""},       {"rebook", "rebooked", "rebook"},
+    {"change", "changed", ""},       {"waive", "waived", "waive"}, {"reinstate", "reinstated", ""},
+    {"restore", "restored", ""},     {"unlock", "unlocked", ""},   {"reactivate", "reactivated", ""},
+    {"submit", "submitted", ""},     {"correct", "corrected", ""}, {"adjust", "adjusted", ""},
+    {"reset", "reset", ""},          {"", "emailed", ""},          {"", "aware", ""}};
+
+// Whether `word` is a service's `form` (Service::base, past or offer).
+bool names_a_service(std::string_view word, std::string_view Service::*form) {
+  return !word.empty() && std::any_of(std::begin(kServices), std::end(kServices),
+                                      [&](const Service& s) { return s.*form == word; });
+}
+
+}  // namespace
 
 bool reports_agent_action(const std::vector<text::Token>& tokens) {
   // A subject with its auxiliary: one word ("we'll") or two ("we will").
@@ -150,11 +180,6 @@ bool reports_agent_action(const std::vector<text::Token>& tokens) {
       std::to_array<std::string_view>({"we'll", "we’ll", "we've", "we’ve", "i'll", "i’ll", "i've", "i’ve"});
   static constexpr auto kPronouns = std::to_array<std::string_view>({"we", "i"});
   static constexpr auto kAuxiliaries = std::to_array<std::string_view>({"will", "have"});
-  static constexpr std::string_view kActs[] = {
-      "pass", "passed", "passing", "escalate", "escalated", "refund", "refunded", "send", "sent", "forward",
-      "forwarded", "share", "shared", "report", "reported", "raise", "raised", "log", "logged", "flag", "flagged",
-      "credit", "credited", "replace", "replaced", "fix", "fixed", "cancel", "cancelled", "canceled", "arrange",
-      "arranged", "process", "processed", "reach", "contact", "follow", "investigate", "update", "updated"};
   std::vector<std::string_view> words;
   for (const text::Token& t : tokens)
     if (t.kind == text::TokenKind::word) words.push_back(t.lower);
@@ -168,7 +193,8 @@ bool reports_agent_action(const std::vector<text::Token>& tokens) {
     // reach out"), before any "you": "we'll need you to send" is the customer's step.
     for (std::size_t j = i + after; j < words.size() && j <= i + after + 2; ++j) {
       if (words[j] == "not" || words[j] == "never" || words[j] == "you") break;
-      if (std::find(std::begin(kActs), std::end(kActs), words[j]) != std::end(kActs)) return true;
+      if (names_a_service(words[j], &Service::base) || names_a_service(words[j], &Service::past) || words[j] == "passing")
+        return true;
     }
   }
   return false;
@@ -179,28 +205,20 @@ bool reports_done(const std::vector<text::Token>& tokens) {
   // "have been" (the refund has been processed), then a service done, within four words.
   static constexpr auto kPerfect = std::to_array<std::string_view>({"we've", "we’ve", "i've", "i’ve"});
   static constexpr auto kPronouns = std::to_array<std::string_view>({"we", "i"});
-  // Not "noted": "we've noted your concern" is a holding reply. "aware" as in "has been made aware".
-  static constexpr std::string_view kDone[] = {
-      "reversed",  "refunded", "cancelled", "canceled", "credited",  "replaced",   "fixed",    "processed",
-      "issued",    "sent",     "arranged",  "applied",  "removed",   "resolved",   "escalated", "raised",
-      "logged",    "booked",   "rebooked",  "changed",  "updated",   "waived",     "reinstated", "restored",
-      "unlocked",  "reactivated", "submitted", "corrected", "adjusted", "reset",    "passed",    "forwarded",
-      "emailed",   "shared",   "reported",  "flagged",  "followed",  "aware"};
-  static constexpr std::string_view kOffered[] = {"refund", "replace", "credit", "reverse", "waive", "rebook", "resend"};
   std::vector<std::string_view> words;
   for (const text::Token& t : tokens)
     if (t.kind == text::TokenKind::word) words.push_back(t.lower);
-  const auto done_within = [&](std::size_t from, std::span<const std::string_view> verbs) {
+  const auto done_within = [&](std::size_t from, std::string_view Service::*form) {
     for (std::size_t j = from; j < words.size() && j <= from + 3; ++j) {
       if (words[j] == "not" || words[j] == "never" || words[j] == "n't") return false;
-      if (std::find(verbs.begin(), verbs.end(), words[j]) != verbs.end()) return true;
+      if (names_a_service(words[j], form)) return true;
     }
     return false;
   };
   for (std::size_t i = 0; i < words.size(); ++i) {
     const bool next = i + 1 < words.size();
-    if (reported::contains(kPerfect, words[i]) && done_within(i + 1, kDone)) return true;
-    if (next && reported::contains(kPronouns, words[i]) && words[i + 1] == "have" && done_within(i + 2, kDone)) return true;
+    if (reported::contains(kPerfect, words[i]) && done_within(i + 1, &Service::past)) return true;
+    if (next && reported::contains(kPronouns, words[i]) && words[i + 1] == "have" && done_within(i + 2, &Service::past)) return true;
     // "has been" or "have been", an adverb between allowed ("this has all been forwarded onto our depot"),
     // but not a guess ("they may have been booked by someone else"), a hope ("I hope the issue has now
     // been resolved") nor what is to be checked ("happy to check if a refund has been issued").
@@ -211,11 +229,11 @@ bool reports_done(const std::vector<text::Token>& tokens) {
     for (std::size_t k = i >= 4 ? i - 4 : 0; k < i; ++k) asked = asked || reported::contains(kUnsure, words[k]);
     if ((words[i] == "has" || words[i] == "have") && !guessed && !asked) {
       const std::size_t been = next && words[i + 1] == "been" ? i + 1 : i + 2 < words.size() && words[i + 2] == "been" ? i + 2 : 0;
-      if (been > 0 && done_within(been + 1, kDone)) return true;
+      if (been > 0 && done_within(been + 1, &Service::past)) return true;
     }
     // An offer made ("we can certainly refund you"), not a condition ("we can't", "if we can").
     if (next && words[i] == "we" && words[i + 1] == "can" && !(i > 0 && words[i - 1] == "if") &&
-        done_within(i + 2, kOffered))
+        done_within(i + 2, &Service::offer))
       return true;
   }
   return false;
@@ -242,9 +260,7 @@ int agent_outcome(const Context& c, const std::vector<int>& units) {
 
 void add_agent_outcome(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
-  const int v = agent_outcome(c, s.units);
-  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
-    s.units.push_back(v);
+  add_below_cap(c, s, agent_outcome(c, s.units));
 }
 
 int closing_action(const Context& c, const std::vector<int>& units) {
@@ -263,9 +279,7 @@ int closing_action(const Context& c, const std::vector<int>& units) {
 
 void add_closing_action(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
-  const int v = closing_action(c, s.units);
-  if (v >= 0 && static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v))
-    s.units.push_back(v);
+  add_below_cap(c, s, closing_action(c, s.units));
 }
 
 }  // namespace kessel::summarize::decoding

@@ -147,7 +147,7 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   }
   // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
   // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val.
-  if (static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v)) s.units.push_back(v);
+  add_below_cap(c, s, v);
 }
 
 bool reports_resolution(std::string_view text) {
@@ -227,7 +227,7 @@ void add_resolution(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers) return;
   const int v = resolution_unit(c);
   if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end()) return;
-  if (static_cast<int>(s.units.size()) < added_unit_cap(c) && fits_user_chars(c, s.units, v)) s.units.push_back(v);
+  add_below_cap(c, s, v);
 }
 
 }  // namespace kessel::summarize::decoding

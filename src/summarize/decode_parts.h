@@ -283,6 +283,10 @@ int added_unit_cap(const Context& c);
 // the scorer's: --max-chars); true when there is none. A model's learned budget is what its ranking fills,
 // and an added unit goes beyond it as answers do.
 bool fits_user_chars(const Context& c, const std::vector<int>& units, int v);
+// Adds unit v to `s.units` when there is one (v >= 0), the selection is below added_unit_cap and v fits
+// a length the user set (fits_user_chars): how the parts that add a unit after the ranking (the outcome,
+// the last reply, …) add it, none making room by dropping what the ranking chose.
+void add_below_cap(const Context& c, ConstrainedSelection& s, int v);
 
 // Adds unit v, which goes with unit q (its answer, the question it answers, or the issue itself when
 // q is v), to `s.units` within the sentence budget (options.max_sentences): when the budget is full,
