@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 
 #include "kessel/error.h"
 #include "kessel/text/lexicon.h"
+#include "common/temp_file.h"
 #include "text/test_paths.h"
 
 namespace kessel::text {
@@ -551,12 +551,9 @@ TEST(Detect, MixedChineseAndEnglishTurns) {
 
 // A DUTIR file with the given rows (词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助…).
 Lexicon default_plus_dutir(const std::string& rows) {
-  const std::string path = ::testing::TempDir() + "/dutir_rows.csv";
-  FILE* f = std::fopen(path.c_str(), "wb");
   const std::string header =
       "词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助情感分类,强度,极性\n";
-  std::fputs((header + rows).c_str(), f);
-  std::fclose(f);
+  const std::string path = testing_support::write_temp("dutir_rows.csv", header + rows);
   Lexicon lex = default_lexicon();
   add_dutir(lex, path);
   return lex;
@@ -565,15 +562,12 @@ Lexicon default_plus_dutir(const std::string& rows) {
 TEST(LexiconDutir, QuotedTermsWithCommasAreRead) {
   // DUTIR quotes five idioms that hold a comma; split on every comma they used to be skipped as
   // "unknown class".
-  const std::string path = ::testing::TempDir() + "/dutir_quoted.csv";
-  FILE* f = std::fopen(path.c_str(), "wb");
-  std::fputs("词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助情感分类,强度,极性\n"
+  const std::string path = testing_support::write_temp("dutir_quoted.csv",
+      "词语,词性种类,词义数,词义序号,情感分类,强度,极性,辅助情感分类,强度,极性\n"
              "\"仇人相见,分外眼红\",idiom,1,1,NA,7,0,,,\n"
              "\"不怨天,不尤人\",idiom,1,1,PH,5,1,PE,3,1\n"
              "\"说\"\"好\"\"的\",idiom,1,1,PH,5,1,,,\n"
-             "\"没有结尾,idiom,1,1,PH,5,1,,,\n",
-             f);
-  std::fclose(f);
+             "\"没有结尾,idiom,1,1,PH,5,1,,,\n");
   Lexicon lex;
   LoadReport report;
   add_dutir(lex, path, &report);
@@ -587,13 +581,10 @@ TEST(LexiconDutir, QuotedTermsWithCommasAreRead) {
 
 TEST(LexiconEmojiSentiment, HugeAndNegativeCountsAreNoOverflow) {
   // The fuzzer found a count past LONG_MAX (parsed as LONG_MAX) overflowing the sum of the counts.
-  const std::string path = ::testing::TempDir() + "/emoji_sentiment_counts.csv";
-  FILE* f = std::fopen(path.c_str(), "wb");
-  std::fputs("Emoji,Unicode codepoint,Occurrences,Position,Negative,Neutral,Positive,Unicode name,Unicode block\n"
+  const std::string path = testing_support::write_temp("emoji_sentiment_counts.csv",
+      "Emoji,Unicode codepoint,Occurrences,Position,Negative,Neutral,Positive,Unicode name,Unicode block\n"
              "\xF0\x9F\x98\xA1,0x1f621,100,0.5,80666666666666666666666666,20,10,POUTING FACE,Emoticons\n"
-             "\xF0\x9F\x98\x80,0x1f600,100,0.5,-5,20,10,GRINNING FACE,Emoticons\n",
-             f);
-  std::fclose(f);
+             "\xF0\x9F\x98\x80,0x1f600,100,0.5,-5,20,10,GRINNING FACE,Emoticons\n");
   Lexicon lex;
   LoadReport report;
   add_emoji_sentiment(lex, path, &report);
@@ -701,9 +692,7 @@ TEST(LexiconLoaders, ANulByteIsRefusedWithFileAndLine) {
   // Issue 23: a NUL inside a term was loaded as part of it ("bad\0word"), so the entry matched nothing.
   const std::string path = ::testing::TempDir() + "/nul_lexicon.txt";
   auto refused = [&](const std::string& content, auto load) {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    std::fwrite(content.data(), 1, content.size(), f);
-    std::fclose(f);
+    testing_support::write_temp("nul_lexicon.txt", content);
     Lexicon lex;
     try {
       load(lex);
@@ -722,11 +711,7 @@ TEST(LexiconLoaders, ANulByteIsRefusedWithFileAndLine) {
 
 TEST(LexiconTsv, MalformedLinesNameFileLineAndField) {
   const std::string path = ::testing::TempDir() + "/bad_lexicon.tsv";
-  auto write = [&](const std::string& content) {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    std::fputs(content.c_str(), f);
-    std::fclose(f);
-  };
+  auto write = [](const std::string& content) { testing_support::write_temp("bad_lexicon.tsv", content); };
   Lexicon lex;
   write("# comment\nok\tjoy\t0.5\tpos\nbad\tlove\t0.5\tpos\n");
   try {

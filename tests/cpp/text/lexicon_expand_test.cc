@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "common/temp_file.h"
 #include "kessel/error.h"
 
 namespace kessel::text {
@@ -104,10 +105,8 @@ TEST(LexiconExpand, RejectsBadOptionsAndTooFewSeeds) {
 
 TEST(LexiconExpand, CorpusAndSeedReaders) {
   const std::string dir = ::testing::TempDir();
-  auto write = [](const std::string& path, const std::string& content) {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    std::fputs(content.c_str(), f);
-    std::fclose(f);
+  auto write = [&](const std::string& path, const std::string& content) {
+    testing_support::write_temp(path.substr(dir.size() + 1), content);
   };
   write(
       dir + "/stc3.json",
