@@ -53,22 +53,42 @@ bool said_again(const Context& c, std::size_t u, const std::vector<int>& units) 
   });
 }
 
-}  // namespace
-
-int issue_unit(const Context& c, const std::vector<int>& units) {
+// The most salient customer unit before unit `end` that could be the issue: selectable, answering
+// nothing, going on with nothing, not shown nor said again, and saying something as shown
+// (says_an_issue) in at least `min_letters` letters (en: words); -1 when none.
+int most_salient_issue_before(const Context& c, const std::vector<int>& units, int end, int min_letters = 0) {
   const Prepared& p = c.p;
-  if (units.empty()) return -1;
-  const int first = *std::min_element(units.begin(), units.end());
-  if (p.units[static_cast<std::size_t>(first)].speaker != text::Speaker::agent) return -1;
   int best = -1;
-  for (int u = 0; u < first; ++u) {
+  for (int u = 0; u < end; ++u) {
     const auto ux = static_cast<std::size_t>(u);
     if (p.units[ux].speaker != text::Speaker::customer || !c.selectable[ux] || c.answers[ux] >= 0 ||
-        c.continues[ux] >= 0 || c.repeats(ux, units) || said_again(c, ux, units) || !says_an_issue(c, ux))
+        c.continues[ux] >= 0 || c.repeats(ux, units) || said_again(c, ux, units) || !says_an_issue(c, ux) ||
+        c.letters[ux] < min_letters || std::find(units.begin(), units.end(), u) != units.end())
       continue;
     if (best < 0 || c.scores.salience[ux] > c.scores.salience[static_cast<std::size_t>(best)]) best = u;
   }
   return best;
+}
+
+}  // namespace
+
+int issue_unit(const Context& c, const std::vector<int>& units) {
+  if (units.empty()) return -1;
+  const int first = *std::min_element(units.begin(), units.end());
+  if (c.p.units[static_cast<std::size_t>(first)].speaker != text::Speaker::agent) return -1;
+  return most_salient_issue_before(c, units, first);
+}
+
+int english_issue_unit(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::en || units.empty()) return -1;
+  int end = static_cast<int>(p.units.size());
+  for (int u : units) {
+    const auto ux = static_cast<std::size_t>(u);
+    if (p.units[ux].speaker == text::Speaker::agent) end = std::min(end, u);
+    else if (says_an_issue(c, ux)) return -1;
+  }
+  return most_salient_issue_before(c, units, end, kEnglishIssueMinWords);
 }
 
 void add_issue(const Context& c, ConstrainedSelection& s) {
@@ -80,6 +100,11 @@ void add_issue(const Context& c, ConstrainedSelection& s) {
   // (add_within_budget, Chinese only).
   if (static_cast<int>(s.units.size()) < added_unit_cap(c)) s.units.push_back(v);
   else add_within_budget(c, s, v, v);
+}
+
+void add_english_issue(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  add_below_cap(c, s, english_issue_unit(c, s.units));
 }
 
 }  // namespace kessel::summarize::decoding

@@ -422,6 +422,16 @@ int issue_unit(const Context& c, const std::vector<int>& units);
 // takes the place of the least salient unit no other needs (add_within_budget; Chinese only), and a
 // character budget the user set holds. With skip_fillers only.
 void add_issue(const Context& c, ConstrainedSelection& s);
+// en: the customer's issue, when no shown customer unit says anything as shown ("Customer: Disgraceful.",
+// "#horribleservice@sprint", kept for the feeling): the most salient customer unit before the first shown
+// agent unit (before the end when none) that issue_unit's tests pass and that has at least
+// kEnglishIssueMinWords words ("My zip is 80593" says too little); -1 otherwise. TweetSumm valid
+// 3af258a3 showed "Disgraceful." without the goods Amazon would not ship to the customer's address.
+inline constexpr int kEnglishIssueMinWords = 6;
+int english_issue_unit(const Context& c, const std::vector<int>& units);
+// Adds it below add_outcome's sentence cap, after the agent's parts (what the agent did or answered
+// comes first), a character budget the user set holding. With skip_fillers only.
+void add_english_issue(const Context& c, ConstrainedSelection& s);
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the
 // customer expressed an emotion and `selected` keeps none as strong as the strongest, the candidate units

@@ -90,6 +90,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   // en: what the agent did for the customer, when no shown agent unit says it (after the closing action,
   // which it must not say again).
   decoding::add_agent_outcome(c, kept);
+  // en: a summary whose customer lines only vent ("Disgraceful.") says what the customer came about.
+  decoding::add_english_issue(c, kept);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

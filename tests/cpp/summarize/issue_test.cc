@@ -120,5 +120,33 @@ TEST(Issue, AnEnglishSummaryOpeningOnTheAgentGainsTheCustomersTweet) {
   EXPECT_EQ(decoding::issue_unit(c, {1}), 0);
 }
 
+TEST(Issue, EnglishCustomerLinesThatOnlyVentGainTheIssue) {
+  // TweetSumm valid 3af258a3: "Customer: Disgraceful." and the agent's advice, without what the customer
+  // wanted.
+  auto d = make_dialogue({{Speaker::customer, {"I want to buy some things but they are not shipping to my address."}},
+                          {Speaker::agent, {"I'm sorry the products are not available here. Which were they?"}},
+                          {Speaker::customer, {"Disgraceful."}},
+                          {Speaker::customer, {"My zip is 80593"}},
+                          {Speaker::agent, {"Please keep checking our website for the availability of the same."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s = testing::same_salience(p);
+  s.salience[3] = 0.9f;  // four words say too little (kEnglishIssueMinWords), however salient
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::english_issue_unit(c, {2, 4}), 0);
+  auto vents = selection_of({2, 4});
+  decoding::add_english_issue(c, vents);
+  EXPECT_EQ(vents.units, (std::vector<int>{2, 4, 0}));
+  // A shown customer line that says something: nothing to add.
+  EXPECT_EQ(decoding::english_issue_unit(c, {0, 2, 4}), -1);
+  // At the cap nothing makes room.
+  const DecodeOptions two = options(2);
+  const decoding::Context full(p, s, two);
+  auto at_cap = selection_of({2, 4});
+  decoding::add_english_issue(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{2, 4}));
+}
+
 }  // namespace
 }  // namespace kessel::summarize
