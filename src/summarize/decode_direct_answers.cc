@@ -258,13 +258,17 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   const std::vector<int> chosen = units;
   const auto shown = [&](int u) { return std::find(units.begin(), units.end(), u) != units.end(); };
   // An answer is shown in dialogue order: with a shown unit of its speaker between it and its question
-  // it would read as part of that unit ([数字]点之前会有人打电话，对的 for 我的电话么 / 对的), unless that unit is a
-  // weaker reply to the same question (是的呢直接拒收就好哦 before 这个是不会的哈).
+  // it would read as part of that unit ([数字]点之前会有人打电话，对的 for 我的电话么 / 对的), unless that unit is
+  // another reply to the same question or the reply to a shown question asked before it, the two answers
+  // then following the two questions in order (直接和他说拒收是吧 / 会不会影响小哥绩效考核 / 客服:是的呢直接拒收就好哦
+  // / 这个是不会的哈).
   auto reads_after = [&](int q, int v) {
     const text::Speaker answerer = c.p.units[static_cast<std::size_t>(v)].speaker;
     return std::none_of(units.begin(), units.end(), [&](int x) {
       const auto xx = static_cast<std::size_t>(x);
-      return q < x && x < v && c.p.units[xx].speaker == answerer && c.answers[xx] != q;
+      const int asked = c.answers[xx];
+      const bool in_order = asked == q || (asked >= 0 && asked < q && shown(asked));
+      return q < x && x < v && c.p.units[xx].speaker == answerer && !in_order;
     });
   };
   // A refusal that says again what a shown agent unit says (具体时间这边不能跟您保证呢 beside 具体时间这边没法跟您

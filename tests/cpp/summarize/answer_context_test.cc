@@ -814,6 +814,24 @@ TEST(AnswerContext, ASelectedYesNoQuestionBringsItsDirectAnswer) {
   EXPECT_EQ(decode(p, s, plain).sentences.size(), 2u);
 }
 
+TEST(AnswerContext, TwoQuestionsInARowTakeTheirAnswersInOrder) {
+  // CSDS val 746: 直接和他说拒收是吧 / 会不会影响小哥绩效考核 / 客服:是的呢直接拒收就好哦 / 这个是不会的哈. The first reply
+  // answers the first question; the second question's answer reads after it as the second reply.
+  auto d = make_dialogue({{Speaker::customer, {"订单要取消"}},
+                          {Speaker::agent, {"您看您是否有时间直接联系快递小哥拒收呢?"}},
+                          {Speaker::customer, {"直接和他说拒收是吧", "会不会影响小哥绩效考核"}},
+                          {Speaker::agent, {"是的呢直接拒收就好哦", "这个是不会的哈"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  UnitScores s;
+  s.salience = {0.5f, 0.1f, 0.9f, 1.0f, 0.8f, 0.0f};
+  const Summary out = decode(p, s, options(4));
+  // The answer to the second question takes the place of the least salient unit (订单要取消).
+  ASSERT_EQ(out.sentences.size(), 4u) << out.summary;
+  EXPECT_EQ(out.sentences[3].unit, 5) << out.summary;
+  EXPECT_EQ(out.summary, "用户:直接和他说拒收是吧，会不会影响小哥绩效考核。客服:是的呢直接拒收就好哦，这个是不会的哈。");
+}
+
 TEST(AnswerContext, AFeltNoIsStillAnAnswer) {
   // "No, unfortunately" holds a feeling but answers the question before it (past the sign-off the
   // question's tweet ends with); shown alone it answers nothing a reader can see.
