@@ -56,13 +56,75 @@ int first_reply_after(const Context& c, const std::vector<int>& units, std::size
   return -1;
 }
 
+// en: whether agent unit v only apologizes, regrets, thanks, hopes, wishes or offers more help ("Sorry for
+// the trouble!", "We sincerely apologize", "We regret that you are so upset", "Thanks for reaching out.",
+// "We hope this helps.", "Let us know if you need anything else.", "Feel free to reach out", "Keep us
+// posted", "Have a great weekend", "You're most welcome"): past addressing, it opens with such a formula,
+// or with a subject (we, I, we're, we'd, …, then am/are/would/be and adverbs: really, so, sincerely) and
+// one of those a subject takes (sorry, apologize, thank, hope, glad, happy, regret, welcome).
+bool only_courtesy(const Prepared& p, std::size_t v) {
+  static constexpr auto kGreetings = std::to_array<std::string_view>({"hi", "hey", "hello", "there"});
+  static constexpr auto kOpenings = std::to_array<std::string_view>(
+      {"sorry", "apologies", "thanks", "thank", "cheers", "ty", "hope", "glad", "welcome", "let", "feel", "keep",
+       "have", "enjoy", "fingers"});
+  static constexpr auto kSubjects = std::to_array<std::string_view>(
+      {"we", "i", "we're", "i'm", "we’re", "i’m", "we'd", "i'd", "we’d", "i’d", "you're", "you’re", "your"});
+  static constexpr auto kBetween = std::to_array<std::string_view>(
+      {"are", "am", "do", "would", "be", "really", "so", "very", "sincerely", "truly", "deeply", "most"});
+  static constexpr auto kAfterSubject = std::to_array<std::string_view>(
+      {"sorry", "apologise", "apologize", "thank", "hope", "glad", "happy", "regret", "welcome", "appreciate"});
+  std::vector<std::string_view> words;
+  for (const text::Token& t : p.unit_tokens[v])
+    if (t.kind == text::TokenKind::word && !reported::contains(kGreetings, t.lower)) words.push_back(t.lower);
+  if (words.empty() || reported::contains(kOpenings, words[0])) return true;
+  // "That's good news", "That's great to hear", "That's a great device".
+  static constexpr auto kGood = std::to_array<std::string_view>({"good", "great", "awesome", "brilliant", "fantastic"});
+  if (words[0] == "that's" || words[0] == "that’s") {
+    const std::size_t good = words.size() > 2 && (words[1] == "a" || words[1] == "so" || words[1] == "really") ? 2 : 1;
+    if (good < words.size() && reported::contains(kGood, words[good])) return true;
+  }
+  if (!reported::contains(kSubjects, words[0])) return false;
+  std::size_t at = 1;
+  while (at < words.size() && reported::contains(kBetween, words[at])) ++at;
+  return at < words.size() && reported::contains(kAfterSubject, words[at]);
+}
+
+// en: whether customer unit u only thanks, praises or wishes well ("Really appreciate your help!", "Great
+// customer service!", "Sweeeet!"): it holds a positive feeling and no negative one. It needs no reply.
+// en: whether unit v ends on "here", pointing to a link the summary does not show ("You can find that
+// information here").
+bool points_to_a_link(const Prepared& p, std::size_t v) {
+  const auto& tokens = p.unit_tokens[v];
+  for (auto t = tokens.rbegin(); t != tokens.rend(); ++t)
+    if (t->kind == text::TokenKind::word) return t->lower == "here";
+  return false;
+}
+
+bool only_positive(const Prepared& p, std::size_t u) {
+  bool positive = false;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    if (static_cast<std::size_t>(p.mention_unit[m]) != u) continue;
+    if (p.mentions[m].polarity == text::Polarity::negative) return false;
+    positive = positive || p.mentions[m].polarity == text::Polarity::positive;
+  }
+  return positive;
+}
+
 }  // namespace
 
 int last_reply(const Context& c, const std::vector<int>& units) {
   const Prepared& p = c.p;
-  if (p.lang != Lang::zh || units.empty()) return -1;
+  if (units.empty()) return -1;
   const auto last = static_cast<std::size_t>(*std::max_element(units.begin(), units.end()));
   if (p.units[last].speaker != text::Speaker::customer) return -1;
+  if (p.lang == Lang::en) {
+    // A question is answer_to_last_question's; "Working now" and thanks need no reply.
+    if (asks(c, last) || reports_resolution(p.units[last].text) || only_positive(p, last)) return -1;
+    return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) {
+      return c.selectable[v] && !asks(c, v) && c.letters[v] >= kEnglishLastReplyMinWords && !opens_with_a_pronoun(p, v) &&
+             !only_courtesy(p, v) && !points_to_a_link(p, v) && !render::continues_previous_tweet(p, v);
+    });
+  }
   return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) {
     if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) return false;
     const std::u32string_view text = source_of(c, v);
@@ -71,7 +133,12 @@ int last_reply(const Context& c, const std::vector<int>& units) {
 }
 
 void add_last_reply(const Context& c, ConstrainedSelection& s) {
-  if (!c.options.skip_fillers) return;
+  if (!c.options.skip_fillers || c.p.lang != Lang::zh) return;
+  add_below_cap(c, s, last_reply(c, s.units));
+}
+
+void add_english_last_reply(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers || c.p.lang != Lang::en) return;
   add_below_cap(c, s, last_reply(c, s.units));
 }
 

@@ -356,10 +356,20 @@ void add_resolution(const Context& c, ConstrainedSelection& s);
 // 快递师傅改天给您配送.
 inline constexpr std::size_t kLastReplyReach = 4;
 inline constexpr int kLastReplyMinLetters = 5;
+// en: the same when the summary ends on a customer statement that neither reports the problem solved
+// (reports_resolution) nor only thanks or praises (a positive feeling and no negative one): the first
+// agent unit within kLastReplyReach, before the customer says more, that is selectable, asks nothing, has
+// at least kEnglishLastReplyMinWords words, opens with no pronoun pointing back, goes on with no tweet
+// before it and is more than a courtesy ("Sorry for the trouble", "We hope this helps", "Feel free to
+// reach out"). "Customer: Great the 9:11 has been cancelled anyways 😭" ended a summary whose agent had
+// answered "Unfortunately we have now received reports of a signalling issue between Leeds and Wakefield".
+inline constexpr int kEnglishLastReplyMinWords = 6;
 int last_reply(const Context& c, const std::vector<int>& units);
 // Adds the last reply (last_reply) to `s.units` below add_outcome's sentence cap, a character budget
-// the user set holding. With skip_fillers only.
+// the user set holding: zh after the outcome; en last of the parts after the ranking (what the agent did,
+// the issue, come first). With skip_fillers only.
 void add_last_reply(const Context& c, ConstrainedSelection& s);
+void add_english_last_reply(const Context& c, ConstrainedSelection& s);
 // en: the agent's answer to the customer's question a summary ends on: the first agent unit after it,
 // before the customer says anything selectable again, that is selectable, asks nothing, has at least
 // kAgentReplyMinWords words, opens with no pronoun pointing back and takes up a word of the question (its

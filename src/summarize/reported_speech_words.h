@@ -88,6 +88,7 @@ inline constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "offer",    "ask",     "appreciate", "apologize", "apologise", "escalate", "review", "process",
     "refund",   "replace", "resolve",  "fix",      "help",     "assist",   "monitor", "value",
     "love",     "hate",    "report",   "suspect",  "guess",    "owe",      "welcome",  "deal",
+    "regret",   "promise",
 });
 // Adverbs that may stand between "you" and its verb ("you also need").
 inline constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",

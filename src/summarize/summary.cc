@@ -92,6 +92,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_agent_outcome(c, kept);
   // en: a summary whose customer lines only vent ("Disgraceful.") says what the customer came about.
   decoding::add_english_issue(c, kept);
+  // en: a summary that still ends on the customer's words shows the agent's reply to them.
+  decoding::add_english_last_reply(c, kept);
 
   Summary out;
   out.id = p.dialogue ? p.dialogue->id : "";

@@ -68,14 +68,56 @@ TEST(LastReply, TheCustomerSayingMoreFirstLeavesTheReplyToThat) {
   EXPECT_EQ(decoding::last_reply(c, {0, 1}), 2);
 }
 
-TEST(LastReply, EnglishSummariesAreLeftAsTheyAre) {
-  auto d = make_dialogue({{Speaker::customer, {"My parcel has not arrived after three days."}},
-                          {Speaker::agent, {"It will be delivered tomorrow before noon."}}});
+TEST(LastReply, AnEnglishSummaryEndingOnACustomerStatementGainsTheAgentsReply) {
+  // TweetSumm valid 32401943: "Great the 9:11 has been cancelled anyways 😭" ended the summary.
+  auto d = make_dialogue({{Speaker::customer, {"Great the 9:11 has been cancelled anyways 😭"}},
+                          {Speaker::agent, {"Sorry for the trouble!"}},
+                          {Speaker::agent, {"Unfortunately we have now received reports of a signalling issue."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::last_reply(c, {0}), 2);  // past the apology
+  auto ends_on_customer = selection_of({0});
+  decoding::add_english_last_reply(c, ends_on_customer);
+  EXPECT_EQ(ends_on_customer.units, (std::vector<int>{0, 2}));
+  // The Chinese adder leaves English summaries to it.
+  auto zh_adder = selection_of({0});
+  decoding::add_last_reply(c, zh_adder);
+  EXPECT_EQ(zh_adder.units, (std::vector<int>{0}));
+}
+
+// last_reply of an English dialogue of a customer's statement and the agent's one-sentence answer.
+int english_reply(const char* customer, const char* agent) {
+  auto d = make_dialogue({{Speaker::customer, {customer}}, {Speaker::agent, {agent}}});
   Prepared p = prepare(d, lexicon());
   const UnitScores s = testing::same_salience(p);
   const DecodeOptions four = testing::sentence_budget(4);
   const decoding::Context c(p, s, four);
-  EXPECT_EQ(decoding::last_reply(c, {0}), -1);
+  return decoding::last_reply(c, {static_cast<int>(p.units.size()) - 2});
+}
+
+TEST(LastReply, EnglishCourtesiesThanksAndSolvedProblemsAreNoReply) {
+  const char* problem = "My parcel has not arrived after three days.";
+  EXPECT_EQ(english_reply(problem, "St Helens Extra has it on aisle twenty for you."), 1);
+  for (const char* courtesy : {"We're really sorry to hear about the trouble with your parcel.",
+                               "We sincerely apologize for the inconvenience caused by this.",
+                               "Thanks for reaching out to us about your parcel today.",
+                               "Let us know if you need anything else from us today.",
+                               "Feel free to reach out again if you need any help.",
+                               "That's good news, let us know if you need us again.",
+                               "We do appreciate you choosing us for your delivery.",
+                               "That's a great device you are looking for there.",
+                               "You can find all of that information right here."})
+    EXPECT_EQ(english_reply(problem, courtesy), -1) << courtesy;
+  // Five words say too little (kEnglishLastReplyMinWords); a pronoun points back to what is left out.
+  EXPECT_EQ(english_reply(problem, "Delivery is due tomorrow morning."), -1);
+  EXPECT_EQ(english_reply(problem, "It will be delivered tomorrow before noon."), -1);
+  // Thanks, praise and a solved problem need no reply; a question is answer_to_last_question's.
+  EXPECT_EQ(english_reply("Thanks, really appreciate your help!", "St Helens Extra has it on aisle twenty for you."), -1);
+  EXPECT_EQ(english_reply("Changed it and it works now.", "St Helens Extra has it on aisle twenty for you."), -1);
+  EXPECT_EQ(english_reply("Where is my parcel?", "St Helens Extra has it on aisle twenty for you."), -1);
 }
 
 TEST(AgentReply, AnEnglishSummaryOfOnlyTheCustomerGainsTheAgentsMostSalientUnit) {
