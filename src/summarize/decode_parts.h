@@ -3,7 +3,7 @@
 // continuations and fragments, decode_answers.cc; the answers a selected question brings,
 // decode_direct_answers.cc; the customer's repeats, decode_repeats.cc; the dialogue's outcome,
 // decode_outcome.cc; the customer's issue, decode_issue.cc; the reply to the customer's last words,
-// decode_last_reply.cc), the expected-F1 stop
+// decode_last_reply.cc; what an English agent did, decode_agent_actions.cc), the expected-F1 stop
 // (expected_f1_prefix, summary.h) and the emotion constraint (decode_emotion.cc). Rendering is
 // render.h's.
 #pragma once
@@ -383,6 +383,9 @@ void add_answer_to_last_question(const Context& c, ConstrainedSelection& s);
 // at least kAgentReplyMinWords words that needs no unit the summary leaves out (Context::answers); -1
 // when none, or when an agent unit is shown.
 inline constexpr int kAgentReplyMinWords = 4;
+// en: whether unit v opens (past its addressing and salutation) with a pronoun that points back to
+// something said before it ("They would be best to advise.", "That should fix it.").
+bool opens_with_a_pronoun(const Prepared& p, std::size_t v);
 int agent_reply(const Context& c, const std::vector<int>& units);
 // Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
 void add_agent_reply(const Context& c, ConstrainedSelection& s);
