@@ -767,7 +767,8 @@ TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
   DecodeOptions o;
   o.emotion_constraint = false;
   const Summary out = decode(p, s, o);
-  EXPECT_EQ(out.summary, "用户:快递员当场试验的，第二次就不转动了，所以他就将二个都拿…。客服:我马上为您处理。");
+  // The last word of one character is most often a word the cut broke (保持手机畅 for 畅通): it goes too.
+  EXPECT_EQ(out.summary, "用户:快递员当场试验的，第二次就不转动了，所以他就将二个都…。客服:我马上为您处理。");
   d.turns[0].truncated = false;
   Prepared whole = prepare(d, lexicon());
   EXPECT_EQ(decode(whole, s, o).summary, "用户:快递员当场试验的，第二次就不转动了，所以他就将二个都拿。客服:我马上为您处理。");
@@ -779,6 +780,13 @@ TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
   Prepared q = prepare(stub, lexicon());
   s.salience.assign(q.units.size(), 1.0f);
   EXPECT_EQ(decode(q, s, o).summary, "用户:是个人物品，不需要开具公司增值税发票…。客服:我马上为您处理。");
+  // A negator or a particle that closes the clause is whole: 也没… keeps its no.
+  auto negator = make_dialogue({{Speaker::customer, {"说有个赠品充电宝，可是我收到的包裹里也没"}},
+                                {Speaker::agent, {"我马上为您处理。"}}});
+  negator.turns[0].truncated = true;
+  Prepared r = prepare(negator, lexicon());
+  s.salience.assign(r.units.size(), 1.0f);
+  EXPECT_EQ(decode(r, s, o).summary, "用户:说有个赠品充电宝，可是我收到的包裹里也没…。客服:我马上为您处理。");
 }
 
 }  // namespace
