@@ -383,13 +383,22 @@ std::size_t end_without_stub(const std::vector<char32_t>& cps, std::size_t end) 
   return end - 1;
 }
 
+// zh: whether the clause at code point `start` opens with a supposition (如果, 要是, 假如, 若是): in a turn the
+// data cut off, its consequence is what the cut took (如果是由配送需求的…).
+bool opens_a_supposition(const std::vector<char32_t>& cps, std::size_t start) {
+  const std::u32string_view clause(cps.data() + start, cps.size() - start);
+  return clause.starts_with(U"如果") || clause.starts_with(U"要是") || clause.starts_with(U"假如") ||
+         clause.starts_with(U"若是");
+}
+
 }  // namespace
 
 std::string without_cut_clause(const std::string& text) {
   const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
   const std::size_t end = words_end(d.cps);
   const std::size_t start = clause_start(d.cps, end);
-  if (start > 0 && end - start <= kCutClauseChars) return before_clause(text, static_cast<std::size_t>(d.byte_offsets[start]));
+  if (start > 0 && (end - start <= kCutClauseChars || opens_a_supposition(d.cps, start)))
+    return before_clause(text, static_cast<std::size_t>(d.byte_offsets[start]));
   const std::size_t kept = end_without_stub(d.cps, end);
   return kept == end ? text : text.substr(0, static_cast<std::size_t>(d.byte_offsets[kept]));
 }

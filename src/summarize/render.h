@@ -67,7 +67,8 @@ std::size_t dangling_condition_start(const std::string& text);
 std::string without_dangling_condition(const std::string& text);
 // zh: a unit whose turn the data cut off (CSDS `truncated`, at 30 characters) without its last clause when
 // that clause is a stub of at most kCutClauseChars code points ("款式选错了，需要改" -> "款式选错了", "…，如" ->
-// "…"), which reads as a broken word; a longer last clause says enough to keep, less a last word of one
+// "…"), which reads as a broken word, or a supposition whose consequence the cut took (…，如果是由配送需求的);
+// a longer last clause says enough to keep, less a last word of one
 // Chinese character, most often a word the cut broke (审核处理之后短 for …短信; a particle, 哦 呢 了 的, stays).
 // The cut is still shown (mark_cut).
 inline constexpr std::size_t kCutClauseChars = 4;

@@ -787,6 +787,13 @@ TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
   Prepared r = prepare(negator, lexicon());
   s.salience.assign(r.units.size(), 1.0f);
   EXPECT_EQ(decode(r, s, o).summary, "用户:说有个赠品充电宝，可是我收到的包裹里也没…。客服:我马上为您处理。");
+  // A supposition the cut took the consequence of goes (CSDS val 419).
+  auto supposition = make_dialogue({{Speaker::customer, {"不能的，以下单为准，如果只需要一个商品的话可以先"}},
+                                    {Speaker::agent, {"我马上为您处理。"}}});
+  supposition.turns[0].truncated = true;
+  Prepared t = prepare(supposition, lexicon());
+  s.salience.assign(t.units.size(), 1.0f);
+  EXPECT_EQ(decode(t, s, o).summary, "用户:不能的，以下单为准…。客服:我马上为您处理。");
 }
 
 }  // namespace
