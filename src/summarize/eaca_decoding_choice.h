@@ -33,12 +33,17 @@ struct DevPart {
 // `threads`: dialogues scored and decoded in parallel (the same result for any count).
 double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, int threads = 1);
 
-// Chooses the expected-F1 stop's prior length (a multiple of `base_chars`, the base char budget) and the
-// sentence budget on the parts' dev ROUGE-L (off, at `fitted_sentences`, scored `off_score`), applies
-// them to every part's model and returns the chosen score. scored[i]: part i's dev dialogues scored
-// and rendered under its model's current config (neither setting changes them).
+// The standard error of the mean of the paired differences a[i] - b[i] (the first min(|a|, |b|)); 0 for
+// fewer than two pairs.
+double paired_standard_error(const std::vector<double>& a, const std::vector<double>& b);
+
+// Chooses the expected-F1 stop's prior length (a multiple of `base_chars`, the base char budget, or off)
+// and the sentence budget (around `fitted_sentences`) on the parts' dev ROUGE-L: of the settings within
+// ROUGE's noise of the best (1.96 paired standard errors), the one that shows the most. Applies them to every part's model
+// and returns the chosen setting's score. scored[i]: part i's dev dialogues scored and rendered under its
+// model's current config (neither setting changes them).
 double choose_f1_stop(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored,
-                      int fitted_sentences, int base_chars, double off_score, bool verbose, int threads = 1);
+                      int fitted_sentences, int base_chars, bool verbose, int threads = 1);
 
 // Chooses the budget factor and form and (with a compressor) the deletion threshold on the parts'
 // dev ROUGE-L, then the expected-F1 stop (choose_f1_stop), applies them to every part's model and

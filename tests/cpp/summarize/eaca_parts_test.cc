@@ -12,6 +12,7 @@
 #include "kessel/text/utf8.h"
 #include "util/hash.h"
 #include "summarize/adamw.h"
+#include "summarize/eaca_decoding_choice.h"
 #include "summarize/eaca_features.h"
 #include "summarize/oracle.h"
 
@@ -50,6 +51,14 @@ text::Dialogue dialogue(std::vector<std::pair<text::Speaker, std::string>> turns
     d.turns.push_back(turn);
   }
   return d;
+}
+
+TEST(EacaDecodingChoice, PairedStandardErrorIsTheDifferencesStandardErrorOfTheMean) {
+  // numpy: d = a - b; d.std(ddof=1) / sqrt(len(d)).
+  const std::vector<double> a = {40.0, 55.5, 31.2, 60.0, 48.8}, b = {38.0, 56.5, 30.0, 57.5, 49.0};
+  EXPECT_NEAR(paired_standard_error(a, b), 0.65878676368, 1e-9);
+  EXPECT_DOUBLE_EQ(paired_standard_error(a, a), 0.0);  // no noise between a setting and itself
+  EXPECT_DOUBLE_EQ(paired_standard_error({1.0}, {2.0}), 0.0);  // one pair: no spread to measure
 }
 
 TEST(EacaOracle, PicksTheUnitsTheReferenceRepeats) {
