@@ -772,28 +772,22 @@ TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
   d.turns[0].truncated = false;
   Prepared whole = prepare(d, lexicon());
   EXPECT_EQ(decode(whole, s, o).summary, "用户:快递员当场试验的，第二次就不转动了，所以他就将二个都拿。客服:我马上为您处理。");
+  // The summary of a customer turn the data cut off and the agent's reply, every unit shown.
+  const auto cut_summary = [&](const char* customer) {
+    auto cut = make_dialogue({{Speaker::customer, {customer}}, {Speaker::agent, {"我马上为您处理。"}}});
+    cut.turns[0].truncated = true;
+    Prepared q = prepare(cut, lexicon());
+    UnitScores all;
+    all.salience.assign(q.units.size(), 1.0f);
+    return decode(q, all, o).summary;
+  };
   // A stub of a last clause (at most kCutClauseChars letters) reads as a broken word: it goes, the cut
   // still shown.
-  auto stub = make_dialogue({{Speaker::customer, {"是个人物品，不需要开具公司增值税发票，帮我取"}},
-                             {Speaker::agent, {"我马上为您处理。"}}});
-  stub.turns[0].truncated = true;
-  Prepared q = prepare(stub, lexicon());
-  s.salience.assign(q.units.size(), 1.0f);
-  EXPECT_EQ(decode(q, s, o).summary, "用户:是个人物品，不需要开具公司增值税发票…。客服:我马上为您处理。");
+  EXPECT_EQ(cut_summary("是个人物品，不需要开具公司增值税发票，帮我取"), "用户:是个人物品，不需要开具公司增值税发票…。客服:我马上为您处理。");
   // A negator or a particle that closes the clause is whole: 也没… keeps its no.
-  auto negator = make_dialogue({{Speaker::customer, {"说有个赠品充电宝，可是我收到的包裹里也没"}},
-                                {Speaker::agent, {"我马上为您处理。"}}});
-  negator.turns[0].truncated = true;
-  Prepared r = prepare(negator, lexicon());
-  s.salience.assign(r.units.size(), 1.0f);
-  EXPECT_EQ(decode(r, s, o).summary, "用户:说有个赠品充电宝，可是我收到的包裹里也没…。客服:我马上为您处理。");
+  EXPECT_EQ(cut_summary("说有个赠品充电宝，可是我收到的包裹里也没"), "用户:说有个赠品充电宝，可是我收到的包裹里也没…。客服:我马上为您处理。");
   // A supposition the cut took the consequence of goes (CSDS val 419).
-  auto supposition = make_dialogue({{Speaker::customer, {"不能的，以下单为准，如果只需要一个商品的话可以先"}},
-                                    {Speaker::agent, {"我马上为您处理。"}}});
-  supposition.turns[0].truncated = true;
-  Prepared t = prepare(supposition, lexicon());
-  s.salience.assign(t.units.size(), 1.0f);
-  EXPECT_EQ(decode(t, s, o).summary, "用户:不能的，以下单为准…。客服:我马上为您处理。");
+  EXPECT_EQ(cut_summary("不能的，以下单为准，如果只需要一个商品的话可以先"), "用户:不能的，以下单为准…。客服:我马上为您处理。");
 }
 
 }  // namespace
