@@ -180,6 +180,22 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
   }
 }
 
+TEST(Dialogue, CsdsErrorsNameTheMember) {
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": 5, "utterance": "a"}]})",
+       "mem.jsonl:1: Dialogue[0].speaker: expected a string, got number"},
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": "Q", "utterance": 7}]})",
+       "mem.jsonl:1: Dialogue[0].utterance: expected a string, got number"},
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": "Q"}]})", "mem.jsonl:1: Dialogue[0].utterance: missing"},
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": "Q", "utterance": "a"}], "TopicSumm": [{"QASumm": 3}]})",
+       "mem.jsonl:1: TopicSumm[0].QASumm: expected a string, got number"},
+  };
+  for (const auto& [line, expect] : cases) {
+    const std::string msg = expect_parse_error(line + "\n");
+    EXPECT_NE(msg.find(expect), std::string::npos) << "got: " << msg << "\nwant: " << expect;
+  }
+}
+
 TEST(Dialogue, CsdsIdsAndIndicesAreCheckedNotDefaulted) {
   const std::string turns =
       R"("Dialogue": [{"speaker": "Q", "utterance": "hi"}, {"speaker": "A", "utterance": "yes"}])";
