@@ -110,7 +110,7 @@ bool asks_with_ne(std::span<const text::Token> tokens, std::size_t i, bool custo
   if (spells(tokens[start], "那") && !serves()) return true;
   std::u32string before;  // 打开之后呢: the clause before the 呢 asks what comes next
   for (std::size_t j = start; j < i; ++j)
-    for (char32_t cp : text::decode_utf8(tokens[j].text, text::Utf8Mode::lossy).cps) before.push_back(cp);
+    for (std::size_t at = 0; at < tokens[j].text.size();) before.push_back(text::next_code_point(tokens[j].text, &at));
   if (zh_question::asks_what_next(before) || (customer && zh_question::asks_about_bare_noun(before))) return true;
   return question_word_before(tokens, start, i) < i;
 }

@@ -325,10 +325,7 @@ bool ends_with_a_name(const std::vector<text::Token>& tokens, const std::string&
 
 UnitContent classify_unit(const Prepared& p, std::size_t u) {
   const bool zh = p.lang == Lang::zh;
-  // The unit's text decoded once for the Chinese tests below.
-  const std::vector<char32_t> cps = zh ? text::decode_utf8(p.units[u].text, text::Utf8Mode::lossy).cps
-                                       : std::vector<char32_t>{};
-  const std::u32string_view decoded(cps.data(), cps.size());
+  const std::u32string_view decoded(p.unit_cps[u].data(), p.unit_cps[u].size());  // for the Chinese tests below
   if (zh && p.units[u].speaker == text::Speaker::customer && (is_menu_entry(decoded) || is_order_header(decoded)))
     return UnitContent::menu;
   const std::vector<std::string> s = symbols_of(p.unit_tokens[u], p.lang == Lang::en);

@@ -34,7 +34,7 @@ const char* to_string(UnitContent kind);
 
 inline constexpr int kMenuEntryLetters = 8;
 
-// What unit u of `p` is.
+// What unit u of `p` (built by prepare(): it reads Prepared::unit_cps) is.
 UnitContent classify_unit(const Prepared& p, std::size_t u);
 // en: a word that thanks or signs a tweet off before a name, in lower case: thanks, thank, ty, thx,
 // cheers, regards, rgds, best ("Ty - Darren", "Rgds,Sagar").

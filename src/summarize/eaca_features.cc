@@ -115,6 +115,7 @@ UnitFeatures compute_features(const Prepared& p, int buckets) {
     f.token_offsets.push_back(static_cast<std::int32_t>(f.token_ids.size()));
 
     bool number = false;
+    counts[static_cast<std::size_t>(u)].reserve(tokens.size());  // at most a pair a token
     for (const auto& t : tokens) {
       if (t.kind == text::TokenKind::number || t.kind == text::TokenKind::placeholder) number = true;
       if (text::is_punctuation(t)) continue;

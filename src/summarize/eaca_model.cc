@@ -185,9 +185,13 @@ namespace {
 // The EACA attention's forward into a.e [Q, D] and a.lse_e [Q] (eaca_model.h, EacaAttnCall).
 void emotion_forward(EacaActivations& a, const EacaAttnCall& c, const UnitFeatures& f, int D) {
   if (!c.all_rows()) {
+    a.e.assign(sz(a.Q) * D, 0.0f);
+    a.lse_e.assign(sz(a.Q), 0.0f);
     attention_forward(a.e.data(), a.lse_e.data(), c.in, c.spec);
     return;
   }
+  a.e.resize(sz(a.Q) * D);  // every row is a query's row of e_all, copied below
+  a.lse_e.resize(sz(a.Q));
   a.e_all.assign(sz(a.U) * D, 0.0f);
   a.lse_all.assign(sz(a.U), 0.0f);
   attention_forward(a.e_all.data(), a.lse_all.data(), c.in, c.spec);
@@ -494,10 +498,11 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   const EacaWeights* wt = w.transposed;
   auto t = [wt](float* EacaWeights::*m) -> const float* { return wt ? wt->*m : nullptr; };
   a.context_scale = a.emotion_scale = std::numeric_limits<float>::quiet_NaN();  // act is reused
-  a.x.assign(sz(U) * F, 0.0f);
+  a.x.resize(sz(U) * F);  // each row is written whole below: F = E + kNumDenseFeatures
   for (int u = 0; u < U; ++u) {
     float* xr = a.x.data() + sz(u) * F;
     const int t0 = f.token_offsets[sz(u)], t1 = f.token_offsets[sz(u) + 1];
+    std::fill_n(xr, E, 0.0f);
     if (t1 > t0) {
       const float inv = 1.0f / static_cast<float>(t1 - t0);
       vm.add_scaled_rows(xr, inv, w.emb, f.token_ids.data() + t0, sz(t1 - t0), sz(E));  // an axpy a token
@@ -512,7 +517,9 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
 
   a.h1 = a.h0;
   if (sw.context_encoder && U > 0) {
-    a.ctx.assign(sz(U) * D, 0.0f);
+    // The two LSTM directions write every column when D is even; the attention path starts from zeros.
+    if (d.bilstm && 2 * d.H() == D) a.ctx.resize(sz(U) * D);
+    else a.ctx.assign(sz(U) * D, 0.0f);
     double flops = 0.0;
     if (d.bilstm) {
       const int H = d.H();
@@ -541,25 +548,24 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
 
   a.g.assign(sz(D), 0.0f);
   if (Q > 0) {
-    a.qe.assign(sz(Q) * Ae, 0.0f);
-    a.ke.assign(sz(U) * Ae, 0.0f);
+    // qe [Q, Ae] and ke [U, Ae] rows are written whole: A projected columns, then unit u's wheel
+    // point (zeros without the emotion terms).
+    a.qe.resize(sz(Q) * Ae);
+    a.ke.resize(sz(U) * Ae);
     a.qtimes.assign(f.times.empty() ? 0 : sz(Q), 0.0f);
-    std::vector<float> tmp(sz(U) * A);
+    auto write_row = [&](float* row, const float* projected, int u) {
+      std::copy_n(projected, A, row);
+      row[A] = sw.emotion_terms ? f.wheel[sz(u) * 2] : 0.0f;
+      row[A + 1] = sw.emotion_terms ? f.wheel[sz(u) * 2 + 1] : 0.0f;
+    };
+    thread_local std::vector<float> tmp;  // [U, A], written whole by each linear_forward
+    tmp.resize(sz(U) * A);
     linear_forward(vm, tmp.data(), a.h1.data(), w.wke, t(&EacaWeights::wke), nullptr, U, D, A);
-    for (int u = 0; u < U; ++u) {
-      std::copy_n(tmp.data() + sz(u) * A, A, a.ke.data() + sz(u) * Ae);
-      if (!sw.emotion_terms) continue;
-      a.ke[sz(u) * Ae + A] = f.wheel[sz(u) * 2];
-      a.ke[sz(u) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
-    }
+    for (int u = 0; u < U; ++u) write_row(a.ke.data() + sz(u) * Ae, tmp.data() + sz(u) * A, u);
     linear_forward(vm, tmp.data(), a.h1.data(), w.wqe, t(&EacaWeights::wqe), nullptr, U, D, A);
     for (int q = 0; q < Q; ++q) {
       const int u = f.customer_units[sz(q)];
-      std::copy_n(tmp.data() + sz(u) * A, A, a.qe.data() + sz(q) * Ae);
-      if (sw.emotion_terms) {
-        a.qe[sz(q) * Ae + A] = f.wheel[sz(u) * 2];
-        a.qe[sz(q) * Ae + A + 1] = f.wheel[sz(u) * 2 + 1];
-      }
+      write_row(a.qe.data() + sz(q) * Ae, tmp.data() + sz(u) * A, u);
       if (!a.qtimes.empty()) a.qtimes[sz(q)] = f.times[sz(u)];
     }
     a.boost.resize(sz(U));
@@ -571,8 +577,6 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
     a.emotion_ratio = static_cast<float>(emotional) / static_cast<float>(U);
     if (d.boost_gate) a.boost_gate.assign(w.boost_gate, w.boost_gate + d.G());
     else a.boost_gate.clear();
-    a.e.assign(sz(Q) * D, 0.0f);
-    a.lse_e.assign(sz(Q), 0.0f);
     if (sw.zscore_logits) a.emotion_scale = zscore_scale(a.qe.data(), Q, a.ke.data(), U, Ae);
     EacaAttnCall c = eaca_emotion_call(a, d, sw, f);
     if (sw.kv_dtype == KvDtype::kInt8) a.emotion_kv.quantize(c.in);
@@ -583,7 +587,8 @@ void eaca_forward(EacaActivations& a, const EacaWeights& w, const EacaDims& d, c
   }
 
   // Salience: z = tanh([h1 ; g] Ws^T + bs), sal = z . vs + cs.
-  std::vector<float> zin(sz(U) * 2 * D);
+  thread_local std::vector<float> zin;  // [U, 2D], written whole below
+  zin.resize(sz(U) * 2 * D);
   for (int u = 0; u < U; ++u) {
     std::copy_n(a.h1.data() + sz(u) * D, D, zin.data() + sz(u) * 2 * D);
     std::copy_n(a.g.data(), D, zin.data() + sz(u) * 2 * D + D);

@@ -445,7 +445,9 @@ UnitScores EacaModel::ensemble_scores(const Prepared& p, std::vector<LayerCost>*
   s.salience.assign(p.units.size(), 0.0f);
   s.mention_source.assign(p.mention_unit.size(), 0.0f);
   float has_logit = 0.0f;
-  EacaActivations a;
+  // eaca_forward sizes and writes every buffer it reads, so one set of activations serves every
+  // member and every dialogue this thread scores: their memory is allocated once, not per dialogue.
+  thread_local EacaActivations a;
   for (int k = 0; k < K; ++k) {
     // The weights are only read; the const_cast lets the one view type serve parameters and
     // gradients.

@@ -101,10 +101,11 @@ Prepared prepare(const text::Dialogue& dialogue, const text::Lexicon& lexicon) {
       u.sentence = s;
       u.speaker = turn.speaker;
       u.text = turn.sentences[static_cast<std::size_t>(s)];
-      const text::DecodedText decoded = text::decode_utf8(u.text, text::Utf8Mode::lossy);  // once for both
+      text::DecodedText decoded = text::decode_utf8(u.text, text::Utf8Mode::lossy);
       u.chars = static_cast<int>(decoded.size());
       p.unit_tokens.push_back(text::tokenize(u.text, decoded, text::TokenizeOptions{nullptr, text::Utf8Mode::lossy}));
       p.unit_token_words.push_back(token_words(p.unit_tokens.back(), decoded.cps, p.lang));
+      p.unit_cps.push_back(std::move(decoded.cps));
       p.units.push_back(std::move(u));
     }
     text::DetectOptions options;

@@ -152,6 +152,14 @@ std::string need_string(const Ctx& c, const json& j, const std::string& field) {
   return j.get<std::string>();
 }
 
+// obj[key], which must be a string; `field` names obj ("turns[3]"), and the member's name
+// ("turns[3].text") is only spelled out for an error.
+const std::string& need_member_string(const Ctx& c, const json& obj, const char* key, const std::string& field) {
+  const json& j = need(c, obj, key, field);
+  if (!j.is_string()) c.fail(field + "." + key, "expected a string, got " + type_name(j));
+  return j.get_ref<const std::string&>();
+}
+
 // `j[key]` must be a list of objects; body(field, turn) runs on each, field = "key[i]".
 template <typename Body>
 void for_each_turn(const Ctx& c, const json& j, const char* key, Body body) {
@@ -167,7 +175,7 @@ void for_each_turn(const Ctx& c, const json& j, const char* key, Body body) {
 
 // The turn's "speaker" string, which must be `customer` or `agent` (the format's two spellings).
 Speaker need_speaker(const Ctx& c, const json& t, const std::string& f, const char* customer, const char* agent) {
-  const std::string speaker = need_string(c, need(c, t, "speaker", f), f + ".speaker");
+  const std::string& speaker = need_member_string(c, t, "speaker", f);
   if (speaker == customer) return Speaker::customer;
   if (speaker != agent)
     c.fail(f + ".speaker", std::string("expected \"") + customer + "\" or \"" + agent + "\", got \"" + speaker + "\"");
@@ -266,7 +274,7 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
   for_each_turn(c, j, "Dialogue", [&](const std::string& f, const json& t) {
     Turn turn;
     turn.speaker = need_speaker(c, t, f, "Q", "A");
-    turn.text = with_line_breaks(need_string(c, need(c, t, "utterance", f), f + ".utterance"));
+    turn.text = with_line_breaks(need_member_string(c, t, "utterance", f));
     if (t.contains("utterance_recovered") && !t["utterance_recovered"].is_null()) {
       turn.text = need_string(c, t["utterance_recovered"], f + ".utterance_recovered");
     } else if (t.contains("truncated")) {
@@ -286,7 +294,7 @@ Dialogue parse_csds(const Ctx& c, const json& j) {
     for (std::size_t i = 0; i < ts.size(); ++i) {
       const std::string f = "TopicSumm[" + std::to_string(i) + "]";
       if (!ts[i].is_object()) c.fail(f, "expected an object, got " + type_name(ts[i]));
-      all += need_string(c, need(c, ts[i], "QASumm", f), f + ".QASumm");
+      all += need_member_string(c, ts[i], "QASumm", f);
     }
     d.references.push_back(split_sentences(all));
   }
@@ -394,7 +402,7 @@ Dialogue parse_kessel(const Ctx& c, const json& j) {
     Turn turn;
     turn.speaker = need_speaker(c, t, f, "customer", "agent");
     turn.role = turn.speaker == Speaker::customer ? "customer" : "agent";
-    turn.text = need_string(c, need(c, t, "text", f), f + ".text");
+    turn.text = need_member_string(c, t, "text", f);
     if (t.contains("time") && !t["time"].is_null()) {
       const json& tm = t["time"];
       if (tm.is_number()) {

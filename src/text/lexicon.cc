@@ -22,6 +22,25 @@ namespace {
 // tweets write "I’m done") as the ASCII one the lexicon rows use.
 char32_t term_fold(char32_t cp) { return cp == U'\u2019' ? U'\'' : fold_case(cp); }
 
+// Whether normalize_term(term) is `term` itself: no white space, variation selector, malformed or
+// replacement character, or letter that term_fold changes. Most lookups are of a token's `lower`,
+// which is normalized already, and then the key needs no string of its own.
+bool is_normalized(std::string_view term) {
+  for (std::size_t at = 0; at < term.size();) {
+    const char32_t cp = next_code_point(term, &at);
+    if (cp == 0xFFFD || is_space(cp) || is_variation_selector(cp) || term_fold(cp) != cp) return false;
+  }
+  return true;
+}
+
+// The lexicon key of `term`: the term itself when it is normalized, else normalize_term's result,
+// kept in `storage`.
+std::string_view key_of(std::string_view term, std::string& storage) {
+  if (is_normalized(term)) return term;
+  storage = normalize_term(term);
+  return storage;
+}
+
 }  // namespace
 
 std::string normalize_term(std::string_view term) {
@@ -170,9 +189,10 @@ void Lexicon::add_phrase(std::string_view term) {
 }
 
 const std::vector<LexiconEntry>* Lexicon::find(std::string_view term) const {
-  const std::string key = normalize_term(term);
+  std::string storage;
+  const std::string_view key = key_of(term, storage);
   if (!matcher_.may_contain(key)) return nullptr;  // every key of entries_ is a term of matcher_
-  auto it = entries_.find(key);
+  auto it = entries_.find(std::string(key));
   return it == entries_.end() ? nullptr : &it->second;
 }
 
@@ -191,9 +211,10 @@ const LexiconEntry* Lexicon::primary(std::string_view term) const {
 }
 
 const LexiconEntry* Lexicon::primary(std::string_view term, Language turn_language) const {
-  const std::string key = normalize_term(term);
+  std::string storage;
+  const std::string_view key = key_of(term, storage);
   if (!matcher_.may_contain(key)) return nullptr;  // every key of entries_ is a term of matcher_
-  auto it = entries_.find(key);
+  auto it = entries_.find(std::string(key));
   if (it == entries_.end()) return nullptr;
   const LexiconEntry* best = nullptr;
   for (const auto& e : it->second) {

@@ -46,11 +46,18 @@ std::vector<std::string> split_sentences(std::string_view text) {
   const std::size_t n = cps.size();
   std::vector<std::string> out;
   std::size_t start = 0;
+  // Code points [b, e) as UTF-8: a slice of the text where it is well formed (its bytes are then
+  // exactly their code points' encoding), else the code points encoded with their replacements.
+  auto sentence_text = [&](std::size_t b, std::size_t e) {
+    if (d.replaced > 0) return encode_utf8(cps.data() + b, e - b);
+    const auto from = static_cast<std::size_t>(d.byte_offsets[b]), to = static_cast<std::size_t>(d.byte_offsets[e]);
+    return std::string(text.substr(from, to - from));
+  };
   auto flush = [&](std::size_t end) {
     std::size_t b = start, e = end;
     while (b < e && is_space(cps[b])) ++b;
     while (e > b && is_space(cps[e - 1])) --e;
-    if (e > b) out.push_back(encode_utf8(cps.data() + b, e - b));
+    if (e > b) out.push_back(sentence_text(b, e));
     start = end;
   };
   std::size_t i = 0;

@@ -10,9 +10,38 @@ namespace kessel::text {
 
 namespace {
 
-// Decodes one sequence at bytes[i]. Returns the number of bytes consumed (>= 1) and stores the code
-// point, or returns 0 and stores a reason when the sequence is malformed.
-int decode_one(std::string_view bytes, std::size_t i, char32_t* cp, const char** why) {
+bool is_continuation(unsigned char b) { return (b & 0xC0) == 0x80; }
+
+// The sequences that need none of decode_checked's range checks: ASCII, two bytes led by C2..DF, and
+// three bytes led by E1..EC, EE or EF (no overlong form, surrogate or value past U+10FFFF can start
+// so), with their continuation bytes in place. Returns the bytes consumed and stores the code point,
+// or returns 0 for every other sequence (E0, ED, four bytes, malformed), which decode_checked reads.
+int decode_plain(std::string_view bytes, std::size_t i, char32_t* cp) {
+  const auto b0 = static_cast<unsigned char>(bytes[i]);
+  if (b0 < 0x80) {
+    *cp = b0;
+    return 1;
+  }
+  const std::size_t left = bytes.size() - i;
+  if (b0 >= 0xE1 && b0 != 0xED && b0 <= 0xEF && left >= 3) {
+    const auto b1 = static_cast<unsigned char>(bytes[i + 1]), b2 = static_cast<unsigned char>(bytes[i + 2]);
+    if (!is_continuation(b1) || !is_continuation(b2)) return 0;
+    *cp = (static_cast<char32_t>(b0 & 0x0F) << 12) | (static_cast<char32_t>(b1 & 0x3F) << 6) | (b2 & 0x3F);
+    return 3;
+  }
+  if (b0 >= 0xC2 && b0 <= 0xDF && left >= 2) {
+    const auto b1 = static_cast<unsigned char>(bytes[i + 1]);
+    if (!is_continuation(b1)) return 0;
+    *cp = (static_cast<char32_t>(b0 & 0x1F) << 6) | (b1 & 0x3F);
+    return 2;
+  }
+  return 0;
+}
+
+// Decodes one sequence at bytes[i], any sequence, with every check. Returns the number of bytes
+// consumed (>= 1) and stores the code point, or returns 0 and stores a reason when the sequence is
+// malformed.
+int decode_checked(std::string_view bytes, std::size_t i, char32_t* cp, const char** why) {
   const auto b0 = static_cast<unsigned char>(bytes[i]);
   if (b0 < 0x80) {
     *cp = b0;
@@ -60,6 +89,12 @@ int decode_one(std::string_view bytes, std::size_t i, char32_t* cp, const char**
   }
   *cp = value;
   return len;
+}
+
+// decode_checked, through decode_plain where that applies: the same result for every input.
+int decode_one(std::string_view bytes, std::size_t i, char32_t* cp, const char** why) {
+  if (const int n = decode_plain(bytes, i, cp)) return n;
+  return decode_checked(bytes, i, cp, why);
 }
 
 }  // namespace

@@ -51,6 +51,9 @@ struct Prepared {
   // one Chinese word (text::Segmenter) share a number, every other token has its own. Token deletion
   // keeps or drops whole words.
   std::vector<std::vector<int>> unit_token_words;
+  // [U] each unit's code points (text::decode_utf8, lossy): decoded once here for the tests that read
+  // a unit letter by letter.
+  std::vector<std::vector<char32_t>> unit_cps;
   std::vector<text::EmotionMention> mentions;  // char offsets are into Turn::text of mention.turn
   std::vector<int> mention_unit;               // unit index of each mention
   // Turns in a language kessel has no lexicon for (text::is_supported_language: zh and en): they get no

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "kessel/error.h"
+#include "kessel/text/utf8.h"
+#include "text/odd_text.h"
 #include "text/test_paths.h"
 
 namespace kessel::text {
@@ -174,6 +177,22 @@ TEST(Dialogue, ErrorsNameFileLineAndField) {
     const std::string msg = expect_parse_error(good + "\n" + c.line + "\n");
     EXPECT_NE(msg.find("mem.jsonl:2:"), std::string::npos) << msg;
     EXPECT_NE(msg.find(c.expect), std::string::npos) << "got: " << msg << "\nwant: " << c.expect;
+  }
+}
+
+TEST(Dialogue, CsdsErrorsNameTheMember) {
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": 5, "utterance": "a"}]})",
+       "mem.jsonl:1: Dialogue[0].speaker: expected a string, got number"},
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": "Q", "utterance": 7}]})",
+       "mem.jsonl:1: Dialogue[0].utterance: expected a string, got number"},
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": "Q"}]})", "mem.jsonl:1: Dialogue[0].utterance: missing"},
+      {R"({"tods_index": 0, "Dialogue": [{"speaker": "Q", "utterance": "a"}], "TopicSumm": [{"QASumm": 3}]})",
+       "mem.jsonl:1: TopicSumm[0].QASumm: expected a string, got number"},
+  };
+  for (const auto& [line, expect] : cases) {
+    const std::string msg = expect_parse_error(line + "\n");
+    EXPECT_NE(msg.find(expect), std::string::npos) << "got: " << msg << "\nwant: " << expect;
   }
 }
 
@@ -361,6 +380,16 @@ TEST(Sentences, ChineseAndEnglishRules) {
             (std::vector<std::string>{"今天到吗?", "到不了就退款;可以吗"}));
   EXPECT_TRUE(split_sentences("   ").empty());
   EXPECT_EQ(split_sentences("😡😡"), std::vector<std::string>{"😡😡"});
+}
+
+// A well-formed text's sentences are slices of it, a malformed one's are its code points encoded
+// with U+FFFD in place of each bad byte: the two give the same sentences for a text and its
+// sanitized copy.
+TEST(Sentences, SlicesMatchTheEncodedCodePoints) {
+  std::mt19937_64 rng(17);
+  std::vector<std::string> texts = {"好\xFF。坏\xE4\xB8", "a.\xC0 b! c", "\xEF\xBF\xBD。x"};
+  for (int k = 0; k < 3000; ++k) texts.push_back(testing::odd_text(rng));
+  for (const auto& s : texts) EXPECT_EQ(split_sentences(s), split_sentences(sanitize_utf8(s))) << s;
 }
 
 TEST(Dialogue, BundledSamplesParse) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <set>
 
 #include "kessel/text/tokenize.h"
@@ -126,6 +127,26 @@ TEST(TermMatcher, MatchesThePlainRuleOnRandomTerms) {
   std::vector<std::string> texts = {"", "x"};
   for (int k = 0; k < 300; ++k) texts.push_back(testing::odd_text(rng, 10));
   expect_same_matches(matcher, terms, texts);
+}
+
+// find looks a term up under normalize_term's key, whether it reads the term as it is (already
+// normalized) or normalizes it first: the default lexicon's terms as written, with white space
+// around, in upper case, with a variation selector, and odd texts.
+TEST(Lexicon, FindLooksUpTheNormalizedKey) {
+  const Lexicon lex = load_default_lexicon(testing::lexicon_dir());
+  std::vector<std::string> texts = {"", " ", "\xFF", "\xEF\xBF\xBD"};
+  std::mt19937_64 rng(9);
+  for (int k = 0; k < 500; ++k) texts.push_back(testing::odd_text(rng, 6));
+  for (const auto& [term, entries] : lex.entries()) {
+    std::string upper = term;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (const std::string& v : {term, " " + term + " ", upper, term + "\xEF\xB8\x8F"}) texts.push_back(v);
+  }
+  for (const std::string& s : texts) {
+    const auto it = lex.entries().find(normalize_term(s));
+    const std::vector<LexiconEntry>* expected = it == lex.entries().end() ? nullptr : &it->second;
+    ASSERT_EQ(lex.find(s), expected) << s;
+  }
 }
 
 TEST(TermMatcher, MatchesThePlainRuleOnTheDefaultLexicon) {

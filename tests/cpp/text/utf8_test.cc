@@ -98,5 +98,47 @@ TEST(Utf8, NextCodePointReadsAsLossyDecoding) {
   }
 }
 
+// RFC 3629 read one sequence at a time, as plainly as it is written: a malformed sequence gives
+// U+FFFD for its first byte and reading goes on at the next.
+std::vector<char32_t> reference_lossy(const std::string& s) {
+  std::vector<char32_t> out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    std::size_t len = 0;
+    char32_t value = 0, min_value = 0;
+    if (b0 < 0x80) len = 1, value = b0;
+    else if (b0 >= 0xC2 && b0 <= 0xDF) len = 2, value = b0 & 0x1F, min_value = 0x80;
+    else if (b0 >= 0xE0 && b0 <= 0xEF) len = 3, value = b0 & 0x0F, min_value = 0x800;
+    else if (b0 >= 0xF0 && b0 <= 0xF4) len = 4, value = b0 & 0x07, min_value = 0x10000;
+    bool ok = len > 0 && i + len <= s.size();
+    for (std::size_t k = 1; ok && k < len; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      ok = (b & 0xC0) == 0x80;
+      value = (value << 6) | (b & 0x3F);
+    }
+    ok = ok && value >= min_value && !(value >= 0xD800 && value <= 0xDFFF) && value <= 0x10FFFF;
+    out.push_back(ok ? value : 0xFFFD);
+    i += ok ? len : 1;
+  }
+  return out;
+}
+
+// Every lead byte, with every second byte and the third bytes at the edges of the ranges that
+// matter (continuation bytes, the E0 and ED limits, CJK), whole and cut short: the quick path for
+// common sequences must read each of them as the full checks do.
+TEST(Utf8, EveryShortSequenceDecodesAsTheReference) {
+  const unsigned char thirds[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xAD, 0xBF, 0xC0, 0xC2, 0xE4, 0xED, 0xF4, 0xFF};
+  for (int b0 = 0; b0 < 256; ++b0)
+    for (int b1 = 0; b1 < 256; ++b1)
+      for (unsigned char b2 : thirds) {
+        const std::string s{static_cast<char>(b0), static_cast<char>(b1), static_cast<char>(b2)};
+        for (std::size_t n = 1; n <= s.size(); ++n) {
+          if (n < 3 && b2 != thirds[0]) continue;  // the prefixes once per (b0, b1)
+          const std::string text = s.substr(0, n);
+          ASSERT_EQ(decode_utf8(text, Utf8Mode::lossy).cps, reference_lossy(text)) << b0 << " " << b1 << " " << int{b2};
+        }
+      }
+}
+
 }  // namespace
 }  // namespace kessel::text
