@@ -46,7 +46,7 @@ struct Context {
   std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
   // [U] with skip_fillers, each unit's own facts, worked out once: the selection rules ask them of
   // a unit many times over (unit_asks, unit_letters).
-  std::vector<std::vector<char32_t>> source;  // [U] the unit's text as written, decoded
+  const std::vector<std::vector<char32_t>>& source;  // [U] the unit's text as written, decoded (Prepared::unit_cps)
   std::vector<char> asking;            // [U] whether the unit asks (unit_asks)
   std::vector<int> letters;            // [U] letters (en: words) of the unit as written (unit_letters)
   std::vector<char> question_tail;     // [U] zh: the unit is a question's tail (render::is_question_tail)

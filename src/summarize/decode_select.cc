@@ -35,16 +35,17 @@ std::u32string repeat_key(const std::string& text) {
 // bits (a one-character unit its code point with the top bit set), an en word its number among the
 // dialogue's distinct words. Both are exact: equal ids are equal n-grams.
 
-std::vector<Grams> dialogue_grams(const std::vector<Unit>& units, Lang lang) {
-  std::vector<Grams> out(units.size());
+// `units_cps`: each unit's code points (Prepared::unit_cps).
+std::vector<Grams> dialogue_grams(const std::vector<std::vector<char32_t>>& units_cps, Lang lang) {
+  std::vector<Grams> out(units_cps.size());
   std::map<std::u32string, std::uint64_t> word_ids;  // en
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    const auto decoded = text::decode_utf8(units[u].text, text::Utf8Mode::lossy);
+  for (std::size_t u = 0; u < units_cps.size(); ++u) {
+    const std::vector<char32_t>& cps = units_cps[u];
     Grams& grams = out[u];
     if (lang == Lang::zh) {
-      for (std::size_t i = 0; i + 1 < decoded.cps.size(); ++i)
-        grams.push_back(static_cast<std::uint64_t>(decoded.cps[i]) << 32 | decoded.cps[i + 1]);
-      if (decoded.cps.size() == 1) grams.push_back(std::uint64_t{1} << 63 | decoded.cps[0]);
+      for (std::size_t i = 0; i + 1 < cps.size(); ++i)
+        grams.push_back(static_cast<std::uint64_t>(cps[i]) << 32 | cps[i + 1]);
+      if (cps.size() == 1) grams.push_back(std::uint64_t{1} << 63 | cps[0]);
     } else {
       std::u32string word;
       auto add = [&] {
@@ -52,7 +53,7 @@ std::vector<Grams> dialogue_grams(const std::vector<Unit>& units, Lang lang) {
         grams.push_back(at->second);
         word.clear();
       };
-      for (char32_t cp : decoded.cps) {
+      for (char32_t cp : cps) {
         if (text::is_latin_letter(cp) || text::is_digit(cp))
           word.push_back(cp < 128 ? static_cast<char32_t>(std::tolower(static_cast<int>(cp))) : cp);
         else if (!word.empty())
@@ -151,16 +152,12 @@ bool unit_asks(const Prepared& p, std::size_t u) {
   return zh_question::holds_question_word(text);
 }
 
-int unit_letters(const Prepared& p, std::size_t u) { return rendered_size(decoded(p.units[u].text), p.lang); }
+int unit_letters(const Prepared& p, std::size_t u) { return rendered_size(p.unit_cps[u], p.lang); }
 
 void Context::add_unit_facts() {
   const std::size_t U = p.units.size();
-  source.assign(U, {});
   question_tail.assign(U, 0);
-  for (std::size_t u = 0; u < U; ++u) {
-    source[u] = decoded(p.units[u].text);
-    question_tail[u] = p.lang == Lang::zh && render::is_question_tail(source[u]);
-  }
+  for (std::size_t u = 0; u < U; ++u) question_tail[u] = p.lang == Lang::zh && render::is_question_tail(source[u]);
   asking.resize(U);
   letters.resize(U);
   for (std::size_t u = 0; u < U; ++u) {
@@ -170,7 +167,7 @@ void Context::add_unit_facts() {
 }
 
 Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOptions& o)
-    : p(prepared), scores(s), options(o) {
+    : p(prepared), scores(s), options(o), source(prepared.unit_cps) {
   const std::size_t U = p.units.size();
   unit_chars.resize(U);
   std::vector<char> shows_content(U);  // render::has_content of each unit as rendered
@@ -185,7 +182,7 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
     hi = *std::max_element(scores.salience.begin(), scores.salience.end());
   }
   if (options.redundancy > 0.0f) {
-    grams = dialogue_grams(p.units, p.lang);
+    grams = dialogue_grams(p.unit_cps, p.lang);
     // Redundancy control never lets a unit in twice: MMR only discounts an exact repeat, and a very
     // salient one ("客服:嗯嗯。", an agent's "-Chris" sign-off) still beats the rest. Without
     // redundancy control (the published baselines) the ranking is taken as it is.
