@@ -45,6 +45,11 @@ int first_reply_after(const Context& c, const std::vector<int>& units, std::size
   return -1;
 }
 
+// en: whether a word (lower case) addresses the reader before a tweet's matter: hi, hey, hello, there.
+bool addresses(std::string_view lower) {
+  return lower == "hi" || lower == "hey" || lower == "hello" || lower == "there";
+}
+
 // en: whether agent unit v only apologizes, regrets, thanks, hopes, wishes or offers more help ("Sorry for
 // the trouble!", "We sincerely apologize", "We regret that you are so upset", "Thanks for reaching out.",
 // "We hope this helps.", "Let us know if you need anything else.", "Feel free to reach out", "Keep us
@@ -52,7 +57,6 @@ int first_reply_after(const Context& c, const std::vector<int>& units, std::size
 // or with a subject (we, I, we're, we'd, …, then am/are/would/be and adverbs: really, so, sincerely) and
 // one of those a subject takes (sorry, apologize, thank, hope, glad, happy, regret, welcome).
 bool only_courtesy(const Prepared& p, std::size_t v) {
-  static constexpr auto kGreetings = std::to_array<std::string_view>({"hi", "hey", "hello", "there"});
   static constexpr auto kOpenings = std::to_array<std::string_view>(
       {"sorry", "apologies", "thanks", "thank", "cheers", "ty", "hope", "glad", "welcome", "let", "feel", "keep",
        "have", "enjoy", "fingers"});
@@ -64,7 +68,7 @@ bool only_courtesy(const Prepared& p, std::size_t v) {
       {"sorry", "apologise", "apologize", "thank", "hope", "glad", "happy", "regret", "welcome", "appreciate"});
   std::vector<std::string_view> words;
   for (const text::Token& t : p.unit_tokens[v])
-    if (t.kind == text::TokenKind::word && !reported::contains(kGreetings, t.lower)) words.push_back(t.lower);
+    if (t.kind == text::TokenKind::word && !addresses(t.lower)) words.push_back(t.lower);
   if (words.empty() || reported::contains(kOpenings, words[0])) return true;
   // "That's good news", "That's great to hear", "That's a great device".
   static constexpr auto kGood = std::to_array<std::string_view>({"good", "great", "awesome", "brilliant", "fantastic"});
@@ -105,7 +109,7 @@ bool opens_with_a_pronoun(const Prepared& p, std::size_t v) {
   static constexpr std::string_view kPointing[] = {"they", "it", "that", "this", "those", "these", "he", "she", "them"};
   for (const text::Token& t : p.unit_tokens[v]) {
     if (t.kind != text::TokenKind::word) continue;
-    if (t.lower == "hi" || t.lower == "hey" || t.lower == "hello" || t.lower == "there") continue;
+    if (addresses(t.lower)) continue;
     return std::find(std::begin(kPointing), std::end(kPointing), t.lower) != std::end(kPointing);
   }
   return false;

@@ -31,6 +31,7 @@ struct Context {
   const Prepared& p;
   const UnitScores& scores;
   const DecodeOptions& options;
+  const std::vector<std::vector<char32_t>>& source;  // [U] the unit's text as written, decoded (Prepared::unit_cps)
   std::vector<int> unit_chars;         // [U] code points as rendered (compressed when given)
   int max_chars = 0;                   // the scorer's budget when it has one, else the options'
   std::vector<Grams> grams;            // [U] when redundancy > 0
@@ -46,7 +47,6 @@ struct Context {
   std::vector<int> turn_letters;       // [U] letters (en: words) of the unit's whole turn, with skip_fillers
   // [U] with skip_fillers, each unit's own facts, worked out once: the selection rules ask them of
   // a unit many times over (unit_asks, unit_letters).
-  const std::vector<std::vector<char32_t>>& source;  // [U] the unit's text as written, decoded (Prepared::unit_cps)
   std::vector<char> asking;            // [U] whether the unit asks (unit_asks)
   std::vector<int> letters;            // [U] letters (en: words) of the unit as written (unit_letters)
   std::vector<char> question_tail;     // [U] zh: the unit is a question's tail (render::is_question_tail)

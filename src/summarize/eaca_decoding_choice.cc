@@ -49,19 +49,6 @@ double fit_length_budget(EacaConfig& c, const std::vector<long>& x, const std::v
 
 namespace {
 
-// Dialogue-weighted mean ROUGE-L over the parts; part_rouge(i) scores part i.
-template <class PartRouge>
-double pooled_rougeL(std::size_t parts, PartRouge&& part_rouge) {
-  double sum = 0.0;
-  int n = 0;
-  for (std::size_t i = 0; i < parts; ++i) {
-    const DevRouge r = part_rouge(i);
-    sum += r.rougeL * r.dialogues;
-    n += r.dialogues;
-  }
-  return n > 0 ? sum / n : 0.0;
-}
-
 // Applies `change` to every part's model config.
 template <class Change>
 void apply(const std::vector<DevPart>& parts, Change&& change) {
@@ -82,11 +69,21 @@ void rerender(const std::vector<DevPart>& parts, std::vector<ScoredDialogues>& s
   }
 }
 
-// Dialogue-weighted mean ROUGE-L of the kept scores, each part decoded with its model's settings.
-double scored_rougeL(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored, int threads) {
-  return pooled_rougeL(parts.size(), [&](std::size_t i) {
-    return decoded_rouge(scored[i], parts[i].model->decode_options(), threads);
-  });
+// Each dev dialogue's ROUGE-L x 100, the parts in order, each decoded with its model's settings.
+std::vector<double> scored_rougeL_each(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored,
+                                       int threads) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const DevRouge r = decoded_rouge(scored[i], parts[i].model->decode_options(), threads);
+    out.insert(out.end(), r.rougeL_dialogues.begin(), r.rougeL_dialogues.end());
+  }
+  return out;
+}
+
+double mean_of(const std::vector<double>& v) {
+  double sum = 0.0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
 }
 
 // Each part's dev dialogues scored by its model.
@@ -100,7 +97,7 @@ std::vector<ScoredDialogues> score_parts(const std::vector<DevPart>& parts, cons
 
 // Dialogue-weighted mean dev ROUGE-L over the parts, each decoded with its model's own settings.
 double dev_rougeL(const std::vector<DevPart>& parts, const text::Lexicon& lexicon, int threads) {
-  return scored_rougeL(parts, score_parts(parts, lexicon, threads), threads);
+  return mean_of(scored_rougeL_each(parts, score_parts(parts, lexicon, threads), threads));
 }
 
 // The char budget: `factor` times the training-derived one, fixed or per dialogue.
@@ -121,23 +118,6 @@ namespace {
 // eighteenth; docs/eaca.md, "Length within ROUGE's noise"); one standard error was tried first and changed
 // no choice.
 constexpr double kNoise = 1.96;
-
-// Each dev dialogue's ROUGE-L x 100, the parts in order, each decoded with its model's settings.
-std::vector<double> scored_rougeL_each(const std::vector<DevPart>& parts, const std::vector<ScoredDialogues>& scored,
-                                       int threads) {
-  std::vector<double> out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const DevRouge r = decoded_rouge(scored[i], parts[i].model->decode_options(), threads);
-    out.insert(out.end(), r.rougeL_dialogues.begin(), r.rougeL_dialogues.end());
-  }
-  return out;
-}
-
-double mean_of(const std::vector<double>& v) {
-  double sum = 0.0;
-  for (double x : v) sum += x;
-  return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
-}
 
 }  // namespace
 
