@@ -90,6 +90,9 @@ bool continues_thread(std::span<const text::Token> t);
 // "to", "your", ...); an agent's tweet is open whenever it ends with a word ("...getting someone to
 // 1 ^FC" / "contact you at the soonest...").
 bool leaves_sentence_open(const std::vector<text::Token>& t, bool agent);
+// Whether an English tweet's sentence ends on a comma, past its addressing (a thread counter, a
+// sign-off), links and handles: "…but is not included in it, 2/3".
+bool ends_on_comma(const std::vector<text::Token>& t, bool agent);
 // Whether an English tweet opens (after its @mentions) with a word in lower case: with the tweet
 // before it left open, it goes on with that sentence.
 bool opens_in_lower_case(std::span<const text::Token> t);

@@ -371,12 +371,32 @@ bool continues_thread(std::span<const text::Token> t) {
   return i < t.size() && is_thread_counter(t[i]) && t[i].text[0] >= '2';
 }
 
+namespace {
+
+// Where a tweet's sentence lies: past its @mentions, before its trailing addressing (sign-off, thread
+// counter), links and handles. first == end when nothing is said.
+struct Said {
+  std::size_t first = 0, end = 0;
+};
+Said said_span(const std::vector<text::Token>& t, bool agent) {
+  Said s;
+  while (s.first < t.size() && t[s.first].kind == text::TokenKind::mention) ++s.first;
+  s.end = addressing_tail_start(t, s.first, agent);
+  while (s.end > s.first &&
+         (t[s.end - 1].kind == text::TokenKind::url || t[s.end - 1].kind == text::TokenKind::mention))
+    --s.end;
+  return s;
+}
+
+}  // namespace
+
+bool ends_on_comma(const std::vector<text::Token>& t, bool agent) {
+  const Said s = said_span(t, agent);
+  return s.end > s.first && t[s.end - 1].text == ",";
+}
+
 bool leaves_sentence_open(const std::vector<text::Token>& t, bool agent) {
-  std::size_t first = 0;
-  while (first < t.size() && t[first].kind == text::TokenKind::mention) ++first;
-  std::size_t end = addressing_tail_start(t, first, agent);
-  while (end > first && (t[end - 1].kind == text::TokenKind::url || t[end - 1].kind == text::TokenKind::mention))
-    --end;
+  const auto [first, end] = said_span(t, agent);
   if (end == first) return false;
   const text::Token& last = t[end - 1];
   if (last.text == "," || last.text == "(") return true;

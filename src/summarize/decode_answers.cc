@@ -276,4 +276,13 @@ void drop_unasked_answers(const Context& c, std::vector<int>& units) {
     units.erase(end, units.end());
 }
 
+void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s) {
+  std::vector<int>& units = s.units;
+  for (std::size_t i = 0; i < units.size(); ++i) {  // units grows: a rest may go on in turn
+    const int rest = units[i] + 1;
+    if (units[i] == s.clause_unit || !render::continues_previous_tweet(c.p, static_cast<std::size_t>(rest))) continue;
+    if (std::find(units.begin(), units.end(), rest) == units.end()) units.push_back(rest);
+  }
+}
+
 }  // namespace kessel::summarize::decoding

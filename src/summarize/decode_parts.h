@@ -304,6 +304,13 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v);
 // customer asking again says the reply did not settle it. With skip_fillers and redundancy n-grams only.
 void drop_customer_repeats(const Context& c, ConstrainedSelection& s);
 
+// en: each shown unit whose sentence goes on in the next tweet (render::continues_previous_tweet) brings
+// that tweet's first unit, the rest of its sentence, whatever the caps: "…since the birthday is
+// tomorrow, the agent put in a" needs "note asking to sing \"Happy Birthday\" to him…". The two are one
+// sentence to the reader (render::assemble joins them); without the rest the unit was shown cut ("…").
+// The constraint's clause unit is shown as a clause and brings nothing.
+void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s);
+
 // zh: the dialogue's outcome, what the agent last did or promised for the customer: the last agent
 // unit that reports an action (reports_an_action), asks nothing, is selectable, holds at least
 // kOutcomeMinLetters letters as written and kOutcomeMinChars code points as rendered (客服:帮修改。 says

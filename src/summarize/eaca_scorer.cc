@@ -11,6 +11,7 @@
 #include "summarize/compress.h"
 #include "summarize/eaca_features.h"
 #include "summarize/eaca_model.h"
+#include "summarize/render.h"
 #include "summarize/reported_speech.h"
 #include "summarize/eaca_modality_norm.h"
 #include "summarize/safetensors.h"
@@ -522,6 +523,12 @@ void EacaModel::render(const Prepared& p, UnitScores& s) const {
         text = render_english(p.units[u], tokens[u], false, nullptr);
         reported = false;
       }
+      // A tweet that goes on with the sentence the previous one left open asks nothing new ("…the issue
+      // you" / "are having along with your Gamertag?", "…DM us your email address," / "contact number
+      // and any references…"): the summary joins it to that sentence, without a lead of its own.
+      if (reported && render::continues_previous_tweet(p, u))
+        for (std::string_view lead : {"The agent asks: ", "The agent asks the customer to "})
+          if (text.starts_with(lead)) text.erase(0, lead.size());
       s.unit_text.push_back(std::move(text));
       s.unit_reported[u] = reported;
     }

@@ -674,7 +674,24 @@ void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& o
     } else {
       if (joins) {
         s.shares_label = true;
-        out.summary += ' ' + continued_body(s.body);
+        // The stop a report closed a sentence with that ends on a word no sentence ends with ("…delivered
+        // to their." + "pincode…"); after any other word the stop stays ("…not included in it." + "the
+        // meal deal has…": an agent's tweet may go on with a sentence of its own in lower case).
+        // A comma that left it open stays one ("…not included in it," + "the meal deal has…").
+        const std::vector<text::Token>& opened_tokens = p.unit_tokens[static_cast<std::size_t>(out.sentences[i - 1].unit)];
+        if (out.summary.ends_with('.') && !out.summary.ends_with("..") && leaves_sentence_open(opened_tokens, false)) {
+          out.summary.pop_back();
+          if (ends_on_comma(opened_tokens, unit.speaker == text::Speaker::agent)) out.summary += ',';
+        }
+        std::string rest = continued_body(s.body);
+        // An indirect request or question ends with a stop ("The agent asks the customer to DM the agent
+        // with … the customer's Gamertag.", from "Can you please DM us with … your Gamertag?").
+        const std::string& opened = out.sentences[i - 1].body;
+        if (s.reported && rest.ends_with('?') &&
+            (opened.find(" asks the customer to ") != std::string::npos ||
+             opened.find(" asks whether ") != std::string::npos))
+          rest.back() = '.';
+        out.summary += ' ' + rest;
         continue;
       }
       if (i > 0) {

@@ -778,12 +778,13 @@ TEST(AnswerContext, ATweetThatGoesOnWithAnOpenSentenceComesAfterItOrNotAtAll) {
   out = decode(p, s, options(1));
   ASSERT_EQ(out.sentences.size(), 1u);
   EXPECT_EQ(out.sentences[0].unit, 0);
-  // The open tweet without its continuation shows the cut.
+  // The open tweet brings its continuation, whatever the cap: the two are one sentence
+  // (decoding::add_rest_of_open_sentences; it was shown cut, "…getting someone to…").
   s.salience = {0.1f, 1.0f, 0.2f};
   out = decode(p, s, options(1));
-  ASSERT_EQ(out.sentences.size(), 1u);
+  ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[0].unit, 1);
-  EXPECT_EQ(out.summary, "Agent: We are looking into getting someone to…");
+  EXPECT_EQ(out.summary, "Agent: We are looking into getting someone to contact you at the soonest.");
 }
 
 TEST(AnswerContext, ASelectedYesNoQuestionBringsItsDirectAnswer) {

@@ -131,6 +131,59 @@ TEST(EnglishReports, AReportedTweetThatGoesOnWithAnOpenSentenceJoinsItWithoutALe
             "have some additional options.");
 }
 
+TEST(EnglishReports, ASentenceLeftOpenBringsTheRestOfItFromTheNextTweet) {
+  // TweetSumm valid 4844e675 showed "The agent says since the birthday is tomorrow, the agent put in a…":
+  // the rest of the sentence ("note asking to sing…") was in the agent's next tweet, left out.
+  auto d = make_dialogue({{Speaker::customer, {"He is spending his 30th birthday alone."}},
+                          {Speaker::agent, {"@210573 Since the birthday is tomorrow, I put in a *CKP"}},
+                          {Speaker::agent, {"@210573 note asking to sing Happy Birthday to him on tomorrow's flight.",
+                                            "Hope he has a great day!"}},
+                          {Speaker::customer, {"Um, you are AMAZING!"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  ASSERT_TRUE(render::continues_previous_tweet(p, 2));
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.1f, 0.2f, 0.8f};
+  s.unit_text = {"He is spending his 30th birthday alone.", "Since the birthday is tomorrow, the agent put in a",
+                 "note asking to sing Happy Birthday to him on tomorrow's flight.", "Hope he has a great day!",
+                 "Um, you are AMAZING!"};
+  s.unit_reported = {0, 1, 1, 0, 0};
+  DecodeOptions o;
+  o.max_sentences = 3;  // the rest comes above the cap: it is part of a shown sentence
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: He is spending his 30th birthday alone. The agent says since the birthday is tomorrow, the "
+            "agent put in a note asking to sing Happy Birthday to him on tomorrow's flight. Customer: Um, you are "
+            "AMAZING!");
+}
+
+TEST(EnglishReports, TheRestOfAnOpenSentenceKeepsItsCommaAndLosesTheReportsStop) {
+  // TweetSumm valid 0f01d9b5: "...can't be delivered to your.1/2" / "pincode you can check..." showed
+  // "…delivered to their. pincode…"; train 1e0070a4: "…not included in it, 2/3" / "the meal deal has…".
+  auto d = make_dialogue({{Speaker::customer, {"why aren't you delivering to Kalimpong?"}},
+                          {Speaker::agent, {"@1 This item can't be delivered to your.1/2"}},
+                          {Speaker::agent, {"@1 pincode you can check it on the product page."}},
+                          {Speaker::agent, {"@1 It is not included in it, 2/3"}},
+                          {Speaker::agent, {"@1 the meal deal has red stripping."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.1f, 0.8f, 0.1f};
+  s.unit_text = {"why aren't you delivering to Kalimpong?", "This item can't be delivered to their.",
+                 "pincode the customer can check it on the product page.", "It is not included in it.",
+                 "the meal deal has red stripping."};
+  s.unit_reported = {0, 1, 1, 1, 1};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: why aren't you delivering to Kalimpong? The agent says this item can't be delivered to their "
+            "pincode the customer can check it on the product page. The agent says it is not included in it, the "
+            "meal deal has red stripping.");
+}
+
 TEST(EnglishReports, AnAcronymGoesOnWithATweetThatEndsOnAnOpenWord) {
   // TweetSumm train 9d9986f6: "...you may need to reach out to your 1 ^BL" then "ISP to get this sorted out."
   auto d = make_dialogue({{Speaker::customer, {"my NAT type is strict"}},

@@ -759,6 +759,10 @@ TEST(Detect, ComplaintsWithoutEmotionWords) {
             (Terms{"waste of time:disgust", "I'm done:anger"}));
   EXPECT_EQ(expressed("Stop lying, idiots"), (Terms{"lying:anger", "idiots:anger"}));
   EXPECT_EQ(expressed("Beyond dispointed."), Terms{"dispointed:sadness"});
+  // "last time" says when, not how it felt (TweetSumm valid d00ae183: "…last time it said firewall been
+  // turned off" was kept as anger); the exasperated formula is "for the last time".
+  EXPECT_EQ(expressed("this time it's saying spyware switched off.. last time it said firewall"), Terms{});
+  EXPECT_EQ(expressed("For the last time, I want a refund"), Terms{"For the last time:anger"});
   // The resignation 行吧 is a judgement, weaker than a feeling.
   EXPECT_EQ(only_expressed("行吧").kind, MentionKind::judgement);
 }
