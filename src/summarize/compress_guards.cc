@@ -298,6 +298,15 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (spells(t, "想") && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
     // Hearsay is not fact: "说是从京东PC端找回来" must not become "是从京东PC端找回来".
     if (spells(t, "说") && i + 1 < T && spells(tokens[i + 1], "是")) guarded[i] = guarded[i + 1] = 1;
+    // Only then, only now: 才 as a word of its own says the thing came late or needs a condition
+    // ("今天才收到货" is a complaint, "今天收到货" none; "财务才可以审核" is not "财务可以审核"). Not 刚才 or 人才.
+    if (spells(t, "才") && word_text(i) == "才") guarded[i] = 1;
+    // Which one: 另外 or 其中 before a count or 的 picks one of several ("取消其中一个，另外一个也会关联取消"
+    // must not become "取消一个，一个也会关联取消"). As a connective ("另外，…") it may go.
+    if (i + 2 < T && ((spells(t, "另") && spells(tokens[i + 1], "外")) || (spells(t, "其") && spells(tokens[i + 1], "中"))) &&
+        (first_cp_in(tokens[i + 2], U"一两二三几个的些") || tokens[i + 2].kind == text::TokenKind::number ||
+         spells(tokens[i + 2], "[数字]")))
+      guarded[i] = guarded[i + 1] = 1;
     // Whose words: a third person before 说 stays with it ("他说会返回" must not become the customer's own
     // "说会返回"; 他们说, 快递说, 商家说).
     if (spells(t, "说"))

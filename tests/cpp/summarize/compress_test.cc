@@ -509,6 +509,20 @@ TEST(Compress, ACountInWordsIsANumber) {
   EXPECT_EQ(compress_with_low("这件商品不错", {0, 1, 2, 2, 3, 3}, {0, 1}), "商品不错");
 }
 
+TEST(Compress, OnlyThenAndWhichOneStay) {
+  // 财务|才|可以|审核 (te157 739 showed 财务可以审核): 才 says it waits for something; 今天|才|收到|货 is a
+  // complaint only with it.
+  EXPECT_EQ(compress_with_low("财务才可以审核", {0, 0, 1, 2, 2, 3, 3}, {2}), "财务才可以审核");
+  EXPECT_EQ(compress_with_low("今天才收到货", {0, 0, 1, 2, 2, 3}, {2}), "今天才收到货");
+  // 刚才 is a word of its own, a time the model may drop: 刚才|的|退款.
+  EXPECT_EQ(compress_with_low("刚才的退款", {0, 0, 1, 2, 2}, {0, 1, 2}), "退款");
+  // 取消|其中|一个，另外|一个|也|会|取消 (te157 711 showed 取消一个，一个也会关联取消).
+  EXPECT_EQ(compress_with_low("取消其中一个，另外一个也取消", {0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 5, 6, 7, 7}, {2, 3, 7, 8}),
+            "取消其中一个，另外一个也取消");
+  // As a connective 另外 may go: 另外|，|发票|呢.
+  EXPECT_EQ(compress_with_low("另外，发票怎么开", {0, 0, 1, 2, 2, 3, 3, 4}, {0, 1, 2}), "发票怎么开");
+}
+
 TEST(Compress, AnAndThenNeStaysAsTheQuestion) {
   // 打开|之后|呢: without 呢 the customer's "and after opening it?" reads as a statement.
   EXPECT_EQ(compress_with_low("打开之后呢", {0, 0, 1, 1, 2}, {4}), "打开之后呢");
