@@ -311,4 +311,16 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   }
 }
 
+void add_english_customer_replies(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers || c.p.lang != Lang::en) return;
+  std::vector<int> sorted = s.units;
+  std::sort(sorted.begin(), sorted.end());
+  for (int q : sorted) {
+    const int v = customer_reply(c, static_cast<std::size_t>(q), s.units);
+    // Right after its question: with another shown unit between them it would answer that one.
+    const bool next_shown = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return q < x && x < v; });
+    if (v >= 0 && !next_shown) add_below_cap(c, s, v);
+  }
+}
+
 }  // namespace kessel::summarize::decoding

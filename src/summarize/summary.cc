@@ -94,6 +94,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_english_issue(c, kept);
   // en: a summary that still ends on the customer's words shows the agent's reply to them.
   decoding::add_english_last_reply(c, kept);
+  // en: an agent's question shown, where there is room, with the customer's reply.
+  decoding::add_english_customer_replies(c, kept);
   // en: a shown sentence that goes on in the next tweet is shown whole.
   decoding::add_rest_of_open_sentences(c, kept);
 

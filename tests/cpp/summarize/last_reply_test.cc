@@ -247,5 +247,38 @@ TEST(AgentOutcome, AnEnglishSummaryShowsWhatTheAgentDidWhenNoShownUnitSaysIt) {
   EXPECT_EQ(decoding::agent_outcome(c, {0, 3}), -1);
 }
 
+TEST(EnglishCustomerReplies, AnAgentsQuestionShownGainsTheCustomersShortReplyWhereThereIsRoom) {
+  // TweetSumm valid a399722e showed "The agent asks: What device, operating system, and Spotify version is
+  // the customer on?" without the answer, "Galaxy s7 edge".
+  auto d = make_dialogue({{Speaker::customer, {"why does Spotify close and not play in the background?"}},
+                          {Speaker::agent, {"What device, operating system, and Spotify version are you on?"}},
+                          {Speaker::customer, {"Galaxy s7 edge"}},
+                          {Speaker::agent, {"Can you DM us your account's email address?"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  auto selection = selection_of({0, 1, 3});
+  decoding::add_english_customer_replies(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3, 2}));
+  // At the cap there is no room: the reply takes no ranked unit's place.
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context full(p, s, three);
+  auto at_cap = selection_of({0, 1, 3});
+  decoding::add_english_customer_replies(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1, 3}));
+  // A long reply is no direct answer (kReplyWordsEn), nor is a reply to a statement.
+  auto statement = make_dialogue({{Speaker::customer, {"why does Spotify close?"}},
+                                  {Speaker::agent, {"We are looking into this."}},
+                                  {Speaker::customer, {"Galaxy s7 edge"}}});
+  Prepared q = prepare(statement, lexicon());
+  const UnitScores t = testing::same_salience(q);
+  const decoding::Context told(q, t, four);
+  auto no_question = selection_of({0, 1});
+  decoding::add_english_customer_replies(told, no_question);
+  EXPECT_EQ(no_question.units, (std::vector<int>{0, 1}));
+}
+
 }  // namespace
 }  // namespace kessel::summarize
