@@ -13,6 +13,7 @@
 #include "kessel/summarize/eaca.h"
 #include "kessel/text/lexicon.h"
 #include "kessel/text/rouge.h"
+#include "kessel/text/utf8.h"
 #include "summarize/adamw.h"
 #include "summarize/compress.h"
 #include "summarize/eaca_decoding_choice.h"
@@ -69,29 +70,38 @@ std::string eta(double seconds) {
 }
 
 // One dialogue's summary under `options`, scored against its references.
-text::MultiRougeScores decoded_scores(const Prepared& p, const UnitScores& scores,
-                                      const std::vector<std::string>& references, const DecodeOptions& options) {
-  const Summary s = decode(p, scores, options);
-  return text::rouge_multi(scored_text(s, p.lang), references,
-                           p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en, text::ZhSplit::period);
+// One dialogue decoded and scored: its ROUGE against the references and how long the scored text is.
+struct Decoded {
+  text::MultiRougeScores rouge;
+  std::size_t chars = 0;
+};
+Decoded decoded_scores(const Prepared& p, const UnitScores& scores, const std::vector<std::string>& references,
+                       const DecodeOptions& options) {
+  const std::string scored = scored_text(decode(p, scores, options), p.lang);
+  return {text::rouge_multi(scored, references, p.lang == Lang::zh ? text::RougeLang::zh : text::RougeLang::en,
+                            text::ZhSplit::period),
+          text::decode_utf8(scored, text::Utf8Mode::lossy).size()};
 }
 
 // Adds one dialogue's scores to the sums (in dialogue order, so that the sums do not depend on threads).
-void add_decoded(DevRouge& out, const text::MultiRougeScores& r) {
+void add_decoded(DevRouge& out, const Decoded& d) {
+  const text::MultiRougeScores& r = d.rouge;
   out.rouge1 += r.best.rouge1.f1;
   out.rouge2 += r.best.rouge2.f1;
   out.rougeL += r.best.rougeL.f1;
   out.rougeL_dialogues.push_back(100.0 * r.best.rougeL.f1);
+  out.shown_chars += static_cast<double>(d.chars);
   ++out.dialogues;
 }
 
-// Sums to means x 100.
+// Sums to means (ROUGE x 100).
 DevRouge finish(DevRouge out) {
   if (out.dialogues > 0) {
     const double k = 100.0 / out.dialogues;
     out.rouge1 *= k;
     out.rouge2 *= k;
     out.rougeL *= k;
+    out.shown_chars /= out.dialogues;
   }
   return out;
 }
@@ -134,7 +144,7 @@ ScoredDialogues score_dialogues(const std::vector<text::Dialogue>& dialogues, co
 }
 
 DevRouge decoded_rouge(const ScoredDialogues& scored, const DecodeOptions& options, int threads) {
-  std::vector<text::MultiRougeScores> r(scored.prepared.size());
+  std::vector<Decoded> r(scored.prepared.size());
   parallel_items(r.size(), threads, [&](std::size_t i) {
     r[i] = decoded_scores(scored.prepared[i], scored.scores[i], scored.references[i], options);
   });

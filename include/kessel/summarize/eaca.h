@@ -305,6 +305,7 @@ struct DevRouge {
   double rouge1 = 0.0, rouge2 = 0.0, rougeL = 0.0;
   int dialogues = 0;
   std::vector<double> rougeL_dialogues;  // each scored dialogue's ROUGE-L F1 x 100 (for intervals)
+  double shown_chars = 0.0;              // the summaries' mean length as scored, in code points
 };
 DevRouge evaluate_rouge(const std::vector<text::Dialogue>& dialogues, const text::Lexicon& lexicon,
                         const Scorer& scorer, const DecodeOptions& options);

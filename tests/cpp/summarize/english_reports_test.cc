@@ -148,9 +148,7 @@ TEST(EnglishReports, ASentenceLeftOpenBringsTheRestOfItFromTheNextTweet) {
                  "note asking to sing Happy Birthday to him on tomorrow's flight.", "Hope he has a great day!",
                  "Um, you are AMAZING!"};
   s.unit_reported = {0, 1, 1, 0, 0};
-  DecodeOptions o;
-  o.max_sentences = 3;  // the rest comes above the cap: it is part of a shown sentence
-  o.redundancy = 0.0f;
+  DecodeOptions o = testing::sentence_budget(3);  // the rest comes above the cap: it is part of a shown sentence
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary,
             "Customer: He is spending his 30th birthday alone. The agent says since the birthday is tomorrow, the "
@@ -174,9 +172,7 @@ TEST(EnglishReports, TheRestOfAnOpenSentenceKeepsItsCommaAndLosesTheReportsStop)
                  "pincode the customer can check it on the product page.", "It is not included in it.",
                  "the meal deal has red stripping."};
   s.unit_reported = {0, 1, 1, 1, 1};
-  DecodeOptions o;
-  o.max_sentences = 3;
-  o.redundancy = 0.0f;
+  DecodeOptions o = testing::sentence_budget(3);
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary,
             "Customer: why aren't you delivering to Kalimpong? The agent says this item can't be delivered to their "

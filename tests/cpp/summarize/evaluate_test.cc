@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kessel/error.h"
+#include "kessel/summarize/eaca.h"
 #include "kessel/summarize/scorers.h"
 #include "test_dialogues.h"
 
@@ -110,6 +111,29 @@ TEST(Evaluate, CountsFaithfulnessFindingsAndTheStrongestEmotion) {
   o.max_sentences = 2;  // Lead-2 leaves the emotion out
   EXPECT_DOUBLE_EQ(evaluate({d}, testing::default_lexicon(), LeadScorer(), o, "Lead-2", {&words, &labels}).strongest_kept,
                    0.0);
+}
+
+TEST(Evaluate, DevRougeReportsHowLongTheScoredSummariesAre) {
+  // The expected-F1 stop's tie-break takes the setting whose dev summaries are longest
+  // (eaca_decoding_choice.cc): DevRouge::shown_chars is their mean length in code points.
+  using text::Speaker;
+  auto one = testing::make_dialogue({{Speaker::customer, {"什么时候发货？"}}, {Speaker::agent, {"今天下午发货。"}}}, "d1");
+  auto two = testing::make_dialogue({{Speaker::customer, {"退款到账了吗？"}}, {Speaker::agent, {"已经退回原卡。"}}}, "d2");
+  one.references = {{"用户询问发货时间。"}};
+  two.references = {{"用户询问退款。"}};
+  DecodeOptions o;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  o.max_sentences = 1;  // Lead-1: "用户:询问什么时候发货。" and "用户:询问退款到账了吗。", 12 code points each
+  const std::vector<text::Dialogue> dialogues{one, two};
+  const DevRouge lead1 = evaluate_rouge(dialogues, testing::default_lexicon(), LeadScorer(), o);
+  ASSERT_EQ(lead1.dialogues, 2);
+  o.max_sentences = 2;
+  const DevRouge lead2 = evaluate_rouge(dialogues, testing::default_lexicon(), LeadScorer(), o);
+  EXPECT_GT(lead1.shown_chars, 0.0);
+  EXPECT_GT(lead2.shown_chars, lead1.shown_chars);
+  const ScoredDialogues scored = score_dialogues(dialogues, testing::default_lexicon(), LeadScorer());
+  EXPECT_DOUBLE_EQ(decoded_rouge(scored, o).shown_chars, lead2.shown_chars);
 }
 
 }  // namespace
