@@ -131,14 +131,15 @@ bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
 }
 
 // Whether the token(s) right before token i end a verb whose object is the person after it (联系, 告诉,
-// 通知, 送, 让, 叫, 问, 找, 骗, 催, 提醒, 答应, 回复): without that person who did what to whom is lost.
+// 告知, 转告, 通知, 送, 让, 叫, 问, 找, 骗, 催, 提醒, 答应, 回复): without that person who did what to whom is
+// lost ("这边告知我链接需要在线咨询" is not "告知链接需要在线咨询").
 bool object_taking_verb(std::span<const text::Token> tokens, std::size_t i) {
   if (i == 0 || tokens[i - 1].kind != text::TokenKind::cjk) return false;
   // Not the 问 of 请问, 询问 or 想问 (请问我的快递到哪里: 我 is the subject of what is asked).
   if (spells(tokens[i - 1], "问") && i >= 2 && first_cp_in(tokens[i - 2], U"请询想")) return false;
   if (first_cp_in(tokens[i - 1], U"送让叫问找骗催")) return true;
   if (i < 2) return false;
-  for (std::string_view verb : {"联系", "告诉", "通知", "提醒", "答应", "回复"})
+  for (std::string_view verb : {"联系", "告诉", "告知", "转告", "通知", "提醒", "答应", "回复"})
     if (spell_together(tokens[i - 2], tokens[i - 1], verb)) return true;
   return false;
 }

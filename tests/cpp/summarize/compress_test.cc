@@ -489,6 +489,8 @@ TEST(Compress, TheRecipientAfterAVerbAndWhoWillDoItStay) {
   // 联系它说它帮签收了, 667 送明天不…): 联系|我|了|它|说 and 送|我|明天|不|在.
   EXPECT_EQ(compress_with_low("联系我了它说", {0, 0, 1, 2, 3, 4}, {0, 1, 2}), "联系我了它说");
   EXPECT_EQ(compress_with_low("送我明天不在", {0, 1, 2, 2, 3, 4}, {0, 1}), "送我明天不在");
+  // 告知|我|链接 (te157 758 showed 客服:告知链接需要在线咨询技术人员: who was told is lost).
+  EXPECT_EQ(compress_with_low("告知我链接", {0, 0, 1, 2, 2}, {2}), "告知我链接");
   // 请问|我|的|快递: the 我 after 请问 is the subject of the question and the model's to drop.
   EXPECT_EQ(compress_with_low("请问我的快递", {0, 0, 1, 2, 3, 3}, {0, 1, 2, 3}), "快递");
 }
