@@ -13,7 +13,8 @@ namespace kessel::summarize::decoding {
 bool answers_nothing(std::u32string_view text) {
   return holds_any(text, {U"稍等", U"稍后", U"等一下", U"查一下", U"查询一下", U"查下", U"看一下", U"看下", U"核实一下",
                           U"核实下", U"为您查", U"帮您查", U"给您查", U"为您核实", U"帮您核实", U"为您看", U"帮您看",
-                          U"请提供", U"提供下", U"提供一下", U"提供订单", U"提供您", U"订单号", U"为您服务", U"[商品"});
+                          U"请提供", U"提供下", U"提供一下", U"提供订单", U"提供您", U"订单号", U"服务单号",
+                          U"为您服务", U"[商品", U"理解心情", U"理解您的心情", U"理解您的感受"});
 }
 
 int letters_outside_placeholders(std::u32string_view text) {
@@ -145,6 +146,8 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) 
     }
     if (!c.selectable[v] || asks(c, v) || c.unit_chars[v] > kDirectAnswerChars || !could_answer(question, source_of(c, v)))
       continue;
+    // A hold, a request for details or a line of sympathy answers nothing (非常理解您的心情).
+    if (answers_nothing(source_of(c, v))) continue;
     if (!asks_when(question) || tells_when(source_of(c, v))) return static_cast<int>(v);
     if (first < 0) first = static_cast<int>(v);
   }

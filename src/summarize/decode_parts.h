@@ -92,7 +92,9 @@ inline bool holds_any(std::u32string_view text, std::initializer_list<std::u32st
 // zh: the Chinese letters of `text` outside placeholders ([地址], [数字]): 咨询订单号[订单编号] has five.
 int letters_outside_placeholders(std::u32string_view text);
 // zh: whether an agent unit answers nothing whatever it is asked: it puts the customer on hold (稍等, 我帮您
-// 查一下, 这边为您核实), asks for details (还请提供下订单号), greets (为您服务) or pastes a product ([商品快照]).
+// 查一下, 这边为您核实), asks for details (还请提供下订单号), greets (为您服务), pastes a product ([商品快照]) or
+// a service order's number (服务单号[数字]…), or only says it understands (非常理解心情). CSDS's [订单编号]
+// placeholder is no request: "[订单编号]不符合价保的" answers.
 bool answers_nothing(std::u32string_view text);
 
 // What a short answer needs to mean anything: the unit u answers when u is a statement whose whole

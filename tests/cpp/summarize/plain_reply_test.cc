@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kessel/summarize/summary.h"
+#include "kessel/text/utf8.h"
 #include "summarize/decode_parts.h"
 #include "test_dialogues.h"
 
@@ -31,6 +32,17 @@ TEST(PlainReply, QuestionsInARowGetTheAgentsReplyAfterItsHold) {
   selection.units = {0, 1};
   decoding::add_direct_answers(c, selection);
   EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3}));
+}
+
+TEST(PlainReply, AServiceOrdersNumberOrSympathyAloneAnswersNothing) {
+  for (const char* line : {"服务单号[数字]订单编号[订单编号]", "非常理解您的心情"}) {
+    const std::vector<char32_t> cps = text::decode_utf8(line, text::Utf8Mode::lossy).cps;
+    EXPECT_TRUE(decoding::answers_nothing(std::u32string_view(cps.data(), cps.size()))) << line;
+  }
+  for (const char* line : {"大家电是[数字]天", "[订单编号]不符合价保的", "您的订单换单完成，新运单号【VB[数字]】"}) {
+    const std::vector<char32_t> cps = text::decode_utf8(line, text::Utf8Mode::lossy).cps;
+    EXPECT_FALSE(decoding::answers_nothing(std::u32string_view(cps.data(), cps.size()))) << line;
+  }
 }
 
 TEST(PlainReply, NoReplyForAComplaintAStatementAfterTheQuestionOrAReplyThatSaysNothing) {
