@@ -89,6 +89,10 @@ bool continues_thread(std::span<const text::Token> t);
 // (customers, who often write without a final stop) a word that cannot end a sentence ("and", "the",
 // "to", "your", ...); an agent's tweet is open whenever it ends with a word ("...getting someone to
 // 1 ^FC" / "contact you at the soonest...").
+// Whether an English unit's tokens open as a question, past its @mentions and a connective (so, and,
+// but, ...): an auxiliary before a subject ("can I…", "don't you…") or a question word before an auxiliary
+// ("why can't I…", "how do…"), as customers write them without a question mark.
+bool opens_as_english_question(std::span<const text::Token> tokens);
 bool leaves_sentence_open(const std::vector<text::Token>& t, bool agent);
 // Whether an English tweet's sentence ends on a comma, past its addressing (a thread counter, a
 // sign-off), links and handles: "…but is not included in it, 2/3".

@@ -332,17 +332,28 @@ bool opens_a_question(std::string_view w) {
 // keep getting this error please help"): an auxiliary before a subject, or a question word before an
 // auxiliary ("What a waste" and "How annoying" exclaim).
 bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& keep) {
-  static constexpr std::string_view kAuxiliaries[] = {"is", "are", "was", "were", "am", "do", "does", "did", "have",
-                                                      "has", "can", "could", "would", "will", "should", "may"};
+  static constexpr std::string_view kAuxiliaries[] = {
+      "is", "are", "was", "were", "am", "do", "does", "did", "have", "has", "can", "could", "would", "will", "should",
+      "may", "isn't", "aren't", "wasn't", "don't", "doesn't", "didn't", "haven't", "hasn't", "can't", "couldn't",
+      "wouldn't", "won't", "shouldn't", "isn’t", "aren’t", "wasn’t", "don’t", "doesn’t", "didn’t", "haven’t",
+      "hasn’t", "can’t", "couldn’t", "wouldn’t", "won’t", "shouldn’t"};
+  // A connective may open it: "SO WHY CAN'T I VIEW MY NOTIFICATIONS" asks.
+  static constexpr std::string_view kConnectives[] = {"so", "and", "but", "then", "ok", "okay", "well"};
   static constexpr std::string_view kSubjects[] = {"i", "you", "we", "they", "it", "there", "the", "my", "your",
                                                    "our", "this", "that", "someone", "anyone", "somebody", "anybody", "u"};
   static constexpr std::string_view kWh[] = {"what", "where", "when", "how", "why"};  // "which is…" relates
   // The unit's first kept token must be the question's first word ("9025288580is my number" and "🙌 #truro
   // is my local" do not ask).
   std::vector<std::string_view> w;
+  bool opened = false;  // past a leading connective
   for (std::size_t i = 0; i < t.size() && w.size() < 2; ++i) {
     if (!keep[i] || (w.empty() && t[i].kind == text::TokenKind::punct)) continue;
     if (!is_word(t[i])) return false;
+    if (w.empty() && !opened &&
+        std::find(std::begin(kConnectives), std::end(kConnectives), t[i].lower) != std::end(kConnectives)) {
+      opened = true;
+      continue;
+    }
     w.push_back(t[i].lower);
   }
   if (w.size() < 2) return false;
@@ -362,6 +373,13 @@ bool ends_as_question(std::span<const text::Token> t, const std::vector<char>& k
 }  // namespace
 
 std::string drop_addressing(const Unit& unit, const UnitTokens& tokens) { return render_english(unit, tokens, false); }
+
+bool opens_as_english_question(std::span<const text::Token> tokens) {
+  std::size_t first = 0;  // past the @mentions a tweet opens with
+  while (first < tokens.size() && tokens[first].kind == text::TokenKind::mention) ++first;
+  const std::span<const text::Token> said = tokens.subspan(first);
+  return opens_as_question(said, std::vector<char>(said.size(), 1));
+}
 
 bool continues_thread(std::span<const text::Token> t) {
   std::size_t i = 0;

@@ -171,6 +171,12 @@ std::string body(const std::string& text, Lang lang, bool question) {
       const bool stopped = end > 0 && (text[end - 1] == '.' || text[end - 1] == '!' || text[end - 1] == '?');
       return text.substr(0, end) + (stopped || end == 0 ? "" : ".");
     }
+    // A question of one sentence written without its mark ends with one ("Why can't I send videos via text
+    // to android users" is asked, not said); a unit with a stop or a mark inside ("…back in Ww2?, I got
+    // robbed…", "…the Caribbean.It's been broken…") has said where its question ends.
+    if (question && end > 0 && std::isalnum(static_cast<unsigned char>(text[end - 1])) &&
+        text.find_first_of(".!?") == std::string::npos)
+      return text.substr(0, end) + "?";
     return text;
   }
   auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
@@ -594,7 +600,9 @@ constexpr std::string_view kCommonOpeners[] = {
     "only", "just", "still", "now", "once", "for", "to", "in", "on", "at", "with", "after", "before",
     "should", "nothing", "everything", "something", "our", "your", "first", "okay", "ok", "due", "according",
     "regarding", "although", "though", "while", "unless", "until", "currently", "actually", "apparently",
-    "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again", "rest"};
+    "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again", "rest",
+    "very", "really", "quite", "too", "not", "never", "maybe", "perhaps", "probably", "definitely", "totally",
+    "absolutely", "completely", "obviously", "clearly", "honestly", "seriously"};
 
 // en: a body after a lead ("The agent says …"): without a connective that opened it (so, and, but,
 // well, also, then: "So they can't find songs…" -> "they can't find songs…"), its initial in lower

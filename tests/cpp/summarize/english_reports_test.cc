@@ -180,6 +180,43 @@ TEST(EnglishReports, TheRestOfAnOpenSentenceKeepsItsCommaAndLosesTheReportsStop)
             "meal deal has red stripping.");
 }
 
+TEST(EnglishReports, ACustomersQuestionWithoutItsMarkIsShownAsAsked) {
+  // TweetSumm train 80e8b435: "Why can’t I send videos via text to android users" was reported as "The
+  // customer says why can’t the customer send videos…", a statement.
+  auto d = make_dialogue({{Speaker::customer, {"@AppleSupport Why can’t I send videos via text to android users"}},
+                          {Speaker::agent, {"Have you contacted your carrier about this issue?"}}});
+  Prepared p = prepare(d, lexicon());
+  EXPECT_TRUE(opens_as_english_question(p.unit_tokens[0]));
+  for (const char* asks : {"SO WHY CAN'T I VIEW MY NOTIFICATIONS", "can you tell me where has stock", "how do i go about it"}) {
+    auto one = make_dialogue({{Speaker::customer, {asks}}});
+    EXPECT_TRUE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << asks;
+  }
+  for (const char* says : {"What a joke", "Why I left", "so done with this"}) {
+    auto one = make_dialogue({{Speaker::customer, {says}}});
+    EXPECT_FALSE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << says;
+  }
+  EXPECT_EQ(render::body("Why can’t I send videos via text", Lang::en, true), "Why can’t I send videos via text?");
+  // A unit that marks its own ends keeps them.
+  EXPECT_EQ(render::body("can I have my credits back?, I got robbed", Lang::en, true), "can I have my credits back?, I got robbed");
+  EXPECT_EQ(render::body("Why can’t I send videos via text", Lang::en, false), "Why can’t I send videos via text");
+}
+
+TEST(EnglishReports, AnAdverbAfterTheLeadTakesNoCapital) {
+  // TweetSumm valid 7b2eb30f showed "The customer says Very sorry the customer threw away the packaging".
+  auto d = make_dialogue({{Speaker::agent, {"Could you give us the barcode?"}},
+                          {Speaker::customer, {"Very sorry I threw away the packaging."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 2u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f};
+  s.unit_text = {"Could you give us the barcode?", "Very sorry the customer threw away the packaging."};
+  s.unit_reported = {0, 1};
+  DecodeOptions o = testing::sentence_budget(2);
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Agent: Could you give us the barcode? The customer says very sorry the customer threw away the packaging.");
+}
+
 TEST(EnglishReports, AnAcronymGoesOnWithATweetThatEndsOnAnOpenWord) {
   // TweetSumm train 9d9986f6: "...you may need to reach out to your 1 ^BL" then "ISP to get this sorted out."
   auto d = make_dialogue({{Speaker::customer, {"my NAT type is strict"}},
