@@ -157,8 +157,29 @@ bool closes_nothing(const std::vector<char32_t>& cps, std::size_t at) {
 
 }  // namespace
 
-std::string body(const std::string& text, Lang lang, bool question) {
+namespace {
+
+// English: a space after a stop that a tweet wrote without one between two sentences ("restart your
+// computer.Let us know", "Sorry for the trouble caused.We request you"): a lower-case letter, the mark,
+// then a capital before a lower-case letter. Addresses are written in lower case (t.co/…) and stay.
+std::string spaced_sentences(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + 4);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    const char c = text[i];
+    if ((c == '.' || c == '!' || c == '?') && i > 0 && i + 2 < text.size() && std::islower(static_cast<unsigned char>(text[i - 1])) &&
+        std::isupper(static_cast<unsigned char>(text[i + 1])) && std::islower(static_cast<unsigned char>(text[i + 2])))
+      out += ' ';
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string body(const std::string& written, Lang lang, bool question) {
   if (lang == Lang::en) {
+    const std::string text = spaced_sentences(written);
     // A sentence that ends in a colon introduced something the data left out (a link: "Please
     // answer our survey on this link:"); in a summary it introduces nothing, so it ends in a stop.
     std::size_t end = text.size();
@@ -179,7 +200,7 @@ std::string body(const std::string& text, Lang lang, bool question) {
       return text.substr(0, end) + "?";
     return text;
   }
-  auto decoded = text::decode_utf8(text, text::Utf8Mode::lossy);
+  auto decoded = text::decode_utf8(written, text::Utf8Mode::lossy);
   std::size_t end = decoded.cps.size();
   while (end > 0 && (is_terminal_punct(decoded.cps[end - 1]) || decoded.cps[end - 1] == U'：' ||
                      decoded.cps[end - 1] == U':' || text::is_space(decoded.cps[end - 1]) ||

@@ -201,6 +201,17 @@ TEST(EnglishReports, ACustomersQuestionWithoutItsMarkIsShownAsAsked) {
   EXPECT_EQ(render::body("Why can’t I send videos via text", Lang::en, false), "Why can’t I send videos via text");
 }
 
+TEST(EnglishReports, TwoSentencesWrittenWithoutASpaceAreSpaced) {
+  // TweetSumm valid d00ae183 showed "…restart their computer.Let the agent know if that helps."
+  EXPECT_EQ(render::body("restart your computer.Let us know if that helps.", Lang::en, false),
+            "restart your computer. Let us know if that helps.");
+  EXPECT_EQ(render::body("Sorry for the trouble caused.We request you to dial 198", Lang::en, false),
+            "Sorry for the trouble caused. We request you to dial 198");
+  // Prices, addresses and acronyms stay as written.
+  for (const char* as_written : {"the hulk buster at 9.99 please", "see t.co/v7o2XNESxl", "on the U.S.A. site"})
+    EXPECT_EQ(render::body(as_written, Lang::en, false), as_written);
+}
+
 TEST(EnglishReports, AnAdverbAfterTheLeadTakesNoCapital) {
   // TweetSumm valid 7b2eb30f showed "The customer says Very sorry the customer threw away the packaging".
   auto d = make_dialogue({{Speaker::agent, {"Could you give us the barcode?"}},
