@@ -311,15 +311,36 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   }
 }
 
+namespace {
+
+// en: whether a text gives a phone or account number: seven digits or more in one run, which dashes,
+// brackets, a plus and spaces may split ("Sure 202-867-0033"), but not a letter or a point (a version,
+// "iOS 11.0.3 NTC 5.7.0", is an answer): a detail the agent asked for, which a summary need not repeat.
+constexpr int kNumberDigits = 7;
+bool gives_a_number(const std::string& text) {
+  int run = 0;
+  for (char ch : text) {
+    if (ch >= '0' && ch <= '9') {
+      if (++run >= kNumberDigits) return true;
+    } else if (ch != '-' && ch != ' ' && ch != '(' && ch != ')' && ch != '+') {
+      run = 0;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 void add_english_customer_replies(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers || c.p.lang != Lang::en) return;
   std::vector<int> sorted = s.units;
   std::sort(sorted.begin(), sorted.end());
   for (int q : sorted) {
     const int v = customer_reply(c, static_cast<std::size_t>(q), s.units);
+    if (v < 0 || gives_a_number(c.p.units[static_cast<std::size_t>(v)].text)) continue;
     // Right after its question: with another shown unit between them it would answer that one.
     const bool next_shown = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return q < x && x < v; });
-    if (v >= 0 && !next_shown) add_below_cap(c, s, v);
+    if (!next_shown) add_below_cap(c, s, v);
   }
 }
 

@@ -460,6 +460,7 @@ void add_english_issue(const Context& c, ConstrainedSelection& s);
 // cap has room once every other adder has had its turn: "The agent asks: What device, operating system,
 // and Spotify version is the customer on? Customer: Galaxy s7 edge." A reply in a ranked unit's place
 // cost TweetSumm CV 40.49 -> 40.07 (add_within_budget); the outcome and the agent's last word come first.
+// A reply that gives a phone or account number (seven digits or more) is a detail, not shown.
 void add_english_customer_replies(const Context& c, ConstrainedSelection& s);
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the

@@ -268,6 +268,28 @@ TEST(EnglishCustomerReplies, AnAgentsQuestionShownGainsTheCustomersShortReplyWhe
   auto at_cap = selection_of({0, 1, 3});
   decoding::add_english_customer_replies(full, at_cap);
   EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1, 3}));
+  // A phone number given is a detail (TweetSumm valid 822bfbb8: "Sure 202-867-0033").
+  auto call = make_dialogue({{Speaker::customer, {"The system is down again."}},
+                             {Speaker::agent, {"May we call you when the system is back up?"}},
+                             {Speaker::customer, {"Sure 202-867-0033"}},
+                             {Speaker::agent, {"We will check with our supervisor."}}});
+  Prepared r = prepare(call, lexicon());
+  const UnitScores u = testing::same_salience(r);
+  const decoding::Context asked(r, u, four);
+  auto with_number = selection_of({0, 1, 3});
+  decoding::add_english_customer_replies(asked, with_number);
+  EXPECT_EQ(with_number.units, (std::vector<int>{0, 1, 3}));
+  // A version is an answer (TweetSumm train e7f68827: "iPhone 7 iOS 11.0.3 NTC 5.7.0").
+  auto version = make_dialogue({{Speaker::customer, {"I can't download any workouts on the app."}},
+                                {Speaker::agent, {"What device, OS, and version of the app are you using?"}},
+                                {Speaker::customer, {"iPhone 7 iOS 11.0.3 NTC 5.7.0"}},
+                                {Speaker::agent, {"Are you able to update to iOS 11.1?"}}});
+  Prepared vp = prepare(version, lexicon());
+  const UnitScores vs = testing::same_salience(vp);
+  const decoding::Context told_version(vp, vs, four);
+  auto with_version = selection_of({0, 1, 3});
+  decoding::add_english_customer_replies(told_version, with_version);
+  EXPECT_EQ(with_version.units, (std::vector<int>{0, 1, 3, 2}));
   // A long reply is no direct answer (kReplyWordsEn), nor is a reply to a statement.
   auto statement = make_dialogue({{Speaker::customer, {"why does Spotify close?"}},
                                   {Speaker::agent, {"We are looking into this."}},
