@@ -28,7 +28,6 @@ bool is_form_field(std::u32string_view text) {
   return colon != std::u32string_view::npos && text.find(U'[', colon) != std::u32string_view::npos;
 }
 
-
 // The first agent unit after unit `last`, within `reach` units of it, that passes `replies`, before the
 // customer says anything selectable again (what follows that answers it, not `last`); -1 when none, or when
 // it says again what a shown agent unit says (says_again).
@@ -82,8 +81,6 @@ bool only_courtesy(const Prepared& p, std::size_t v) {
   return at < words.size() && reported::contains(kAfterSubject, words[at]);
 }
 
-// en: whether customer unit u only thanks, praises or wishes well ("Really appreciate your help!", "Great
-// customer service!", "Sweeeet!"): it holds a positive feeling and no negative one. It needs no reply.
 // en: whether unit v ends on "here", pointing to a link the summary does not show ("You can find that
 // information here").
 bool points_to_a_link(const Prepared& p, std::size_t v) {
@@ -93,6 +90,8 @@ bool points_to_a_link(const Prepared& p, std::size_t v) {
   return false;
 }
 
+// en: whether customer unit u only thanks, praises or wishes well ("Really appreciate your help!", "Great
+// customer service!", "Sweeeet!"): it holds a positive feeling and no negative one. It needs no reply.
 bool only_positive(const Prepared& p, std::size_t u) {
   bool positive = false;
   for (std::size_t m = 0; m < p.mentions.size(); ++m) {

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <string>
 
 #include "summarize/compress.h"
@@ -69,8 +68,8 @@ void rerender(const std::vector<DevPart>& parts, std::vector<ScoredDialogues>& s
   }
 }
 
-// Each dev dialogue's ROUGE-L x 100, the parts in order, each decoded with its model's settings.
-// Each scored dev dialogue's ROUGE-L (x 100), over the parts, and the summaries' mean length as scored.
+// Each dev dialogue's ROUGE-L x 100, the parts in order, each decoded with its model's settings, and the
+// summaries' mean length as scored.
 struct DevEach {
   std::vector<double> rougeL;
   double shown_chars = 0.0;

@@ -111,10 +111,10 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const auto ux = static_cast<std::size_t>(u);
     SummarySentence s;
     // en: a customer's question without its mark asks too ("SO WHY CAN'T I VIEW MY NOTIFICATIONS").
+    const bool customer_en = p.lang == Lang::en && p.units[ux].speaker == text::Speaker::customer;
     const bool question = render::ends_as_question(u == kept.clause_unit ? kept.clause_text : p.units[ux].text) ||
-                          (u != kept.clause_unit && render::asked_by_next_unit(p, ux)) ||
-                          (u != kept.clause_unit && p.lang == Lang::en &&
-                           p.units[ux].speaker == text::Speaker::customer && opens_as_english_question(p.unit_tokens[ux]));
+                          (u != kept.clause_unit && (render::asked_by_next_unit(p, ux) ||
+                                                     (customer_en && opens_as_english_question(p.unit_tokens[ux]))));
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
                               : u == verbatim       ? render::without_leading_marks(p.units[ux].text)
                                                     : c.rendered(ux);
