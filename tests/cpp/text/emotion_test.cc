@@ -765,6 +765,11 @@ TEST(Detect, ComplaintsWithoutEmotionWords) {
   EXPECT_EQ(expressed("For the last time, I want a refund"), Terms{"For the last time:anger"});
   // The resignation 行吧 is a judgement, weaker than a feeling.
   EXPECT_EQ(only_expressed("行吧").kind, MentionKind::judgement);
+  // Service and speed complaints without 了 (csds_val_dev2 316: 商家服务态度不好!速度太慢 found only the
+  // request 速度), and a looks verdict, which is a judgement like 不好用.
+  EXPECT_EQ(expressed("商家服务态度不好!速度太慢"), (Terms{"态度不好:anger", "速度:anticipation", "太慢:sadness"}));
+  EXPECT_EQ(expressed("物流太慢"), Terms{"太慢:sadness"});
+  EXPECT_EQ(only_expressed("不好看").kind, MentionKind::judgement);
 }
 
 // A hashtag is looked up whole (#fail), then without its # (#rude -> rude).
