@@ -380,6 +380,20 @@ void drop_lone_nouns(const UnitTokens& tokens, std::vector<char>& keep) {
     for (std::size_t i = first; i <= last; ++i) keep[i] = 0;
 }
 
+// A deletion whose two sides start and end with the same character makes a stutter the speaker never
+// wrote ("可不可以改一下改成不退啦" -> "可不可以改改成不退啦"): the deleted words come back. Doubling that was
+// written ("看看", "专业人员人员") is not a gap and stays as it is.
+void keep_no_new_doubling(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  std::size_t last = t.size();  // the last kept token
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!keep[i]) continue;
+    if (last < t.size() && i > last + 1 && t[i].kind == text::TokenKind::cjk && t[i].text == t[last].text)
+      for (std::size_t k = last + 1; k < i; ++k) keep[k] = 1;
+    last = i;
+  }
+}
+
 // Whether tokens [j, end) spell a direction complement (过去 过来 回来 出去 起来 …): after a one-letter
 // verb it completes it, and the two stay or go together (这边打过去的一般都是宿迁座机 had become
 // 打一般是宿迁座机, "calls made to you" cut to "call").
@@ -449,6 +463,7 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   drop_orphan_particles(tokens, keep);
   drop_lone_letters(tokens, keep);
   drop_lone_nouns(tokens, keep);
+  keep_no_new_doubling(tokens, keep);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty
   // text, which the decoder never selects), unless that character is an emotion the customer

@@ -525,6 +525,15 @@ TEST(Compress, OnlyThenAndWhichOneStay) {
   EXPECT_EQ(compress_with_low("另外，发票怎么开", {0, 0, 1, 2, 2, 3, 3, 4}, {0, 1, 2}), "发票怎么开");
 }
 
+TEST(Compress, NoDoublingTheSpeakerNeverWrote) {
+  // 改|一下|改成|不|退|啦 (te157 624 showed 可不可以改改成不退啦): the deletion would join 改 to 改成.
+  EXPECT_EQ(compress_with_low("改一下改成不退啦", {0, 1, 1, 2, 2, 3, 4, 5}, {1, 2}), "改一下改成不退啦");
+  // 找|也|找不到 (CSDS val 543 showed 找找不到).
+  EXPECT_EQ(compress_with_low("找也找不到", {0, 1, 2, 2, 2}, {1}), "找也找不到");
+  // Without a doubling the deletion stands: 改|一下|地址.
+  EXPECT_EQ(compress_with_low("改一下地址", {0, 1, 1, 2, 2}, {1, 2}), "改地址");
+}
+
 TEST(Compress, AnAndThenNeStaysAsTheQuestion) {
   // 打开|之后|呢: without 呢 the customer's "and after opening it?" reads as a statement.
   EXPECT_EQ(compress_with_low("打开之后呢", {0, 0, 1, 1, 2}, {4}), "打开之后呢");
