@@ -625,13 +625,16 @@ constexpr std::string_view kCommonOpeners[] = {
     "very", "really", "quite", "too", "not", "never", "maybe", "perhaps", "probably", "definitely", "totally",
     "absolutely", "completely", "obviously", "clearly", "honestly", "seriously"};
 
-// en: a body after a lead ("The agent says …"): without a connective that opened it (so, and, but,
-// well, also, then: "So they can't find songs…" -> "they can't find songs…"), its initial in lower
+// en: a body after a lead ("The agent says …"): without a connective or an acknowledgement that opened
+// it (so, and, but, well, also, then, ok, okay, oh, ah, alright, um, hmm: "So they can't find songs…" ->
+// "they can't find songs…", "okay for some reason Spotify won't…" -> "for some reason Spotify won't…";
+// not yes or no, which answer), its initial in lower
 // case when its first word is a common opener (kCommonOpeners) or, written in lower case elsewhere in
 // the dialogue, never stands as a name inside a sentence (written_as_a_name); "DM", "Amazon" and
 // "Norton Firewall" stay as written.
 std::string after_lead(const Prepared& p, std::string body) {
-  static constexpr std::string_view kConnectives[] = {"so", "and", "but", "well", "also", "then", "anyway"};
+  static constexpr std::string_view kConnectives[] = {"so",   "and", "but",   "well",     "also", "then", "anyway",
+                                                      "ok",   "okay", "oh",  "ah",    "alright", "alrighty", "um", "hmm"};
   for (bool dropped = true; dropped;) {
     dropped = false;
     const std::size_t end = std::min(body.find_first_of(" ,"), body.size());

@@ -104,6 +104,14 @@ TEST(EnglishReports, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
             "Customer: do you sell this in your aylesbury store? The agent says please ask in store, the agent will "
             "only advise on stock. The agent says the company can order it in. The customer says they can't get it "
             "at Apsley Mills today?");
+  // An acknowledgement that opened the report goes too (TweetSumm valid 37c9321d: "The customer says okay
+  // for some reason Spotify won't…"); a yes or no answers and stays.
+  s.unit_text[1] = "Okay, the agent has no stock of it in Aylesbury.";
+  s.unit_text[3] = "Yes they can't get it at Apsley Mills today?";
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: do you sell this in your aylesbury store? The agent says the agent has no stock of it in "
+            "Aylesbury. The agent says the company can order it in. The customer says yes they can't get it at Apsley "
+            "Mills today?");
 }
 
 TEST(EnglishReports, AReportedTweetThatGoesOnWithAnOpenSentenceJoinsItWithoutALead) {
