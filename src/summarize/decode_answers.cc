@@ -285,4 +285,29 @@ void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s) {
   }
 }
 
+int what_a_closing_feeling_is_about(const Context& c, std::size_t u) {
+  const Prepared& p = c.p;
+  if (!c.options.skip_fillers || p.lang != Lang::en || p.units[u].speaker != text::Speaker::customer || !c.selectable[u])
+    return -1;
+  if (c.expressed[u] == Context::Expressed::none || c.letters[u] > kShortAnswerEn) return -1;
+  for (std::size_t v = u; v-- > 0 && p.units[v].turn == p.units[u].turn;)
+    if (c.selectable[v]) return static_cast<int>(v);
+  return -1;
+}
+
+void add_what_closing_feelings_are_about(const Context& c, ConstrainedSelection& s) {
+  std::vector<int>& units = s.units;
+  std::vector<int> shown = units;
+  std::sort(shown.begin(), shown.end());
+  for (int u : shown) {
+    if (u == s.clause_unit) continue;
+    const int about = what_a_closing_feeling_is_about(c, static_cast<std::size_t>(u));
+    if (about < 0 || std::binary_search(shown.begin(), shown.end(), about)) continue;
+    const auto before = std::lower_bound(shown.begin(), shown.end(), u);  // the shown unit before u, if any
+    if (before != shown.begin() && c.p.units[static_cast<std::size_t>(*(before - 1))].speaker == text::Speaker::customer)
+      continue;
+    units.push_back(about);
+  }
+}
+
 }  // namespace kessel::summarize::decoding

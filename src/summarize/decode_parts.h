@@ -137,6 +137,7 @@ int in_order_question(const Context& c, std::size_t u);
 inline constexpr int kContinuationZh = 6;
 bool continues_previous_message(const Context& c, std::size_t u);
 
+
 // Whether unit u asks: en a question mark; zh a question mark, a question particle (render.h), a
 // question word ("多少", "几号到" ask without either), or its tail sent as the next turn ("吗?").
 bool unit_asks(const Prepared& p, std::size_t u);
@@ -312,6 +313,19 @@ void drop_customer_repeats(const Context& c, ConstrainedSelection& s);
 // sentence to the reader (render::assemble joins them); without the rest the unit was shown cut ("…").
 // The constraint's clause unit is shown as a clause and brings nothing.
 void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s);
+
+// en: when customer unit u is a feeling of at most kShortAnswerEn words that closes a tweet, the
+// nearest selectable unit before it in that tweet: what the feeling is about ("…now it's nothing more
+// than a city bus. Ugh!", "Bounced from rep to rep (6 today) all assuring resolution. Maddening."); -1
+// otherwise, and always without skip_fillers (baselines). (The tweet's most salient unit was tried:
+// "…the lavatory rules in 1st. Ugh!" said less.)
+int what_a_closing_feeling_is_about(const Context& c, std::size_t u);
+// en: a shown closing feeling (what_a_closing_feeling_is_about) that follows the agent's words, or opens
+// the summary, brings what it is about, whatever the caps: "Customer: Ugh!" after "The agent will share
+// the customer's feedback…" is about nothing the reader is shown. After the customer's own shown words
+// ("Customer: Why does this error keep happening? Customer: It's ridiculous.") it reads as said of them,
+// and nothing is added.
+void add_what_closing_feelings_are_about(const Context& c, ConstrainedSelection& s);
 
 // zh: the dialogue's outcome, what the agent last did or promised for the customer: the last agent
 // unit that reports an action (reports_an_action), asks nothing, is selectable, holds at least

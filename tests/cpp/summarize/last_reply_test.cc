@@ -302,5 +302,28 @@ TEST(EnglishCustomerReplies, AnAgentsQuestionShownGainsTheCustomersShortReplyWhe
   EXPECT_EQ(no_question.units, (std::vector<int>{0, 1}));
 }
 
+TEST(ClosingFeelings, AShortFeelingAfterTheAgentsWordsBringsWhatItIsAbout) {
+  // TweetSumm valid 0e35203a ended "…leadership team. Customer: Ugh!": the tweet said before it what
+  // the feeling was about.
+  auto d = make_dialogue({{Speaker::customer, {"how can you let your staff promote another airline?"}},
+                          {Speaker::agent, {"We will share your feedback with our leadership team."}},
+                          {Speaker::customer, {"Flying VX used to be such a great experience - now it's a city bus.", "Ugh!"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::what_a_closing_feeling_is_about(c, 3), 2);
+  EXPECT_EQ(decoding::what_a_closing_feeling_is_about(c, 2), -1);  // no short feeling
+  // After the agent's words, even at the cap, it brings the sentence before it.
+  auto after_agent = selection_of({0, 1, 3});
+  decoding::add_what_closing_feelings_are_about(c, after_agent);
+  EXPECT_EQ(after_agent.units, (std::vector<int>{0, 1, 3, 2}));
+  // After the customer's own shown words it reads as said of them: nothing is added.
+  auto after_customer = selection_of({0, 3});
+  decoding::add_what_closing_feelings_are_about(c, after_customer);
+  EXPECT_EQ(after_customer.units, (std::vector<int>{0, 3}));
+}
+
 }  // namespace
 }  // namespace kessel::summarize
