@@ -309,6 +309,20 @@ bool is_emphatic_never_zh(std::string_view text, const std::vector<Token>& token
   return before.ends_with("从") || before.ends_with("从来") || before.ends_with("向来") || after.starts_with("过");
 }
 
+// A wish against what happened: "Wish this update wouldn't have screwed my phone up", "I wish you
+// hadn't cancelled it", "if only it didn't crash". The negator says it did happen: the term is not
+// negated. "wish" (wished, wishing) or "if only" stands in the negator's clause, at most four words
+// before it.
+bool is_counterfactual_wish_en(const std::vector<Token>& tokens, std::size_t negator) {
+  for (std::size_t back = 1; back <= 4 && back <= negator; ++back) {
+    const Token& t = tokens[negator - back];
+    if (ends_negation_scope(t)) return false;
+    if (t.lower == "wish" || t.lower == "wished" || t.lower == "wishing") return true;
+    if (t.lower == "only" && negator - back > 0 && tokens[negator - back - 1].lower == "if") return true;
+  }
+  return false;
+}
+
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
 // Rule 5: the index of the negator among the `window` tokens before tokens[term], in the same
@@ -321,7 +335,7 @@ std::size_t negator_of(std::string_view text, const DecodedText& decoded, const 
       return kNone;
     if (is_negator(tokens[k]))
       return !is_not_only(tokens, k) && !is_emphatic_never_en(tokens, k, term) &&
-                     !is_emphatic_never_zh(text, tokens, k, term)
+                     !is_emphatic_never_zh(text, tokens, k, term) && !is_counterfactual_wish_en(tokens, k)
                  ? k
                  : kNone;
   }

@@ -763,6 +763,10 @@ TEST(Detect, ComplaintsWithoutEmotionWords) {
   // turned off" was kept as anger); the exasperated formula is "for the last time".
   EXPECT_EQ(expressed("this time it's saying spyware switched off.. last time it said firewall"), Terms{});
   EXPECT_EQ(expressed("For the last time, I want a refund"), Terms{"For the last time:anger"});
+  // A wish against what happened is no negation (tweetsumm_train_dev 2d41a1e2); a plain negation still is.
+  EXPECT_EQ(expressed("Wish this update wouldn't have screwed my phone up so much"), Terms{"screwed:anger"});
+  EXPECT_EQ(expressed("If only it wasn't so slow"), Terms{"slow:sadness"});
+  EXPECT_EQ(expressed("The update hasn't screwed anything up"), Terms{});
   // The resignation 行吧 is a judgement, weaker than a feeling.
   EXPECT_EQ(only_expressed("行吧").kind, MentionKind::judgement);
   // Service and speed complaints without 了 (csds_val_dev2 316: 商家服务态度不好!速度太慢 found only the
