@@ -64,7 +64,8 @@ def person_free_words(s):
             out.append(FORMS[w])
         else:
             if out and out[-1] == "P" and len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-                w = w[:-1]
+                es = len(w) > 4 and w.endswith(("shes", "ches", "xes", "sses", "zes"))
+                w = w[:-2] if es else w[:-1]
             out.append(w)
         i += 1
     return out

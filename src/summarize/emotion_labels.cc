@@ -175,8 +175,12 @@ std::vector<std::string> person_free_words(std::string_view s) {
       out.emplace_back(f->second);
       continue;
     }
-    if (!out.empty() && out.back() == "P" && word.size() > 3 && word.ends_with('s') && !word.ends_with("ss"))
-      word.pop_back();  // the customer needs / I need
+    if (!out.empty() && out.back() == "P" && word.size() > 3 && word.ends_with('s') && !word.ends_with("ss")) {
+      // the customer needs / I need; after a hiss, -es: the customer wishes / I wish, watches, fixes, misses
+      const bool es = word.size() > 4 && (word.ends_with("shes") || word.ends_with("ches") || word.ends_with("xes") ||
+                                          word.ends_with("sses") || word.ends_with("zes"));
+      word.resize(word.size() - (es ? 2 : 1));
+    }
     out.push_back(std::move(word));
   }
   return out;

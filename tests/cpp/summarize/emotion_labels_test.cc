@@ -171,13 +171,16 @@ TEST(EmotionLabels, AnEnglishReportKeepsTheWordsWithThePersonNamed) {
   // "I worried why you didn't ship" at code points 0..29; "my phone is so messed up" at 0..24.
   const text::Dialogue d = make_dialogue({{Speaker::customer, {"I worried why you didn't ship."}},
                                           {Speaker::agent, {"We will check."}},
-                                          {Speaker::customer, {"my phone is so messed up"}}},
+                                          {Speaker::customer, {"my phone is so messed up"}},
+                                          {Speaker::customer, {"I wish it wasn't so slow"}}},
                                          "e1");
   const Prepared p = prepare(d, testing::default_lexicon());
   const std::string labels_text =
       R"({"id": "e1", "expressions": [{"turn": 0, "start": 0, "end": 29, "emotion": "fear", "intensity": 2, "strongest": true}]})"
       "\n"
-      R"({"id": "e2", "expressions": [{"turn": 2, "start": 0, "end": 24, "emotion": "anger", "intensity": 2, "strongest": true}]})";
+      R"({"id": "e2", "expressions": [{"turn": 2, "start": 0, "end": 24, "emotion": "anger", "intensity": 2, "strongest": true}]})"
+      "\n"
+      R"({"id": "e3", "expressions": [{"turn": 3, "start": 0, "end": 24, "emotion": "anger", "intensity": 2, "strongest": true}]})";
   const EmotionLabelSet set = load_emotion_labels(write_labels("reported", labels_text));
   auto reported = [&](int unit, const std::string& body, bool is_report = true) {
     Summary s = with_bodies(p, {{unit, body}});
@@ -191,6 +194,8 @@ TEST(EmotionLabels, AnEnglishReportKeepsTheWordsWithThePersonNamed) {
   EXPECT_FALSE(strongest_kept(p, reported(2, "The customer's phone is broken."), e2));
   EXPECT_FALSE(strongest_kept(p, reported(2, "The customer's phone is so messed up.", false), e2));
   EXPECT_FALSE(strongest_kept(p, reported(0, "They worried why the company shipped."), *set.find("e1")));
+  // A verb after a hiss takes -es: "The customer wishes" is "I wish" (TweetSumm train 2d41a1e2).
+  EXPECT_TRUE(strongest_kept(p, reported(3, "The customer wishes it wasn't so slow."), *set.find("e3")));
 }
 
 TEST(EmotionLabels, LabelsThatDoNotFitTheDialogueAreParseErrors) {
