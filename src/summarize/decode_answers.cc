@@ -306,7 +306,7 @@ void add_what_closing_feelings_are_about(const Context& c, ConstrainedSelection&
     const auto before = std::lower_bound(shown.begin(), shown.end(), u);  // the shown unit before u, if any
     if (before != shown.begin() && c.p.units[static_cast<std::size_t>(*(before - 1))].speaker == text::Speaker::customer)
       continue;
-    units.push_back(about);
+    add_below_cap(c, s, about);
   }
 }
 

@@ -321,10 +321,11 @@ void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s);
 // "…the lavatory rules in 1st. Ugh!" said less.)
 int what_a_closing_feeling_is_about(const Context& c, std::size_t u);
 // en: a shown closing feeling (what_a_closing_feeling_is_about) that follows the agent's words, or opens
-// the summary, brings what it is about, whatever the caps: "Customer: Ugh!" after "The agent will share
-// the customer's feedback…" is about nothing the reader is shown. After the customer's own shown words
-// ("Customer: Why does this error keep happening? Customer: It's ridiculous.") it reads as said of them,
-// and nothing is added.
+// the summary, brings what it is about where the cap has room (add_below_cap: a model's cap may be
+// passed by one, a number of sentences or characters the user asked for holds): "Customer: Ugh!"
+// after "The agent will share the customer's feedback…" is about nothing the reader is shown. After
+// the customer's own shown words ("Customer: Why does this error keep happening? Customer: It's
+// ridiculous.") it reads as said of them, and nothing is added.
 void add_what_closing_feelings_are_about(const Context& c, ConstrainedSelection& s);
 
 // zh: the dialogue's outcome, what the agent last did or promised for the customer: the last agent

@@ -311,14 +311,20 @@ TEST(ClosingFeelings, AShortFeelingAfterTheAgentsWordsBringsWhatItIsAbout) {
   Prepared p = prepare(d, lexicon());
   ASSERT_EQ(p.units.size(), 4u);
   const UnitScores s = testing::same_salience(p);
-  const DecodeOptions three = testing::sentence_budget(3);
-  const decoding::Context c(p, s, three);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
   EXPECT_EQ(decoding::what_a_closing_feeling_is_about(c, 3), 2);
   EXPECT_EQ(decoding::what_a_closing_feeling_is_about(c, 2), -1);  // no short feeling
-  // After the agent's words, even at the cap, it brings the sentence before it.
+  // After the agent's words it brings the sentence before it, where the cap has room.
   auto after_agent = selection_of({0, 1, 3});
   decoding::add_what_closing_feelings_are_about(c, after_agent);
   EXPECT_EQ(after_agent.units, (std::vector<int>{0, 1, 3, 2}));
+  // A number of sentences the user asked for holds.
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context full(p, s, three);
+  auto at_cap = selection_of({0, 1, 3});
+  decoding::add_what_closing_feelings_are_about(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1, 3}));
   // After the customer's own shown words it reads as said of them: nothing is added.
   auto after_customer = selection_of({0, 3});
   decoding::add_what_closing_feelings_are_about(c, after_customer);
