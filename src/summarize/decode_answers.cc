@@ -281,7 +281,11 @@ void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s) {
   for (std::size_t i = 0; i < units.size(); ++i) {  // units grows: a rest may go on in turn
     const int rest = units[i] + 1;
     if (units[i] == s.clause_unit || !render::continues_previous_tweet(c.p, static_cast<std::size_t>(rest))) continue;
-    if (std::find(units.begin(), units.end(), rest) == units.end()) units.push_back(rest);
+    if (std::find(units.begin(), units.end(), rest) != units.end()) continue;
+    // A length the user asked for holds (DecodeOptions::length_asked), and the open sentence is shown cut.
+    const bool capped = c.options.length_asked && (static_cast<int>(units.size()) >= c.options.max_sentences ||
+                                                   !fits_user_chars(c, units, rest));
+    if (!capped) units.push_back(rest);
   }
 }
 

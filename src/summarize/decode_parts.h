@@ -308,10 +308,11 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v);
 void drop_customer_repeats(const Context& c, ConstrainedSelection& s);
 
 // en: each shown unit whose sentence goes on in the next tweet (render::continues_previous_tweet) brings
-// that tweet's first unit, the rest of its sentence, whatever the caps: "…since the birthday is
+// that tweet's first unit, the rest of its sentence, past the budget: "…since the birthday is
 // tomorrow, the agent put in a" needs "note asking to sing \"Happy Birthday\" to him…". The two are one
 // sentence to the reader (render::assemble joins them); without the rest the unit was shown cut ("…").
-// The constraint's clause unit is shown as a clause and brings nothing.
+// The constraint's clause unit is shown as a clause and brings nothing. A number of sentences or
+// characters the user asked for (DecodeOptions::length_asked) holds: there the open sentence stays cut.
 void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s);
 
 // en: when customer unit u is a feeling of at most kShortAnswerEn words that closes a tweet, the

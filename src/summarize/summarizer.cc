@@ -64,6 +64,7 @@ Summarizer make_summarizer(const SummarizerOptions& o, const text::Lexicon& lexi
   }
   if (o.max_sentences) s.decode.max_sentences = *o.max_sentences;
   if (o.max_chars) s.decode.max_chars = *o.max_chars;
+  s.decode.length_asked = o.max_sentences.has_value() || o.max_chars.has_value();
   if (o.redundancy) s.decode.redundancy = *o.redundancy;
   s.decode.emotion_constraint = o.constraint;
   if (o.emotion_clause) s.decode.emotion_clause = *o.emotion_clause;

@@ -135,6 +135,10 @@ class Scorer {
 struct DecodeOptions {
   int max_sentences = 4;        // length budget in units
   int max_chars = 0;            // optional budget in code points (0: off; UnitScores::max_chars > 0 wins)
+  // The user asked for max_sentences or max_chars (SummarizerOptions): the length is a contract. The
+  // parts that add a unit past the budget for the reader's sake (the rest of an English sentence that
+  // goes on in the next tweet) then add none past it.
+  bool length_asked = false;
   float redundancy = 0.5f;      // MMR trade-off: 0 = pure salience; overlap penalty weight otherwise
   bool emotion_constraint = true;  // keep at least one expressed customer emotion when there is one
   // Expected-F1 stop (0: off; needs UnitScores::inclusion): the greedy selection is cut to the prefix

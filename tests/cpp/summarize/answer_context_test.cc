@@ -778,13 +778,21 @@ TEST(AnswerContext, ATweetThatGoesOnWithAnOpenSentenceComesAfterItOrNotAtAll) {
   out = decode(p, s, options(1));
   ASSERT_EQ(out.sentences.size(), 1u);
   EXPECT_EQ(out.sentences[0].unit, 0);
-  // The open tweet brings its continuation, whatever the cap: the two are one sentence
+  // The open tweet brings its continuation past the budget: the two are one sentence
   // (decoding::add_rest_of_open_sentences; it was shown cut, "…getting someone to…").
   s.salience = {0.1f, 1.0f, 0.2f};
   out = decode(p, s, options(1));
   ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[0].unit, 1);
   EXPECT_EQ(out.summary, "Agent: We are looking into getting someone to contact you at the soonest.");
+  // A number of sentences the user asked for holds (TweetSumm valid 0817a0c5 with --max-sentences 2
+  // had 3): the sentence is shown cut.
+  DecodeOptions asked = options(1);
+  asked.length_asked = true;
+  out = decode(p, s, asked);
+  ASSERT_EQ(out.sentences.size(), 1u);
+  EXPECT_EQ(out.sentences[0].unit, 1);
+  EXPECT_EQ(out.summary, "Agent: We are looking into getting someone to…");
 }
 
 TEST(AnswerContext, ASelectedYesNoQuestionBringsItsDirectAnswer) {
