@@ -763,6 +763,10 @@ TEST(Detect, ComplaintsWithoutEmotionWords) {
   // turned off" was kept as anger); the exasperated formula is "for the last time".
   EXPECT_EQ(expressed("this time it's saying spyware switched off.. last time it said firewall"), Terms{});
   EXPECT_EQ(expressed("For the last time, I want a refund"), Terms{"For the last time:anger"});
+  // Clear words the English lexicon lacked (TweetSumm train: "Abysmal customer service!", "I'm confused").
+  EXPECT_EQ(expressed("Abysmal customer service!"), Terms{"Abysmal:disgust"});
+  EXPECT_EQ(expressed("Really bad service!"), Terms{"bad service:disgust"});
+  EXPECT_EQ(expressed("I'm confused"), Terms{"confused:surprise"});
   // A wish against what happened is no negation (tweetsumm_train_dev 2d41a1e2); a plain negation still is.
   EXPECT_EQ(expressed("Wish this update wouldn't have screwed my phone up so much"), Terms{"screwed:anger"});
   EXPECT_EQ(expressed("If only it wasn't so slow"), Terms{"slow:sadness"});
