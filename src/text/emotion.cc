@@ -692,8 +692,10 @@ TurnEmotions detect_turn_emotions(std::string_view text, const Lexicon& lexicon,
       m.polarity = Polarity::negative;
       m.negated = true;
     }
-    if (m.polarity == Polarity::positive && in_thanks_sentence(k))
-      m.polite = true;  // rule 2b: a courtesy
+    // Rule 2b: a courtesy. A review promised (好评, 五星好评, 好评五星) is praise the customer acts on, as
+    // 差评 is a complaint: beside thanks it still counts.
+    const bool review = t.lower.find("好评") != std::string::npos;
+    if (m.polarity == Polarity::positive && !review && in_thanks_sentence(k)) m.polite = true;
     if (m.polarity == Polarity::positive && !lexical && in_closing_sentence(k))
       m.polite = true;  // rule 2c: a smile that closes an acknowledgement is a courtesy too
     m.wheel = wheel_coordinate(m.emotion, m.intensity);

@@ -185,6 +185,9 @@ TEST(Detect, PositiveTermsBesideThanksAreCourtesy) {
   EXPECT_EQ(expressed("thanks for nothing, useless"), V{"useless"});
   EXPECT_EQ(expressed("not great, thanks"), V{"great"});
   EXPECT_EQ(expressed("开心！谢谢"), V{"开心"});
+  // A review promised beside thanks is praise, not courtesy (csds_val_dev 533).
+  lex.add("好评", LexiconEntry{Emotion::joy, 0.7f, Polarity::positive, "test"});
+  EXPECT_EQ(expressed("好的，谢谢，好评五星"), V{"好评"});
 }
 
 TEST(Detect, ASmileThatClosesAnAcknowledgementIsCourtesy) {
