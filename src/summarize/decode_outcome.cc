@@ -156,7 +156,8 @@ bool reports_resolution(std::string_view text) {
       "done the trick", "does the trick",
       "problem solved", "issue solved", "problem resolved", "issue resolved", "all sorted", "sorted now",
       "fixed now", "it's fixed", "it’s fixed", "all good now", "that fixed it", "got it working", "it's working",
-      "it’s working", "its working"};
+      "it’s working", "its working", "that did it", "fixed it", "all fixed", "figured it out", "all set now",
+      "fine now", "is okay now", "is ok now"};
   static constexpr std::string_view kDenials[] = {"not ", "n't ", "n’t ", "never ", "no longer ", "stopped "};
   const std::string lower = text::ascii_lower(text);
   for (std::string_view phrase : kSolved)

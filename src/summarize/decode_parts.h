@@ -358,7 +358,8 @@ bool closes_conversation(std::u32string_view text);
 void add_outcome(const Context& c, ConstrainedSelection& s);
 
 // en: whether a customer's text says the problem is solved ("Power reset it. Working now.", "Problem
-// solved. Thank you!", "Changed it and it works now"): one of a few phrases, as whole words, that none of
+// solved. Thank you!", "Changed it and it works now", "That did it, thanks", "nvm I fixed it", "the
+// problem is okay now"; not "ok now what?"): one of a few phrases, as whole words, that none of
 // not, n't, never, no longer or stopped comes shortly before ("still not working now"), no "but" follows
 // ("All good now, but…"), and, after a past "worked", only an end, a mark, now or thanks ("It worked
 // perfectly before and now…" is none).

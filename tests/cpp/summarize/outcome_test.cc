@@ -178,6 +178,13 @@ TEST(Outcome, AnEnglishCustomerSayingItWorksIsTheResolution) {
   EXPECT_TRUE(decoding::reports_resolution("It worked, thanks!"));
   EXPECT_TRUE(decoding::reports_resolution("Changed it and it works now"));
   EXPECT_TRUE(decoding::reports_resolution("Thank you! That seems to have done the trick."));
+  // TweetSumm valid 64210bab ended without "That did it, thanks"; 90b0d02d without "the problem is okay now".
+  EXPECT_TRUE(decoding::reports_resolution("That did it, thanks"));
+  EXPECT_TRUE(decoding::reports_resolution("the problem is okay now my dad helped me"));
+  EXPECT_TRUE(decoding::reports_resolution("nvm I fixed it. thank you"));
+  EXPECT_TRUE(decoding::reports_resolution("Two factor authentication issue. All set now. Thanks."));
+  EXPECT_FALSE(decoding::reports_resolution("ok now what?"));  // a discourse "ok now" is no state
+  EXPECT_FALSE(decoding::reports_resolution("You still haven't fixed it"));
   // Denied, taken back, or a past that no longer holds.
   EXPECT_FALSE(decoding::reports_resolution("It's still not working now"));
   EXPECT_FALSE(decoding::reports_resolution("All good now, but the bill is wrong"));
