@@ -405,10 +405,27 @@ bool is_direction_complement(const UnitTokens& tokens, std::size_t j, std::size_
   return std::find(std::begin(kComplements), std::end(kComplements), word) != std::end(kComplements);
 }
 
+// Whether the one-letter word 给 at token i, with its word ending at j, is the preposition "for" before a
+// pronoun and a verb (会给您催促的, 给您安排上门维修): the two stay or go together, or deletion leaves 会给催促的.
+// Before a pronoun and a thing it is the verb "give" (能第一时间给我订单号), and the model's to keep whole.
+bool gives_to_a_pronoun_before_a_verb(const UnitTokens& tokens, std::size_t i, std::size_t j) {
+  const auto& t = tokens.tokens;
+  if (!spells(t[i], "给")) return false;
+  const std::size_t k = after_pronoun(t, j);
+  if (k == j || k >= t.size() || t[k].kind != text::TokenKind::cjk) return false;
+  std::u32string word;
+  for (std::size_t m = k; m < t.size() && tokens.words[m] == tokens.words[k]; ++m) {
+    std::size_t at = 0;
+    while (at < t[m].text.size()) word.push_back(text::next_code_point(t[m].text, &at));
+  }
+  return text::Segmenter::default_segmenter().word_class(word) == text::WordClass::verb;
+}
+
 // The end of the word that starts at token i: the tokens with its word number, and the words bound to
 // it, which stay or go together: for a one-letter demonstrative (这|段时间, 那|次), the word after it
 // (faith::binds_demonstrative); for a one-letter verb, a direction complement after it (打|过去); for a
-// one-letter preposition, the person after it (跟|你们, is_person_preposition); for a
+// one-letter preposition, the person after it (跟|你们, is_person_preposition); for 给 before a pronoun
+// and a verb, the pronoun (gives_to_a_pronoun_before_a_verb); for a
 // one-letter word or 怎么, a clause-final 了 after it (completes_with_le). Without word numbers each
 // token is a word.
 std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
@@ -429,6 +446,7 @@ std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
     if (k < T && is_person_word(tokens.tokens, k)) return end_of(k);
     if (k > j) return k;
   }
+  if (gives_to_a_pronoun_before_a_verb(tokens, i, j)) return after_pronoun(tokens.tokens, j);
   std::size_t a = 0, b = 0;
   const bool binds = faith::binds_demonstrative(text::next_code_point(tokens.tokens[i].text, &a),
                                                 text::next_code_point(tokens.tokens[j].text, &b));

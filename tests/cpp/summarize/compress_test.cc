@@ -525,6 +525,12 @@ TEST(Compress, OnlyThenAndWhichOneStay) {
   EXPECT_EQ(compress_with_low("另外，发票怎么开", {0, 0, 1, 2, 2, 3, 3, 4}, {0, 1, 2}), "发票怎么开");
 }
 
+TEST(Compress, GeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
+  // 会|给|您|催促|的 (te157 695 showed 会给催促的): 给 for the customer stays or goes with its 您.
+  EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {1, 2}), "会催促的");
+  EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {2}), "会给您催促的");
+}
+
 TEST(Compress, NoDoublingTheSpeakerNeverWrote) {
   // 改|一下|改成|不|退|啦 (te157 624 showed 可不可以改改成不退啦): the deletion would join 改 to 改成.
   EXPECT_EQ(compress_with_low("改一下改成不退啦", {0, 1, 1, 2, 2, 3, 4, 5}, {1, 2}), "改一下改成不退啦");
