@@ -421,11 +421,34 @@ bool gives_to_a_pronoun_before_a_verb(const UnitTokens& tokens, std::size_t i, s
   return text::Segmenter::default_segmenter().word_class(word) == text::WordClass::verb;
 }
 
+// Whether the one-letter word at token i is 跟, 和, 与 or 及 joining the word that starts at j to a word
+// before it, one of the two a noun (只有手机跟包装; jieba tags 包装 a verb): the two stay or go together,
+// or deletion makes one thing of two (只有手机包装, the phone's box).
+bool joins_a_noun(const UnitTokens& tokens, std::size_t i, std::size_t j) {
+  const auto& t = tokens.tokens;
+  if (t[i].text.size() != 3 || !first_cp_in(t[i], U"跟和与及") || i == 0 || t[i - 1].kind != text::TokenKind::cjk) return false;
+  const auto word_at = [&](std::size_t k) {  // the whole word of token k
+    std::size_t b = k, e = k + 1;
+    while (b > 0 && tokens.words[b - 1] == tokens.words[k]) --b;
+    while (e < t.size() && tokens.words[e] == tokens.words[k]) ++e;
+    std::u32string word;
+    for (std::size_t m = b; m < e; ++m) {
+      std::size_t at = 0;
+      while (at < t[m].text.size()) word.push_back(text::next_code_point(t[m].text, &at));
+    }
+    return word;
+  };
+  const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+  return segmenter.word_class(word_at(i - 1)) == text::WordClass::noun ||
+         segmenter.word_class(word_at(j)) == text::WordClass::noun;
+}
+
 // The end of the word that starts at token i: the tokens with its word number, and the words bound to
 // it, which stay or go together: for a one-letter demonstrative (这|段时间, 那|次), the word after it
 // (faith::binds_demonstrative); for a one-letter verb, a direction complement after it (打|过去); for a
 // one-letter preposition, the person after it (跟|你们, is_person_preposition); for 给 before a pronoun
-// and a verb, the pronoun (gives_to_a_pronoun_before_a_verb); for a
+// and a verb, the pronoun (gives_to_a_pronoun_before_a_verb); for 跟, 和, 与 or 及 between two things,
+// the noun after it (joins_a_noun); for a
 // one-letter word or 怎么, a clause-final 了 after it (completes_with_le). Without word numbers each
 // token is a word.
 std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
@@ -447,6 +470,7 @@ std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
     if (k > j) return k;
   }
   if (gives_to_a_pronoun_before_a_verb(tokens, i, j)) return after_pronoun(tokens.tokens, j);
+  if (joins_a_noun(tokens, i, j)) return end_of(j);
   std::size_t a = 0, b = 0;
   const bool binds = faith::binds_demonstrative(text::next_code_point(tokens.tokens[i].text, &a),
                                                 text::next_code_point(tokens.tokens[j].text, &b));

@@ -531,6 +531,12 @@ TEST(Compress, GeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
   EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {2}), "会给您催促的");
 }
 
+TEST(Compress, AndBetweenTwoThingsStaysOrGoesWithTheSecond) {
+  // 只有|手机|跟|包装 (te157 750 showed 只有手机包装, the phone's box): 跟 and 包装 stay or go together.
+  EXPECT_EQ(compress_with_low("只有手机跟包装", {0, 0, 1, 1, 2, 3, 3}, {4}), "只有手机跟包装");
+  EXPECT_EQ(compress_with_low("只有手机跟包装", {0, 0, 1, 1, 2, 3, 3}, {4, 5, 6}), "只有手机");
+}
+
 TEST(Compress, NoDoublingTheSpeakerNeverWrote) {
   // 改|一下|改成|不|退|啦 (te157 624 showed 可不可以改改成不退啦): the deletion would join 改 to 改成.
   EXPECT_EQ(compress_with_low("改一下改成不退啦", {0, 1, 1, 2, 2, 3, 4, 5}, {1, 2}), "改一下改成不退啦");
