@@ -403,6 +403,11 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   // A bare 问 that deletion left of 问下 goes too (CSDS val 648: "询问问是不是…"); 问题 is a word of its own.
   EXPECT_EQ(render::reported_question("问是不是就会退款给我"), "询问是不是就会退款给我");
   EXPECT_EQ(render::reported_question("问题能解决吗"), "询问问题能解决吗");
+  // Acknowledgements and interjections before the question say nothing once reported (CSDS val: 询问哦，对了，
+  // 为什么白条还需要航班信息呢; te157 744: 询问哦，哦，谢谢，那到时候…).
+  EXPECT_EQ(render::reported_question("哦，对了，为什么白条还需要航班信息呢"), "询问为什么白条还需要航班信息呢");
+  EXPECT_EQ(render::reported_question("哦，哦，谢谢，那到时候直接是返还白条额度吗"), "询问那到时候直接是返还白条额度吗");
+  EXPECT_EQ(render::reported_question("好的，什么时候发货呢"), "询问什么时候发货呢");
   // A clause that opens with a question word asks without a mark or particle; one marked as a
   // statement, or a question word inside a statement, does not.
   auto wh = make_dialogue({{Speaker::customer, {"那什么时候发货"}},
