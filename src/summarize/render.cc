@@ -179,9 +179,31 @@ std::string spaced_sentences(const std::string& text) {
 
 }  // namespace
 
+// en: a sentence that opens by adding to what its speaker said before ("Also the price paid for the
+// cauliflower?", "And checking IDs.") adds to nothing the summary shows: the opener goes, and the next
+// word takes its capital. Not "So" (also a degree word: "So stressed.").
+std::string without_opening_addition(std::string text) {
+  static constexpr std::string_view kOpeners[] = {"Also", "also", "And", "and", "Plus", "plus"};
+  for (bool dropped = true; dropped;) {  // "and plus, Group 5 is…"
+    dropped = false;
+    for (std::string_view o : kOpeners) {
+      if (!text.starts_with(o) || text.size() <= o.size() || (text[o.size()] != ' ' && text[o.size()] != ',')) continue;
+      std::size_t next = o.size();
+      while (next < text.size() && (text[next] == ' ' || text[next] == ',')) ++next;
+      if (next == text.size() || !std::isalpha(static_cast<unsigned char>(text[next]))) return text;
+      text.erase(0, next);
+      if (std::isupper(static_cast<unsigned char>(o[0])))
+        text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+      dropped = true;
+      break;
+    }
+  }
+  return text;
+}
+
 std::string body(const std::string& written, Lang lang, bool question) {
   if (lang == Lang::en) {
-    const std::string text = spaced_sentences(written);
+    const std::string text = without_opening_addition(spaced_sentences(written));
     // A sentence that ends in a colon introduced something the data left out (a link: "Please
     // answer our survey on this link:"); in a summary it introduces nothing, so it ends in a stop.
     std::size_t end = text.size();

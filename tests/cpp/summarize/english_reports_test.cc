@@ -220,6 +220,17 @@ TEST(EnglishReports, TwoSentencesWrittenWithoutASpaceAreSpaced) {
     EXPECT_EQ(render::body(as_written, Lang::en, false), as_written);
 }
 
+TEST(EnglishReports, AnOpeningAdditionGoes) {
+  // TweetSumm valid 2d482fb6 showed "Agent: Also, is this the first time you're downloading the app?" after
+  // nothing it adds to (strict reader); train: "Customer: and plus, Group 5 is…".
+  EXPECT_EQ(render::body("Also, is this the first time you're downloading the app?", Lang::en, false),
+            "Is this the first time you're downloading the app?");
+  EXPECT_EQ(render::body("and plus, Group 5 is neither", Lang::en, false), "Group 5 is neither");
+  // Not a word that merely starts so, nor "So", a degree word too.
+  for (const char* as_written : {"Andrew will call you", "So stressed.", "Also."})
+    EXPECT_EQ(render::body(as_written, Lang::en, false), as_written);
+}
+
 TEST(EnglishReports, AnAdverbAfterTheLeadTakesNoCapital) {
   // TweetSumm valid 7b2eb30f showed "The customer says Very sorry the customer threw away the packaging".
   auto d = make_dialogue({{Speaker::agent, {"Could you give us the barcode?"}},
