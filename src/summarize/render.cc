@@ -46,12 +46,15 @@ std::string reported_question(const std::string& body) {
   if (text.size() >= kMark.size() && text.compare(text.size() - kMark.size(), kMark.size(), kMark) == 0)
     text.replace(text.size() - kMark.size(), kMark.size(), "。");
   // What opens a customer's question and says nothing once it is reported: greetings, "may I ask", and
-  // the acknowledgements and interjections before it (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗; 问是不是…,
-  // what deletion left of 问下是不是…, -> 询问是不是…; 哦，对了，为什么白条还需要航班信息呢 -> 询问为什么…).
+  // the acknowledgements and interjections before it, and "check for me" before the question it asks
+  // (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗; 问是不是…, what deletion left of 问下是不是…, -> 询问是不是…;
+  // 哦，对了，为什么白条还需要航班信息呢 -> 询问为什么…; 请查东西在哪里 -> 询问东西在哪里, not 询问请查…).
   static const std::string kOpeners[] = {"你好", "您好", "在吗", "在不在", "亲", "请问一下", "请问下", "请问",
                                          "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
                                          "我问一下", "我问下", "问一下", "问下", "问", "哦", "噢", "喔", "嗯嗯",
-                                         "嗯", "额", "呃", "对了", "好的", "谢谢", "，", ",", " "};
+                                         "嗯", "额", "呃", "对了", "好的", "谢谢", "请帮我查一下", "请帮我查下",
+                                         "请帮我查", "帮我查一下", "帮我查下", "帮我查", "帮忙查一下", "帮忙查下",
+                                         "帮忙查", "请查一下", "请查下", "请查", "，", ",", " "};
   // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
   for (bool stripped = true; stripped;) {
     stripped = false;

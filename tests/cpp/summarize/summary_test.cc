@@ -408,6 +408,10 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(render::reported_question("哦，对了，为什么白条还需要航班信息呢"), "询问为什么白条还需要航班信息呢");
   EXPECT_EQ(render::reported_question("哦，哦，谢谢，那到时候直接是返还白条额度吗"), "询问那到时候直接是返还白条额度吗");
   EXPECT_EQ(render::reported_question("好的，什么时候发货呢"), "询问什么时候发货呢");
+  // "Check for me" before the question (te157 683: 询问请查东西在哪里); 请查询 is one word and stays.
+  EXPECT_EQ(render::reported_question("请查东西在哪里"), "询问东西在哪里");
+  EXPECT_EQ(render::reported_question("帮我查是退货吗"), "询问是退货吗");
+  EXPECT_EQ(render::reported_question("请查询物流到哪里了"), "询问请查询物流到哪里了");
   // A clause that opens with a question word asks without a mark or particle; one marked as a
   // statement, or a question word inside a statement, does not.
   auto wh = make_dialogue({{Speaker::customer, {"那什么时候发货"}},
