@@ -405,6 +405,20 @@ bool is_direction_complement(const UnitTokens& tokens, std::size_t j, std::size_
   return std::find(std::begin(kComplements), std::end(kComplements), word) != std::end(kComplements);
 }
 
+// The code points of the whole word that token k is in (its word number).
+std::u32string word_of_token(const UnitTokens& tokens, std::size_t k) {
+  const auto& t = tokens.tokens;
+  std::size_t b = k, e = k + 1;
+  while (b > 0 && tokens.words[b - 1] == tokens.words[k]) --b;
+  while (e < t.size() && tokens.words[e] == tokens.words[k]) ++e;
+  std::u32string word;
+  for (std::size_t m = b; m < e; ++m) {
+    std::size_t at = 0;
+    while (at < t[m].text.size()) word.push_back(text::next_code_point(t[m].text, &at));
+  }
+  return word;
+}
+
 // Whether the one-letter word 给 at token i, with its word ending at j, is the preposition "for" before a
 // pronoun and a verb (会给您催促的, 给您安排上门维修): the two stay or go together, or deletion leaves 会给催促的.
 // Before a pronoun and a thing it is the verb "give" (能第一时间给我订单号), and the model's to keep whole.
@@ -413,12 +427,7 @@ bool gives_to_a_pronoun_before_a_verb(const UnitTokens& tokens, std::size_t i, s
   if (!spells(t[i], "给")) return false;
   const std::size_t k = after_pronoun(t, j);
   if (k == j || k >= t.size() || t[k].kind != text::TokenKind::cjk) return false;
-  std::u32string word;
-  for (std::size_t m = k; m < t.size() && tokens.words[m] == tokens.words[k]; ++m) {
-    std::size_t at = 0;
-    while (at < t[m].text.size()) word.push_back(text::next_code_point(t[m].text, &at));
-  }
-  return text::Segmenter::default_segmenter().word_class(word) == text::WordClass::verb;
+  return text::Segmenter::default_segmenter().word_class(word_of_token(tokens, k)) == text::WordClass::verb;
 }
 
 // Whether the one-letter word at token i is 跟, 和, 与 or 及 joining the word that starts at j to a word
@@ -427,20 +436,9 @@ bool gives_to_a_pronoun_before_a_verb(const UnitTokens& tokens, std::size_t i, s
 bool joins_a_noun(const UnitTokens& tokens, std::size_t i, std::size_t j) {
   const auto& t = tokens.tokens;
   if (t[i].text.size() != 3 || !first_cp_in(t[i], U"跟和与及") || i == 0 || t[i - 1].kind != text::TokenKind::cjk) return false;
-  const auto word_at = [&](std::size_t k) {  // the whole word of token k
-    std::size_t b = k, e = k + 1;
-    while (b > 0 && tokens.words[b - 1] == tokens.words[k]) --b;
-    while (e < t.size() && tokens.words[e] == tokens.words[k]) ++e;
-    std::u32string word;
-    for (std::size_t m = b; m < e; ++m) {
-      std::size_t at = 0;
-      while (at < t[m].text.size()) word.push_back(text::next_code_point(t[m].text, &at));
-    }
-    return word;
-  };
   const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
-  return segmenter.word_class(word_at(i - 1)) == text::WordClass::noun ||
-         segmenter.word_class(word_at(j)) == text::WordClass::noun;
+  return segmenter.word_class(word_of_token(tokens, i - 1)) == text::WordClass::noun ||
+         segmenter.word_class(word_of_token(tokens, j)) == text::WordClass::noun;
 }
 
 // The end of the word that starts at token i: the tokens with its word number, and the words bound to

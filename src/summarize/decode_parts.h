@@ -137,7 +137,6 @@ int in_order_question(const Context& c, std::size_t u);
 inline constexpr int kContinuationZh = 6;
 bool continues_previous_message(const Context& c, std::size_t u);
 
-
 // Whether unit u asks: en a question mark; zh a question mark, a question particle (render.h), a
 // question word ("多少", "几号到" ask without either), or its tail sent as the next turn ("吗?").
 bool unit_asks(const Prepared& p, std::size_t u);

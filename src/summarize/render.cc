@@ -182,6 +182,8 @@ std::string spaced_sentences(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
 // en: a sentence that opens by adding to what its speaker said before ("Also the price paid for the
 // cauliflower?", "And checking IDs.") adds to nothing the summary shows: the opener goes, and the next
 // word takes its capital. Not "So" (also a degree word: "So stressed.").
@@ -203,6 +205,8 @@ std::string without_opening_addition(std::string text) {
   }
   return text;
 }
+
+}  // namespace
 
 std::string body(const std::string& written, Lang lang, bool question) {
   if (lang == Lang::en) {
@@ -660,8 +664,8 @@ constexpr std::string_view kCommonOpeners[] = {
 // the dialogue, never stands as a name inside a sentence (written_as_a_name); "DM", "Amazon" and
 // "Norton Firewall" stay as written.
 std::string after_lead(const Prepared& p, std::string body) {
-  static constexpr std::string_view kConnectives[] = {"so",   "and", "but",   "well",     "also", "then", "anyway",
-                                                      "ok",   "okay", "oh",  "ah",    "alright", "alrighty", "um", "hmm"};
+  static constexpr std::string_view kConnectives[] = {"so", "and", "but",     "well",     "also", "then", "anyway",
+                                                      "ok", "okay", "oh", "ah", "alright", "alrighty", "um", "hmm"};
   for (bool dropped = true; dropped;) {
     dropped = false;
     const std::size_t end = std::min(body.find_first_of(" ,"), body.size());
