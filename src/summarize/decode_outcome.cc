@@ -231,4 +231,42 @@ void add_resolution(const Context& c, ConstrainedSelection& s) {
   add_below_cap(c, s, v);
 }
 
+int turning_feeling_unit(const Context& c, const ConstrainedSelection& s) {
+  const Prepared& p = c.p;
+  auto shown = [&](int u) { return std::find(s.units.begin(), s.units.end(), u) != s.units.end(); };
+  auto counts = [&](const text::EmotionMention& x) {
+    return x.expressed && x.kind != text::MentionKind::request && x.polarity != text::Polarity::neutral;
+  };
+  std::size_t last = p.mentions.size();  // the customer's last feeling, by unit (mentions are in text order)
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (counts(p.mentions[m]) &&
+        (last == p.mentions.size() || p.mention_unit[m] >= p.mention_unit[last]))
+      last = m;
+  if (last == p.mentions.size()) return -1;
+  const int u = p.mention_unit[last];
+  // A feeling alone says nothing of how it turned ("Customer: 😏", 用户:好吧。, "Great strategy."): the unit
+  // says more than a short answer does.
+  const int short_answer = p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn;
+  if (shown(u) || !c.selectable[static_cast<std::size_t>(u)] || c.letters[static_cast<std::size_t>(u)] <= short_answer)
+    return -1;
+  // It is how the customer left only if they said nothing after it ("10 hours later and still no change!"
+  // and then "It loaded, thanks" is no turn to show).
+  for (std::size_t v = static_cast<std::size_t>(u) + 1; v < p.units.size(); ++v)
+    if (p.units[v].speaker == text::Speaker::customer && p.units[v].turn != p.units[static_cast<std::size_t>(u)].turn &&
+        c.selectable[v])
+      return -1;
+  bool any_shown = false;
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    if (!counts(p.mentions[m]) || !shown(p.mention_unit[m]) || !survives(c, m, s)) continue;
+    if (p.mentions[m].polarity == p.mentions[last].polarity) return -1;
+    any_shown = true;
+  }
+  return any_shown ? u : -1;
+}
+
+void add_turning_feeling(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  add_below_cap(c, s, turning_feeling_unit(c, s));
+}
+
 }  // namespace kessel::summarize::decoding

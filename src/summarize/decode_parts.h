@@ -372,6 +372,17 @@ int resolution_unit(const Context& c);
 // Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
 void add_resolution(const Context& c, ConstrainedSelection& s);
 
+// The customer's last feeling when it turns: the unit of the customer's last expressed mention (not a
+// request, not neutral) when the summary does not show it, it is selectable and says more than a short
+// answer (kShortAnswerZh letters, kShortAnswerEn words), the customer says nothing selectable in a later
+// turn, and every feeling the
+// summary shows has the other polarity ("Customer: Disgusted…" and, at the end, "Grateful for the
+// help"; "AMAZING!" and then "Bummer… no HBD message 😏"); -1 otherwise. A lead reads how the customer
+// left, not only how they felt most.
+int turning_feeling_unit(const Context& c, const ConstrainedSelection& s);
+// Adds it below the cap (add_below_cap). With skip_fillers only.
+void add_turning_feeling(const Context& c, ConstrainedSelection& s);
+
 // zh: the agent's reply to the customer's last shown words, when the summary ends on them: within the
 // next kLastReplyReach units, before the customer says anything selectable again, the first agent unit
 // that is selectable, asks nothing, holds at least kLastReplyMinLetters letters as written, and neither

@@ -96,6 +96,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_english_last_reply(c, kept);
   // en: an agent's question shown, where there is room, with the customer's reply.
   decoding::add_english_customer_replies(c, kept);
+  // The customer's last feeling, where it turns from the one shown.
+  decoding::add_turning_feeling(c, kept);
   // en: a short feeling shown after the agent's words brings what it is about.
   decoding::add_what_closing_feelings_are_about(c, kept);
   // en: a shown sentence that goes on in the next tweet is shown whole.

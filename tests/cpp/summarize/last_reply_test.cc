@@ -331,5 +331,39 @@ TEST(ClosingFeelings, AShortFeelingAfterTheAgentsWordsBringsWhatItIsAbout) {
   EXPECT_EQ(after_customer.units, (std::vector<int>{0, 3}));
 }
 
+TEST(TurningFeeling, TheCustomersLastFeelingIsShownWhereItTurns) {
+  // TweetSumm valid 4844e675 ended on "Customer: Um, you are AMAZING!" though the customer's last word was
+  // "Bummer. He just landed and said no HBD message."
+  auto d = make_dialogue({{Speaker::customer, {"This service is disgusting."}},
+                          {Speaker::agent, {"We have refunded the fee to your card."}},
+                          {Speaker::customer, {"That is great news, I am so happy now"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  auto angry = selection_of({0, 1});
+  EXPECT_EQ(decoding::turning_feeling_unit(c, angry), 2);
+  decoding::add_turning_feeling(c, angry);
+  EXPECT_EQ(angry.units, (std::vector<int>{0, 1, 2}));
+  // The same feeling again is no turn; a summary that shows no feeling has none to turn from.
+  auto still = make_dialogue({{Speaker::customer, {"This service is disgusting."}},
+                              {Speaker::agent, {"We have refunded the fee to your card."}},
+                              {Speaker::customer, {"Still a terrible and awful experience overall"}}});
+  Prepared q = prepare(still, lexicon());
+  const UnitScores t = testing::same_salience(q);
+  const decoding::Context same(q, t, four);
+  EXPECT_EQ(decoding::turning_feeling_unit(same, selection_of({0, 1})), -1);
+  EXPECT_EQ(decoding::turning_feeling_unit(c, selection_of({1})), -1);
+  // A feeling alone says nothing of how it turned.
+  auto bare = make_dialogue({{Speaker::customer, {"This service is disgusting."}},
+                             {Speaker::agent, {"We have refunded the fee to your card."}},
+                             {Speaker::customer, {"Great news!"}}});
+  Prepared r = prepare(bare, lexicon());
+  const UnitScores u = testing::same_salience(r);
+  const decoding::Context short_one(r, u, four);
+  EXPECT_EQ(decoding::turning_feeling_unit(short_one, selection_of({0, 1})), -1);
+}
+
 }  // namespace
 }  // namespace kessel::summarize
