@@ -375,9 +375,9 @@ void add_resolution(const Context& c, ConstrainedSelection& s);
 // The customer's last feeling when it turns: the unit of the customer's last expressed mention (not a
 // request, not neutral) when the summary does not show it, it is selectable and says more than a short
 // answer (kShortAnswerZh letters, kShortAnswerEn words), the customer says nothing selectable in a later
-// turn, and every feeling the summary shows has the other polarity (CSDS val 665: the summary showed the
-// customer's worry answered, and now ends on 不然今天可以到的，别影响对京东的信任); -1 otherwise. A lead reads
-// how the customer left, not only how they felt most.
+// turn, and every feeling the summary shows has the other polarity (CSDS val 665 showed only the complaint
+// 货物一天都一直没有流转信息 and now ends on the customer's 不然今天可以到的，别影响对京东的信任); -1 otherwise. A lead
+// reads how the customer left, not only how they felt most.
 int turning_feeling_unit(const Context& c, const ConstrainedSelection& s);
 // Adds it below the cap (add_below_cap). With skip_fillers only.
 void add_turning_feeling(const Context& c, ConstrainedSelection& s);
