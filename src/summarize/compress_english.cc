@@ -329,8 +329,9 @@ bool opens_a_question(std::string_view w) {
 
 // Whether the kept tokens open as a question though no question mark ends them ("will I get the same
 // seats, please reply soon", "can you tell me where has stock of the hulk buster please", "why does I
-// keep getting this error please help"): an auxiliary before a subject, or a question word before an
-// auxiliary ("What a waste" and "How annoying" exclaim).
+// keep getting this error please help"): an auxiliary before a subject, a question word before an
+// auxiliary, or "how long" (much, many, often, soon, far) before an auxiliary and its subject ("What a
+// waste" and "How annoying" exclaim).
 bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& keep) {
   static constexpr std::string_view kAuxiliaries[] = {
       "is", "are", "was", "were", "am", "do", "does", "did", "have", "has", "can", "could", "would", "will", "should",
@@ -346,9 +347,12 @@ bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& 
   // is my local" do not ask).
   std::vector<std::string_view> w;
   bool opened = false;  // past a leading connective
-  for (std::size_t i = 0; i < t.size() && w.size() < 2; ++i) {
+  for (std::size_t i = 0; i < t.size() && w.size() < 4; ++i) {
     if (!keep[i] || (w.empty() && t[i].kind == text::TokenKind::punct)) continue;
-    if (!is_word(t[i])) return false;
+    if (!is_word(t[i])) {
+      if (w.size() >= 2) break;  // the first two words decide, or "how long" and the two after it
+      return false;
+    }
     if (w.empty() && !opened &&
         std::find(std::begin(kConnectives), std::end(kConnectives), t[i].lower) != std::end(kConnectives)) {
       opened = true;
@@ -358,7 +362,11 @@ bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& 
   }
   if (w.size() < 2) return false;
   auto in = [](std::string_view x, const auto& list) { return std::find(std::begin(list), std::end(list), x) != std::end(list); };
-  return (in(w[0], kAuxiliaries) && in(w[1], kSubjects)) || (in(w[0], kWh) && in(w[1], kAuxiliaries));
+  if ((in(w[0], kAuxiliaries) && in(w[1], kSubjects)) || (in(w[0], kWh) && in(w[1], kAuxiliaries))) return true;
+  // "How long / much / many / often / soon / far" and then an auxiliary before its subject ("how long is it
+  // before you contact someone", "How much can I take.", "How long does it take to get the money back").
+  static constexpr std::string_view kHowWhat[] = {"long", "much", "many", "often", "soon", "far"};
+  return w.size() >= 4 && w[0] == "how" && in(w[1], kHowWhat) && in(w[2], kAuxiliaries) && in(w[3], kSubjects);
 }
 
 // Whether the kept tokens end in a question mark (past closing emoji and brackets).

@@ -195,11 +195,16 @@ TEST(EnglishReports, ACustomersQuestionWithoutItsMarkIsShownAsAsked) {
                           {Speaker::agent, {"Have you contacted your carrier about this issue?"}}});
   Prepared p = prepare(d, lexicon());
   EXPECT_TRUE(opens_as_english_question(p.unit_tokens[0]));
-  for (const char* asks : {"SO WHY CAN'T I VIEW MY NOTIFICATIONS", "can you tell me where has stock", "how do i go about it"}) {
+  // "How long / much / many…" before an auxiliary and its subject asks too (TweetSumm train 3f775aa4 showed
+  // "The customer says how long is it before the company contacts someone…").
+  for (const char* asks : {"SO WHY CAN'T I VIEW MY NOTIFICATIONS", "can you tell me where has stock", "how do i go about it",
+                           "how long is it before you contact someone", "How much can I take.",
+                           "How long does it take to get the money back"}) {
     auto one = make_dialogue({{Speaker::customer, {asks}}});
     EXPECT_TRUE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << asks;
   }
-  for (const char* says : {"What a joke", "Why I left", "so done with this"}) {
+  for (const char* says : {"What a joke", "Why I left", "so done with this", "How long the queue was",
+                           "How many times will"}) {
     auto one = make_dialogue({{Speaker::customer, {says}}});
     EXPECT_FALSE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << says;
   }
