@@ -136,9 +136,16 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                                              : shown,
                           p.lang, question);
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
+    // zh: a customer's question is reported as the references report it (用户:询问…。), unless it holds a
+    // complaint the customer expressed (不是三十天吗, 交易怎么关闭了, 原订单不是告诉你了吗): "询问" would make the
+    // push-back a neutral inquiry, so it stays in the customer's words, asking (用户:不是三十天吗？).
+    const bool complains = !c.expressed.empty() && (c.expressed[ux] == decoding::Context::Expressed::feeling ||
+                                                     c.expressed[ux] == decoding::Context::Expressed::no_feeling);
     if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
-        (question || render::asks_without_mark(source, render::ends_cut_turn(p, ux))))
-      s.body = render::reported_question(s.body);
+        (question || render::asks_without_mark(source, render::ends_cut_turn(p, ux)))) {
+      if (!complains) s.body = render::reported_question(s.body);
+      else if (!question) s.body = render::body(shown, p.lang, true);
+    }
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&
                                    !std::binary_search(units.begin(), units.end(), u + 1);

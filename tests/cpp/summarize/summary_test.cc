@@ -383,6 +383,24 @@ TEST(Summary, TurnsOfOneSpeakerAcrossTheOtherSpeakerAreNotMerged) {
   EXPECT_EQ(decode(q, s, o).summary, "Customer: Can you deliver it? Customer: Great, I will order now.");
 }
 
+TEST(Summary, AComplaintAskedStaysInTheCustomersWords) {
+  // A question that holds a complaint the customer expressed is no neutral inquiry (te157 reading, 24 to 4:
+  // 用户:询问不是三十天吗。 read as flattened push-back): it stays in the customer's words, asking.
+  auto d = make_dialogue({{Speaker::customer, {"想申请退货"}},
+                          {Speaker::agent, {"这个商品是七天无理由退货的"}},
+                          {Speaker::customer, {"原订单不是告诉你了吗"}},
+                          {Speaker::customer, {"什么时候能到"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  DecodeOptions o;
+  o.max_sentences = 4;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  o.report_questions = true;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:想申请退货。客服:这个商品是七天无理由退货的。用户:原订单不是告诉你了吗？询问什么时候能到。");
+}
+
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
                           {Speaker::agent, {"有货的呢？"}},
@@ -422,8 +440,10 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   Prepared pw = prepare(wh, lexicon());
   s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
   o.max_sentences = 5;
+  // 为什么总是没反应啊 is a complaint the customer expressed: it stays in their words, asking
+  // (Summary.AComplaintAskedStaysInTheCustomersWords).
   EXPECT_EQ(decode(pw, s, o).summary,
-            "用户:询问那什么时候发货，询问余额无法使用，为什么总是没反应啊，我不知道什么原因，什么时候都可以，"
+            "用户:询问那什么时候发货，余额无法使用，为什么总是没反应啊？我不知道什么原因，什么时候都可以，"
             "询问如何申请开通分期付款。");
   // A clause that ends in a question word asks too; after a negation or 才, or where the customer says
   // they cannot find or do not know, the word is indefinite.
