@@ -300,8 +300,7 @@ int what_a_closing_feeling_is_about(const Context& c, std::size_t u) {
 }
 
 void add_what_closing_feelings_are_about(const Context& c, ConstrainedSelection& s) {
-  std::vector<int>& units = s.units;
-  std::vector<int> shown = units;
+  std::vector<int> shown = s.units;  // as they stood before this part added any
   std::sort(shown.begin(), shown.end());
   for (int u : shown) {
     if (u == s.clause_unit) continue;

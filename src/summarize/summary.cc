@@ -116,7 +116,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     SummarySentence s;
     // en: a customer's question without its mark asks too ("SO WHY CAN'T I VIEW MY NOTIFICATIONS").
     const bool customer_en = p.lang == Lang::en && p.units[ux].speaker == text::Speaker::customer;
-    const bool question = render::ends_as_question(u == kept.clause_unit ? kept.clause_text : p.units[ux].text) ||
+    const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
+    const bool question = render::ends_as_question(source) ||
                           (u != kept.clause_unit && (render::asked_by_next_unit(p, ux) ||
                                                      (customer_en && opens_as_english_question(p.unit_tokens[ux]))));
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
@@ -131,21 +132,19 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                            c.expressed[ux] == decoding::Context::Expressed::none;
     const bool drops_condition = trimmable && render::dangling_condition_start(shown) != std::string::npos;
     const bool drops_cut_clause = trimmable && cut_turn && !question;
-    s.body = render::body(drops_condition     ? render::without_dangling_condition(shown)
-                          : drops_cut_clause ? render::without_cut_clause(shown)
-                                             : shown,
-                          p.lang, question);
-    const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
     // zh: a customer's question is reported as the references report it (用户:询问…。), unless it holds a
     // complaint the customer expressed (不是三十天吗, 交易怎么关闭了, 原订单不是告诉你了吗): "询问" would make the
     // push-back a neutral inquiry, so it stays in the customer's words, asking (用户:不是三十天吗？).
+    const bool customer_asks = options.report_questions && p.lang == Lang::zh &&
+                               p.units[ux].speaker == text::Speaker::customer &&
+                               (question || render::asks_without_mark(source, render::ends_cut_turn(p, ux)));
     const bool complains = !c.expressed.empty() && (c.expressed[ux] == decoding::Context::Expressed::feeling ||
                                                      c.expressed[ux] == decoding::Context::Expressed::no_feeling);
-    if (options.report_questions && p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::customer &&
-        (question || render::asks_without_mark(source, render::ends_cut_turn(p, ux)))) {
-      if (!complains) s.body = render::reported_question(s.body);
-      else if (!question) s.body = render::body(shown, p.lang, true);
-    }
+    s.body = render::body(drops_condition     ? render::without_dangling_condition(shown)
+                          : drops_cut_clause ? render::without_cut_clause(shown)
+                                             : shown,
+                          p.lang, question || (customer_asks && complains));
+    if (customer_asks && !complains) s.body = render::reported_question(s.body);
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&
                                    !std::binary_search(units.begin(), units.end(), u + 1);
