@@ -366,7 +366,23 @@ bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& 
   // "How long / much / many / often / soon / far" and then an auxiliary before its subject ("how long is it
   // before you contact someone", "How much can I take.", "How long does it take to get the money back").
   static constexpr std::string_view kHowWhat[] = {"long", "much", "many", "often", "soon", "far"};
-  return w.size() >= 4 && w[0] == "how" && in(w[1], kHowWhat) && in(w[2], kAuxiliaries) && in(w[3], kSubjects);
+  if (w.size() >= 4 && w[0] == "how" && in(w[1], kHowWhat) && in(w[2], kAuxiliaries) && in(w[3], kSubjects)) return true;
+  // "Why" and a phrase before the auxiliary and its subject ("why following the initial recent update does the
+  // WiFi keep turning itself on"), within eight words and no mark between. A headline that explains ("Why the
+  // app I use is the best one") reads as asked too; customers rarely tweet one.
+  if (w[0] != "why") return false;
+  std::string_view previous;
+  for (std::size_t i = 0, words = 0; i < t.size() && words < 9; ++i) {
+    if (!keep[i]) continue;
+    if (!is_word(t[i])) {
+      if (words > 0 && t[i].kind == text::TokenKind::punct) return false;
+      continue;
+    }
+    if (words >= 2 && in(previous, kAuxiliaries) && in(t[i].lower, kSubjects)) return true;
+    previous = t[i].lower;
+    ++words;
+  }
+  return false;
 }
 
 // Whether the kept tokens end in a question mark (past closing emoji and brackets).

@@ -119,7 +119,11 @@ bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
     return false;
   std::size_t begin = e.body_end;
   while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
-  return zh_question::clause_asks(cps, begin, e.body_end, cut_off);
+  if (zh_question::clause_asks(cps, begin, e.body_end, cut_off)) return true;
+  // A choice asked across the sentence's clauses (是京东负责还是专卖店负责, 需要不需要…，还是到时自动启动).
+  std::size_t sentence = begin;
+  while (sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[sentence - 1]) == std::u32string_view::npos) --sentence;
+  return zh_question::asks_alternative(cps, sentence, e.body_end);
 }
 
 std::string without_leading_marks(const std::string& text) {

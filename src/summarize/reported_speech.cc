@@ -74,7 +74,17 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
   };
   bool customer_named = false;
   bool self_named = false;
+  // A third person the speaker names after naming themself ("I've spoken to the management and they
+  // informed me") makes a later "them" / "their" for the speaker ambiguous: the speaker is named again.
+  static constexpr auto kThirdPersons = std::to_array<std::string_view>({"they", "them", "their", "he", "she", "him", "her"});
+  bool other_person_since = false;
   for (std::size_t i = 0; i < n; ++i) {
+    if (self_named && out[i].empty() && !key[i].empty() && contains(kThirdPersons, key[i])) other_person_since = true;
+    if (self_named && other_person_since && !out[i].empty() && !key[i].empty() && find_form(kFirstPerson, key[i]) != nullptr &&
+        (key[i] == "me" || key[i] == "us" || key[i] == "my" || key[i] == "mine")) {
+      self_named = false;  // named again below, as an object or a possessive
+      other_person_since = false;
+    }
     if (out[i].empty() || key[i].empty()) continue;
     const std::string& k = key[i];
     if (out[i].find("the customer") != std::string::npos) customer_named = true;

@@ -82,6 +82,40 @@ bool ends_in_v_bu(const std::vector<char32_t>& cps, std::size_t begin, std::size
 
 }  // namespace
 
+bool asks_alternative(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗亲";
+  std::size_t last = end;
+  while (last > begin && kParticles.find(cps[last - 1]) != std::u32string_view::npos) --last;
+  if (last > begin && cps[last - 1] == U'吧') return false;  // 我觉得是质量问题，还是换货吧: a preference
+  const std::u32string_view sentence(cps.data() + begin, end - begin);
+  static constexpr std::u32string_view kStill = U"不没未无很挺太老", kStillWords[] = {U"一样", U"这样", U"那样", U"照样"};
+  static constexpr std::u32string_view kNotChoice = U"但可就只要于总老还也都真";
+  const auto is_clause_mark = [](char32_t c) { return std::u32string_view(U"，,、；;：:").find(c) != std::u32string_view::npos; };
+  // Whether sentence[from, to) holds a 是 that leads a choice, with something after it.
+  const auto leads_choice = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i + 1 < to; ++i)
+      if (sentence[i] == U'是' && (i == 0 || kNotChoice.find(sentence[i - 1]) == std::u32string_view::npos)) return true;
+    return false;
+  };
+  for (std::size_t at = sentence.find(U"还是"); at != std::u32string_view::npos; at = sentence.find(U"还是", at + 2)) {
+    const std::u32string_view after = sentence.substr(at + 2);
+    if (after.empty() || kStill.find(after[0]) != std::u32string_view::npos ||
+        std::any_of(std::begin(kStillWords), std::end(kStillWords), [&](std::u32string_view w) { return after.starts_with(w); }))
+      continue;
+    std::size_t clause = at;
+    while (clause > 0 && !is_clause_mark(sentence[clause - 1])) --clause;
+    if (clause < at) {  // 是A还是B within one clause
+      if (leads_choice(clause, at)) return true;
+      continue;
+    }
+    if (at == 0) continue;  // A，还是B: the clause before asks or leads with 是
+    std::size_t before = at - 1;
+    while (before > 0 && !is_clause_mark(sentence[before - 1])) --before;
+    if (before < at - 1 && (leads_choice(before, at - 1) || clause_asks(cps, begin + before, begin + at - 1))) return true;
+  }
+  return false;
+}
+
 bool asks_what_next(std::u32string_view before_ne) {
   if (before_ne.ends_with(U'的')) before_ne.remove_suffix(1);
   for (std::u32string_view w : {U"之后", U"以后", U"然后", U"后面", U"其他", U"其它", U"别的"})

@@ -27,6 +27,13 @@ inline constexpr std::u32string_view kQuestionWordChars = U"么哪谁几啥咋";
 // 不V (安装师傅打电话说不[送]), so there a final 不 asks nothing.
 bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end, bool cut_off = false);
 
+// Whether a sentence cps[begin, end) (its terminal marks already trimmed) asks a choice between two
+// answers with 还是 ("or"): 是A还是B in it (售后是京东负责还是专卖店负责, 是现金还是京豆呢, 是整个订单退，还是…), or 还是
+// opening its last clause after a clause that asks (需要不需要我再做什么，还是到时自动启动; 是下单的手机号吗，还是接收人的).
+// 还是 before 不 没 未 无 一样 这样 那样 照样 很 挺 太 老 is "still" (是因为充了一个晚上还是没反应, 还是不行), and 是 in 但是 可是
+// 就是 只是 要是 于是 总是 老是 还是 也是 都是 真是 leads no choice.
+bool asks_alternative(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end);
+
 // Whether a clause-final 呢 after `before_ne` (the clause's code points before the 呢) asks "and
 // then?" or "what about …?" with no question word: 打开之后呢, 然后呢, 其他的呢. Deletion keeps such a 呢,
 // and rendering reports the clause as a question.

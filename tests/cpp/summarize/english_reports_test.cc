@@ -199,12 +199,15 @@ TEST(EnglishReports, ACustomersQuestionWithoutItsMarkIsShownAsAsked) {
   // "The customer says how long is it before the company contacts someone…").
   for (const char* asks : {"SO WHY CAN'T I VIEW MY NOTIFICATIONS", "can you tell me where has stock", "how do i go about it",
                            "how long is it before you contact someone", "How much can I take.",
-                           "How long does it take to get the money back"}) {
+                           "How long does it take to get the money back",
+                           // "Why" with a phrase before its auxiliary (TweetSumm valid 71f3109a).
+                           "why following the initial recent update does the WiFi keep turning itself on",
+                           "why when I listen on my computer do I have to be Online"}) {
     auto one = make_dialogue({{Speaker::customer, {asks}}});
     EXPECT_TRUE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << asks;
   }
   for (const char* says : {"What a joke", "Why I left", "so done with this", "How long the queue was",
-                           "How many times will"}) {
+                           "How many times will", "Why I left, do you know"}) {
     auto one = make_dialogue({{Speaker::customer, {says}}});
     EXPECT_FALSE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << says;
   }

@@ -58,7 +58,14 @@ TEST(ReportedSpeech, ATweetInCapitalsKeepsItsCapitals) {
 
 TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   EXPECT_EQ(reported("I am so angry, my order never came and they charged me twice", Speaker::customer),
-            "The customer is so angry, their order never came and they charged them twice");
+            "The customer is so angry, their order never came and they charged the customer twice");
+  // After another person ("they"), the speaker's "me" is named again: "they informed them" would leave
+  // both unclear (TweetSumm valid c5f1c665).
+  EXPECT_EQ(reported("I've spoken to the management at the store and they informed me the lanes were closed", Speaker::agent),
+            "The agent has spoken to the management at the store and they informed the agent the lanes were closed");
+  EXPECT_EQ(reported("they are not shipping to my address", Speaker::customer), "they are not shipping to the customer's address");
+  // Without another person between, a later reference stays a pronoun.
+  EXPECT_EQ(reported("I called and my order is late", Speaker::customer), "The customer called and their order is late");
   EXPECT_EQ(reported("why was I charged? i was told it was free", Speaker::customer),
             "why was the customer charged? they were told it was free");
   EXPECT_EQ(reported("I'm waiting, I've called, I'll wait, I'd like it myself", Speaker::customer),

@@ -115,6 +115,23 @@ TEST(ZhQuestions, AQuestionWithoutAMarkMayEndInACommaOfEitherKind) {
   EXPECT_FALSE(render::asks_without_mark("您自己已经申请了么。", false));
 }
 
+TEST(ZhQuestions, AChoiceWithHaishiAsks) {
+  // 是A还是B, in one clause or across two.
+  EXPECT_TRUE(render::asks_without_mark("售后是京东负责还是专卖店负责", false));
+  EXPECT_TRUE(render::asks_without_mark("你们是发顺丰还是发韵达", false));
+  EXPECT_TRUE(render::asks_without_mark("我想问是重新发了一个，还是怎么回事", false));
+  // 还是 opening the last clause after a clause that asks.
+  EXPECT_TRUE(render::asks_without_mark("现在钱包余额充值了，需要不需要再做什么，还是到时自动启动", false));
+  EXPECT_TRUE(render::asks_without_mark("是下单的手机号吗，还是接收人的", false));
+  // 还是 as "still", a preference in 吧, and 是 that leads no choice ask nothing.
+  EXPECT_FALSE(render::asks_without_mark("是因为充了一个晚上还是没反应才打算还的", false));
+  EXPECT_FALSE(render::asks_without_mark("退了再发回来还是一样啊", false));
+  EXPECT_FALSE(render::asks_without_mark("我觉得是质量问题，还是换货吧", false));
+  EXPECT_FALSE(render::asks_without_mark("是这样的，我还是要退货", false));
+  EXPECT_FALSE(render::asks_without_mark("就是说还是要等", false));
+  EXPECT_FALSE(render::asks_without_mark("我早晨看的还是派送", false));
+}
+
 TEST(ZhQuestions, QuestionMarksAfterARequestUrge) {
   const auto urges = [](const std::string& text, const std::string& tail) {
     return render::urges_with_marks(cps(text), cps(tail));
