@@ -322,6 +322,11 @@ ConstrainedSelection constrain_emotion(Context& c, const std::vector<int>& selec
   Clause chosen_clause;
   const Candidate* best = nullptr;
   for (const Candidate& k : candidates) {
+    // A length the user asked for holds: a unit that needs what it answers beside it ("No, unfortunately."
+    // after the agent's question) is no candidate when the two do not fit in it; alone it would be an
+    // orphan. Without a candidate that fits, the summary stays unconstrained and says so.
+    if (c.options.length_asked && static_cast<int>(with_what_it_answers(c, k.unit).size()) > c.options.max_sentences)
+      continue;
     // An emotion clause costs the budget and the expected F1 only its own length.
     const auto ux = static_cast<std::size_t>(k.unit);
     const Clause clause = c.options.emotion_clause && needed >= 0.0 ? emotion_clause_of(c, k.unit, needed) : Clause{};

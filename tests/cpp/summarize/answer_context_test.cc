@@ -134,6 +134,28 @@ TEST(AnswerContext, AResignationComesWithWhatItGivesInTo) {
   EXPECT_EQ(out.summary, "用户:我想修改收货地址，地址填错了。客服:这个没有办法修改呢。用户:好吧。");
 }
 
+TEST(AnswerContext, ALengthAskedHoldsAgainstAnEmotionThatNeedsWhatItAnswers) {
+  // TweetSumm valid de294dc7 with --max-sentences 1 gave two: "No, unfortunately." and the agent's
+  // question it answers. A resignation needs its refusal the same way: with one sentence asked, it is no
+  // candidate, and the constraint stays unsatisfied rather than show it alone.
+  auto d = make_dialogue({{Speaker::customer, {"我想修改收货地址，地址填错了"}},
+                          {Speaker::agent, {"这个没有办法修改呢。"}},
+                          {Speaker::customer, {"好吧"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_TRUE(p.customer_expressed_emotion());
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.9f};
+  DecodeOptions asked = options(1);
+  asked.length_asked = true;
+  Summary out = decode(p, s, asked);
+  ASSERT_EQ(out.sentences.size(), 1u) << out.summary;
+  EXPECT_EQ(out.sentences[0].unit, 0);
+  EXPECT_FALSE(out.constraint_satisfied);
+  // Without a length asked, the model's budget may give way to the pair, as before.
+  out = decode(p, s, options(1));
+  EXPECT_EQ(out.sentences.size(), 2u) << out.summary;
+}
+
 TEST(AnswerContext, ChainsAreKeptWholeOrNotAtAll) {
   // 好吧 gives in to 不可以的呢, itself a bare answer to the customer's question: the three are one chain.
   auto d = make_dialogue({{Speaker::customer, {"我想看下店铺的聊天记录"}},
