@@ -60,13 +60,26 @@ std::string reported_question(const std::string& body) {
     stripped = false;
     // The code point offsets where the segmenter ends a word, once per pass.
     const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy);
+    const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+    const std::vector<text::WordSpan> words = segmenter.segment(std::span<const char32_t>(cps.cps));
     std::vector<std::int64_t> word_ends;
-    for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(cps.cps)))
-      word_ends.push_back(w.char_end);
+    for (const text::WordSpan& w : words) word_ends.push_back(w.char_end);
+    // An opener's 问 that the segmenter's unknown-word model joined to what follows (想|问京豆) still ends
+    // the opener; a dictionary word (想|问题) does not.
+    const auto ask_joined_to_unknown = [&](std::int64_t ask) {
+      for (const text::WordSpan& w : words)
+        if (w.char_start == ask && w.char_end > ask + 1)
+          return segmenter.word_class(std::u32string_view(cps.cps.data() + w.char_start,
+                                                          static_cast<std::size_t>(w.char_end - w.char_start))) ==
+                 text::WordClass::unknown;
+      return false;
+    };
     for (const std::string& o : kOpeners) {
       if (text.size() <= o.size() || text.rfind(o, 0) != 0) continue;
       const auto at = static_cast<std::int64_t>(text::decode_utf8(o, text::Utf8Mode::lossy).size());
-      if (!std::binary_search(word_ends.begin(), word_ends.end(), at)) continue;
+      if (!std::binary_search(word_ends.begin(), word_ends.end(), at) &&
+          !(o.size() > 3 && o.ends_with("问") && ask_joined_to_unknown(at - 1)))
+        continue;
       text.erase(0, o.size());
       stripped = true;
       break;  // the text changed: segment it again

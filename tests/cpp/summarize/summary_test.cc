@@ -421,6 +421,10 @@ TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   // A bare 问 that deletion left of 问下 goes too (CSDS val 648: "询问问是不是…"); 问题 is a word of its own.
   EXPECT_EQ(render::reported_question("问是不是就会退款给我"), "询问是不是就会退款给我");
   EXPECT_EQ(render::reported_question("问题能解决吗"), "询问问题能解决吗");
+  // 想问 before a word the segmenter's unknown-word model joined to its 问 (想|问京豆) goes too; before a
+  // dictionary word (想|问题) it is no opener (CSDS val 243 read "询问想问京豆是…").
+  EXPECT_EQ(render::reported_question("想问京豆是你们承担还是商家自己承担"), "询问京豆是你们承担还是商家自己承担");
+  EXPECT_EQ(render::reported_question("想问题怎么解决"), "询问想问题怎么解决");
   // Acknowledgements and interjections before the question say nothing once reported (CSDS val: 询问哦，对了，
   // 为什么白条还需要航班信息呢; te157 744: 询问哦，哦，谢谢，那到时候…).
   EXPECT_EQ(render::reported_question("哦，对了，为什么白条还需要航班信息呢"), "询问为什么白条还需要航班信息呢");
