@@ -197,6 +197,37 @@ std::string spaced_sentences(const std::string& text) {
   return out;
 }
 
+// English: a comma splice a tweet wrote between two sentences ("make sure the automatic download feature
+// it's activated, The preload will start automatically"): a lower-case letter, a comma and a space, then a
+// capitalized word that opens sentences ("The", "We", "Please" …) becomes a stop. Not after a name or any
+// capitalized word ("Hi Tom, Please send…", "Dear Customer, Thank you"), nor before "I" ("…, I think").
+std::string stopped_comma_splices(std::string text) {
+  static constexpr std::string_view kOpeners[] = {"The", "This", "That", "These", "Those", "It", "We", "You", "They",
+                                                  "He", "She", "Please", "If", "Our", "Your", "Their", "My", "There",
+                                                  "Thanks", "Thank", "Let", "Let's"};
+  for (std::size_t at = text.find(", "); at != std::string::npos; at = text.find(", ", at + 2)) {
+    if (at == 0 || !std::islower(static_cast<unsigned char>(text[at - 1]))) continue;
+    std::size_t word = at;  // a name before the comma is addressed ("Hi Tom, Please send…"): it stays
+    while (word > 0 && std::isalpha(static_cast<unsigned char>(text[word - 1]))) --word;
+    if (!std::islower(static_cast<unsigned char>(text[word]))) continue;
+    const std::string_view rest = std::string_view(text).substr(at + 2);
+    for (std::string_view o : kOpeners)
+      if (rest.starts_with(o) && rest.size() > o.size() && rest[o.size()] == ' ') {
+        text[at] = '.';
+        break;
+      }
+  }
+  return text;
+}
+
+// English: the stray marks a unit opens with where the data split a sentence inside its run of marks
+// ("…he said!" then "!🤤 I give up!!"): they go.
+std::string without_stray_opening_marks(const std::string& text) {
+  std::size_t at = 0;
+  while (at < text.size() && (text[at] == '!' || text[at] == '?' || text[at] == ' ')) ++at;
+  return at < text.size() ? text.substr(at) : text;
+}
+
 }  // namespace
 
 namespace {
@@ -227,7 +258,8 @@ std::string without_opening_addition(std::string text) {
 
 std::string body(const std::string& written, Lang lang, bool question) {
   if (lang == Lang::en) {
-    const std::string text = without_opening_addition(spaced_sentences(written));
+    const std::string text =
+        without_opening_addition(stopped_comma_splices(spaced_sentences(without_stray_opening_marks(written))));
     // A sentence that ends in a colon introduced something the data left out (a link: "Please
     // answer our survey on this link:"); in a summary it introduces nothing, so it ends in a stop.
     std::size_t end = text.size();

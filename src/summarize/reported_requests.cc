@@ -229,6 +229,10 @@ bool name_elided_subject(std::span<const Token> t, const std::vector<char>& keep
     verb = lower(t[i].text);
   } else if (w == "have" && after == "to") {
     verb = "has";
+  } else if ((w == "so" || w == "very" || w == "really" || w == "terribly") && after == "sorry") {
+    verb = "is " + lower(t[i].text);  // "very sorry I threw away the packaging": the customer apologizes
+  } else if (w == "sorry" && is_word(t[next])) {
+    verb = "is sorry";
   } else if (const Form* a = find_form(kAgreeing, w); a != nullptr) {
     verb = std::string(a->to);
   } else if (contains(kStates, w)) {

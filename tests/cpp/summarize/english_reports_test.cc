@@ -217,6 +217,18 @@ TEST(EnglishReports, ACustomersQuestionWithoutItsMarkIsShownAsAsked) {
   EXPECT_EQ(render::body("Why can’t I send videos via text", Lang::en, false), "Why can’t I send videos via text");
 }
 
+TEST(EnglishReports, CommaSplicesAndStrayOpeningMarksAreMended) {
+  // TweetSumm valid 90b0d02d: "…feature it's activated, The preload will start…" ran two sentences together.
+  EXPECT_EQ(render::body("Make sure the feature it's activated, The preload will start automatically", Lang::en, false),
+            "Make sure the feature it's activated. The preload will start automatically");
+  // A name or a capitalized word before the comma is addressed, and "I" continues the sentence.
+  EXPECT_EQ(render::body("Hi Tom, Please send the agent a DM", Lang::en, false), "Hi Tom, Please send the agent a DM");
+  EXPECT_EQ(render::body("it broke again, I think", Lang::en, false), "it broke again, I think");
+  // 951a029c: the data split "…he said!!🤤 I give up!!" inside its marks.
+  EXPECT_EQ(render::body("!🤤 I give up!!", Lang::en, false), "🤤 I give up!!");
+  EXPECT_EQ(render::body("!!!", Lang::en, false), "!!!");
+}
+
 TEST(EnglishReports, TwoSentencesWrittenWithoutASpaceAreSpaced) {
   // TweetSumm valid d00ae183 showed "…restart their computer.Let the agent know if that helps."
   EXPECT_EQ(render::body("restart your computer.Let us know if that helps.", Lang::en, false),

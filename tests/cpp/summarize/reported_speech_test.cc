@@ -120,6 +120,13 @@ TEST(ReportedSpeech, ACustomersLeftOutIIsNamed) {
   EXPECT_EQ(rendered("Need help with the router", Speaker::customer), "Need help with the router");
 }
 
+TEST(ReportedSpeech, AnApologyWithoutItsSubjectNamesTheCustomer) {
+  // TweetSumm valid 7b2eb30f read "The customer says very sorry the customer threw away the packaging".
+  EXPECT_EQ(rendered("Very sorry I threw away the packaging", Speaker::customer),
+            "The customer is very sorry the customer threw away the packaging");
+  EXPECT_EQ(rendered("sorry I missed your call", Speaker::customer), "The customer is sorry the customer missed the company's call");
+}
+
 TEST(ReportedSpeech, WordsThatOnlyLookLikePronounsStay) {
   EXPECT_EQ(reported("our US flights and oh my god", Speaker::agent), "The company's US flights and oh my god");
   EXPECT_EQ(reported("send me an IM", Speaker::customer), "send the customer an IM");
