@@ -427,7 +427,14 @@ bool gives_to_a_pronoun_before_a_verb(const UnitTokens& tokens, std::size_t i, s
   if (!spells(t[i], "给")) return false;
   const std::size_t k = after_pronoun(t, j);
   if (k == j || k >= t.size() || t[k].kind != text::TokenKind::cjk) return false;
-  return text::Segmenter::default_segmenter().word_class(word_of_token(tokens, k)) == text::WordClass::verb;
+  const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+  const std::u32string word = word_of_token(tokens, k);
+  const text::WordClass c = segmenter.word_class(word);
+  if (c == text::WordClass::verb) return true;
+  // A set phrase jieba tags l or i rather than v (打电话, 打个电话) acts as a verb when its first letter is one
+  // (快递员给我打电话 had become 快递员给打电话).
+  return c == text::WordClass::other && word.size() > 1 &&
+         segmenter.word_class(std::u32string_view(word).substr(0, 1)) == text::WordClass::verb;
 }
 
 // Whether the one-letter word at token i is 跟, 和, 与 or 及 joining the word that starts at j to a word

@@ -182,6 +182,19 @@ void guard_consequences(std::span<const text::Token> tokens, std::vector<char>& 
 
 }  // namespace
 
+namespace {
+
+// Whether the clause from token `from` on holds a question word (zh_question::holds_question_word: 什么,
+// 怎么, 哪, 多少 …) or 是否: what a check before it (看下, 查一下) asks about.
+bool embeds_question(std::span<const text::Token> tokens, std::size_t from) {
+  std::u32string clause;
+  for (std::size_t k = from; k < tokens.size() && tokens[k].kind != text::TokenKind::punct; ++k)
+    for (std::size_t at = 0; at < tokens[k].text.size();) clause += text::next_code_point(tokens[k].text, &at);
+  return zh_question::holds_question_word(clause) || clause.find(U"是否") != std::u32string::npos;
+}
+
+}  // namespace
+
 std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<const int> words, bool customer) {
   const std::size_t T = tokens.size();
   std::vector<char> guarded(T, 0);
@@ -335,6 +348,22 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // must not become "联系它说它帮签收了", nor "送我明天不在" "送明天不在".
     if (spells(t, "我") && i > 0 && !(i + 1 < T && spells(tokens[i + 1], "们")) && object_taking_verb(tokens, i)) {
       guarded[i] = guarded[i - 1] = 1;
+    }
+    // 跟 or 和 after a pronoun says who does it with whom: "您跟配送小哥能否协商一下" must not become
+    // "配送小哥能否协商" (the courier, not the customer, would negotiate).
+    // Only the preposition, a word of its own (not 跟进, follow up).
+    if ((spells(t, "跟") || spells(t, "和")) && i > 0 && i + 1 < T && first_cp_in(tokens[i - 1], U"您你我他她") &&
+        tokens[i + 1].kind == text::TokenKind::cjk && word_of(i - 1) != word_of(i) && word_of(i + 1) != word_of(i))
+      guarded[i - 1] = guarded[i] = 1;
+    // A check (看, 查) asked for before the question it embeds stays: "麻烦看下是什么问题" must not become
+    // "是什么问题", which asks the agent instead of asking them to look. Its 下 or 一下 stays with it. Asked
+    // for: the agent's (建议您看下是否能重新下单), or after 麻烦, 请, 帮, 你 or 您; a customer's own 看 before a
+    // question (看最快什么时候送到) is reported as the question (询问最快什么时候送到).
+    const bool asked_to_check = !customer || (i > 0 && first_cp_in(tokens[i - 1], U"烦请帮你您"));
+    if ((spells(t, "看") || spells(t, "查")) && asked_to_check && i + 1 < T && embeds_question(tokens, i + 1)) {
+      guarded[i] = 1;
+      if (spells(tokens[i + 1], "下")) guarded[i + 1] = 1;
+      if (i + 2 < T && spells(tokens[i + 1], "一") && spells(tokens[i + 2], "下")) guarded[i + 1] = guarded[i + 2] = 1;
     }
     // The customer's 你 or 您 before 这边 or 那边 is the agent's side: "你这边联系下客户吧行么" must not become
     // "这边联系客户行么", which reads as the customer's own side.

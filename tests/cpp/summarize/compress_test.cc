@@ -529,6 +529,18 @@ TEST(Compress, GeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
   // 会|给|您|催促|的 (te157 695 showed 会给催促的): 给 for the customer stays or goes with its 您.
   EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {1, 2}), "会催促的");
   EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {2}), "会给您催促的");
+  // 快递|员|给|我|打电话: jieba tags 打电话 l, not v, but its 打 is a verb (te157 695 showed 快递员给打电话).
+  EXPECT_EQ(compress_with_low("快递员给我打电话", {0, 0, 1, 2, 3, 4, 4, 4}, {4}), "快递员给我打电话");
+  EXPECT_EQ(compress_with_low("快递员给我打电话", {0, 0, 1, 2, 3, 4, 4, 4}, {3, 4}), "快递员打电话");
+}
+
+TEST(Compress, WhoDoesItWithWhomAndACheckAskedForStay) {
+  // 您|跟|配送|小哥 (te157 760 showed 只能到时候配送小哥能否协商: the courier, not the customer, would negotiate).
+  EXPECT_EQ(compress_with_low("只能您跟配送小哥协商", {0, 0, 1, 2, 3, 3, 4, 4, 5, 5}, {2, 3}), "只能您跟配送小哥协商");
+  // 跟进 (follow up) is no preposition: its 您 may go.
+  EXPECT_EQ(compress_with_low("此单您跟进", {0, 1, 2, 3, 3}, {2}), "此单跟进");
+  // 麻烦|看|下|是|什么|问题 (te157 765 showed 用户:是什么问题, which asks the agent instead of asking them to look).
+  EXPECT_EQ(compress_with_low("麻烦看下是什么问题", {0, 0, 1, 2, 3, 4, 4, 5, 5}, {0, 1, 2, 3}), "看下是什么问题");
 }
 
 TEST(Compress, AndBetweenTwoThingsStaysOrGoesWithTheSecond) {
