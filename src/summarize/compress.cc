@@ -394,6 +394,26 @@ void keep_no_new_doubling(const UnitTokens& tokens, std::vector<char>& keep) {
   }
 }
 
+// A 么 that deletion leaves opening a clause reads as a broken word (我么收到, the typo for 我没收到, had
+// become 么收到; 怎么, 什么 and 那么 lost their first letter the same way): the word before it comes back.
+void keep_what_opens_me(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  bool clause_open = true;  // no kept token since the clause began
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].kind == text::TokenKind::punct) {
+      clause_open = true;
+      continue;
+    }
+    if (!keep[i]) continue;
+    if (clause_open && i > 0 && !keep[i - 1] && t[i - 1].kind == text::TokenKind::cjk && t[i].text == "么") {
+      std::size_t b = i - 1;  // the whole word before it
+      while (tokens.words.size() == t.size() && b > 0 && tokens.words[b - 1] == tokens.words[i - 1]) --b;
+      for (std::size_t k = b; k < i; ++k) keep[k] = 1;
+    }
+    clause_open = false;
+  }
+}
+
 // Whether tokens [j, end) spell a direction complement (过去 过来 回来 出去 起来 …): after a one-letter
 // verb it completes it, and the two stay or go together (这边打过去的一般都是宿迁座机 had become
 // 打一般是宿迁座机, "calls made to you" cut to "call").
@@ -511,6 +531,7 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   drop_lone_letters(tokens, keep);
   drop_lone_nouns(tokens, keep);
   keep_no_new_doubling(tokens, keep);
+  keep_what_opens_me(tokens, keep);
   // A unit cut down to one character ("好的" -> "的", "请问" -> "问") says nothing a reader can use,
   // though the character may well be on the reference's LCS: it is not offered at all (an empty
   // text, which the decoder never selects), unless that character is an emotion the customer

@@ -131,7 +131,7 @@ bool is_tag_particle(std::span<const text::Token> tokens, std::size_t i) {
 }
 
 // Whether the token(s) right before token i end a verb whose object is the person after it (联系, 告诉,
-// 告知, 转告, 通知, 送, 让, 叫, 问, 找, 骗, 催, 提醒, 答应, 回复): without that person who did what to whom is
+// 告知, 转告, 通知, 送, 让, 叫, 问, 找, 骗, 催, 提醒, 答应, 回复, and V给: 发给, 寄给, 还给 …): without that person who did what to whom is
 // lost ("这边告知我链接需要在线咨询" is not "告知链接需要在线咨询").
 bool object_taking_verb(std::span<const text::Token> tokens, std::size_t i) {
   if (i == 0 || tokens[i - 1].kind != text::TokenKind::cjk) return false;
@@ -139,6 +139,8 @@ bool object_taking_verb(std::span<const text::Token> tokens, std::size_t i) {
   if (spells(tokens[i - 1], "问") && i >= 2 && first_cp_in(tokens[i - 2], U"请询想")) return false;
   if (first_cp_in(tokens[i - 1], U"送让叫问找骗催")) return true;
   if (i < 2) return false;
+  // A verb with 给, to whom it goes: 发给我看 must not become 发给看.
+  if (spells(tokens[i - 1], "给") && first_cp_in(tokens[i - 2], U"发寄交还留转卖退打借")) return true;
   for (std::string_view verb : {"联系", "告诉", "告知", "转告", "通知", "提醒", "答应", "回复"})
     if (spell_together(tokens[i - 2], tokens[i - 1], verb)) return true;
   return false;
@@ -353,8 +355,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // "配送小哥能否协商" (the courier, not the customer, would negotiate).
     // Only the preposition, a word of its own (not 跟进, follow up).
     if ((spells(t, "跟") || spells(t, "和")) && i > 0 && i + 1 < T && first_cp_in(tokens[i - 1], U"您你我他她") &&
-        tokens[i + 1].kind == text::TokenKind::cjk && word_of(i - 1) != word_of(i) && word_of(i + 1) != word_of(i))
+        tokens[i + 1].kind == text::TokenKind::cjk && word_of(i - 1) != word_of(i) && word_of(i + 1) != word_of(i)) {
       guarded[i - 1] = guarded[i] = 1;
+      // On the pronoun's behalf: "帮您跟站点负责人联系" must not become "您跟站点负责人联系" (the agent contacts them).
+      if (i >= 2 && first_cp_in(tokens[i - 2], U"帮替为给")) guarded[i - 2] = 1;
+    }
     // A check (看, 查) asked for before the question it embeds stays: "麻烦看下是什么问题" must not become
     // "是什么问题", which asks the agent instead of asking them to look. Its 下 or 一下 stays with it. Asked
     // for: the agent's (建议您看下是否能重新下单), or after 麻烦, 请, 帮, 你 or 您; a customer's own 看 before a

@@ -537,10 +537,20 @@ TEST(Compress, GeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
 TEST(Compress, WhoDoesItWithWhomAndACheckAskedForStay) {
   // 您|跟|配送|小哥 (te157 760 showed 只能到时候配送小哥能否协商: the courier, not the customer, would negotiate).
   EXPECT_EQ(compress_with_low("只能您跟配送小哥协商", {0, 0, 1, 2, 3, 3, 4, 4, 5, 5}, {2, 3}), "只能您跟配送小哥协商");
+  // 帮|您|跟 (CSDS val 388 read 您跟站点负责人联系, as if the customer were to call): 帮 stays with them.
+  EXPECT_EQ(compress_with_low("帮您跟站点联系", {0, 1, 2, 3, 3, 4, 4}, {0, 1, 2}), "帮您跟站点联系");
+  // 发给|我|看 (CSDS val 308 read 先发给看嘛): the one it is sent to stays.
+  EXPECT_EQ(compress_with_low("先发给我看嘛", {0, 1, 1, 2, 3, 4}, {3}), "先发给我看嘛");
   // 跟进 (follow up) is no preposition: its 您 may go.
   EXPECT_EQ(compress_with_low("此单您跟进", {0, 1, 2, 3, 3}, {2}), "此单跟进");
   // 麻烦|看|下|是|什么|问题 (te157 765 showed 用户:是什么问题, which asks the agent instead of asking them to look).
   EXPECT_EQ(compress_with_low("麻烦看下是什么问题", {0, 0, 1, 2, 3, 4, 4, 5, 5}, {0, 1, 2, 3}), "看下是什么问题");
+}
+
+TEST(Compress, NoClauseOpensWithMe) {
+  // 我|么|收到 (the typo for 我没收到; te157 633 showed 么收到): the word before a clause-opening 么 comes back.
+  EXPECT_EQ(compress_with_low("我么收到", {0, 1, 2, 2}, {0}), "我么收到");
+  EXPECT_EQ(compress_with_low("好的，怎么办", {0, 0, 1, 2, 2, 3}, {0, 1, 2}), "怎么办");
 }
 
 TEST(Compress, AndBetweenTwoThingsStaysOrGoesWithTheSecond) {

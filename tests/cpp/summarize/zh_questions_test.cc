@@ -115,6 +115,13 @@ TEST(ZhQuestions, AQuestionWithoutAMarkMayEndInACommaOfEitherKind) {
   EXPECT_FALSE(render::asks_without_mark("您自己已经申请了么。", false));
 }
 
+TEST(ZhQuestions, HowFarAndHowBigAsk) {
+  // te157 695 showed 客服:新地址距离收货地址有多远。 once deletion took its 呢.
+  EXPECT_TRUE(render::asks_without_mark("新地址距离收货地址有多远", false));
+  EXPECT_TRUE(render::asks_without_mark("这个尺寸多大", false));
+  EXPECT_FALSE(render::asks_without_mark("差价没多大", false));
+}
+
 TEST(ZhQuestions, AChoiceWithHaishiAsks) {
   // 是A还是B, in one clause or across two.
   EXPECT_TRUE(render::asks_without_mark("售后是京东负责还是专卖店负责", false));
