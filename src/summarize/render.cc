@@ -703,7 +703,8 @@ constexpr std::string_view kCommonOpeners[] = {
     "regarding", "although", "though", "while", "unless", "until", "currently", "actually", "apparently",
     "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again", "rest",
     "very", "really", "quite", "too", "not", "never", "maybe", "perhaps", "probably", "definitely", "totally",
-    "absolutely", "completely", "obviously", "clearly", "honestly", "seriously"};
+    "absolutely", "completely", "obviously", "clearly", "honestly", "seriously", "however", "otherwise",
+    "alternatively", "additionally", "instead", "meanwhile", "therefore", "furthermore", "moreover"};
 
 // en: a body after a lead ("The agent says …"): without a connective or an acknowledgement that opened
 // it (so, and, but, well, also, then, ok, okay, oh, ah, alright, um, hmm: "So they can't find songs…" ->

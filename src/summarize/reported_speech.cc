@@ -183,9 +183,12 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       const bool pronoun_i = k == "i" || k == "i'm" || k == "im" || k == "i've" || k == "ive" || k == "i'll" ||
                              k == "i'd";
       const bool ours = speaker == text::Speaker::agent && (k == "our" || k == "ours");
-      // "our company's policy" -> "the company's policy", not "the company's company's policy".
+      // "our company's policy" -> "the company's policy", not "the company's company's policy"; "our call"
+      // (the agent's with the customer) -> "the call", not "the company's call".
       const std::string& next = word_at(i + 1);
-      if (ours && k == "our" && (next == "company" || next == "company's" || next == "companys")) {
+      static constexpr auto kShared = std::to_array<std::string_view>(
+          {"company", "company's", "companys", "call", "conversation", "chat", "telecon", "discussion", "talk"});
+      if (ours && k == "our" && contains(kShared, next)) {
         set(i, "the");
       } else {
         set(i, ours ? "the company's" : f->to, pronoun_i);

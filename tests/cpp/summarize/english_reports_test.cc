@@ -139,6 +139,23 @@ TEST(EnglishReports, AReportedTweetThatGoesOnWithAnOpenSentenceJoinsItWithoutALe
             "have some additional options.");
 }
 
+TEST(EnglishReports, AConnectiveAfterALeadIsLowerCase) {
+  // TweetSumm train 188b0835 read "The agent says However, the agent would always offer…".
+  auto d = make_dialogue({{Speaker::customer, {"my upgrade is too expensive"}},
+                          {Speaker::agent, {"However, we would always offer you the best we can."}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f};
+  s.unit_text = {"my upgrade is too expensive", "However, the agent would always offer the customer the best they can."};
+  s.unit_reported = {0, 1};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: my upgrade is too expensive. The agent says however, the agent would always offer the customer "
+            "the best they can.");
+}
+
 TEST(EnglishReports, ASentenceLeftOpenBringsTheRestOfItFromTheNextTweet) {
   // TweetSumm valid 4844e675 showed "The agent says since the birthday is tomorrow, the agent put in a…":
   // the rest of the sentence ("note asking to sing…") was in the agent's next tweet, left out.

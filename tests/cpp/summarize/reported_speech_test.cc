@@ -250,6 +250,8 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
 TEST(ReportedSpeech, OurCompanyIsTheCompanyOnce) {
   EXPECT_EQ(reported("that's our company's policy", Speaker::agent), "that's the company's policy");
   EXPECT_EQ(reported("our company policy and our staff", Speaker::agent), "The company policy and the company's staff");
+  // The agent's "our call" is theirs with the customer (TweetSumm valid 84ee5dbf read "the company's telecon").
+  EXPECT_EQ(reported("as per our telecon the plan is active", Speaker::agent), "as per the telecon the plan is active");
 }
 
 TEST(ReportedSpeech, YoIsAGreetingAndAnAgentsOpeningHandleIsAddressing) {
