@@ -344,4 +344,55 @@ void add_english_customer_replies(const Context& c, ConstrainedSelection& s) {
   }
 }
 
+// The redundancy overlap (Context::overlap) at which a later agent line takes up a question's words.
+constexpr double kTakenUpOverlap = 0.15;
+
+void drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s) {
+  const Prepared& p = c.p;
+  if (!c.options.skip_fillers || p.lang != Lang::en) return;
+  const auto is_agent = [&](int u) { return p.units[static_cast<std::size_t>(u)].speaker == text::Speaker::agent; };
+  const auto asks_customer = [&](int u) {
+    // As rendered: without addressing ("@handle Hi Sam,"), a report past its lead ("The agent asks: who…").
+    std::string text = c.rendered(static_cast<std::size_t>(u));
+    for (std::string_view lead : {"The agent asks: ", "The agent asks "})
+      if (text.starts_with(lead)) text.erase(0, lead.size());
+    std::size_t end = text.find_last_not_of(" \t");
+    if (end == std::string::npos || text[end] != '?') return false;
+    const std::string lower = text::ascii_lower(text);
+    if (lower.find("dm") != std::string::npos || lower.find("direct message") != std::string::npos ||
+        lower.find("private message") != std::string::npos)
+      return false;
+    // Only a question for information ("who is the carrier in question?", "What version of the app are you
+    // on?"): "Have you tried unplugging it?" or "Is Cellular Data on?" suggests a step, which the summary keeps.
+    std::size_t at = 0;
+    while (at < lower.size() && !std::isalpha(static_cast<unsigned char>(lower[at]))) ++at;
+    std::size_t end_word = at;
+    while (end_word < lower.size() && std::isalpha(static_cast<unsigned char>(lower[end_word]))) ++end_word;
+    const std::string_view first = std::string_view(lower).substr(at, end_word - at);
+    return first == "what" || first == "which" || first == "who" || first == "where" || first == "when" ||
+           (first == "how" && lower.compare(end_word, 6, " about") != 0);
+  };
+  const auto customer_replied = [&](int u) {
+    for (std::size_t v = static_cast<std::size_t>(u) + 1; v < p.units.size(); ++v)
+      if (p.units[v].speaker == text::Speaker::customer) return true;
+    return false;
+  };
+  std::vector<int> sorted = s.units;
+  std::sort(sorted.begin(), sorted.end());
+  for (int u : sorted) {
+    if (static_cast<int>(s.units.size()) < 3 || !is_agent(u) || u == s.clause_unit || !asks_customer(u) ||
+        !customer_replied(u))
+      continue;
+    const bool customer_after = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return x > u && !is_agent(x); });
+    // A later agent line that takes up its words ("that catalog number") needs it.
+    const bool taken_up = std::any_of(s.units.begin(), s.units.end(), [&](int x) {
+      return x > u && is_agent(x) && c.overlap(static_cast<std::size_t>(x), static_cast<std::size_t>(u)) >= kTakenUpOverlap;
+    });
+    if (taken_up) continue;
+    const int agents = static_cast<int>(std::count_if(s.units.begin(), s.units.end(), is_agent));
+    if (customer_after || agents < 2) continue;
+    s.units.erase(std::find(s.units.begin(), s.units.end(), u));
+  }
+}
+
 }  // namespace kessel::summarize::decoding
