@@ -182,10 +182,6 @@ void guard_consequences(std::span<const text::Token> tokens, std::vector<char>& 
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Whether the clause from token `from` on holds a question word (zh_question::holds_question_word: 什么,
 // 怎么, 哪, 多少 …) or 是否: what a check before it (看下, 查一下) asks about.
 bool embeds_question(std::span<const text::Token> tokens, std::size_t from) {

@@ -384,13 +384,12 @@ void drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s) 
         !customer_replied(u))
       continue;
     const bool customer_after = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return x > u && !is_agent(x); });
+    const int agents = static_cast<int>(std::count_if(s.units.begin(), s.units.end(), is_agent));
     // A later agent line that takes up its words ("that catalog number") needs it.
     const bool taken_up = std::any_of(s.units.begin(), s.units.end(), [&](int x) {
       return x > u && is_agent(x) && c.overlap(static_cast<std::size_t>(x), static_cast<std::size_t>(u)) >= kTakenUpOverlap;
     });
-    if (taken_up) continue;
-    const int agents = static_cast<int>(std::count_if(s.units.begin(), s.units.end(), is_agent));
-    if (customer_after || agents < 2) continue;
+    if (customer_after || agents < 2 || taken_up) continue;
     s.units.erase(std::find(s.units.begin(), s.units.end(), u));
   }
 }

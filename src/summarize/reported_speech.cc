@@ -80,7 +80,7 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
   bool other_person_since = false;
   for (std::size_t i = 0; i < n; ++i) {
     if (self_named && out[i].empty() && !key[i].empty() && contains(kThirdPersons, key[i])) other_person_since = true;
-    if (self_named && other_person_since && !out[i].empty() && !key[i].empty() && find_form(kFirstPerson, key[i]) != nullptr &&
+    if (self_named && other_person_since && !out[i].empty() &&
         (key[i] == "me" || key[i] == "us" || key[i] == "my" || key[i] == "mine")) {
       self_named = false;  // named again below, as an object or a possessive
       other_person_since = false;
