@@ -488,13 +488,6 @@ void add_english_issue(const Context& c, ConstrainedSelection& s);
 // cost TweetSumm CV 40.49 -> 40.07 (add_within_budget); the outcome and the agent's last word come first.
 // A reply that gives a phone or account number (seven digits or more) is a detail, not shown.
 void add_english_customer_replies(const Context& c, ConstrainedSelection& s);
-// en: drops an agent's question for information that the summary shows with nothing of the customer's
-// after it, though the customer replied: "The agent asks: who is the carrier in question?" alone asks what
-// the summary never answers. A question that ends with "?", opens with what, which, who, where, when or how
-// (not "how about"), and asks for no direct message; not a step put as a question ("Have you tried
-// unplugging it?", kept: readers missed those), not one a later shown agent line takes up ("that catalog
-// number"), not the only agent unit shown, nor where fewer than three units remain.
-void drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s);
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the
 // customer expressed an emotion and `selected` keeps none as strong as the strongest, the candidate units

@@ -96,8 +96,6 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_english_last_reply(c, kept);
   // en: an agent's question shown, where there is room, with the customer's reply.
   decoding::add_english_customer_replies(c, kept);
-  // en: an agent's question that the summary leaves without the customer's reply goes.
-  decoding::drop_unanswered_agent_questions(c, kept);
   // The customer's last feeling, where it turns from the one shown.
   decoding::add_turning_feeling(c, kept);
   // en: a short feeling shown after the agent's words brings what it is about.

@@ -156,34 +156,6 @@ TEST(EnglishReports, AConnectiveAfterALeadIsLowerCase) {
             "the best they can.");
 }
 
-TEST(EnglishReports, AnAgentsQuestionForInformationLeftUnansweredGoes) {
-  // TweetSumm valid 03f40d5a showed "The agent asks: who is the carrier in question?" and never the reply.
-  auto d = make_dialogue({{Speaker::customer, {"my order is delayed, delayed where?"}},
-                          {Speaker::agent, {"who is the carrier in question?"}},
-                          {Speaker::customer, {"https://t.co/abc"}},
-                          {Speaker::agent, {"Have you tried tracking it on the app?"}},
-                          {Speaker::customer, {"yes I did that twice already this morning and again at lunch and it still shows nothing at all"}},
-                          {Speaker::agent, {"We will update you via email when we have more information."}}});
-  Prepared p = prepare(d, lexicon());
-  ASSERT_EQ(p.units.size(), 6u);
-  UnitScores s;
-  s.salience = {1.0f, 0.9f, 0.0f, 0.8f, 0.0f, 0.7f};
-  s.unit_text = {"my order is delayed, delayed where?", "The agent asks: who is the carrier in question?",
-                 "https://t.co/abc", "The agent asks whether the customer has tried tracking it on the app?",
-                 "yes the customer did that twice already this morning and again at lunch and it still shows nothing at all",
-                 "The agent will update the customer via email when they have more information."};
-  s.unit_reported = {0, 1, 0, 1, 0, 1};
-  DecodeOptions o;
-  o.max_sentences = 4;
-  o.emotion_constraint = false;
-  const Summary out = decode(p, s, o);
-  // Neither reply is shown (a link; more than twelve words). The question for information goes; the step
-  // put as a question stays.
-  EXPECT_EQ(out.summary.find("twice already"), std::string::npos) << out.summary;
-  EXPECT_EQ(out.summary.find("who is the carrier"), std::string::npos) << out.summary;
-  EXPECT_NE(out.summary.find("tried tracking"), std::string::npos) << out.summary;
-}
-
 TEST(EnglishReports, ASentenceLeftOpenBringsTheRestOfItFromTheNextTweet) {
   // TweetSumm valid 4844e675 showed "The agent says since the birthday is tomorrow, the agent put in a…":
   // the rest of the sentence ("note asking to sing…") was in the agent's next tweet, left out.
