@@ -385,6 +385,24 @@ bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& 
   return false;
 }
 
+// Whether the kept tokens' last clause, after a comma or a "so" or "but" past the first word, opens as a
+// question (opens_as_question): "MY PHONE IS UNLOCKED SO WHY CAN'T I VIEW MY NOTIFICATIONS" asks, as
+// "I restarted it, why does it still crash" does.
+bool asks_in_its_last_clause(std::span<const text::Token> t, const std::vector<char>& keep) {
+  std::size_t first_word = t.size();
+  for (std::size_t i = 0; i < t.size() && first_word == t.size(); ++i)
+    if (keep[i] && is_word(t[i])) first_word = i;
+  for (std::size_t i = t.size(); i-- > first_word + 1;) {
+    if (!keep[i]) continue;
+    const bool comma = t[i].kind == text::TokenKind::punct && t[i].text == ",";
+    const bool connective = is_word(t[i]) && (t[i].lower == "so" || t[i].lower == "but");
+    if (!comma && !connective) continue;
+    const std::size_t from = comma ? i + 1 : i;
+    return from < t.size() && opens_as_question(t.subspan(from), std::vector<char>(keep.begin() + static_cast<std::ptrdiff_t>(from), keep.end()));
+  }
+  return false;
+}
+
 // Whether the kept tokens end in a question mark (past closing emoji and brackets).
 bool ends_as_question(std::span<const text::Token> t, const std::vector<char>& keep) {
   for (std::size_t i = t.size(); i-- > 0;) {
@@ -402,7 +420,8 @@ bool opens_as_english_question(std::span<const text::Token> tokens) {
   std::size_t first = 0;  // past the @mentions a tweet opens with
   while (first < tokens.size() && tokens[first].kind == text::TokenKind::mention) ++first;
   const std::span<const text::Token> said = tokens.subspan(first);
-  return opens_as_question(said, std::vector<char>(said.size(), 1));
+  const std::vector<char> all(said.size(), 1);
+  return opens_as_question(said, all) || asks_in_its_last_clause(said, all);
 }
 
 bool continues_thread(std::span<const text::Token> t) {
@@ -569,7 +588,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   // asked ("The agent asks: What device is the customer on?"); any other stays in its speaker's own
   // words, under their label ("Customer: Can I get a refund?", "Agent: We'd like to help, could you DM
   // us?"), as "The customer asks: can the customer get a refund?" would name them twice.
-  const bool customer_asks = unit.speaker == text::Speaker::customer && opens_as_question(t, keep);
+  const bool customer_asks =
+      unit.speaker == text::Speaker::customer && (opens_as_question(t, keep) || asks_in_its_last_clause(t, keep));
   if (reported_speech && !indirect && (ends_as_question(t, keep) || customer_asks)) {
     std::size_t w = 0;
     while (w < t.size() && !(keep[w] && is_word(t[w]))) ++w;

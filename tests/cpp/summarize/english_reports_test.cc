@@ -219,12 +219,16 @@ TEST(EnglishReports, ACustomersQuestionWithoutItsMarkIsShownAsAsked) {
                            "How long does it take to get the money back",
                            // "Why" with a phrase before its auxiliary (TweetSumm valid 71f3109a).
                            "why following the initial recent update does the WiFi keep turning itself on",
-                           "why when I listen on my computer do I have to be Online"}) {
+                           "why when I listen on my computer do I have to be Online",
+                           // A last clause that asks, after a comma, "so" or "but" (TweetSumm valid ac71746e, 2a8d1fc9).
+                           "MY PHONE IS UNLOCKED SO WHY CAN'T I VIEW MY NOTIFICATIONS",
+                           "Might miss as been delayed on other trains, can I get train after"}) {
     auto one = make_dialogue({{Speaker::customer, {asks}}});
     EXPECT_TRUE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << asks;
   }
   for (const char* says : {"What a joke", "Why I left", "so done with this", "How long the queue was",
-                           "How many times will", "Why I left, do you know"}) {
+                           "How many times will", "Why I left, I cannot say", "I restarted it, so it works now",
+                           "It broke, but I fixed it"}) {
     auto one = make_dialogue({{Speaker::customer, {says}}});
     EXPECT_FALSE(opens_as_english_question(prepare(one, lexicon()).unit_tokens[0])) << says;
   }
