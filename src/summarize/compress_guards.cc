@@ -366,6 +366,14 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       if (spells(tokens[i + 1], "下")) guarded[i + 1] = 1;
       if (i + 2 < T && spells(tokens[i + 1], "一") && spells(tokens[i + 2], "下")) guarded[i + 1] = guarded[i + 2] = 1;
     }
+    // 您是要… checks what the other side means (亲您是要退货): its 您 stays, or "是要退货" reads as a statement.
+    if ((spells(t, "您") || spells(t, "你")) && i + 1 < T && spells(tokens[i + 1], "是") &&
+        (i == 0 || tokens[i - 1].kind == text::TokenKind::punct || spells(tokens[i - 1], "亲"))) {
+      std::u32string rest;
+      for (std::size_t k = i; k < T && k < i + 4; ++k)
+        for (std::size_t at = 0; at < tokens[k].text.size();) rest += text::next_code_point(tokens[k].text, &at);
+      if (zh_question::checks_what_is_meant(rest)) guarded[i] = guarded[i + 1] = 1;
+    }
     // The customer's 你 or 您 before 这边 or 那边 is the agent's side: "你这边联系下客户吧行么" must not become
     // "这边联系客户行么", which reads as the customer's own side.
     if (customer && (spells(t, "你") || spells(t, "您")) && i + 2 < T &&

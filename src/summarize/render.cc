@@ -133,6 +133,7 @@ bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
   std::size_t begin = e.body_end;
   while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
   if (zh_question::clause_asks(cps, begin, e.body_end, cut_off)) return true;
+  if (zh_question::checks_what_is_meant(std::u32string_view(cps.data(), e.body_end))) return true;
   // A choice asked across the sentence's clauses (是京东负责还是专卖店负责, 需要不需要…，还是到时自动启动).
   std::size_t sentence = begin;
   while (sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[sentence - 1]) == std::u32string_view::npos) --sentence;

@@ -117,6 +117,20 @@ bool asks_alternative(const std::vector<char32_t>& cps, std::size_t begin, std::
   return false;
 }
 
+bool checks_what_is_meant(std::u32string_view text) {
+  for (std::u32string_view address : {U"亲爱的", U"亲爱哒", U"亲亲", U"亲"})
+    if (text.starts_with(address)) {
+      text.remove_prefix(address.size());
+      break;
+    }
+  while (!text.empty() && std::u32string_view(U"，, ~～").find(text.front()) != std::u32string_view::npos) text.remove_prefix(1);
+  if (!(text.starts_with(U"您是") || text.starts_with(U"你是"))) return false;
+  text.remove_prefix(2);
+  for (std::u32string_view verb : {U"需要", U"要", U"想", U"说", U"指"})
+    if (text.starts_with(verb)) return true;
+  return false;
+}
+
 bool asks_what_next(std::u32string_view before_ne) {
   if (before_ne.ends_with(U'的')) before_ne.remove_suffix(1);
   for (std::u32string_view w : {U"之后", U"以后", U"然后", U"后面", U"其他", U"其它", U"别的"})

@@ -34,6 +34,10 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
 // 就是 只是 要是 于是 总是 老是 还是 也是 都是 真是 leads no choice.
 bool asks_alternative(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end);
 
+// Whether a text opens (past 亲, 亲亲, 亲爱的, 亲爱哒 and marks) by checking what the other side means: 您是 or 你是
+// before 要 想 说 指 需要 (亲您是要退货, 您是说下单的时候使用白条), a question however it ends.
+bool checks_what_is_meant(std::u32string_view text);
+
 // Whether a clause-final 呢 after `before_ne` (the clause's code points before the 呢) asks "and
 // then?" or "what about …?" with no question word: 打开之后呢, 然后呢, 其他的呢. Deletion keeps such a 呢,
 // and rendering reports the clause as a question.

@@ -547,6 +547,11 @@ TEST(Compress, WhoDoesItWithWhomAndACheckAskedForStay) {
   EXPECT_EQ(compress_with_low("麻烦看下是什么问题", {0, 0, 1, 2, 3, 4, 4, 5, 5}, {0, 1, 2, 3}), "看下是什么问题");
 }
 
+TEST(Compress, CheckingWhatIsMeantKeepsItsYou) {
+  // 亲|您|是|要|退货 (te157 693 showed 客服:是要退货。, a statement).
+  EXPECT_EQ(compress_with_low("亲您是要退货", {0, 1, 2, 3, 4, 4}, {0, 1, 2}), "您是要退货");
+}
+
 TEST(Compress, NoClauseOpensWithMe) {
   // 我|么|收到 (the typo for 我没收到; te157 633 showed 么收到): the word before a clause-opening 么 comes back.
   EXPECT_EQ(compress_with_low("我么收到", {0, 1, 2, 2}, {0}), "我么收到");

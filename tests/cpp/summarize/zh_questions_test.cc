@@ -122,6 +122,14 @@ TEST(ZhQuestions, HowFarAndHowBigAsk) {
   EXPECT_FALSE(render::asks_without_mark("差价没多大", false));
 }
 
+TEST(ZhQuestions, CheckingWhatIsMeantAsks) {
+  // 亲您是要退货 (te157 693 showed 客服:是要退货。) checks what the customer means, however it ends.
+  EXPECT_TRUE(render::asks_without_mark("亲您是要退货", false));
+  EXPECT_TRUE(render::asks_without_mark("您是说下单的时候使用白条", false));
+  EXPECT_FALSE(render::asks_without_mark("您是京东的会员", false));
+  EXPECT_FALSE(render::asks_without_mark("这个您是可以申请的", false));
+}
+
 TEST(ZhQuestions, AChoiceWithHaishiAsks) {
   // 是A还是B, in one clause or across two.
   EXPECT_TRUE(render::asks_without_mark("售后是京东负责还是专卖店负责", false));
