@@ -97,11 +97,11 @@ std::size_t raw_frame_length(const std::vector<Piece>& body, Lang lang) {
     // the source's own 问题 or 问下 ("我想问下啥时候" -> "问下啥时候") than a report.
     const std::size_t verb =
         subject > 0 ? longest_at(body, subject,
-                                 {{U"询问"}, {U"咨询"}, {U"问"}, {U"表示"}, {U"希望"}, {U"要求"}, {U"称"}, {U"说"},
+                                 {{U"再次询问"}, {U"询问"}, {U"咨询"}, {U"问"}, {U"表示"}, {U"希望"}, {U"要求"}, {U"称"}, {U"说"},
                                   {U"反映"}, {U"反馈"}, {U"提出"}, {U"想知道"}, {U"请求"}},
                                  lang)
                     : longest_at(body, 0,
-                                 {{U"询问"}, {U"咨询"}, {U"表示"}, {U"希望"}, {U"要求"}, {U"反映"}, {U"反馈"},
+                                 {{U"再次询问"}, {U"询问"}, {U"咨询"}, {U"表示"}, {U"希望"}, {U"要求"}, {U"反映"}, {U"反馈"},
                                   {U"提出"}, {U"想知道"}, {U"请求"}},
                                  lang);
     return verb > 0 ? subject + verb : 0;

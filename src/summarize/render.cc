@@ -772,6 +772,13 @@ void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& o
       s.body = own_words[i];  // under its speaker's label, in their words
       s.reported = false;
     }
+    // zh: a question the customer asks again word for word, after the agent's reply, says so (用户:再次询问…)
+    // instead of reading as the same line twice (CSDS val 733: 询问无界面单怎么开通 twice).
+    if (p.lang == Lang::zh && unit.speaker == text::Speaker::customer && s.body.starts_with("询问") &&
+        std::any_of(out.sentences.begin(), out.sentences.begin() + static_cast<std::ptrdiff_t>(i), [&](const SummarySentence& e) {
+          return p.units[static_cast<std::size_t>(e.unit)].speaker == text::Speaker::customer && e.body == s.body;
+        }))
+      s.body = "再次" + s.body;
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
     if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;

@@ -401,6 +401,24 @@ TEST(Summary, AComplaintAskedStaysInTheCustomersWords) {
   EXPECT_EQ(decode(p, s, o).summary, "用户:想申请退货。客服:这个商品是七天无理由退货的。用户:原订单不是告诉你了吗？询问什么时候能到。");
 }
 
+TEST(Summary, AQuestionAskedAgainAfterTheReplySaysSo) {
+  // CSDS val 733 showed 用户:询问无界面单怎么开通。 twice, around the agent's reply.
+  auto d = make_dialogue({{Speaker::customer, {"无界面单怎么开通"}},
+                          {Speaker::agent, {"服务入口在商家后台的配送页面"}},
+                          {Speaker::customer, {"无界面单怎么开通"}},
+                          {Speaker::agent, {"填写发货的联系人即可"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  DecodeOptions o;
+  o.max_sentences = 4;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  o.report_questions = true;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "用户:询问无界面单怎么开通。客服:服务入口在商家后台的配送页面。用户:再次询问无界面单怎么开通。客服:填写发货的联系人即可。");
+}
+
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
                           {Speaker::agent, {"有货的呢？"}},
