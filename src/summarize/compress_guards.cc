@@ -182,12 +182,18 @@ void guard_consequences(std::span<const text::Token> tokens, std::vector<char>& 
   }
 }
 
+// The code points of tokens [from, to), stopping at the first punctuation (the end of their clause).
+std::u32string clause_code_points(std::span<const text::Token> tokens, std::size_t from, std::size_t to) {
+  std::u32string cps;
+  for (std::size_t k = from; k < std::min(to, tokens.size()) && tokens[k].kind != text::TokenKind::punct; ++k)
+    for (std::size_t at = 0; at < tokens[k].text.size();) cps += text::next_code_point(tokens[k].text, &at);
+  return cps;
+}
+
 // Whether the clause from token `from` on holds a question word (zh_question::holds_question_word: 什么,
 // 怎么, 哪, 多少 …) or 是否: what a check before it (看下, 查一下) asks about.
 bool embeds_question(std::span<const text::Token> tokens, std::size_t from) {
-  std::u32string clause;
-  for (std::size_t k = from; k < tokens.size() && tokens[k].kind != text::TokenKind::punct; ++k)
-    for (std::size_t at = 0; at < tokens[k].text.size();) clause += text::next_code_point(tokens[k].text, &at);
+  const std::u32string clause = clause_code_points(tokens, from, tokens.size());
   return zh_question::holds_question_word(clause) || clause.find(U"是否") != std::u32string::npos;
 }
 
@@ -368,12 +374,9 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     }
     // 您是要… checks what the other side means (亲您是要退货): its 您 stays, or "是要退货" reads as a statement.
     if ((spells(t, "您") || spells(t, "你")) && i + 1 < T && spells(tokens[i + 1], "是") &&
-        (i == 0 || tokens[i - 1].kind == text::TokenKind::punct || spells(tokens[i - 1], "亲"))) {
-      std::u32string rest;
-      for (std::size_t k = i; k < T && k < i + 4; ++k)
-        for (std::size_t at = 0; at < tokens[k].text.size();) rest += text::next_code_point(tokens[k].text, &at);
-      if (zh_question::checks_what_is_meant(rest)) guarded[i] = guarded[i + 1] = 1;
-    }
+        (i == 0 || tokens[i - 1].kind == text::TokenKind::punct || spells(tokens[i - 1], "亲")) &&
+        zh_question::checks_what_is_meant(clause_code_points(tokens, i, i + 4)))
+      guarded[i] = guarded[i + 1] = 1;
     // The customer's 你 or 您 before 这边 or 那边 is the agent's side: "你这边联系下客户吧行么" must not become
     // "这边联系客户行么", which reads as the customer's own side.
     if (customer && (spells(t, "你") || spells(t, "您")) && i + 2 < T &&

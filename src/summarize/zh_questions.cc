@@ -10,6 +10,10 @@ namespace kessel::summarize::zh_question {
 
 namespace {
 
+// The modal particles and the address a clause may end with after what it says (能退吗啊, 还是换货吧亲): a
+// clause's end is read past them.
+constexpr std::u32string_view kTrailingParticles = U"啊呀啦哈嘛哦噢喔呗亲";
+
 // Whether a Chinese clause (code points [begin, end)) ends in a question word that asks: 那个卡有什么用,
 // 这是为什么, 运费多少钱, 新地址距离收货地址有多远. Not after a negation (没什么, 没有什么用: "nothing") or 才 (这才几天: "only a few
 // days!"), nor where the clause says it does not know, find or mind (不知道为什么, 找不到在哪里, 随便什么,
@@ -84,9 +88,8 @@ bool ends_in_v_bu(const std::vector<char32_t>& cps, std::size_t begin, std::size
 }  // namespace
 
 bool asks_alternative(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
-  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗亲";
   std::size_t last = end;
-  while (last > begin && kParticles.find(cps[last - 1]) != std::u32string_view::npos) --last;
+  while (last > begin && kTrailingParticles.find(cps[last - 1]) != std::u32string_view::npos) --last;
   if (last > begin && cps[last - 1] == U'吧') return false;  // 我觉得是质量问题，还是换货吧: a preference
   const std::u32string_view sentence(cps.data() + begin, end - begin);
   static constexpr std::u32string_view kStill = U"不没未无很挺太老", kStillWords[] = {U"一样", U"这样", U"那样", U"照样"};
@@ -147,8 +150,7 @@ bool asks_about_bare_noun(std::u32string_view before_ne) {
 }
 
 bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end, bool cut_off) {
-  static constexpr std::u32string_view kParticles = U"啊呀啦哈嘛哦噢喔呗亲";
-  while (end > begin && (kParticles.find(cps[end - 1]) != std::u32string_view::npos || text::is_trailing_symbol(cps[end - 1])))
+  while (end > begin && (kTrailingParticles.find(cps[end - 1]) != std::u32string_view::npos || text::is_trailing_symbol(cps[end - 1])))
     --end;
   if (end == begin) return false;
   // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办,
