@@ -130,7 +130,11 @@ int answered_unit(const Context& c, std::size_t u) {
       c.turn_letters[u] <= kShortAnswerZh && c.expressed[u] != Context::Expressed::feeling &&
       challenges_what_was_said(source_of(c, u)))
     return told_unit(c, u);
-  const bool resigns = c.expressed[u] == Context::Expressed::only_resignation;
+  // A short turn that gives in with the lexicon's 算了 or 行吧 does as a resignation does, except after a
+  // question, which it answers (用户:算了算了。 after 帮您提交服务单申请行吗).
+  const bool gives_in = p.lang == Lang::zh && c.expressed[u] == Context::Expressed::no_feeling && c.gives_in[u] &&
+                        c.turn_letters[u] <= kShortAnswerZh;
+  const bool resigns = c.expressed[u] == Context::Expressed::only_resignation || gives_in;
   // The whole turn is short as written: a short sentence of a longer turn has its context beside it,
   // unless it is a yes or no to the question before it (可以的，免费送货入户并安装 after 能送货上门安装吗; the
   // customer's 不用到增值税的 after 需要开增值税发票吗).
@@ -158,7 +162,7 @@ int answered_unit(const Context& c, std::size_t u) {
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
     if (completes_a_question(c, v)) continue;
-    if (resigns) return told_unit(c, v + 1);
+    if (resigns && !(gives_in && asks(c, v))) return told_unit(c, v + 1);
     if (!c.selectable[v]) return -1;
     // An agent's 是的 / 不是 / 对的 after a customer's statement confirms or corrects it (是的哈，这款是非常
     // 适合公司会议使用的 after 我想买一个，公司开会用).

@@ -55,6 +55,10 @@ struct Context {
   // what happened), or a feeling (气死我了 says how it felt).
   enum class Expressed : std::uint8_t { none, only_resignation, no_feeling, feeling };
   std::vector<Expressed> expressed;
+  // [U] zh, with skip_fillers: the customer gives in with the lexicon's 算了, 行吧 or 那好吧 (judgements
+  // wherever they stand, so no rule-8 resignation): 用户:哦，那就算了。 says nothing without what it gives
+  // in to, as 好吧 does (answered_unit).
+  std::vector<char> gives_in;
   float lo = 0.0f, hi = 0.0f;          // salience range
 
   // A unit as rendered: the scorer's text (compressed, addressing dropped, reported) when it gives one.

@@ -127,6 +127,18 @@ bool asks_decoded(const Prepared& p, std::size_t u, const std::vector<std::vecto
   return zh_question::holds_question_word(std::u32string_view(cps.data(), cps.size()));
 }
 
+// Units whose customer gives in with the lexicon's 算了, 行吧 or 那好吧 (Context::gives_in).
+std::vector<char> giving_in_by_unit(const Prepared& p) {
+  std::vector<char> out(p.units.size(), 0);
+  for (std::size_t m = 0; m < p.mentions.size(); ++m) {
+    const text::EmotionMention& e = p.mentions[m];
+    if (e.expressed && p.mention_unit[m] >= 0 && e.kind == text::MentionKind::judgement &&
+        (e.term == "算了" || e.term == "行吧" || e.term == "那好吧"))
+      out[static_cast<std::size_t>(p.mention_unit[m])] = 1;
+  }
+  return out;
+}
+
 // The expressed emotion of every unit, one pass over the mentions (Context::expressed).
 std::vector<Context::Expressed> expressed_by_unit(const Prepared& p) {
   using E = Context::Expressed;
@@ -199,6 +211,7 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   add_unit_facts();
   turn_letters = turn_sizes(p, letters);
   expressed = expressed_by_unit(p);
+  gives_in = giving_in_by_unit(p);
   for (std::size_t u = 0; u < U; ++u) answers[u] = answered_unit(*this, u);
   // A tweet that goes on with its speaker's open sentence is shown after that tweet or not at all.
   for (std::size_t u = 1; u < U; ++u)

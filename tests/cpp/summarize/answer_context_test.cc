@@ -134,6 +134,37 @@ TEST(AnswerContext, AResignationComesWithWhatItGivesInTo) {
   EXPECT_EQ(out.summary, "用户:我想修改收货地址，地址填错了。客服:这个没有办法修改呢。用户:好吧。");
 }
 
+// The lexicon's 算了 and 行吧 give in as rule 8's 好吧 does (CSDS val 662): "用户:哦，那就算了。" had stood
+// after an unrelated promise, with the exchange it gives in to left out. After a question it answers
+// the question, as any short reply does.
+TEST(AnswerContext, GivingInWithSuanLeComesWithWhatItGivesInTo) {
+  auto d = make_dialogue({{Speaker::customer, {"我家里县城很远，能送货到家吗"}},
+                          {Speaker::agent, {"肯定会送到您手上的呢"}},
+                          {Speaker::customer, {"镇上没有服务点吗?"}},
+                          {Speaker::agent, {"没有的呢"}},
+                          {Speaker::customer, {"哦，那就算了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  ASSERT_TRUE(p.customer_expressed_emotion());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.1f, 0.1f, 0.5f};
+  Summary out = decode(p, s, options(3));
+  // The three are one chain: the question, its bare answer and the giving in.
+  EXPECT_EQ(out.summary, "用户:镇上没有服务点吗？客服:没有的呢。用户:哦，那就算了。") << out.summary;
+}
+
+TEST(AnswerContext, GivingInAfterAQuestionAnswersIt) {
+  auto d = make_dialogue({{Speaker::customer, {"我买的电饼铛想退货可以么"}},
+                          {Speaker::agent, {"质量问题是可以退的。", "帮您提交服务单申请行吗"}},
+                          {Speaker::customer, {"算了算了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.1f, 0.5f};
+  Summary out = decode(p, s, options(3));
+  EXPECT_EQ(out.summary, "用户:我买的电饼铛想退货可以么。客服:帮您提交服务单申请行吗。用户:算了算了。") << out.summary;
+}
+
 TEST(AnswerContext, ALengthAskedHoldsAgainstAnEmotionThatNeedsWhatItAnswers) {
   // TweetSumm valid de294dc7 with --max-sentences 1 gave two: "No, unfortunately." and the agent's
   // question it answers. A resignation needs its refusal the same way: with one sentence asked, it is no
