@@ -220,15 +220,23 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
     const std::size_t next = i + 1, prev = i >= 1 ? i - 1 : n;
     const std::string& after = word_at(next);
     const std::string& behind = word_at(prev);
-    if (you && behind == "thank") continue;  // "thank you" is said, not reported
+    // "thank you" is said, not reported; "to thank you for" reports it ("would like to thank the company").
+    if (you && behind == "thank" && (agent || prev == 0 || word_at(prev - 1) != "to")) continue;
     if (!agent && you && (contains(kCustomerYouKept, after) || behind == "see" || behind == "love" ||
                           (after == "know" && (next + 1 >= n || !is_word(t[next + 1])))))
       continue;
-    set(i, f->to);
+    const bool group = !agent && you && contains(kGroupAddress, after);
+    if (group) {
+      set(i, "the");
+      out[next] = styled("company", t[next], false, false);
+    } else {
+      set(i, f->to);
+    }
     if (!you) continue;
-    // Subject-verb agreement.
-    if (const Form* a = find_form(kAgreement, after); a != nullptr && !contains(kBaseAfter, behind)) {
-      set(next, a->to);
+    // Subject-verb agreement, with the word after the subject's last word.
+    const std::size_t verb = group ? next + 1 : next;
+    if (const Form* a = find_form(kAgreement, word_at(verb)); a != nullptr && !contains(kBaseAfter, behind)) {
+      set(verb, a->to);
     } else if (const Form* q = find_form(kAgreement, behind); q != nullptr) {
       // "are you", "do you": a question. "have you" only where a question starts ("Have you tried",
       // "how long have you had"), not in "we have you booked".
@@ -236,7 +244,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       const bool question_start = prev == 0 || !is_word(t[prev - 1]) || contains(kQuestionLead, key[prev - 1]);
       if (!object_reading || question_start) set(prev, q->to);
     } else if (!contains(kBaseAfter, behind)) {
-      std::size_t v = next;
+      std::size_t v = verb;
       if (v < n && contains(kAdverbs, key[v])) ++v;  // an adverb is skipped, an emotion word too ("seriously")
       if (contains(kBaseVerbs, word_at(v))) out[v] = third_person(t[v]);
     }

@@ -45,7 +45,7 @@ inline constexpr std::array kSecondPerson{
     Form{"yours", "theirs"},              Form{"yourself", "themselves"},
     Form{"yourselves", "themselves"},     Form{"you're", "the customer is"},
     Form{"you've", "the customer has"},   Form{"you'll", "the customer will"},
-    Form{"you'd", "the customer would"},
+    Form{"you'd", "the customer would"},  Form{"y'all", "the customer"},
 };
 // Second person in a customer's unit: the company the customer writes to ("you lost my bag", "fix your
 // app"). A report has no reader to be "you", so it names the company, with the verb agreeing.
@@ -55,13 +55,14 @@ inline constexpr std::array kCompanySecondPerson{
     Form{"yours", "the company's"},       Form{"yourself", "itself"},
     Form{"yourselves", "themselves"},     Form{"you're", "the company is"},
     Form{"you've", "the company has"},    Form{"you'll", "the company will"},
-    Form{"you'd", "the company would"},
+    Form{"you'd", "the company would"},   Form{"y'all", "the company"},
 };
-// Words after a customer's "you" that keep it as written: a group address ("you guys", "you all") that
-// "the company" cannot replace word for word, set phrases ("you know?", "see you", "if you ask me"), and
-// "you as a company", which names itself.
-inline constexpr auto kCustomerYouKept =
-    std::to_array<std::string_view>({"guys", "all", "people", "folks", "lot", "ask", "as"});
+// Words after a customer's "you" that keep it as written: set phrases ("if you ask me") and "you as a
+// company", which names itself.
+inline constexpr auto kCustomerYouKept = std::to_array<std::string_view>({"ask", "as"});
+// A customer's group address: "you guys" / "you all" / "you people" is the company, two words for two
+// ("You guys left the customer waiting" -> "The company left the customer waiting").
+inline constexpr auto kGroupAddress = std::to_array<std::string_view>({"guys", "all", "people", "folks", "lot"});
 // A verb next to "you" that changes with the subject: "you are" -> "the customer is", "are you" ->
 // "is the customer".
 inline constexpr std::array kAgreement{
@@ -88,7 +89,7 @@ inline constexpr auto kBaseVerbs = std::to_array<std::string_view>({
     "offer",    "ask",     "appreciate", "apologize", "apologise", "escalate", "review", "process",
     "refund",   "replace", "resolve",  "fix",      "help",     "assist",   "monitor", "value",
     "love",     "hate",    "report",   "suspect",  "guess",    "owe",      "welcome",  "deal",
-    "regret",   "promise",
+    "regret",   "promise",  "charge",   "prove",    "fail",     "ruin",     "lie",
 });
 // Adverbs that may stand between "you" and its verb ("you also need").
 inline constexpr auto kAdverbs = std::to_array<std::string_view>({"also", "just", "still", "only", "really", "already",

@@ -186,9 +186,24 @@ TEST(ReportedSpeech, ThankYouStaysAndTheCustomersYouIsTheCompany) {
   // labelled quote, and a generic "you" is not misread as the company.
   EXPECT_EQ(reported("Raise your hand if you think they are the worst", Speaker::customer),
             "Raise your hand if you think they are the worst");
-  // Kept as written: a group address, set phrases, and "thank you".
-  EXPECT_EQ(reported("you guys lost my bag, you know? thank you", Speaker::customer),
-            "you guys lost the customer's bag, you know? thank you");
+  // Kept as written: set phrases, and "thank you" said.
+  EXPECT_EQ(reported("I lost my bag, you know? thank you", Speaker::customer),
+            "The customer lost their bag, you know? thank you");
+}
+
+// A group address is the company too, two words for two, with its verb agreeing; "y'all" and a thank
+// the customer reports ("would like to thank you for") as well (TweetSumm train 3561bc84, ae53e5a4,
+// ce6d7803). "You guys left the customer waiting" had read as the summary speaking to the company.
+TEST(ReportedSpeech, AGroupAddressIsTheCompany) {
+  EXPECT_EQ(reported("You guys left me waiting all day", Speaker::customer),
+            "The company left the customer waiting all day");
+  EXPECT_EQ(reported("I cancelled with y'all cuz u guys charge 200", Speaker::customer),
+            "The customer cancelled with the company cuz the company charges 200");
+  EXPECT_EQ(reported("I think you all are the worst", Speaker::customer), "The customer thinks the company is the worst");
+  EXPECT_EQ(reported("I would like to thank you for the lorry", Speaker::customer),
+            "The customer would like to thank the company for the lorry");
+  // "you as a company" names itself and stays.
+  EXPECT_EQ(reported("I want you as a company to help", Speaker::customer), "The customer wants you as a company to help");
 }
 
 TEST(ReportedSpeech, AnEmotionMentionIsNeverRewritten) {
