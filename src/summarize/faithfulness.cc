@@ -65,6 +65,23 @@ void drop_report_words(std::vector<Piece>& body) {
   body = std::move(kept);
 }
 
+// zh: the 是否 a reported question asks with (render.cc, whether_for_tag: 退到原支付卡上是吧 -> 询问是否退到原支付
+// 卡上) is the renderer's too, where the source has none: aligned, its 是 would take a 是 of the source's
+// 就是 or 是吧 and show that word cut.
+void drop_whether(std::vector<Piece>& body, const std::vector<char32_t>& source) {
+  static constexpr std::u32string_view kWhether = U"是否";
+  if (std::search(source.begin(), source.end(), kWhether.begin(), kWhether.end()) != source.end()) return;
+  std::vector<Piece> kept;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i].key == U"是" && i + 1 < body.size() && body[i + 1].key == U"否") {
+      ++i;
+      continue;
+    }
+    kept.push_back(body[i]);
+  }
+  body = std::move(kept);
+}
+
 Pair pair_up(const std::string& source, const std::string& body, Lang lang, const WordBoundaries& words) {
   Pair pr;
   pr.source_cps = text::decode_utf8(source, text::Utf8Mode::lossy).cps;
@@ -73,6 +90,7 @@ Pair pair_up(const std::string& source, const std::string& body, Lang lang, cons
   if (lang == Lang::zh) faith::mark_word_starts(pr.source, words.split(source));
   pr.body = faith::pieces(pr.body_cps, lang);
   if (lang == Lang::en) drop_report_words(pr.body);
+  if (lang == Lang::zh) drop_whether(pr.body, pr.source_cps);
   pr.frame = faith::frame_length(pr.body, pr.source, lang);
   pr.alignment = faith::align(pr.body, pr.frame, pr.source);
   return pr;

@@ -40,6 +40,58 @@ bool has_content(const std::vector<char32_t>& cps) {
   return false;
 }
 
+namespace {
+
+// A reported question that presumes and asks to be confirmed (退到原支付卡上是吧。, 可以提现的吧。) asks
+// whether, as the references report it: its tag goes and 是否 opens its last clause (是否退到原支付卡上。,
+// 要新建才行，是吧 -> 是否要新建才行). A 是 or 就是 that opened the clause is 是否's own (是全部退款是吧 ->
+// 是否全部退款), and a final 的 before the tag goes with it (可以提现的吧 -> 是否可以提现). A clause that
+// already asks whether (是否, 是不是) or with a question word, goes on from the clause before (然后, 再) or
+// gives in (好吧) stays as written.
+std::string whether_for_tag(const std::string& body) {
+  const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
+  std::u32string t(cps.begin(), cps.end());
+  const bool stop = !t.empty() && t.back() == U'。';
+  if (stop) t.pop_back();
+  // Where the segmenter ends words: a tag it joins to the word before (货是|吧, 包吧) is no tag to drop.
+  std::vector<std::int64_t> word_starts;
+  for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(t.data(), t.size())))
+    word_starts.push_back(w.char_start);
+  const auto starts_word = [&](std::size_t at) {
+    return std::binary_search(word_starts.begin(), word_starts.end(), static_cast<std::int64_t>(at));
+  };
+  bool tagged = false;
+  for (std::u32string_view tag : {U"是不是", U"对不对", U"没错吧", U"是吧", U"对吧", U"吧"})
+    if (t.ends_with(tag)) {
+      if (!starts_word(t.size() - tag.size())) return body;
+      t.resize(t.size() - tag.size());
+      tagged = true;
+      break;
+    }
+  while (!t.empty() && (t.back() == U'，' || t.back() == U',' || t.back() == U' ')) t.pop_back();
+  if (!tagged || t.empty()) return body;
+  if (t.back() == U'的' && starts_word(t.size() - 1)) t.pop_back();
+  const std::size_t comma = t.find_last_of(U"，,");
+  const std::size_t start = comma == std::u32string::npos ? 0 : comma + 1;
+  std::u32string_view last = std::u32string_view(t).substr(start);
+  // Nor where the last clause goes on from the one before (然后再注册…: 是否 would ask only the second step),
+  // or gives in (好吧你查过…).
+  const bool goes_on = last.starts_with(U"然后") || last.starts_with(U"而且") || last.starts_with(U"并且") ||
+                       last.starts_with(U"再");
+  if (last.empty() || goes_on || last.find(U"是否") != std::u32string_view::npos ||
+      last.find(U"是不是") != std::u32string_view::npos || last.find(U"好吧") != std::u32string_view::npos ||
+      zh_question::holds_question_word(last))
+    return body;
+  std::size_t drop = 0;
+  if (last.starts_with(U"就是")) drop = 2;
+  else if (last.starts_with(U"是")) drop = 1;
+  t.replace(start, drop, U"是否");
+  std::string out = text::encode_utf8(t.data(), t.size());
+  return stop ? out + "。" : out;
+}
+
+}  // namespace
+
 std::string reported_question(const std::string& body) {
   std::string text = body;
   static const std::string kMark = "？", kAsked = "询问";
@@ -86,7 +138,7 @@ std::string reported_question(const std::string& body) {
     }
   }
   if (text.rfind(kAsked, 0) == 0) return text;
-  return kAsked + text;
+  return kAsked + whether_for_tag(text);
 }
 
 namespace {
@@ -558,6 +610,23 @@ bool asked_by_next_unit(const Prepared& p, std::size_t u) {
   const Unit& next = p.units[u + 1];
   return next.speaker == here.speaker && is_question_tail(next.text) &&
          !urges_with_marks(decoded(here.text), decoded(next.text));
+}
+
+bool asks_to_confirm(const Prepared& p, std::size_t u, const std::string& text) {
+  if (p.lang != Lang::zh) return false;
+  const std::vector<char32_t> cps = decoded(text);
+  const std::u32string_view shown(cps.data(), cps.size());
+  if (zh_question::ends_in_confirming_tag(shown)) return true;
+  if (p.units[u].speaker != text::Speaker::customer || !zh_question::ends_in_tag(shown)) return false;
+  for (std::u32string_view gives_in : {U"好吧", U"行吧", U"算了吧"})
+    if (shown.find(gives_in) != std::u32string_view::npos) return false;
+  const std::u32string verb = zh_question::polar_verb(shown);
+  for (std::size_t v = u + 1; v < p.units.size(); ++v) {
+    if (p.units[v].speaker == p.units[u].speaker) continue;
+    const std::vector<char32_t> reply = decoded(p.units[v].text);
+    return zh_question::answers_polar(std::u32string_view(reply.data(), reply.size()), verb) >= 1;
+  }
+  return false;
 }
 
 // Whether `next` is its speaker's next sentence after `prev`, no turn of the other speaker between.

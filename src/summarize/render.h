@@ -50,6 +50,12 @@ bool continues_previous_tweet(const Prepared& p, std::size_t u);
 // "吗?" as the next turn; "那我吧退货申请取消 可以吗" in one turn): the unit asks though its text does not.
 // Question marks alone after a request or a need (urges_with_marks: 我需要注销账号 / ??) urge, not ask.
 bool asked_by_next_unit(const Prepared& p, std::size_t u);
+// zh: whether `text`, unit u's as shown, presumes and asks to be confirmed: it ends in a confirming tag
+// (是吧, 对吧, 是不是: 退到原支付卡上是吧), or it is the customer's and ends in 吧 (明天就能到吧, 不会坏吧) and the
+// agent's next unit answers it yes or no (是的, 不会的, 可以的: zh_question::answers_polar). A 吧 that
+// suggests or asks for something (直接退吧, 那请及时发货吧) gets no yes or no and stays a statement, and
+// giving in (好吧, 行吧, 算了吧) asks nothing.
+bool asks_to_confirm(const Prepared& p, std::size_t u, const std::string& text);
 // zh: whether question marks alone (`tail`: ?? or ？) after `text` urge the agent rather than ask: the
 // last clause of `text` asks for something or states a need (opens with 我想 我要 我需要 请 帮我 麻烦 给我,
 // or ends in 给我: 退款给我; 请问 asks). 我可以自己去拿 / ?? and 是原装的 / ?? ask.

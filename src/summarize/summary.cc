@@ -119,7 +119,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
     const bool question = render::ends_as_question(source) ||
                           (u != kept.clause_unit && (render::asked_by_next_unit(p, ux) ||
-                                                     (customer_en && opens_as_english_question(p.unit_tokens[ux]))));
+                                                     (customer_en && opens_as_english_question(p.unit_tokens[ux])))) ||
+                          render::asks_to_confirm(p, ux, source);
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
                               : u == verbatim       ? render::without_leading_marks(p.units[ux].text)
                                                     : c.rendered(ux);

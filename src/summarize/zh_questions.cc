@@ -216,11 +216,27 @@ bool holds_question_word(std::u32string_view cps) {
   return false;
 }
 
-bool ends_in_tag(std::u32string_view text) {
+namespace {
+
+std::u32string_view without_tag_tail(std::u32string_view text) {
   while (!text.empty() && (std::u32string_view(U"。？！?!，, ~～啊呀哈").find(text.back()) != std::u32string_view::npos ||
                            text::is_trailing_symbol(text.back())))
     text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
+bool ends_in_tag(std::u32string_view text) {
+  text = without_tag_tail(text);
   return text.ends_with(U"吧") || text.ends_with(U"吧吗");
+}
+
+bool ends_in_confirming_tag(std::u32string_view text) {
+  text = without_tag_tail(text);
+  for (std::u32string_view tag : {U"是吧", U"对吧", U"是不是", U"对不对", U"没错吧"})
+    if (text.ends_with(tag)) return true;
+  return false;
 }
 
 std::u32string polar_verb(std::u32string_view q) {

@@ -61,6 +61,9 @@ bool holds_question_word(std::u32string_view cps);
 // to be confirmed: 一般都可以换成普通发票的吧, 是京东快递吧. Rendering leaves it as written (its 吧 is kept);
 // decoding looks for its answer as for a yes/no question.
 bool ends_in_tag(std::u32string_view text);
+// Whether a text ends (past marks, 啊 呀 哈 and emoji) in a tag that asks to be confirmed whatever comes
+// after it: 是吧, 对吧, 是不是, 对不对, 没错吧 (退到原支付卡上是吧, 要先确认收货再申请退货退款，对吧).
+bool ends_in_confirming_tag(std::u32string_view text);
 
 // The verb a yes/no question turns on, which its answer repeats: the A of an A不A / A没A question (会不会
 // -> 会, 有没有 -> 有, 可不可以 -> 可以; 是不是 before 可以, 能 or 会 in its clause: that modal, 是不是今天就能用

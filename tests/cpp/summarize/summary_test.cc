@@ -419,6 +419,36 @@ TEST(Summary, AQuestionAskedAgainAfterTheReplySaysSo) {
             "用户:询问无界面单怎么开通。客服:服务入口在商家后台的配送页面。用户:再次询问无界面单怎么开通。客服:填写发货的联系人即可。");
 }
 
+// A customer's statement that presumes and asks to be confirmed (是吧, 对吧; or 吧 that the agent answers
+// yes or no) is a question: reported, it asks whether (CSDS val 279: "用户:退到原支付卡上是吧。" read as the
+// customer telling the agent). A 吧 that asks for something (直接退吧) gets no yes or no and stays.
+TEST(Summary, ATagQuestionAsksWhether) {
+  auto d = make_dialogue({{Speaker::customer, {"就是退到原支付卡上是吧"}},
+                          {Speaker::agent, {"是的呢"}},
+                          {Speaker::customer, {"明天能到吧"}},
+                          {Speaker::agent, {"可以的"}},
+                          {Speaker::customer, {"那直接退吧"}},
+                          {Speaker::agent, {"好的，已经为您提交"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.5f};
+  DecodeOptions o;
+  o.max_sentences = 6;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  o.report_questions = true;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "用户:询问是否退到原支付卡上。客服:是的呢。用户:询问是否明天能到。客服:可以的。用户:那直接退吧。客服:好的，已经为您提交。");
+  // Not reported, the customer's words stay and ask.
+  o.report_questions = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "用户:就是退到原支付卡上是吧？客服:是的呢。用户:明天能到吧？客服:可以的。用户:那直接退吧。客服:好的，已经为您提交。");
+  // The tag goes only where it is a word of its own; a clause that goes on from the one before keeps it.
+  EXPECT_EQ(render::reported_question("京东白条买的，就退到白条账户是吧。"), "询问京东白条买的，是否就退到白条账户。");
+  EXPECT_EQ(render::reported_question("可以提现的吧。"), "询问是否可以提现。");
+  EXPECT_EQ(render::reported_question("我可以再注册一个，然后再注册别人的吧。"), "询问我可以再注册一个，然后再注册别人的吧。");
+}
+
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
   auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
                           {Speaker::agent, {"有货的呢？"}},
