@@ -66,6 +66,39 @@ void drop_closing_please(std::span<const Token> t, std::vector<char>& keep, cons
   if (before > 0 && t[before - 1].text == "," && !forced[before - 1]) keep[before - 1] = 0;
 }
 
+// In a request reported as "The agent asks the customer to…", a later "we" or "I" of the agent's is no
+// "they": both are named by then, and "DM the agent … and they'll be happy to look into this" leaves the
+// reader to guess who will. The first such subject after the request (token position `from` on) is named
+// "the agent", with its verb agreeing ("we'll" -> "the agent will", "we can" stays, "we are" -> "the
+// agent is", "we need" -> "the agent needs").
+void name_agent_after_request(std::span<const Token> t, const std::vector<char>& keep, std::vector<std::string>& forms,
+                              const std::vector<char>& forced, std::size_t from) {
+  static constexpr std::array kNamed{
+      Form{"we'll", "the agent will"}, Form{"i'll", "the agent will"}, Form{"we're", "the agent is"},
+      Form{"i'm", "the agent is"},     Form{"we've", "the agent has"}, Form{"i've", "the agent has"},
+      Form{"we'd", "the agent would"}, Form{"i'd", "the agent would"}, Form{"we", "the agent"},
+      Form{"i", "the agent"},
+  };
+  static constexpr std::array kVerbAfter{Form{"am", "is"}, Form{"are", "is"}, Form{"were", "was"}, Form{"have", "has"},
+                                         Form{"do", "does"}, Form{"don't", "doesn't"}, Form{"haven't", "hasn't"},
+                                         Form{"aren't", "isn't"}};
+  for (std::size_t i = from + 1; i < t.size(); ++i) {
+    if (!keep[i] || !is_word(t[i]) || forced[i]) continue;
+    const Form* f = find_form(kNamed, key_of(t[i]));
+    if (f == nullptr) continue;
+    forms[i] = std::string(f->to);
+    std::size_t v = i + 1;
+    if (f->to != "the agent" || v >= t.size() || !keep[v] || forced[v] || !is_word(t[v])) return;
+    if (const Form* a = find_form(kVerbAfter, key_of(t[v])); a != nullptr) {
+      forms[v] = std::string(a->to);
+    } else {
+      if (contains(kAdverbs, key_of(t[v])) && v + 1 < t.size() && keep[v + 1] && !forced[v + 1]) ++v;
+      if (contains(kBaseVerbs, key_of(t[v]))) forms[v] = third_person(t[v]);
+    }
+    return;
+  }
+}
+
 bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
                     const std::vector<char>& forced) {
   // Named references, not a structured binding: clang 14 (the fuzz and TSan builds) cannot capture a
@@ -127,12 +160,14 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   if (replaced.empty()) {
     forms[k[verb]] = "The agent asks the customer to " + lowered_initial(t[k[verb]].text);  // "to send", "to DM"
     after_customer_named(forms, k[verb]);
+    name_agent_after_request(t, keep, forms, forced, k[verb]);
     return true;
   }
   forms[k[first]] = "The agent asks the customer to";
   for (std::size_t r = 1; r < replaced.size(); ++r) keep[k[replaced[r]]] = 0;
   if (question && question_mark) forms[k.back()] = ".";
   after_customer_named(forms, k[first]);
+  name_agent_after_request(t, keep, forms, forced, k[verb]);
   return true;
 }
 

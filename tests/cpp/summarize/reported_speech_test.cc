@@ -324,10 +324,25 @@ TEST(ReportedSpeech, AnAgentsOpeningInterjectionGoesAndItsRequestIsReported) {
   const Prepared p = prepare(d, testing::default_lexicon());
   const auto units = unit_tokens(p);
   EXPECT_EQ(render_english(p.units[0], units[0], true),
-            "The agent asks the customer to DM the agent the reservation's Booking ID and they'll look into this");
+            "The agent asks the customer to DM the agent the reservation's Booking ID and the agent will look into this");
   // Without its mark it is no interjection; a customer's "Oh no" is theirs to keep.
   EXPECT_NE(render_english(p.units[1], units[1], false).find("Oh no is"), std::string::npos);
   EXPECT_NE(render_english(p.units[2], units[2], false).find("Oh no"), std::string::npos);
+}
+
+// After "The agent asks the customer to…" both are named, and the agent's own "we" is no "they" (a strict
+// reader of 1950ce6e and f474fca1: "…and they'll be happy to look into this", "and they can continue":
+// who will?). The first such subject is named, with its verb agreeing.
+TEST(ReportedSpeech, TheAgentsSubjectAfterARequestIsNamed) {
+  auto d = testing::make_dialogue({{Speaker::agent, {"DM us so we can look into this."}},
+                                   {Speaker::agent, {"Please send us a DM and we are happy to help."}},
+                                   {Speaker::agent, {"DM us your zip and we need a minute to check it."}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[0], units[0], true), "The agent asks the customer to DM the agent so the agent can look into this.");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "The agent asks the customer to send the agent a DM and the agent is happy to help.");
+  EXPECT_EQ(render_english(p.units[2], units[2], true),
+            "The agent asks the customer to DM the agent their zip and the agent needs a minute to check it.");
 }
 
 // One unit of `speaker` rendered as a reported (or verbatim) English summary sentence.
@@ -371,9 +386,9 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Could you DM us.", "The agent asks the customer to DM the agent."},
       // An imperative that opens the unit.
       {"DM us back, we'll dive further into this there.",
-       "The agent asks the customer to DM the agent back, they'll dive further into this there."},
+       "The agent asks the customer to DM the agent back, the agent will dive further into this there."},
       {"Send us your account email and we'll check.",
-       "The agent asks the customer to send the agent their account email and they'll check."},
+       "The agent asks the customer to send the agent their account email and the agent will check."},
       {"Try restarting both devices.", "The agent asks the customer to try restarting both devices."},
       {"Call us at 1-800-123.", "The agent asks the customer to call the agent at 1-800-123."},
       {"Kindly be patient.", "The agent asks the customer to be patient."},
