@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 #include "summarize/compress_zh.h"
 #include "summarize/faith_cues.h"
@@ -144,6 +145,16 @@ bool object_taking_verb(std::span<const text::Token> tokens, std::size_t i) {
   for (std::string_view verb : {"联系", "告诉", "告知", "转告", "通知", "提醒", "答应", "回复"})
     if (spell_together(tokens[i - 2], tokens[i - 1], verb)) return true;
   return false;
+}
+
+// Whether `word` (UTF-8) is a verb that takes an object: one jieba's dictionary tags a verb (要, 买), or a
+// one-letter verb of choosing, buying or sending that it tags otherwise (选 is zg).
+bool ends_a_verb(const std::string& word) {
+  const std::vector<char32_t> cps = text::decode_utf8(word, text::Utf8Mode::lossy).cps;
+  if (cps.size() == 1 && std::u32string_view(U"选挑买要用换退拿发寄改订").find(cps[0]) != std::u32string_view::npos)
+    return true;
+  return text::Segmenter::default_segmenter().word_class(std::u32string_view(cps.data(), cps.size())) ==
+         text::WordClass::verb;
 }
 
 // A word that needs the predicate after it: a degree word or the copula ("就是麻烦", "太慢", "很好").
@@ -391,6 +402,14 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // clause nothing goes. A clause-final 把 is the typo for 吧 (is_tag_particle), not this.
     if (spells(t, "把") && !(ends_clause(tokens, i) && i > 0 && is_tag_particle(tokens, i)))
       for (std::size_t j = i; j < T && tokens[j].kind != text::TokenKind::punct; ++j) guarded[j] = 1;
+    // Which one, as a verb's object at its clause's end: "不知道选那个了" must not become "不知道选" (the verb
+    // loses what it is about). The demonstrative or 哪, its measure word and the word before them stay.
+    if (first_cp_in(t, U"这那哪") && i > 0 && tokens[i - 1].kind == text::TokenKind::cjk && i + 1 < T &&
+        first_cp_in(tokens[i + 1], U"个种款件些") && word_of(i - 1) != word_of(i) && ends_a_verb(word_text(i - 1))) {
+      std::size_t end = i + 2;
+      while (end < T && first_cp_in(tokens[end], U"了的呢吧啊呀")) ++end;
+      if (end == T || tokens[end].kind == text::TokenKind::punct) guarded[i - 1] = guarded[i] = guarded[i + 1] = 1;
+    }
     // How sure the speaker is: "应该是付款了" must not become the certain "是付款" (a hedge word and
     // the whole of its word stay).
     if (i + 1 < T && is_hedge(t, tokens[i + 1])) guarded[i] = guarded[i + 1] = 1;

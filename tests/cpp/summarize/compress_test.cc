@@ -525,6 +525,15 @@ TEST(Compress, OnlyThenAndWhichOneStay) {
   EXPECT_EQ(compress_with_low("另外，发票怎么开", {0, 0, 1, 2, 2, 3, 3, 4}, {0, 1, 2}), "发票怎么开");
 }
 
+TEST(Compress, WhichOneAVerbIsAboutStays) {
+  // 不|知道|选|那个|了 (CSDS val 724 showed 不知道选): the object that ends the clause stays with its verb.
+  // The third argument lists the low tokens: here 选, 那, 个 and 了.
+  EXPECT_EQ(compress_with_low("不知道选那个了", {0, 1, 1, 2, 3, 3, 4}, {3, 4, 5, 6}), "不知道选那个");
+  EXPECT_EQ(compress_with_low("好的我要这个", {0, 0, 1, 2, 3, 3}, {0, 1, 4, 5}), "我要这个");
+  // After 的 it is no verb's object: the model may drop it.
+  EXPECT_EQ(compress_with_low("换货的那个", {0, 0, 1, 2, 2}, {3, 4}), "换货的");
+}
+
 TEST(Compress, GeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
   // 会|给|您|催促|的 (te157 695 showed 会给催促的): 给 for the customer stays or goes with its 您.
   EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {1, 2}), "会催促的");
