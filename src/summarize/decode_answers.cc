@@ -123,6 +123,19 @@ bool challenges_what_was_said(std::u32string_view text) {
   return na_ne && !text.empty() && text.size() <= 3;
 }
 
+// zh: whether customer unit u, a turn of a few words (at most kElaborationZh letters), says more of the
+// bare yes or no v they sent as the turn before, an answer to the agent's question: 您刚才是联系我…的吗 /
+// 不是 / 昨天的快递师傅. Alone "用户:昨天的快递师傅。" answers a question the reader is not shown; it is
+// shown after its yes or no, with their question, or not at all.
+bool elaborates_a_bare_answer(const Context& c, std::size_t v, std::size_t u) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[u].speaker != text::Speaker::customer || v + 1 != u ||
+      p.units[v].turn + 1 != p.units[u].turn)
+    return false;
+  return c.answers[v] >= 0 && c.turn_letters[v] <= kBareYesNoZh && opens_with_yes_or_no(p, v) &&
+         c.turn_letters[u] <= kElaborationZh && c.expressed[u] == Context::Expressed::none && !asks(c, u);
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   // A challenge (为什么啊, 那钱呢) asks about what the agent said since the customer last spoke.
@@ -156,6 +169,7 @@ int answered_unit(const Context& c, std::size_t u) {
   }
   for (std::size_t v = u; v-- > 0;) {
     if (p.units[v].speaker == p.units[u].speaker) {
+      if (c.selectable[v] && elaborates_a_bare_answer(c, v, u)) return static_cast<int>(v);
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
       continue;
     }

@@ -123,7 +123,9 @@ bool answers_nothing(std::u32string_view text);
 // A customer's challenge of at most kShortAnswerZh letters (为什么啊, 谁说的, 什么意思, 怎么回事, 那咋办, 然后呢, or
 // 那 + a thing + 呢: 那钱呢), with no feeling in it, answers what the agent said since the customer last
 // spoke (its most salient selectable statement, as a resignation does): 询问为什么呢 after 是不可以的.
-inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10;
+// A customer's few words right after their own bare yes or no (不是 / 昨天的快递师傅, at most kElaborationZh
+// letters) say more of that answer: they answer what it answers (elaborates_a_bare_answer).
+inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10, kElaborationZh = 8;
 int answered_unit(const Context& c, std::size_t u);
 // zh: the customer question that agent unit u answers by its place in such a pair of runs (the j-th
 // selectable unit of the agent's run answers the j-th question turn, by its last asking unit or tag

@@ -165,6 +165,28 @@ TEST(AnswerContext, GivingInAfterAQuestionAnswersIt) {
   EXPECT_EQ(out.summary, "用户:我买的电饼铛想退货可以么。客服:帮您提交服务单申请行吗。用户:算了算了。") << out.summary;
 }
 
+// A few words right after the customer's own bare no say more of it (te157 699: "用户:昨天的快递师傅。" stood
+// alone, an answer to a question the summary left out): they come with the no and its question, or not at all.
+TEST(AnswerContext, WordsAfterABareNoGoWithIt) {
+  auto d = make_dialogue({{Speaker::customer, {"可以联系下快递让他今天给我发吗"}},
+                          {Speaker::agent, {"您刚才是联系我给您的电话告知可以配送的吗"}},
+                          {Speaker::customer, {"不是"}},
+                          {Speaker::customer, {"昨天的快递师傅"}},
+                          {Speaker::agent, {"此单已经处理退货了，无法配送了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.1f, 0.1f, 0.8f, 0.9f};
+  DecodeOptions o = options(3);
+  o.emotion_constraint = false;
+  Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary.find("昨天的快递师傅"), std::string::npos) << out.summary;
+  // With room for the chain, it comes whole.
+  out = decode(p, s, options(5));
+  EXPECT_NE(out.summary.find("客服:您刚才是联系我给您的电话告知可以配送的吗。用户:不是，昨天的快递师傅。"), std::string::npos)
+      << out.summary;
+}
+
 TEST(AnswerContext, ALengthAskedHoldsAgainstAnEmotionThatNeedsWhatItAnswers) {
   // TweetSumm valid de294dc7 with --max-sentences 1 gave two: "No, unfortunately." and the agent's
   // question it answers. A resignation needs its refusal the same way: with one sentence asked, it is no
