@@ -176,7 +176,14 @@ int answered_unit(const Context& c, std::size_t u) {
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
     if (completes_a_question(c, v)) continue;
-    if (resigns && !(gives_in && asks(c, v))) return told_unit(c, v + 1);
+    if (resigns && !(gives_in && asks(c, v))) {
+      // What the lexicon's 算了 or 行吧 gives in to is shown with it only when it reads whole: an agent
+      // turn the data cut off (--还好您还有家人给您接呢有些时候这种点单换地方没人接…) reads as a line that needs
+      // what the customer said before it.
+      const int told = told_unit(c, v + 1);
+      if (gives_in && told >= 0 && render::ends_cut_turn(p, static_cast<std::size_t>(told))) return -1;
+      return told;
+    }
     if (!c.selectable[v]) return -1;
     // An agent's 是的 / 不是 / 对的 after a customer's statement confirms or corrects it (是的哈，这款是非常
     // 适合公司会议使用的 after 我想买一个，公司开会用).

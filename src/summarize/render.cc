@@ -45,9 +45,10 @@ namespace {
 // A reported question that presumes and asks to be confirmed (退到原支付卡上是吧。, 可以提现的吧。) asks
 // whether, as the references report it: its tag goes and 是否 opens its last clause (是否退到原支付卡上。,
 // 要新建才行，是吧 -> 是否要新建才行). A 是 or 就是 that opened the clause is 是否's own (是全部退款是吧 ->
-// 是否全部退款), and a final 的 before the tag goes with it (可以提现的吧 -> 是否可以提现). A clause that
-// already asks whether (是否, 是不是) or with a question word, goes on from the clause before (然后, 再) or
-// gives in (好吧) stays as written.
+// 是否全部退款), and a final 的 before the tag goes with it (可以提现的吧 -> 是否可以提现); a pronoun that opens the
+// clause comes before it (你们是否会自动改). A clause that already asks whether (是否, 是不是) or with a question
+// word, negates (是否…不是 reads as a double negative), goes on from the clause before (然后, 再) or gives in
+// (好吧) stays as written.
 std::string whether_for_tag(const std::string& body) {
   const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
   std::u32string t(cps.begin(), cps.end());
@@ -78,14 +79,24 @@ std::string whether_for_tag(const std::string& body) {
   // or gives in (好吧你查过…).
   const bool goes_on = last.starts_with(U"然后") || last.starts_with(U"而且") || last.starts_with(U"并且") ||
                        last.starts_with(U"再");
-  if (last.empty() || goes_on || last.find(U"是否") != std::u32string_view::npos ||
+  // Nor where it negates: 是否 before 不可能 or 不是 reads as a double negative (生鲜产品不可能…烂掉对吧 presumes).
+  const bool negates = last.find_first_of(U"不没未别") != std::u32string_view::npos;
+  if (last.empty() || goes_on || negates || last.find(U"是否") != std::u32string_view::npos ||
       last.find(U"是不是") != std::u32string_view::npos || last.find(U"好吧") != std::u32string_view::npos ||
       zh_question::holds_question_word(last))
     return body;
+  // After a pronoun that opens the clause: 你们会自动改的对吧 -> 你们是否会自动改.
+  std::size_t at = start;
+  for (std::u32string_view pronoun : {U"我们", U"你们", U"我", U"您", U"你"})
+    if (last.starts_with(pronoun)) {
+      at += pronoun.size();
+      break;
+    }
+  const std::u32string_view rest = std::u32string_view(t).substr(at);
   std::size_t drop = 0;
-  if (last.starts_with(U"就是")) drop = 2;
-  else if (last.starts_with(U"是")) drop = 1;
-  t.replace(start, drop, U"是否");
+  if (rest.starts_with(U"就是")) drop = 2;
+  else if (rest.starts_with(U"是") && !rest.starts_with(U"是否")) drop = 1;
+  t.replace(at, drop, U"是否");
   std::string out = text::encode_utf8(t.data(), t.size());
   return stop ? out + "。" : out;
 }
@@ -620,7 +631,11 @@ bool asks_to_confirm(const Prepared& p, std::size_t u, const std::string& text) 
   if (p.units[u].speaker != text::Speaker::customer || !zh_question::ends_in_tag(shown)) return false;
   for (std::u32string_view gives_in : {U"好吧", U"行吧", U"算了吧"})
     if (shown.find(gives_in) != std::u32string_view::npos) return false;
+  // A presumption turns on a modal, the copula or 有 (明天就能到吧, 晚上可以送货的吧, 不会坏吧); a 吧 after an
+  // action (到时候联系快递吧) proposes it, and a yes agrees.
   const std::u32string verb = zh_question::polar_verb(shown);
+  static constexpr std::u32string_view kPresumed[] = {U"可以", U"需要", U"是", U"有", U"能", U"会"};
+  if (std::find(std::begin(kPresumed), std::end(kPresumed), verb) == std::end(kPresumed)) return false;
   for (std::size_t v = u + 1; v < p.units.size(); ++v) {
     if (p.units[v].speaker == p.units[u].speaker) continue;
     const std::vector<char32_t> reply = decoded(p.units[v].text);

@@ -421,32 +421,41 @@ TEST(Summary, AQuestionAskedAgainAfterTheReplySaysSo) {
 
 // A customer's statement that presumes and asks to be confirmed (是吧, 对吧; or 吧 that the agent answers
 // yes or no) is a question: reported, it asks whether (CSDS val 279: "用户:退到原支付卡上是吧。" read as the
-// customer telling the agent). A 吧 that asks for something (直接退吧) gets no yes or no and stays.
+// customer telling the agent). A 吧 that asks for something (直接退吧) gets no yes or no and stays, and one
+// after an action proposes it (到时候联系快递吧, CSDS val 428), whatever the agent answers.
 TEST(Summary, ATagQuestionAsksWhether) {
   auto d = make_dialogue({{Speaker::customer, {"就是退到原支付卡上是吧"}},
                           {Speaker::agent, {"是的呢"}},
                           {Speaker::customer, {"明天能到吧"}},
                           {Speaker::agent, {"可以的"}},
                           {Speaker::customer, {"那直接退吧"}},
+                          {Speaker::agent, {"是的"}},
+                          {Speaker::customer, {"到时候联系快递吧"}},
                           {Speaker::agent, {"好的，已经为您提交"}}});
   Prepared p = prepare(d, lexicon());
   UnitScores s;
-  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.5f};
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.55f, 0.52f, 0.5f};
   DecodeOptions o;
-  o.max_sentences = 6;
+  o.max_sentences = 8;
   o.redundancy = 0.0f;
   o.emotion_constraint = false;
   o.report_questions = true;
   EXPECT_EQ(decode(p, s, o).summary,
-            "用户:询问是否退到原支付卡上。客服:是的呢。用户:询问是否明天能到。客服:可以的。用户:那直接退吧。客服:好的，已经为您提交。");
+            "用户:询问是否退到原支付卡上。客服:是的呢。用户:询问是否明天能到。客服:可以的。用户:那直接退吧。客服:是的。"
+            "用户:到时候联系快递吧。客服:好的，已经为您提交。");
   // Not reported, the customer's words stay and ask.
   o.report_questions = false;
   EXPECT_EQ(decode(p, s, o).summary,
-            "用户:就是退到原支付卡上是吧？客服:是的呢。用户:明天能到吧？客服:可以的。用户:那直接退吧。客服:好的，已经为您提交。");
+            "用户:就是退到原支付卡上是吧？客服:是的呢。用户:明天能到吧？客服:可以的。用户:那直接退吧。客服:是的。"
+            "用户:到时候联系快递吧。客服:好的，已经为您提交。");
   // The tag goes only where it is a word of its own; a clause that goes on from the one before keeps it.
   EXPECT_EQ(render::reported_question("京东白条买的，就退到白条账户是吧。"), "询问京东白条买的，是否就退到白条账户。");
   EXPECT_EQ(render::reported_question("可以提现的吧。"), "询问是否可以提现。");
   EXPECT_EQ(render::reported_question("我可以再注册一个，然后再注册别人的吧。"), "询问我可以再注册一个，然后再注册别人的吧。");
+  // A pronoun that opens the clause comes before 是否; a clause that negates keeps its tag (blind readers of
+  // CSDS val 217 and 473 read 是否…不是 as a double negative).
+  EXPECT_EQ(render::reported_question("你们会自动改的对吧。"), "询问你们是否会自动改。");
+  EXPECT_EQ(render::reported_question("发票地址不是东海世家吧。"), "询问发票地址不是东海世家吧。");
 }
 
 TEST(Summary, CustomerQuestionsAreReportedWhenAsked) {
