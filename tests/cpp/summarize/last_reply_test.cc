@@ -363,6 +363,16 @@ TEST(TurningFeeling, TheCustomersLastFeelingIsShownWhereItTurns) {
   const UnitScores u = testing::same_salience(r);
   const decoding::Context short_one(r, u, four);
   EXPECT_EQ(decoding::turning_feeling_unit(short_one, selection_of({0, 1})), -1);
+  // An emoji sent as a sentence of its own closes the sentence before it in its tweet: that sentence says
+  // how the customer left (4844e675's last feeling was the 😏 after "He just landed and said no HBD message.").
+  auto emoji = make_dialogue({{Speaker::customer, {"Um, you are AMAZING!"}},
+                              {Speaker::agent, {"Can do, we added the note."}},
+                              {Speaker::customer, {"He just landed and said no HBD message.", "😏"}}});
+  Prepared e = prepare(emoji, lexicon());
+  ASSERT_EQ(e.units.size(), 4u);
+  const UnitScores w = testing::same_salience(e);
+  const decoding::Context closed(e, w, four);
+  EXPECT_EQ(decoding::turning_feeling_unit(closed, selection_of({0, 1})), 2);
 }
 
 }  // namespace
