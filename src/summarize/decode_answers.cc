@@ -321,6 +321,10 @@ int what_a_closing_feeling_is_about(const Context& c, std::size_t u) {
   if (c.expressed[u] == Context::Expressed::none || c.letters[u] > kShortAnswerEn) return -1;
   for (std::size_t v = u; v-- > 0 && p.units[v].turn == p.units[u].turn;)
     if (c.selectable[v]) return static_cast<int>(v);
+  // A feeling that opens its tweet is about what the tweet says next ("Disgraceful. We are not as
+  // privileged as others to shop on Amazon").
+  for (std::size_t v = u + 1; v < p.units.size() && p.units[v].turn == p.units[u].turn; ++v)
+    if (c.selectable[v]) return static_cast<int>(v);
   return -1;
 }
 
@@ -331,9 +335,15 @@ void add_what_closing_feelings_are_about(const Context& c, ConstrainedSelection&
     if (u == s.clause_unit) continue;
     const int about = what_a_closing_feeling_is_about(c, static_cast<std::size_t>(u));
     if (about < 0 || std::binary_search(shown.begin(), shown.end(), about)) continue;
+    // After the customer's own shown words, with no agent turn between, it reads as said of them.
     const auto before = std::lower_bound(shown.begin(), shown.end(), u);  // the shown unit before u, if any
-    if (before != shown.begin() && c.p.units[static_cast<std::size_t>(*(before - 1))].speaker == text::Speaker::customer)
-      continue;
+    if (before != shown.begin()) {
+      const auto b = static_cast<std::size_t>(*(before - 1));
+      bool agent_between = false;
+      for (std::size_t v = b + 1; v < static_cast<std::size_t>(u) && !agent_between; ++v)
+        agent_between = c.p.units[v].speaker == text::Speaker::agent;
+      if (c.p.units[b].speaker == text::Speaker::customer && !agent_between) continue;
+    }
     add_below_cap(c, s, about);
   }
 }

@@ -322,16 +322,19 @@ void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s);
 
 // en: when customer unit u is a feeling of at most kShortAnswerEn words that closes a tweet, the
 // nearest selectable unit before it in that tweet: what the feeling is about ("…now it's nothing more
-// than a city bus. Ugh!", "Bounced from rep to rep (6 today) all assuring resolution. Maddening."); -1
+// than a city bus. Ugh!", "Bounced from rep to rep (6 today) all assuring resolution. Maddening."); when
+// it opens its tweet, the nearest after it ("Disgraceful. We are not as privileged as others…"); -1
 // otherwise, and always without skip_fillers (baselines). (The tweet's most salient unit was tried:
 // "…the lavatory rules in 1st. Ugh!" said less.)
 int what_a_closing_feeling_is_about(const Context& c, std::size_t u);
 // en: a shown closing feeling (what_a_closing_feeling_is_about) that follows the agent's words, or opens
 // the summary, brings what it is about where the cap has room (add_below_cap: a model's cap may be
 // passed by one, a number of sentences or characters the user asked for holds): "Customer: Ugh!"
-// after "The agent will share the customer's feedback…" is about nothing the reader is shown. After
-// the customer's own shown words ("Customer: Why does this error keep happening? Customer: It's
-// ridiculous.") it reads as said of them, and nothing is added.
+// after "The agent will share the customer's feedback…" is about nothing the reader is shown. Right
+// after the customer's own shown words, with no agent turn between ("Customer: Why does this error keep
+// happening? Customer: It's ridiculous."), it reads as said of them, and nothing is added; with an agent
+// turn between, the reader is not shown what it answers ("Customer: Most unsatisfactory!!" long after
+// the opening complaint), and what it is about comes too.
 void add_what_closing_feelings_are_about(const Context& c, ConstrainedSelection& s);
 
 // zh: the dialogue's outcome, what the agent last did or promised for the customer: the last agent

@@ -325,10 +325,32 @@ TEST(ClosingFeelings, AShortFeelingAfterTheAgentsWordsBringsWhatItIsAbout) {
   auto at_cap = selection_of({0, 1, 3});
   decoding::add_what_closing_feelings_are_about(full, at_cap);
   EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1, 3}));
-  // After the customer's own shown words it reads as said of them: nothing is added.
+  // After the customer's own shown words with an agent turn between, it would read as said of them and
+  // the turn left out (1188a121: "Customer: Most unsatisfactory!!" after the customer's opening tweet):
+  // what it is about comes too.
   auto after_customer = selection_of({0, 3});
   decoding::add_what_closing_feelings_are_about(c, after_customer);
-  EXPECT_EQ(after_customer.units, (std::vector<int>{0, 3}));
+  EXPECT_EQ(after_customer.units, (std::vector<int>{0, 3, 2}));
+  // Right after the customer's own shown words, with no agent turn between, it is said of them.
+  auto same_run = make_dialogue({{Speaker::customer, {"how can you let your staff promote another airline?"}},
+                                 {Speaker::customer, {"Flying VX used to be such a great experience.", "Ugh!"}}});
+  Prepared r = prepare(same_run, lexicon());
+  ASSERT_EQ(r.units.size(), 3u);
+  const UnitScores t = testing::same_salience(r);
+  const decoding::Context run(r, t, four);
+  auto own_words = selection_of({0, 2});
+  decoding::add_what_closing_feelings_are_about(run, own_words);
+  EXPECT_EQ(own_words.units, (std::vector<int>{0, 2}));
+  // A feeling that opens its tweet is about what the tweet says next (3af258a3: "Disgraceful. We are not
+  // as privileged as others to shop on Amazon").
+  auto opening = make_dialogue({{Speaker::customer, {"Your products are not shipped to my address."}},
+                                {Speaker::agent, {"Sorry, could you tell us what they were?"}},
+                                {Speaker::customer, {"Disgraceful.", "We are not as privileged as others to shop here."}}});
+  Prepared o = prepare(opening, lexicon());
+  ASSERT_EQ(o.units.size(), 4u);
+  const UnitScores w = testing::same_salience(o);
+  const decoding::Context opens(o, w, four);
+  EXPECT_EQ(decoding::what_a_closing_feeling_is_about(opens, 2), 3);
 }
 
 TEST(TurningFeeling, TheCustomersLastFeelingIsShownWhereItTurns) {
