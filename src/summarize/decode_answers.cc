@@ -322,9 +322,14 @@ int what_a_closing_feeling_is_about(const Context& c, std::size_t u) {
   for (std::size_t v = u; v-- > 0 && p.units[v].turn == p.units[u].turn;)
     if (c.selectable[v]) return static_cast<int>(v);
   // A feeling that opens its tweet is about what the tweet says next ("Disgraceful. We are not as
-  // privileged as others to shop on Amazon").
+  // privileged as others to shop on Amazon"), when that says something of its own: at least
+  // kAboutWordsEn words, opening a sentence (not "way is the customer supposed to prove…", the rest of
+  // a sentence the data split).
   for (std::size_t v = u + 1; v < p.units.size() && p.units[v].turn == p.units[u].turn; ++v)
-    if (c.selectable[v]) return static_cast<int>(v);
+    if (c.selectable[v])
+      return c.letters[v] >= kAboutWordsEn && !std::islower(static_cast<unsigned char>(p.units[v].text[0]))
+                 ? static_cast<int>(v)
+                 : -1;
   return -1;
 }
 

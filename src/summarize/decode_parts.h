@@ -326,6 +326,8 @@ void add_rest_of_open_sentences(const Context& c, ConstrainedSelection& s);
 // it opens its tweet, the nearest after it ("Disgraceful. We are not as privileged as others…"); -1
 // otherwise, and always without skip_fillers (baselines). (The tweet's most salient unit was tried:
 // "…the lavatory rules in 1st. Ugh!" said less.)
+// After the feeling, what it is about has at least kAboutWordsEn words.
+inline constexpr int kAboutWordsEn = 3;
 int what_a_closing_feeling_is_about(const Context& c, std::size_t u);
 // en: a shown closing feeling (what_a_closing_feeling_is_about) that follows the agent's words, or opens
 // the summary, brings what it is about where the cap has room (add_below_cap: a model's cap may be

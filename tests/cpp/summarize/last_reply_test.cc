@@ -351,6 +351,15 @@ TEST(ClosingFeelings, AShortFeelingAfterTheAgentsWordsBringsWhatItIsAbout) {
   const UnitScores w = testing::same_salience(o);
   const decoding::Context opens(o, w, four);
   EXPECT_EQ(decoding::what_a_closing_feeling_is_about(opens, 2), 3);
+  // Not the rest of a sentence the data split ("way is the customer supposed to prove…").
+  auto split = make_dialogue({{Speaker::customer, {"Your products are not shipped to my address."}},
+                              {Speaker::agent, {"Sorry, could you tell us what they were?"}},
+                              {Speaker::customer, {"Ridiculous.", "way am I supposed to prove it is me"}}});
+  Prepared sp = prepare(split, lexicon());
+  ASSERT_EQ(sp.units.size(), 4u);
+  const UnitScores x = testing::same_salience(sp);
+  const decoding::Context rest(sp, x, four);
+  EXPECT_EQ(decoding::what_a_closing_feeling_is_about(rest, 2), -1);
 }
 
 TEST(TurningFeeling, TheCustomersLastFeelingIsShownWhereItTurns) {
