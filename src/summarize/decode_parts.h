@@ -73,6 +73,11 @@ struct Context {
 
  private:
   void add_unit_facts();  // source, asking, letters, question_tail: each unit's text decoded once
+  // With skip_fillers: a turn in a language kessel has no lexicon or rendering for (es, fr, id, …;
+  // Prepared::unsupported_turns, reported in the output) is no content the summary can show a reader of
+  // the dialogue's language ("Customer: Tidak bisa save spotify ke SD…"), when other turns say
+  // something: its units are not selectable. A dialogue with nothing else keeps them.
+  void leave_out_unsupported_turns();
 };
 
 // Context works these facts out once a unit; the rules of decode_answers.cc, decode_direct_answers.cc

@@ -222,6 +222,21 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
   for (std::size_t u = 0; u < U; ++u) fragments[u] = is_fragment(*this, u);
   for (std::size_t u = 0; u < U; ++u)
     if (fragments[u]) selectable[u] = 0;
+  leave_out_unsupported_turns();
+}
+
+void Context::leave_out_unsupported_turns() {
+  if (p.unsupported_turns.empty()) return;
+  std::vector<char> unsupported(p.units.size(), 0);
+  bool other_content = false;
+  for (std::size_t u = 0; u < p.units.size(); ++u) {
+    for (const Prepared::UnsupportedTurn& t : p.unsupported_turns)
+      if (t.turn == p.units[u].turn) unsupported[u] = 1;
+    other_content = other_content || (selectable[u] && !unsupported[u]);
+  }
+  if (!other_content) return;
+  for (std::size_t u = 0; u < p.units.size(); ++u)
+    if (unsupported[u]) selectable[u] = 0;
 }
 
 const std::string& Context::rendered(std::size_t u) const {

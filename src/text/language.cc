@@ -12,12 +12,12 @@ namespace kessel::text {
 
 namespace {
 
-constexpr std::array<const char*, 11> kNames = {"unknown", "zh", "en", "es", "fr",   "de",
-                                                "pt",      "it", "ja", "ko", "other"};
+constexpr std::array<const char*, 12> kNames = {"unknown", "zh", "en", "es", "fr", "de",
+                                                "pt",      "it", "id", "ja", "ko", "other"};
 
 // The Latin-script languages told apart by their function words, in the order ties are broken.
-constexpr std::array<Language, 6> kLatin = {Language::en, Language::es, Language::fr,
-                                            Language::de, Language::pt, Language::it};
+constexpr std::array<Language, 7> kLatin = {Language::en, Language::es, Language::fr, Language::de,
+                                            Language::pt, Language::it, Language::id};
 
 // The most frequent function words of each language (and a few greetings and thanks, which short
 // customer turns consist of). A word that is also English is left out of the other lists (no, me,
@@ -69,6 +69,14 @@ const std::vector<const char*>& function_words(Language l) {
       "grazie", "ciao", "buongiorno", "questo", "questa", "molto",  "anche", "ancora",
       "sempre", "nel",  "nella",      "alla",   "al",     "dei",    "delle", "mio",
       "mia",    "tuo",  "vostro",     "cosa",   "niente", "ordine", "mai"};
+  // Indonesian and Malay, with the informal spellings tweets use (gak, udah, aja, ajah, nya).
+  static const std::vector<const char*> id = {
+      "yang",   "dan",    "di",     "ke",    "dari",   "ini",    "itu",    "saya",   "aku",    "kamu",
+      "anda",   "tidak",  "tak",    "gak",   "nggak",  "sudah",  "udah",   "belum",  "bisa",   "mau",
+      "ada",    "untuk",  "dengan", "juga",  "kok",    "apa",    "kenapa", "gimana", "tolong", "terima",
+      "kasih",  "makasih", "malah", "lewat", "punya",  "nya",    "aja",    "ajah",   "saja",   "lagi",
+      "kalau",  "kalo",   "tapi",   "sama",  "sih",    "dong",   "karena", "mohon",  "pesan",  "bagaimana",
+      "selamat", "pak",   "bu",     "kak",   "mas",    "mbak",   "banget"};
   static const std::vector<const char*> none;
   switch (l) {
     case Language::en:
@@ -83,6 +91,8 @@ const std::vector<const char*>& function_words(Language l) {
       return pt;
     case Language::it:
       return it;
+    case Language::id:
+      return id;
     default:
       return none;
   }
@@ -91,7 +101,7 @@ const std::vector<const char*>& function_words(Language l) {
 // Greetings and thanks that say the language on their own ("Gracias!", "Merci"): they count 2.
 bool is_strong_word(std::string_view w) {
   for (std::string_view s : {"hola", "gracias", "merci", "bonjour", "danke", "hallo", "obrigado",
-                             "obrigada", "olá", "grazie", "ciao", "buongiorno"})
+                             "obrigada", "olá", "grazie", "ciao", "buongiorno", "makasih", "terimakasih"})
     if (w == s) return true;
   return false;
 }

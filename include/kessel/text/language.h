@@ -12,7 +12,8 @@
 //     the summarizer's rule for a dialogue: "我的iPhone坏了" is Chinese);
 //   - letters of another script (Cyrillic, Arabic, Greek, ...) outnumber the Latin ones: other;
 //   - Latin script: the words are scored against short lists of function words of en, es, fr, de,
-//     pt and it. A hit counts 1/k when k of the lists hold the word (the word "de" is Spanish,
+//     pt, it and id (Indonesian and Malay, which the airlines' Asian customers tweet in: "Telp ke call
+//     center malah disarankan pesan lewat call center"). A hit counts 1/k when k of the lists hold the word (the word "de" is Spanish,
 //     French and Portuguese); a greeting or thanks that names its language alone (hola gracias
 //     merci bonjour danke hallo obrigado grazie ciao) counts 2; letters only one language writes
 //     (ñ ¿ ¡ → es, ß → de, ã õ → pt, œ → fr) add 1. The letters of @handles, #tags and URLs are
@@ -33,9 +34,9 @@
 
 namespace kessel::text {
 
-enum class Language : std::uint8_t { unknown, zh, en, es, fr, de, pt, it, ja, ko, other };
+enum class Language : std::uint8_t { unknown, zh, en, es, fr, de, pt, it, id, ja, ko, other };
 
-// "unknown", "zh", "en", "es", "fr", "de", "pt", "it", "ja", "ko", "other".
+// "unknown", "zh", "en", "es", "fr", "de", "pt", "it", "id", "ja", "ko", "other".
 const char* to_string(Language language);
 // The names above (case-insensitive); nullopt for anything else.
 std::optional<Language> parse_language(std::string_view name);

@@ -845,6 +845,32 @@ TEST(Summary, BadScoresAreClearErrors) {
   EXPECT_THROW(decode(p, s, o), InvalidArgument);
 }
 
+// A turn in a language kessel does not handle is reported, not shown to a reader of the dialogue's
+// language (TweetSumm train 5e606bb6 opened "Customer: Tidak bisa save spotify ke SD…" though the customer
+// said it again in English); a dialogue with nothing else keeps it.
+TEST(Summary, ATurnInAnUnsupportedLanguageIsLeftOutWhenOthersSaySomething) {
+  auto d = make_dialogue({{Speaker::customer, {"Tidak bisa save spotify ke SD padahal memory masih ada."}},
+                          {Speaker::agent, {"We can help out in English via Twitter."}},
+                          {Speaker::customer, {"I can't save my downloaded songs to my SD card."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.unsupported_turns.size(), 1u);
+  EXPECT_EQ(p.unsupported_turns[0].language, text::Language::id);
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.5f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.skip_fillers = true;
+  o.emotion_constraint = false;
+  const Summary out = decode(p, s, o);
+  EXPECT_EQ(out.summary.find("Tidak"), std::string::npos) << out.summary;
+  EXPECT_NE(out.summary.find("SD card"), std::string::npos) << out.summary;
+  auto only = make_dialogue({{Speaker::customer, {"Hola, mi pedido no ha llegado y estoy muy enojado."}}});
+  Prepared q = prepare(only, lexicon());
+  UnitScores t;
+  t.salience = {1.0f};
+  EXPECT_NE(decode(q, t, o).summary.find("pedido"), std::string::npos);
+}
+
 TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
   // CSDS marks utterances cut at 30 characters (`truncated`); the unit that ends such a turn stops
   // mid-word, and the summary shows the cut instead of presenting a fragment as a sentence.

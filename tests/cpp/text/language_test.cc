@@ -12,7 +12,7 @@ namespace {
 TEST(Language, NamesRoundTrip) {
   for (Language l :
        {Language::unknown, Language::zh, Language::en, Language::es, Language::fr, Language::de,
-        Language::pt, Language::it, Language::ja, Language::ko, Language::other})
+        Language::pt, Language::it, Language::id, Language::ja, Language::ko, Language::other})
     EXPECT_EQ(parse_language(to_string(l)), l) << to_string(l);
   EXPECT_EQ(parse_language("ZH"), Language::zh);
   EXPECT_FALSE(parse_language("klingon").has_value());
@@ -36,6 +36,10 @@ TEST(Language, CustomerTurnsInEachLanguage) {
       {"Ich habe meine Bestellung noch nicht bekommen, das ist sehr ärgerlich", Language::de},
       {"Olá, meu pedido ainda não chegou", Language::pt},
       {"Ciao, il mio ordine non è ancora arrivato", Language::it},
+      // TweetSumm valid f7a6652a, Indonesian with English words in it.
+      {"Telp ke call center @115802 malah disarankan pesan lewat call center ajah next nya.. WHAT?\?!! Apagunanya you punya web",
+       Language::id},
+      {"Saya sudah bayar tapi tiket belum ada", Language::id},
       {"注文した商品が届きません", Language::ja},
       {"배송이 너무 늦어요", Language::ko},
       {"Спасибо за помощь", Language::other}};
