@@ -172,6 +172,10 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
   };
 
   bool first_person = false;  // a first-person word was rewritten
+  // A sentence that opens with "To me" or "For me" gives the speaker's view: reported, "The agent says to
+  // the agent customer service is…" read as said to them (TweetSumm valid 44bd3dc7). The position of its
+  // "me", or n.
+  std::size_t opinion = n;
   for (std::size_t i = 0; i < n; ++i) {
     if (key[i].empty() || forced[i]) continue;
     const std::string& k = key[i];
@@ -188,6 +192,9 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       const std::string& next = word_at(i + 1);
       static constexpr auto kShared = std::to_array<std::string_view>(
           {"company", "company's", "companys", "call", "conversation", "chat", "telecon", "discussion", "talk"});
+      if (k == "me" && i >= 1 && (word_at(i - 1) == "to" || word_at(i - 1) == "for") && starts_sentence(t, i - 1) &&
+          i + 1 < n && is_word(t[i + 1]))
+        opinion = i;
       if (ours && k == "our" && contains(kShared, next)) {
         set(i, "the");
       } else {
@@ -250,6 +257,10 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
     }
   }
   name_first_reference(t, speaker, forced, key, out);
+  if (opinion < n) {
+    set(opinion - 1, "in");
+    out[opinion] = speaker == text::Speaker::agent ? "the agent's view" : "the customer's view";
+  }
   return out;
 }
 

@@ -191,6 +191,17 @@ TEST(ReportedSpeech, ThankYouStaysAndTheCustomersYouIsTheCompany) {
             "The customer lost their bag, you know? thank you");
 }
 
+// "To me" or "For me" opening a sentence gives the speaker's view (TweetSumm valid 44bd3dc7 read "The agent
+// says to the agent customer service is doing the right thing").
+TEST(ReportedSpeech, ToMeIsTheSpeakersView) {
+  EXPECT_EQ(reported("To me customer service is doing the right thing, that's why I would like to talk in private",
+                     Speaker::agent),
+            "In the agent's view customer service is doing the right thing, that's why they would like to talk in private");
+  EXPECT_EQ(reported("For me this is the worst airline", Speaker::customer), "In the customer's view this is the worst airline");
+  // Elsewhere "to me" is who it was said or sent to.
+  EXPECT_EQ(reported("They sent it to me yesterday", Speaker::customer), "They sent it to the customer yesterday");
+}
+
 // A group address is the company too, two words for two, with its verb agreeing; "y'all" and a thank
 // the customer reports ("would like to thank you for") as well (TweetSumm train 3561bc84, ae53e5a4,
 // ce6d7803). "You guys left the customer waiting" had read as the summary speaking to the company.
