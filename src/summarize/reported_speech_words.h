@@ -130,7 +130,7 @@ inline constexpr auto kImperatives = std::to_array<std::string_view>({
 // at", "Check your app", "Head over to").
 inline constexpr auto kImperativesWithObject = std::to_array<std::string_view>({
     "call", "email", "text", "check", "update", "visit", "reply", "message", "tweet", "look", "use",
-    "open", "switch", "head", "download", "power",
+    "open", "switch", "head", "download", "power", "meet", "join", "help", "ask",
 });
 inline constexpr auto kObjectsAndParticles = std::to_array<std::string_view>({
     "us", "me", "them", "it", "this", "that", "these", "those", "the", "a", "an", "your", "our", "my",

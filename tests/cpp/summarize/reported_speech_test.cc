@@ -401,6 +401,10 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Send us your account email and we'll check.",
        "The agent asks the customer to send the agent their account email and the agent will check."},
       {"Try restarting both devices.", "The agent asks the customer to try restarting both devices."},
+      // With an object: meet, join, help and ask (TweetSumm train 1afb2f6d read "The agent says Meet the agent…").
+      {"Meet us in DM to continue.", "The agent asks the customer to meet the agent in DM to continue."},
+      {"Help us improve our support by clicking this link.",
+       "The agent asks the customer to help the agent improve the company's support by clicking this link."},
       {"Call us at 1-800-123.", "The agent asks the customer to call the agent at 1-800-123."},
       {"Kindly be patient.", "The agent asks the customer to be patient."},
       // A closing please goes with the report, its comma too.
