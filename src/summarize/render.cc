@@ -93,9 +93,13 @@ std::string whether_for_tag(const std::string& body) {
       break;
     }
   const std::u32string_view rest = std::u32string_view(t).substr(at);
+  // What restates ("意思是还有退款吧": 询问是否还有退款, not 是否意思是…) goes with the 是 it ends in.
   std::size_t drop = 0;
-  if (rest.starts_with(U"就是")) drop = 2;
-  else if (rest.starts_with(U"是") && !rest.starts_with(U"是否")) drop = 1;
+  for (std::u32string_view restates : {U"也就是说", U"就是说", U"意思是", U"就是", U"是"})
+    if (rest.starts_with(restates) && !rest.starts_with(U"是否")) {
+      drop = restates.size();
+      break;
+    }
   t.replace(at, drop, U"是否");
   std::string out = text::encode_utf8(t.data(), t.size());
   return stop ? out + "。" : out;

@@ -455,6 +455,7 @@ TEST(Summary, ATagQuestionAsksWhether) {
   // A pronoun that opens the clause comes before 是否; a clause that negates keeps its tag (blind readers of
   // CSDS val 217 and 473 read 是否…不是 as a double negative).
   EXPECT_EQ(render::reported_question("你们会自动改的对吧。"), "询问你们是否会自动改。");
+  EXPECT_EQ(render::reported_question("意思是还有退款吧。"), "询问是否还有退款。");
   EXPECT_EQ(render::reported_question("发票地址不是东海世家吧。"), "询问发票地址不是东海世家吧。");
 }
 
