@@ -244,16 +244,15 @@ int turning_feeling_unit(const Context& c, const ConstrainedSelection& s) {
       last = m;
   if (last == p.mentions.size()) return -1;
   int u = p.mention_unit[last];
-  // An emoji sent as a sentence of its own closes the one before it in its tweet ("He just landed and said
-  // no HBD message. 😏"): that sentence says how the customer left.
-  const int short_letters = p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn;
-  if (u > 0 && c.letters[static_cast<std::size_t>(u)] == 0 &&
-      p.units[static_cast<std::size_t>(u - 1)].turn == p.units[static_cast<std::size_t>(u)].turn &&
-      c.letters[static_cast<std::size_t>(u - 1)] > short_letters)
-    --u;
   // A feeling alone says nothing of how it turned ("Customer: 😏", 用户:好吧。, "Great strategy."): the unit
   // says more than a short answer does.
   const int short_answer = p.lang == Lang::zh ? kShortAnswerZh : kShortAnswerEn;
+  // An emoji sent as a sentence of its own closes the one before it in its tweet ("He just landed and said
+  // no HBD message. 😏"): that sentence says how the customer left.
+  if (u > 0 && c.letters[static_cast<std::size_t>(u)] == 0 &&
+      p.units[static_cast<std::size_t>(u - 1)].turn == p.units[static_cast<std::size_t>(u)].turn &&
+      c.letters[static_cast<std::size_t>(u - 1)] > short_answer)
+    --u;
   if (shown(u) || !c.selectable[static_cast<std::size_t>(u)] || c.letters[static_cast<std::size_t>(u)] <= short_answer)
     return -1;
   // It is how the customer left only if they said nothing after it ("10 hours later and still no change!"

@@ -42,50 +42,57 @@ bool has_content(const std::vector<char32_t>& cps) {
 
 namespace {
 
-// A reported question that presumes and asks to be confirmed (退到原支付卡上是吧。, 可以提现的吧。) asks
-// whether, as the references report it: its tag goes and 是否 opens its last clause (是否退到原支付卡上。,
-// 要新建才行，是吧 -> 是否要新建才行). A 是 or 就是 that opened the clause is 是否's own (是全部退款是吧 ->
-// 是否全部退款), and a final 的 before the tag goes with it (可以提现的吧 -> 是否可以提现); a pronoun that opens the
-// clause comes before it (你们是否会自动改). A clause that already asks whether (是否, 是不是) or with a question
-// word, negates (是否…不是 reads as a double negative), goes on from the clause before (然后, 再) or gives in
-// (好吧) stays as written.
-std::string whether_for_tag(const std::string& body) {
-  const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
-  std::u32string t(cps.begin(), cps.end());
-  const bool stop = !t.empty() && t.back() == U'。';
-  if (stop) t.pop_back();
-  // Where the segmenter ends words: a tag it joins to the word before (货是|吧, 包吧) is no tag to drop.
+// The confirming tag (是吧, 对吧, 是不是, 对不对, 没错吧, 吧) that ends `t`, taken off with the marks and a final 的
+// before it (可以提现的吧 -> 可以提现); false, `t` untouched, when there is none or the segmenter joins it to
+// the word before (货是|吧, 包吧: no tag but a word's letter).
+bool take_off_tag(std::u32string& t) {
   std::vector<std::int64_t> word_starts;
   for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(t.data(), t.size())))
     word_starts.push_back(w.char_start);
   const auto starts_word = [&](std::size_t at) {
     return std::binary_search(word_starts.begin(), word_starts.end(), static_cast<std::int64_t>(at));
   };
-  bool tagged = false;
-  for (std::u32string_view tag : {U"是不是", U"对不对", U"没错吧", U"是吧", U"对吧", U"吧"})
-    if (t.ends_with(tag)) {
-      if (!starts_word(t.size() - tag.size())) return body;
-      t.resize(t.size() - tag.size());
-      tagged = true;
-      break;
-    }
-  while (!t.empty() && (t.back() == U'，' || t.back() == U',' || t.back() == U' ')) t.pop_back();
-  if (!tagged || t.empty()) return body;
-  if (t.back() == U'的' && starts_word(t.size() - 1)) t.pop_back();
+  for (std::u32string_view tag : {U"是不是", U"对不对", U"没错吧", U"是吧", U"对吧", U"吧"}) {
+    if (!t.ends_with(tag)) continue;
+    if (!starts_word(t.size() - tag.size())) return false;
+    std::u32string rest = t.substr(0, t.size() - tag.size());
+    while (!rest.empty() && (rest.back() == U'，' || rest.back() == U',' || rest.back() == U' ')) rest.pop_back();
+    if (rest.empty()) return false;
+    if (rest.back() == U'的' && starts_word(rest.size() - 1)) rest.pop_back();
+    t = std::move(rest);
+    return true;
+  }
+  return false;
+}
+
+// Whether 是否 can ask the clause `last`: not where it already asks whether (是否, 是不是) or with a question
+// word, goes on from the clause before (然后再注册…: 是否 would ask only the second step), negates (是否 before
+// 不可能 or 不是 reads as a double negative: 生鲜产品不可能…烂掉对吧 presumes) or gives in (好吧你查过…).
+bool whether_can_ask(std::u32string_view last) {
+  if (last.empty() || zh_question::holds_question_word(last) || last.find_first_of(U"不没未别") != std::u32string_view::npos)
+    return false;
+  for (std::u32string_view lead : {U"然后", U"而且", U"并且", U"再"})
+    if (last.starts_with(lead)) return false;
+  for (std::u32string_view word : {U"是否", U"是不是", U"好吧"})
+    if (last.find(word) != std::u32string_view::npos) return false;
+  return true;
+}
+
+// A reported question that presumes and asks to be confirmed (退到原支付卡上是吧。, 可以提现的吧。) asks
+// whether, as the references report it: its tag goes (take_off_tag) and 是否 opens its last clause
+// (是否退到原支付卡上。; 要新建才行，是吧 -> 是否要新建才行), after a pronoun that opens it (你们是否会自动改). A 是 that
+// opened the clause, or what restates with one (就是, 意思是, 就是说), is 是否's own (是全部退款是吧 -> 是否全部退款;
+// 意思是还有退款吧 -> 是否还有退款). Where 是否 cannot ask the clause (whether_can_ask) it stays as written.
+std::string whether_for_tag(const std::string& body) {
+  const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
+  std::u32string t(cps.begin(), cps.end());
+  const bool stop = !t.empty() && t.back() == U'。';
+  if (stop) t.pop_back();
+  if (!take_off_tag(t)) return body;
   const std::size_t comma = t.find_last_of(U"，,");
   const std::size_t start = comma == std::u32string::npos ? 0 : comma + 1;
-  std::u32string_view last = std::u32string_view(t).substr(start);
-  // Nor where the last clause goes on from the one before (然后再注册…: 是否 would ask only the second step),
-  // or gives in (好吧你查过…).
-  const bool goes_on = last.starts_with(U"然后") || last.starts_with(U"而且") || last.starts_with(U"并且") ||
-                       last.starts_with(U"再");
-  // Nor where it negates: 是否 before 不可能 or 不是 reads as a double negative (生鲜产品不可能…烂掉对吧 presumes).
-  const bool negates = last.find_first_of(U"不没未别") != std::u32string_view::npos;
-  if (last.empty() || goes_on || negates || last.find(U"是否") != std::u32string_view::npos ||
-      last.find(U"是不是") != std::u32string_view::npos || last.find(U"好吧") != std::u32string_view::npos ||
-      zh_question::holds_question_word(last))
-    return body;
-  // After a pronoun that opens the clause: 你们会自动改的对吧 -> 你们是否会自动改.
+  const std::u32string_view last = std::u32string_view(t).substr(start);
+  if (!whether_can_ask(last)) return body;
   std::size_t at = start;
   for (std::u32string_view pronoun : {U"我们", U"你们", U"我", U"您", U"你"})
     if (last.starts_with(pronoun)) {
@@ -93,7 +100,6 @@ std::string whether_for_tag(const std::string& body) {
       break;
     }
   const std::u32string_view rest = std::u32string_view(t).substr(at);
-  // What restates ("意思是还有退款吧": 询问是否还有退款, not 是否意思是…) goes with the 是 it ends in.
   std::size_t drop = 0;
   for (std::u32string_view restates : {U"也就是说", U"就是说", U"意思是", U"就是", U"是"})
     if (rest.starts_with(restates) && !rest.starts_with(U"是否")) {

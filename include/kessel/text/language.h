@@ -13,8 +13,8 @@
 //   - letters of another script (Cyrillic, Arabic, Greek, ...) outnumber the Latin ones: other;
 //   - Latin script: the words are scored against short lists of function words of en, es, fr, de,
 //     pt, it and id (Indonesian and Malay, which the airlines' Asian customers tweet in: "Telp ke call
-//     center malah disarankan pesan lewat call center"). A hit counts 1/k when k of the lists hold the word (the word "de" is Spanish,
-//     French and Portuguese); a greeting or thanks that names its language alone (hola gracias
+//     center malah disarankan pesan lewat call center"). A hit counts 1/k when k of the lists hold
+//     the word (the word "de" is Spanish, French and Portuguese); a greeting or thanks that names its language alone (hola gracias
 //     merci bonjour danke hallo obrigado grazie ciao) counts 2; letters only one language writes
 //     (ñ ¿ ¡ → es, ß → de, ã õ → pt, œ → fr) add 1. The letters of @handles, #tags and URLs are
 //     not counted. Another language wins when its score is above English's and at least 2
