@@ -37,14 +37,22 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
 }
 
 // Whether a Chinese clause (code points [begin, end)) asks "how" inside it: 怎么 怎样 如何 after its first
-// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明). Not in 不管 / 无论 / 不知道 clauses, where the
-// word is indefinite (不知道怎么弄).
+// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明), or "how long" anywhere (大概多久可以拿). Not in 不管 /
+// 无论 / 不知道 clauses, where the word is indefinite (不知道怎么弄).
 bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   const std::u32string_view clause(cps.data() + begin, end - begin);
   for (std::u32string_view indefinite : {U"不管", U"无论", U"知道", U"不会", U"随便"})
     if (clause.find(indefinite) != std::u32string_view::npos) return false;
   for (std::u32string_view how : {U"怎么", U"怎样", U"如何"})
     if (const std::size_t at = clause.find(how); at != std::u32string_view::npos && at > 0) return true;
+  // How long, anywhere in it (大概多久可以拿, 多长时间能到账), but for "not long" or "only" just before it
+  // (没多久, 没用多久, 才多久).
+  for (std::u32string_view how_long : {U"多久", U"多长时间"}) {
+    const std::size_t at = clause.find(how_long);
+    if (at == std::u32string_view::npos) continue;
+    const std::u32string_view near = clause.substr(at >= 2 ? at - 2 : 0, at >= 2 ? 2 : at);
+    if (near.find_first_of(U"没不才") == std::u32string_view::npos) return true;
+  }
   return false;
 }
 

@@ -120,6 +120,12 @@ TEST(ZhQuestions, HowFarAndHowBigAsk) {
   EXPECT_TRUE(render::asks_without_mark("新地址距离收货地址有多远", false));
   EXPECT_TRUE(render::asks_without_mark("这个尺寸多大", false));
   EXPECT_FALSE(render::asks_without_mark("差价没多大", false));
+  // How long asks anywhere in its clause (te157 742 showed 用户:大概多久可以拿。 as a statement), but not
+  // "not long" (没用多久的).
+  EXPECT_TRUE(render::asks_without_mark("大概多久可以拿", false));
+  EXPECT_TRUE(render::asks_without_mark("退货申请多长时间可以通过", false));
+  EXPECT_FALSE(render::asks_without_mark("没用多久的", false));
+  EXPECT_FALSE(render::asks_without_mark("才多久就坏了", false));
 }
 
 TEST(ZhQuestions, CheckingWhatIsMeantAsks) {
