@@ -95,6 +95,20 @@ bool ends_in_v_bu(const std::vector<char32_t>& cps, std::size_t begin, std::size
 
 }  // namespace
 
+// Whether A还是B asks a choice without a 是 before A: both sides short (two to six letters) and alike in
+// being no clause of their own (直接退款还是建赔付单, 银行卡还是jd账户, 今天取货还是明天, 下单还是货到发). 还是 reads "still"
+// where A holds a subject, an adverb or an aspect (怎么现在还是收货, 订单这今天还是处理不了, 聊了半天还是机器, 看的还是派送),
+// where B opens with a predicate (还是在出库状态, 还是有划痕), or where the clause ends as a statement in 了, 的 or 吧
+// (你们还是发了); a side of one letter is too little to tell (弄来弄去还是坑).
+bool short_sides_choice(std::u32string_view a, std::u32string_view after) {
+  std::u32string_view b = after.substr(0, after.find_first_of(U"，,、；;：:。？?！!"));
+  while (!b.empty() && kTrailingParticles.find(b.back()) != std::u32string_view::npos) b.remove_suffix(1);
+  if (a.size() < 2 || a.size() > 6 || b.size() < 2 || b.size() > 6) return false;
+  if (std::u32string_view(U"了的吧").find(b.back()) != std::u32string_view::npos) return false;
+  if (a.find_first_of(U"了的我你您他她它这那还都也又仍怎现") != std::u32string_view::npos) return false;
+  return std::u32string_view(U"在有会要是能可出没不未无很挺太老一").find(b.front()) == std::u32string_view::npos;
+}
+
 bool asks_alternative(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   std::size_t last = end;
   while (last > begin && kTrailingParticles.find(cps[last - 1]) != std::u32string_view::npos) --last;
@@ -116,8 +130,8 @@ bool asks_alternative(const std::vector<char32_t>& cps, std::size_t begin, std::
       continue;
     std::size_t clause = at;
     while (clause > 0 && !is_clause_mark(sentence[clause - 1])) --clause;
-    if (clause < at) {  // 是A还是B within one clause
-      if (leads_choice(clause, at)) return true;
+    if (clause < at) {  // 是A还是B within one clause, or two short sides without 是 (银行卡还是jd账户)
+      if (leads_choice(clause, at) || short_sides_choice(sentence.substr(clause, at - clause), after)) return true;
       continue;
     }
     if (at == 0) continue;  // A，还是B: the clause before asks or leads with 是

@@ -151,6 +151,18 @@ TEST(ZhQuestions, AChoiceWithHaishiAsks) {
   EXPECT_FALSE(render::asks_without_mark("是这样的，我还是要退货", false));
   EXPECT_FALSE(render::asks_without_mark("就是说还是要等", false));
   EXPECT_FALSE(render::asks_without_mark("我早晨看的还是派送", false));
+  // Two short sides without 是 (CSDS val 759, 365, 176: shown as statements before).
+  EXPECT_TRUE(render::asks_without_mark("直接退款还是建赔付单", false));
+  EXPECT_TRUE(render::asks_without_mark("银行卡还是jd账户", false));
+  EXPECT_TRUE(render::asks_without_mark("下单还是货到发", false));
+  // "Still": a subject, an adverb or an aspect before it, a predicate after it, a statement's end, a side
+  // of one letter.
+  EXPECT_FALSE(render::asks_without_mark("订单现在还是收货", false));
+  EXPECT_FALSE(render::asks_without_mark("聊了半天还是机器", false));
+  EXPECT_FALSE(render::asks_without_mark("订单还是在出库状态", false));
+  EXPECT_FALSE(render::asks_without_mark("你们还是发了", false));
+  EXPECT_FALSE(render::asks_without_mark("弄来弄去还是坑", false));
+  EXPECT_FALSE(render::asks_without_mark("对方说已经付款然后我这边显示还是代付款状况", false));
 }
 
 TEST(ZhQuestions, QuestionMarksAfterARequestUrge) {
