@@ -116,14 +116,30 @@ std::size_t interjection_length(const std::vector<text::Token>& t) {
 // when it addresses a group ("Hi I need" keeps its I; "hi there is a problem" is "There is a
 // problem"). Returns the tokens to drop (0: none).
 std::size_t salutation_length(const std::vector<text::Token>& t) {
-  if (t.empty() || !is_word(t[0]) || !is_greeting(t[0].lower)) return 0;
-  std::size_t i = 1;
+  if (t.empty() || !is_word(t[0])) return 0;
+  // "Good morning", "Good evening": the greeting is two words; "Morning," or "Evening Kera," one.
+  const auto time_of_day = [](const std::string& w) { return w == "morning" || w == "afternoon" || w == "evening"; };
+  std::size_t i = 0;
+  if (is_greeting(t[0].lower)) {
+    i = 1;
+  } else if (t[0].lower == "good" && t.size() > 1 && is_word(t[1]) && time_of_day(t[1].lower)) {
+    i = 2;
+  } else if (time_of_day(t[0].lower) && t.size() > 1 &&
+             (t[1].text == "," || t[1].text == "!" || (is_word(t[1]) && is_upper_ascii(t[1].text[0])))) {
+    i = 1;
+  } else {
+    return 0;
+  }
+  const std::size_t greeting = i;
   if (i < t.size() && is_word(t[i]) && (is_group_address(t[i].lower) || is_upper_ascii(t[i].text[0])))
     ++i;
   if (i < t.size() && t[i].kind == text::TokenKind::punct &&
       (t[i].text == "," || t[i].text == "!" || t[i].text == "."))
     return i + 1;
-  const std::size_t bare = t.size() > 1 && is_word(t[1]) && t[1].lower != "there" && is_group_address(t[1].lower) ? 2 : 1;
+  const std::size_t bare = t.size() > greeting && is_word(t[greeting]) && t[greeting].lower != "there" &&
+                                   is_group_address(t[greeting].lower)
+                               ? greeting + 1
+                               : greeting;
   return bare < t.size() && is_word(t[bare]) ? bare : 0;
 }
 

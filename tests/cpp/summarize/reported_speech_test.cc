@@ -273,6 +273,22 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
             "Find more about the customer's refund here. The agent is so sorry.");
 }
 
+// A greeting by the time of day goes as "Hi" does (TweetSumm train 66f0425d read "The customer says Good
+// Morning, the customer has two cancelled clients…"; 6006dfad "Agent: Morning Smart, the line is on Jumbo").
+TEST(ReportedSpeech, AGreetingByTheTimeOfDayGoes) {
+  auto d = testing::make_dialogue({{Speaker::customer, {"Good Morning, I have two cancelled clients still showing"}},
+                                   {Speaker::agent, {"Morning Smart, the line is on Jumbo"}},
+                                   {Speaker::agent, {"Evening, kindly provide your number for a quick check"}},
+                                   {Speaker::customer, {"Morning flights are always late"}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[0], units[0], true), "The customer has two cancelled clients still showing");
+  EXPECT_EQ(render_english(p.units[1], units[1], false), "The line is on Jumbo");
+  EXPECT_EQ(render_english(p.units[2], units[2], true), "The agent asks the customer to provide their number for a quick check");
+  // "Morning" before a lower-case word is no greeting.
+  EXPECT_EQ(render_english(p.units[3], units[3], false), "Morning flights are always late");
+}
+
 TEST(ReportedSpeech, OurCompanyIsTheCompanyOnce) {
   EXPECT_EQ(reported("that's our company's policy", Speaker::agent), "that's the company's policy");
   EXPECT_EQ(reported("our company policy and our staff", Speaker::agent), "The company policy and the company's staff");
