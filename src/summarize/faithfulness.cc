@@ -65,9 +65,9 @@ void drop_report_words(std::vector<Piece>& body) {
   body = std::move(kept);
 }
 
-// zh: the 是否 a reported question asks with (render.cc, whether_for_tag: 退到原支付卡上是吧 -> 询问是否退到原支付
-// 卡上) is the renderer's too, where the source has none: aligned, its 是 would take a 是 of the source's
-// 就是 or 是吧 and show that word cut.
+// zh: the 是否 a reported question asks with (render_questions.cc, whether_for_tag: 退到原支付卡上是吧 ->
+// 询问是否退到原支付卡上) is the renderer's too, where the source has none: aligned, its 是 would take a 是 of
+// the source's 就是 or 是吧 and show that word cut.
 void drop_whether(std::vector<Piece>& body, const std::vector<char32_t>& source) {
   static constexpr std::u32string_view kWhether = U"是否";
   if (std::search(source.begin(), source.end(), kWhether.begin(), kWhether.end()) != source.end()) return;

@@ -10,7 +10,6 @@
 #include "kessel/text/utf8.h"
 #include "summarize/compress.h"
 #include "summarize/faith_cues.h"
-#include "summarize/zh_questions.h"
 #include "summarize/reported_speech.h"
 #include "summarize/reported_speech_words.h"
 
@@ -38,179 +37,6 @@ bool has_content(const std::vector<char32_t>& cps) {
   for (char32_t cp : cps)
     if (!is_terminal_punct(cp) && !text::is_space(cp)) return true;
   return false;
-}
-
-namespace {
-
-// The confirming tag (是吧, 对吧, 是不是, 对不对, 没错吧, 吧) that ends `t`, taken off with the marks and a final 的
-// before it (可以提现的吧 -> 可以提现); false, `t` untouched, when there is none or the segmenter joins it to
-// the word before (货是|吧, 包吧: no tag but a word's letter).
-bool take_off_tag(std::u32string& t) {
-  std::vector<std::int64_t> word_starts;
-  for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(t.data(), t.size())))
-    word_starts.push_back(w.char_start);
-  const auto starts_word = [&](std::size_t at) {
-    return std::binary_search(word_starts.begin(), word_starts.end(), static_cast<std::int64_t>(at));
-  };
-  for (std::u32string_view tag : {U"是不是", U"对不对", U"没错吧", U"是吧", U"对吧", U"吧"}) {
-    if (!t.ends_with(tag)) continue;
-    if (!starts_word(t.size() - tag.size())) return false;
-    std::u32string rest = t.substr(0, t.size() - tag.size());
-    while (!rest.empty() && (rest.back() == U'，' || rest.back() == U',' || rest.back() == U' ')) rest.pop_back();
-    if (rest.empty()) return false;
-    if (rest.back() == U'的' && starts_word(rest.size() - 1)) rest.pop_back();
-    t = std::move(rest);
-    return true;
-  }
-  return false;
-}
-
-// Whether 是否 can ask the clause `last`: not where it already asks whether (是否, 是不是) or with a question
-// word, goes on from the clause before (然后再注册…: 是否 would ask only the second step), negates (是否 before
-// 不可能 or 不是 reads as a double negative: 生鲜产品不可能…烂掉对吧 presumes) or gives in (好吧你查过…).
-bool whether_can_ask(std::u32string_view last) {
-  if (last.empty() || zh_question::holds_question_word(last) || last.find_first_of(U"不没未别") != std::u32string_view::npos)
-    return false;
-  for (std::u32string_view lead : {U"然后", U"而且", U"并且", U"再"})
-    if (last.starts_with(lead)) return false;
-  for (std::u32string_view word : {U"是否", U"是不是", U"好吧"})
-    if (last.find(word) != std::u32string_view::npos) return false;
-  return true;
-}
-
-// A reported question that presumes and asks to be confirmed (退到原支付卡上是吧。, 可以提现的吧。) asks
-// whether, as the references report it: its tag goes (take_off_tag) and 是否 opens its last clause
-// (是否退到原支付卡上。; 要新建才行，是吧 -> 是否要新建才行), after a pronoun that opens it (你们是否会自动改). A 是 that
-// opened the clause, or what restates with one (就是, 意思是, 就是说), is 是否's own (是全部退款是吧 -> 是否全部退款;
-// 意思是还有退款吧 -> 是否还有退款). Where 是否 cannot ask the clause (whether_can_ask) it stays as written.
-std::string whether_for_tag(const std::string& body) {
-  const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
-  std::u32string t(cps.begin(), cps.end());
-  const bool stop = !t.empty() && t.back() == U'。';
-  if (stop) t.pop_back();
-  if (!take_off_tag(t)) return body;
-  const std::size_t comma = t.find_last_of(U"，,");
-  const std::size_t start = comma == std::u32string::npos ? 0 : comma + 1;
-  const std::u32string_view last = std::u32string_view(t).substr(start);
-  if (!whether_can_ask(last)) return body;
-  std::size_t at = start;
-  for (std::u32string_view pronoun : {U"我们", U"你们", U"我", U"您", U"你"})
-    if (last.starts_with(pronoun)) {
-      at += pronoun.size();
-      break;
-    }
-  const std::u32string_view rest = std::u32string_view(t).substr(at);
-  std::size_t drop = 0;
-  for (std::u32string_view restates : {U"也就是说", U"就是说", U"意思是", U"就是", U"是"})
-    if (rest.starts_with(restates) && !rest.starts_with(U"是否")) {
-      drop = restates.size();
-      break;
-    }
-  t.replace(at, drop, U"是否");
-  std::string out = text::encode_utf8(t.data(), t.size());
-  return stop ? out + "。" : out;
-}
-
-}  // namespace
-
-std::string reported_question(const std::string& body) {
-  std::string text = body;
-  static const std::string kMark = "？", kAsked = "询问";
-  if (text.size() >= kMark.size() && text.compare(text.size() - kMark.size(), kMark.size(), kMark) == 0)
-    text.replace(text.size() - kMark.size(), kMark.size(), "。");
-  // What opens a customer's question and says nothing once it is reported: greetings, "may I ask", and
-  // the acknowledgements and interjections before it, and "check for me" before the question it asks
-  // (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗; 问是不是…, what deletion left of 问下是不是…, -> 询问是不是…;
-  // 哦，对了，为什么白条还需要航班信息呢 -> 询问为什么…; 请查东西在哪里 -> 询问东西在哪里, not 询问请查…).
-  static const std::string kOpeners[] = {"你好", "您好", "在吗", "在不在", "亲", "请问一下", "请问下", "请问",
-                                         "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
-                                         "我问一下", "我问下", "问一下", "问下", "问", "哦", "噢", "喔", "嗯嗯",
-                                         "嗯", "额", "呃", "对了", "好的", "谢谢", "请帮我查一下", "请帮我查下",
-                                         "请帮我查", "帮我查一下", "帮我查下", "帮我查", "帮忙查一下", "帮忙查下",
-                                         "帮忙查", "请查一下", "请查下", "请查", "，", ",", " "};
-  // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
-  for (bool stripped = true; stripped;) {
-    stripped = false;
-    // The code point offsets where the segmenter ends a word, once per pass.
-    const auto cps = text::decode_utf8(text, text::Utf8Mode::lossy);
-    const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
-    const std::vector<text::WordSpan> words = segmenter.segment(std::span<const char32_t>(cps.cps));
-    std::vector<std::int64_t> word_ends;
-    for (const text::WordSpan& w : words) word_ends.push_back(w.char_end);
-    // An opener's 问 that the segmenter's unknown-word model joined to what follows (想|问京豆) still ends
-    // the opener; a dictionary word (想|问题) does not.
-    const auto ask_joined_to_unknown = [&](std::int64_t ask) {
-      for (const text::WordSpan& w : words)
-        if (w.char_start == ask && w.char_end > ask + 1)
-          return segmenter.word_class(std::u32string_view(cps.cps.data() + w.char_start,
-                                                          static_cast<std::size_t>(w.char_end - w.char_start))) ==
-                 text::WordClass::unknown;
-      return false;
-    };
-    for (const std::string& o : kOpeners) {
-      if (text.size() <= o.size() || text.rfind(o, 0) != 0) continue;
-      const auto at = static_cast<std::int64_t>(text::decode_utf8(o, text::Utf8Mode::lossy).size());
-      if (!std::binary_search(word_ends.begin(), word_ends.end(), at) &&
-          !(o.size() > 3 && o.ends_with("问") && ask_joined_to_unknown(at - 1)))
-        continue;
-      text.erase(0, o.size());
-      stripped = true;
-      break;  // the text changed: segment it again
-    }
-  }
-  if (text.rfind(kAsked, 0) == 0) return text;
-  return kAsked + whether_for_tag(text);
-}
-
-namespace {
-
-
-// A unit's end: its code points, where the run of terminal marks before any trailing space and emoji
-// starts (`body_end`) and ends (`marks_end`; equal when it has none).
-// Where a unit's text ends: its terminal marks run over [body_end, marks_end) of its code points.
-struct UnitEnd {
-  std::size_t body_end = 0, marks_end = 0;
-};
-
-UnitEnd unit_end(const std::vector<char32_t>& cps) {
-  UnitEnd e;
-  std::size_t end = cps.size();
-  // Trailing space and emoji or other symbols ("能送吗？😊") do not end the sentence.
-  while (end > 0 && !is_terminal_punct(cps[end - 1]) && text::is_trailing_symbol(cps[end - 1])) --end;
-  e.marks_end = end;
-  while (end > 0 && is_terminal_punct(cps[end - 1])) --end;
-  e.body_end = end;
-  return e;
-}
-
-std::vector<char32_t> decoded(const std::string& text) { return text::decode_utf8(text, text::Utf8Mode::lossy).cps; }
-
-}  // namespace
-
-bool ends_as_question(const std::string& text) { return ends_as_question(decoded(text)); }
-
-bool ends_as_question(const std::vector<char32_t>& cps) {
-  const UnitEnd e = unit_end(cps);
-  for (std::size_t i = e.body_end; i < e.marks_end; ++i)
-    if (cps[i] == U'?' || cps[i] == U'？') return true;
-  return false;
-}
-
-bool asks_without_mark(const std::string& text, bool cut_off) { return asks_without_mark(decoded(text), cut_off); }
-
-bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
-  const UnitEnd e = unit_end(cps);
-  // Ended by a mark other than a comma (、 too: 您自己已经申请了么、) the sentence has said how it ends.
-  if (e.body_end < e.marks_end && std::u32string_view(U"，,、").find(cps[e.marks_end - 1]) == std::u32string_view::npos)
-    return false;
-  std::size_t begin = e.body_end;
-  while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
-  if (zh_question::clause_asks(cps, begin, e.body_end, cut_off)) return true;
-  if (zh_question::checks_what_is_meant(std::u32string_view(cps.data(), e.body_end))) return true;
-  // A choice asked across the sentence's clauses (是京东负责还是专卖店负责, 需要不需要…，还是到时自动启动).
-  std::size_t sentence = begin;
-  while (sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[sentence - 1]) == std::u32string_view::npos) --sentence;
-  return zh_question::asks_alternative(cps, sentence, e.body_end);
 }
 
 std::string without_leading_marks(const std::string& text) {
@@ -477,29 +303,6 @@ std::vector<std::string> clauses(const std::string& text, Lang lang) {
   return out;
 }
 
-bool is_question_tail(const std::string& text) { return is_question_tail(decoded(text)); }
-
-bool is_question_tail(const std::vector<char32_t>& cps) {
-  bool asks = false;
-  int letters = 0;
-  std::u32string words;  // the letters, for the permission tails
-  for (char32_t cp : cps) {
-    if (text::is_space(cp)) continue;
-    if (std::u32string_view(U"吗么呢嘛?？").find(cp) != std::u32string_view::npos) {
-      asks = true;
-    } else if (cp != U'吧' && cp != U'啊') {
-      words.push_back(cp);
-      continue;
-    }
-    ++letters;
-  }
-  if (words.empty()) return asks && letters <= 3;
-  // "May I?": the statement before it asks for permission or confirmation (那我把退货申请取消 可以吗).
-  static constexpr std::u32string_view kPermission[] = {U"可以", U"行", U"好", U"能", U"对", U"是"};
-  const bool permission = std::find(std::begin(kPermission), std::end(kPermission), words) != std::end(kPermission);
-  return permission && asks && letters <= 3;
-}
-
 namespace {
 
 // The end of a Chinese text's words: before its trailing marks, ellipses, space and emoji.
@@ -601,57 +404,6 @@ bool ends_cut_turn(const Prepared& p, std::size_t u) {
   const int turn = p.units[u].turn;
   if (turn < 0 || !p.dialogue->turns[static_cast<std::size_t>(turn)].truncated) return false;
   return u + 1 == p.units.size() || p.units[u + 1].turn != turn;
-}
-
-bool urges_with_marks(const std::vector<char32_t>& text, const std::vector<char32_t>& tail) {
-  const bool marks_only = std::all_of(tail.begin(), tail.end(), [](char32_t cp) {
-    return cp == U'?' || cp == U'？' || text::is_space(cp);
-  });
-  if (!marks_only) return false;
-  std::u32string_view clause(text.data(), text.size());
-  while (!clause.empty() && (is_terminal_punct(clause.back()) || clause.back() == U'，' || clause.back() == U',' ||
-                             text::is_space(clause.back())))
-    clause.remove_suffix(1);
-  const std::size_t comma = clause.find_last_of(U"，,。；;!！?？");
-  if (comma != std::u32string_view::npos) clause.remove_prefix(comma + 1);
-  for (std::u32string_view opener : {U"那么", U"那"})
-    if (clause.starts_with(opener)) {
-      clause.remove_prefix(opener.size());
-      break;
-    }
-  if (clause.starts_with(U"请问")) return false;  // asks
-  for (std::u32string_view request : {U"我想", U"我要", U"我需要", U"请", U"帮我", U"麻烦", U"给我"})
-    if (clause.starts_with(request)) return true;
-  return clause.ends_with(U"给我");
-}
-
-bool asked_by_next_unit(const Prepared& p, std::size_t u) {
-  if (p.lang != Lang::zh || u + 1 >= p.units.size()) return false;
-  const Unit& here = p.units[u];
-  const Unit& next = p.units[u + 1];
-  return next.speaker == here.speaker && is_question_tail(next.text) &&
-         !urges_with_marks(decoded(here.text), decoded(next.text));
-}
-
-bool asks_to_confirm(const Prepared& p, std::size_t u, const std::string& text) {
-  if (p.lang != Lang::zh) return false;
-  const std::vector<char32_t> cps = decoded(text);
-  const std::u32string_view shown(cps.data(), cps.size());
-  if (zh_question::ends_in_confirming_tag(shown)) return true;
-  if (p.units[u].speaker != text::Speaker::customer || !zh_question::ends_in_tag(shown)) return false;
-  for (std::u32string_view gives_in : {U"好吧", U"行吧", U"算了吧"})
-    if (shown.find(gives_in) != std::u32string_view::npos) return false;
-  // A presumption turns on a modal, the copula or 有 (明天就能到吧, 晚上可以送货的吧, 不会坏吧); a 吧 after an
-  // action (到时候联系快递吧) proposes it, and a yes agrees.
-  const std::u32string verb = zh_question::polar_verb(shown);
-  static constexpr std::u32string_view kPresumed[] = {U"可以", U"需要", U"是", U"有", U"能", U"会"};
-  if (std::find(std::begin(kPresumed), std::end(kPresumed), verb) == std::end(kPresumed)) return false;
-  for (std::size_t v = u + 1; v < p.units.size(); ++v) {
-    if (p.units[v].speaker == p.units[u].speaker) continue;
-    const std::vector<char32_t> reply = decoded(p.units[v].text);
-    return zh_question::answers_polar(std::u32string_view(reply.data(), reply.size()), verb) >= 1;
-  }
-  return false;
 }
 
 // Whether `next` is its speaker's next sentence after `prev`, no turn of the other speaker between.

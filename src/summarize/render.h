@@ -2,7 +2,8 @@
 // its question mark), clauses for the emotion-clause mode, and the summary text assembled from its
 // sentences, where one label covers consecutive sentences of one speaker only when no turn of the
 // other speaker lies between them. Selection (decode_select.*) and the emotion constraint
-// (decode_emotion.*) decide what is shown; this file decides how it reads.
+// (decode_emotion.*) decide what is shown; this file decides how it reads. render_questions.cc holds
+// whether a unit asks and how a customer's question is reported; render.cc the rest.
 #pragma once
 
 #include <string>
