@@ -1,0 +1,209 @@
+// How a customer's question is reported (render_questions.cc): 用户:询问… as the CSDS references write it,
+// a complaint asked in the customer's words, a question asked again, a tag that asks to be confirmed, and
+// the questions asked without a mark.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kessel/summarize/summary.h"
+#include "summarize/render.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+
+using testing::make_dialogue;
+const text::Lexicon& lexicon() { return testing::default_lexicon(); }
+
+// Every unit the test scores shown, up to `max_sentences`, customers' questions reported: no redundancy
+// control and no emotion constraint, so that the saliences and the rule under test decide.
+DecodeOptions reported(int max_sentences) {
+  DecodeOptions o = testing::sentence_budget(max_sentences);
+  o.emotion_constraint = false;
+  o.report_questions = true;
+  return o;
+}
+
+TEST(ReportedQuestions, AComplaintAskedStaysInTheCustomersWords) {
+  // A question that holds a complaint the customer expressed is no neutral inquiry (te157 reading, 24 to 4:
+  // 用户:询问不是三十天吗。 read as flattened push-back): it stays in the customer's words, asking.
+  auto d = make_dialogue({{Speaker::customer, {"想申请退货"}},
+                          {Speaker::agent, {"这个商品是七天无理由退货的"}},
+                          {Speaker::customer, {"原订单不是告诉你了吗"}},
+                          {Speaker::customer, {"什么时候能到"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  const DecodeOptions o = reported(4);
+  EXPECT_EQ(decode(p, s, o).summary, "用户:想申请退货。客服:这个商品是七天无理由退货的。用户:原订单不是告诉你了吗？询问什么时候能到。");
+}
+
+TEST(ReportedQuestions, AQuestionAskedAgainAfterTheReplySaysSo) {
+  // CSDS val 733 showed 用户:询问无界面单怎么开通。 twice, around the agent's reply.
+  auto d = make_dialogue({{Speaker::customer, {"无界面单怎么开通"}},
+                          {Speaker::agent, {"服务入口在商家后台的配送页面"}},
+                          {Speaker::customer, {"无界面单怎么开通"}},
+                          {Speaker::agent, {"填写发货的联系人即可"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  const DecodeOptions o = reported(4);
+  EXPECT_EQ(decode(p, s, o).summary,
+            "用户:询问无界面单怎么开通。客服:服务入口在商家后台的配送页面。用户:再次询问无界面单怎么开通。客服:填写发货的联系人即可。");
+}
+
+// A customer's statement that presumes and asks to be confirmed (是吧, 对吧; or 吧 that the agent answers
+// yes or no) is a question: reported, it asks whether (CSDS val 279: "用户:退到原支付卡上是吧。" read as the
+// customer telling the agent). A 吧 that asks for something (直接退吧) gets no yes or no and stays, and one
+// after an action proposes it (到时候联系快递吧, CSDS val 428), whatever the agent answers.
+TEST(ReportedQuestions, ATagQuestionAsksWhether) {
+  auto d = make_dialogue({{Speaker::customer, {"就是退到原支付卡上是吧"}},
+                          {Speaker::agent, {"是的呢"}},
+                          {Speaker::customer, {"明天能到吧"}},
+                          {Speaker::agent, {"可以的"}},
+                          {Speaker::customer, {"那直接退吧"}},
+                          {Speaker::agent, {"是的"}},
+                          {Speaker::customer, {"到时候联系快递吧"}},
+                          {Speaker::agent, {"好的，已经为您提交"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.55f, 0.52f, 0.5f};
+  DecodeOptions o = reported(8);
+  EXPECT_EQ(decode(p, s, o).summary,
+            "用户:询问是否退到原支付卡上。客服:是的呢。用户:询问是否明天能到。客服:可以的。用户:那直接退吧。客服:是的。"
+            "用户:到时候联系快递吧。客服:好的，已经为您提交。");
+  // Not reported, the customer's words stay and ask.
+  o.report_questions = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "用户:就是退到原支付卡上是吧？客服:是的呢。用户:明天能到吧？客服:可以的。用户:那直接退吧。客服:是的。"
+            "用户:到时候联系快递吧。客服:好的，已经为您提交。");
+  // The tag goes only where it is a word of its own; a clause that goes on from the one before keeps it.
+  EXPECT_EQ(render::reported_question("京东白条买的，就退到白条账户是吧。"), "询问京东白条买的，是否就退到白条账户。");
+  EXPECT_EQ(render::reported_question("可以提现的吧。"), "询问是否可以提现。");
+  EXPECT_EQ(render::reported_question("我可以再注册一个，然后再注册别人的吧。"), "询问我可以再注册一个，然后再注册别人的吧。");
+  // A pronoun that opens the clause comes before 是否; a clause that negates keeps its tag (blind readers of
+  // CSDS val 217 and 473 read 是否…不是 as a double negative).
+  EXPECT_EQ(render::reported_question("你们会自动改的对吧。"), "询问你们是否会自动改。");
+  EXPECT_EQ(render::reported_question("意思是还有退款吧。"), "询问是否还有退款。");
+  EXPECT_EQ(render::reported_question("发票地址不是东海世家吧。"), "询问发票地址不是东海世家吧。");
+}
+
+TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
+  auto d = make_dialogue({{Speaker::customer, {"你好，想问下这款冰箱有货吗"}},
+                          {Speaker::agent, {"有货的呢？"}},
+                          {Speaker::customer, {"亲开专用票是等货到了再开吗？"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f};
+  DecodeOptions o = reported(3);
+  o.report_questions = false;
+  // As written: a question mark stays, a particle question ends where the CSDS protocol splits.
+  EXPECT_EQ(decode(p, s, o).summary, "用户:你好，想问下这款冰箱有货吗。客服:有货的呢？用户:亲开专用票是等货到了再开吗？");
+  // Reported as the references report it: greetings and "may I ask" go, only where a word ends (亲开
+  // is one word), and the agent's sentence is not a customer question.
+  o.report_questions = true;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:询问这款冰箱有货吗。客服:有货的呢？用户:询问亲开专用票是等货到了再开吗。");
+  // A bare 问 that deletion left of 问下 goes too (CSDS val 648: "询问问是不是…"); 问题 is a word of its own.
+  EXPECT_EQ(render::reported_question("问是不是就会退款给我"), "询问是不是就会退款给我");
+  EXPECT_EQ(render::reported_question("问题能解决吗"), "询问问题能解决吗");
+  // 想问 before a word the segmenter's unknown-word model joined to its 问 (想|问京豆) goes too; before a
+  // dictionary word (想|问题) it is no opener (CSDS val 243 read "询问想问京豆是…").
+  EXPECT_EQ(render::reported_question("想问京豆是你们承担还是商家自己承担"), "询问京豆是你们承担还是商家自己承担");
+  EXPECT_EQ(render::reported_question("想问题怎么解决"), "询问想问题怎么解决");
+  // Acknowledgements and interjections before the question say nothing once reported (CSDS val: 询问哦，对了，
+  // 为什么白条还需要航班信息呢; te157 744: 询问哦，哦，谢谢，那到时候…).
+  EXPECT_EQ(render::reported_question("哦，对了，为什么白条还需要航班信息呢"), "询问为什么白条还需要航班信息呢");
+  EXPECT_EQ(render::reported_question("哦，哦，谢谢，那到时候直接是返还白条额度吗"), "询问那到时候直接是返还白条额度吗");
+  EXPECT_EQ(render::reported_question("好的，什么时候发货呢"), "询问什么时候发货呢");
+  // "Check for me" before the question (te157 683: 询问请查东西在哪里); 请查询 is one word and stays.
+  EXPECT_EQ(render::reported_question("请查东西在哪里"), "询问东西在哪里");
+  EXPECT_EQ(render::reported_question("帮我查是退货吗"), "询问是退货吗");
+  EXPECT_EQ(render::reported_question("请查询物流到哪里了"), "询问请查询物流到哪里了");
+  // A clause that opens with a question word asks without a mark or particle; one marked as a
+  // statement, or a question word inside a statement, does not.
+  auto wh = make_dialogue({{Speaker::customer, {"那什么时候发货"}},
+                           {Speaker::customer, {"余额无法使用，为什么总是没反应啊"}},
+                           {Speaker::customer, {"我不知道什么原因"}},
+                           {Speaker::customer, {"什么时候都可以。"}},
+                           {Speaker::customer, {"如何申请开通分期付款"}}});
+  Prepared pw = prepare(wh, lexicon());
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
+  o.max_sentences = 5;
+  // 为什么总是没反应啊 is a complaint the customer expressed: it stays in their words, asking
+  // (ReportedQuestions.AComplaintAskedStaysInTheCustomersWords).
+  EXPECT_EQ(decode(pw, s, o).summary,
+            "用户:询问那什么时候发货，余额无法使用，为什么总是没反应啊？我不知道什么原因，什么时候都可以，"
+            "询问如何申请开通分期付款。");
+  // A clause that ends in a question word asks too; after a negation or 才, or where the customer says
+  // they cannot find or do not know, the word is indefinite.
+  auto end_wh = make_dialogue({{Speaker::customer, {"那个卡有什么用"}},
+                               {Speaker::customer, {"上门取件多少钱"}},
+                               {Speaker::customer, {"这个没有什么用"}},
+                               {Speaker::customer, {"这才几天"}},
+                               {Speaker::customer, {"今天找不到在哪里呀"}}});
+  Prepared pe = prepare(end_wh, lexicon());
+  EXPECT_EQ(decode(pe, s, o).summary,
+            "用户:询问那个卡有什么用，询问上门取件多少钱，这个没有什么用，这才几天，今天找不到在哪里呀。");
+  // "How many" inside a clause asks after a verb that counts; "several" and "these days" do not.
+  auto many = make_dialogue({{Speaker::customer, {"这个订单应该有几个赠品"}},
+                             {Speaker::customer, {"买了好几个赠品"}},
+                             {Speaker::customer, {"这几天都在家"}}});
+  Prepared pm = prepare(many, lexicon());
+  s.salience = {1.0f, 0.9f, 0.8f};
+  o.max_sentences = 3;
+  EXPECT_EQ(decode(pm, s, o).summary, "用户:询问这个订单应该有几个赠品，买了好几个赠品，这几天都在家。");
+  // "How" inside a clause asks; after 不知道 it is indefinite.
+  auto how = make_dialogue({{Speaker::customer, {"买家电怎样分期付款"}},
+                            {Speaker::customer, {"我不知道怎么弄"}},
+                            {Speaker::customer, {"您有开通白条吗亲"}}});
+  Prepared ph = prepare(how, lexicon());
+  EXPECT_EQ(decode(ph, s, o).summary, "用户:询问买家电怎样分期付款，我不知道怎么弄，询问您有开通白条吗亲。");
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
+  o.max_sentences = 5;
+  // A customer's bare noun with 呢 asks "what about it?"; a call or a softened statement does not.
+  auto about = make_dialogue({{Speaker::customer, {"手机呢"}},
+                              {Speaker::customer, {"我在等呢"}},
+                              {Speaker::customer, {"人呢"}},
+                              {Speaker::customer, {"还没呢"}}});
+  Prepared pa = prepare(about, lexicon());
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f};
+  o.max_sentences = 4;
+  EXPECT_EQ(decode(pa, s, o).summary, "用户:询问手机呢，我在等呢，人呢，还没呢。");
+  s.salience = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f};
+  o.max_sentences = 5;
+  // A question whose 吗 came as a turn of its own asks; the tail alone is never shown.
+  auto tail = make_dialogue({{Speaker::customer, {"这个手表二代的可以放副卡"}},
+                             {Speaker::customer, {"吗?"}},
+                             {Speaker::agent, {"不建议使用副卡"}}});
+  Prepared pt = prepare(tail, lexicon());
+  s.salience = {0.8f, 1.0f, 0.7f};
+  o.max_sentences = 3;
+  EXPECT_EQ(decode(pt, s, o).summary, "用户:询问这个手表二代的可以放副卡。客服:不建议使用副卡。");
+  o.report_questions = false;
+  EXPECT_EQ(decode(pt, s, o).summary, "用户:这个手表二代的可以放副卡？客服:不建议使用副卡。");
+  o.report_questions = true;
+  // "May I?" after a space in the same turn makes the statement before it ask (it had read as done:
+  // 用户:退货申请取消。); the tail alone is never shown.
+  auto permission = make_dialogue({{Speaker::customer, {"那我把退货申请取消 ", "可以吗"}},
+                                   {Speaker::agent, {"目前操作不了了"}}});
+  Prepared pp = prepare(permission, lexicon());
+  ASSERT_EQ(pp.units.size(), 3u);
+  EXPECT_TRUE(render::is_question_tail(std::string("可以吗")));
+  EXPECT_TRUE(render::is_question_tail(std::string("行吗?")));
+  EXPECT_FALSE(render::is_question_tail(std::string("退吗")));
+  EXPECT_TRUE(render::asked_by_next_unit(pp, 0));
+  EXPECT_EQ(decode(pp, s, o).summary.find("用户:那我把退货申请取消。"), std::string::npos) << decode(pp, s, o).summary;
+  EXPECT_NE(decode(pp, s, o).summary.find("询问"), std::string::npos) << decode(pp, s, o).summary;
+  // "And then?": a 呢 after 之后 / 然后 / 其他的 asks with no question word; a 呢 after a statement
+  // only softens it.
+  auto next = make_dialogue({{Speaker::customer, {"打开之后呢"}}, {Speaker::agent, {"这个没有办法修改呢"}}});
+  Prepared pn = prepare(next, lexicon());
+  s.salience = {1.0f, 0.9f};
+  o.max_sentences = 2;
+  EXPECT_EQ(decode(pn, s, o).summary, "用户:询问打开之后呢。客服:这个没有办法修改呢。");
+}
+
+}  // namespace
+}  // namespace kessel::summarize
