@@ -357,7 +357,7 @@ TEST(Summary, ChineseConsecutiveSentencesOfOneSpeakerShareOneLabel) {
 TEST(Summary, TurnsOfOneSpeakerAcrossTheOtherSpeakerAreNotMerged) {
   // zh-006: the agent's reply between two customer turns is not selected; one label over both would
   // make the customer answer themself. (A direct yes, 可以的, would come with its question:
-  // AnswerContext.ASelectedYesNoQuestionBringsItsDirectAnswer.)
+  // QuestionAnswers.ASelectedYesNoQuestionBringsItsDirectAnswer.)
   auto d = make_dialogue({{Speaker::customer, {"能送货上门安装吗"}},
                           {Speaker::agent, {"师傅会上门安装"}},
                           {Speaker::customer, {"太好了，那我现在下单"}},

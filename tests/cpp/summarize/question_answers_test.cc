@@ -1,0 +1,363 @@
+// What a shown question brings with it so that a reader can follow it (decode_direct_answers.cc,
+// decode_open_answers.cc): the agent's direct answer to a yes/no question, its refusal of a request, its
+// reply to an open question or a doubted fact, the customer's reply to an agent's question, and the question
+// an answer shown under another one answers. What a bare answer needs beside it is answer_context_test.cc's.
+#include <gtest/gtest.h>
+
+#include "kessel/summarize/summary.h"
+#include "summarize/decode_parts.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using text::Speaker;
+using testing::make_dialogue;
+const text::Lexicon& lexicon() { return testing::default_lexicon(); }
+
+DecodeOptions options(int max_sentences) { return testing::sentence_budget(max_sentences); }
+
+TEST(QuestionAnswers, ASelectedAgentQuestionBringsTheCustomersReply) {
+  // 客服:是申请的维修吗。 followed by the agent's next sentence left the question unanswered; the
+  // customer's reply comes with it. An order number is no reply to a yes/no question.
+  auto d = make_dialogue({{Speaker::customer, {"运费谁出?"}},
+                          {Speaker::agent, {"是申请的维修吗"}},
+                          {Speaker::customer, {"还没有申请"}},
+                          {Speaker::agent, {"如果是商品质量问题是不需要承担运费的"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.8f, 0.1f, 0.9f};
+  const DecodeOptions three = options(3), four = options(4);  // the Context keeps a reference
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1, 3}), 2);
+  EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1, 2, 3}), -1);  // shown already
+  EXPECT_EQ(decoding::customer_reply(c, 3, {0, 1, 3}), -1);     // no question
+  const decoding::Context room(p, s, four);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(room, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3, 2}));
+  // With the budget full the least salient unit but the question makes room: 3 (0.9) goes, the
+  // customer's 运费谁出? (1.0) stays.
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2}));
+
+  auto order = make_dialogue({{Speaker::customer, {"我要退货"}},
+                              {Speaker::agent, {"买的是抽纸吗"}},
+                              {Speaker::customer, {"[订单编号]"}},
+                              {Speaker::agent, {"可以申请售后"}}});
+  Prepared po = prepare(order, lexicon());
+  ASSERT_EQ(po.units.size(), 4u);
+  const decoding::Context co(po, s, three);
+  EXPECT_EQ(decoding::customer_reply(co, 1, {0, 1, 3}), -1);
+}
+
+TEST(QuestionAnswers, AnAnswerShownUnderAnotherQuestionBringsTheOneItAnswered) {
+  // 用户:询问能送到门口吗。客服:…可以申请价格保护 read as an answer to 能送到门口吗; the agent had
+  // answered that, and the customer asked something else before this reply.
+  auto d = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                          {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                          {Speaker::customer, {"是到[数字]那天活动更大吗"}},
+                          {Speaker::agent, {"现在降价的话自营商品可以申请价格保护"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.5f, 0.2f, 0.9f};
+  const DecodeOptions four = options(4), two = options(2);
+  const decoding::Context c(p, s, four);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 2}));
+  // With the agent's first reply shown too, 3 still reads as more of the answer to 0.
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3, 2}));
+  // The same question asked again, or no reply between, adds nothing.
+  auto again = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                              {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                              {Speaker::customer, {"能送到门口吗"}},
+                              {Speaker::agent, {"现在降价的话自营商品可以申请价格保护"}}});
+  Prepared pa = prepare(again, lexicon());
+  const decoding::Context ca(pa, s, four);
+  selection.units = {0, 3};
+  decoding::add_direct_answers(ca, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3}));
+  // A full budget makes room with the least salient unit that is neither a customer question nor the
+  // answer: here there is none, and the selection stays as it was.
+  const decoding::Context full(p, s, two);
+  selection.units = {0, 3};
+  decoding::add_direct_answers(full, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3}));
+  const DecodeOptions three = options(3);
+  const decoding::Context room(p, s, three);
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(room, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 2}));  // 1 (0.5) made room
+  // The question brought also brings its own direct answer when that came before the answer shown.
+  auto first = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                              {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                              {Speaker::customer, {"明天会不会还到不了"}},
+                              {Speaker::agent, {"不会的", "这是准确到货时间哦"}}});
+  Prepared pf = prepare(first, lexicon());
+  ASSERT_EQ(pf.units.size(), 5u);
+  UnitScores sf;
+  sf.salience = {1.0f, 0.5f, 0.2f, 0.1f, 0.9f};
+  const DecodeOptions five = options(5);
+  const decoding::Context cf(pf, sf, five);
+  selection.units = {0, 4};
+  decoding::add_direct_answers(cf, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 4, 2, 3}));
+  // With no customer unit shown before it, the answer brings the question it answers; a statement the
+  // customer made after the question is what it replies to, and brings nothing.
+  selection.units = {3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{3, 2}));
+  auto stated = make_dialogue({{Speaker::customer, {"能送到门口吗"}},
+                               {Speaker::agent, {"您看一下您选购的商品是否包邮"}},
+                               {Speaker::customer, {"是到[数字]那天活动更大吗", "我计算的和白条不太一致"}},
+                               {Speaker::agent, {"实际已支付金额[金额]"}}});
+  Prepared pst = prepare(stated, lexicon());
+  ASSERT_EQ(pst.units.size(), 5u);
+  UnitScores s5;
+  s5.salience = {1.0f, 0.5f, 0.2f, 0.2f, 0.9f};
+  const decoding::Context cst(pst, s5, four);
+  selection.units = {0, 4};
+  decoding::add_direct_answers(cst, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 4}));
+}
+
+TEST(QuestionAnswers, AnAnswerUnderTheCustomersStatementBringsTheQuestionAskedJustBeforeIt) {
+  // CSDS val 654: 用户:没有在京东上买过。客服:自营的找京东售后 answered 出问题了售后找谁, the message before
+  // the statement, with no agent reply between them.
+  auto d = make_dialogue({{Speaker::customer, {"你好我想买个刮胡刀配个礼品卡"}},
+                          {Speaker::agent, {"这个是以商品详情页面的信息为准"}},
+                          {Speaker::customer, {"出问题了售后找谁"}},
+                          {Speaker::customer, {"我没有在京东上买过"}},
+                          {Speaker::agent, {"自营的找京东售后，这个页面有售后保障说明"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.5f, 0.2f, 0.6f, 0.9f};
+  const DecodeOptions five = options(5);  // the context keeps a reference: a named object
+  const decoding::Context c(p, s, five);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 3, 4};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 4, 2}));
+  // A message that goes on from an earlier one (还是…) is a fragment alone, and is not brought.
+  auto on = make_dialogue({{Speaker::customer, {"你好我想买个刮胡刀配个礼品卡"}},
+                           {Speaker::agent, {"这个是以商品详情页面的信息为准"}},
+                           {Speaker::customer, {"还是先申请售后吗"}},
+                           {Speaker::customer, {"我没有在京东上买过"}},
+                           {Speaker::agent, {"自营的找京东售后，这个页面有售后保障说明"}}});
+  Prepared po = prepare(on, lexicon());
+  const decoding::Context co(po, s, five);
+  selection.units = {0, 3, 4};
+  decoding::add_direct_answers(co, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3, 4}));
+}
+
+TEST(QuestionAnswers, ACustomersRequestBringsTheAgentsRefusal) {
+  // 用户:想更改地址。 without 自提无法修改的 reads as if the address were changed.
+  auto d = make_dialogue({{Speaker::customer, {"我想更改地址"}},
+                          {Speaker::agent, {"亲爱的自提无法修改的抱歉了", "如果不方便取货可以给您取消订单"}},
+                          {Speaker::customer, {"好的那取消吧"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.9f, 0.5f};
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::refusal_of(c, 0), 1);
+  EXPECT_EQ(decoding::refusal_of(c, 3), -1);  // no agent reply after it
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 2};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 2, 1}));
+  // A supposition is no refusal (不行的话…), and a refusal after the customer said more refuses that.
+  auto suppose = make_dialogue({{Speaker::customer, {"我想更改地址"}},
+                                {Speaker::agent, {"不行的话您可以取消订单"}},
+                                {Speaker::customer, {"那我的优惠券呢"}},
+                                {Speaker::agent, {"优惠券无法返还"}}});
+  Prepared ps = prepare(suppose, lexicon());
+  ASSERT_EQ(ps.units.size(), 4u);
+  const decoding::Context cs(ps, s, four);
+  EXPECT_EQ(decoding::refusal_of(cs, 0), -1);
+  EXPECT_EQ(decoding::refusal_of(cs, 2), 3);
+  // A no past an apology refuses too (能否帮忙打个折 / 非常抱歉了亲没有的哦).
+  auto no = make_dialogue({{Speaker::customer, {"购买分数较多，能否帮忙打个折"}},
+                           {Speaker::agent, {"非常抱歉了亲没有的哦"}},
+                           {Speaker::customer, {"好吧"}}});
+  Prepared pn = prepare(no, lexicon());
+  const decoding::Context cn(pn, s, four);
+  EXPECT_EQ(decoding::refusal_of(cn, 0), 1);
+  // So does a verb that cannot be done (明天送不了哦), not 不了解.
+  auto cannot = make_dialogue({{Speaker::customer, {"可以安排明天送货吗"}},
+                               {Speaker::agent, {"亲，明天送不了哦"}},
+                               {Speaker::customer, {"我不太了解这个流程"}},
+                               {Speaker::agent, {"您是不了解这个流程吗"}}});
+  Prepared pc = prepare(cannot, lexicon());
+  const decoding::Context cc(pc, s, four);
+  EXPECT_EQ(decoding::refusal_of(cc, 0), 1);
+  auto understand = make_dialogue({{Speaker::customer, {"这个流程怎么走"}},
+                                   {Speaker::agent, {"这边也不了解具体流程"}}});
+  Prepared pu = prepare(understand, lexicon());
+  const decoding::Context cu(pu, s, four);
+  EXPECT_EQ(decoding::refusal_of(cu, 0), -1);
+}
+
+TEST(QuestionAnswers, AQuestionOfWhenBringsTheReplyThatTellsWhen) {
+  // 这边看到已经认款成功了 shown after 什么时候发货呢 does not say when; 订单已经进入出库环节了呢 does (CSDS val 722).
+  // Where no reply tells when, the first reply is the answer (啥时候有货 / 所在区域暂时无货).
+  auto d = make_dialogue({{Speaker::customer, {"好的，什么时候发货呢?"}},
+                          {Speaker::agent, {"这边看到已经认款成功了"}},
+                          {Speaker::agent, {"订单已经进入出库环节了呢"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0}), 2);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0, 2}), -1);  // told in the summary already
+  auto none = make_dialogue({{Speaker::customer, {"这个啥时候有货呢?"}},
+                             {Speaker::agent, {"非常抱歉，您看中的商品所在区域暂时无货"}},
+                             {Speaker::agent, {"建议您关注一下商品页面的信息"}}});
+  Prepared pn = prepare(none, lexicon());
+  const decoding::Context cn(pn, testing::same_salience(pn), three);
+  EXPECT_EQ(decoding::open_answer(cn, 0, {0}), 1);
+}
+
+TEST(QuestionAnswers, ADoubtedFactBringsTheAgentsCorrection) {
+  // 不是三十天吗 has no question word and its answer no yes or no (te157 749): the reply corrects it.
+  auto d = make_dialogue({{Speaker::customer, {"月初买的，现在降价了，有没有保价服务?"}},
+                          {Speaker::agent, {"价保周期是[数字]天哦"}},
+                          {Speaker::customer, {"不是三十天吗?"}},
+                          {Speaker::agent, {"大家电是[数字]天"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::direct_answer(c, 2), -1);
+  EXPECT_EQ(decoding::open_answer(c, 2, {0, 1, 2}), 3);
+  // A yes/no question that names no fact in 不是 stays direct_answer's.
+  auto polar = make_dialogue({{Speaker::customer, {"三十天内可以退吗?"}}, {Speaker::agent, {"大家电是[数字]天"}}});
+  Prepared pp = prepare(polar, lexicon());
+  const decoding::Context cp(pp, testing::same_salience(pp), four);
+  EXPECT_EQ(decoding::open_answer(cp, 0, {0}), -1);
+}
+
+TEST(QuestionAnswers, AnOpenQuestionBringsTheAgentsReply) {
+  // 用户:询问如何申请开通京东货到付款 ended a summary as if unanswered; a hold (稍等, 帮您查一下) or a
+  // request for the order number is no answer.
+  auto d = make_dialogue({{Speaker::customer, {"如何申请开通京东货到付款?"}},
+                          {Speaker::agent, {"您稍等，这边帮您查一下", "还请提供下订单号", "专员会在[数字]个工作日内联系您"}},
+                          {Speaker::customer, {"好的谢谢"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {1.0f, 0.2f, 0.2f, 0.3f, 0.1f};
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0}), 3);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0, 3}), -1);  // answered in the summary already
+  decoding::ConstrainedSelection selection;
+  selection.units = {0};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 3}));
+  // A yes/no question is direct_answer's; a statement asks nothing; after the customer said more, the
+  // reply answers that.
+  auto polar = make_dialogue({{Speaker::customer, {"可以开通货到付款吗?"}},
+                              {Speaker::agent, {"专员会在[数字]个工作日内联系您"}}});
+  Prepared pp = prepare(polar, lexicon());
+  const decoding::Context cp(pp, s, four);
+  EXPECT_EQ(decoding::open_answer(cp, 0, {0}), -1);
+  auto more = make_dialogue({{Speaker::customer, {"什么时候发货?"}},
+                             {Speaker::customer, {"我要送人的，生日是下周三"}},
+                             {Speaker::agent, {"预计明天上午从仓库发出"}}});
+  Prepared pm = prepare(more, lexicon());
+  const decoding::Context cm(pm, s, four);
+  EXPECT_EQ(decoding::open_answer(cm, 0, {0}), -1);
+  // A question for a number is not answered by words without one, nor by a greeting; a "why" asked as a
+  // complaint brings nothing.
+  auto number = make_dialogue({{Speaker::customer, {"客服电话是多少哈"}},
+                               {Speaker::agent, {"您好，客服小蜜很高兴为您服务", "引导客户手机APP我的订单申请售后",
+                                                 "热线电话是[数字]转人工"}}});
+  Prepared pnum = prepare(number, lexicon());
+  ASSERT_EQ(pnum.units.size(), 4u);
+  const decoding::Context cnum(pnum, s, four);
+  EXPECT_EQ(decoding::open_answer(cnum, 0, {0}), 3);
+  auto why = make_dialogue({{Speaker::customer, {"为什么不能今天上门取件?"}},
+                            {Speaker::agent, {"取件师傅明天上午会联系您的"}}});
+  Prepared pwhy = prepare(why, lexicon());
+  const decoding::Context cwhy(pwhy, s, four);
+  EXPECT_EQ(decoding::open_answer(cwhy, 0, {0}), -1);
+  // A few words beside a placeholder say when; a form's field pasted does not.
+  auto when = make_dialogue({{Speaker::customer, {"什么时候能回复我"}},
+                             {Speaker::agent, {"申请时间:[日期][时间]", "[时间]前联系您"}}});
+  Prepared pwhen = prepare(when, lexicon());
+  ASSERT_EQ(pwhen.units.size(), 3u);
+  const decoding::Context cwhen(pwhen, s, four);
+  EXPECT_EQ(decoding::open_answer(cwhen, 0, {0}), 2);
+  // A number alone answers 多久 (and 多少, 几, 电话); 很快就可以到账的 answers 多久 too.
+  auto how_long = make_dialogue({{Speaker::customer, {"价保期多久呢?"}}, {Speaker::agent, {"[数字]天呢"}}});
+  Prepared plong = prepare(how_long, lexicon());
+  const decoding::Context clong(plong, s, four);
+  EXPECT_EQ(decoding::open_answer(clong, 0, {0}), 1);
+  auto soon = make_dialogue({{Speaker::customer, {"退款多久能到?"}}, {Speaker::agent, {"很快就可以到账的"}}});
+  Prepared psoon = prepare(soon, lexicon());
+  const decoding::Context csoon(psoon, s, four);
+  EXPECT_EQ(decoding::open_answer(csoon, 0, {0}), 1);
+}
+
+TEST(QuestionAnswers, ASelectedYesNoQuestionBringsItsDirectAnswer) {
+  // 会不会影响… was answered by 这个是不会的哈; the agent's 是的呢直接拒收就好哦 after it answered something else.
+  auto d = make_dialogue({{Speaker::customer, {"订单要取消"}},
+                          {Speaker::agent, {"您看您是否有时间直接联系快递小哥拒收呢?"}},
+                          {Speaker::customer, {"会不会影响小哥绩效考核"}},
+                          {Speaker::agent, {"是的呢直接拒收就好哦"}},
+                          {Speaker::agent, {"这个是不会的哈"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  UnitScores s;
+  s.salience = {0.5f, 0.1f, 1.0f, 0.9f, 0.0f};
+  Summary out = decode(p, s, options(3));
+  ASSERT_EQ(out.sentences.size(), 3u);
+  EXPECT_EQ(out.sentences[0].unit, 2);
+  EXPECT_EQ(out.sentences[1].unit, 3);
+  EXPECT_EQ(out.sentences[2].unit, 4);
+  // With room for two, the answer takes the place of the less salient unit: the question and its
+  // answer, not an answer to something else between them.
+  out = decode(p, s, options(2));
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[0].unit, 2);
+  EXPECT_EQ(out.sentences[1].unit, 4);
+  // The baselines show what they select.
+  DecodeOptions plain = options(2);
+  plain.skip_fillers = false;
+  EXPECT_EQ(decode(p, s, plain).sentences.size(), 2u);
+}
+
+TEST(QuestionAnswers, TwoQuestionsInARowTakeTheirAnswersInOrder) {
+  // CSDS val 746: 直接和他说拒收是吧 / 会不会影响小哥绩效考核 / 客服:是的呢直接拒收就好哦 / 这个是不会的哈. The first reply
+  // answers the first question; the second question's answer reads after it as the second reply.
+  auto d = make_dialogue({{Speaker::customer, {"订单要取消"}},
+                          {Speaker::agent, {"您看您是否有时间直接联系快递小哥拒收呢?"}},
+                          {Speaker::customer, {"直接和他说拒收是吧", "会不会影响小哥绩效考核"}},
+                          {Speaker::agent, {"是的呢直接拒收就好哦", "这个是不会的哈"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  UnitScores s;
+  s.salience = {0.5f, 0.1f, 0.9f, 1.0f, 0.8f, 0.0f};
+  const Summary out = decode(p, s, options(4));
+  // The answer to the second question takes the place of the least salient unit (订单要取消).
+  ASSERT_EQ(out.sentences.size(), 4u) << out.summary;
+  EXPECT_EQ(out.sentences[3].unit, 5) << out.summary;
+  EXPECT_EQ(out.summary, "用户:直接和他说拒收是吧？会不会影响小哥绩效考核。客服:是的呢直接拒收就好哦，这个是不会的哈。");
+}
+
+}  // namespace
+}  // namespace kessel::summarize
