@@ -13,27 +13,32 @@ namespace kessel::summarize::render {
 
 namespace {
 
-// The confirming tag (是吧, 对吧, 是不是, 对不对, 没错吧, 吧) that ends `t`, taken off with the marks and a final 的
+// The tag (zh_question::kConfirmingTags, or a bare 吧) that ends `t`, taken off with the marks and a final 的
 // before it (可以提现的吧 -> 可以提现); false, `t` untouched, when there is none or the segmenter joins it to
 // the word before (货是|吧, 包吧: no tag but a word's letter).
 bool take_off_tag(std::u32string& t) {
+  std::u32string_view tag;
+  for (std::u32string_view confirming : zh_question::kConfirmingTags)
+    if (t.ends_with(confirming)) {
+      tag = confirming;
+      break;
+    }
+  if (tag.empty() && t.ends_with(U"吧")) tag = U"吧";
+  if (tag.empty()) return false;
+  // Segmented only once a tag ends the text: most reported questions end otherwise (吗, a question word).
   std::vector<std::int64_t> word_starts;
   for (const text::WordSpan& w : text::Segmenter::default_segmenter().segment(std::span<const char32_t>(t.data(), t.size())))
     word_starts.push_back(w.char_start);
   const auto starts_word = [&](std::size_t at) {
     return std::binary_search(word_starts.begin(), word_starts.end(), static_cast<std::int64_t>(at));
   };
-  for (std::u32string_view tag : {U"是不是", U"对不对", U"没错吧", U"是吧", U"对吧", U"吧"}) {
-    if (!t.ends_with(tag)) continue;
-    if (!starts_word(t.size() - tag.size())) return false;
-    std::u32string rest = t.substr(0, t.size() - tag.size());
-    while (!rest.empty() && (rest.back() == U'，' || rest.back() == U',' || rest.back() == U' ')) rest.pop_back();
-    if (rest.empty()) return false;
-    if (rest.back() == U'的' && starts_word(rest.size() - 1)) rest.pop_back();
-    t = std::move(rest);
-    return true;
-  }
-  return false;
+  if (!starts_word(t.size() - tag.size())) return false;
+  std::u32string rest = t.substr(0, t.size() - tag.size());
+  while (!rest.empty() && (rest.back() == U'，' || rest.back() == U',' || rest.back() == U' ')) rest.pop_back();
+  if (rest.empty()) return false;
+  if (rest.back() == U'的' && starts_word(rest.size() - 1)) rest.pop_back();
+  t = std::move(rest);
+  return true;
 }
 
 // Whether 是否 can ask the clause `last`: not where it already asks whether (是否, 是不是) or with a question

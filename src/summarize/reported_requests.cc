@@ -73,23 +73,18 @@ void drop_closing_please(std::span<const Token> t, std::vector<char>& keep, cons
 // agent is", "we need" -> "the agent needs").
 void name_agent_after_request(std::span<const Token> t, const std::vector<char>& keep, std::vector<std::string>& forms,
                               const std::vector<char>& forced, std::size_t from) {
-  static constexpr std::array kNamed{
-      Form{"we'll", "the agent will"}, Form{"i'll", "the agent will"}, Form{"we're", "the agent is"},
-      Form{"i'm", "the agent is"},     Form{"we've", "the agent has"}, Form{"i've", "the agent has"},
-      Form{"we'd", "the agent would"}, Form{"i'd", "the agent would"}, Form{"we", "the agent"},
-      Form{"i", "the agent"},
-  };
-  static constexpr std::array kVerbAfter{Form{"am", "is"}, Form{"are", "is"}, Form{"were", "was"}, Form{"have", "has"},
-                                         Form{"do", "does"}, Form{"don't", "doesn't"}, Form{"haven't", "hasn't"},
-                                         Form{"aren't", "isn't"}};
+  // Subjects only: an object or possessive ("DM us", "our team") is the agent named already.
+  static constexpr auto kSubjects = std::to_array<std::string_view>(
+      {"we'll", "i'll", "we're", "i'm", "we've", "i've", "we'd", "i'd", "we", "i"});
   for (std::size_t i = from + 1; i < t.size(); ++i) {
     if (!keep[i] || !is_word(t[i]) || forced[i]) continue;
-    const Form* f = find_form(kNamed, key_of(t[i]));
-    if (f == nullptr) continue;
-    forms[i] = std::string(f->to);
+    const std::string k = key_of(t[i]);
+    if (!contains(kSubjects, k)) continue;
+    const Form* f = find_form(kNamedSelf, k);
+    forms[i] = "the agent" + std::string(f->to);
     std::size_t v = i + 1;
-    if (f->to != "the agent" || v >= t.size() || !keep[v] || forced[v] || !is_word(t[v])) return;
-    if (const Form* a = find_form(kVerbAfter, key_of(t[v])); a != nullptr) {
+    if (!f->to.empty() || v >= t.size() || !keep[v] || forced[v] || !is_word(t[v])) return;
+    if (const Form* a = find_form(kSingular, key_of(t[v])); a != nullptr) {
       forms[v] = std::string(a->to);
     } else {
       if (contains(kAdverbs, key_of(t[v])) && v + 1 < t.size() && keep[v + 1] && !forced[v + 1]) ++v;

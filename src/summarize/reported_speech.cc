@@ -15,14 +15,6 @@ using namespace reported;  // NOLINT: the shared words of reported_speech_words.
 
 namespace {
 
-// The verb after a singular noun that replaced I or we: "I am" / "we are" -> "is", "I was" -> "was",
-// "we have" -> "has"; an inverted "am I" / "are we" -> "is".
-constexpr std::array kSingular{
-    Form{"am", "is"},       Form{"are", "is"},     Form{"was", "was"},       Form{"were", "was"},
-    Form{"have", "has"},    Form{"do", "does"},    Form{"don't", "doesn't"}, Form{"haven't", "hasn't"},
-    Form{"aren't", "isn't"}, Form{"weren't", "wasn't"},
-};
-
 // A second verb of the same subject after "and" / "but" agrees with it too: "I've had my phone since
 // Thursday and still don't have my apps" -> "The customer has had their phone since Thursday and still
 // doesn't have their apps". The scan from `from` stops at the sentence's end, at another subject, a
@@ -94,14 +86,7 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
       continue;
     }
     if (self_named || find_form(kFirstPerson, k) == nullptr) continue;
-    static constexpr std::array kNamed{
-        Form{"i", ""},         Form{"we", ""},        Form{"me", ""},           Form{"us", ""},
-        Form{"my", "'s"},      Form{"our", "'s"},     Form{"mine", "'s"},       Form{"ours", "'s"},
-        Form{"i'm", " is"},    Form{"im", " is"},     Form{"we're", " is"},     Form{"i've", " has"},
-        Form{"ive", " has"},   Form{"we've", " has"}, Form{"i'll", " will"},    Form{"we'll", " will"},
-        Form{"i'd", " would"}, Form{"we'd", " would"},
-    };
-    const Form* f = find_form(kNamed, k);
+    const Form* f = find_form(kNamedSelf, k);
     if (f == nullptr) continue;  // myself, ourselves: reflexive, after a subject
     // An agent's "our" is the company's (our store, our team, our website), as reported_forms wrote it;
     // the agent is named by their next first-person word.

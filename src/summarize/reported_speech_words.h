@@ -38,6 +38,23 @@ inline constexpr std::array kFirstPerson{
     Form{"ourselves", "themselves"}, Form{"we're", "they're"}, Form{"we've", "they've"},
     Form{"we'll", "they'll"},    Form{"we'd", "they'd"},
 };
+// The verb after a singular noun that replaced I or we: "I am" / "we are" -> "is", "I was" -> "was",
+// "we have" -> "has"; an inverted "am I" / "are we" -> "is".
+inline constexpr std::array kSingular{
+    Form{"am", "is"},       Form{"are", "is"},     Form{"was", "was"},       Form{"were", "was"},
+    Form{"have", "has"},    Form{"do", "does"},    Form{"don't", "doesn't"}, Form{"haven't", "hasn't"},
+    Form{"aren't", "isn't"}, Form{"weren't", "wasn't"},
+};
+// A speaker's first-person word named: "the customer" / "the agent" followed by `to` ("I'll" -> "the agent
+// will", "my" -> "the agent's"). Reflexives (myself, ourselves) are not here: they follow a subject.
+inline constexpr std::array kNamedSelf{
+    Form{"i", ""},         Form{"we", ""},        Form{"me", ""},           Form{"us", ""},
+    Form{"my", "'s"},      Form{"our", "'s"},     Form{"mine", "'s"},       Form{"ours", "'s"},
+    Form{"i'm", " is"},    Form{"im", " is"},     Form{"we're", " is"},     Form{"i've", " has"},
+    Form{"ive", " has"},   Form{"we've", " has"}, Form{"i'll", " will"},    Form{"we'll", " will"},
+    Form{"i'd", " would"}, Form{"we'd", " would"},
+};
+
 // Second person in an agent's unit: the customer.
 inline constexpr std::array kSecondPerson{
     Form{"you", "the customer"},          Form{"your", "their"},

@@ -256,9 +256,8 @@ bool ends_in_tag(std::u32string_view text) {
 
 bool ends_in_confirming_tag(std::u32string_view text) {
   text = without_tag_tail(text);
-  for (std::u32string_view tag : {U"是吧", U"对吧", U"是不是", U"对不对", U"没错吧"})
-    if (text.ends_with(tag)) return true;
-  return false;
+  return std::any_of(std::begin(kConfirmingTags), std::end(kConfirmingTags),
+                     [&](std::u32string_view tag) { return text.ends_with(tag); });
 }
 
 std::u32string polar_verb(std::u32string_view q) {

@@ -61,8 +61,10 @@ bool holds_question_word(std::u32string_view cps);
 // to be confirmed: 一般都可以换成普通发票的吧, 是京东快递吧. Rendering leaves it as written (its 吧 is kept);
 // decoding looks for its answer as for a yes/no question.
 bool ends_in_tag(std::u32string_view text);
-// Whether a text ends (past marks, 啊 呀 哈 and emoji) in a tag that asks to be confirmed whatever comes
-// after it: 是吧, 对吧, 是不是, 对不对, 没错吧 (退到原支付卡上是吧, 要先确认收货再申请退货退款，对吧).
+// The tags that ask to be confirmed whatever comes after them, longest first where one ends another.
+inline constexpr std::u32string_view kConfirmingTags[] = {U"是不是", U"对不对", U"没错吧", U"是吧", U"对吧"};
+// Whether a text ends (past marks, 啊 呀 哈 and emoji) in one of kConfirmingTags (退到原支付卡上是吧,
+// 要先确认收货再申请退货退款，对吧).
 bool ends_in_confirming_tag(std::u32string_view text);
 
 // The verb a yes/no question turns on, which its answer repeats: the A of an A不A / A没A question (会不会
