@@ -113,7 +113,7 @@ std::vector<UnitTokens> unit_tokens(const Prepared& p) {
       force_clause(ut, static_cast<std::size_t>(first - ut.tokens.begin()),
                    static_cast<std::size_t>(last - ut.tokens.begin()));
   }
-  if (p.lang == Lang::en) mark_closing_vocatives(p, out);
+  if (p.lang == Lang::en) mark_vocatives(p, out);
   return out;
 }
 

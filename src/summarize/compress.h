@@ -50,8 +50,8 @@ struct UnitTokens {
   // by compress_unit.
   std::vector<char> guarded;
   std::span<const int> words;  // the word of each token (Prepared::unit_token_words)
-  // en: 1 on an agent's closing vocative, the customer's name and the comma before it ("...with Carphone
-  // Warehouse Claire.", "...any issues, Claire."): dropped as addressing is. Empty: none.
+  // en: 1 on an agent's vocatives, the customer's name and its comma ("...any issues, Claire.", "Bob, once
+  // Samsung shares..."): dropped as addressing is. Empty: none.
   std::vector<char> vocative;
   std::span<const std::int32_t> features_of(std::size_t t) const {
     return std::span<const std::int32_t>(features).subspan(t * kCompressFeatures, kCompressFeatures);
@@ -103,11 +103,14 @@ bool opens_in_lower_case(std::span<const text::Token> t);
 // Whether it opens (after its @mentions) with an acronym of two to five capitals ("ISP", "DM") that
 // is not followed by a capitalized or question word, i.e. in the middle of a sentence.
 bool opens_with_acronym(std::span<const text::Token> t);
-// en: marks each agent unit's closing vocative in `out` (UnitTokens::vocative): its last word before the
-// final stop, when it is a name the agent addresses the customer by elsewhere (after a comma or a
-// greeting, at a clause's end), with the comma before it; not a name after a thanks or regards, which
-// signs off. unit_tokens calls it.
-void mark_closing_vocatives(const Prepared& p, std::vector<UnitTokens>& out);
+// en: marks each agent unit's vocatives in `out` (UnitTokens::vocative):
+//   - its closing one: its last word before the final stop, when it is a name the agent addresses the
+//     customer by elsewhere (after a comma or a greeting, at a clause's end), with the comma before it;
+//     not a name after a thanks or regards, which signs off;
+//   - its opening one: a name and a comma before the sentence ("Bob, once Samsung shares…"), the name
+//     addressed elsewhere or a word that opens no sentence and is never written in lower case.
+// unit_tokens calls it.
+void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out);
 
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",

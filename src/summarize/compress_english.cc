@@ -12,6 +12,7 @@
 #include "summarize/compress.h"
 #include "summarize/content.h"
 #include "summarize/reported_speech.h"
+#include "summarize/reported_speech_words.h"
 
 namespace kessel::summarize {
 
@@ -63,12 +64,50 @@ std::vector<std::string> addressed_names(const Prepared& p) {
 
 }  // namespace
 
-void mark_closing_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
+namespace {
+
+// en: whether `word` (lower case) stands as a word in lower case somewhere in the dialogue: then it is
+// no name.
+bool written_in_lower_case(const Prepared& p, std::string_view word) {
+  for (const auto& tokens : p.unit_tokens)
+    for (const text::Token& t : tokens)
+      if (t.text == word) return true;
+  return false;
+}
+
+// en: whether an agent's unit opens by addressing the customer by name, before a comma and more ("Bob,
+// once Samsung shares the updates…", "Angela, regretfully, …"): a name-like word the agent addresses the
+// customer by elsewhere (`names`), or one that is no word a sentence opens with (kCommonOpeners, an
+// adverb in -ly, an acknowledgement: "Unfortunately,", "Great,", "Strange,"), no sign-off ("Rgds, Idea
+// Care.") and that the dialogue never writes in lower case. Returns the index of the name (after the unit's @mentions), or t.size().
+std::size_t opening_vocative(const Prepared& p, std::span<const text::Token> t, const std::vector<std::string>& names) {
+  static constexpr std::string_view kAcknowledgements[] = {
+      "apologies", "understood", "great", "perfect", "awesome", "alright", "alrighty", "right", "hmm", "hm", "ha",
+      "haha", "gotcha", "nope", "yup", "yep", "yeah", "sure", "thanks", "cheers", "also", "strange", "beautiful",
+      "cool", "excellent", "brilliant", "wonderful", "fantastic", "lovely", "noted", "done", "correct", "indeed",
+      "well", "fine", "nice", "wow", "oh", "ah", "aw", "aww", "ugh", "run", "good", "bad", "true", "agreed"};
+  std::size_t i = 0;
+  while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
+  if (i + 2 >= t.size() || !is_name_like(t[i]) || t[i + 1].text != "," || !is_word(t[i + 2])) return t.size();
+  if (std::find(names.begin(), names.end(), t[i].text) != names.end()) return i;
+  const std::string& lower = t[i].lower;
+  const bool common = reported::contains(reported::kCommonOpeners, lower) || lower.ends_with("ly") || signs_off(t[i]) ||
+                      std::find(std::begin(kAcknowledgements), std::end(kAcknowledgements), lower) != std::end(kAcknowledgements);
+  return common || written_in_lower_case(p, lower) ? t.size() : i;
+}
+
+}  // namespace
+
+void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
   const std::vector<std::string> names = addressed_names(p);
-  if (names.empty()) return;
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     if (p.units[u].speaker != text::Speaker::agent) continue;
     const auto& t = out[u].tokens;
+    if (const std::size_t name = opening_vocative(p, t, names); name < t.size()) {
+      out[u].vocative.assign(t.size(), 0);
+      out[u].vocative[name] = out[u].vocative[name + 1] = 1;
+    }
+    if (names.empty()) continue;
     std::size_t end = t.size();
     while (end > 0 && t[end - 1].kind != text::TokenKind::word) --end;
     if (end < 2 || end + 1 < t.size() || (end < t.size() && !ends_a_clause(t[end]))) continue;
@@ -76,7 +115,7 @@ void mark_closing_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
     if (!is_name_like(t[k]) || std::find(names.begin(), names.end(), t[k].text) == names.end()) continue;
     if (t[k - 1].kind != text::TokenKind::word && t[k - 1].text != ",") continue;
     if (signs_off(t[k - 1]) || (k >= 2 && t[k - 1].text == "," && signs_off(t[k - 2]))) continue;  // a sign-off
-    out[u].vocative.assign(t.size(), 0);
+    if (out[u].vocative.empty()) out[u].vocative.assign(t.size(), 0);
     out[u].vocative[k] = 1;
     if (t[k - 1].text == ",") out[u].vocative[k - 1] = 1;
   }
@@ -504,6 +543,58 @@ bool opens_with_acronym(std::span<const text::Token> t) {
   return i + 1 < t.size() && is_word(t[i + 1]) && !is_upper_ascii(t[i + 1].text[0]);
 }
 
+namespace {
+
+// The words that point at a link the rendering dropped: without the link they point at nothing in a
+// summary. "here" right before it (a colon or dash between) reads "online" ("…can claim compensation
+// here: https://…" -> "…can claim compensation online"; "here https://…" too, where the link would have read "the
+// link"), or "the link" after click, tap or press; "below"
+// after "link" goes, and the "the" before it reads "a" ("DM us using the link below" -> "…using a link").
+// Words set in `inner` are what a token reads instead; `keep` 0 drops one. Agents' links only: a
+// customer's is a picture ("stuck here https://…" shows where).
+void point_away_from_dropped_links(std::span<const text::Token> t, std::vector<char>& keep,
+                                   std::vector<std::string>& inner) {
+  const auto dropped_link_at = [&](std::size_t j) { return j < t.size() && t[j].kind == text::TokenKind::url && !keep[j]; };
+  static constexpr std::string_view kClicks[] = {"click", "tap", "press"};
+  const auto after_click = [&](std::size_t i) {
+    return i > 0 && is_word(t[i - 1]) && std::find(std::begin(kClicks), std::end(kClicks), t[i - 1].lower) != std::end(kClicks);
+  };
+  // A link read as "the link" right after "here": after a click the "here" goes ("Click here https://… to
+  // reset" -> "Click the link to reset"); at a clause's end the link goes ("…our support team here https://…,
+  // and…" would read "…here the link, and…").
+  for (std::size_t j = 1; j < t.size(); ++j) {
+    if (t[j].kind != text::TokenKind::url || !keep[j] || !is_word(t[j - 1]) || t[j - 1].lower != "here") continue;
+    if (after_click(j - 1)) {
+      keep[j - 1] = 0;
+    } else if (j + 1 == t.size() || text::is_punctuation(t[j + 1])) {
+      keep[j] = 0;
+      inner[j].clear();
+    }
+  }
+  bool any_dropped = false;
+  for (std::size_t j = 0; j < t.size(); ++j) any_dropped = any_dropped || dropped_link_at(j);
+  if (!any_dropped) return;
+  static constexpr std::string_view kMarks[] = {":", "-", "–", "—", ">", "→"};
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!keep[i] || !is_word(t[i]) || !inner[i].empty()) continue;
+    if (t[i].lower == "here") {
+      std::size_t j = i + 1;
+      while (j < t.size() && t[j].kind == text::TokenKind::punct &&
+             std::find(std::begin(kMarks), std::end(kMarks), t[j].text) != std::end(kMarks))
+        ++j;
+      if (!dropped_link_at(j)) continue;
+      inner[i] = after_click(i) ? "the link" : "online";
+    } else if (t[i].lower == "below" && i >= 2 && is_word(t[i - 1]) &&
+               (t[i - 1].lower == "link" || t[i - 1].lower == "links")) {
+      keep[i] = 0;
+      if (t[i - 2].lower == "the" && keep[i - 2] && t[i - 1].lower == "link") inner[i - 2] = t[i - 2].text == "The" ? "A" : "a";
+      else if (t[i - 2].lower == "the" && keep[i - 2]) keep[i - 2] = 0;
+    }
+  }
+}
+
+}  // namespace
+
 std::string render_english(const Unit& unit, const UnitTokens& tokens, bool reported_speech, bool* reported) {
   if (reported != nullptr) *reported = false;
   const auto& t = tokens.tokens;
@@ -563,6 +654,7 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
     if (!is_upper_ascii(t[i + 1].text[0])) keep[i - 1] = 0;
     else inner[i - 1] = ".";
   }
+  if (unit.speaker == text::Speaker::agent) point_away_from_dropped_links(t, keep, inner);
   // An agent's closing vocative ("...any issues, Claire.") is addressing too.
   for (std::size_t i = 0; i < tokens.vocative.size() && i < t.size(); ++i)
     if (tokens.vocative[i]) keep[i] = 0;

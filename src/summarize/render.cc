@@ -423,14 +423,23 @@ bool continues(const Prepared& p, const SummarySentence& prev, const SummarySent
 
 // English: in the summary, a sentence whose unit ended without a stop (a sign-off or link removed after
 // it: "...on a later train ^CB") ends in one, so that the next sentence, perhaps the other speaker's,
-// does not run on from it ("...on a later train Virgin staff or ..."). Only after a letter or digit:
-// an emoji, a closing bracket or quote, or a mark already ends it. The sentence's own text stays as
-// the unit wrote it.
+// does not run on from it ("...on a later train Virgin staff or ..."). Only after a letter or digit, or
+// after emoji that follow one: a closing bracket or quote, or a mark already ends it. The sentence's own
+// text stays as the unit wrote it.
 void close_english(std::string& summary) {
   std::size_t end = summary.size();
   while (end > 0 && is_ascii_space(summary[end - 1])) --end;
   summary.resize(end);
-  if (end > 0 && std::isalnum(static_cast<unsigned char>(summary[end - 1]))) summary += '.';
+  if (end > 0 && std::isalnum(static_cast<unsigned char>(summary[end - 1]))) {
+    summary += '.';
+    return;
+  }
+  // Emoji after the last word ("…from the company 🙄"): the stop goes after them, or the next label runs on
+  // ("…from the company 🙄 Agent: …"); after a mark ("Great!! 👍") the sentence is closed.
+  const std::vector<char32_t> cps = text::decode_utf8(summary, text::Utf8Mode::lossy).cps;
+  std::size_t k = cps.size();
+  while (k > 0 && text::is_trailing_symbol(cps[k - 1])) --k;
+  if (k < cps.size() && k > 0 && cps[k - 1] < 0x80 && std::isalnum(static_cast<int>(cps[k - 1]))) summary += '.';
 }
 
 // English: whether `next` goes on with the sentence `prev` left open, one tweet of a thread after the
@@ -457,6 +466,16 @@ std::string continued_body(const std::string& body) {
 }
 
 namespace {
+
+// en: a sentence in its speaker's words opens with a capital, as a sentence under a label does
+// ("Customer: when will it ship?" -> "Customer: When will it ship?"); a first word with a capital inside
+// keeps its spelling (iPhone, eBay).
+void capitalize_initial(std::string& body) {
+  if (body.empty() || body[0] < 'a' || body[0] > 'z') return;
+  for (std::size_t i = 1; i < body.size() && std::isalpha(static_cast<unsigned char>(body[i])); ++i)
+    if (body[i] >= 'A' && body[i] <= 'Z') return;
+  body[0] = static_cast<char>(body[0] - 'a' + 'A');
+}
 
 // en: whether a report opens by naming who speaks: "The customer has…", "The agent asks…", "They…".
 bool names_its_speaker(const std::string& body) {
@@ -540,19 +559,6 @@ bool needs_its_speaker(const SummarySentence& s, text::Speaker speaker, bool aft
   return !after_labelled_run && !names_its_speaker(s.body) && !speaker_acts_in(s.body, speaker);
 }
 
-// en: words that open a sentence and are no names, in lower case.
-constexpr std::string_view kCommonOpeners[] = {
-    "the", "a", "an", "this", "that", "that's", "that’s", "these", "those", "it", "it's", "it’s", "its", "there",
-    "there's", "here", "what", "when", "where", "which", "who", "how", "why", "if", "as", "because", "since",
-    "yes", "no", "unfortunately", "sorry", "please", "all", "any", "some", "every", "each", "one", "both",
-    "only", "just", "still", "now", "once", "for", "to", "in", "on", "at", "with", "after", "before",
-    "should", "nothing", "everything", "something", "our", "your", "first", "okay", "ok", "due", "according",
-    "regarding", "although", "though", "while", "unless", "until", "currently", "actually", "apparently",
-    "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again", "rest",
-    "very", "really", "quite", "too", "not", "never", "maybe", "perhaps", "probably", "definitely", "totally",
-    "absolutely", "completely", "obviously", "clearly", "honestly", "seriously", "however", "otherwise",
-    "alternatively", "additionally", "instead", "meanwhile", "therefore", "furthermore", "moreover"};
-
 // en: a body after a lead ("The agent says …"): without a connective or an acknowledgement that opened
 // it (so, and, but, well, also, then, ok, okay, oh, ah, alright, um, hmm: "So they can't find songs…" ->
 // "they can't find songs…", "okay for some reason Spotify won't…" -> "for some reason Spotify won't…";
@@ -581,7 +587,7 @@ std::string after_lead(const Prepared& p, std::string body) {
   const std::string first = body.substr(0, end);
   std::string lower = text::ascii_lower(first);
   while (!lower.empty() && (lower.back() == ',' || lower.back() == ':' || lower.back() == ';')) lower.pop_back();
-  const bool common = std::find(std::begin(kCommonOpeners), std::end(kCommonOpeners), lower) != std::end(kCommonOpeners);
+  const bool common = reported::contains(reported::kCommonOpeners, lower);
   if (!common && (written_as_a_name(p, first) || !written_in_lower_case(p, lower))) return body;
   // "A member of…" -> "a member of…"; "DM" stays (lowered_initial).
   return (first == "A" ? std::string("a") : reported::lowered_initial(first)) + body.substr(end);
@@ -625,6 +631,7 @@ void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& o
           return p.units[static_cast<std::size_t>(e.unit)].speaker == text::Speaker::customer && e.body == s.body;
         }))
       s.body = "再次" + s.body;
+    if (p.lang == Lang::en && !s.reported && !joins) capitalize_initial(s.body);
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
     if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;

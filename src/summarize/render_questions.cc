@@ -97,11 +97,13 @@ std::string reported_question(const std::string& body) {
   // What opens a customer's question and says nothing once it is reported: greetings, "may I ask", and
   // the acknowledgements and interjections before it, and "check for me" before the question it asks
   // (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗; 问是不是…, what deletion left of 问下是不是…, -> 询问是不是…;
-  // 哦，对了，为什么白条还需要航班信息呢 -> 询问为什么…; 请查东西在哪里 -> 询问东西在哪里, not 询问请查…).
+  // 哦，对了，为什么白条还需要航班信息呢 -> 询问为什么…; 请查东西在哪里 -> 询问东西在哪里, not 询问请查…; thanks in
+  // either script: 謝謝你大概什么时间能开好 -> 询问大概什么时间能开好).
   static const std::string kOpeners[] = {"你好", "您好", "在吗", "在不在", "亲", "请问一下", "请问下", "请问",
                                          "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
                                          "我问一下", "我问下", "问一下", "问下", "问", "哦", "噢", "喔", "嗯嗯",
-                                         "嗯", "额", "呃", "对了", "好的", "谢谢", "请帮我查一下", "请帮我查下",
+                                         "嗯", "额", "呃", "对了", "好的", "谢谢你", "谢谢您", "謝謝你", "謝謝您", "谢谢", "謝謝",
+                                         "请帮我查一下", "请帮我查下",
                                          "请帮我查", "帮我查一下", "帮我查下", "帮我查", "帮忙查一下", "帮忙查下",
                                          "帮忙查", "请查一下", "请查下", "请查", "，", ",", " "};
   // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
@@ -186,6 +188,41 @@ bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
   std::size_t sentence = begin;
   while (sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[sentence - 1]) == std::u32string_view::npos) --sentence;
   return zh_question::asks_alternative(cps, sentence, e.body_end);
+}
+
+bool agent_asks_without_mark(const std::string& text) {
+  const std::vector<char32_t> cps = decoded(text);
+  const UnitEnd e = unit_end(cps);
+  if (e.body_end < e.marks_end && std::u32string_view(U"，,、").find(cps[e.marks_end - 1]) == std::u32string_view::npos)
+    return false;
+  std::size_t begin = e.body_end;
+  while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
+  std::u32string_view clause(cps.data() + begin, e.body_end - begin);
+  while (!clause.empty() && std::u32string_view(U"啊呀哦哈亲").find(clause.back()) != std::u32string_view::npos)
+    clause.remove_suffix(1);
+  if (clause.ends_with(U"吗")) return true;
+  // 嘛 asks (是嘛, 好嘛, 有新订单嘛) but after an adverb that insists it asserts (毕竟是专业的客服嘛).
+  if (clause.ends_with(U"嘛")) {
+    for (std::u32string_view insists : {U"毕竟", U"本来", U"当然", U"反正", U"明明", U"本身"})
+      if (clause.find(insists) != std::u32string_view::npos) return false;
+    return true;
+  }
+  if (clause.ends_with(U"么"))
+    return !(clause.ends_with(U"什么") || clause.ends_with(U"怎么") || clause.ends_with(U"这么") ||
+             clause.ends_with(U"那么") || clause.ends_with(U"多么"));
+  if (clause.ends_with(U"呢")) {
+    for (std::u32string_view hedge : {U"建议", U"可能", U"会", U"才", U"就", U"一下", U"看看", U"可以", U"的话", U"放心"})
+      if (clause.find(hedge) != std::u32string_view::npos) return false;
+    return zh_question::holds_question_word(clause);
+  }
+  const std::u32string_view whole(cps.data(), e.body_end);
+  if (zh_question::checks_what_is_meant(whole)) return true;
+  std::size_t sentence = begin;
+  while (sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[sentence - 1]) == std::u32string_view::npos) --sentence;
+  std::u32string_view opening = whole.substr(sentence);
+  for (std::u32string_view address : {U"亲爱的", U"亲亲", U"亲", U"请问", U"，", U","})
+    if (opening.starts_with(address)) opening.remove_prefix(address.size());
+  return opening.starts_with(U"是") && zh_question::asks_alternative(cps, sentence, e.body_end);
 }
 
 bool is_question_tail(const std::string& text) { return is_question_tail(decoded(text)); }

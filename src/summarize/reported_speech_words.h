@@ -55,6 +55,19 @@ inline constexpr std::array kNamedSelf{
     Form{"i'd", " would"}, Form{"we'd", " would"},
 };
 
+// en: words that open a sentence and are no names, in lower case.
+inline constexpr auto kCommonOpeners = std::to_array<std::string_view>({
+    "the", "a", "an", "this", "that", "that's", "that’s", "these", "those", "it", "it's", "it’s", "its", "there",
+    "there's", "here", "what", "when", "where", "which", "who", "how", "why", "if", "as", "because", "since",
+    "yes", "no", "unfortunately", "sorry", "please", "all", "any", "some", "every", "each", "one", "both",
+    "only", "just", "still", "now", "once", "for", "to", "in", "on", "at", "with", "after", "before",
+    "should", "nothing", "everything", "something", "our", "your", "first", "okay", "ok", "due", "according",
+    "regarding", "although", "though", "while", "unless", "until", "currently", "actually", "apparently",
+    "hopefully", "luckily", "sadly", "basically", "usually", "normally", "sometimes", "again", "rest",
+    "very", "really", "quite", "too", "not", "never", "maybe", "perhaps", "probably", "definitely", "totally",
+    "absolutely", "completely", "obviously", "clearly", "honestly", "seriously", "however", "otherwise",
+    "alternatively", "additionally", "instead", "meanwhile", "therefore", "furthermore", "moreover"});
+
 // Second person in an agent's unit: the customer.
 inline constexpr std::array kSecondPerson{
     Form{"you", "the customer"},          Form{"your", "their"},

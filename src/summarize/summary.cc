@@ -117,9 +117,13 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // en: a customer's question without its mark asks too ("SO WHY CAN'T I VIEW MY NOTIFICATIONS").
     const bool customer_en = p.lang == Lang::en && p.units[ux].speaker == text::Speaker::customer;
     const std::string& source = u == kept.clause_unit ? kept.clause_text : p.units[ux].text;
+    // zh: an agent's question written without its mark ends with one (客服:订单有吗？, not 订单有吗。); a
+    // customer's is reported (customer_asks below).
+    const bool agent_zh = p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::agent;
     const bool question = render::ends_as_question(source) ||
                           (u != kept.clause_unit && (render::asked_by_next_unit(p, ux) ||
-                                                     (customer_en && opens_as_english_question(p.unit_tokens[ux])))) ||
+                                                     (customer_en && opens_as_english_question(p.unit_tokens[ux])) ||
+                                                     (agent_zh && render::agent_asks_without_mark(source)))) ||
                           render::asks_to_confirm(p, ux, source);
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
                               : u == verbatim       ? render::without_leading_marks(p.units[ux].text)

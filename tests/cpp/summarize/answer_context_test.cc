@@ -162,7 +162,7 @@ TEST(AnswerContext, GivingInAfterAQuestionAnswersIt) {
   UnitScores s;
   s.salience = {1.0f, 0.9f, 0.1f, 0.5f};
   Summary out = decode(p, s, options(3));
-  EXPECT_EQ(out.summary, "用户:我买的电饼铛想退货可以么。客服:帮您提交服务单申请行吗。用户:算了算了。") << out.summary;
+  EXPECT_EQ(out.summary, "用户:我买的电饼铛想退货可以么。客服:帮您提交服务单申请行吗？用户:算了算了。") << out.summary;
 }
 
 // A few words right after the customer's own bare no say more of it (te157 699: "用户:昨天的快递师傅。" stood
@@ -183,7 +183,7 @@ TEST(AnswerContext, WordsAfterABareNoGoWithIt) {
   EXPECT_EQ(out.summary.find("昨天的快递师傅"), std::string::npos) << out.summary;
   // With room for the chain, it comes whole.
   out = decode(p, s, options(5));
-  EXPECT_NE(out.summary.find("客服:您刚才是联系我给您的电话告知可以配送的吗。用户:不是，昨天的快递师傅。"), std::string::npos)
+  EXPECT_NE(out.summary.find("客服:您刚才是联系我给您的电话告知可以配送的吗？用户:不是，昨天的快递师傅。"), std::string::npos)
       << out.summary;
 }
 

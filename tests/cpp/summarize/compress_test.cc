@@ -670,7 +670,7 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const auto units6 = unit_tokens(p6);
   EXPECT_EQ(drop_addressing(p6.units[0], units6[0]), "How can SW_Help sell so many tickets");
   EXPECT_EQ(drop_addressing(p6.units[1], units6[1]), "Got an offer code from @116057.");
-  EXPECT_EQ(drop_addressing(p6.units[2], units6[2]), "You can claim compensation here.");
+  EXPECT_EQ(drop_addressing(p6.units[2], units6[2]), "You can claim compensation online.");
   EXPECT_EQ(drop_addressing(p6.units[3], units6[3]), "It would be nice");  // the greeting goes too (below)
   // A colon before a dropped link inside the unit: the sentence goes on in lower case without it, and a
   // capital after the link starts a new sentence (TweetSumm "reaching out to chat: support").
@@ -679,7 +679,7 @@ TEST(Compress, EnglishSpacingIsRebuiltAndAddressingDropped) {
   const Prepared pcolon = prepare(colon, lexicon());
   const auto ucolon = unit_tokens(pcolon);
   EXPECT_EQ(drop_addressing(pcolon.units[0], ucolon[0]), "Let's have you try reaching out to chat support as they can help.");
-  EXPECT_EQ(drop_addressing(pcolon.units[1], ucolon[1]), "Let's work through the steps here. DM us if the issue continues.");
+  EXPECT_EQ(drop_addressing(pcolon.units[1], ucolon[1]), "Let's work through the steps online. DM us if the issue continues.");
   // An opening mention that runs on into a lower-case verb is the subject; before a capital it addresses.
   auto subject = make_dialogue({{Speaker::customer, {"@116021 is really getting on my nerves"}},
                                 {Speaker::customer, {"@Delta Is this normal?"}},
@@ -772,7 +772,7 @@ TEST(Compress, EnglishSalutationsAndSignOffsAreAddressingToo) {
                               {Speaker::agent, {"Is it the TV/DVD"}}});
   const Prepared psl = prepare(slash, lexicon());
   const auto usl = unit_tokens(psl);
-  EXPECT_EQ(drop_addressing(psl.units[0], usl[0]), "There's info about Spotify content here.");
+  EXPECT_EQ(drop_addressing(psl.units[0], usl[0]), "There's info about Spotify content online.");
   EXPECT_EQ(drop_addressing(psl.units[1], usl[1]), "We passed it on to our devs");
   EXPECT_EQ(drop_addressing(psl.units[2], usl[2]), psl.units[2].text);
 }

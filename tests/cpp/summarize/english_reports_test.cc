@@ -55,15 +55,15 @@ TEST(EnglishReports, AReportThatDoesNotNameItsSpeakerStaysUnderTheLabelBeforeItI
   // Under the customer's label the report is shown in the customer's own words: no label before a third
   // person (TweetSumm valid 1950ce6e had "Customer: … telling all the customer's friends to dump them").
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do not book with this company. Deleting the app and telling all my friends. Horrible!");
+            "Customer: Do not book with this company. Deleting the app and telling all my friends. Horrible!");
   // A report that names its speaker ends the label's run: the next sentence is labelled again.
   s.unit_text[1] = "The customer is deleting the app.";
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do not book with this company. The customer is deleting the app. Customer: Horrible!");
+            "Customer: Do not book with this company. The customer is deleting the app. Customer: Horrible!");
 }
 
 TEST(EnglishReports, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
-  // TweetSumm valid showed "Customer: do you sell this in your aylesbury store? The closest store that
+  // TweetSumm valid showed "Customer: Do you sell this in your aylesbury store? The closest store that
   // stocks it is the company's Apsley Mills store." — the agent's answer read as the customer's.
   auto d = make_dialogue({{Speaker::customer, {"do you sell this in your aylesbury store?"}},
                           {Speaker::agent, {"Our closest store that stocks it is Apsley Mills.", "So we can order it in."}},
@@ -82,26 +82,26 @@ TEST(EnglishReports, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
   // The connective that opened a report goes after the lead; a name keeps its capital, a common word
   // loses it; a report that follows its speaker's own report names them again.
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do you sell this in your aylesbury store? The agent says the company's closest store that stocks "
+            "Customer: Do you sell this in your aylesbury store? The agent says the company's closest store that stocks "
             "it is Apsley Mills. The agent says the company can order it in. The customer says they can't get it at "
             "Apsley Mills today?");
   // A report whose first clause says its speaker does something names them already; in a later clause
   // of the report it comes too late.
   s.unit_text[1] = "Unfortunately the agent has no stock of it in Aylesbury.";
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do you sell this in your aylesbury store? Unfortunately the agent has no stock of it in "
+            "Customer: Do you sell this in your aylesbury store? Unfortunately the agent has no stock of it in "
             "Aylesbury. The agent says the company can order it in. The customer says they can't get it at Apsley "
             "Mills today?");
   // Spoken about in a clause that something else frames, the speaker does not act: whose judgement
   // it is still needs saying (TweetSumm valid 9afa6119).
   s.unit_text[1] = "That's a shame that the agent has no stock of it in Aylesbury.";
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do you sell this in your aylesbury store? The agent says that's a shame that the agent has no "
+            "Customer: Do you sell this in your aylesbury store? The agent says that's a shame that the agent has no "
             "stock of it in Aylesbury. The agent says the company can order it in. The customer says they can't get "
             "it at Apsley Mills today?");
   s.unit_text[1] = "Then please ask in store, the agent will only advise on stock.";
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do you sell this in your aylesbury store? The agent says please ask in store, the agent will "
+            "Customer: Do you sell this in your aylesbury store? The agent says please ask in store, the agent will "
             "only advise on stock. The agent says the company can order it in. The customer says they can't get it "
             "at Apsley Mills today?");
   // An acknowledgement that opened the report goes too (TweetSumm valid 37c9321d: "The customer says okay
@@ -109,7 +109,7 @@ TEST(EnglishReports, AReportWithoutItsSpeakersLabelBeforeItSaysWhoSpeaks) {
   s.unit_text[1] = "Okay, the agent has no stock of it in Aylesbury.";
   s.unit_text[3] = "Yes they can't get it at Apsley Mills today?";
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: do you sell this in your aylesbury store? The agent says the agent has no stock of it in "
+            "Customer: Do you sell this in your aylesbury store? The agent says the agent has no stock of it in "
             "Aylesbury. The agent says the company can order it in. The customer says yes they can't get it at Apsley "
             "Mills today?");
 }
@@ -134,7 +134,7 @@ TEST(EnglishReports, AReportedTweetThatGoesOnWithAnOpenSentenceJoinsItWithoutALe
   o.redundancy = 0.0f;
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: halo 3 will not install. The agent says unfortunately, that did not work for the agent. The "
+            "Customer: Halo 3 will not install. The agent says unfortunately, that did not work for the agent. The "
             "agent says what the customer will want to do is reach out to the company's phone team here: they may "
             "have some additional options.");
 }
@@ -152,7 +152,7 @@ TEST(EnglishReports, AConnectiveAfterALeadIsLowerCase) {
   o.max_sentences = 2;
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: my upgrade is too expensive. The agent says however, the agent would always offer the customer "
+            "Customer: My upgrade is too expensive. The agent says however, the agent would always offer the customer "
             "the best they can.");
 }
 
@@ -200,7 +200,7 @@ TEST(EnglishReports, TheRestOfAnOpenSentenceKeepsItsCommaAndLosesTheReportsStop)
   DecodeOptions o = testing::sentence_budget(3);
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary,
-            "Customer: why aren't you delivering to Kalimpong? The agent says this item can't be delivered to their "
+            "Customer: Why aren't you delivering to Kalimpong? The agent says this item can't be delivered to their "
             "pincode the customer can check it on the product page. The agent says it is not included in it, the "
             "meal deal has red stripping.");
 }
@@ -320,6 +320,29 @@ TEST(EnglishReports, AReportAboutTheOtherPartyNamesWhoSaysIt) {
   const Summary out = decode(p, s, o);
   EXPECT_EQ(out.summary, "The agent says the customer can email the company's customer services team here.");
   EXPECT_EQ(out.summary.find("Agent:"), std::string::npos);
+}
+
+TEST(EnglishReports, ASentenceUnderALabelOpensWithACapitalAndAnEmojiEndIsClosed) {
+  // TweetSumm valid: "Customer: do any…" read as a cut sentence, and "…from the company 🙄 Agent: …" ran the
+  // customer's sentence into the agent's.
+  auto d = make_dialogue({{Speaker::customer, {"the app keeps crashing 😡"}},
+                          {Speaker::agent, {"We are looking into it."}},
+                          {Speaker::customer, {"iPhone 8 here."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.8f};
+  s.unit_text = {"the app keeps crashing 😡", "We are looking into it.", "iPhone 8 here."};
+  DecodeOptions o;
+  o.max_sentences = 3;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  // A first word with a capital inside keeps its spelling.
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: The app keeps crashing 😡. Agent: We are looking into it. Customer: iPhone 8 here.");
+  // After a mark the emoji ends a closed sentence.
+  s.unit_text[0] = "the app keeps crashing!! 😡";
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: The app keeps crashing!! 😡 Agent: We are looking into it. Customer: iPhone 8 here.");
 }
 
 }  // namespace

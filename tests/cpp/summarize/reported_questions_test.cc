@@ -121,6 +121,9 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(render::reported_question("请查东西在哪里"), "询问东西在哪里");
   EXPECT_EQ(render::reported_question("帮我查是退货吗"), "询问是退货吗");
   EXPECT_EQ(render::reported_question("请查询物流到哪里了"), "询问请查询物流到哪里了");
+  // Thanks in either script open nothing a report keeps.
+  EXPECT_EQ(render::reported_question("謝謝你大概什么时间能开好"), "询问大概什么时间能开好");
+  EXPECT_EQ(render::reported_question("谢谢，几号能到"), "询问几号能到");
   // A clause that opens with a question word asks without a mark or particle; one marked as a
   // statement, or a question word inside a statement, does not.
   auto wh = make_dialogue({{Speaker::customer, {"那什么时候发货"}},
@@ -203,6 +206,27 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
   s.salience = {1.0f, 0.9f};
   o.max_sentences = 2;
   EXPECT_EQ(decode(pn, s, o).summary, "用户:询问打开之后呢。客服:这个没有办法修改呢。");
+}
+
+TEST(ReportedQuestions, AnAgentsQuestionWithoutAMarkEndsWithOne) {
+  // CSDS: 客服:订单有吗。 and 客服:要换成单位信息的吗。 read as statements.
+  for (const char* asks : {"订单有吗", "要换成单位信息的吗亲", "帮升级专员好么", "会员是开通了自动续费是嘛", "服务单号是多少呢", "哪款商品呢", "亲您是要退货",
+                           "请问是需要京豆还是京券"})
+    EXPECT_TRUE(render::agent_asks_without_mark(asks)) << asks;
+  // An agent's statements end in 呢 and hold embedded questions.
+  for (const char* says : {"退货的话扣不扣费用是要看备件库同事的意见", "怎么支付的就怎么返回的", "那建议您到时候拒收重新下过订单呢",
+                           "什么时候发的可能要完一点才能看呢", "需要联系看是换新还是退货", "这个是什么", "订单有吗。", "预计呢",
+                           "毕竟是专业的客服嘛"})
+    EXPECT_FALSE(render::agent_asks_without_mark(says)) << says;
+  auto d = make_dialogue({{Speaker::customer, {"我要开发票"}}, {Speaker::agent, {"订单有吗"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {0.5f, 1.0f};
+  DecodeOptions o;
+  o.max_sentences = 1;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary, "客服:订单有吗？");
 }
 
 }  // namespace

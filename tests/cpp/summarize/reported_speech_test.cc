@@ -270,7 +270,7 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   auto link = testing::make_dialogue({{Speaker::agent, {"Find more about your refund here: https://t.co/x We are so sorry."}}});
   const Prepared pl = prepare(link, testing::default_lexicon());
   EXPECT_EQ(render_english(pl.units[0], unit_tokens(pl)[0], true),
-            "Find more about the customer's refund here. The agent is so sorry.");
+            "Find more about the customer's refund online. The agent is so sorry.");
 }
 
 // A greeting by the time of day goes as "Hi" does (TweetSumm train 66f0425d read "The customer says Good
@@ -385,6 +385,44 @@ void expect_agent_renderings(const std::vector<std::pair<std::string, std::strin
     EXPECT_EQ(rendered_unit(text, Speaker::agent), want) << text;
     EXPECT_EQ(rendered_unit(text, Speaker::agent, false).find("asks the customer"), std::string::npos) << text;
   }
+}
+
+TEST(ReportedSpeech, AnAgentsOpeningVocativeIsAddressing) {
+  // TweetSumm train: "The agent says Bob, once Samsung shares…" and "The agent says Angela, regretfully, …".
+  auto d = testing::make_dialogue({{Speaker::customer, {"When will the update come?"}},
+                                   {Speaker::agent, {"Bob, once Samsung shares the updates with us, we will share them."}},
+                                   {Speaker::agent, {"Hi Hugh, we are on it."}},
+                                   {Speaker::agent, {"Hugh, you can try again now."}},
+                                   {Speaker::agent, {"Unfortunately, we can't change it."}},
+                                   {Speaker::agent, {"Strange, the train left on time."}},
+                                   {Speaker::agent, {"Checked, the order shipped."}},
+                                   {Speaker::agent, {"Rgds, Idea Care."}},
+                                   {Speaker::customer, {"I checked twice."}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  const auto units = unit_tokens(p);
+  EXPECT_EQ(render_english(p.units[1], units[1], false), "once Samsung shares the updates with us, we will share them.");
+  // A name the agent addresses the customer by elsewhere.
+  EXPECT_EQ(render_english(p.units[3], units[3], true), "the customer can try again now.");
+  // Words that open sentences, and a word the dialogue writes in lower case, are no names.
+  EXPECT_EQ(render_english(p.units[4], units[4], false), "Unfortunately, we can't change it.");
+  EXPECT_EQ(render_english(p.units[5], units[5], false), "Strange, the train left on time.");
+  EXPECT_EQ(render_english(p.units[6], units[6], false), "Checked, the order shipped.");
+  EXPECT_TRUE(units[7].vocative.empty());  // a sign-off
+}
+
+TEST(ReportedSpeech, WordsPointingAtADroppedLinkPointAway) {
+  // TweetSumm valid: "the customer can claim compensation here." and "DM us using the link below" with the
+  // link gone pointed at nothing.
+  EXPECT_EQ(rendered_unit("You can claim compensation here: https://t.co/abc", Speaker::agent),
+            "The customer can claim compensation online.");
+  EXPECT_EQ(rendered_unit("Please DM us using the link below https://t.co/abc", Speaker::agent, false),
+            "Please DM us using a link");
+  EXPECT_EQ(rendered_unit("Click here https://t.co/abc to reset it.", Speaker::agent, false), "Click the link to reset it.");
+  EXPECT_EQ(rendered_unit("You can write to our team here https://t.co/abc, and we will help.", Speaker::agent, false),
+            "You can write to our team online, and we will help.");
+  // Without a link "here" stays; a customer's link is a picture of what they mean.
+  EXPECT_EQ(rendered_unit("We are here to help.", Speaker::agent, false), "We are here to help.");
+  EXPECT_NE(rendered_unit("I'm stuck here https://t.co/abc", Speaker::customer, false).find("here"), std::string::npos);
 }
 
 TEST(ReportedSpeech, MyAndYourInsideASentenceNameAProduct) {

@@ -522,13 +522,13 @@ TEST(Summary, RedundancyControlNeverRepeatsAUnit) {
   DecodeOptions oe;
   oe.max_sentences = 2;
   oe.emotion_constraint = false;
-  EXPECT_EQ(decode(pe, se, oe).summary, "Customer: no refund yet \U0001F645 Agent: we are checking it.");
-  EXPECT_EQ(out.summary, "Customer: my package is late. Agent: we are checking it. -Chris.");
+  EXPECT_EQ(decode(pe, se, oe).summary, "Customer: No refund yet \U0001F645. Agent: We are checking it.");
+  EXPECT_EQ(out.summary, "Customer: My package is late. Agent: We are checking it. -Chris.");
   // Without redundancy control (the published baselines) the ranking stands, repeats included.
   o.redundancy = 0.0f;
   EXPECT_EQ(decode(p, s, o).sentences.size(), 4u);
   o.skip_fillers = true;
-  EXPECT_EQ(decode(p, s, o).summary, "Customer: my package is late. Agent: we are checking it. Customer: my package is "
+  EXPECT_EQ(decode(p, s, o).summary, "Customer: My package is late. Agent: We are checking it. Customer: My package is "
                                      "late! Agent: We are checking it.");
 }
 
