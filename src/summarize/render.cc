@@ -469,7 +469,16 @@ namespace {
 
 // en: a sentence in its speaker's words opens with a capital, as a sentence under a label does
 // ("Customer: when will it ship?" -> "Customer: When will it ship?"); a first word with a capital inside
-// keeps its spelling (iPhone, eBay).
+// keeps its spelling (iPhone, eBay), and so does an emotion mention (opens_with_a_mention).
+// en: whether `body`, unit u's, opens with one of its emotion mentions, whose words keep the customer's
+// spelling ("wtf" stays "wtf": the summary shows the term as the trace gives it).
+bool opens_with_a_mention(const Prepared& p, int u, const std::string& body) {
+  for (std::size_t m = 0; m < p.mentions.size(); ++m)
+    if (p.mention_unit[m] == u && (body.starts_with(p.mentions[m].term) || body.starts_with(p.mentions[m].expression)))
+      return true;
+  return false;
+}
+
 void capitalize_initial(std::string& body) {
   if (body.empty() || body[0] < 'a' || body[0] > 'z') return;
   for (std::size_t i = 1; i < body.size() && std::isalpha(static_cast<unsigned char>(body[i])); ++i)
@@ -631,7 +640,7 @@ void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& o
           return p.units[static_cast<std::size_t>(e.unit)].speaker == text::Speaker::customer && e.body == s.body;
         }))
       s.body = "再次" + s.body;
-    if (p.lang == Lang::en && !s.reported && !joins) capitalize_initial(s.body);
+    if (p.lang == Lang::en && !s.reported && !joins && !opens_with_a_mention(p, s.unit, s.body)) capitalize_initial(s.body);
     s.text = s.reported ? s.body : role_label(unit.speaker, p.lang) + s.body;
     s.shares_label = i > 0 && continues(p, out.sentences[i - 1], s);
     if (p.lang == Lang::en && !s.reported && after_labelled_run) s.shares_label = true;

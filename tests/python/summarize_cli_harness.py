@@ -4,6 +4,7 @@ the checks of a summary record against its source."""
 import json
 import os
 import subprocess
+import unicodedata
 
 CLI = os.environ.get("KESSEL_CLI", "kessel")
 SOURCE = os.environ.get("KESSEL_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -74,7 +75,8 @@ def core(sentence_text, lang):
 def render_summary(sentences, lang, turns):
     """The summary string the sentences make: consecutive sentences of one speaker share one label
     (zh "用户:A，B。", en "Customer: A B") unless a turn of the other speaker lies between them. In
-    English a sentence that ends in a letter or digit gets a stop in the summary (not in its own text)."""
+    English a sentence that ends in a letter or digit, or in emoji after one, gets a stop in the summary (not in
+    its own text)."""
     out, last, last_turn = "", None, None
     for s in sentences:
         prefix, body = core(s["text"], lang)
@@ -90,7 +92,11 @@ def render_summary(sentences, lang, turns):
                 out += body + mark
         else:
             out = (out + " " if out else "") + (body if shares else s["text"]).rstrip()
-            if out and out[-1].isascii() and out[-1].isalnum():
+            # After the last word, or after emoji that follow it ("…from the company 🙄.").
+            word_end = out
+            while word_end and (word_end[-1] == " " or unicodedata.category(word_end[-1]) in ("So", "Sk", "Mn")):
+                word_end = word_end[:-1]
+            if word_end and word_end[-1].isascii() and word_end[-1].isalnum():
                 out += "."
         last, last_turn = prefix, s["turn"]
     return out

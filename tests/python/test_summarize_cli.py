@@ -59,11 +59,14 @@ def test_summarize_rankers(ranker):
         check_record_loose(rec, src, "en", 2)
         picked = [core(s["text"], "en")[1] for s in rec["sentences"]]
         assert len(picked) == min(2, len(us))
+        # A sentence under its speaker's label opens with a capital, unless an emotion mention opens it ("wtf").
+        def as_shown(texts):
+            return [p if p in (t, t[:1].upper() + t[1:]) else t for p, t in zip(picked, texts)]
         if ranker == "lead":
-            assert picked == [u["text"] for u in us[:2]]
+            assert picked == as_shown([u["text"] for u in us[:2]])
         if ranker == "longest":
             by_length = sorted(range(len(us)), key=lambda i: (-len(us[i]["text"]), i))[:2]
-            assert picked == [us[i]["text"] for i in sorted(by_length)]
+            assert picked == as_shown([us[i]["text"] for i in sorted(by_length)])
 
 
 def check_record_loose(rec, source, lang, max_sentences):
@@ -203,7 +206,7 @@ def test_unsupervised_english_drops_addressing_and_repeats(tmp_path):
     bodies = [s["text"].split(": ", 1)[1].rstrip(".!") for s in rec["sentences"]]
     assert len(bodies) == len(set(bodies)) == 2, rec
     # The customer's sentence, its link and sign-off gone, ends in a stop: the agent's does not run on from it.
-    assert rec["summary"] == "Customer: my package is late again. Agent: Sorry to hear that, we are checking it.", rec
+    assert rec["summary"] == "Customer: My package is late again. Agent: Sorry to hear that, we are checking it.", rec
 
 
 def test_html_report(tmp_path):
