@@ -54,8 +54,8 @@ bool opens_with_a_no(std::u32string_view text) {
   return std::any_of(std::begin(kNos), std::end(kNos), [&](std::u32string_view w) { return text.starts_with(w); });
 }
 
-// Whether `text` refuses: it opens with a no (opens_with_a_no: 非常抱歉了亲没有的哦) or says 无法, 不能, 不可以,
-// 不支持, 不行, 没法 (没办法 too), 没有办法 or V不了 (明天送不了哦), not as a supposition (不行的话…, 如果不能…).
+}  // namespace
+
 bool refuses(std::u32string_view text) {
   static constexpr std::u32string_view kRefusals[] = {U"无法", U"不能", U"不可以", U"不支持", U"不行", U"没法", U"没有办法"};
   if (text.find(U"如果") != std::u32string_view::npos || text.find(U"要是") != std::u32string_view::npos) return false;
@@ -70,8 +70,6 @@ bool refuses(std::u32string_view text) {
       return true;
   return false;
 }
-
-}  // namespace
 
 int refusal_of(const Context& c, std::size_t q) {
   const Prepared& p = c.p;

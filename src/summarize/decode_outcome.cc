@@ -7,6 +7,7 @@
 #include <string>
 
 #include "decode_parts.h"
+#include "summarize/render.h"
 #include "kessel/text/utf8.h"
 
 namespace kessel::summarize::decoding {
@@ -147,6 +148,41 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   }
   // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
   // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val.
+  add_below_cap(c, s, v);
+}
+
+int refusal_unit(const Context& c, const std::vector<int>& shown) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || shown.empty()) return -1;
+  const int first_shown = *std::min_element(shown.begin(), shown.end());
+  for (std::size_t u = p.units.size(); u-- > static_cast<std::size_t>(first_shown) + 1;) {
+    if (p.units[u].speaker != text::Speaker::agent || !c.selectable[u] || asks(c, u) || c.letters[u] < kOutcomeMinLetters)
+      continue;
+    // What it refuses is what the customer last said before it: shown, or the no refuses something the
+    // reader never sees (下周末不可以呢 after 那下周末呢, with 上门取件可以晚上么 shown).
+    std::size_t asked = u;
+    while (asked-- > 0 && !(p.units[asked].speaker == text::Speaker::customer && c.selectable[asked])) {}
+    if (asked >= u || std::find(shown.begin(), shown.end(), static_cast<int>(asked)) == shown.end()) continue;
+    if (!refuses(source_of(c, u)) || render::ends_cut_turn(p, u)) continue;
+    // As rendered it must still refuse, and stand as a sentence: deletion may leave the consequence of a
+    // condition it dropped (就无法申请) or a reason without what it explains (因为这个目前还不支持).
+    const std::vector<char32_t> rendered = text::decode_utf8(c.rendered(u), text::Utf8Mode::lossy).cps;
+    const std::u32string_view shown(rendered.data(), rendered.size());
+    if (holds_any(shown.substr(0, 2), {U"就", U"所以", U"因为", U"但", U"而且", U"并且", U"也", U"还", U"然后", U"很"}))
+      continue;
+    if (refuses(shown)) return static_cast<int>(u);
+  }
+  return -1;
+}
+
+void add_refusal(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const int v = refusal_unit(c, s.units);
+  if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end() || says_again(c, s.units, v)) return;
+  for (int u : s.units) {
+    const auto ux = static_cast<std::size_t>(u);
+    if (c.p.units[ux].speaker == text::Speaker::agent && refuses(source_of(c, ux))) return;
+  }
   add_below_cap(c, s, v);
 }
 

@@ -193,6 +193,10 @@ void drop_unasked_answers(const Context& c, std::vector<int>& units);
 // and answers it best (zh_question::answers_polar), the earliest among equals. -1 when none.
 inline constexpr int kAnswerReach = 4, kDirectAnswerChars = 30;
 int direct_answer(const Context& c, std::size_t q);
+// zh: whether `text` refuses: it opens with a no (past an apology or address: 非常抱歉了亲没有的哦, 不会的) or
+// says 无法, 不能, 不可以, 不支持, 不行, 没法 (没办法 too), 没有办法 or V不了 (明天送不了哦; not 不了解), not as a
+// supposition (不行的话…, 如果不能…).
+bool refuses(std::u32string_view text);
 // zh: the agent's refusal of customer unit q: in the agent's reply to q (the next kAnswerReach units,
 // before the customer says anything more), the first unit that refuses (opens with a no past an apology:
 // 非常抱歉了亲没有的哦, 不会的; or says 无法, 不能, 不可以, 不支持, 不行, 没法, 没办法, 没有办法, V不了: 明天送不了哦,
@@ -371,6 +375,15 @@ bool closes_conversation(std::u32string_view text);
 // does not show (Context::answers: 不需要了呢，专员…联系 after 还需要别的吗) stays out: it would read as a refusal
 // of what is shown before it. With skip_fillers only.
 void add_outcome(const Context& c, ConstrainedSelection& s);
+// zh: the agent's last refusal (refuses: 亲真的很抱歉不行的哦, 您的商品已经出库超过[数字]天，无法退货了呢, 自提无法修改的)
+// whose customer unit before it (the last selectable one: what it refuses) the summary shows, that asks
+// nothing, has at least kOutcomeMinLetters letters, is no turn the data cut off, and as rendered still
+// refuses and opens no clause that needs one before it (就, 所以, 因为, 但, 也, 还 …); -1 when none. A summary that shows the request but not the no reads as if the
+// request went through: strict readers failed te157 650, 693 and 735 for it.
+int refusal_unit(const Context& c, const std::vector<int>& shown);
+// Adds it below add_outcome's sentence cap, unless a shown agent unit refuses already or says the same
+// (says_again). With skip_fillers only.
+void add_refusal(const Context& c, ConstrainedSelection& s);
 
 // en: whether a customer's text says the problem is solved ("Power reset it. Working now.", "Problem
 // solved. Thank you!", "Changed it and it works now", "That did it, thanks", "nvm I fixed it", "the

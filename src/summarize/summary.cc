@@ -77,6 +77,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_issue(c, kept);
   // zh: what the agent last did or promised for the customer ends the summary's story.
   decoding::add_outcome(c, kept);
+  // zh: what the agent said cannot be done, where the summary shows what came before it.
+  decoding::add_refusal(c, kept);
   // zh: a summary that still ends on the customer's words shows the agent's reply to them.
   decoding::add_last_reply(c, kept);
   // en: a summary of only the customer's words shows what the agent said.

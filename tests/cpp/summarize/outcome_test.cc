@@ -48,6 +48,38 @@ TEST(Outcome, NothingDoneIsNoOutcome) {
   EXPECT_FALSE(reports(U"专员不在线"));
 }
 
+TEST(Outcome, TheAgentsNoToWhatTheSummaryShowsIsShown) {
+  // te157 650: the summary showed the customer's wish to return and not 您的商品已经出库超过[数字]天，无法退货了呢, so it
+  // read as if the return went through.
+  auto d = make_dialogue({{Speaker::customer, {"这个订单我要退货"}},
+                          {Speaker::agent, {"还请您稍等，马上为您查询"}},
+                          {Speaker::customer, {"厂家已经同意退货了"}},
+                          {Speaker::agent, {"您的商品已经出库超过[数字]天，无法退货了呢"}},
+                          {Speaker::customer, {"那能开个退货权限吗"}},
+                          {Speaker::agent, {"这个权限是不能开的呢"}},
+                          {Speaker::agent, {"请问还有其他可以帮您的吗?"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 7u);
+  UnitScores s;
+  s.salience = {1.0f, 0.1f, 0.9f, 0.2f, 0.3f, 0.2f, 0.0f};
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_TRUE(decoding::refuses(U"您的商品已经出库超过[数字]天，无法退货了呢"));
+  EXPECT_FALSE(decoding::refuses(U"不行的话可以联系商家"));
+  // The last no refuses 那能开个退货权限吗, which this summary does not show; the one before refuses what it shows.
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 2};
+  EXPECT_EQ(decoding::refusal_unit(c, selection.units), 3);
+  decoding::add_refusal(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 2, 3}));
+  // With the later request shown, its no is the one; and once an agent's no is shown, none is added.
+  EXPECT_EQ(decoding::refusal_unit(c, {0, 4}), 5);
+  decoding::ConstrainedSelection refused;
+  refused.units = {0, 2, 5};
+  decoding::add_refusal(c, refused);
+  EXPECT_EQ(refused.units, (std::vector<int>{0, 2, 5}));
+}
+
 TEST(Outcome, TheLastActionOfTheAgentIsShownWhenThereIsRoom) {
   auto d = make_dialogue({{Speaker::customer, {"我的电脑一直很卡，想申请售后"}},
                           {Speaker::agent, {"已经帮您提交了售后申请"}},
