@@ -79,7 +79,8 @@ bool written_in_lower_case(const Prepared& p, std::string_view word) {
 // once Samsung shares the updates…", "Angela, regretfully, …"): a name-like word the agent addresses the
 // customer by elsewhere (`names`), or one that is no word a sentence opens with (kCommonOpeners, an
 // adverb in -ly, an acknowledgement: "Unfortunately,", "Great,", "Strange,"), no sign-off ("Rgds, Idea
-// Care.") and that the dialogue never writes in lower case. Returns the index of the name (after the unit's @mentions), or t.size().
+// Care.") and that the dialogue never writes in lower case. Returns the index of the name (after the
+// unit's @mentions), or t.size().
 std::size_t opening_vocative(const Prepared& p, std::span<const text::Token> t, const std::vector<std::string>& names) {
   static constexpr std::string_view kAcknowledgements[] = {
       "apologies", "understood", "great", "perfect", "awesome", "alright", "alrighty", "right", "hmm", "hm", "ha",
@@ -545,32 +546,37 @@ bool opens_with_acronym(std::span<const text::Token> t) {
 
 namespace {
 
-// The words that point at a link the rendering dropped: without the link they point at nothing in a
-// summary. "here" right before it (a colon or dash between) reads "online" ("…can claim compensation
-// here: https://…" -> "…can claim compensation online"; "here https://…" too, where the link would have read "the
-// link"), or "the link" after click, tap or press; "below"
-// after "link" goes, and the "the" before it reads "a" ("DM us using the link below" -> "…using a link").
-// Words set in `inner` are what a token reads instead; `keep` 0 drops one. Agents' links only: a
-// customer's is a picture ("stuck here https://…" shows where).
-void point_away_from_dropped_links(std::span<const text::Token> t, std::vector<char>& keep,
-                                   std::vector<std::string>& inner) {
-  const auto dropped_link_at = [&](std::size_t j) { return j < t.size() && t[j].kind == text::TokenKind::url && !keep[j]; };
+// en: an agent's "click", "tap" or "press" before t[i].
+bool after_click(std::span<const text::Token> t, std::size_t i) {
   static constexpr std::string_view kClicks[] = {"click", "tap", "press"};
-  const auto after_click = [&](std::size_t i) {
-    return i > 0 && is_word(t[i - 1]) && std::find(std::begin(kClicks), std::end(kClicks), t[i - 1].lower) != std::end(kClicks);
-  };
-  // A link read as "the link" right after "here": after a click the "here" goes ("Click here https://… to
-  // reset" -> "Click the link to reset"); at a clause's end the link goes ("…our support team here https://…,
-  // and…" would read "…here the link, and…").
+  return i > 0 && is_word(t[i - 1]) && std::find(std::begin(kClicks), std::end(kClicks), t[i - 1].lower) != std::end(kClicks);
+}
+
+// A link kept as "the link" right after "here": after a click the "here" goes ("Click here https://… to
+// reset" -> "Click the link to reset"); at a clause's end the link goes, for point_away_from_dropped_links to
+// read its "here" ("…our support team here https://…, and…" would read "…here the link, and…").
+void settle_here_before_kept_links(std::span<const text::Token> t, std::vector<char>& keep,
+                                   std::vector<std::string>& inner) {
   for (std::size_t j = 1; j < t.size(); ++j) {
     if (t[j].kind != text::TokenKind::url || !keep[j] || !is_word(t[j - 1]) || t[j - 1].lower != "here") continue;
-    if (after_click(j - 1)) {
+    if (after_click(t, j - 1)) {
       keep[j - 1] = 0;
     } else if (j + 1 == t.size() || text::is_punctuation(t[j + 1])) {
       keep[j] = 0;
       inner[j].clear();
     }
   }
+}
+
+// The words that point at a link the rendering dropped, which in a summary point at nothing: "here" right
+// before it (a colon or dash between) reads "online" ("…can claim compensation here: https://…" -> "…can
+// claim compensation online"), or "the link" after a click; "below" after "link" goes, and the "the" before
+// it reads "a" ("DM us using the link below" -> "…using a link"). `inner` holds what a token reads
+// instead; `keep` 0 drops one. For agents' links only: a customer's is a picture ("stuck here https://…").
+void point_away_from_dropped_links(std::span<const text::Token> t, std::vector<char>& keep,
+                                   std::vector<std::string>& inner) {
+  settle_here_before_kept_links(t, keep, inner);
+  const auto dropped_link_at = [&](std::size_t j) { return j < t.size() && t[j].kind == text::TokenKind::url && !keep[j]; };
   bool any_dropped = false;
   for (std::size_t j = 0; j < t.size(); ++j) any_dropped = any_dropped || dropped_link_at(j);
   if (!any_dropped) return;
@@ -582,13 +588,15 @@ void point_away_from_dropped_links(std::span<const text::Token> t, std::vector<c
       while (j < t.size() && t[j].kind == text::TokenKind::punct &&
              std::find(std::begin(kMarks), std::end(kMarks), t[j].text) != std::end(kMarks))
         ++j;
-      if (!dropped_link_at(j)) continue;
-      inner[i] = after_click(i) ? "the link" : "online";
+      if (dropped_link_at(j)) inner[i] = after_click(t, i) ? "the link" : "online";
     } else if (t[i].lower == "below" && i >= 2 && is_word(t[i - 1]) &&
+               (t[i - 1].lower == "link" || t[i - 1].lower == "links") && t[i - 2].lower == "the" && keep[i - 2]) {
+      keep[i] = 0;
+      if (t[i - 1].lower == "link") inner[i - 2] = t[i - 2].text == "The" ? "A" : "a";
+      else keep[i - 2] = 0;
+    } else if (t[i].lower == "below" && i >= 1 && is_word(t[i - 1]) &&
                (t[i - 1].lower == "link" || t[i - 1].lower == "links")) {
       keep[i] = 0;
-      if (t[i - 2].lower == "the" && keep[i - 2] && t[i - 1].lower == "link") inner[i - 2] = t[i - 2].text == "The" ? "A" : "a";
-      else if (t[i - 2].lower == "the" && keep[i - 2]) keep[i - 2] = 0;
     }
   }
 }

@@ -151,26 +151,40 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   add_below_cap(c, s, v);
 }
 
+namespace {
+
+// The customer unit an agent's unit u answers: the last selectable one before it; -1 when none.
+int customer_unit_before(const Context& c, std::size_t u) {
+  for (std::size_t k = u; k-- > 0;)
+    if (c.p.units[k].speaker == text::Speaker::customer && c.selectable[k]) return static_cast<int>(k);
+  return -1;
+}
+
+// Whether unit u, as rendered, still refuses and stands as a sentence: deletion may leave the consequence
+// of a condition it dropped (就无法申请) or a reason without what it explains (因为这个目前还不支持).
+bool refuses_as_rendered(const Context& c, std::size_t u) {
+  const std::vector<char32_t> rendered = text::decode_utf8(c.rendered(u), text::Utf8Mode::lossy).cps;
+  const std::u32string_view text(rendered.data(), rendered.size());
+  if (holds_any(text.substr(0, 2), {U"就", U"所以", U"因为", U"但", U"而且", U"并且", U"也", U"还", U"然后", U"很"}))
+    return false;
+  return refuses(text);
+}
+
+}  // namespace
+
 int refusal_unit(const Context& c, const std::vector<int>& shown) {
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || shown.empty()) return -1;
-  const int first_shown = *std::min_element(shown.begin(), shown.end());
-  for (std::size_t u = p.units.size(); u-- > static_cast<std::size_t>(first_shown) + 1;) {
-    if (p.units[u].speaker != text::Speaker::agent || !c.selectable[u] || asks(c, u) || c.letters[u] < kOutcomeMinLetters)
+  const auto is_shown = [&](int u) { return std::find(shown.begin(), shown.end(), u) != shown.end(); };
+  const auto first_shown = static_cast<std::size_t>(*std::min_element(shown.begin(), shown.end()));
+  for (std::size_t u = p.units.size(); u-- > first_shown + 1;) {
+    if (p.units[u].speaker != text::Speaker::agent || !c.selectable[u] || asks(c, u) ||
+        c.letters[u] < kOutcomeMinLetters || !refuses(source_of(c, u)) || render::ends_cut_turn(p, u))
       continue;
     // What it refuses is what the customer last said before it: shown, or the no refuses something the
     // reader never sees (下周末不可以呢 after 那下周末呢, with 上门取件可以晚上么 shown).
-    std::size_t asked = u;
-    while (asked-- > 0 && !(p.units[asked].speaker == text::Speaker::customer && c.selectable[asked])) {}
-    if (asked >= u || std::find(shown.begin(), shown.end(), static_cast<int>(asked)) == shown.end()) continue;
-    if (!refuses(source_of(c, u)) || render::ends_cut_turn(p, u)) continue;
-    // As rendered it must still refuse, and stand as a sentence: deletion may leave the consequence of a
-    // condition it dropped (就无法申请) or a reason without what it explains (因为这个目前还不支持).
-    const std::vector<char32_t> rendered = text::decode_utf8(c.rendered(u), text::Utf8Mode::lossy).cps;
-    const std::u32string_view shown(rendered.data(), rendered.size());
-    if (holds_any(shown.substr(0, 2), {U"就", U"所以", U"因为", U"但", U"而且", U"并且", U"也", U"还", U"然后", U"很"}))
-      continue;
-    if (refuses(shown)) return static_cast<int>(u);
+    const int asked = customer_unit_before(c, u);
+    if (asked >= 0 && is_shown(asked) && refuses_as_rendered(c, u)) return static_cast<int>(u);
   }
   return -1;
 }
