@@ -439,12 +439,13 @@ std::u32string word_of_token(const UnitTokens& tokens, std::size_t k) {
   return word;
 }
 
-// Whether the one-letter word 给 at token i, with its word ending at j, is the preposition "for" before a
-// pronoun and a verb (会给您催促的, 给您安排上门维修): the two stay or go together, or deletion leaves 会给催促的.
-// Before a pronoun and a thing it is the verb "give" (能第一时间给我订单号), and the model's to keep whole.
+// Whether the one-letter word 给 or 为 at token i, with its word ending at j, is the preposition "for" before
+// a pronoun and a verb (会给您催促的, 给您安排上门维修, 正在为您查询): the two stay or go together, or deletion
+// leaves 会给催促的, 正在为查询. Before a pronoun and a thing 给 is the verb "give" (能第一时间给我订单号), and the
+// model's to keep whole.
 bool gives_to_a_pronoun_before_a_verb(const UnitTokens& tokens, std::size_t i, std::size_t j) {
   const auto& t = tokens.tokens;
-  if (!spells(t[i], "给")) return false;
+  if (!spells(t[i], "给") && !spells(t[i], "为")) return false;
   const std::size_t k = after_pronoun(t, j);
   if (k == j || k >= t.size() || t[k].kind != text::TokenKind::cjk) return false;
   const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
@@ -471,8 +472,8 @@ bool joins_a_noun(const UnitTokens& tokens, std::size_t i, std::size_t j) {
 // The end of the word that starts at token i: the tokens with its word number, and the words bound to
 // it, which stay or go together: for a one-letter demonstrative (这|段时间, 那|次), the word after it
 // (faith::binds_demonstrative); for a one-letter verb, a direction complement after it (打|过去); for a
-// one-letter preposition, the person after it (跟|你们, is_person_preposition); for 给 before a pronoun
-// and a verb, the pronoun (gives_to_a_pronoun_before_a_verb); for 跟, 和, 与 or 及 between two things,
+// one-letter preposition, the person after it (跟|你们, is_person_preposition); for 给 or 为 before a
+// pronoun and a verb, the pronoun (gives_to_a_pronoun_before_a_verb); for 跟, 和, 与 or 及 between two things,
 // the noun after it (joins_a_noun); for a
 // one-letter word or 怎么, a clause-final 了 after it (completes_with_le). Without word numbers each
 // token is a word.

@@ -171,6 +171,31 @@ bool asks_about_bare_noun(std::u32string_view before_ne) {
   return true;
 }
 
+namespace {
+
+// Whether clause cps[lead, end) asks where, its question word after who and how it goes: a person (我, 我们,
+// 你, 您), a modal (可以, 能, 应该, 要, 该) and a preposition of place (到, 在, 去, 从, 找), each at most once and
+// in that order, the preposition required, then 哪里, 哪儿 or 哪个 (到哪里查询发票, 我可以在哪里申请, 去哪儿退).
+bool asks_where(const std::vector<char32_t>& cps, std::size_t lead, std::size_t end) {
+  const std::u32string_view clause(cps.data() + lead, end - lead);
+  std::size_t at = 0;
+  const auto skip_one_of = [&](std::initializer_list<std::u32string_view> words) {
+    for (std::u32string_view w : words)
+      if (clause.substr(at).starts_with(w)) {
+        at += w.size();
+        return true;
+      }
+    return false;
+  };
+  skip_one_of({U"我们", U"你们", U"我", U"你", U"您"});
+  skip_one_of({U"可以", U"应该", U"能", U"要", U"该"});
+  if (!skip_one_of({U"到", U"在", U"去", U"从", U"找"})) return false;
+  const std::u32string_view rest = clause.substr(at);
+  return rest.starts_with(U"哪里") || rest.starts_with(U"哪儿") || rest.starts_with(U"哪个");
+}
+
+}  // namespace
+
 bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end, bool cut_off) {
   while (end > begin && (kTrailingParticles.find(cps[end - 1]) != std::u32string_view::npos || text::is_trailing_symbol(cps[end - 1])))
     --end;
@@ -188,6 +213,7 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
+  if (asks_where(cps, lead, end)) return true;
   if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end) ||
       asks_a_not_a(cps, lead, end))
     return true;

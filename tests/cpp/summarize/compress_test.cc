@@ -534,13 +534,16 @@ TEST(Compress, WhichOneAVerbIsAboutStays) {
   EXPECT_EQ(compress_with_low("换货的那个", {0, 0, 1, 2, 2}, {3, 4}), "换货的");
 }
 
-TEST(Compress, GeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
+TEST(Compress, GeiOrWeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
   // 会|给|您|催促|的 (te157 695 showed 会给催促的): 给 for the customer stays or goes with its 您.
   EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {1, 2}), "会催促的");
   EXPECT_EQ(compress_with_low("会给您催促的", {0, 1, 2, 3, 3, 4}, {2}), "会给您催促的");
   // 快递|员|给|我|打电话: jieba tags 打电话 l, not v, but its 打 is a verb (te157 695 showed 快递员给打电话).
   EXPECT_EQ(compress_with_low("快递员给我打电话", {0, 0, 1, 2, 3, 4, 4, 4}, {4}), "快递员给我打电话");
   EXPECT_EQ(compress_with_low("快递员给我打电话", {0, 0, 1, 2, 3, 4, 4, 4}, {3, 4}), "快递员打电话");
+  // 正在|为|您|查询 (te157 702 showed 客服:正在为查询。): 为 for the customer goes the same way.
+  EXPECT_EQ(compress_with_low("正在为您查询", {0, 0, 1, 2, 3, 3}, {3}), "正在为您查询");
+  EXPECT_EQ(compress_with_low("正在为您查询", {0, 0, 1, 2, 3, 3}, {2, 3}), "正在查询");
 }
 
 TEST(Compress, WhoDoesItWithWhomAndACheckAskedForStay) {

@@ -41,6 +41,17 @@ TEST(ZhQuestions, AnANotAFormAsksUnlessTheClauseIsIndefinite) {
   EXPECT_FALSE(asks("都不知道坏了没有"));
 }
 
+TEST(ZhQuestions, WhereAfterWhoHowAndAPrepositionAsks) {
+  // te157 623 showed 用户:到哪里查询发票。 as a statement.
+  EXPECT_TRUE(asks("那我到哪里查询发票"));
+  EXPECT_TRUE(asks("在哪里申请"));
+  EXPECT_TRUE(asks("我可以在哪里申请"));
+  EXPECT_TRUE(asks("去哪儿退"));
+  // Not without the preposition, nor after a verb that knows.
+  EXPECT_FALSE(asks("我哪里都去过"));
+  EXPECT_FALSE(asks("不知道在哪里申请"));
+}
+
 TEST(ZhQuestions, AVerbThenBuAsksUnlessTheDataCutTheClause) {
   EXPECT_TRUE(asks("可以不"));
   EXPECT_TRUE(asks("能改不"));
