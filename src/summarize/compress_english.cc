@@ -66,15 +66,6 @@ std::vector<std::string> addressed_names(const Prepared& p) {
 
 namespace {
 
-// en: whether `word` (lower case) stands as a word in lower case somewhere in the dialogue: then it is
-// no name.
-bool written_in_lower_case(const Prepared& p, std::string_view word) {
-  for (const auto& tokens : p.unit_tokens)
-    for (const text::Token& t : tokens)
-      if (t.text == word) return true;
-  return false;
-}
-
 // en: whether an agent's unit opens by addressing the customer by name, before a comma and more ("Bob,
 // once Samsung shares the updates…", "Angela, regretfully, …"): a name-like word the agent addresses the
 // customer by elsewhere (`names`), or one that is no word a sentence opens with (kCommonOpeners, an

@@ -298,6 +298,21 @@ bool is_thanks(std::string_view lower) {
          lower == "regards" || lower == "rgds" || lower == "best";
 }
 
+bool written_in_lower_case(const Prepared& p, std::string_view word) {
+  for (const Unit& unit : p.units)
+    for (std::size_t at = unit.text.find(word); at != std::string::npos; at = unit.text.find(word, at + 1)) {
+      const std::size_t end = at + word.size();
+      // Not in a handle, a tag or an address (@amazon, #amazon, amazon.com).
+      const bool starts_word = at == 0 || (!std::isalpha(static_cast<unsigned char>(unit.text[at - 1])) &&
+                                           std::string_view("@#/.").find(unit.text[at - 1]) == std::string_view::npos);
+      if (starts_word && (end == unit.text.size() || unit.text[end] != '.' || end + 1 == unit.text.size() ||
+                          !std::isalpha(static_cast<unsigned char>(unit.text[end + 1]))) &&
+          (end == unit.text.size() || !std::isalpha(static_cast<unsigned char>(unit.text[end]))))
+        return true;
+    }
+  return false;
+}
+
 const char* to_string(UnitContent kind) {
   switch (kind) {
     case UnitContent::content: return "content";

@@ -39,6 +39,9 @@ UnitContent classify_unit(const Prepared& p, std::size_t u);
 // en: a word that thanks or signs a tweet off before a name, in lower case: thanks, thank, ty, thx,
 // cheers, regards, rgds, best ("Ty - Darren", "Rgds,Sagar").
 bool is_thanks(std::string_view lower);
+// en: whether `word` (lower case) stands somewhere in the dialogue as a word in lower case, outside a
+// handle, a tag or an address (@amazon, #amazon, amazon.com): then it is a common word, no name.
+bool written_in_lower_case(const Prepared& p, std::string_view word);
 
 // The decoder's mask under DecodeOptions::skip_fillers: 1 for each unit that carries content, or
 // that holds an expressed customer emotion (the constraint may need it, and "气死了😡" is no

@@ -378,8 +378,9 @@ void add_outcome(const Context& c, ConstrainedSelection& s);
 // zh: the agent's last refusal (refuses: 亲真的很抱歉不行的哦, 您的商品已经出库超过[数字]天，无法退货了呢, 自提无法修改的)
 // whose customer unit before it (the last selectable one: what it refuses) the summary shows, that asks
 // nothing, has at least kOutcomeMinLetters letters, is no turn the data cut off, and as rendered still
-// refuses and opens no clause that needs one before it (就, 所以, 因为, 但, 也, 还 …); -1 when none. A summary that shows the request but not the no reads as if the
-// request went through: strict readers failed te157 650, 693 and 735 for it.
+// refuses and opens no clause that needs one before it (就, 所以, 因为, 但, 也, 还 …); -1 when none. A
+// summary that shows the request but not the no reads as if the request went through: strict readers
+// failed te157 650 and 693 for it.
 int refusal_unit(const Context& c, const std::vector<int>& shown);
 // Adds it below add_outcome's sentence cap, unless a shown agent unit refuses already or says the same
 // (says_again). With skip_fillers only.

@@ -9,6 +9,7 @@
 #include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
 #include "summarize/compress.h"
+#include "summarize/content.h"
 #include "summarize/faith_cues.h"
 #include "summarize/reported_speech.h"
 #include "summarize/reported_speech_words.h"
@@ -503,22 +504,6 @@ bool written_as_a_name(const Prepared& p, std::string_view word) {
       std::size_t before = at - 1;
       while (before > 0 && unit.text[before] == ' ') --before;
       if (whole && std::isalpha(static_cast<unsigned char>(unit.text[before]))) return true;
-    }
-  return false;
-}
-
-// en: whether `word` (lower case) stands somewhere in the dialogue as a word in lower case.
-bool written_in_lower_case(const Prepared& p, std::string_view word) {
-  for (const Unit& unit : p.units)
-    for (std::size_t at = unit.text.find(word); at != std::string::npos; at = unit.text.find(word, at + 1)) {
-      const std::size_t end = at + word.size();
-      // Not in a handle, a tag or an address (@amazon, #amazon, amazon.com).
-      const bool starts_word = at == 0 || (!std::isalpha(static_cast<unsigned char>(unit.text[at - 1])) &&
-                                           std::string_view("@#/.").find(unit.text[at - 1]) == std::string_view::npos);
-      if (starts_word && (end == unit.text.size() || unit.text[end] != '.' || end + 1 == unit.text.size() ||
-                          !std::isalpha(static_cast<unsigned char>(unit.text[end + 1]))) &&
-          (end == unit.text.size() || !std::isalpha(static_cast<unsigned char>(unit.text[end]))))
-        return true;
     }
   return false;
 }
