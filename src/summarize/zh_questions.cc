@@ -194,6 +194,24 @@ bool asks_where(const std::vector<char32_t>& cps, std::size_t lead, std::size_t 
   return rest.starts_with(U"哪里") || rest.starts_with(U"哪儿") || rest.starts_with(U"哪个");
 }
 
+// Whether clause cps[lead, end) asks why or whether it can be done inside it: 为什么 or 为啥 (我的订单物流为什么完全
+// 走错了地方), 能否 or 可否 (购买分数较多，能否有折扣), not where a verb of knowing, checking or telling comes before
+// it and makes it a report (不知道为什么, 这就是为什么, 联系售后看能否修改, 确认能否).
+bool asks_why_or_whether_inside(const std::vector<char32_t>& cps, std::size_t lead, std::size_t end) {
+  const std::u32string_view clause(cps.data() + lead, end - lead);
+  for (std::u32string_view w : {U"为什么", U"为啥", U"能否", U"可否"}) {
+    const std::size_t at = clause.find(w);
+    if (at == std::u32string_view::npos) continue;
+    const std::u32string_view before = clause.substr(0, at);
+    bool reported = false;
+    for (std::u32string_view knows : {U"知道", U"清楚", U"明白", U"就是", U"这是", U"解释", U"看", U"确认", U"问问",
+                                       U"咨询", U"了解", U"查"})
+      reported = reported || before.find(knows) != std::u32string_view::npos;
+    if (!reported) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end, bool cut_off) {
@@ -213,7 +231,7 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
-  if (asks_where(cps, lead, end)) return true;
+  if (asks_where(cps, lead, end) || asks_why_or_whether_inside(cps, lead, end)) return true;
   if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end) ||
       asks_a_not_a(cps, lead, end))
     return true;

@@ -52,6 +52,19 @@ TEST(ZhQuestions, WhereAfterWhoHowAndAPrepositionAsks) {
   EXPECT_FALSE(asks("不知道在哪里申请"));
 }
 
+TEST(ZhQuestions, WhyOrWhetherInsideAClauseAsksUnlessItIsReported) {
+  // te157 627 and 715 showed 用户:我的这个订单物流为什么完全走错了地方。 and 用户:购买分数较多，能否有折扣。 as statements.
+  EXPECT_TRUE(asks("我的这个订单物流为什么完全走错了地方"));
+  EXPECT_TRUE(asks("电话为啥打不通"));
+  EXPECT_TRUE(asks("能否有折扣"));
+  EXPECT_TRUE(asks("发票上单位没写，能否重开"));
+  // A verb of knowing, seeing or checking before it makes it a report.
+  EXPECT_FALSE(asks("不知道为什么坏了"));
+  EXPECT_FALSE(asks("这就是为什么要验货"));
+  EXPECT_FALSE(asks("联系售后看能否修改为上门取件"));
+  EXPECT_FALSE(asks("帮您确认能否退货"));
+}
+
 TEST(ZhQuestions, AVerbThenBuAsksUnlessTheDataCutTheClause) {
   EXPECT_TRUE(asks("可以不"));
   EXPECT_TRUE(asks("能改不"));
