@@ -157,6 +157,18 @@ UnitEnd unit_end(const std::vector<char32_t>& cps) {
   e.marks_end = end;
   while (end > 0 && is_terminal_punct(cps[end - 1])) --end;
   e.body_end = end;
+  // A closing address after a comma ("您现在是在哪个界面呢，亲") is no clause of its own: the sentence ends
+  // where the clause before it does, with that comma as its mark.
+  for (std::u32string_view address : {U"亲爱的", U"亲亲", U"亲"}) {
+    const std::u32string_view body(cps.data(), e.body_end);
+    if (!body.ends_with(address) || body.size() <= address.size()) continue;
+    std::size_t mark = body.size() - address.size();
+    if (std::u32string_view(U"，,").find(cps[mark - 1]) == std::u32string_view::npos) continue;
+    e.marks_end = mark;
+    while (mark > 0 && is_terminal_punct(cps[mark - 1])) --mark;
+    e.body_end = mark;
+    break;
+  }
   return e;
 }
 

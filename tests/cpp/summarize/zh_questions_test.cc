@@ -47,9 +47,13 @@ TEST(ZhQuestions, WhereAfterWhoHowAndAPrepositionAsks) {
   EXPECT_TRUE(asks("在哪里申请"));
   EXPECT_TRUE(asks("我可以在哪里申请"));
   EXPECT_TRUE(asks("去哪儿退"));
+  // 在哪, 去哪 and 到哪 end a clause that asks (te157 709 showed 用户:京东PC端在哪。 as a statement).
+  EXPECT_TRUE(render::asks_without_mark("你好，京东PC端在哪", false));
+  EXPECT_TRUE(render::asks_without_mark("你们能送货到哪", false));
   // Not without the preposition, nor after a verb that knows.
   EXPECT_FALSE(asks("我哪里都去过"));
   EXPECT_FALSE(asks("不知道在哪里申请"));
+  EXPECT_FALSE(render::asks_without_mark("找不到在哪", false));
 }
 
 TEST(ZhQuestions, WhyOrWhetherInsideAClauseAsksUnlessItIsReported) {
