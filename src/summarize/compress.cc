@@ -306,6 +306,44 @@ bool completes_with_le(const UnitTokens& tokens, std::size_t i, std::size_t j) {
   return j == i + 2 && spells(t[i], "怎") && spells(t[i + 1], "么");
 }
 
+// A clause-final 了 after an action verb that nothing else marks as done ("这两个也付款了", "应该是付款了"):
+// without it the line reads as a plan or an order ("这两个也付款"). It stays with its kept verb unless
+// the clause says it is done another way (已经, 已为). A verb with its result (开错了, 改好了) keeps it too:
+// without it the line reads as a note, not as what happened.
+void keep_perfective_le(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  if (tokens.words.size() != t.size()) return;
+  for (std::size_t j = 1; j < t.size(); ++j) {
+    if (keep[j] || !spells(t[j], "了") || !ends_clause(t, j) || !keep[j - 1] || t[j - 1].kind != text::TokenKind::cjk ||
+        tokens.words[j - 1] == tokens.words[j])
+      continue;
+    std::size_t b = j - 1;
+    while (b > 0 && tokens.words[b - 1] == tokens.words[j - 1]) --b;
+    std::u32string verb;
+    for (std::size_t k = b; k < j; ++k)
+      for (std::size_t at = 0; at < t[k].text.size();) verb += text::next_code_point(t[k].text, &at);
+    if (verb.back() == U'了' || verb.back() == U'的') continue;
+    if (text::Segmenter::default_segmenter().word_class(verb) != text::WordClass::verb) continue;
+    bool done_otherwise = false;
+    for (std::size_t k = j; k-- > 0 && t[k].kind != text::TokenKind::punct;)
+      done_otherwise = done_otherwise || first_cp_in(t[k], U"已");
+    if (!done_otherwise) keep[j] = 1;
+  }
+}
+
+// A kept 帮 keeps the person it helps before a kept verb: "已经帮您改好了" may become "已经改好了" (帮 low),
+// never "已经帮改好了", which reads as a cut. 帮 itself is the model's: readers want to see who acts (帮催促配送
+// over 催促配送), so it does not go with its pronoun as 给 and 为 do.
+void keep_the_person_helped(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    if (!keep[i] || !spells(t[i], "帮") || (tokens.words.size() == t.size() && tokens.words[i + 1] == tokens.words[i])) continue;
+    const std::size_t after = after_pronoun(t, i + 1);
+    if (after == i + 1 || after >= t.size() || !keep[after] || t[after].kind != text::TokenKind::cjk) continue;
+    for (std::size_t k = i + 1; k < after; ++k) keep[k] = 1;
+  }
+}
+
 // A clause that deletion cut to one character ("如果您购买的，到您那面，…" -> "如果购买，到，…") reads as
 // noise: that character goes too, unless a guard or an emotion mention holds it, or nothing else of
 // the unit is left (then the unit is a one-character cut, which compress_unit refuses as a whole).
@@ -529,6 +567,8 @@ std::string compress_unit(const Unit& unit, const UnitTokens& tokens, const std:
   const std::vector<float> p = keep_probabilities(tokens, weights);
   std::vector<char> keep = word_keep(tokens, p, threshold);
   drop_orphan_particles(tokens, keep);
+  keep_perfective_le(tokens, keep);
+  keep_the_person_helped(tokens, keep);
   drop_lone_letters(tokens, keep);
   drop_lone_nouns(tokens, keep);
   keep_no_new_doubling(tokens, keep);

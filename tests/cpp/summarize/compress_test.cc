@@ -430,6 +430,16 @@ TEST(Compress, AClauseFinalLeStaysOrGoesWithTheOneLetterWordItCompletes) {
   EXPECT_EQ(compress("快递到了，谢谢", {0, 0, 1, 2, 3, 4, 4}, {2, 3}), "快递，谢谢");
 }
 
+TEST(Compress, AClauseFinalLeAfterAnActionVerbStaysWhereNothingElseSaysItIsDone) {
+  // 这|两个|也|付款|了 (CSDS val 138 read 用户:这两个也付款。, a plan, not a payment made): 了 alone low.
+  EXPECT_EQ(compress_with_low("这两个也付款了", {0, 1, 1, 2, 3, 3, 4}, {6}), "这两个也付款了");
+  // 发票|开|错|了 (te157 742 read 用户:前几天发票开错。): a result complement keeps it too.
+  EXPECT_EQ(compress_with_low("发票开错了", {0, 0, 1, 2, 3}, {4}), "发票开错了");
+  // With 已 the clause says it is done: 了 is the model's to drop, and so it is with its verb gone.
+  EXPECT_EQ(compress_with_low("已经付款了", {0, 0, 1, 1, 2}, {4}), "已经付款");
+  EXPECT_EQ(compress_with_low("这两个也付款了，谢谢", {0, 1, 1, 2, 3, 3, 4, 5, 6, 6}, {4, 5, 6}), "这两个也，谢谢");
+}
+
 TEST(Compress, AOneLetterVerbAndItsDirectionComplementStayOrGoTogether) {
   // 打|过去|的|一般|是|座机: 过去 scores low and 打 high. Alone, 打 would stay as "call", not "the calls
   // made (to you)": 打一般是座机. Bound, the pair's mean decides for both, and 的 goes with them.
@@ -546,6 +556,15 @@ TEST(Compress, GeiOrWeiForAPronounBeforeAVerbStaysOrGoesWithIt) {
   EXPECT_EQ(compress_with_low("正在为您查询", {0, 0, 1, 2, 3, 3}, {2, 3}), "正在查询");
 }
 
+TEST(Compress, AKeptBangKeepsThePersonItHelps) {
+  // 已经|帮|您|改好|了 (te157 727 showed 客服:已经帮改好了。, a cut): 您 low, 帮 kept.
+  EXPECT_EQ(compress_with_low("已经帮您改好了", {0, 0, 1, 2, 3, 3, 4}, {3}), "已经帮您改好了");
+  // 帮 low goes alone: who acts is the model's (readers preferred 帮催促配送 to 催促配送).
+  EXPECT_EQ(compress_with_low("已经帮您改好了", {0, 0, 1, 2, 3, 3, 4}, {2, 3}), "已经改好了");
+  // 帮忙 is a word of its own, and a pronoun with no verb kept after it stays the model's.
+  EXPECT_EQ(compress_with_low("帮您，谢谢", {0, 1, 2, 3, 3}, {1}), "帮，谢谢");
+}
+
 TEST(Compress, WhoDoesItWithWhomAndACheckAskedForStay) {
   // 您|跟|配送|小哥 (te157 760 showed 只能到时候配送小哥能否协商: the courier, not the customer, would negotiate).
   EXPECT_EQ(compress_with_low("只能您跟配送小哥协商", {0, 0, 1, 2, 3, 3, 4, 4, 5, 5}, {2, 3}), "只能您跟配送小哥协商");
@@ -600,8 +619,9 @@ TEST(Compress, ABaConstructionKeepsItsVerb) {
 }
 
 TEST(Compress, HelpingKeepsWhatIsDone) {
-  // 帮|我|看下|这个|订单: 帮订单 says nothing of what the customer asked for; the verb after the pronoun stays.
-  EXPECT_EQ(compress_with_low("帮我看下这个订单", {0, 1, 2, 2, 3, 3, 4, 4}, {1, 2, 3, 4, 5}), "帮看下订单");
+  // 帮|我|看下|这个|订单: 帮订单 says nothing of what the customer asked for; the verb after the pronoun stays,
+  // and 我 with 帮 (AKeptBangKeepsThePersonItHelps: 帮看下订单 reads as a cut).
+  EXPECT_EQ(compress_with_low("帮我看下这个订单", {0, 1, 2, 2, 3, 3, 4, 4}, {1, 2, 3, 4, 5}), "帮我看下订单");
 }
 
 TEST(Compress, ANumberInDigitsKeepsItsUnit) {
