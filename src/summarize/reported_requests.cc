@@ -94,6 +94,22 @@ void name_agent_after_request(std::span<const Token> t, const std::vector<char>&
   }
 }
 
+// "DM us your account's email" reported is "DM their account's email": a DM, a message or an email in
+// an agent's request goes to the agent, and "to DM the agent their account's email" leaves "their" to
+// either of the two. The agent's "us" goes where something is sent after it; "DM us." keeps it (the
+// agent).
+void drop_us_after_a_message_verb(std::span<const Token> t, const std::vector<std::size_t>& k, std::size_t verb,
+                                  std::vector<char>& keep, std::vector<std::string>& forms, const std::vector<char>& forced) {
+  static constexpr auto kMessageVerbs =
+      std::to_array<std::string_view>({"dm", "message", "pm", "send", "email", "e-mail", "tweet", "text", "inbox"});
+  static constexpr auto kWhatIsSent = std::to_array<std::string_view>({"your", "a", "an", "the", "some", "any", "with"});
+  if (verb + 2 >= k.size() || !contains(kMessageVerbs, key_of(t[k[verb]])) || key_of(t[k[verb + 1]]) != "us" ||
+      forced[k[verb + 1]] || !is_word(t[k[verb + 2]]) || !contains(kWhatIsSent, key_of(t[k[verb + 2]])))
+    return;
+  keep[k[verb + 1]] = 0;
+  forms[k[verb + 1]].clear();  // no "the agent" named where nothing is written
+}
+
 bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
                     const std::vector<char>& forced) {
   // Named references, not a structured binding: clang 14 (the fuzz and TSan builds) cannot capture a
@@ -152,17 +168,18 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
     if (forced[k[r]]) return false;
   if (forced[k[verb]]) return false;
   drop_closing_please(t, keep, forced);
+  drop_us_after_a_message_verb(t, k, verb, keep, forms, forced);
   if (replaced.empty()) {
     forms[k[verb]] = "The agent asks the customer to " + lowered_initial(t[k[verb]].text);  // "to send", "to DM"
-    after_customer_named(forms, k[verb]);
     name_agent_after_request(t, keep, forms, forced, k[verb]);
+    after_customer_named(forms, k[verb]);
     return true;
   }
   forms[k[first]] = "The agent asks the customer to";
   for (std::size_t r = 1; r < replaced.size(); ++r) keep[k[replaced[r]]] = 0;
   if (question && question_mark) forms[k.back()] = ".";
-  after_customer_named(forms, k[first]);
   name_agent_after_request(t, keep, forms, forced, k[verb]);
+  after_customer_named(forms, k[first]);
   return true;
 }
 

@@ -305,11 +305,22 @@ inline bool ends_in_question_mark(std::span<const Token> t, const std::vector<st
 
 // Once a lead has named the customer ("The agent asks the customer to"), a later "the customer's"
 // that stood for "your" reads "their": "... to share their details", not "to share the customer's
-// details".
+// details". Once the agent is named after the customer, "their" would be either's: the customer is named
+// ("… and the agent will address the customer's concerns") until the customer is the one named last
+// again ("… what happens when the customer tries to restore it to their iPhone").
 inline void after_customer_named(std::vector<std::string>& forms, std::size_t lead) {
+  bool agent_named = false;
   for (std::size_t i = lead + 1; i < forms.size(); ++i) {
-    if (forms[i] == "the customer's") forms[i] = "their";
-    if (forms[i] == "The customer's") forms[i] = "Their";
+    if (forms[i].starts_with("the agent") || forms[i].starts_with("The agent")) agent_named = true;
+    if ((forms[i].starts_with("the customer") || forms[i].starts_with("The customer")) && !forms[i].ends_with("'s"))
+      agent_named = false;
+    const char* const from[] = {"the customer's", "The customer's", "their", "Their"};
+    const char* const to[] = {"their", "Their", "the customer's", "The customer's"};
+    for (int f = agent_named ? 2 : 0, end = f + 2; f < end; ++f)
+      if (forms[i] == from[f]) {
+        forms[i] = to[f];
+        break;
+      }
   }
 }
 

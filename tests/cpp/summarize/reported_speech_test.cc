@@ -257,7 +257,7 @@ TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
   const Prepared p = prepare(d, testing::default_lexicon());
   const auto units = unit_tokens(p);
   EXPECT_EQ(render_english(p.units[0], units[0], true), "The customer was charged twice");
-  EXPECT_EQ(render_english(p.units[1], units[1], true), "The agent asks the customer to DM the agent their email");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "The agent asks the customer to DM their email");
   EXPECT_EQ(render_english(p.units[2], units[2], true), "Sounds good");  // nothing to change: the unit as written
   EXPECT_EQ(render_english(p.units[0], units[0], false), "I was charged twice");
   // The word after a dropped salutation starts the sentence, unless it is an emotion mention.
@@ -351,7 +351,7 @@ TEST(ReportedSpeech, AnAgentsOpeningInterjectionGoesAndItsRequestIsReported) {
   const Prepared p = prepare(d, testing::default_lexicon());
   const auto units = unit_tokens(p);
   EXPECT_EQ(render_english(p.units[0], units[0], true),
-            "The agent asks the customer to DM the agent the reservation's Booking ID and the agent will look into this");
+            "The agent asks the customer to DM the reservation's Booking ID and the agent will look into this");
   // Without its mark it is no interjection; a customer's "Oh no" is theirs to keep.
   EXPECT_NE(render_english(p.units[1], units[1], false).find("Oh no is"), std::string::npos);
   EXPECT_NE(render_english(p.units[2], units[2], false).find("Oh no"), std::string::npos);
@@ -367,9 +367,9 @@ TEST(ReportedSpeech, TheAgentsSubjectAfterARequestIsNamed) {
   const Prepared p = prepare(d, testing::default_lexicon());
   const auto units = unit_tokens(p);
   EXPECT_EQ(render_english(p.units[0], units[0], true), "The agent asks the customer to DM the agent so the agent can look into this.");
-  EXPECT_EQ(render_english(p.units[1], units[1], true), "The agent asks the customer to send the agent a DM and the agent is happy to help.");
+  EXPECT_EQ(render_english(p.units[1], units[1], true), "The agent asks the customer to send a DM and the agent is happy to help.");
   EXPECT_EQ(render_english(p.units[2], units[2], true),
-            "The agent asks the customer to DM the agent their zip and the agent needs a minute to check it.");
+            "The agent asks the customer to DM their zip and the agent needs a minute to check it.");
 }
 
 // One unit of `speaker` rendered as a reported (or verbatim) English summary sentence.
@@ -435,25 +435,33 @@ TEST(ReportedSpeech, MyAndYourInsideASentenceNameAProduct) {
 TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
   // Each case: the agent's sentence, then its reported rendering.
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"Could you DM us your order number?", "The agent asks the customer to DM the agent their order number."},
+      {"Could you DM us your order number?", "The agent asks the customer to DM their order number."},
       {"Can you please check the cables?", "The agent asks the customer to check the cables."},
-      {"Would you like to DM us your email?", "The agent asks the customer to DM the agent their email."},
+      {"Would you like to DM us your email?", "The agent asks the customer to DM their email."},
       {"Kindly share your details here and we'll look into it.",
        "The agent asks the customer to share their details here and the agent will look into it."},
       {"Hi Sam, could you restart the app?", "The agent asks the customer to restart the app."},
       // A question form that says please is a request without its "?".
-      {"Could you please DM us with more details.", "The agent asks the customer to DM the agent with more details."},
+      {"Could you please DM us with more details.", "The agent asks the customer to DM with more details."},
       // Please before the question form (it used to give "They ask the customer to could the customer DM").
-      {"Please could you DM us with your name?", "The agent asks the customer to DM the agent with their name."},
+      {"Please could you DM us with your name?", "The agent asks the customer to DM with their name."},
       {"Kindly can you share your number.", "The agent asks the customer to share their number."},
       // Without its "?", a question form asking for an agent's usual action is still a request.
       {"Can you unplug the power cord to the cable box.", "The agent asks the customer to unplug the power cord to the cable box."},
       {"Could you DM us.", "The agent asks the customer to DM the agent."},
+      // A DM goes to the agent: "us" before what is sent goes, or "their" would be either's (the strict
+      // reading of TweetSumm valid: "DM the agent their account's username"). Once the agent is named after
+      // the customer, "your" is the customer's again (63562044).
+      {"Please send us a DM with your account information and we would be happy to address your concerns.",
+       "The agent asks the customer to send a DM with their account information and the agent would be happy to "
+       "address the customer's concerns."},
+      {"Let us know what happens when you try to restore it to your iPhone.",
+       "The agent asks the customer to let the agent know what happens when the customer tries to restore it to their iPhone."},
       // An imperative that opens the unit.
       {"DM us back, we'll dive further into this there.",
        "The agent asks the customer to DM the agent back, the agent will dive further into this there."},
       {"Send us your account email and we'll check.",
-       "The agent asks the customer to send the agent their account email and the agent will check."},
+       "The agent asks the customer to send their account email and the agent will check."},
       {"Try restarting both devices.", "The agent asks the customer to try restarting both devices."},
       // With an object: meet, join, help and ask (TweetSumm train 1afb2f6d read "The agent says Meet the agent…").
       {"Meet us in DM to continue.", "The agent asks the customer to meet the agent in DM to continue."},
@@ -464,7 +472,7 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       // A closing please goes with the report, its comma too.
       {"Can you confirm the store you got these from please?",
        "The agent asks the customer to confirm the store the customer got these from."},
-      {"Send us your email, please.", "The agent asks the customer to send the agent their email."},
+      {"Send us your email, please.", "The agent asks the customer to send their email."},
       // Verbs that are often nouns need an object; "Let's", questions and notices are not requests.
       {"Call center hours are 9 to 5.", "Call center hours are 9 to 5."},
       {"Let's try restarting both devices.", "Let's try restarting both devices."},
