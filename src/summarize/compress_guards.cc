@@ -248,6 +248,15 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
       std::size_t w = i - 1;
       while (w > 0 && word_of(w - 1) == word_of(i - 1)) --w;
       if (w > 0 && is_modal(word_text(w - 1))) guarded[w - 1] = 1;  // its word through word_keep
+      // So does a modal further back in the clause: "我能单独取消其中一单吗" asks whether it can be done, and
+      // without its 能 the report reads 询问单独取消其中一单吗. jieba makes one word of a pronoun and 能 (我能).
+      for (std::size_t m = clause_start(tokens, i); m + 1 < w; ++m) {
+        if (!spells(tokens[m], "能") && !spells(tokens[m], "可") && !spells(tokens[m], "会")) continue;
+        const std::string wt = word_text(m);
+        const bool after_pronoun = m > 0 && word_of(m - 1) == word_of(m) && wt.size() == 6 &&
+                                   first_cp_in(tokens[m - 1], U"我你您他她") && is_modal(wt.substr(3));
+        if (is_modal(wt) || after_pronoun) guarded[m] = 1;
+      }
     }
     // The predicate a degree word or 是 leads to at a clause's end stays: "不是自营的退货就是麻烦" must not
     // become "就是。", nor "速度太慢了" "速度太了".

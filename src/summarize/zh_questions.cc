@@ -23,12 +23,17 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
                                                    U"啥", U"多少钱", U"多少", U"怎么样", U"怎么办", U"哪里",
                                                    U"哪儿", U"哪个", U"哪天", U"在哪", U"去哪", U"到哪", U"几天", U"几号", U"几点", U"多久",
                                                    U"多远", U"多大", U"多长", U"多重", U"多高"};
-  const std::u32string_view clause(cps.data() + begin, end - begin);
+  std::u32string_view clause(cps.data() + begin, end - begin);
+  // A change of state after the question word asks the same (请问我的快递到哪里了, 现在多少了).
+  if (clause.size() > 1 && clause.back() == U'了') clause.remove_suffix(1);
   for (std::u32string_view w : kFinal) {
     if (clause.size() <= w.size() || clause.substr(clause.size() - w.size()) != w) continue;
     const std::u32string_view before = clause.substr(0, clause.size() - w.size());
     const std::u32string_view near = before.substr(before.size() > 2 ? before.size() - 2 : 0);
     if (near.find_first_of(U"没不无才") != std::u32string_view::npos) return false;
+    // 十几天, 好几天, 这几天: a few, not how many.
+    if (w.front() == U'几' && !before.empty() && std::u32string_view(U"十好这那前后").find(before.back()) != std::u32string_view::npos)
+      return false;
     for (std::u32string_view indefinite : {U"知道", U"清楚", U"明白", U"找不到", U"不记得", U"忘了", U"忘记", U"随便", U"无论", U"不管", U"都行", U"都可以"})
       if (before.find(indefinite) != std::u32string_view::npos) return false;
     return true;

@@ -430,6 +430,14 @@ TEST(Compress, AClauseFinalLeStaysOrGoesWithTheOneLetterWordItCompletes) {
   EXPECT_EQ(compress("快递到了，谢谢", {0, 0, 1, 2, 3, 4, 4}, {2, 3}), "快递，谢谢");
 }
 
+TEST(Compress, AModalFurtherBackInAYesNoQuestionStays) {
+  // 我|能|单独|取消|其中|一|单|吗 (te157 737 read 用户:询问单独取消其中一单吗。): 能 low, and guarded.
+  EXPECT_EQ(compress_with_low("我能单独取消其中一单吗", {0, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7}, {0, 1}), "能单独取消其中一单吗");
+  // In another clause it is the model's: 我能去，在家吗 asks only whether someone is at home (the clause
+  // cut to 去 then goes whole, drop_lone_letters).
+  EXPECT_EQ(compress_with_low("我能去，在家吗", {0, 1, 2, 3, 4, 5, 6}, {0, 1}), "在家吗");
+}
+
 TEST(Compress, AClauseFinalLeAfterAnActionVerbStaysWhereNothingElseSaysItIsDone) {
   // 这|两个|也|付款|了 (CSDS val 138 read 用户:这两个也付款。, a plan, not a payment made): 了 alone low.
   EXPECT_EQ(compress_with_low("这两个也付款了", {0, 1, 1, 2, 3, 3, 4}, {6}), "这两个也付款了");

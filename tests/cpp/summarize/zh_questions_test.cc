@@ -54,6 +54,13 @@ TEST(ZhQuestions, WhereAfterWhoHowAndAPrepositionAsks) {
   EXPECT_FALSE(asks("我哪里都去过"));
   EXPECT_FALSE(asks("不知道在哪里申请"));
   EXPECT_FALSE(render::asks_without_mark("找不到在哪", false));
+  // A change of state after the question word asks the same (te157 769 showed 用户:请问快递到哪里。).
+  EXPECT_TRUE(render::asks_without_mark("请问我的快递到哪里了", false));
+  EXPECT_TRUE(render::asks_without_mark("订单到哪了", false));
+  // 十几天, 好几天, 这几天 say "a few": no question.
+  EXPECT_FALSE(render::asks_without_mark("十几天了", false));
+  EXPECT_FALSE(render::asks_without_mark("都好几天", false));
+  EXPECT_TRUE(render::asks_without_mark("要等几天", false));
 }
 
 TEST(ZhQuestions, WhyOrWhetherInsideAClauseAsksUnlessItIsReported) {
