@@ -15,14 +15,15 @@ namespace {
 constexpr std::u32string_view kTrailingParticles = U"啊呀啦哈嘛哦噢喔呗亲";
 
 // Whether a Chinese clause (code points [begin, end)) ends in a question word that asks: 那个卡有什么用,
-// 这是为什么, 运费多少钱, 新地址距离收货地址有多远, 京东PC端在哪. Not after a negation (没什么, 没有什么用: "nothing") or 才 (这才几天: "only a few
-// days!"), nor where the clause says it does not know, find or mind (不知道为什么, 找不到在哪里, 随便什么,
-// 无论多少): the word is then indefinite.
+// 这是为什么, 运费多少钱, 新地址距离收货地址有多远, 京东PC端在哪. Not after a negation (没什么, 没有什么用:
+// "nothing") or 才 (这才几天: "only a few days!"), nor where the clause says it does not know, find or mind
+// (不知道为什么, 找不到在哪里, 随便什么, 无论多少): the word is then indefinite.
 bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   static constexpr std::u32string_view kFinal[] = {U"什么用", U"啥用", U"什么意思", U"啥意思", U"什么时候", U"什么",
                                                    U"啥", U"多少钱", U"多少", U"怎么样", U"怎么办", U"哪里",
-                                                   U"哪儿", U"哪个", U"哪天", U"在哪", U"去哪", U"到哪", U"几天", U"几号", U"几点", U"多久",
-                                                   U"多远", U"多大", U"多长", U"多重", U"多高"};
+                                                   U"哪儿", U"哪个", U"哪天", U"在哪", U"去哪", U"到哪",
+                                                   U"几天", U"几号", U"几点", U"多久", U"多远", U"多大",
+                                                   U"多长", U"多重", U"多高"};
   std::u32string_view clause(cps.data() + begin, end - begin);
   // A change of state after the question word asks the same (请问我的快递到哪里了, 现在多少了).
   if (clause.size() > 1 && clause.back() == U'了') clause.remove_suffix(1);
