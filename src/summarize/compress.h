@@ -112,6 +112,16 @@ bool opens_with_acronym(std::span<const text::Token> t);
 // unit_tokens calls it.
 void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out);
 
+// Whole-word keep decisions (compress_words.cc): a word stays when the mean keep probability `p` of its
+// tokens reaches `threshold`, or when one of them is forced or guarded. Words bound to a neighbour (a
+// one-letter verb and its 了 or direction complement, 给 or 为 and its pronoun before a verb, a
+// preposition and its person, 跟 between two nouns, a demonstrative and its measure word) decide together.
+std::vector<char> word_keep(const UnitTokens& tokens, const std::vector<float>& p, float threshold);
+// What whole-word deletion leaves that reads as a cut, mended in `keep` (compress_words.cc): an orphan
+// particle or a clause cut to one letter or one noun goes; a clause-final 了 after a kept action verb,
+// the person a kept 帮 helps, the words a new stutter or a broken 么 needs come back.
+void mend_deletion(const UnitTokens& tokens, std::vector<char>& keep);
+
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that
 // white space separated in the source. Punctuation that deletion left leading or doubled ("，请问",
 // "好，，谢谢") is dropped too; punctuation that stood together in the source ("costs).", "?!") and

@@ -1,6 +1,6 @@
-// Reading zh tokens for token deletion (compress.cc) and its meaning guards (compress_guards.cc): a
-// token's character, whether it ends its clause, the person words and pronouns that stay with the word
-// before them. Internal to src/summarize; inline, since the guards ask these of every token.
+// Reading zh tokens for token deletion (compress.cc, compress_words.cc) and its meaning guards
+// (compress_guards.cc): a token's character, whether it ends its clause, the person words and pronouns
+// that stay with the word before them. Internal to src/summarize; inline, since the guards ask these of every token.
 #pragma once
 
 #include <cstddef>
