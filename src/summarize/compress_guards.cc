@@ -334,6 +334,13 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (spells(t, "想") && i + 1 < T && first_cp_in(tokens[i + 1], U"知问了")) guarded[i] = guarded[i + 1] = 1;
     // Wanting is not doing: "想申请退货" must not become "申请退货", nor "我想找回来" "找回来".
     if (spells(t, "想") && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
+    // Which one: a demonstrative and the measure word of a thing after 是 identify ("请问是这个订单吗" must not
+    // become "请问是订单", is it an order at all; not 是这样的 or 就是这边, which point at no thing), and 这种 says
+    // "this kind" ("之前没有出现这种情况" is not "之前没有出现情况", nothing ever happened).
+    if ((spells(t, "这") || spells(t, "那")) && i + 1 < T &&
+        ((i > 0 && spells(tokens[i - 1], "是") && first_cp_in(tokens[i + 1], U"个种款单件台位只张笔")) ||
+         (spells(t, "这") && spells(tokens[i + 1], "种"))))
+      guarded[i] = guarded[i + 1] = 1;
     // Hearsay is not fact: "说是从京东PC端找回来" must not become "是从京东PC端找回来".
     if (spells(t, "说") && i + 1 < T && spells(tokens[i + 1], "是")) guarded[i] = guarded[i + 1] = 1;
     // Only then, only now: 才 as a word of its own says the thing came late or needs a condition

@@ -438,6 +438,15 @@ TEST(Compress, AModalFurtherBackInAYesNoQuestionStays) {
   EXPECT_EQ(compress_with_low("我能去，在家吗", {0, 1, 2, 3, 4, 5, 6}, {0, 1}), "在家吗");
 }
 
+TEST(Compress, ADemonstrativeThatIdentifiesStays) {
+  // 请问|是|这个|订单|吗 (te157 702 read 客服:请问是订单？, whether it is an order at all): 这个 low, guarded.
+  EXPECT_EQ(compress_with_low("请问是这个订单吗", {0, 0, 1, 2, 2, 3, 3, 4}, {3, 4}), "请问是这个订单吗");
+  // 之前|没有|出现|这种|情况 (te157 678 read 之前没有出现情况, nothing ever happened).
+  EXPECT_EQ(compress_with_low("之前没有出现这种情况", {0, 0, 1, 1, 2, 2, 3, 3, 4, 4}, {6, 7}), "之前没有出现这种情况");
+  // 是这样的 points at no thing: the model's to drop.
+  EXPECT_EQ(compress_with_low("是这样的，订单生成后", {0, 1, 1, 2, 3, 4, 4, 5, 5, 6}, {0, 1, 2, 3, 4}), "订单生成后");
+}
+
 TEST(Compress, AClauseFinalLeAfterAnActionVerbStaysWhereNothingElseSaysItIsDone) {
   // 这|两个|也|付款|了 (CSDS val 138 read 用户:这两个也付款。, a plan, not a payment made): 了 alone low.
   EXPECT_EQ(compress_with_low("这两个也付款了", {0, 1, 1, 2, 3, 3, 4}, {6}), "这两个也付款了");
