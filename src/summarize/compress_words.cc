@@ -281,6 +281,21 @@ std::size_t word_end(const UnitTokens& tokens, std::size_t i) {
   return binds ? end_of(j) : j;
 }
 
+// A colon between a kept label and its kept value stays: without it "回电时间:次日[数字]点" and "原因:客户原因
+// 退货" run together (回电时间次日[数字]点, 原因客户原因退货). 36 of the 46 CSDS val summary sentences whose
+// source had one had lost it.
+void keep_label_colons(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  for (std::size_t i = 1; i + 1 < t.size(); ++i) {
+    if (keep[i] || (t[i].text != ":" && t[i].text != "：")) continue;
+    // After 为 or 是 the copula already joins them ("质保期为一年").
+    const bool label = keep[i - 1] && (t[i - 1].kind == text::TokenKind::cjk || t[i - 1].kind == text::TokenKind::placeholder) &&
+                       !spells(t[i - 1], "为") && !spells(t[i - 1], "是");
+    const bool value = keep[i + 1] && t[i + 1].kind != text::TokenKind::punct;
+    if (label && value) keep[i] = 1;
+  }
+}
+
 }  // namespace
 
 // Whole-word keep decisions (word_end): a word stays when the mean keep probability of its tokens
@@ -311,6 +326,7 @@ void mend_deletion(const UnitTokens& tokens, std::vector<char>& keep) {
   drop_lone_nouns(tokens, keep);
   keep_no_new_doubling(tokens, keep);
   keep_what_opens_me(tokens, keep);
+  keep_label_colons(tokens, keep);
 }
 
 }  // namespace kessel::summarize

@@ -447,6 +447,14 @@ TEST(Compress, ADemonstrativeThatIdentifiesStays) {
   EXPECT_EQ(compress_with_low("是这样的，订单生成后", {0, 1, 1, 2, 3, 4, 4, 5, 5, 6}, {0, 1, 2, 3, 4}), "订单生成后");
 }
 
+TEST(Compress, AColonBetweenAKeptLabelAndItsValueStays) {
+  // 原因|:|客户|原因|退货 (CSDS val 120 read 原因客户原因退货): the colon low, both sides kept.
+  EXPECT_EQ(compress_with_low("原因:客户原因退货", {0, 0, 1, 2, 2, 3, 3, 4, 4}, {2}), "原因:客户原因退货");
+  // With its label gone it goes too, and after 为 the copula joins them (CSDS val 389: 质保期为一年).
+  EXPECT_EQ(compress_with_low("原因:客户原因退货", {0, 0, 1, 2, 2, 3, 3, 4, 4}, {0, 1, 2}), "客户原因退货");
+  EXPECT_EQ(compress_with_low("质保期为:一年", {0, 0, 0, 1, 2, 3, 4}, {4}), "质保期为一年");
+}
+
 TEST(Compress, AClauseFinalLeAfterAnActionVerbStaysWhereNothingElseSaysItIsDone) {
   // 这|两个|也|付款|了 (CSDS val 138 read 用户:这两个也付款。, a plan, not a payment made): 了 alone low.
   EXPECT_EQ(compress_with_low("这两个也付款了", {0, 1, 1, 2, 3, 3, 4}, {6}), "这两个也付款了");
