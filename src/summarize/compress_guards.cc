@@ -193,6 +193,15 @@ void guard_consequences(std::span<const text::Token> tokens, std::vector<char>& 
   }
 }
 
+// Whether any of the tokens asks: a question mark, 吗 or 么, or a question word (怎 哪 啥 咋 什 谁 多少 几).
+bool asks_anywhere(std::span<const text::Token> tokens) {
+  for (std::size_t j = 0; j < tokens.size(); ++j)
+    if (is_question_mark(tokens[j]) || first_cp_in(tokens[j], U"吗么怎哪啥咋什谁几") ||
+        (j + 1 < tokens.size() && spells(tokens[j], "多") && spells(tokens[j + 1], "少")))
+      return true;
+  return false;
+}
+
 // The code points of tokens [from, to), stopping at the first punctuation (the end of their clause).
 std::u32string clause_code_points(std::span<const text::Token> tokens, std::size_t from, std::size_t to) {
   std::u32string cps;
@@ -334,6 +343,11 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     if (spells(t, "想") && i + 1 < T && first_cp_in(tokens[i + 1], U"知问了")) guarded[i] = guarded[i + 1] = 1;
     // Wanting is not doing: "想申请退货" must not become "申请退货", nor "我想找回来" "找回来".
     if (spells(t, "想") && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) guarded[i] = 1;
+    // So is 我要 before a verb, one word to jieba: "我要开专用发票的" must not become "开专用发票的", nor "我要退货"
+    // the bare "退货". Not in a unit that asks, which is reported (询问退货怎么处理, not 询问我要退货怎么处理).
+    if (spells(t, "要") && i > 0 && i + 1 < T && word_of(i - 1) == word_of(i) && spells(tokens[i - 1], "我") &&
+        tokens[i + 1].kind == text::TokenKind::cjk && ends_a_verb(word_text(i + 1)) && !asks_anywhere(tokens))
+      guarded[i] = 1;
     // Which one: a demonstrative and the measure word of a thing after 是 identify ("请问是这个订单吗" must not
     // become "请问是订单", is it an order at all; not 是这样的 or 就是这边, which point at no thing), and 这种 says
     // "this kind" ("之前没有出现这种情况" is not "之前没有出现情况", nothing ever happened).

@@ -63,7 +63,13 @@ void keep_perfective_le(const UnitTokens& tokens, std::vector<char>& keep) {
     for (std::size_t k = b; k < j; ++k)
       for (std::size_t at = 0; at < t[k].text.size();) verb += text::next_code_point(t[k].text, &at);
     if (verb.back() == U'了' || verb.back() == U'的') continue;
-    if (text::Segmenter::default_segmenter().word_class(verb) != text::WordClass::verb) continue;
+    // A verb and its result that no dictionary lists (开错, 改好) is a verb too.
+    const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+    const text::WordClass c = segmenter.word_class(verb);
+    const bool with_result = c == text::WordClass::unknown && verb.size() == 2 &&
+                             std::u32string_view(U"错好完到掉坏").find(verb[1]) != std::u32string_view::npos &&
+                             segmenter.word_class(std::u32string_view(verb).substr(0, 1)) == text::WordClass::verb;
+    if (c != text::WordClass::verb && !with_result) continue;
     bool done_otherwise = false;
     for (std::size_t k = j; k-- > 0 && t[k].kind != text::TokenKind::punct;)
       done_otherwise = done_otherwise || first_cp_in(t[k], U"已");

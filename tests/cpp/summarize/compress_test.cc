@@ -455,11 +455,20 @@ TEST(Compress, AColonBetweenAKeptLabelAndItsValueStays) {
   EXPECT_EQ(compress_with_low("质保期为:一年", {0, 0, 0, 1, 2, 3, 4}, {4}), "质保期为一年");
 }
 
+TEST(Compress, WantingBeforeAVerbStaysUnlessTheUnitAsks) {
+  // 我要|开|专用发票|的 (te157 742 read 用户:开专用发票的。): 我要 is one word to jieba, and guarded.
+  EXPECT_EQ(compress_with_low("我要开专用发票的", {0, 0, 1, 2, 2, 2, 2, 3}, {0, 1}), "我要开专用发票的");
+  // In a question, reported as 询问…, it is the model's: 询问退货怎么处理, not 询问我要退货怎么处理.
+  EXPECT_EQ(compress_with_low("我要退货怎么处理", {0, 0, 1, 1, 2, 2, 3, 3}, {0, 1}), "退货怎么处理");
+}
+
 TEST(Compress, AClauseFinalLeAfterAnActionVerbStaysWhereNothingElseSaysItIsDone) {
   // 这|两个|也|付款|了 (CSDS val 138 read 用户:这两个也付款。, a plan, not a payment made): 了 alone low.
   EXPECT_EQ(compress_with_low("这两个也付款了", {0, 1, 1, 2, 3, 3, 4}, {6}), "这两个也付款了");
-  // 发票|开|错|了 (te157 742 read 用户:前几天发票开错。): a result complement keeps it too.
+  // 发票|开|错|了 (te157 742 read 用户:前几天发票开错。): a result complement keeps it too, and so does 开错 as
+  // one word, a verb and its result that no dictionary lists.
   EXPECT_EQ(compress_with_low("发票开错了", {0, 0, 1, 2, 3}, {4}), "发票开错了");
+  EXPECT_EQ(compress_with_low("发票开错了", {0, 0, 1, 1, 2}, {4}), "发票开错了");
   // With 已 the clause says it is done: 了 is the model's to drop, and so it is with its verb gone.
   EXPECT_EQ(compress_with_low("已经付款了", {0, 0, 1, 1, 2}, {4}), "已经付款");
   EXPECT_EQ(compress_with_low("这两个也付款了，谢谢", {0, 1, 1, 2, 3, 3, 4, 5, 6, 6}, {4, 5, 6}), "这两个也，谢谢");
