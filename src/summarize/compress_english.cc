@@ -559,6 +559,23 @@ void settle_here_before_kept_links(std::span<const text::Token> t, std::vector<c
   }
 }
 
+// A verb that only points at the link after it ("…to get it fixed asap, refer: https://…", "see: https://…"),
+// with the link dropped and nothing said after it, points at nothing: it goes, with its mark and the comma
+// before it ("…to get it fixed asap.").
+void drop_pointer_to_dropped_link(std::span<const text::Token> t, std::size_t i, std::vector<char>& keep) {
+  static constexpr std::string_view kPointers[] = {"refer", "see", "visit", "check"};
+  if (std::find(std::begin(kPointers), std::end(kPointers), t[i].lower) == std::end(kPointers)) return;
+  std::size_t j = i + 1;
+  while (j < t.size() && (t[j].text == ":" || t[j].text == "-")) ++j;
+  if (j == i + 1 || j >= t.size() || t[j].kind != text::TokenKind::url || keep[j]) return;
+  for (std::size_t k = j + 1; k < t.size(); ++k) {
+    if (t[k].text == "^" && k + 1 < t.size()) ++k;  // the agent's initials (^MG): a sign-off, not a word said
+    else if (keep[k] && is_word(t[k])) return;
+  }
+  for (std::size_t k = i; k < j; ++k) keep[k] = 0;
+  if (i > 0 && t[i - 1].text == ",") keep[i - 1] = 0;
+}
+
 // The words that point at a link the rendering dropped, which in a summary point at nothing: "here" right
 // before it (a colon or dash between) reads "online" ("…can claim compensation here: https://…" -> "…can
 // claim compensation online"), or "the link" after a click; "below" after "link" goes, and the "the" before
@@ -588,6 +605,8 @@ void point_away_from_dropped_links(std::span<const text::Token> t, std::vector<c
     } else if (t[i].lower == "below" && i >= 1 && is_word(t[i - 1]) &&
                (t[i - 1].lower == "link" || t[i - 1].lower == "links")) {
       keep[i] = 0;
+    } else {
+      drop_pointer_to_dropped_link(t, i, keep);
     }
   }
 }

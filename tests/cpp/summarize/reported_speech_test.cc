@@ -420,6 +420,11 @@ TEST(ReportedSpeech, WordsPointingAtADroppedLinkPointAway) {
   EXPECT_EQ(rendered_unit("Click here https://t.co/abc to reset it.", Speaker::agent, false), "Click the link to reset it.");
   EXPECT_EQ(rendered_unit("You can write to our team here https://t.co/abc, and we will help.", Speaker::agent, false),
             "You can write to our team online, and we will help.");
+  // A verb that only points at the dropped link goes with its comma (TweetSumm valid a1e7ab29 read "…to get
+  // it fix asap, refer."), past the agent's initials; with more said after the link it stays.
+  EXPECT_EQ(rendered_unit("Our team is working on it, refer: https://t.co/abc ^MG", Speaker::agent, false),
+            "Our team is working on it");
+  EXPECT_EQ(rendered_unit("See: https://t.co/abc for the steps.", Speaker::agent, false).find("See"), 0u);
   // Without a link "here" stays; a customer's link is a picture of what they mean.
   EXPECT_EQ(rendered_unit("We are here to help.", Speaker::agent, false), "We are here to help.");
   EXPECT_NE(rendered_unit("I'm stuck here https://t.co/abc", Speaker::customer, false).find("here"), std::string::npos);
