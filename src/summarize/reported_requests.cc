@@ -102,7 +102,7 @@ void drop_us_after_a_message_verb(std::span<const Token> t, const std::vector<st
                                   std::vector<char>& keep, std::vector<std::string>& forms, const std::vector<char>& forced) {
   static constexpr auto kMessageVerbs =
       std::to_array<std::string_view>({"dm", "message", "pm", "send", "email", "e-mail", "tweet", "text", "inbox"});
-  static constexpr auto kWhatIsSent = std::to_array<std::string_view>({"your", "a", "an", "the", "some", "any", "with"});
+  static constexpr auto kWhatIsSent = std::to_array<std::string_view>({"your", "a", "an", "the", "some", "any"});
   if (verb + 2 >= k.size() || !contains(kMessageVerbs, key_of(t[k[verb]])) || key_of(t[k[verb + 1]]) != "us" ||
       forced[k[verb + 1]] || !is_word(t[k[verb + 2]]) || !contains(kWhatIsSent, key_of(t[k[verb + 2]])))
     return;

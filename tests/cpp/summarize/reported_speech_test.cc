@@ -447,9 +447,9 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
        "The agent asks the customer to share their details here and the agent will look into it."},
       {"Hi Sam, could you restart the app?", "The agent asks the customer to restart the app."},
       // A question form that says please is a request without its "?".
-      {"Could you please DM us with more details.", "The agent asks the customer to DM with more details."},
+      {"Could you please DM us with more details.", "The agent asks the customer to DM the agent with more details."},
       // Please before the question form (it used to give "They ask the customer to could the customer DM").
-      {"Please could you DM us with your name?", "The agent asks the customer to DM with their name."},
+      {"Please could you DM us with your name?", "The agent asks the customer to DM the agent with the customer's name."},
       {"Kindly can you share your number.", "The agent asks the customer to share their number."},
       // Without its "?", a question form asking for an agent's usual action is still a request.
       {"Can you unplug the power cord to the cable box.", "The agent asks the customer to unplug the power cord to the cable box."},
