@@ -119,7 +119,8 @@ void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out);
 std::vector<char> word_keep(const UnitTokens& tokens, const std::vector<float>& p, float threshold);
 // What whole-word deletion leaves that reads as a cut, mended in `keep` (compress_words.cc): an orphan
 // particle or a clause cut to one letter or one noun goes; a clause-final 了 after a kept action verb,
-// the person a kept 帮 helps, the words a new stutter or a broken 么 needs come back.
+// the person a kept 帮 helps, the words a new stutter or a broken 么 needs, and the colon between a kept
+// label and its value come back.
 void mend_deletion(const UnitTokens& tokens, std::vector<char>& keep);
 
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that

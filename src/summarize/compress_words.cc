@@ -1,6 +1,7 @@
 // Whole-word token deletion (compress.h, word_keep and mend_deletion): which words of a unit stay,
 // the words bound to stay or go together, and the passes that mend what deletion leaves (an orphan
-// particle, a lone letter or noun, a stutter, a broken 么, a 了 or a helped person a line needs).
+// particle, a lone letter or noun, a stutter, a broken 么, a 了, a helped person or a label's colon a
+// line needs).
 #include <algorithm>
 #include <iterator>
 #include <string>
