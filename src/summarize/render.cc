@@ -589,6 +589,14 @@ std::string after_lead(const Prepared& p, std::string body) {
 
 }  // namespace
 
+// zh: the body of sentence `s` joined after `prev` under one label: a second reported question after a
+// first says 询问 once ("用户:询问售后大概多久，能在放假前完成吗。", not "…，询问能在放假前完成吗。").
+std::string joined_body(const SummarySentence& prev, const SummarySentence& s) {
+  static const std::string kAsked = "询问";
+  const bool asked_before = prev.body.starts_with(kAsked) || prev.body.starts_with("再次" + kAsked);
+  return asked_before && s.body.starts_with(kAsked) ? s.body.substr(kAsked.size()) : s.body;
+}
+
 void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& own_words) {
   static const std::string kStop = "。";
   out.summary.clear();
@@ -637,7 +645,7 @@ void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& o
       const bool stop_ends = out.summary.size() >= kStop.size() &&
                              out.summary.compare(out.summary.size() - kStop.size(), kStop.size(), kStop) == 0;
       if (!s.shares_label) out.summary += s.text;
-      else if (stop_ends) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + s.body);
+      else if (stop_ends) out.summary.replace(out.summary.size() - kStop.size(), kStop.size(), "，" + joined_body(out.sentences[i - 1], s));
       else out.summary += s.body;
     } else {
       if (joins) {

@@ -77,7 +77,7 @@ def render_summary(sentences, lang, turns):
     (zh "用户:A，B。", en "Customer: A B") unless a turn of the other speaker lies between them. In
     English a sentence that ends in a letter or digit, or in emoji after one, gets a stop in the summary (not in
     its own text)."""
-    out, last, last_turn = "", None, None
+    out, last, last_turn, last_body = "", None, None, ""
     for s in sentences:
         prefix, body = core(s["text"], lang)
         speaker = turns[s["turn"]]["speaker"]
@@ -87,7 +87,10 @@ def render_summary(sentences, lang, turns):
             if not shares:
                 out += s["text"]
             elif out.endswith("。"):
-                out = out[:-1] + "，" + body + mark
+                # A second reported question after a first says 询问 once.
+                asked_before = last_body.startswith("询问") or last_body.startswith("再次询问")
+                joined = body[len("询问"):] if asked_before and body.startswith("询问") else body
+                out = out[:-1] + "，" + joined + mark
             else:
                 out += body + mark
         else:
@@ -98,7 +101,7 @@ def render_summary(sentences, lang, turns):
                 word_end = word_end[:-1]
             if word_end and word_end[-1].isascii() and word_end[-1].isalnum():
                 out += "."
-        last, last_turn = prefix, s["turn"]
+        last, last_turn, last_body = prefix, s["turn"], body
     return out
 
 

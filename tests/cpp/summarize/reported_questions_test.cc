@@ -147,8 +147,11 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
                                {Speaker::customer, {"这才几天"}},
                                {Speaker::customer, {"今天找不到在哪里呀"}}});
   Prepared pe = prepare(end_wh, lexicon());
-  EXPECT_EQ(decode(pe, s, o).summary,
-            "用户:询问那个卡有什么用，询问上门取件多少钱，这个没有什么用，这才几天，今天找不到在哪里呀。");
+  const Summary ends = decode(pe, s, o);
+  // Joined under one label, a second reported question says 询问 once; its own sentence reports it.
+  EXPECT_EQ(ends.summary, "用户:询问那个卡有什么用，上门取件多少钱，这个没有什么用，这才几天，今天找不到在哪里呀。");
+  ASSERT_GE(ends.sentences.size(), 2u);
+  EXPECT_EQ(ends.sentences[1].text, "用户:询问上门取件多少钱。");
   // "How many" inside a clause asks after a verb that counts; "several" and "these days" do not.
   auto many = make_dialogue({{Speaker::customer, {"这个订单应该有几个赠品"}},
                              {Speaker::customer, {"买了好几个赠品"}},
