@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cue_prefilter.h"
+#include "kessel/text/segment.h"
 
 namespace kessel::text::detail {
 
@@ -206,6 +207,16 @@ EmotionMention cue_mention(const DecodedText& decoded, const EmotionCue& cue, in
   return m;
 }
 
+// A Chinese cue's match widened to whole words: a pattern that ends on a letter inside a word
+// (一直很卡然后不, from 一直很卡然后不停要更新) would trace a cut word. `words` is filled on first use.
+void widen_to_words(const DecodedText& decoded, std::vector<WordSpan>& words, std::int64_t& start, std::int64_t& end) {
+  if (words.empty()) words = Segmenter::default_segmenter().segment(std::span<const char32_t>(decoded.cps));
+  for (const WordSpan& w : words) {
+    if (w.char_start < start && start < w.char_end) start = w.char_start;
+    if (w.char_start < end && end < w.char_end) end = w.char_end;
+  }
+}
+
 }  // namespace
 
 void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
@@ -215,18 +226,20 @@ void add_cue_mentions(const DecodedText& decoded, Language language, int turn,
   std::vector<EmotionMention> found;
   std::optional<TextChars> chars;  // for the language's first cue; the others share its case rule
   bool chars_icase = false;
+  std::vector<WordSpan> words;  // zh: the turn's words, once a cue matches
   for (const CompiledCue& c : compiled_cues()) {
     if (c.cue->language != language) continue;
     if (!chars) chars.emplace(text, chars_icase = c.icase, ctype_of(c.re));
     if (c.icase == chars_icase && !may_match(c.required, *chars)) continue;
     for (auto it = std::wsregex_iterator(text.begin(), text.end(), c.re); it != std::wsregex_iterator();
          ++it) {
-      const auto start = static_cast<std::int64_t>(it->position());
-      const auto end = start + static_cast<std::int64_t>(it->length());
+      auto start = static_cast<std::int64_t>(it->position());
+      auto end = start + static_cast<std::int64_t>(it->length());
       if (end == start) continue;
       if (c.cue->not_after != nullptr && start > 0 &&
           std::wcschr(c.cue->not_after, text[static_cast<std::size_t>(start - 1)]) != nullptr)
         continue;
+      if (language == Language::zh) widen_to_words(decoded, words, start, end);
       if (overlaps_any(mentions, start, end) || overlaps_any(found, start, end)) continue;
       found.push_back(cue_mention(decoded, *c.cue, turn, start, end));
     }
