@@ -597,14 +597,13 @@ void point_away_from_dropped_links(std::span<const text::Token> t, std::vector<c
              std::find(std::begin(kMarks), std::end(kMarks), t[j].text) != std::end(kMarks))
         ++j;
       if (dropped_link_at(j)) inner[i] = after_click(t, i) ? "the link" : "online";
-    } else if (t[i].lower == "below" && i >= 2 && is_word(t[i - 1]) &&
-               (t[i - 1].lower == "link" || t[i - 1].lower == "links") && t[i - 2].lower == "the" && keep[i - 2]) {
-      keep[i] = 0;
-      if (t[i - 1].lower == "link") inner[i - 2] = t[i - 2].text == "The" ? "A" : "a";
-      else keep[i - 2] = 0;
     } else if (t[i].lower == "below" && i >= 1 && is_word(t[i - 1]) &&
                (t[i - 1].lower == "link" || t[i - 1].lower == "links")) {
       keep[i] = 0;
+      if (i >= 2 && t[i - 2].lower == "the" && keep[i - 2]) {
+        if (t[i - 1].lower == "link") inner[i - 2] = t[i - 2].text == "The" ? "A" : "a";
+        else keep[i - 2] = 0;
+      }
     } else {
       drop_pointer_to_dropped_link(t, i, keep);
     }

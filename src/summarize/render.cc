@@ -468,9 +468,6 @@ std::string continued_body(const std::string& body) {
 
 namespace {
 
-// en: a sentence in its speaker's words opens with a capital, as a sentence under a label does
-// ("Customer: when will it ship?" -> "Customer: When will it ship?"); a first word with a capital inside
-// keeps its spelling (iPhone, eBay), and so does an emotion mention (opens_with_a_mention).
 // en: whether `body`, unit u's, opens with one of its emotion mentions, whose words keep the customer's
 // spelling ("wtf" stays "wtf": the summary shows the term as the trace gives it).
 bool opens_with_a_mention(const Prepared& p, int u, const std::string& body) {
@@ -480,6 +477,10 @@ bool opens_with_a_mention(const Prepared& p, int u, const std::string& body) {
   return false;
 }
 
+// en: a sentence in its speaker's words opens with a capital, as a sentence under a label does
+// ("Customer: when will it ship?" -> "Customer: When will it ship?"); a first word with a capital inside
+// keeps its spelling (iPhone, eBay), and so does an emotion mention (opens_with_a_mention, checked by the
+// caller).
 void capitalize_initial(std::string& body) {
   if (body.empty() || body[0] < 'a' || body[0] > 'z') return;
   for (std::size_t i = 1; i < body.size() && std::isalpha(static_cast<unsigned char>(body[i])); ++i)

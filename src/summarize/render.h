@@ -34,9 +34,10 @@ bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off = false); 
 // zh: whether an agent's text asks without a question mark, more narrowly than asks_without_mark, since
 // an agent's statements end in 呢 and hold embedded questions (退货的话扣不扣费用是要看…, 怎么支付的就怎么返回的,
 // 建议您到时候拒收重新下单呢, 放心…的呢): its last clause ends in 吗 or 么 (not 什么 怎么 这么 那么 多么), past 啊 呀
-// 哦 哈 亲, or in 嘛 without an adverb that insists (是嘛 and 好嘛 ask, 毕竟是专业的客服嘛 asserts); or in 呢 after a question word with no hedge or advice in the clause (服务单号是多少呢, 哪款商品呢); or it
-// checks what the customer means (您是要退货: zh_question::checks_what_is_meant); or, opening with 是 (past
-// 亲 and 请问), it asks a choice (是送货还是退货).
+// 哦 哈 亲, or in 嘛 without an adverb that insists (是嘛 and 好嘛 ask, 毕竟是专业的客服嘛 asserts); or in 呢 after a
+// question word with no hedge or advice in the clause (服务单号是多少呢, 哪款商品呢); or it checks what the
+// customer means (您是要退货: zh_question::checks_what_is_meant); or, opening with 是 (past 亲 and 请问), it
+// asks a choice (是送货还是退货).
 bool agent_asks_without_mark(const std::string& text);
 // The text without the separating marks (，。、；：！？~ and their ASCII forms) and white space it opens
 // with ("，这个就郁闷了" -> "这个就郁闷了"); an opening bracket stays ([数字]张没有).

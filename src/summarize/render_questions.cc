@@ -2,6 +2,7 @@
 // tail sent as the next turn, a tag that asks to be confirmed) and how a customer's question is reported
 // (用户:询问…). The rest of rendering, the text of a sentence and the summary's assembly, is render.cc's.
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "kessel/text/segment.h"
@@ -174,6 +175,25 @@ UnitEnd unit_end(const std::vector<char32_t>& cps) {
 
 std::vector<char32_t> decoded(const std::string& text) { return text::decode_utf8(text, text::Utf8Mode::lossy).cps; }
 
+// Where a unit's last clause and its sentence begin, and where its body ends; empty when a mark other than
+// a comma (，, 、) ends the unit: it has said how it ends.
+struct OpenClause {
+  std::size_t body_end = 0, clause = 0, sentence = 0;
+};
+
+std::optional<OpenClause> last_open_clause(const std::vector<char32_t>& cps) {
+  const UnitEnd e = unit_end(cps);
+  if (e.body_end < e.marks_end && std::u32string_view(U"，,、").find(cps[e.marks_end - 1]) == std::u32string_view::npos)
+    return std::nullopt;
+  OpenClause c;
+  c.body_end = c.clause = e.body_end;
+  while (c.clause > 0 && !is_terminal_punct(cps[c.clause - 1])) --c.clause;
+  c.sentence = c.clause;
+  while (c.sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[c.sentence - 1]) == std::u32string_view::npos)
+    --c.sentence;
+  return c;
+}
+
 }  // namespace
 
 bool ends_as_question(const std::string& text) { return ends_as_question(decoded(text)); }
@@ -188,28 +208,20 @@ bool ends_as_question(const std::vector<char32_t>& cps) {
 bool asks_without_mark(const std::string& text, bool cut_off) { return asks_without_mark(decoded(text), cut_off); }
 
 bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
-  const UnitEnd e = unit_end(cps);
   // Ended by a mark other than a comma (、 too: 您自己已经申请了么、) the sentence has said how it ends.
-  if (e.body_end < e.marks_end && std::u32string_view(U"，,、").find(cps[e.marks_end - 1]) == std::u32string_view::npos)
-    return false;
-  std::size_t begin = e.body_end;
-  while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
-  if (zh_question::clause_asks(cps, begin, e.body_end, cut_off)) return true;
-  if (zh_question::checks_what_is_meant(std::u32string_view(cps.data(), e.body_end))) return true;
+  const std::optional<OpenClause> c = last_open_clause(cps);
+  if (!c) return false;
+  if (zh_question::clause_asks(cps, c->clause, c->body_end, cut_off)) return true;
+  if (zh_question::checks_what_is_meant(std::u32string_view(cps.data(), c->body_end))) return true;
   // A choice asked across the sentence's clauses (是京东负责还是专卖店负责, 需要不需要…，还是到时自动启动).
-  std::size_t sentence = begin;
-  while (sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[sentence - 1]) == std::u32string_view::npos) --sentence;
-  return zh_question::asks_alternative(cps, sentence, e.body_end);
+  return zh_question::asks_alternative(cps, c->sentence, c->body_end);
 }
 
 bool agent_asks_without_mark(const std::string& text) {
   const std::vector<char32_t> cps = decoded(text);
-  const UnitEnd e = unit_end(cps);
-  if (e.body_end < e.marks_end && std::u32string_view(U"，,、").find(cps[e.marks_end - 1]) == std::u32string_view::npos)
-    return false;
-  std::size_t begin = e.body_end;
-  while (begin > 0 && !is_terminal_punct(cps[begin - 1])) --begin;
-  std::u32string_view clause(cps.data() + begin, e.body_end - begin);
+  const std::optional<OpenClause> c = last_open_clause(cps);
+  if (!c) return false;
+  std::u32string_view clause(cps.data() + c->clause, c->body_end - c->clause);
   while (!clause.empty() && std::u32string_view(U"啊呀哦哈亲").find(clause.back()) != std::u32string_view::npos)
     clause.remove_suffix(1);
   if (clause.ends_with(U"吗")) return true;
@@ -227,14 +239,12 @@ bool agent_asks_without_mark(const std::string& text) {
       if (clause.find(hedge) != std::u32string_view::npos) return false;
     return zh_question::holds_question_word(clause);
   }
-  const std::u32string_view whole(cps.data(), e.body_end);
+  const std::u32string_view whole(cps.data(), c->body_end);
   if (zh_question::checks_what_is_meant(whole)) return true;
-  std::size_t sentence = begin;
-  while (sentence > 0 && std::u32string_view(U"。！？!?…").find(cps[sentence - 1]) == std::u32string_view::npos) --sentence;
-  std::u32string_view opening = whole.substr(sentence);
+  std::u32string_view opening = whole.substr(c->sentence);
   for (std::u32string_view address : {U"亲爱的", U"亲亲", U"亲", U"请问", U"，", U","})
     if (opening.starts_with(address)) opening.remove_prefix(address.size());
-  return opening.starts_with(U"是") && zh_question::asks_alternative(cps, sentence, e.body_end);
+  return opening.starts_with(U"是") && zh_question::asks_alternative(cps, c->sentence, c->body_end);
 }
 
 bool is_question_tail(const std::string& text) { return is_question_tail(decoded(text)); }

@@ -309,18 +309,15 @@ inline bool ends_in_question_mark(std::span<const Token> t, const std::vector<st
 // ("… and the agent will address the customer's concerns") until the customer is the one named last
 // again ("… what happens when the customer tries to restore it to their iPhone").
 inline void after_customer_named(std::vector<std::string>& forms, std::size_t lead) {
+  static constexpr std::array kTheirs{Form{"the customer's", "their"}, Form{"The customer's", "Their"}};
+  static constexpr std::array kTheCustomers{Form{"their", "the customer's"}, Form{"Their", "The customer's"}};
   bool agent_named = false;
   for (std::size_t i = lead + 1; i < forms.size(); ++i) {
     if (forms[i].starts_with("the agent") || forms[i].starts_with("The agent")) agent_named = true;
     if ((forms[i].starts_with("the customer") || forms[i].starts_with("The customer")) && !forms[i].ends_with("'s"))
       agent_named = false;
-    const char* const from[] = {"the customer's", "The customer's", "their", "Their"};
-    const char* const to[] = {"their", "Their", "the customer's", "The customer's"};
-    for (int f = agent_named ? 2 : 0, end = f + 2; f < end; ++f)
-      if (forms[i] == from[f]) {
-        forms[i] = to[f];
-        break;
-      }
+    if (const Form* f = find_form(agent_named ? kTheCustomers : kTheirs, forms[i]); f != nullptr)
+      forms[i] = std::string(f->to);
   }
 }
 
