@@ -181,6 +181,20 @@ struct OpenClause {
   std::size_t body_end = 0, clause = 0, sentence = 0;
 };
 
+// Whether an agent's clause asks what happened to the customer's thing (这个商品怎么了, 订单是什么情况, 您遇到
+// 什么问题了): it ends in 怎么了 or 怎么回事, or in 什么 and a problem's noun, past a final 了. Not when the
+// agent says it does not know (不清楚是怎么回事, 不知道什么原因) or that it is looking into it (核实一下是什么情况).
+bool asks_what_happened(std::u32string_view clause) {
+  if (clause.ends_with(U"了") && !clause.ends_with(U"怎么了")) clause.remove_suffix(1);
+  bool ends = false;
+  for (std::u32string_view what : {U"怎么了", U"怎么回事", U"什么问题", U"什么情况", U"什么原因"})
+    ends = ends || clause.ends_with(what);
+  if (!ends) return false;
+  for (std::u32string_view unknowing : {U"知道", U"清楚", U"明白", U"核实", U"查", U"看看", U"看下", U"看一下", U"了解"})
+    if (clause.find(unknowing) != std::u32string_view::npos) return false;
+  return true;
+}
+
 std::optional<OpenClause> last_open_clause(const std::vector<char32_t>& cps) {
   const UnitEnd e = unit_end(cps);
   if (e.body_end < e.marks_end && std::u32string_view(U"，,、").find(cps[e.marks_end - 1]) == std::u32string_view::npos)
@@ -239,6 +253,7 @@ bool agent_asks_without_mark(const std::string& text) {
       if (clause.find(hedge) != std::u32string_view::npos) return false;
     return zh_question::holds_question_word(clause);
   }
+  if (asks_what_happened(clause)) return true;
   const std::u32string_view whole(cps.data(), c->body_end);
   if (zh_question::checks_what_is_meant(whole)) return true;
   std::u32string_view opening = whole.substr(c->sentence);

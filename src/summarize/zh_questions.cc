@@ -14,6 +14,9 @@ namespace {
 // clause's end is read past them.
 constexpr std::u32string_view kTrailingParticles = U"啊呀啦哈嘛哦噢喔呗亲";
 
+// The measure words that count a thing after 几 or 多少 (几个, 多少条).
+constexpr std::u32string_view kHowManyMeasures = U"个件天号点次块元箱台张单瓶包袋套位周条";
+
 // Whether a Chinese clause (code points [begin, end)) ends in a question word that asks: 那个卡有什么用,
 // 这是为什么, 运费多少钱, 新地址距离收货地址有多远, 京东PC端在哪. Not after a negation (没什么, 没有什么用:
 // "nothing") or 才 (这才几天: "only a few days!"), nor where the clause says it does not know, find or mind
@@ -27,6 +30,10 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
   std::u32string_view clause(cps.data() + begin, end - begin);
   // A change of state after the question word asks the same (请问我的快递到哪里了, 现在多少了).
   if (clause.size() > 1 && clause.back() == U'了') clause.remove_suffix(1);
+  // How many of a thing asks as 多少 does (目前有货的是多少条, 还剩多少个).
+  if (clause.size() > 3 && clause.substr(clause.size() - 3, 2) == U"多少" &&
+      kHowManyMeasures.find(clause.back()) != std::u32string_view::npos)
+    clause.remove_suffix(1);
   for (std::u32string_view w : kFinal) {
     if (clause.size() <= w.size() || clause.substr(clause.size() - w.size()) != w) continue;
     const std::u32string_view before = clause.substr(0, clause.size() - w.size());
@@ -67,7 +74,7 @@ bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t e
 // 几个月前 (some months ago) do not follow such a verb.
 bool asks_how_many(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   static constexpr std::u32string_view kCounting = U"有是要买剩差发送退等收到";
-  static constexpr std::u32string_view kMeasures = U"个件天号点次块元箱台张单瓶包袋套位周";
+  static constexpr std::u32string_view kMeasures = kHowManyMeasures;
   for (std::size_t i = begin + 1; i + 1 < end; ++i)
     if (cps[i] == U'几' && kCounting.find(cps[i - 1]) != std::u32string_view::npos &&
         kMeasures.find(cps[i + 1]) != std::u32string_view::npos)
@@ -200,20 +207,22 @@ bool asks_where(const std::vector<char32_t>& cps, std::size_t lead, std::size_t 
   return rest.starts_with(U"哪里") || rest.starts_with(U"哪儿") || rest.starts_with(U"哪个");
 }
 
-// Whether clause cps[lead, end) asks why or whether it can be done inside it: 为什么 or 为啥 (我的订单物流为什么完全
-// 走错了地方), 能否 or 可否 (购买分数较多，能否有折扣), not where a verb of knowing, checking or telling comes before
-// it and makes it a report (不知道为什么, 这就是为什么, 联系售后看能否修改, 确认能否).
-bool asks_why_or_whether_inside(const std::vector<char32_t>& cps, std::size_t lead, std::size_t end) {
+// Whether clause cps[lead, end) asks why, when or whether it can be done inside it: 为什么 or 为啥 (我的订单物流
+// 为什么完全走错了地方), 什么时候 (你什么时候能回复我, 那个订单什么时候发货), 能否 or 可否 (购买分数较多，能否有折扣);
+// not where a verb of knowing, checking, telling or waiting comes before it and makes it a report (不知道为什么,
+// 这就是为什么, 联系售后看能否修改, 确认能否, 等什么时候有货), nor "whenever" (什么时候都可以).
+bool asks_why_when_or_whether_inside(const std::vector<char32_t>& cps, std::size_t lead, std::size_t end) {
   const std::u32string_view clause(cps.data() + lead, end - lead);
-  for (std::u32string_view w : {U"为什么", U"为啥", U"能否", U"可否"}) {
+  for (std::u32string_view w : {U"为什么", U"为啥", U"什么时候", U"能否", U"可否"}) {
     const std::size_t at = clause.find(w);
     if (at == std::u32string_view::npos) continue;
-    const std::u32string_view before = clause.substr(0, at);
+    const std::u32string_view before = clause.substr(0, at), after = clause.substr(at + w.size());
     bool reported = false;
     for (std::u32string_view knows : {U"知道", U"清楚", U"明白", U"就是", U"这是", U"解释", U"看", U"确认", U"问问",
-                                       U"咨询", U"了解", U"查"})
+                                       U"咨询", U"了解", U"查", U"告诉", U"等", U"随便", U"无论", U"不管"})
       reported = reported || before.find(knows) != std::u32string_view::npos;
-    if (!reported) return true;
+    const bool whenever = after.starts_with(U"都") || after.starts_with(U"也");
+    if (!reported && !whenever) return true;
   }
   return false;
 }
@@ -237,7 +246,7 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
     if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
       return true;
-  if (asks_where(cps, lead, end) || asks_why_or_whether_inside(cps, lead, end)) return true;
+  if (asks_where(cps, lead, end) || asks_why_when_or_whether_inside(cps, lead, end)) return true;
   if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end) ||
       asks_a_not_a(cps, lead, end))
     return true;

@@ -214,14 +214,17 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
 TEST(ReportedQuestions, AnAgentsQuestionWithoutAMarkEndsWithOne) {
   // CSDS: 客服:订单有吗。 and 客服:要换成单位信息的吗。 read as statements.
   // A closing address after a comma is no clause of its own (te157 630 showed 客服:现在是在哪个界面呢。 from
-  // 您现在是在哪个界面呢，亲).
+  // 您现在是在哪个界面呢，亲). An agent asks what happened (te157 642 showed 客服:商品怎么了。), unless it
+  // says it does not know or is looking into it.
   for (const char* asks : {"订单有吗", "要换成单位信息的吗亲", "帮升级专员好么", "会员是开通了自动续费是嘛", "服务单号是多少呢", "哪款商品呢", "亲您是要退货",
-                           "请问是需要京豆还是京券", "您现在是在哪个界面呢，亲", "可以留一个联系方式吗，亲爱的"})
+                           "请问是需要京豆还是京券", "您现在是在哪个界面呢，亲", "可以留一个联系方式吗，亲爱的",
+                           "亲亲，这个商品怎么了", "您遇到什么问题了", "订单是什么情况"})
     EXPECT_TRUE(render::agent_asks_without_mark(asks)) << asks;
   // An agent's statements end in 呢 and hold embedded questions.
   for (const char* says : {"退货的话扣不扣费用是要看备件库同事的意见", "怎么支付的就怎么返回的", "那建议您到时候拒收重新下过订单呢",
                            "什么时候发的可能要完一点才能看呢", "需要联系看是换新还是退货", "这个是什么", "订单有吗。", "预计呢",
-                           "毕竟是专业的客服嘛", "已经为您申请了，亲"})
+                           "毕竟是专业的客服嘛", "已经为您申请了，亲",
+                           "这边帮您核实一下是什么情况", "不清楚是怎么回事"})
     EXPECT_FALSE(render::agent_asks_without_mark(says)) << says;
   auto d = make_dialogue({{Speaker::customer, {"我要开发票"}}, {Speaker::agent, {"订单有吗"}}});
   Prepared p = prepare(d, lexicon());

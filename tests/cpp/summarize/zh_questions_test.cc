@@ -76,6 +76,25 @@ TEST(ZhQuestions, WhyOrWhetherInsideAClauseAsksUnlessItIsReported) {
   EXPECT_FALSE(asks("帮您确认能否退货"));
 }
 
+TEST(ZhQuestions, WhenInsideAClauseAsksUnlessItIsReportedOrWhenever) {
+  // te157 740 and CSDS val 24, 77, 261 showed 用户:什么时候能回复我。, 用户:什么时候有货。 as statements.
+  EXPECT_TRUE(asks("你什么时候能回复我"));
+  EXPECT_TRUE(asks("定单什么时候能收到货"));
+  EXPECT_TRUE(asks("大概什么时候发货"));
+  EXPECT_FALSE(asks("帮我看下什么时候会有货"));
+  EXPECT_FALSE(asks("告诉我什么时候在什么地方可以查看到"));
+  EXPECT_FALSE(asks("等什么时候有货再说"));
+  EXPECT_FALSE(asks("我什么时候都可以"));
+}
+
+TEST(ZhQuestions, HowManyOfAThingAtTheEndAsks) {
+  // CSDS val 754 showed 用户:目前有货的是多少条。 as a statement.
+  EXPECT_TRUE(render::asks_without_mark("目前有货的是多少条", false));
+  EXPECT_TRUE(render::asks_without_mark("还剩多少个", false));
+  EXPECT_FALSE(render::asks_without_mark("不知道有多少条", false));
+  EXPECT_FALSE(render::asks_without_mark("没多少个", false));
+}
+
 TEST(ZhQuestions, AVerbThenBuAsksUnlessTheDataCutTheClause) {
   EXPECT_TRUE(asks("可以不"));
   EXPECT_TRUE(asks("能改不"));
