@@ -177,8 +177,8 @@ std::size_t salutation_length(const std::vector<text::Token>& t) {
 // An agent's sign-off at the end of t[first, limit): "^XS", "-AB", "*TJ" (a mark, then a 1-4 letter
 // word that starts upper-case). A longer capitalized name is a sign-off too when nothing else is
 // left ("^CAR", "-Chris") or when the mark is written onto the name after a space or a full stop
-// ("... what the situation is.-Chris", "We'll look into it -Leighton"); a mark inside a word
-// ("e-Reader") is not one. Returns the index of the mark, or `limit` when there is none.
+// ("... what the situation is.-Chris", "We'll look into it -Leighton") or a dash onto the word before
+// it and a space after ("…for further assistance- Mariya"); a mark inside a word ("e-Reader") is not one. Returns the index of the mark, or `limit` when there is none.
 std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
   if (limit < first + 2) return limit;
   const auto& mark = t[limit - 2];
@@ -195,7 +195,11 @@ std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first
                         std::all_of(name.text.begin(), name.text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
   const bool set_off = limit - 2 > first && (t[limit - 3].byte_end < mark.byte_start ||
                                               t[limit - 3].kind == text::TokenKind::punct);
-  return alone || name.text.size() <= 4 || (attached && set_off) ? limit - 2 : limit;
+  // The dash written onto the last word and the name after a space: "…for further assistance- Mariya".
+  const bool dash_after_word = mark.text == "-" && limit - 2 > first && is_word(t[limit - 3]) &&
+                               t[limit - 3].byte_end == mark.byte_start && mark.byte_end < name.byte_start &&
+                               std::all_of(name.text.begin(), name.text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  return alone || name.text.size() <= 4 || (attached && set_off) || dash_after_word ? limit - 2 : limit;
 }
 
 // A tweet thread's counter, "1/2" or "(2/3)": n/m with 1 <= n <= m <= 9 (not "24/7", "9/15", "0/10").
@@ -576,6 +580,41 @@ void drop_pointer_to_dropped_link(std::span<const text::Token> t, std::size_t i,
   if (i > 0 && t[i - 1].text == ",") keep[i - 1] = 0;
 }
 
+// Whether nothing is said in t[j, end) but marks and the tweet's addressing tail (a counter, a sign-off):
+// what points there points past the tweet ("…or complete the following form: 1/2", the link in the next).
+bool only_addressing_from(std::span<const text::Token> t, std::size_t j) {
+  while (j < t.size() && t[j].kind == text::TokenKind::punct) ++j;
+  const std::vector<text::Token> rest(t.begin() + static_cast<std::ptrdiff_t>(j), t.end());
+  return addressing_tail_start(rest, 0, /*agent=*/true) == 0;
+}
+
+// A determiner that points at a link or form the summary does not show ("this link", "the next link", "the
+// following form"), before the dropped link or before a colon that ends the tweet, reads "a" ("…follow the steps in a
+// link", "…or complete a form", "…on an article"); with a plural it goes ("these links" -> "links").
+void point_at_some_link(std::span<const text::Token> t, std::size_t i, std::vector<char>& keep,
+                        std::vector<std::string>& inner) {
+  static constexpr std::string_view kThings[] = {"link", "links", "form", "forms", "page", "article", "articles"};
+  std::size_t noun = i + 1;
+  const bool the = t[i].lower == "the";
+  if (!the && t[i].lower != "this" && t[i].lower != "these") return;
+  if (the) {
+    if (noun >= t.size() || !is_word(t[noun]) || (t[noun].lower != "next" && t[noun].lower != "following")) return;
+    ++noun;
+  }
+  if (noun >= t.size() || !is_word(t[noun]) ||
+      std::find(std::begin(kThings), std::end(kThings), t[noun].lower) == std::end(kThings))
+    return;
+  std::size_t j = noun + 1;
+  while (j < t.size() && (t[j].text == ":" || t[j].text == "-")) ++j;
+  const bool link_dropped = j < t.size() && t[j].kind == text::TokenKind::url && !keep[j];
+  const bool introduces_what_follows = j > noun + 1 && only_addressing_from(t, j);  // "…form: 1/2"
+  if (!link_dropped && !introduces_what_follows) return;
+  for (std::size_t k = i + 1; k < noun; ++k) keep[k] = 0;  // "next", "following"
+  if (t[noun].lower.back() == 's') keep[i] = 0;
+  else if (t[noun].lower == "article") inner[i] = is_upper_ascii(t[i].text[0]) ? "An" : "an";
+  else inner[i] = is_upper_ascii(t[i].text[0]) ? "A" : "a";
+}
+
 // The words that point at a link the rendering dropped, which in a summary point at nothing: "here" right
 // before it (a colon or dash between) reads "online" ("…can claim compensation here: https://…" -> "…can
 // claim compensation online"), or "the link" after a click; "below" after "link" goes, and the "the" before
@@ -584,6 +623,8 @@ void drop_pointer_to_dropped_link(std::span<const text::Token> t, std::size_t i,
 void point_away_from_dropped_links(std::span<const text::Token> t, std::vector<char>& keep,
                                    std::vector<std::string>& inner) {
   settle_here_before_kept_links(t, keep, inner);
+  for (std::size_t i = 0; i + 1 < t.size(); ++i)
+    if (keep[i] && is_word(t[i]) && inner[i].empty()) point_at_some_link(t, i, keep, inner);
   const auto dropped_link_at = [&](std::size_t j) { return j < t.size() && t[j].kind == text::TokenKind::url && !keep[j]; };
   bool any_dropped = false;
   for (std::size_t j = 0; j < t.size(); ++j) any_dropped = any_dropped || dropped_link_at(j);

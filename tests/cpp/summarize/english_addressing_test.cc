@@ -135,13 +135,16 @@ TEST(EnglishAddressing, EnglishSalutationsAndSignOffsAreAddressingToo) {
   auto named = make_dialogue({{Speaker::agent, {"We can see what the situation is.-Chris"}},
                               {Speaker::agent, {"We will look into it -Leighton"}},
                               {Speaker::agent, {"Try our new e-Reader"}},
-                              {Speaker::agent, {"It is on the way - Delivery"}}});
+                              {Speaker::agent, {"It is on the way - Delivery"}},
+                              {Speaker::agent, {"You may contact the Call Centre for further assistance- Mariya"}}});
   const Prepared pn = prepare(named, lexicon());
   const auto un = unit_tokens(pn);
   EXPECT_EQ(drop_addressing(pn.units[0], un[0]), "We can see what the situation is.");
   EXPECT_EQ(drop_addressing(pn.units[1], un[1]), "We will look into it");
   EXPECT_EQ(drop_addressing(pn.units[2], un[2]), "Try our new e-Reader");
   EXPECT_EQ(drop_addressing(pn.units[3], un[3]), "It is on the way - Delivery");  // a spaced dash and a word
+  // A dash written onto the last word, then the name (TweetSumm valid f7a6652a kept "…assistance- Mariya").
+  EXPECT_EQ(drop_addressing(pn.units[4], un[4]), "You may contact the Call Centre for further assistance");
   // Spotify's agents sign with a slash after a space, onto two to four capitals ("… here /CH"); a slash
   // between words is no mark.
   auto slash = make_dialogue({{Speaker::agent, {"There's info about Spotify content here: https://t.co/0 /CH"}},

@@ -425,6 +425,18 @@ TEST(ReportedSpeech, WordsPointingAtADroppedLinkPointAway) {
   EXPECT_EQ(rendered_unit("Our team is working on it, refer: https://t.co/abc ^MG", Speaker::agent, false),
             "Our team is working on it");
   EXPECT_EQ(rendered_unit("See: https://t.co/abc for the steps.", Speaker::agent, false).find("See"), 0u);
+  // A determiner that points at the dropped link, or at a link the next tweet holds after a colon, reads "a"
+  // (TweetSumm valid b8993d0c, 1188a121: "…follow the steps in the next link", "…or complete the following form").
+  EXPECT_EQ(rendered_unit("Please follow the steps in the next link: https://t.co/abc", Speaker::agent, false),
+            "Please follow the steps in a link.");
+  EXPECT_EQ(rendered_unit("You can email us or complete the following form: 1/2", Speaker::agent, false),
+            "You can email us or complete a form.");
+  EXPECT_EQ(rendered_unit("Follow the steps on this article: https://t.co/abc", Speaker::agent, false),
+            "Follow the steps on an article.");
+  EXPECT_EQ(rendered_unit("Have a look at these links https://t.co/abc", Speaker::agent, false), "Have a look at links");
+  // Not where the link is shown or the thing named is no link (this page, in the text that follows).
+  EXPECT_EQ(rendered_unit("Sorry for the trouble with this page", Speaker::agent, false),
+            "Sorry for the trouble with this page");
   // Without a link "here" stays; a customer's link is a picture of what they mean.
   EXPECT_EQ(rendered_unit("We are here to help.", Speaker::agent, false), "We are here to help.");
   EXPECT_NE(rendered_unit("I'm stuck here https://t.co/abc", Speaker::customer, false).find("here"), std::string::npos);
