@@ -98,7 +98,8 @@ std::string reported_question(const std::string& body) {
   // What opens a customer's question and says nothing once it is reported: greetings, "may I ask", and
   // the acknowledgements and interjections before it, and "check for me" before the question it asks
   // (你好，想问下这款冰箱有货吗 -> 询问这款冰箱有货吗; 问是不是…, what deletion left of 问下是不是…, -> 询问是不是…;
-  // 哦，对了，为什么白条还需要航班信息呢 -> 询问为什么…; 请查东西在哪里 -> 询问东西在哪里, not 询问请查…; thanks in
+  // 哦，对了，为什么白条还需要航班信息呢 -> 询问为什么…; 请查东西在哪里 -> 询问东西在哪里, not 询问请查…; 帮我看下什么时候
+  // 会有货, or the 看 deletion left of it, -> 询问什么时候会有货; thanks in
   // either script: 謝謝你大概什么时间能开好 -> 询问大概什么时间能开好).
   static const std::string kOpeners[] = {"你好", "您好", "在吗", "在不在", "亲", "请问一下", "请问下", "请问",
                                          "想问一下", "想问下", "想问", "我想问一下", "我想问下", "我想问",
@@ -106,7 +107,10 @@ std::string reported_question(const std::string& body) {
                                          "嗯", "额", "呃", "对了", "好的", "谢谢你", "谢谢您", "謝謝你", "謝謝您", "谢谢", "謝謝",
                                          "请帮我查一下", "请帮我查下",
                                          "请帮我查", "帮我查一下", "帮我查下", "帮我查", "帮忙查一下", "帮忙查下",
-                                         "帮忙查", "请查一下", "请查下", "请查", "，", ",", " "};
+                                         "帮忙查", "请查一下", "请查下", "请查", "帮我看一下", "帮我看下", "帮我看看",
+                                         "帮我看", "帮忙看一下", "帮忙看下", "帮忙看", "麻烦看一下", "麻烦看下",
+                                         "麻烦查一下", "麻烦查下", "你查一下", "你查下", "看一下", "看下", "查一下",
+                                         "查下", "，", ",", " "};
   // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
   for (bool stripped = true; stripped;) {
     stripped = false;
@@ -137,6 +141,9 @@ std::string reported_question(const std::string& body) {
       break;  // the text changed: segment it again
     }
   }
+  // A bare 看 or 查 (what deletion left of 帮我看下) before a question word: "check when it comes".
+  for (const std::string check : {"看", "查"})
+    if (text.rfind(check, 0) == 0 && zh_question::opens_with_question_word(text.substr(check.size()))) text.erase(0, check.size());
   if (text.rfind(kAsked, 0) == 0) return text;
   return kAsked + whether_for_tag(text);
 }

@@ -235,9 +235,11 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
   if (end == begin) return false;
   // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办,
   // 如何申请),
-  // after a 那 / 那么 / 请问 that leads it in.
+  // after a 那 / 那么 / 请问, or a request to check it (帮我看下什么时候会有货, 你查下多少钱), that leads it in.
   std::size_t lead = begin;
-  for (std::u32string_view in : {U"那么", U"请问", U"那"})
+  for (std::u32string_view in : {U"那么", U"请问", U"那", U"帮我看一下", U"帮我看下", U"帮我查一下", U"帮我查下",
+                                 U"帮忙看一下", U"帮忙看下", U"帮忙查一下", U"帮忙查下", U"麻烦看一下", U"麻烦看下",
+                                 U"麻烦查一下", U"麻烦查下", U"你查一下", U"你查下"})
     if (end - lead > in.size() && std::equal(in.begin(), in.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead))) {
       lead += in.size();
       break;
@@ -263,6 +265,12 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
       return true;
   }
   return false;
+}
+
+bool opens_with_question_word(std::string_view text) {
+  static constexpr std::string_view kWords[] = {"什么", "怎么", "为什么", "为啥", "哪", "谁", "多少", "几号",
+                                                "几点", "几天", "多久", "如何", "啥", "咋"};
+  return std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view w) { return text.starts_with(w); });
 }
 
 bool holds_question_word(std::string_view text) {

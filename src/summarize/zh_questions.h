@@ -51,6 +51,9 @@ bool asks_what_next(std::u32string_view before_ne);
 // bare 呢 softens (预计呢，具体的时间不能确定): callers ask this of customers only.
 bool asks_about_bare_noun(std::u32string_view before_ne);
 
+// Whether a text opens with a question word (什么, 怎么, 为什么, 哪, 谁, 多少, 几号, 几点, 几天, 多久, 如何, 啥, 咋).
+bool opens_with_question_word(std::string_view text);
+
 // Whether a text holds a question word anywhere (多少 什么 哪 谁 怎么 咋 啥 几号 几天 几点 多久, and 如何
 // but for 无论如何 / 不管如何): decoding's test that a unit asks something even without a mark.
 bool holds_question_word(std::string_view text);

@@ -121,6 +121,13 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(render::reported_question("请查东西在哪里"), "询问东西在哪里");
   EXPECT_EQ(render::reported_question("帮我查是退货吗"), "询问是退货吗");
   EXPECT_EQ(render::reported_question("请查询物流到哪里了"), "询问请查询物流到哪里了");
+  // So is "look for me", and the 看 deletion leaves of it (te157 740: 用户:看什么时候会有货。); 看法 is a word.
+  EXPECT_EQ(render::reported_question("帮我看下什么时候会有货"), "询问什么时候会有货");
+  EXPECT_EQ(render::reported_question("看什么时候会有货"), "询问什么时候会有货");
+  EXPECT_EQ(render::reported_question("看法是什么"), "询问看法是什么");
+  // A bare 看 or 查 goes only before a question word: 查过 and 查到 are what is asked about (CSDS val 82, 441).
+  EXPECT_EQ(render::reported_question("查到方法了吗"), "询问查到方法了吗");
+  EXPECT_EQ(render::reported_question("查过确实是中奖了"), "询问查过确实是中奖了");
   // Thanks in either script open nothing a report keeps.
   EXPECT_EQ(render::reported_question("謝謝你大概什么时间能开好"), "询问大概什么时间能开好");
   EXPECT_EQ(render::reported_question("谢谢，几号能到"), "询问几号能到");
