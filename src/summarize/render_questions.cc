@@ -260,7 +260,7 @@ bool agent_asks_without_mark(const std::string& text) {
       if (clause.find(hedge) != std::u32string_view::npos) return false;
     return zh_question::holds_question_word(clause);
   }
-  if (asks_what_happened(clause)) return true;
+  if (asks_what_happened(clause) || zh_question::agent_clause_asks(cps, c->clause, c->body_end)) return true;
   const std::u32string_view whole(cps.data(), c->body_end);
   if (zh_question::checks_what_is_meant(whole)) return true;
   std::u32string_view opening = whole.substr(c->sentence);

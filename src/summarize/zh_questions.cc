@@ -267,6 +267,26 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
   return false;
 }
 
+bool agent_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  while (end > begin && (kTrailingParticles.find(cps[end - 1]) != std::u32string_view::npos || cps[end - 1] == U'恩' ||
+                         cps[end - 1] == U'嗯'))
+    --end;
+  const std::u32string_view clause(cps.data() + begin, end - begin);
+  if (clause.ends_with(U"什么") || clause.ends_with(U"啥")) return false;  // 这个是什么: what it is
+  // A negated clause reports what is not known or shown (没有显示具体扣多少).
+  if (clause.find_first_of(U"没不无") != std::u32string_view::npos) return false;
+  if (ends_in_question_word(cps, begin, end)) return true;
+  if (!clause.ends_with(U"的")) return false;
+  for (std::u32string_view w : {U"什么时候", U"什么原因", U"什么情况", U"哪天", U"几号", U"几点"}) {
+    const std::size_t at = clause.find(w);
+    if (at == std::u32string_view::npos || at > 4) continue;  // after a short subject at most (商品什么时候…)
+    const std::u32string_view after = clause.substr(at + w.size());
+    if (after.find_first_of(U"就都也可能") != std::u32string_view::npos) return false;  // 什么时候发的可能要…
+    return true;
+  }
+  return false;
+}
+
 bool opens_with_question_word(std::string_view text) {
   static constexpr std::string_view kWords[] = {"什么", "怎么", "为什么", "为啥", "哪", "谁", "多少", "几号",
                                                 "几点", "几天", "多久", "如何", "啥", "咋"};

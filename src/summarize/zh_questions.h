@@ -51,6 +51,14 @@ bool asks_what_next(std::u32string_view before_ne);
 // bare 呢 softens (预计呢，具体的时间不能确定): callers ask this of customers only.
 bool asks_about_bare_noun(std::u32string_view before_ne);
 
+// Whether an agent's clause cps[begin, end) asks with a question word, though agents write question words
+// in statements and instructions too (怎么支付的就怎么返回的, 运费取决寄什么快递): it ends in one that asks for an
+// amount, a place or a time (运费是多少, 需要多少，发货哪里), not 什么 (这个是什么) nor in a negated clause (没有显示
+// 具体扣多少), or it asks when or why with a
+// cleft in 的 (什么原因退款的, 商品什么时候交给配送的), not where the clause goes on to say what then happens
+// (什么时候发的可能要完一点才能看呢, 什么时候闪烁就…).
+bool agent_clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end);
+
 // Whether a text opens with a question word (什么, 怎么, 为什么, 哪, 谁, 多少, 几号, 几点, 几天, 多久, 如何, 啥, 咋).
 bool opens_with_question_word(std::string_view text);
 

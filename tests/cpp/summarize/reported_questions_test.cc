@@ -225,13 +225,17 @@ TEST(ReportedQuestions, AnAgentsQuestionWithoutAMarkEndsWithOne) {
   // says it does not know or is looking into it.
   for (const char* asks : {"订单有吗", "要换成单位信息的吗亲", "帮升级专员好么", "会员是开通了自动续费是嘛", "服务单号是多少呢", "哪款商品呢", "亲您是要退货",
                            "请问是需要京豆还是京券", "您现在是在哪个界面呢，亲", "可以留一个联系方式吗，亲爱的",
-                           "亲亲，这个商品怎么了", "您遇到什么问题了", "订单是什么情况"})
+                           "亲亲，这个商品怎么了", "您遇到什么问题了", "订单是什么情况",
+                           // an amount, place or time asked at the end, or a cleft that asks when or why (CSDS
+                           // val 151, 429, 506, 754 showed 客服:什么原因退款的。, 客服:运费是多少。)
+                           "运费是多少", "需要多少，发货哪里", "什么原因退款的", "商品什么时候交给配送的恩"})
     EXPECT_TRUE(render::agent_asks_without_mark(asks)) << asks;
   // An agent's statements end in 呢 and hold embedded questions.
   for (const char* says : {"退货的话扣不扣费用是要看备件库同事的意见", "怎么支付的就怎么返回的", "那建议您到时候拒收重新下过订单呢",
                            "什么时候发的可能要完一点才能看呢", "需要联系看是换新还是退货", "这个是什么", "订单有吗。", "预计呢",
                            "毕竟是专业的客服嘛", "已经为您申请了，亲",
-                           "这边帮您核实一下是什么情况", "不清楚是怎么回事"})
+                           "这边帮您核实一下是什么情况", "不清楚是怎么回事", "运费取决寄什么快递",
+                           "一直按，什么时候闪烁什么时候搜索", "没有显示具体扣多少"})
     EXPECT_FALSE(render::agent_asks_without_mark(says)) << says;
   auto d = make_dialogue({{Speaker::customer, {"我要开发票"}}, {Speaker::agent, {"订单有吗"}}});
   Prepared p = prepare(d, lexicon());
