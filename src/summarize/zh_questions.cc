@@ -2,6 +2,8 @@
 #include "summarize/zh_questions.h"
 
 #include <algorithm>
+#include <span>
+#include <string_view>
 
 #include "kessel/text/segment.h"
 #include "kessel/text/utf8.h"
@@ -207,22 +209,58 @@ bool asks_where(const std::vector<char32_t>& cps, std::size_t lead, std::size_t 
   return rest.starts_with(U"哪里") || rest.starts_with(U"哪儿") || rest.starts_with(U"哪个");
 }
 
-// Whether clause cps[lead, end) asks why, when or whether it can be done inside it: 为什么 or 为啥 (我的订单物流
-// 为什么完全走错了地方), 什么时候 (你什么时候能回复我, 那个订单什么时候发货), 能否 or 可否 (购买分数较多，能否有折扣);
-// not where a verb of knowing, checking, telling or waiting comes before it and makes it a report (不知道为什么,
-// 这就是为什么, 联系售后看能否修改, 确认能否, 等什么时候有货), nor "whenever" (什么时候都可以).
-bool asks_why_when_or_whether_inside(const std::vector<char32_t>& cps, std::size_t lead, std::size_t end) {
+// Whether clause cps[lead, end) asks with a question word inside it: why (为什么, 为啥: 我的订单物流为什么完全走错了
+// 地方), when (什么时候, 几点, 几天, 几号: 你什么时候能回复我, 早上几点有人可以去取), who (谁: 快递费谁出), what (什么,
+// 啥: 企业账户和普通账户什么区别), which or where (哪: 在哪联系厂家, 按哪里匹配), how much (多少: 是多少金币), or whether
+// it can be done (能否, 可否: 购买分数较多，能否有折扣). Not where the word is indefinite:
+//   - a verb of knowing, checking, telling, saying or waiting before it makes it a report (不知道为什么, 这就是为什么,
+//     联系售后看能否修改, 确认能否, 等什么时候有货, 告诉我什么时候…, 说是他哪里没有);
+//   - a condition or a negation makes what, who, where and how much "any" (万一又有个什么问题, 没什么问题, 没多少,
+//     在订单哪里查不到); 那个什么 is a filler;
+//   - a clause that ends in 吧 suggests (到哪了给他退款吧);
+//   - 都 or 也 after it makes it "every" (什么时候都可以, 哪里都没有);
+//   - 什么的 at the end is "and so on" (比如发票什么的);
+//   - 几 after 十 好 这 那 前 后 or a number is "a few" (十几天, 好几个, 这几天), after 才 an exclamation (这才几天).
+// Whether question word `w`, with `before` and `after` it in its clause, asks (asks_with_a_question_word_inside).
+bool asks_at(std::u32string_view before, std::u32string_view after, std::u32string_view w,
+             std::span<const std::u32string_view> reporting) {
+  // "Every": 都 or 也 within the phrase the word opens (哪里都没有, 什么东西都, 谁也).
+  const std::u32string_view phrase = after.substr(0, 3);
+  if (phrase.find_first_of(U"都也") != std::u32string_view::npos) return false;
+  if (w == U"什么" && after == U"的") return false;  // and so on
+  // 几 after 十 好 这 那 前 后 is "a few" (十几天, 好几个, 这几天); after 才 it exclaims (这才几天: "only days!").
+  if (w.front() == U'几' && !before.empty() &&
+      (std::u32string_view(U"十好这那前后才]").find(before.back()) != std::u32string_view::npos || text::is_digit(before.back())))
+    return false;
+  if (w == U"什么" && (before.ends_with(U"那个") || before.ends_with(U"这个"))) return false;  // 那个什么: a filler
+  // A negation before "what", "who", "where", "how much" makes it "any" (没看到哪里有, 没什么问题); "why" and
+  // "when" still ask after one (没收到为什么显示签收, 还没发货什么时候发).
+  const bool why_or_when = w == U"为什么" || w == U"为啥" || w == U"什么时候" || w == U"能否" || w == U"可否";
+  if (!why_or_when && (before.find_first_of(U"没不无") != std::u32string_view::npos ||
+                       after.find_first_of(U"没不") != std::u32string_view::npos))
+    return false;  // and after one "nowhere", "nothing" (在订单哪里查不到, 他哪里没有)
+  for (std::u32string_view r : reporting)
+    if (before.find(r) != std::u32string_view::npos) return false;
+  return true;
+}
+
+bool asks_with_a_question_word_inside(const std::vector<char32_t>& cps, std::size_t lead, std::size_t end) {
   const std::u32string_view clause(cps.data() + lead, end - lead);
-  for (std::u32string_view w : {U"为什么", U"为啥", U"什么时候", U"能否", U"可否"}) {
-    const std::size_t at = clause.find(w);
-    if (at == std::u32string_view::npos) continue;
-    const std::u32string_view before = clause.substr(0, at), after = clause.substr(at + w.size());
-    bool reported = false;
-    for (std::u32string_view knows : {U"知道", U"清楚", U"明白", U"就是", U"这是", U"解释", U"看", U"确认", U"问问",
-                                       U"咨询", U"了解", U"查", U"告诉", U"等", U"随便", U"无论", U"不管"})
-      reported = reported || before.find(knows) != std::u32string_view::npos;
-    const bool whenever = after.starts_with(U"都") || after.starts_with(U"也");
-    if (!reported && !whenever) return true;
+  if (clause.ends_with(U'吧')) return false;  // a suggestion (到哪了给他退款吧) or a tag, asked as a tag if at all
+  static constexpr std::u32string_view kWords[] = {U"为什么", U"为啥", U"什么时候", U"能否", U"可否", U"什么", U"谁",
+                                                   U"哪", U"啥", U"多少", U"几点", U"几天", U"几号"};
+  static constexpr std::u32string_view kReporting[] = {U"知道", U"清楚", U"明白", U"就是", U"这是", U"解释", U"看",
+                                                       U"确认", U"问问", U"咨询", U"了解", U"查", U"告诉", U"说", U"等",
+                                                       U"随便", U"无论", U"不管", U"记得", U"忘", U"如果", U"要是",
+                                                       U"万一", U"若"};
+  for (std::u32string_view w : kWords) {
+    for (std::size_t at = clause.find(w); at != std::u32string_view::npos; at = clause.find(w, at + 1)) {
+      const std::u32string_view before = clause.substr(0, at), after = clause.substr(at + w.size());
+      // 什么 of 为什么 and 什么时候 was read as that word.
+      if (w == U"什么" && (before.ends_with(U'为') || after.starts_with(U"时候"))) continue;
+      if (!asks_at(before, after, w, kReporting)) continue;
+      return true;
+    }
   }
   return false;
 }
@@ -246,9 +284,12 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
     }
   for (std::u32string_view w : {U"什么", U"怎么", U"为什么", U"为啥", U"哪里", U"哪个", U"哪天", U"哪儿", U"谁", U"多少",
                                 U"几号", U"几点", U"几天", U"啥", U"咋", U"多久", U"如何"})
-    if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead)))
-      return true;
-  if (asks_where(cps, lead, end) || asks_why_when_or_whether_inside(cps, lead, end)) return true;
+    if (end - lead >= w.size() && std::equal(w.begin(), w.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead))) {
+      // Not "every" (什么都可以, 谁也不知道, 哪里都没有).
+      const std::u32string_view phrase(cps.data() + lead + w.size(), std::min<std::size_t>(3, end - lead - w.size()));
+      if (phrase.find_first_of(U"都也") == std::u32string_view::npos) return true;
+    }
+  if (asks_where(cps, lead, end) || asks_with_a_question_word_inside(cps, lead, end)) return true;
   if (ends_in_question_word(cps, lead, end) || asks_how_many(cps, lead, end) || asks_how(cps, lead, end) ||
       asks_a_not_a(cps, lead, end))
     return true;

@@ -20,9 +20,10 @@ namespace kessel::summarize::zh_question {
 inline constexpr std::u32string_view kQuestionWordChars = U"么哪谁几啥咋";
 
 // Whether clause cps[begin, end) (its terminal marks already trimmed) asks without a question mark:
-// it ends in 吗 or 么 (after modal particles), opens or ends with a question word, asks where after who
-// and how it goes (我可以在哪里申请, 到哪里查询发票), asks why or whether inside it (订单为什么还没到, 能否有折扣; not
-// after a verb of knowing or checking: 不知道为什么, 看能否修改), asks how or how many inside it, ends in 呢
+// it ends in 吗 or 么 (after modal particles), opens or ends with a question word (not "every": 什么都可以),
+// asks where after who and how it goes (我可以在哪里申请, 到哪里查询发票), holds a question word that asks inside it
+// (订单为什么还没到, 你什么时候能回复我, 快递费谁出, 能否有折扣; not where the word is indefinite: 不知道为什么, 看能否
+// 修改, 没什么问题, 比如发票什么的), asks how or how many inside it, ends in 呢
 // after a question word, 那, "and then" or a bare noun (手机呢), or ends in a verb or adjective and 不
 // (可以不, 能改不, 包安装不, 要等到[数字]天可以拿到退款不: V不 is V不V with its second V left out). A clause the data cut off (`cut_off`, CSDS `truncated`) may stop in the middle of
 // 不V (安装师傅打电话说不[送]), so there a final 不 asks nothing.

@@ -121,6 +121,8 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(render::reported_question("请查东西在哪里"), "询问东西在哪里");
   EXPECT_EQ(render::reported_question("帮我查是退货吗"), "询问是退货吗");
   EXPECT_EQ(render::reported_question("请查询物流到哪里了"), "询问请查询物流到哪里了");
+  EXPECT_EQ(render::reported_question("告诉我，现在谁有修改地址的权限"), "询问现在谁有修改地址的权限");
+  EXPECT_EQ(render::reported_question("麻烦问下这个产品有什么包换服务"), "询问这个产品有什么包换服务");
   // So is "look for me", and the 看 deletion leaves of it (te157 740: 用户:看什么时候会有货。); 看法 is a word.
   EXPECT_EQ(render::reported_question("帮我看下什么时候会有货"), "询问什么时候会有货");
   EXPECT_EQ(render::reported_question("看什么时候会有货"), "询问什么时候会有货");

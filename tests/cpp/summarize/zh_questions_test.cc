@@ -91,6 +91,28 @@ TEST(ZhQuestions, WhenInsideAClauseAsksUnlessItIsReportedOrWhenever) {
   EXPECT_FALSE(asks("我什么时候都可以"));
 }
 
+TEST(ZhQuestions, WhoWhatWhereAndHowMuchInsideAClauseAsk) {
+  // CSDS val 20, 34, 48, 485, 659 showed these as statements (用户:邮费谁付。).
+  EXPECT_TRUE(asks("快递费谁出"));
+  EXPECT_TRUE(asks("企业账户和普通账户什么区别"));
+  EXPECT_TRUE(asks("在哪联系厂家"));
+  EXPECT_TRUE(asks("是多少金币"));
+  EXPECT_TRUE(asks("早上几点有人可以去取"));
+  EXPECT_TRUE(asks("还没发货什么时候发"));  // why and when still ask after a negation
+  // Indefinite: "and so on", "any" after a condition or negation, "nowhere", a report, a filler, a suggestion in
+  // 吧, "a few" and an exclamation.
+  EXPECT_FALSE(asks("比如发票什么的"));
+  EXPECT_FALSE(asks("万一又有个什么问题很影响生活"));
+  EXPECT_FALSE(asks("这个没有什么用"));
+  EXPECT_FALSE(asks("因为在订单哪里查不到"));
+  EXPECT_FALSE(asks("打电话问送货的物流人员说是他哪里没有"));
+  EXPECT_FALSE(asks("我已经买了那个什么无忧退换货"));
+  EXPECT_FALSE(asks("到哪了给他退款吧"));
+  EXPECT_FALSE(asks("十一点[数字]几天申请了"));
+  EXPECT_FALSE(asks("这才几天"));
+  EXPECT_FALSE(asks("什么东西都没有"));
+}
+
 TEST(ZhQuestions, HowManyOfAThingAtTheEndAsks) {
   // CSDS val 754 showed 用户:目前有货的是多少条。 as a statement.
   EXPECT_TRUE(render::asks_without_mark("目前有货的是多少条", false));
