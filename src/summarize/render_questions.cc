@@ -110,7 +110,7 @@ std::string reported_question(const std::string& body) {
                                          "帮忙查", "请查一下", "请查下", "请查", "帮我看一下", "帮我看下", "帮我看看",
                                          "帮我看", "帮忙看一下", "帮忙看下", "帮忙看", "麻烦看一下", "麻烦看下",
                                          "麻烦查一下", "麻烦查下", "你查一下", "你查下", "看一下", "看下", "查一下",
-                                         "查下", "告诉我一下", "告诉我", "麻烦问一下", "麻烦问下", "，", ",", " "};
+                                         "查下", "告诉我一下", "告诉我", "麻烦问一下", "麻烦问下", "我想知道", "想知道", "，", ",", " "};
   // Only where a word ends: 亲开专用票 is 亲开|专用票 to the segmenter, and its 亲 stays.
   for (bool stripped = true; stripped;) {
     stripped = false;

@@ -25,7 +25,7 @@ constexpr std::u32string_view kHowManyMeasures = U"个件天号点次块元箱�
 // (不知道为什么, 找不到在哪里, 随便什么, 无论多少): the word is then indefinite.
 bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   static constexpr std::u32string_view kFinal[] = {U"什么用", U"啥用", U"什么意思", U"啥意思", U"什么时候", U"什么",
-                                                   U"啥", U"多少钱", U"多少", U"怎么样", U"怎么办", U"哪里",
+                                                   U"啥时候", U"啥", U"多少钱", U"多少", U"怎么样", U"怎么办", U"哪里",
                                                    U"哪儿", U"哪个", U"哪天", U"在哪", U"去哪", U"到哪",
                                                    U"几天", U"几号", U"几点", U"多久", U"多远", U"多大",
                                                    U"多长", U"多重", U"多高"};
@@ -236,9 +236,10 @@ bool asks_at(std::u32string_view before, std::u32string_view after, std::u32stri
   // A negation before "what", "who", "where", "how much" makes it "any" (没看到哪里有, 没什么问题); "why" and
   // "when" still ask after one (没收到为什么显示签收, 还没发货什么时候发).
   const bool why_or_when = w == U"为什么" || w == U"为啥" || w == U"什么时候" || w == U"能否" || w == U"可否";
-  if (!why_or_when && (before.find_first_of(U"没不无") != std::u32string_view::npos ||
-                       after.find_first_of(U"没不") != std::u32string_view::npos))
-    return false;  // and after one "nowhere", "nothing" (在订单哪里查不到, 他哪里没有)
+  if (!why_or_when && before.find_first_of(U"没不无") != std::u32string_view::npos) return false;
+  // A negation after "where" or "who" makes it "nowhere", "nobody" (在订单哪里查不到, 他哪里没有); not after "what"
+  // (有什么不同).
+  if ((w == U"哪" || w == U"谁") && after.find_first_of(U"没不") != std::u32string_view::npos) return false;
   for (std::u32string_view r : reporting)
     if (before.find(r) != std::u32string_view::npos) return false;
   return true;
@@ -273,11 +274,11 @@ bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_
   if (end == begin) return false;
   // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办,
   // 如何申请),
-  // after a 那 / 那么 / 请问, or a request to check it (帮我看下什么时候会有货, 你查下多少钱), that leads it in.
+  // after a 那 / 那么 / 请问, a request to check it (帮我看下什么时候会有货, 你查下多少钱) or 想知道, that leads it in.
   std::size_t lead = begin;
   for (std::u32string_view in : {U"那么", U"请问", U"那", U"帮我看一下", U"帮我看下", U"帮我查一下", U"帮我查下",
                                  U"帮忙看一下", U"帮忙看下", U"帮忙查一下", U"帮忙查下", U"麻烦看一下", U"麻烦看下",
-                                 U"麻烦查一下", U"麻烦查下", U"你查一下", U"你查下"})
+                                 U"麻烦查一下", U"麻烦查下", U"你查一下", U"你查下", U"我想知道", U"想知道"})
     if (end - lead > in.size() && std::equal(in.begin(), in.end(), cps.begin() + static_cast<std::ptrdiff_t>(lead))) {
       lead += in.size();
       break;

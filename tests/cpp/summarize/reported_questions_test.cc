@@ -123,6 +123,7 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(render::reported_question("请查询物流到哪里了"), "询问请查询物流到哪里了");
   EXPECT_EQ(render::reported_question("告诉我，现在谁有修改地址的权限"), "询问现在谁有修改地址的权限");
   EXPECT_EQ(render::reported_question("麻烦问下这个产品有什么包换服务"), "询问这个产品有什么包换服务");
+  EXPECT_EQ(render::reported_question("想知道啥时候发出来"), "询问啥时候发出来");
   // So is "look for me", and the 看 deletion leaves of it (te157 740: 用户:看什么时候会有货。); 看法 is a word.
   EXPECT_EQ(render::reported_question("帮我看下什么时候会有货"), "询问什么时候会有货");
   EXPECT_EQ(render::reported_question("看什么时候会有货"), "询问什么时候会有货");

@@ -99,6 +99,10 @@ TEST(ZhQuestions, WhoWhatWhereAndHowMuchInsideAClauseAsk) {
   EXPECT_TRUE(asks("是多少金币"));
   EXPECT_TRUE(asks("早上几点有人可以去取"));
   EXPECT_TRUE(asks("还没发货什么时候发"));  // why and when still ask after a negation
+  EXPECT_TRUE(asks("有什么不同"));  // 不同 after "what" negates nothing
+  // 想知道 leads a question in, and a final 啥时候 asks (CSDS val 155, 699: 用户:想知道这货什么时候送。).
+  EXPECT_TRUE(asks("我想知道这货什么时候送"));
+  EXPECT_TRUE(render::asks_without_mark("要等到啥时候", false));
   // Indefinite: "and so on", "any" after a condition or negation, "nowhere", a report, a filler, a suggestion in
   // 吧, "a few" and an exclamation.
   EXPECT_FALSE(asks("比如发票什么的"));
