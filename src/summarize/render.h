@@ -31,6 +31,13 @@ bool ends_as_question(const std::vector<char32_t>& cps);  // of text already dec
 // `cut_off`: the unit ends a turn the data cut off (ends_cut_turn), whose last clause may stop mid-word.
 bool asks_without_mark(const std::string& text, bool cut_off = false);
 bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off = false);  // of text already decoded (lossy)
+// zh: whether a unit's open last sentence asks in a clause before its last, and not in its last
+// (为什么我还没收到货，订单就已经完成; 那咋办，显示还在充值): asks_without_mark's reading of it.
+bool asks_in_an_earlier_clause(const std::string& text);
+// A zh body with a ？ for the mark that ends its last asking clause before its last clause (为什么我还没收到货，
+// 订单就已经完成。 -> 为什么我还没收到货？订单就已经完成。), for a question shown in the customer's words; the body
+// as given when no such clause asks.
+std::string with_mark_after_asking_clause(const std::string& body);
 // zh: whether an agent's text asks without a question mark, more narrowly than asks_without_mark, since
 // an agent's statements end in 呢 and hold embedded questions (退货的话扣不扣费用是要看…, 怎么支付的就怎么返回的,
 // 建议您到时候拒收重新下单呢, 放心…的呢): its last clause ends in 吗 or 么 (not 什么 怎么 这么 那么 多么), past 啊 呀

@@ -215,6 +215,24 @@ std::optional<OpenClause> last_open_clause(const std::vector<char32_t>& cps) {
   return c;
 }
 
+// The end of the last clause before [from, to)'s last that asks, or `to` when none does: the sentence goes
+// on with why it asks or what it is about (啥时候能完成退款，我想现在拍那个大尺寸的; 那得等多久，我要用手机呢;
+// 为什么我还没收到货，订单就已经完成).
+std::size_t earlier_asking_clause_end(const std::vector<char32_t>& cps, std::size_t from, std::size_t to) {
+  std::size_t found = to;
+  for (std::size_t a = from; a < to;) {
+    std::size_t b = a;
+    while (b < to && !is_terminal_punct(cps[b])) ++b;
+    if (b > a && b < to && zh_question::clause_asks(cps, a, b)) found = b;
+    a = b + 1;
+  }
+  return found;
+}
+
+bool an_earlier_clause_asks(const std::vector<char32_t>& cps, const OpenClause& c) {
+  return earlier_asking_clause_end(cps, c.sentence, c.clause) != c.clause;
+}
+
 }  // namespace
 
 bool ends_as_question(const std::string& text) { return ends_as_question(decoded(text)); }
@@ -233,9 +251,28 @@ bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
   const std::optional<OpenClause> c = last_open_clause(cps);
   if (!c) return false;
   if (zh_question::clause_asks(cps, c->clause, c->body_end, cut_off)) return true;
+  if (!cut_off && an_earlier_clause_asks(cps, *c)) return true;
   if (zh_question::checks_what_is_meant(std::u32string_view(cps.data(), c->body_end))) return true;
   // A choice asked across the sentence's clauses (是京东负责还是专卖店负责, 需要不需要…，还是到时自动启动).
   return zh_question::asks_alternative(cps, c->sentence, c->body_end);
+}
+
+bool asks_in_an_earlier_clause(const std::string& text) {
+  const std::vector<char32_t> cps = decoded(text);
+  const std::optional<OpenClause> c = last_open_clause(cps);
+  return c && !zh_question::clause_asks(cps, c->clause, c->body_end) && an_earlier_clause_asks(cps, *c);
+}
+
+std::string with_mark_after_asking_clause(const std::string& body) {
+  std::vector<char32_t> cps = decoded(body);
+  std::size_t end = cps.size();
+  while (end > 0 && is_terminal_punct(cps[end - 1])) --end;  // the body's final mark
+  std::size_t last = end;                                     // where its last clause starts
+  while (last > 0 && !is_terminal_punct(cps[last - 1])) --last;
+  const std::size_t at = earlier_asking_clause_end(cps, 0, last);
+  if (at == last) return body;
+  cps[at] = U'？';
+  return text::encode_utf8(cps.data(), cps.size());
 }
 
 bool agent_asks_without_mark(const std::string& text) {

@@ -147,10 +147,14 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
                                (question || render::asks_without_mark(source, render::ends_cut_turn(p, ux)));
     const bool complains = !c.expressed.empty() && (c.expressed[ux] == decoding::Context::Expressed::feeling ||
                                                      c.expressed[ux] == decoding::Context::Expressed::no_feeling);
+    // A complaint asked in an earlier clause takes its ？ there (那咋办？显示还在充值。), not after the clause
+    // that says why.
+    const bool asked_inside = customer_asks && complains && !question && render::asks_in_an_earlier_clause(source);
     s.body = render::body(drops_condition     ? render::without_dangling_condition(shown)
                           : drops_cut_clause ? render::without_cut_clause(shown)
                                              : shown,
-                          p.lang, question || (customer_asks && complains));
+                          p.lang, question || (customer_asks && complains && !asked_inside));
+    if (asked_inside) s.body = render::with_mark_after_asking_clause(s.body);
     if (customer_asks && !complains) s.body = render::reported_question(s.body);
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&

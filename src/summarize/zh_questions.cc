@@ -95,7 +95,8 @@ bool asks_a_not_a(const std::vector<char32_t>& cps, std::size_t begin, std::size
   if (clause.ends_with(U"了没有") || clause.ends_with(U"了没")) return true;
   for (std::size_t i = 1; i + 1 < clause.size(); ++i)
     if ((clause[i] == U'不' || clause[i] == U'没') && clause[i - 1] == clause[i + 1] && clause[i - 1] >= 0x4E00 &&
-        clause[i - 1] <= 0x9FFF && clause[i - 1] != U'不' && clause[i - 1] != U'没')
+        clause[i - 1] <= 0x9FFF && clause[i - 1] != U'不' && clause[i - 1] != U'没' &&
+        !(clause[i - 1] == U'能' && i >= 2 && clause[i - 2] == U'可'))  // 可能不能: "may not be able to"
       return true;
   return false;
 }
@@ -266,12 +267,23 @@ bool asks_with_a_question_word_inside(const std::vector<char32_t>& cps, std::siz
   return false;
 }
 
+// Whether a clause pairs a question word with itself, which then asks nothing: 哪天到就哪天到 ("whichever day"),
+// 怎么支付的就怎么返回的 ("the way it was paid").
+bool is_correlative(std::u32string_view clause) {
+  for (std::u32string_view w : {U"什么时候", U"哪天", U"哪里", U"哪个", U"什么", U"怎么", U"多少", U"谁"}) {
+    const std::size_t first = clause.find(w);
+    if (first != std::u32string_view::npos && clause.find(w, first + w.size()) != std::u32string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end, bool cut_off) {
   while (end > begin && (kTrailingParticles.find(cps[end - 1]) != std::u32string_view::npos || text::is_trailing_symbol(cps[end - 1])))
     --end;
   if (end == begin) return false;
+  if (is_correlative(std::u32string_view(cps.data() + begin, end - begin))) return false;
   // A clause that opens with a question word asks, whatever its end (多少, 几号到, 为什么还没发货, 怎么办,
   // 如何申请),
   // after a 那 / 那么 / 请问, a request to check it (帮我看下什么时候会有货, 你查下多少钱) or 想知道, that leads it in.

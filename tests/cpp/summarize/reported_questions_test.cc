@@ -221,6 +221,19 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
   EXPECT_EQ(decode(pn, s, o).summary, "用户:询问打开之后呢。客服:这个没有办法修改呢。");
 }
 
+TEST(ReportedQuestions, AQuestionInAnEarlierClauseAsks) {
+  // CSDS val 78, 686, 763 showed questions followed by why they were asked as statements.
+  EXPECT_TRUE(render::asks_without_mark("啥时候能完成退款，我想现在拍那个大尺寸的", false));
+  EXPECT_TRUE(render::asks_in_an_earlier_clause("那咋办，显示还在充值"));
+  EXPECT_FALSE(render::asks_in_an_earlier_clause("那咋办"));                    // the last clause asks
+  EXPECT_FALSE(render::asks_in_an_earlier_clause("那咋办。显示还在充值"));      // the writer ended the question
+  // Not in a turn the data cut off, whose last clause may be anything (…就用一).
+  EXPECT_FALSE(render::asks_without_mark("可是冰糕为啥不用呢，就用一", true));
+  // Shown in the customer's words, the ？ ends the clause that asks.
+  EXPECT_EQ(render::with_mark_after_asking_clause("为什么我还没收到货，订单就已经完成。"), "为什么我还没收到货？订单就已经完成。");
+  EXPECT_EQ(render::with_mark_after_asking_clause("订单就已经完成。"), "订单就已经完成。");
+}
+
 TEST(ReportedQuestions, AnAgentsQuestionWithoutAMarkEndsWithOne) {
   // CSDS: 客服:订单有吗。 and 客服:要换成单位信息的吗。 read as statements.
   // A closing address after a comma is no clause of its own (te157 630 showed 客服:现在是在哪个界面呢。 from

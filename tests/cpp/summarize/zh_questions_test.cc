@@ -117,6 +117,16 @@ TEST(ZhQuestions, WhoWhatWhereAndHowMuchInsideAClauseAsk) {
   EXPECT_FALSE(asks("什么东西都没有"));
 }
 
+TEST(ZhQuestions, AQuestionWordPairedWithItselfAsksNothing) {
+  // CSDS val 655: 哪天到就哪天到，不要误导 ("whichever day") was reported as a question.
+  EXPECT_FALSE(asks("哪天到就哪天到"));
+  EXPECT_FALSE(asks("怎么支付的就怎么返回的"));
+  EXPECT_TRUE(asks("哪天到"));
+  // 可能不能 is "may not be able to", no A不A (CSDS val 247).
+  EXPECT_FALSE(asks("但是微信支付可能不能显示卡号"));
+  EXPECT_TRUE(asks("能不能显示卡号"));
+}
+
 TEST(ZhQuestions, HowManyOfAThingAtTheEndAsks) {
   // CSDS val 754 showed 用户:目前有货的是多少条。 as a statement.
   EXPECT_TRUE(render::asks_without_mark("目前有货的是多少条", false));
