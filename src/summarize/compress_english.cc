@@ -141,6 +141,18 @@ std::size_t interjection_length(const std::vector<text::Token>& t) {
   return end < t.size() && is_word(t[end]) ? end : 0;
 }
 
+// A hesitation that opens a unit with a comma ("Um, you are AMAZING!", "Er, done - still jacked up"): it
+// says nothing a summary keeps. Not before "..." ("Um... great customer service" is irony) or without a mark.
+// Returns the tokens to drop (0: none).
+std::size_t hesitation_length(const std::vector<text::Token>& t) {
+  static constexpr std::string_view kHesitations[] = {"um", "umm", "ummm", "uh", "uhh", "uhm", "er", "erm", "hmm", "hmmm"};
+  if (t.empty() || !is_word(t[0]) ||
+      std::find(std::begin(kHesitations), std::end(kHesitations), t[0].lower) == std::end(kHesitations))
+    return 0;
+  if (t.size() < 3 || t[1].text != "," || !is_word(t[2])) return 0;
+  return 2;
+}
+
 // "Hi there," / "Hello Shayc!" / "Hey," at the start of a unit: the greeting word, at most one more
 // word ("there", a name), then the , ! or . that ends the salutation. Without that mark the greeting
 // ends where the sentence starts ("Hey it would be nice", "Hi guys can you"), the word after it only
@@ -725,8 +737,8 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
       rest.push_back(t[i]);
       where.push_back(i);
     }
-  const std::size_t greet = std::max(salutation_length(rest),
-                                     unit.speaker == text::Speaker::agent ? interjection_length(rest) : std::size_t{0});
+  const std::size_t greet = std::max({salutation_length(rest), hesitation_length(rest),
+                                      unit.speaker == text::Speaker::agent ? interjection_length(rest) : std::size_t{0}});
   const std::size_t tail = std::max(greet, addressing_tail_start(rest, greet, unit.speaker == text::Speaker::agent));
   // Where the unit's words now start: after the salutation and an opening thread counter.
   const std::size_t lead = opening_counter_end(rest, greet, tail);

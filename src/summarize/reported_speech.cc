@@ -169,6 +169,7 @@ std::vector<std::string> reported_forms(std::span<const Token> t, text::Speaker 
       if ((k == "im" || k == "ive") && all_upper(t[i].text)) continue;  // IM, IVE: not pronouns
       if (k == "my" && i >= 1 && word_at(i - 1) == "oh") continue;     // "oh my"
       if (is_brand_pronoun(t, i)) continue;                           // "visit My Idea store"
+      if (k == "i" && i >= 1 && (word_at(i - 1) == "the" || word_at(i - 1) == "an")) continue;  // "the I" icon
       const bool pronoun_i = k == "i" || k == "i'm" || k == "im" || k == "i've" || k == "ive" || k == "i'll" ||
                              k == "i'd";
       const bool ours = speaker == text::Speaker::agent && (k == "our" || k == "ours");

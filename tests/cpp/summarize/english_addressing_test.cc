@@ -157,6 +157,22 @@ TEST(EnglishAddressing, EnglishSalutationsAndSignOffsAreAddressingToo) {
   EXPECT_EQ(drop_addressing(psl.units[2], usl[2]), psl.units[2].text);
 }
 
+TEST(EnglishAddressing, AnOpeningHesitationGoes) {
+  // TweetSumm valid 4844e675 kept "Customer: Um, you are AMAZING!".
+  auto d = make_dialogue({{Speaker::customer, {"Um, you are AMAZING!"}},
+                          {Speaker::customer, {"Er, done - still jacked up"}},
+                          {Speaker::customer, {"Um... great customer service"}},
+                          {Speaker::customer, {"Umbrella policy, please"}},
+                          {Speaker::customer, {"Um"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto u = unit_tokens(p);
+  EXPECT_EQ(drop_addressing(p.units[0], u[0]), "You are AMAZING!");
+  EXPECT_EQ(drop_addressing(p.units[1], u[1]), "Done - still jacked up");
+  EXPECT_EQ(drop_addressing(p.units[2], u[2]), p.units[2].text);  // "Um..." says it is irony
+  EXPECT_EQ(drop_addressing(p.units[3], u[3]), p.units[3].text);  // a word, not a hesitation
+  EXPECT_EQ(drop_addressing(p.units[4], u[4]), p.units[4].text);  // nothing after it
+}
+
 TEST(EnglishAddressing, EnglishThreadCountersAreAddressingToo) {
   auto d = make_dialogue({{Speaker::agent, {"@124579 2/2 know your account number and details?"}},
                           {Speaker::agent, {"No worries though - we got your back ;) 1/3"}},

@@ -442,6 +442,12 @@ TEST(ReportedSpeech, WordsPointingAtADroppedLinkPointAway) {
   EXPECT_NE(rendered_unit("I'm stuck here https://t.co/abc", Speaker::customer, false).find("here"), std::string::npos);
 }
 
+TEST(ReportedSpeech, AnIAfterAnArticleIsNoPronoun) {
+  // TweetSumm train: "the hyper link with the I to the left of it" read "with the the agent to the left".
+  EXPECT_EQ(reported("The rules are under the link with the I to the left of it, as I said", Speaker::agent),
+            "The rules are under the link with the I to the left of it, as the agent said");
+}
+
 TEST(ReportedSpeech, MyAndYourInsideASentenceNameAProduct) {
   EXPECT_EQ(reported("Please visit your nearest My Idea store or use the My Verizon app", Speaker::agent),
             "Please visit the customer's nearest My Idea store or use the My Verizon app");
