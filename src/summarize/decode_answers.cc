@@ -167,11 +167,23 @@ int answered_unit(const Context& c, std::size_t u) {
     const int paired = in_order_question(c, u);
     if (paired >= 0) return (short_turn || replies_yes_or_no(c, static_cast<std::size_t>(paired), u)) ? paired : -1;
   }
+  bool past_own_question = false;  // u's speaker asked something of their own between
   for (std::size_t v = u; v-- > 0;) {
     if (p.units[v].speaker == p.units[u].speaker) {
       if (c.selectable[v] && elaborates_a_bare_answer(c, v, u)) return static_cast<int>(v);
+      // A yes or no right after the speaker's own question answers the other speaker's question before it
+      // (客服:要不要加注册地址开户行信息这些呢? / 用户:发票通常都什么时候会开好? / 用户:不用，就一般企业发票就行):
+      // no one answers their own question.
+      if (c.selectable[v] && zh_reply && !past_own_question && asks(c, v) && v + 1 == u) {
+        past_own_question = true;
+        continue;
+      }
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
       continue;
+    }
+    if (past_own_question) {
+      if (c.unit_chars[v] <= 0 || c.question_tail[v]) continue;
+      return c.selectable[v] && asks(c, v) && replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
     }
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it

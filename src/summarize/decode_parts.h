@@ -128,6 +128,9 @@ bool answers_nothing(std::u32string_view text);
 // A customer's challenge of at most kShortAnswerZh letters (为什么啊, 谁说的, 什么意思, 怎么回事, 那咋办, 然后呢, or
 // 那 + a thing + 呢: 那钱呢), with no feeling in it, answers what the agent said since the customer last
 // spoke (its most salient selectable statement, as a resignation does): 询问为什么呢 after 是不可以的.
+// A Chinese yes or no right after its speaker's own question answers the other speaker's yes/no question
+// before that one, or nothing (客服:要不要加注册地址呢? / 用户:发票什么时候会开好? / 用户:不需要，就一般企业发票就行):
+// no one answers their own question.
 // A customer's few words right after their own bare yes or no (不是 / 昨天的快递师傅, at most kElaborationZh
 // letters) say more of that answer: they answer what it answers (elaborates_a_bare_answer).
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10, kElaborationZh = 8;

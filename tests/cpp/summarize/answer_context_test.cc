@@ -100,6 +100,29 @@ TEST(AnswerContext, WhatSaysSomethingOnItsOwnStandsAlone) {
   EXPECT_EQ(decoding::answered_unit(c, 2), 1);
 }
 
+TEST(AnswerContext, AYesOrNoAfterTheSpeakersOwnQuestionAnswersTheQuestionBefore) {
+  // te157 752: the customer asked when the invoice is ready, then said no to the agent's question before it;
+  // joined to the customer's own question, the no read as if they answered themselves.
+  auto d = make_dialogue({{Speaker::customer, {"我要修改发票信息"}},
+                          {Speaker::agent, {"那您需不需要加注册地址开户行信息这些呢?"}},
+                          {Speaker::customer, {"发票通常都什么时候会开好?"}},
+                          {Speaker::customer, {"不需要，就一般企业发票就行"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {0.5f, 0.5f, 0.5f, 0.5f};
+  const DecodeOptions o = options(4);
+  const decoding::Context c(p, s, o);
+  EXPECT_EQ(decoding::answered_unit(c, 3), 1);
+  // Not a statement that says no yes or no to it.
+  auto other = make_dialogue({{Speaker::customer, {"我要修改发票信息"}},
+                              {Speaker::agent, {"那您需不需要加注册地址开户行信息这些呢?"}},
+                              {Speaker::customer, {"发票通常都什么时候会开好?"}},
+                              {Speaker::customer, {"我着急报销"}}});
+  p = prepare(other, lexicon());
+  const decoding::Context c2(p, s, o);
+  EXPECT_EQ(decoding::answered_unit(c2, 3), -1);
+}
+
 TEST(AnswerContext, TheEmotionConstraintNeverLeavesAnAnswerWithoutItsQuestion) {
   // The greedy pair (question, answer) fills the two sentences; the constraint makes room for the
   // customer's anger by letting the weakest unit, the question, go. Its answer goes with it.
