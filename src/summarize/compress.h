@@ -118,9 +118,9 @@ void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out);
 // preposition and its person, 跟 between two nouns, a demonstrative and its measure word) decide together.
 std::vector<char> word_keep(const UnitTokens& tokens, const std::vector<float>& p, float threshold);
 // What whole-word deletion leaves that reads as a cut, mended in `keep` (compress_words.cc): an orphan
-// particle or a clause cut to one letter or one noun goes; a clause-final 了 after a kept action verb,
-// the person a kept 帮 helps, the words a new stutter or a broken 么 needs, and the colon between a kept
-// label and its value come back.
+// particle, an opening courtesy run on into what follows (您客气了换开之后…) or a clause cut to one letter or
+// one noun goes; a clause-final 了 after a kept action verb, the person a kept 帮 (or 已为, 会为) helps, the
+// words a new stutter or a broken 么 needs, and the colon between a kept label and its value come back.
 void mend_deletion(const UnitTokens& tokens, std::vector<char>& keep);
 
 // The unit's text with only the kept tokens: their bytes, and a space between two kept tokens that

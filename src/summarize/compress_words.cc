@@ -80,15 +80,44 @@ void keep_perfective_le(const UnitTokens& tokens, std::vector<char>& keep) {
 
 // A kept 帮 keeps the person it helps before a kept verb: "已经帮您改好了" may become "已经改好了" (帮 low),
 // never "已经帮改好了", which reads as a cut. 帮 itself is the model's: readers want to see who acts (帮催促配送
-// over 催促配送), so it does not go with its pronoun as 给 and 为 do.
+// over 催促配送), so it does not go with its pronoun as 给 and 为 do. So does a word jieba made of an adverb
+// and the preposition 为 or 给 (已为, 会为: "已为您申请换开增票" had become 已为申请换开增票, "会为您备注" 会为备注),
+// which word_end cannot bind as it binds the one-letter 为.
 void keep_the_person_helped(const UnitTokens& tokens, std::vector<char>& keep) {
   const auto& t = tokens.tokens;
+  const bool words = tokens.words.size() == t.size();
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-    if (!keep[i] || !spells(t[i], "帮") || (tokens.words.size() == t.size() && tokens.words[i + 1] == tokens.words[i])) continue;
+    const bool word_ends = !words || tokens.words[i + 1] != tokens.words[i];
+    const bool helps = spells(t[i], "帮") && word_ends;
+    // An adverb and 为 or 给 as one word of two letters; not 因为, 认为, 作为 or 以为, which are no prepositions.
+    const bool for_in_a_word = (spells(t[i], "为") || spells(t[i], "给")) && word_ends && words && i > 0 &&
+                               tokens.words[i - 1] == tokens.words[i] && (i < 2 || tokens.words[i - 2] != tokens.words[i]) &&
+                               first_cp_in(t[i - 1], U"已会正将都也再先要可能特专在来去还就又另");
+    if (!keep[i] || !(helps || for_in_a_word)) continue;
     const std::size_t after = after_pronoun(t, i + 1);
     if (after == i + 1 || after >= t.size() || !keep[after] || t[after].kind != text::TokenKind::cjk) continue;
     for (std::size_t k = i + 1; k < after; ++k) keep[k] = 1;
   }
+}
+
+// An agent's courtesy that opens a unit and runs on into what it says without a mark ("您客气了换开之后小妹短信
+// 告知您", "不客气，…"): deletion that keeps 客气 of it leaves 客气换开之后短信告知, which reads as part of the
+// sentence. The courtesy goes whole when anything after it is kept.
+void drop_opening_courtesy(const UnitTokens& tokens, std::vector<char>& keep) {
+  const auto& t = tokens.tokens;
+  std::size_t i = 0;
+  while (i < t.size() && (t[i].kind == text::TokenKind::punct || spells(t[i], "亲") || spells(t[i], "嗯"))) ++i;
+  const std::size_t start = i;
+  if (i < t.size() && (spells(t[i], "您") || spells(t[i], "你") || spells(t[i], "不"))) ++i;
+  if (i + 1 >= t.size() || !spells(t[i], "客") || !spells(t[i + 1], "气")) return;
+  std::size_t end = i + 2;
+  if (end < t.size() && (spells(t[end], "了") || spells(t[end], "啦") || spells(t[end], "哈"))) ++end;
+  bool said_after = false;
+  for (std::size_t k = end; k < t.size(); ++k) said_after = said_after || (keep[k] && t[k].kind != text::TokenKind::punct);
+  if (!said_after) return;
+  for (std::size_t k = start; k < end; ++k)
+    if (!tokens.forced[k]) keep[k] = 0;
+  if (end < t.size() && t[end].kind == text::TokenKind::punct) keep[end] = 0;
 }
 
 // A clause that deletion cut to one character ("如果您购买的，到您那面，…" -> "如果购买，到，…") reads as
@@ -329,6 +358,7 @@ void mend_deletion(const UnitTokens& tokens, std::vector<char>& keep) {
   drop_orphan_particles(tokens, keep);
   keep_perfective_le(tokens, keep);
   keep_the_person_helped(tokens, keep);
+  drop_opening_courtesy(tokens, keep);
   drop_lone_letters(tokens, keep);
   drop_lone_nouns(tokens, keep);
   keep_no_new_doubling(tokens, keep);

@@ -110,8 +110,10 @@ void drop_us_after_a_message_verb(std::span<const Token> t, const std::vector<st
   forms[k[verb + 1]].clear();  // no "the agent" named where nothing is written
 }
 
-bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
-                    const std::vector<char>& forced) {
+namespace {
+
+bool report_request_at_first_word(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
+                                  const std::vector<char>& forced) {
   // Named references, not a structured binding: clang 14 (the fuzz and TSan builds) cannot capture a
   // binding in the lambdas below.
   const KeptTokens kept = kept_tokens(t, keep);
@@ -180,6 +182,44 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   if (question && question_mark) forms[k.back()] = ".";
   name_agent_after_request(t, keep, forms, forced, k[verb]);
   after_customer_named(forms, k[first]);
+  return true;
+}
+
+// Where a word that links the unit to what came before ends, with its comma ("However, please DM us…",
+// "In the meantime, try…", "Alternatively, you can…"), or `first` when the unit opens with none.
+std::size_t linking_lead_end(std::span<const Token> t, const std::vector<char>& keep, const std::vector<char>& forced) {
+  static constexpr auto kOne = std::to_array<std::string_view>(
+      {"however", "meanwhile", "also", "alternatively", "otherwise", "additionally", "so", "now", "ok", "okay"});
+  std::size_t i = 0;
+  while (i < t.size() && !keep[i]) ++i;
+  const std::size_t first = i;
+  auto word = [&](std::size_t j) { return j < t.size() && keep[j] && !forced[j] && is_word(t[j]); };
+  if (word(i) && contains(kOne, key_of(t[i]))) {
+    ++i;
+  } else if (word(i) && word(i + 1) && word(i + 2) && key_of(t[i]) == "in" && key_of(t[i + 1]) == "the" &&
+             key_of(t[i + 2]) == "meantime") {
+    i += 3;
+  } else {
+    return first;
+  }
+  return i < t.size() && t[i].text == "," ? i + 1 : first;
+}
+
+}  // namespace
+
+bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
+                    const std::vector<char>& forced) {
+  if (report_request_at_first_word(t, keep, forms, forced)) return true;
+  // The request after a linking word: the report drops the word, which links to what the summary may not
+  // show ("The agent says however, please DM the agent…" -> "The agent asks the customer to DM…").
+  const std::size_t lead_end = linking_lead_end(t, keep, forced);
+  if (lead_end == 0 || !keep[lead_end - 1]) return false;
+  std::vector<char> without_lead = keep;
+  for (std::size_t i = 0; i < lead_end; ++i) without_lead[i] = 0;
+  std::vector<std::string> reformed = forms;
+  if (!report_request_at_first_word(t, without_lead, reformed, forced)) return false;
+  keep = std::move(without_lead);
+  forms = std::move(reformed);
   return true;
 }
 

@@ -220,6 +220,21 @@ TEST(WholeWordDeletion, AKeptBangKeepsThePersonItHelps) {
   EXPECT_EQ(compress_with_low("帮您，谢谢", {0, 1, 2, 3, 3}, {1}), "帮，谢谢");
 }
 
+TEST(WholeWordDeletion, AnAdverbAndForInOneWordKeepThePersonToo) {
+  // jieba's 已|为 is one word: 已为|您|申请|换开|增票 (CSDS val 14 showed 客服:已为申请换开增票。).
+  EXPECT_EQ(compress_with_low("已为您申请换开增票", {0, 0, 1, 2, 2, 3, 3, 4, 4}, {2}), "已为您申请换开增票");
+  // Not 因为, which is no preposition: 因为|您|没|在家.
+  EXPECT_EQ(compress_with_low("因为您没在家", {0, 0, 1, 2, 3, 3}, {2}), "因为没在家");
+}
+
+TEST(WholeWordDeletion, AnOpeningCourtesyRunOnGoesWhole) {
+  // 您|客气|了|换开|之后|短信|告知|您 (CSDS val 14 showed 客服:客气换开之后短信告知。).
+  const std::vector<int> words{0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7};
+  EXPECT_EQ(compress_with_low("您客气了换开之后短信告知您", words, {0, 3, 12}), "换开之后短信告知");
+  // Alone it is the whole unit, and stays the model's.
+  EXPECT_EQ(compress_with_low("不客气", {0, 1, 1}, {}), "不客气");
+}
+
 TEST(WholeWordDeletion, WhoDoesItWithWhomAndACheckAskedForStay) {
   // 您|跟|配送|小哥 (te157 760 showed 只能到时候配送小哥能否协商: the courier, not the customer, would negotiate).
   EXPECT_EQ(compress_with_low("只能您跟配送小哥协商", {0, 0, 1, 2, 3, 3, 4, 4, 5, 5}, {2, 3}), "只能您跟配送小哥协商");

@@ -464,6 +464,10 @@ TEST(ReportedSpeech, AnAgentsRequestIsReportedAsOne) {
       {"Kindly share your details here and we'll look into it.",
        "The agent asks the customer to share their details here and the agent will look into it."},
       {"Hi Sam, could you restart the app?", "The agent asks the customer to restart the app."},
+      // After a word that links to what came before (TweetSumm train 3f775aa4 read "The agent says however,
+      // please DM the agent the customer's baggage ref"): the word goes with its comma.
+      {"However, please DM us your baggage ref.", "The agent asks the customer to DM their baggage ref."},
+      {"In the meantime, please restart the app.", "The agent asks the customer to restart the app."},
       // A question form that says please is a request without its "?".
       {"Could you please DM us with more details.", "The agent asks the customer to DM the agent with more details."},
       // Please before the question form (it used to give "They ask the customer to could the customer DM").
