@@ -373,8 +373,12 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
         for (std::size_t j = i - who; j <= i; ++j) guarded[j] = 1;
     // A count in words is a number: "每次只能申请一件商品" must not become "每次只能申请商品" (the numeral
     // and its measure word stay).
-    if (first_cp_in(t, U"一二两三四五六七八九十百千万半几") && i + 1 < T && first_cp_in(tokens[i + 1], faith::kMeasureWords))
+    if (first_cp_in(t, U"一二两三四五六七八九十百千万半几") && i + 1 < T && first_cp_in(tokens[i + 1], faith::kMeasureWords)) {
       guarded[i] = guarded[i + 1] = 1;
+      // "Only" before the count limits it: "就一个手机给我了" must not become "一个手机给我了" (only the phone
+      // was handed over), nor "只一件" "一件".
+      if (i > 0 && word_text(i - 1).size() == 3 && first_cp_in(tokens[i - 1], U"就只仅")) guarded[i - 1] = 1;
+    }
     // Letters written against a number or placeholder are part of one code (VB[数字], JD123, 3C): the
     // code stays whole.
     const auto is_count = [](const text::Token& x) {

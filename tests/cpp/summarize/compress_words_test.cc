@@ -172,6 +172,8 @@ TEST(WholeWordDeletion, WhoSaidItStaysWithSaid) {
 TEST(WholeWordDeletion, ACountInWordsIsANumber) {
   // 每次|只能|申请|一|件|商品: the count goes with its measure word, and neither may go.
   EXPECT_EQ(compress_with_low("每次只能申请一件商品", {0, 0, 1, 1, 2, 2, 3, 4, 5, 5}, {6, 7}), "每次只能申请一件商品");
+  // "Only" before a count stays with it: 就|一|个|手机|给|我|了 (CSDS val 391 showed 用户:一个手机给我了。).
+  EXPECT_EQ(compress_with_low("就一个手机给我了", {0, 1, 2, 3, 3, 4, 5, 6}, {0}), "就一个手机给我了");
   // A demonstrative is no count: 这|件 may go (with the word after it, as above).
   EXPECT_EQ(compress_with_low("这件商品不错", {0, 1, 2, 2, 3, 3}, {0, 1}), "商品不错");
 }
