@@ -51,6 +51,24 @@ std::string without_leading_marks(const std::string& text) {
   return text.substr(at);
 }
 
+std::string without_opening_interjection(const std::string& body) {
+  static constexpr std::string_view kInterjections[] = {"对了", "嗯嗯", "哦哦", "哦", "噢", "喔", "嗯", "额", "呃"};
+  std::string text = body;
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (std::string_view w : kInterjections) {
+      if (!text.starts_with(w)) continue;
+      const std::string rest = without_leading_marks(text.substr(w.size()));
+      // Only before a comma and more words: "哦，对了，为什么…", not 哦 alone nor 哦好的.
+      if (rest.size() == text.size() - w.size() || !has_content(rest)) continue;
+      text = rest;
+      stripped = true;
+      break;
+    }
+  }
+  return text;
+}
+
 std::string role_label(text::Speaker speaker, Lang lang) {
   const bool customer = speaker == text::Speaker::customer;
   if (lang == Lang::en) return customer ? "Customer: " : "Agent: ";

@@ -49,6 +49,9 @@ bool agent_asks_without_mark(const std::string& text);
 // The text without the separating marks (，。、；：！？~ and their ASCII forms) and white space it opens
 // with ("，这个就郁闷了" -> "这个就郁闷了"); an opening bracket stays ([数字]张没有).
 std::string without_leading_marks(const std::string& text);
+// zh: a body without the interjections and 对了 that open it before a comma (哦，对了，为什么白条还需要航班信息呢？
+// -> 为什么白条还需要航班信息呢？): a question in the customer's words keeps what it asks, as a report drops them.
+std::string without_opening_interjection(const std::string& body);
 
 // zh: whether a text is nothing but a question's tail: 吗, 么, 呢, 嘛 or a question mark, with at most
 // three code points in all ("吗?", "？"), or a request for permission or confirmation (可以吗, 行吗, 好吗,

@@ -234,6 +234,13 @@ TEST(ReportedQuestions, AQuestionInAnEarlierClauseAsks) {
   EXPECT_EQ(render::with_mark_after_asking_clause("订单就已经完成。"), "订单就已经完成。");
 }
 
+TEST(ReportedQuestions, AQuestionInTheCustomersWordsDropsItsOpeningInterjection) {
+  // CSDS val 168 showed 用户:哦，对了，为什么白条还需要航班信息呢？ (a report drops them already).
+  EXPECT_EQ(render::without_opening_interjection("哦，对了，为什么白条还需要航班信息呢？"), "为什么白条还需要航班信息呢？");
+  EXPECT_EQ(render::without_opening_interjection("哦。"), "哦。");
+  EXPECT_EQ(render::without_opening_interjection("哦好的，为什么呢？"), "哦好的，为什么呢？");
+}
+
 TEST(ReportedQuestions, AnAgentsQuestionWithoutAMarkEndsWithOne) {
   // CSDS: 客服:订单有吗。 and 客服:要换成单位信息的吗。 read as statements.
   // A closing address after a comma is no clause of its own (te157 630 showed 客服:现在是在哪个界面呢。 from
