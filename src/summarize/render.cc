@@ -486,9 +486,21 @@ std::string continued_body(const std::string& body) {
 
 namespace {
 
-// en: whether `body`, unit u's, opens with one of its emotion mentions, whose words keep the customer's
-// spelling ("wtf" stays "wtf": the summary shows the term as the trace gives it).
+// en: whether a word is texting shorthand written in lower case on purpose: no vowel (wtf, smh, ffs, fml) or
+// one of lol, omg, idk, lmao.
+bool is_shorthand(std::string_view word) {
+  static constexpr std::string_view kVowelled[] = {"lol", "omg", "idk", "lmao", "lmfao", "imo", "imho"};
+  if (std::find(std::begin(kVowelled), std::end(kVowelled), word) != std::end(kVowelled)) return true;
+  return !word.empty() && word.find_first_of("aeiouy") == std::string_view::npos &&
+         std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+// en: whether `body`, unit u's, opens with one of its emotion mentions written in shorthand, which keeps the
+// customer's spelling ("wtf" stays "wtf": the summary shows the term as the trace gives it). A word opens
+// with a capital as any sentence does ("Customer: Worst flight ever", not "worst").
 bool opens_with_a_mention(const Prepared& p, int u, const std::string& body) {
+  const std::string_view first(body.data(), std::min(body.find_first_of(" ,.!?"), body.size()));
+  if (!is_shorthand(first)) return false;
   for (std::size_t m = 0; m < p.mentions.size(); ++m)
     if (p.mention_unit[m] == u && (body.starts_with(p.mentions[m].term) || body.starts_with(p.mentions[m].expression)))
       return true;

@@ -303,6 +303,21 @@ TEST(Summary, EnglishRendering) {
   EXPECT_TRUE(out.constraint_satisfied);
 }
 
+TEST(Summary, AnEnglishSentenceThatOpensWithAFeelingOpensWithACapital) {
+  // TweetSumm train showed "Customer: worst flight ever"; texting shorthand keeps its spelling.
+  auto d = make_dialogue({{Speaker::customer, {"worst flight ever"}}, {Speaker::customer, {"wtf is going on"}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  const Summary out = decode(p, s, o);
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[0].text, "Customer: Worst flight ever");
+  EXPECT_EQ(out.sentences[1].text, "Customer: wtf is going on");
+}
+
 TEST(Summary, ASentenceEndingInAColonEndsInAStop) {
   // The data leaves links out, so "… on this link:" introduces nothing in a summary.
   auto d = make_dialogue({{Speaker::customer, {"My order never arrived."}},
