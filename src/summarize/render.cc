@@ -208,6 +208,15 @@ std::string body(const std::string& written, Lang lang, bool question) {
   return text::encode_utf8(decoded.cps.data(), end) + (question ? "？" : "。");
 }
 
+std::string question_mark_for_stop(const std::string& body) {
+  const std::size_t end = body.size();
+  // Not after a colon: what follows it may be a message quoted ("…this error: The client identifier is invalid.").
+  if (end < 2 || body[end - 1] != '.' || !std::isalnum(static_cast<unsigned char>(body[end - 2])) ||
+      body.find_first_of(".!?") != end - 1 || body.find(": ") != std::string::npos)
+    return body;
+  return body.substr(0, end - 1) + "?";
+}
+
 std::string mark_cut(std::string body, Lang lang) {
   static const std::string kStop = "。";
   if (lang == Lang::en) {

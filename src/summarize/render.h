@@ -103,6 +103,10 @@ std::string role_label(text::Speaker speaker, Lang lang);
 // The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？
 // when `question`, else 。. en: the text as it is.
 std::string body(const std::string& text, Lang lang, bool question);
+// en: a one-sentence body whose only mark is its final stop, with a question mark instead (a question the
+// customer wrote with a stop: "How long is it before you contact someone who's taken my bag by mistake."),
+// unless a colon may introduce a message it quotes.
+std::string question_mark_for_stop(const std::string& body);
 // A body whose source was cut off in the data (CSDS `truncated`: the utterance stops at 30 characters,
 // mid-word): zh 。 -> …。 (the CSDS protocol still splits at 。), so the reader sees the cut rather than
 // a fragment presented as a sentence; a question's ？ is left as it is. en (a tweet whose sentence goes

@@ -22,6 +22,20 @@ bool parse_emotion_span(const std::string& span) {
 
 namespace {
 
+// en: whether a tweet's opening @handle may be the subject of the verb after it: a verb in lower case that
+// no subject pronoun follows ("@115900 has the worst customer service by far.", not "@116035 is this how…"
+// nor "@AppleSupport why does…").
+bool handle_may_be_subject(std::span<const text::Token> t) {
+  std::size_t i = 0;
+  while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
+  if (i == 0 || i + 1 >= t.size() || t[i].kind != text::TokenKind::word || t[i].text[0] < 'a' || t[i].text[0] > 'z')
+    return false;
+  static constexpr std::string_view kQuestionWords[] = {"what", "why", "how", "when", "where", "who", "which"};
+  static constexpr std::string_view kSubjects[] = {"this", "that", "it", "you", "u", "there", "he", "she", "they", "we", "i"};
+  if (std::find(std::begin(kQuestionWords), std::end(kQuestionWords), t[i].lower) != std::end(kQuestionWords)) return false;
+  return std::find(std::begin(kSubjects), std::end(kSubjects), t[i + 1].lower) == std::end(kSubjects);
+}
+
 void check_inputs(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
   const std::size_t U = p.units.size();
   KESSEL_CHECK_ARG(scores.salience.size() == U, "decode: salience has ", scores.salience.size(),
@@ -163,6 +177,11 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (drops_condition || open_without_rest || cut_turn)
       s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
+    // en: a question the customer wrote with a stop, shown in their words, ends with its mark. Not after a
+    // handle that may be its subject ("@115900 has the worst customer service by far.").
+    if (customer_en && !s.reported && u != kept.clause_unit && opens_as_english_question(p.unit_tokens[ux]) &&
+        !handle_may_be_subject(p.unit_tokens[ux]))
+      s.body = render::question_mark_for_stop(s.body);
     // A clause of a reported unit is a report only when it refers to its speaker itself: "doing that
     // over the phone seems like a huge pain" keeps the customer's label, or it would read as the
     // agent's; "so they can't find songs" stays a report (a label would mix with the third person).

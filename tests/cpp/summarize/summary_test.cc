@@ -318,6 +318,29 @@ TEST(Summary, AnEnglishSentenceThatOpensWithAFeelingOpensWithACapital) {
   EXPECT_EQ(out.sentences[1].text, "Customer: wtf is going on");
 }
 
+TEST(Summary, AnEnglishQuestionWrittenWithAStopEndsWithItsMark) {
+  // TweetSumm valid 3f775aa4 showed "Customer: How long is it before you contact someone who's taken my bag by
+  // mistake." as written.
+  EXPECT_EQ(render::question_mark_for_stop("How long is it before you contact someone."),
+            "How long is it before you contact someone?");
+  EXPECT_EQ(render::question_mark_for_stop("Why this. It broke."), "Why this. It broke.");  // two sentences
+  EXPECT_EQ(render::question_mark_for_stop("Why this error: The client is invalid."),
+            "Why this error: The client is invalid.");
+  auto d = make_dialogue({{Speaker::customer, {"@115900 What is your policy on swipe cards."}},
+                          {Speaker::customer, {"@115900 has the worst customer service by far."}}});
+  Prepared p = prepare(d, lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.9f};
+  DecodeOptions o;
+  o.max_sentences = 2;
+  o.redundancy = 0.0f;
+  o.emotion_constraint = false;
+  const Summary out = decode(p, s, o);
+  ASSERT_EQ(out.sentences.size(), 2u);
+  EXPECT_EQ(out.sentences[0].text, "Customer: @115900 What is your policy on swipe cards?");  // as written
+  EXPECT_EQ(out.sentences[1].text.back(), '.');  // the handle is the subject: no question
+}
+
 TEST(Summary, ASentenceEndingInAColonEndsInAStop) {
   // The data leaves links out, so "… on this link:" introduces nothing in a summary.
   auto d = make_dialogue({{Speaker::customer, {"My order never arrived."}},
