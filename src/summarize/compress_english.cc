@@ -90,6 +90,27 @@ std::size_t opening_vocative(const Prepared& p, std::span<const text::Token> t, 
 
 }  // namespace
 
+// The names an agent addresses inside a sentence, after a courtesy and before a comma ("No worries Marcella,
+// if you…", "So sorry Ray, please…", "Thank you Sonal, can you…", "That's alright Kera, if…"): marked in
+// `vocative`. A place after such a word is rare ("Sorry Exeter," would read as addressed too).
+namespace {
+
+void mark_names_after_courtesies(std::span<const text::Token> t, std::vector<char>& vocative) {
+  static constexpr std::string_view kCourtesies[] = {"worries", "sorry", "thanks", "problem", "alright", "welcome",
+                                                     "apologies", "hi", "hello", "hey", "ok", "okay", "great"};
+  for (std::size_t k = 1; k + 1 < t.size(); ++k) {
+    if (!is_name_like(t[k]) || t[k + 1].text != "," || !is_word(t[k - 1])) continue;
+    const std::string& before = t[k - 1].lower;
+    const bool courtesy = std::find(std::begin(kCourtesies), std::end(kCourtesies), before) != std::end(kCourtesies) ||
+                          (before == "you" && k >= 2 && t[k - 2].lower == "thank");
+    if (!courtesy) continue;
+    if (vocative.empty()) vocative.assign(t.size(), 0);
+    vocative[k] = 1;
+  }
+}
+
+}  // namespace
+
 void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
   const std::vector<std::string> names = addressed_names(p);
   for (std::size_t u = 0; u < p.units.size(); ++u) {
@@ -99,6 +120,7 @@ void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
       out[u].vocative.assign(t.size(), 0);
       out[u].vocative[name] = out[u].vocative[name + 1] = 1;
     }
+    mark_names_after_courtesies(t, out[u].vocative);
     if (names.empty()) continue;
     std::size_t end = t.size();
     while (end > 0 && t[end - 1].kind != text::TokenKind::word) --end;

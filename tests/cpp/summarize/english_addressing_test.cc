@@ -157,6 +157,18 @@ TEST(EnglishAddressing, EnglishSalutationsAndSignOffsAreAddressingToo) {
   EXPECT_EQ(drop_addressing(psl.units[2], usl[2]), psl.units[2].text);
 }
 
+TEST(EnglishAddressing, ANameAfterACourtesyIsAddressedToo) {
+  // TweetSumm train ea30363c read "The agent says that's alright Kera, if the customer DMs…".
+  auto d = make_dialogue({{Speaker::agent, {"Sorry Gavin, we don't offer price match"}},
+                          {Speaker::agent, {"Thank you Sonal, can you check the box"}},
+                          {Speaker::agent, {"Trains to Exeter, Plymouth and Penzance are running"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto u = unit_tokens(p);
+  EXPECT_EQ(drop_addressing(p.units[0], u[0]), "Sorry, we don't offer price match");
+  EXPECT_EQ(drop_addressing(p.units[1], u[1]), "Thank you, can you check the box");
+  EXPECT_EQ(drop_addressing(p.units[2], u[2]), p.units[2].text);  // a place after "to" is no one addressed
+}
+
 TEST(EnglishAddressing, AnOpeningHesitationGoes) {
   // TweetSumm valid 4844e675 kept "Customer: Um, you are AMAZING!".
   auto d = make_dialogue({{Speaker::customer, {"Um, you are AMAZING!"}},
