@@ -235,10 +235,8 @@ bool is_signoff(const Prepared& p, std::size_t u) {
   return last_of_turn && unit.sentence > 0 && p.unit_tokens[u].back().text != ",";
 }
 
-// An agent's request to rate the service or answer a survey ("Help us improve our Twitter support by
-// answering our survey on this link:", "Please rate your experience", "let us know how we did"): the
-// close of a conversation, not what it was about.
-bool is_survey_request(const Prepared& p, std::size_t u) {
+// Whether unit u asks for a survey or a rating (is_survey_request).
+bool asks_for_survey(const Prepared& p, std::size_t u) {
   const auto& t = p.unit_tokens[u];
   for (std::size_t i = 0; i < t.size(); ++i) {
     const std::string& w = t[i].lower;
@@ -253,6 +251,20 @@ bool is_survey_request(const Prepared& p, std::size_t u) {
          (t[i + 1].lower == "did" && t[i + 2].lower == "we")))
       return true;
   }
+  return false;
+}
+
+// An agent's request to rate the service or answer a survey ("Help us improve our Twitter support by
+// answering our survey on this link:", "Please rate your experience", "let us know how we did"): the
+// close of a conversation, not what it was about. So is the sentence that leads into it in the same
+// tweet and speaks of the customer's experience or feedback ("We would like to know about your experience
+// with the support you received here on Twitter. Please … respond to this survey").
+bool is_survey_request(const Prepared& p, std::size_t u) {
+  if (asks_for_survey(p, u)) return true;
+  const bool leads_in = u + 1 < p.units.size() && p.units[u + 1].turn == p.units[u].turn && asks_for_survey(p, u + 1);
+  if (!leads_in) return false;
+  for (const text::Token& t : p.unit_tokens[u])
+    if (t.lower == "experience" || t.lower == "feedback") return true;
   return false;
 }
 

@@ -155,6 +155,15 @@ TEST(Content, AnAgentsSurveyOrRatingRequestIsASignOff) {
   // A customer's words about a survey, and an agent's about a rate, are content.
   EXPECT_EQ(kind_of("Your survey link is broken.", Speaker::customer), UnitContent::content);
   EXPECT_EQ(kind_of("The exchange rate is set by your bank.", Speaker::agent), UnitContent::content);
+  // The sentence that leads into the survey in the same tweet is its part (TweetSumm train 4e5958ca kept "The
+  // agent would like to know about the customer's experience with the support…" over the agent's answer).
+  auto d = make_dialogue({{Speaker::agent, {"We would like to know about your experience with the support you received.",
+                                            "Please respond to this survey: https://t.co/x"}},
+                          {Speaker::agent, {"Tell us about your experience with the update.", "We will pass it on."}}});
+  const Prepared p = prepare(d, testing::default_lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  EXPECT_EQ(classify_unit(p, 0), UnitContent::signoff);
+  EXPECT_EQ(classify_unit(p, 2), UnitContent::content);  // no survey after it
 }
 
 TEST(Content, MaskKeepsAFillerThatHoldsTheCustomersEmotion) {
