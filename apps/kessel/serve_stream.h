@@ -56,8 +56,9 @@ class SummaryStream {
   bool write_rest(httplib::DataSink& sink);
 
  private:
-  bool done() const { return next_ == input_.dialogues.size(); }
+  bool done() const { return next_ == dialogues_; }
   void append_next_record();
+  // Records up to `bytes`; the dialogues are freed after the last one (see the definition).
   void make_until(std::size_t bytes);
   bool flush(httplib::DataSink& sink);
   void end_with_error(httplib::DataSink& sink, int status, const std::string& message);
@@ -66,7 +67,8 @@ class SummaryStream {
   const bool explain_;
   const std::chrono::steady_clock::time_point deadline_;
   text::ReadResult input_;
-  std::size_t next_ = 0;   // the next dialogue to summarize
+  std::size_t dialogues_ = 0;  // in the request (input_ is emptied once all are summarized)
+  std::size_t next_ = 0;       // the next dialogue to summarize
   std::size_t bytes_ = 0;  // of the records made so far (--max-response-mb)
   std::string out_;        // records made but not yet written
 };
