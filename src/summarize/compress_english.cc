@@ -622,11 +622,39 @@ bool only_addressing_from(std::span<const text::Token> t, std::size_t j) {
   return addressing_tail_start(rest, 0, /*agent=*/true) == 0;
 }
 
+// Whether the unit shows no link: none of its links is kept (a summary shows a link only as "the link" after a
+// click, settle_here_before_kept_links).
+bool shows_no_link(std::span<const text::Token> t, const std::vector<char>& keep) {
+  for (std::size_t j = 0; j < t.size(); ++j)
+    if (t[j].kind == text::TokenKind::url && keep[j]) return false;
+  return true;
+}
+
+// "The link below", "the below link", "the link above", "the above link" and "the following link(s)" in a unit
+// that shows no link point at nothing the summary shows, wherever the link was (a later tweet, a picture):
+// "the" reads "a", the pointer goes ("…using a link and the agent will look closer", "…on a link to complete
+// a lost property report"). Returns whether it rewrote at t[i].
+bool point_at_a_link_elsewhere(std::span<const text::Token> t, std::size_t i, std::vector<char>& keep,
+                               std::vector<std::string>& inner) {
+  if (t[i].lower != "the" || i + 2 >= t.size() || !is_word(t[i + 1]) || !is_word(t[i + 2])) return false;
+  const std::string& a = t[i + 1].lower;
+  const std::string& b = t[i + 2].lower;
+  const bool link_then_where = (a == "link" || a == "links") && (b == "below" || b == "above");
+  const bool where_then_link = (a == "below" || a == "above" || a == "following") && (b == "link" || b == "links");
+  if (!(link_then_where || where_then_link) || !shows_no_link(t, keep)) return false;
+  const bool plural = a == "links" || b == "links";
+  if (plural) keep[i] = 0;
+  else inner[i] = is_upper_ascii(t[i].text[0]) ? "A" : "a";
+  keep[link_then_where ? i + 2 : i + 1] = 0;
+  return true;
+}
+
 // A determiner that points at a link or form the summary does not show ("this link", "the next link", "the
 // following form"), before the dropped link or before a colon that ends the tweet, reads "a" ("…follow the steps in a
 // link", "…or complete a form", "…on an article"); with a plural it goes ("these links" -> "links").
 void point_at_some_link(std::span<const text::Token> t, std::size_t i, std::vector<char>& keep,
                         std::vector<std::string>& inner) {
+  if (point_at_a_link_elsewhere(t, i, keep, inner)) return;
   static constexpr std::string_view kThings[] = {"link", "links", "form", "forms", "page", "article", "articles"};
   std::size_t noun = i + 1;
   const bool the = t[i].lower == "the";

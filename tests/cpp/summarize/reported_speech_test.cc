@@ -434,6 +434,12 @@ TEST(ReportedSpeech, WordsPointingAtADroppedLinkPointAway) {
   EXPECT_EQ(rendered_unit("Follow the steps on this article: https://t.co/abc", Speaker::agent, false),
             "Follow the steps on an article.");
   EXPECT_EQ(rendered_unit("Have a look at these links https://t.co/abc", Speaker::agent, false), "Have a look at links");
+  // "The link below" and its kind read "a link" where the unit shows no link, the link in another tweet
+  // (TweetSumm train d3836c12: "The agent asks the customer to click the link below.").
+  EXPECT_EQ(rendered_unit("Please click the link below.", Speaker::agent, false), "Please click a link.");
+  EXPECT_EQ(rendered_unit("Reach out using the below link and we'll look.", Speaker::agent, false),
+            "Reach out using a link and we'll look.");
+  EXPECT_EQ(rendered_unit("Find more on the following links.", Speaker::agent, false), "Find more on links.");
   // Not where the link is shown or the thing named is no link (this page, in the text that follows).
   EXPECT_EQ(rendered_unit("Sorry for the trouble with this page", Speaker::agent, false),
             "Sorry for the trouble with this page");
