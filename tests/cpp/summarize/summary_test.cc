@@ -303,16 +303,22 @@ TEST(Summary, EnglishRendering) {
   EXPECT_TRUE(out.constraint_satisfied);
 }
 
-TEST(Summary, AnEnglishSentenceThatOpensWithAFeelingOpensWithACapital) {
-  // TweetSumm train showed "Customer: worst flight ever"; texting shorthand keeps its spelling.
-  auto d = make_dialogue({{Speaker::customer, {"worst flight ever"}}, {Speaker::customer, {"wtf is going on"}}});
-  Prepared p = prepare(d, lexicon());
+// Two customer turns of one sentence each, both summarized (the first scored higher), in their words.
+Summary both_units_summarized(const std::vector<std::string>& turns) {
+  auto d = make_dialogue({{Speaker::customer, {turns.at(0)}}, {Speaker::customer, {turns.at(1)}}});
+  const Prepared p = prepare(d, lexicon());
   UnitScores s;
   s.salience = {1.0f, 0.9f};
   DecodeOptions o;
   o.max_sentences = 2;
   o.redundancy = 0.0f;
-  const Summary out = decode(p, s, o);
+  o.emotion_constraint = false;
+  return decode(p, s, o);
+}
+
+TEST(Summary, AnEnglishSentenceThatOpensWithAFeelingOpensWithACapital) {
+  // TweetSumm train showed "Customer: worst flight ever"; texting shorthand keeps its spelling.
+  const Summary out = both_units_summarized({"worst flight ever", "wtf is going on"});
   ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[0].text, "Customer: Worst flight ever");
   EXPECT_EQ(out.sentences[1].text, "Customer: wtf is going on");
@@ -326,16 +332,8 @@ TEST(Summary, AnEnglishQuestionWrittenWithAStopEndsWithItsMark) {
   EXPECT_EQ(render::question_mark_for_stop("Why this. It broke."), "Why this. It broke.");  // two sentences
   EXPECT_EQ(render::question_mark_for_stop("Why this error: The client is invalid."),
             "Why this error: The client is invalid.");
-  auto d = make_dialogue({{Speaker::customer, {"@115900 What is your policy on swipe cards."}},
-                          {Speaker::customer, {"@115900 has the worst customer service by far."}}});
-  Prepared p = prepare(d, lexicon());
-  UnitScores s;
-  s.salience = {1.0f, 0.9f};
-  DecodeOptions o;
-  o.max_sentences = 2;
-  o.redundancy = 0.0f;
-  o.emotion_constraint = false;
-  const Summary out = decode(p, s, o);
+  const Summary out =
+      both_units_summarized({"@115900 What is your policy on swipe cards.", "@115900 has the worst customer service by far."});
   ASSERT_EQ(out.sentences.size(), 2u);
   EXPECT_EQ(out.sentences[0].text, "Customer: @115900 What is your policy on swipe cards?");  // as written
   EXPECT_EQ(out.sentences[1].text.back(), '.');  // the handle is the subject: no question
