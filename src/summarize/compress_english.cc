@@ -167,7 +167,8 @@ std::size_t interjection_length(const std::vector<text::Token>& t) {
 // says nothing a summary keeps. Not before "..." ("Um... great customer service" is irony) or without a mark.
 // Returns the tokens to drop (0: none).
 std::size_t hesitation_length(const std::vector<text::Token>& t) {
-  static constexpr std::string_view kHesitations[] = {"um", "umm", "ummm", "uh", "uhh", "uhm", "er", "erm", "hmm", "hmmm"};
+  static constexpr std::string_view kHesitations[] = {"um",  "umm", "ummm", "uh",  "uhh",
+                                                      "uhm", "er",  "erm",  "hmm", "hmmm"};
   if (t.empty() || !is_word(t[0]) ||
       std::find(std::begin(kHesitations), std::end(kHesitations), t[0].lower) == std::end(kHesitations))
     return 0;
@@ -212,7 +213,8 @@ std::size_t salutation_length(const std::vector<text::Token>& t) {
 // word that starts upper-case). A longer capitalized name is a sign-off too when nothing else is
 // left ("^CAR", "-Chris") or when the mark is written onto the name after a space or a full stop
 // ("... what the situation is.-Chris", "We'll look into it -Leighton") or a dash onto the word before
-// it and a space after ("…for further assistance- Mariya"); a mark inside a word ("e-Reader") is not one. Returns the index of the mark, or `limit` when there is none.
+// it and a space after ("…for further assistance- Mariya"); a mark inside a word ("e-Reader") is not one.
+// Returns the index of the mark, or `limit` when there is none.
 std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
   if (limit < first + 2) return limit;
   const auto& mark = t[limit - 2];
@@ -230,9 +232,10 @@ std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first
   const bool set_off = limit - 2 > first && (t[limit - 3].byte_end < mark.byte_start ||
                                               t[limit - 3].kind == text::TokenKind::punct);
   // The dash written onto the last word and the name after a space: "…for further assistance- Mariya".
+  const bool letters_only = std::all_of(name.text.begin(), name.text.end(),
+                                        [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
   const bool dash_after_word = mark.text == "-" && limit - 2 > first && is_word(t[limit - 3]) &&
-                               t[limit - 3].byte_end == mark.byte_start && mark.byte_end < name.byte_start &&
-                               std::all_of(name.text.begin(), name.text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+                               t[limit - 3].byte_end == mark.byte_start && mark.byte_end < name.byte_start && letters_only;
   return alone || name.text.size() <= 4 || (attached && set_off) || dash_after_word ? limit - 2 : limit;
 }
 
