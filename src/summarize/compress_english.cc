@@ -227,13 +227,12 @@ std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first
   if (slash_initials) return limit - 2;
   if (!mark_ok || !is_word(name) || !is_upper_ascii(name.text[0])) return limit;
   const bool alone = limit - first == 2;
-  const bool attached = mark.byte_end == name.byte_start &&
-                        std::all_of(name.text.begin(), name.text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  const bool letters_only = std::all_of(name.text.begin(), name.text.end(),
+                                        [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  const bool attached = mark.byte_end == name.byte_start && letters_only;
   const bool set_off = limit - 2 > first && (t[limit - 3].byte_end < mark.byte_start ||
                                               t[limit - 3].kind == text::TokenKind::punct);
   // The dash written onto the last word and the name after a space: "…for further assistance- Mariya".
-  const bool letters_only = std::all_of(name.text.begin(), name.text.end(),
-                                        [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
   const bool dash_after_word = mark.text == "-" && limit - 2 > first && is_word(t[limit - 3]) &&
                                t[limit - 3].byte_end == mark.byte_start && mark.byte_end < name.byte_start && letters_only;
   return alone || name.text.size() <= 4 || (attached && set_off) || dash_after_word ? limit - 2 : limit;
