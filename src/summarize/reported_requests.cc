@@ -186,13 +186,12 @@ bool report_request_at_first_word(std::span<const Token> t, std::vector<char>& k
 }
 
 // Where a word that links the unit to what came before ends, with its comma ("However, please DM us…",
-// "In the meantime, try…", "Alternatively, you can…"), or `first` when the unit opens with none.
+// "In the meantime, try…", "Alternatively, you can…"), or 0 when the unit opens with none.
 std::size_t linking_lead_end(std::span<const Token> t, const std::vector<char>& keep, const std::vector<char>& forced) {
   static constexpr auto kOne = std::to_array<std::string_view>(
       {"however", "meanwhile", "also", "alternatively", "otherwise", "additionally", "so", "now", "ok", "okay"});
   std::size_t i = 0;
   while (i < t.size() && !keep[i]) ++i;
-  const std::size_t first = i;
   auto word = [&](std::size_t j) { return j < t.size() && keep[j] && !forced[j] && is_word(t[j]); };
   if (word(i) && contains(kOne, key_of(t[i]))) {
     ++i;
@@ -200,9 +199,9 @@ std::size_t linking_lead_end(std::span<const Token> t, const std::vector<char>& 
              key_of(t[i + 2]) == "meantime") {
     i += 3;
   } else {
-    return first;
+    return 0;
   }
-  return i < t.size() && t[i].text == "," ? i + 1 : first;
+  return i < t.size() && t[i].text == "," ? i + 1 : 0;
 }
 
 }  // namespace
@@ -213,7 +212,7 @@ bool report_request(std::span<const Token> t, std::vector<char>& keep, std::vect
   // The request after a linking word: the report drops the word, which links to what the summary may not
   // show ("The agent says however, please DM the agent…" -> "The agent asks the customer to DM…").
   const std::size_t lead_end = linking_lead_end(t, keep, forced);
-  if (lead_end == 0 || !keep[lead_end - 1]) return false;
+  if (lead_end == 0) return false;
   std::vector<char> without_lead = keep;
   for (std::size_t i = 0; i < lead_end; ++i) without_lead[i] = 0;
   std::vector<std::string> reformed = forms;
