@@ -14,6 +14,36 @@ constexpr std::size_t kMaxRange = 1024;  // a wider class range requires nothing
 
 CueRequirement anything() { return {}; }
 
+// Sets r.signature (CueRequirement) for r and its parts, from the leaves up.
+void sign(CueRequirement& r) {
+  for (CueRequirement& part : r.parts) sign(part);
+  switch (r.kind) {
+    case Kind::anything:
+      return;
+    case Kind::one_of_chars:
+      for (wchar_t c : r.chars)
+        r.signature[filter_bit(c) / 64] |= std::uint64_t{1} << (filter_bit(c) % 64);
+      r.has_signature = true;
+      return;
+    case Kind::all_of:  // any one part's set will do
+      for (const CueRequirement& part : r.parts)
+        if (part.has_signature) {
+          r.signature = part.signature;
+          r.has_signature = true;
+          return;
+        }
+      return;
+    case Kind::one_of:  // one of the parts matches, so one of their sets is met
+      r.has_signature = !r.parts.empty() &&
+                        std::all_of(r.parts.begin(), r.parts.end(),
+                                    [](const CueRequirement& part) { return part.has_signature; });
+      if (!r.has_signature) return;
+      for (const CueRequirement& part : r.parts)
+        for (std::size_t w = 0; w < r.signature.size(); ++w) r.signature[w] |= part.signature[w];
+      return;
+  }
+}
+
 void sort_unique(std::vector<wchar_t>& v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -232,6 +262,12 @@ TextChars::TextChars(std::wstring_view text, bool icase, const std::ctype<wchar_
   for (wchar_t c : chars_) filter_[filter_bit(c) / 64] |= std::uint64_t{1} << (filter_bit(c) % 64);
 }
 
+bool TextChars::may_hold_one_of(const CharBits& bits) const {
+  std::uint64_t shared = 0;
+  for (std::size_t w = 0; w < bits.size(); ++w) shared |= bits[w] & filter_[w];
+  return shared != 0;
+}
+
 bool TextChars::has_any(const std::vector<wchar_t>& chars) const {
   return std::any_of(chars.begin(), chars.end(), [&](wchar_t c) {
     return may_hold(c) && std::binary_search(chars_.begin(), chars_.end(), c);
@@ -241,13 +277,18 @@ bool TextChars::has_any(const std::vector<wchar_t>& chars) const {
 CueRequirement cue_requirement(std::wstring_view pattern, bool icase,
                                const std::ctype<wchar_t>& ctype) {
   try {
-    return Parser(pattern, icase, ctype).whole();
+    CueRequirement r = Parser(pattern, icase, ctype).whole();
+    sign(r);
+    return r;
   } catch (const Unsupported&) {
     return anything();
   }
 }
 
 bool may_match(const CueRequirement& r, const TextChars& text) {
+  // A tree's signature first (a leaf's own search is as quick as its bits).
+  if (r.kind != Kind::one_of_chars && r.has_signature && !text.may_hold_one_of(r.signature))
+    return false;
   switch (r.kind) {
     case Kind::anything:
       return true;
