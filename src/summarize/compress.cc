@@ -32,7 +32,15 @@ int bucket_count(int n) { return n <= 2 ? n : (n <= 5 ? 3 : 4); }
 // A small integer's decimal digits as std::to_string writes them, without a heap string.
 class Decimal {
  public:
-  explicit Decimal(int v) : n_(static_cast<std::size_t>(std::to_chars(buf_, buf_ + sizeof buf_, v).ptr - buf_)) {}
+  // One digit, nearly every value a feature takes (six a token), is written in line: to_chars is a call.
+  explicit Decimal(int v) {
+    if (v >= 0 && v <= 9) {
+      buf_[0] = static_cast<char>('0' + v);
+      n_ = 1;
+    } else {
+      n_ = static_cast<std::size_t>(std::to_chars(buf_, buf_ + sizeof buf_, v).ptr - buf_);
+    }
+  }
   std::string_view view() const { return {buf_, n_}; }
 
  private:

@@ -103,10 +103,16 @@ int rendered_size(const std::vector<char32_t>& cps, Lang lang) {
 
 // [U] the size of each unit's whole turn as written, from the units' own sizes (Context::letters).
 std::vector<int> turn_sizes(const Prepared& p, const std::vector<int>& unit_size) {
-  std::map<int, int> by_turn;
-  for (std::size_t u = 0; u < p.units.size(); ++u) by_turn[p.units[u].turn] += unit_size[u];
+  // Turns are numbered from 0 (Unit::turn), so a vector indexed by turn holds the sums: a std::map
+  // allocated a node a turn in every dialogue decoded.
+  int turns = 0;
+  for (const Unit& unit : p.units) turns = std::max(turns, unit.turn + 1);
+  std::vector<int> by_turn(static_cast<std::size_t>(turns), 0);
+  for (std::size_t u = 0; u < p.units.size(); ++u)
+    by_turn[static_cast<std::size_t>(p.units[u].turn)] += unit_size[u];
   std::vector<int> turn_size(p.units.size());
-  for (std::size_t u = 0; u < p.units.size(); ++u) turn_size[u] = by_turn[p.units[u].turn];
+  for (std::size_t u = 0; u < p.units.size(); ++u)
+    turn_size[u] = by_turn[static_cast<std::size_t>(p.units[u].turn)];
   return turn_size;
 }
 
