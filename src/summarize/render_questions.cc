@@ -372,6 +372,9 @@ bool asks_to_confirm(const Prepared& p, std::size_t u, const std::string& text) 
   const std::u32string verb = zh_question::polar_verb(shown);
   static constexpr std::u32string_view kPresumed[] = {U"可以", U"需要", U"是", U"有", U"能", U"会"};
   if (std::find(std::begin(kPresumed), std::end(kPresumed), verb) == std::end(kPresumed)) return false;
+  // 的 before the tag presumes a fact and asks it be confirmed, whatever the reply says (系统会自动生成的吧,
+  // 金额卡上有显示的吧).
+  if (zh_question::ends_in_tag_after_de(shown)) return true;
   for (std::size_t v = u + 1; v < p.units.size(); ++v) {
     if (p.units[v].speaker == p.units[u].speaker) continue;
     const std::vector<char32_t> reply = decoded(p.units[v].text);

@@ -395,6 +395,11 @@ bool ends_in_tag(std::u32string_view text) {
   return text.ends_with(U"吧") || text.ends_with(U"吧吗");
 }
 
+bool ends_in_tag_after_de(std::u32string_view text) {
+  text = without_tag_tail(text);
+  return text.ends_with(U"的吧");
+}
+
 bool ends_in_confirming_tag(std::u32string_view text) {
   text = without_tag_tail(text);
   return std::any_of(std::begin(kConfirmingTags), std::end(kConfirmingTags),

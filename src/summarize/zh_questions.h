@@ -74,6 +74,8 @@ bool holds_question_word(std::u32string_view cps);
 // to be confirmed: 一般都可以换成普通发票的吧, 是京东快递吧. Rendering leaves it as written (its 吧 is kept);
 // decoding looks for its answer as for a yes/no question.
 bool ends_in_tag(std::u32string_view text);
+// Whether that tag follows 的 (系统会自动生成的吧, 配送时会先打电话确认的吧): a fact presumed, asked to be confirmed.
+bool ends_in_tag_after_de(std::u32string_view text);
 // The tags that ask to be confirmed whatever comes after them, longest first where one ends another.
 inline constexpr std::u32string_view kConfirmingTags[] = {U"是不是", U"对不对", U"没错吧", U"是吧", U"对吧"};
 // Whether a text ends (past marks, 啊 呀 哈 and emoji) in one of kConfirmingTags (退到原支付卡上是吧,

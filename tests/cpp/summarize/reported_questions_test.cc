@@ -88,6 +88,16 @@ TEST(ReportedQuestions, ATagQuestionAsksWhether) {
   EXPECT_EQ(render::reported_question("你们会自动改的对吧。"), "询问你们是否会自动改。");
   EXPECT_EQ(render::reported_question("意思是还有退款吧。"), "询问是否还有退款。");
   EXPECT_EQ(render::reported_question("发票地址不是东海世家吧。"), "询问发票地址不是东海世家吧。");
+  // A tag after 的 presumes a fact and asks, whatever the agent replies (CSDS val 424 showed 用户:系统会自动生成的吧。);
+  // without 的 it needs the reply's yes or no, as above.
+  auto de = make_dialogue({{Speaker::customer, {"系统会自动生成的吧"}},
+                           {Speaker::agent, {"您在订单详情页查看"}},
+                           {Speaker::customer, {"明天能到吧"}},
+                           {Speaker::agent, {"您在订单详情页查看"}}});
+  Prepared pd = prepare(de, lexicon());
+  UnitScores sd;
+  sd.salience = {1.0f, 0.1f, 0.9f, 0.1f};
+  EXPECT_EQ(decode(pd, sd, reported(2)).summary, "用户:询问是否系统会自动生成。用户:明天能到吧。");
 }
 
 TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
