@@ -88,13 +88,9 @@ std::size_t opening_vocative(const Prepared& p, std::span<const text::Token> t, 
   return common || written_in_lower_case(p, lower) ? t.size() : i;
 }
 
-}  // namespace
-
 // The names an agent addresses inside a sentence, after a courtesy and before a comma ("No worries Marcella,
 // if you…", "So sorry Ray, please…", "Thank you Sonal, can you…", "That's alright Kera, if…"): marked in
 // `vocative`. A place after such a word is rare ("Sorry Exeter," would read as addressed too).
-namespace {
-
 void mark_names_after_courtesies(std::span<const text::Token> t, std::vector<char>& vocative) {
   static constexpr std::string_view kCourtesies[] = {"worries", "sorry", "thanks", "problem", "alright", "welcome",
                                                      "apologies", "hi", "hello", "hey", "ok", "okay", "great"};

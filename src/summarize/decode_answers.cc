@@ -181,12 +181,9 @@ int answered_unit(const Context& c, std::size_t u) {
       if (c.selectable[v]) return -1;  // the speaker said something of their own first
       continue;
     }
-    if (past_own_question) {
-      if (c.unit_chars[v] <= 0 || c.question_tail[v]) continue;
-      return c.selectable[v] && asks(c, v) && replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
-    }
     if (c.unit_chars[v] <= 0) continue;  // nothing but addressing ("^FC" after the question mark)
     if (c.question_tail[v]) continue;     // "吗?": its question is the unit before it
+    if (past_own_question) return c.selectable[v] && asks(c, v) && replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
     if (completes_a_question(c, v)) continue;
     if (resigns && !(gives_in && asks(c, v))) {
       // What the lexicon's 算了 or 行吧 gives in to is shown with it only when it reads whole: an agent

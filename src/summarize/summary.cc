@@ -136,9 +136,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // zh: an agent's question written without its mark ends with one (客服:订单有吗？, not 订单有吗。); a
     // customer's is reported (customer_asks below).
     const bool agent_zh = p.lang == Lang::zh && p.units[ux].speaker == text::Speaker::agent;
+    const bool customer_asks_en = customer_en && u != kept.clause_unit && opens_as_english_question(p.unit_tokens[ux]);
     const bool question = render::ends_as_question(source) ||
-                          (u != kept.clause_unit && (render::asked_by_next_unit(p, ux) ||
-                                                     (customer_en && opens_as_english_question(p.unit_tokens[ux])) ||
+                          (u != kept.clause_unit && (render::asked_by_next_unit(p, ux) || customer_asks_en ||
                                                      (agent_zh && render::agent_asks_without_mark(source)))) ||
                           render::asks_to_confirm(p, ux, source);
     const std::string shown = u == kept.clause_unit ? kept.clause_shown
@@ -179,8 +179,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     // en: a question the customer wrote with a stop, shown in their words, ends with its mark. Not after a
     // handle that may be its subject ("@115900 has the worst customer service by far.").
-    if (customer_en && !s.reported && u != kept.clause_unit && opens_as_english_question(p.unit_tokens[ux]) &&
-        !handle_may_be_subject(p.unit_tokens[ux]))
+    if (customer_asks_en && !s.reported && !handle_may_be_subject(p.unit_tokens[ux]))
       s.body = render::question_mark_for_stop(s.body);
     // A clause of a reported unit is a report only when it refers to its speaker itself: "doing that
     // over the phone seems like a huge pain" keeps the customer's label, or it would read as the

@@ -2,7 +2,6 @@
 #include "summarize/zh_questions.h"
 
 #include <algorithm>
-#include <span>
 #include <string_view>
 
 #include "kessel/text/segment.h"
@@ -18,6 +17,9 @@ constexpr std::u32string_view kTrailingParticles = U"啊呀啦哈嘛哦噢喔呗
 
 // The measure words that count a thing after 几 or 多少 (几个, 多少条).
 constexpr std::u32string_view kHowManyMeasures = U"个件天号点次块元箱台张单瓶包袋套位周条";
+
+// What makes the 几 after it "a few", not "how many" (十几天, 好几个, 这几天, 前几天).
+constexpr std::u32string_view kAFewBefore = U"十好这那前后";
 
 // Whether a Chinese clause (code points [begin, end)) ends in a question word that asks: 那个卡有什么用,
 // 这是为什么, 运费多少钱, 新地址距离收货地址有多远, 京东PC端在哪. Not after a negation (没什么, 没有什么用:
@@ -42,7 +44,7 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
     const std::u32string_view near = before.substr(before.size() > 2 ? before.size() - 2 : 0);
     if (near.find_first_of(U"没不无才") != std::u32string_view::npos) return false;
     // 十几天, 好几天, 这几天: a few, not how many.
-    if (w.front() == U'几' && !before.empty() && std::u32string_view(U"十好这那前后").find(before.back()) != std::u32string_view::npos)
+    if (w.front() == U'几' && !before.empty() && kAFewBefore.find(before.back()) != std::u32string_view::npos)
       return false;
     for (std::u32string_view indefinite : {U"知道", U"清楚", U"明白", U"找不到", U"不记得", U"忘了", U"忘记", U"随便", U"无论", U"不管", U"都行", U"都可以"})
       if (before.find(indefinite) != std::u32string_view::npos) return false;
@@ -210,6 +212,37 @@ bool asks_where(const std::vector<char32_t>& cps, std::size_t lead, std::size_t 
   return rest.starts_with(U"哪里") || rest.starts_with(U"哪儿") || rest.starts_with(U"哪个");
 }
 
+// The words before a question word that make it indefinite (asks_with_a_question_word_inside): a verb of
+// knowing, checking, telling, saying or waiting, a "whatever", a condition.
+constexpr std::u32string_view kIndefiniteBefore[] = {U"知道", U"清楚", U"明白", U"就是", U"这是", U"解释", U"看",
+                                                     U"确认", U"问问", U"咨询", U"了解", U"查", U"告诉", U"说", U"等",
+                                                     U"随便", U"无论", U"不管", U"记得", U"忘", U"如果", U"要是",
+                                                     U"万一", U"若"};
+
+// Whether question word `w`, with `before` and `after` it in its clause, asks (asks_with_a_question_word_inside).
+bool asks_at(std::u32string_view before, std::u32string_view after, std::u32string_view w) {
+  // "Every": 都 or 也 within the phrase the word opens (哪里都没有, 什么东西都, 谁也).
+  const std::u32string_view phrase = after.substr(0, 3);
+  if (phrase.find_first_of(U"都也") != std::u32string_view::npos) return false;
+  if (w == U"什么" && after == U"的") return false;  // and so on
+  // 几 after 十 好 这 那 前 后 is "a few" (十几天, 好几个, 这几天); after 才 it exclaims (这才几天: "only days!").
+  if (w.front() == U'几' && !before.empty() &&
+      (kAFewBefore.find(before.back()) != std::u32string_view::npos || before.back() == U'才' || before.back() == U']' ||
+       text::is_digit(before.back())))
+    return false;
+  if (w == U"什么" && (before.ends_with(U"那个") || before.ends_with(U"这个"))) return false;  // 那个什么: a filler
+  // A negation before "what", "who", "where", "how much" makes it "any" (没看到哪里有, 没什么问题); "why" and
+  // "when" still ask after one (没收到为什么显示签收, 还没发货什么时候发).
+  const bool why_or_when = w == U"为什么" || w == U"为啥" || w == U"什么时候" || w == U"能否" || w == U"可否";
+  if (!why_or_when && before.find_first_of(U"没不无") != std::u32string_view::npos) return false;
+  // A negation after "where" or "who" makes it "nowhere", "nobody" (在订单哪里查不到, 他哪里没有); not after "what"
+  // (有什么不同).
+  if ((w == U"哪" || w == U"谁") && after.find_first_of(U"没不") != std::u32string_view::npos) return false;
+  for (std::u32string_view r : kIndefiniteBefore)
+    if (before.find(r) != std::u32string_view::npos) return false;
+  return true;
+}
+
 // Whether clause cps[lead, end) asks with a question word inside it: why (为什么, 为啥: 我的订单物流为什么完全走错了
 // 地方), when (什么时候, 几点, 几天, 几号: 你什么时候能回复我, 早上几点有人可以去取), who (谁: 快递费谁出), what (什么,
 // 啥: 企业账户和普通账户什么区别), which or where (哪: 在哪联系厂家, 按哪里匹配), how much (多少: 是多少金币), or whether
@@ -222,45 +255,17 @@ bool asks_where(const std::vector<char32_t>& cps, std::size_t lead, std::size_t 
 //   - 都 or 也 after it makes it "every" (什么时候都可以, 哪里都没有);
 //   - 什么的 at the end is "and so on" (比如发票什么的);
 //   - 几 after 十 好 这 那 前 后 or a number is "a few" (十几天, 好几个, 这几天), after 才 an exclamation (这才几天).
-// Whether question word `w`, with `before` and `after` it in its clause, asks (asks_with_a_question_word_inside).
-bool asks_at(std::u32string_view before, std::u32string_view after, std::u32string_view w,
-             std::span<const std::u32string_view> reporting) {
-  // "Every": 都 or 也 within the phrase the word opens (哪里都没有, 什么东西都, 谁也).
-  const std::u32string_view phrase = after.substr(0, 3);
-  if (phrase.find_first_of(U"都也") != std::u32string_view::npos) return false;
-  if (w == U"什么" && after == U"的") return false;  // and so on
-  // 几 after 十 好 这 那 前 后 is "a few" (十几天, 好几个, 这几天); after 才 it exclaims (这才几天: "only days!").
-  if (w.front() == U'几' && !before.empty() &&
-      (std::u32string_view(U"十好这那前后才]").find(before.back()) != std::u32string_view::npos || text::is_digit(before.back())))
-    return false;
-  if (w == U"什么" && (before.ends_with(U"那个") || before.ends_with(U"这个"))) return false;  // 那个什么: a filler
-  // A negation before "what", "who", "where", "how much" makes it "any" (没看到哪里有, 没什么问题); "why" and
-  // "when" still ask after one (没收到为什么显示签收, 还没发货什么时候发).
-  const bool why_or_when = w == U"为什么" || w == U"为啥" || w == U"什么时候" || w == U"能否" || w == U"可否";
-  if (!why_or_when && before.find_first_of(U"没不无") != std::u32string_view::npos) return false;
-  // A negation after "where" or "who" makes it "nowhere", "nobody" (在订单哪里查不到, 他哪里没有); not after "what"
-  // (有什么不同).
-  if ((w == U"哪" || w == U"谁") && after.find_first_of(U"没不") != std::u32string_view::npos) return false;
-  for (std::u32string_view r : reporting)
-    if (before.find(r) != std::u32string_view::npos) return false;
-  return true;
-}
-
 bool asks_with_a_question_word_inside(const std::vector<char32_t>& cps, std::size_t lead, std::size_t end) {
   const std::u32string_view clause(cps.data() + lead, end - lead);
   if (clause.ends_with(U'吧')) return false;  // a suggestion (到哪了给他退款吧) or a tag, asked as a tag if at all
   static constexpr std::u32string_view kWords[] = {U"为什么", U"为啥", U"什么时候", U"能否", U"可否", U"什么", U"谁",
                                                    U"哪", U"啥", U"多少", U"几点", U"几天", U"几号"};
-  static constexpr std::u32string_view kReporting[] = {U"知道", U"清楚", U"明白", U"就是", U"这是", U"解释", U"看",
-                                                       U"确认", U"问问", U"咨询", U"了解", U"查", U"告诉", U"说", U"等",
-                                                       U"随便", U"无论", U"不管", U"记得", U"忘", U"如果", U"要是",
-                                                       U"万一", U"若"};
   for (std::u32string_view w : kWords) {
     for (std::size_t at = clause.find(w); at != std::u32string_view::npos; at = clause.find(w, at + 1)) {
       const std::u32string_view before = clause.substr(0, at), after = clause.substr(at + w.size());
       // 什么 of 为什么 and 什么时候 was read as that word.
       if (w == U"什么" && (before.ends_with(U'为') || after.starts_with(U"时候"))) continue;
-      if (!asks_at(before, after, w, kReporting)) continue;
+      if (!asks_at(before, after, w)) continue;
       return true;
     }
   }
