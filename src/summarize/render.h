@@ -128,6 +128,14 @@ bool is_lone_adverb(const std::string& clause);
 // 询问 carries the question form, and the sentence ends where the CSDS protocol splits.
 std::string reported_question(const std::string& body);
 
+// zh: a body with the commas a chat message left out put back (render_run_ons.cc): after a particle that
+// closes a clause, with the address that follows it, when a new clause starts right after (已经为您操作完成啦
+// 马上发货 -> 已经为您操作完成啦，马上发货; 在的哦您是要改为公司抬头是吗 -> 在的哦，您是…), and after a reply that opens a
+// clause and runs on (是的已帮您操作退款了 -> 是的，已帮您操作退款了; 不是的是可以… -> 不是的，是可以…). Only between
+// two words of the segmenter (哈尔滨, 呢子 stay whole); not before 话 (没有的话), a particle (好的吧) or the
+// noun of 好的东西.
+std::string with_run_ons_punctuated(const std::string& body);
+
 // Whether sentence `next` may share the role label of `prev` (sentences in dialogue order): the same
 // speaker, and no turn of the other speaker between their turns (an unselected agent answer between
 // two customer turns would otherwise vanish, and the customer would seem to answer themself).

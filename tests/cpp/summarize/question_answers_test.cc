@@ -356,7 +356,7 @@ TEST(QuestionAnswers, TwoQuestionsInARowTakeTheirAnswersInOrder) {
   // The answer to the second question takes the place of the least salient unit (订单要取消).
   ASSERT_EQ(out.sentences.size(), 4u) << out.summary;
   EXPECT_EQ(out.sentences[3].unit, 5) << out.summary;
-  EXPECT_EQ(out.summary, "用户:直接和他说拒收是吧？会不会影响小哥绩效考核。客服:是的呢直接拒收就好哦，这个是不会的哈。");
+  EXPECT_EQ(out.summary, "用户:直接和他说拒收是吧？会不会影响小哥绩效考核。客服:是的呢，直接拒收就好哦，这个是不会的哈。");
 }
 
 }  // namespace

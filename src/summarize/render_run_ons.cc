@@ -1,0 +1,113 @@
+// zh: the commas a chat message left out, put back where one clause ends and the next begins
+// (render.h, with_run_ons_punctuated).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kessel/text/segment.h"
+#include "kessel/text/utf8.h"
+#include "render.h"
+
+namespace kessel::summarize::render {
+
+namespace {
+
+// Particles that close a clause in chat (完成啦, 抱歉哈, 在的哦, 返券的呢, 是啊, 哎呀). Not 吧 (酒吧, 网吧), 嘛
+// (干嘛 asks why), 了 (买了三种) or 的, which also stand inside a clause.
+constexpr std::u32string_view kClosingParticles = U"啦哦哈呢呀啊";
+// What may follow a closing particle in the same run of particles (哦哦, 的呢, 呢亲亲 is the address below).
+constexpr std::u32string_view kParticles = U"啦哦哈呢呀啊嘛吧了的么吗哇噢喔嘞咯哟滴";
+// The address an agent writes after a particle (完成啦亲马上为您发货; 对的呢亲您申请售后之后).
+constexpr std::u32string_view kAddresses[] = {U"亲爱的", U"亲爱哒", U"亲亲", U"亲"};
+// A reply that opens a message and runs on into what it says (是的已帮您操作退款了, 不是的是可以在下单时选定地址).
+constexpr std::u32string_view kReplies[] = {U"不可以的", U"不需要的", U"不是的", U"没有的", U"可以的", U"不会的",
+                                            U"不用的", U"是的", U"对的", U"好的", U"嗯嗯", U"恩恩"};
+// After 好的 these make a noun phrase, not a reply (好的东西, 好的服务).
+constexpr std::u32string_view kAfterGood[] = {U"东西", U"服务", U"商品", U"产品", U"体验", U"方法", U"办法",
+                                              U"评价", U"消息", U"结果", U"质量"};
+
+bool is_clause_mark(char32_t c) {
+  return std::u32string_view(U"，,。.、；;：:!！?？~～ ").find(c) != std::u32string_view::npos;
+}
+
+bool starts_with(const std::vector<char32_t>& cps, std::size_t at, std::u32string_view word) {
+  if (at + word.size() > cps.size()) return false;
+  for (std::size_t k = 0; k < word.size(); ++k)
+    if (cps[at + k] != word[k]) return false;
+  return true;
+}
+
+// Past an address at `at` (not 亲自, 亲人, 亲身: a word of its own), or `at` itself.
+std::size_t past_address(const std::vector<char32_t>& cps, std::size_t at, const std::vector<char>& word_start) {
+  for (std::u32string_view a : kAddresses) {
+    const std::size_t end = at + a.size();
+    if (starts_with(cps, at, a) && (end == cps.size() || word_start[end])) return end;
+  }
+  return at;
+}
+
+// Whether a new clause can start at `at`: a Chinese letter that is no particle, or a placeholder, at a
+// word's start (哈尔滨 and 呢子 are words: their 哈 and 呢 end nothing).
+bool clause_starts(const std::vector<char32_t>& cps, std::size_t at, const std::vector<char>& word_start) {
+  if (at >= cps.size() || !word_start[at]) return false;
+  const char32_t c = cps[at];
+  if (c == U'[') return true;
+  return text::is_cjk(c) && kParticles.find(c) == std::u32string_view::npos && c != U'话';
+}
+
+// Where the comma goes after an opening reply at `at` (its particles and address with it), or 0.
+std::size_t after_reply(const std::vector<char32_t>& cps, std::size_t at, const std::vector<char>& word_start) {
+  for (std::u32string_view r : kReplies) {
+    if (!starts_with(cps, at, r)) continue;
+    std::size_t end = at + r.size();
+    while (end < cps.size() && kParticles.find(cps[end]) != std::u32string_view::npos) ++end;
+    end = past_address(cps, end, word_start);
+    if (!clause_starts(cps, end, word_start)) return 0;
+    if (r == U"好的")
+      for (std::u32string_view noun : kAfterGood)
+        if (starts_with(cps, end, noun)) return 0;
+    return end;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string with_run_ons_punctuated(const std::string& body) {
+  std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
+  const std::vector<text::WordSpan> words = text::Segmenter::default_segmenter().segment(cps);
+  std::vector<char> word_start(cps.size() + 1, 0);
+  word_start[cps.size()] = 1;
+  for (const text::WordSpan& w : words) word_start[static_cast<std::size_t>(w.char_start)] = 1;
+  std::vector<std::size_t> commas;  // positions to insert before, ascending
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    const bool opens_clause = i == 0 || is_clause_mark(cps[i - 1]) || (!commas.empty() && commas.back() == i);
+    if (opens_clause) {
+      if (const std::size_t end = after_reply(cps, i, word_start); end > 0) {
+        commas.push_back(end);
+        i = end - 1;
+        continue;
+      }
+    }
+    if (kClosingParticles.find(cps[i]) == std::u32string_view::npos || !word_start[i + 1]) continue;
+    std::size_t end = i + 1;
+    while (end < cps.size() && kParticles.find(cps[end]) != std::u32string_view::npos && word_start[end + 1]) ++end;
+    end = past_address(cps, end, word_start);
+    if (clause_starts(cps, end, word_start)) commas.push_back(end);
+    i = end - 1;
+  }
+  if (commas.empty()) return body;
+  std::vector<char32_t> out;
+  out.reserve(cps.size() + commas.size());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    if (next < commas.size() && commas[next] == i) {
+      out.push_back(U'，');
+      ++next;
+    }
+    out.push_back(cps[i]);
+  }
+  return text::encode_utf8(out.data(), out.size());
+}
+
+}  // namespace kessel::summarize::render

@@ -1,0 +1,64 @@
+// The commas a Chinese chat message left out, put back in its summary line (render_run_ons.cc).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kessel/summarize/summary.h"
+#include "summarize/render.h"
+#include "test_dialogues.h"
+
+namespace kessel::summarize {
+namespace {
+
+using render::with_run_ons_punctuated;
+using text::Speaker;
+
+TEST(RunOns, AClosingParticleEndsItsClause) {
+  // CSDS val 626, 207, 252, 301: agents write clause after clause without a mark.
+  EXPECT_EQ(with_run_ons_punctuated("已经操作完成啦马上发货。"), "已经操作完成啦，马上发货。");
+  EXPECT_EQ(with_run_ons_punctuated("绑定成功啦可以登录查看账户了。"), "绑定成功啦，可以登录查看账户了。");
+  EXPECT_EQ(with_run_ons_punctuated("在的哦您是要改为公司抬头是吗？"), "在的哦，您是要改为公司抬头是吗？");
+  EXPECT_EQ(with_run_ons_punctuated("抱歉哈今天无法保证呢。"), "抱歉哈，今天无法保证呢。");
+  // The address after the particle stays with it.
+  EXPECT_EQ(with_run_ons_punctuated("对的呢亲您申请售后之后会为您处理的呢。"), "对的呢亲，您申请售后之后会为您处理的呢。");
+  EXPECT_EQ(with_run_ons_punctuated("已经为您操作完成啦亲马上为您发货。"), "已经为您操作完成啦亲，马上为您发货。");
+  // A run of particles is one end (哦哦，好吧), and nothing follows a particle at the end.
+  EXPECT_EQ(with_run_ons_punctuated("哦哦好吧。"), "哦哦，好吧。");
+  EXPECT_EQ(with_run_ons_punctuated("是的呢亲亲。"), "是的呢亲亲。");
+}
+
+TEST(RunOns, AnOpeningReplyIsSetOffFromWhatItSays) {
+  EXPECT_EQ(with_run_ons_punctuated("是的已帮您操作退款了。"), "是的，已帮您操作退款了。");
+  EXPECT_EQ(with_run_ons_punctuated("不是的是可以在下单时选定地址。"), "不是的，是可以在下单时选定地址。");
+  EXPECT_EQ(with_run_ons_punctuated("好的已提交申请。"), "好的，已提交申请。");
+  EXPECT_EQ(with_run_ons_punctuated("是的[数字]元取件费用。"), "是的，[数字]元取件费用。");
+  // After a comma too, and after a reply set off already (嗯嗯，好的，…).
+  EXPECT_EQ(with_run_ons_punctuated("您好，没有的预计[金额]后有货的。"), "您好，没有的，预计[金额]后有货的。");
+  EXPECT_EQ(with_run_ons_punctuated("嗯嗯好的这边帮您申请。"), "嗯嗯，好的，这边帮您申请。");
+}
+
+TEST(RunOns, WordsAndConditionsStayWhole) {
+  // A condition (没有的话, 是的话), a particle after the reply (好的吧), a noun after 好的.
+  EXPECT_EQ(with_run_ons_punctuated("没有的话就是系统已经处理了。"), "没有的话就是系统已经处理了。");
+  EXPECT_EQ(with_run_ons_punctuated("好的吧。"), "好的吧。");
+  EXPECT_EQ(with_run_ons_punctuated("好的东西不便宜。"), "好的东西不便宜。");
+  // A particle letter inside a word ends no clause: 哈尔滨, 呢子.
+  EXPECT_EQ(with_run_ons_punctuated("寄到哈尔滨要几天。"), "寄到哈尔滨要几天。");
+  EXPECT_EQ(with_run_ons_punctuated("这件呢子大衣能退吗？"), "这件呢子大衣能退吗？");
+  // 吧, 嘛 and 了 stand inside clauses too (干嘛要退, 买了三种): no comma after them.
+  EXPECT_EQ(with_run_ons_punctuated("干嘛要退。"), "干嘛要退。");
+  EXPECT_EQ(with_run_ons_punctuated("我买了三种水果。"), "我买了三种水果。");
+}
+
+TEST(RunOns, ASummaryLineReadsWithItsCommas) {
+  auto d = testing::make_dialogue({{Speaker::customer, {"我不需要自己承担运费是吧"}},
+                                   {Speaker::agent, {"是的已帮您操作退款了"}}});
+  Prepared p = prepare(d, testing::default_lexicon());
+  UnitScores s = testing::same_salience(p);
+  DecodeOptions o = testing::sentence_budget(2);
+  o.emotion_constraint = false;
+  EXPECT_NE(decode(p, s, o).summary.find("客服:是的，已帮您操作退款了。"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kessel::summarize
