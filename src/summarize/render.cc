@@ -395,21 +395,36 @@ std::size_t end_without_stub(const std::vector<char32_t>& cps, std::size_t end) 
   return end - 1;
 }
 
-// zh: whether the clause at code point `start` opens with a supposition (如果, 要是, 假如, 若是): in a turn the
-// data cut off, its consequence is what the cut took (如果是由配送需求的…).
+}  // namespace
+
 bool opens_a_supposition(const std::vector<char32_t>& cps, std::size_t start) {
   const std::u32string_view clause(cps.data() + start, cps.size() - start);
   return clause.starts_with(U"如果") || clause.starts_with(U"要是") || clause.starts_with(U"假如") ||
-         clause.starts_with(U"若是");
+         clause.starts_with(U"若");
+}
+
+std::size_t last_clause_start(const std::vector<char32_t>& cps, std::size_t end) { return clause_start(cps, end); }
+
+namespace {
+
+// Where the last clause of a cut turn starts when without_cut_clause drops it whole (a stub, or a
+// supposition after a mark), or 0.
+std::size_t whole_cut_clause_start(const std::vector<char32_t>& cps) {
+  const std::size_t end = words_end(cps);
+  const std::size_t start = clause_start(cps, end);
+  return start > 0 && (end - start <= kCutClauseChars || opens_a_supposition(cps, start)) ? start : 0;
 }
 
 }  // namespace
 
+bool drops_whole_cut_clause(const std::string& text) {
+  return whole_cut_clause_start(text::decode_utf8(text, text::Utf8Mode::lossy).cps) > 0;
+}
+
 std::string without_cut_clause(const std::string& text) {
   const text::DecodedText d = text::decode_utf8(text, text::Utf8Mode::lossy);
   const std::size_t end = words_end(d.cps);
-  const std::size_t start = clause_start(d.cps, end);
-  if (start > 0 && (end - start <= kCutClauseChars || opens_a_supposition(d.cps, start)))
+  if (const std::size_t start = whole_cut_clause_start(d.cps); start > 0)
     return before_clause(text, static_cast<std::size_t>(d.byte_offsets[start]));
   const std::size_t kept = end_without_stub(d.cps, end);
   return kept == end ? text : text.substr(0, static_cast<std::size_t>(d.byte_offsets[kept]));

@@ -98,6 +98,13 @@ std::string without_dangling_condition(const std::string& text);
 // The cut is still shown (mark_cut).
 inline constexpr std::size_t kCutClauseChars = 4;
 std::string without_cut_clause(const std::string& text);
+// Whether without_cut_clause drops the last clause whole: what it leaves then ends where a clause ends.
+bool drops_whole_cut_clause(const std::string& text);
+// zh: whether the clause at code point `start` opens with a supposition (如果, 要是, 假如, 若, 若是): in a turn
+// the data cut off, its consequence is what the cut took (如果是由配送需求的…, 若订单信息…).
+bool opens_a_supposition(const std::vector<char32_t>& cps, std::size_t start);
+// Where the clause that ends at code point `end` starts: after the last clause mark or space before it.
+std::size_t last_clause_start(const std::vector<char32_t>& cps, std::size_t end);
 
 std::string role_label(text::Speaker speaker, Lang lang);
 // The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？
@@ -112,6 +119,15 @@ std::string question_mark_for_stop(const std::string& body);
 // a fragment presented as a sentence; a question's ？ is left as it is. en (a tweet whose sentence goes
 // on in a tweet the summary leaves out): a trailing comma -> "…" ("...telephone number and name…").
 std::string mark_cut(std::string body, Lang lang);
+// zh (render_marks.cc): whether a body of a turn the data cut off stops where no clause ends, so that
+// mark_cut shows the cut: at a word of one character that is no particle (…小时给, …工作人员叫, …等一两天你),
+// at a word that opens with a negator (却没收…: 没 + 收到, not 没收), a word the dictionary lacks (…元余), or a
+// pronoun, adverb, numeral, measure word or conjunction (那个那个, 还有一个, 还是); and a last clause that opens a
+// supposition (若订单信息…), whose consequence the cut took; a placeholder the cut broke open ([订单编号…); 的
+// after anything but a verb or adjective (您以前的…). A body that stops at a particle, a placeholder or a
+// word that can end a clause (…需要单独购置的, …我装了电脑, …提交图片) reads as
+// the sentence it is and is shown without the mark.
+bool stops_mid_clause(const std::string& body);
 
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
 // full-width forms (an ASCII one only before a space or the end, so 1,000, 10:30 and :) stay whole),

@@ -175,8 +175,13 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&
                                    !std::binary_search(units.begin(), units.end(), u + 1);
-    if (drops_condition || open_without_rest || cut_turn)
-      s.body = render::mark_cut(std::move(s.body), p.lang);
+    // zh: the cut shows where the words left stop mid-clause; judged before a stub word was trimmed
+    // (…小时给 -> …小时 still stops mid-clause), after a whole clause was (…款式选错了 ends one).
+    const bool shows_cut =
+        cut_turn && (p.lang == Lang::en ||
+                     (drops_cut_clause && render::drops_whole_cut_clause(shown) ? render::stops_mid_clause(s.body)
+                                                                                : render::stops_mid_clause(shown)));
+    if (drops_condition || open_without_rest || shows_cut) s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     // en: a question the customer wrote with a stop, shown in their words, ends with its mark. Not after a
     // handle that may be its subject ("@115900 has the worst customer service by far.").

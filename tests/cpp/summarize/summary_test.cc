@@ -715,9 +715,10 @@ TEST(Summary, ATurnInAnUnsupportedLanguageIsLeftOutWhenOthersSaySomething) {
   EXPECT_NE(decode(q, t, o).summary.find("pedido"), std::string::npos);
 }
 
-TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
+TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsisMidClause) {
   // CSDS marks utterances cut at 30 characters (`truncated`); the unit that ends such a turn stops
-  // mid-word, and the summary shows the cut instead of presenting a fragment as a sentence.
+  // mid-word, and where the words left stop mid-clause the summary shows the cut instead of presenting a
+  // fragment as a sentence (render_marks_test.cc has where they end a clause).
   auto d = make_dialogue({{Speaker::customer, {"快递员当场试验的，第二次就不转动了，所以他就将二个都拿"}},
                           {Speaker::agent, {"我马上为您处理。"}}});
   d.turns[0].truncated = true;
@@ -741,13 +742,13 @@ TEST(Summary, ATurnTheDataCutOffEndsInAnEllipsis) {
     all.salience.assign(q.units.size(), 1.0f);
     return decode(q, all, o).summary;
   };
-  // A stub of a last clause (at most kCutClauseChars letters) reads as a broken word: it goes, the cut
-  // still shown.
-  EXPECT_EQ(cut_summary("是个人物品，不需要开具公司增值税发票，帮我取"), "用户:是个人物品，不需要开具公司增值税发票…。客服:我马上为您处理。");
+  // A stub of a last clause (at most kCutClauseChars letters) reads as a broken word: it goes, and what is
+  // left ends where a clause ends, so no cut is shown (render::stops_mid_clause).
+  EXPECT_EQ(cut_summary("是个人物品，不需要开具公司增值税发票，帮我取"), "用户:是个人物品，不需要开具公司增值税发票。客服:我马上为您处理。");
   // A negator or a particle that closes the clause is whole: 也没… keeps its no.
   EXPECT_EQ(cut_summary("说有个赠品充电宝，可是我收到的包裹里也没"), "用户:说有个赠品充电宝，可是我收到的包裹里也没…。客服:我马上为您处理。");
   // A supposition the cut took the consequence of goes (CSDS val 419).
-  EXPECT_EQ(cut_summary("不能的，以下单为准，如果只需要一个商品的话可以先"), "用户:不能的，以下单为准…。客服:我马上为您处理。");
+  EXPECT_EQ(cut_summary("不能的，以下单为准，如果只需要一个商品的话可以先"), "用户:不能的，以下单为准。客服:我马上为您处理。");
 }
 
 }  // namespace

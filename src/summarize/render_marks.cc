@@ -1,5 +1,6 @@
-// zh: the commas a chat message left out, put back where one clause ends and the next begins
-// (render.h, with_run_ons_punctuated).
+// zh: the marks of a summary line: the commas a chat message left out (with_run_ons_punctuated), and
+// where a turn the data cut off shows its cut (stops_mid_clause). render.h has both contracts.
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,6 +109,45 @@ std::string with_run_ons_punctuated(const std::string& body) {
     out.push_back(cps[i]);
   }
   return text::encode_utf8(out.data(), out.size());
+}
+
+bool stops_mid_clause(const std::string& body) {
+  const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
+  std::size_t end = cps.size();
+  while (end > 0 && (is_terminal_punct(cps[end - 1]) || text::is_space(cps[end - 1]))) --end;
+  if (end == 0 || opens_a_supposition(cps, last_clause_start(cps, end))) return true;
+  // A placeholder the cut broke open ([订单编号).
+  const std::u32string_view words_left(cps.data(), end);
+  const std::size_t open = words_left.rfind(U'[');
+  if (open != std::u32string_view::npos && words_left.find(U']', open) == std::u32string_view::npos) return true;
+  const char32_t last = cps[end - 1];
+  if (last == U']') return false;
+  const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
+  const std::vector<text::WordSpan> words = segmenter.segment(std::span<const char32_t>(cps.data(), end));
+  // 的 closes a clause after a verb or adjective (尽快配送的, 需要单独购置的); after anything else it leads into
+  // a noun the cut took (留一下您以前的…).
+  if (last == U'的' && words.size() >= 2 && words.back().char_end - words.back().char_start == 1) {
+    const text::WordSpan& before = words[words.size() - 2];
+    const text::WordClass c = segmenter.word_class(
+        std::u32string_view(cps.data() + before.char_start, static_cast<std::size_t>(before.char_end - before.char_start)));
+    return c != text::WordClass::verb && c != text::WordClass::adjective;
+  }
+  if (kParticles.find(last) != std::u32string_view::npos) return false;
+  if (!text::is_cjk(last)) return true;
+  const text::WordSpan& w = words.back();
+  if (w.char_end - w.char_start == 1) return true;  // 给, 到, 将, 你, 个: a word the next one completes
+  const std::u32string_view word(cps.data() + w.char_start, static_cast<std::size_t>(w.char_end - w.char_start));
+  // A negated verb whose object the cut took: 却没收… is 没 + 收(到), not 没收 (to confiscate).
+  if (std::u32string_view(U"不没未别无").find(word.front()) != std::u32string_view::npos) return true;
+  switch (segmenter.word_class(word)) {
+    case text::WordClass::noun: case text::WordClass::verb: case text::WordClass::adjective:
+    case text::WordClass::particle:
+      return false;
+    default:
+      // 那个, 一直, 一个, 还是 lead into what the cut took; a word the dictionary lacks (元余) is most often
+      // the cut's broken word joined to the one before it.
+      return true;
+  }
 }
 
 }  // namespace kessel::summarize::render

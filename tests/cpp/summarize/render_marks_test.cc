@@ -1,4 +1,5 @@
-// The commas a Chinese chat message left out, put back in its summary line (render_run_ons.cc).
+// The marks of a Chinese summary line (render_marks.cc): the commas a chat message left out, and the mark
+// of a cut only where the words stop mid-clause.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +11,7 @@
 namespace kessel::summarize {
 namespace {
 
+using render::stops_mid_clause;
 using render::with_run_ons_punctuated;
 using text::Speaker;
 
@@ -58,6 +60,43 @@ TEST(RunOns, ASummaryLineReadsWithItsCommas) {
   DecodeOptions o = testing::sentence_budget(2);
   o.emotion_constraint = false;
   EXPECT_NE(decode(p, s, o).summary.find("客服:是的，已帮您操作退款了。"), std::string::npos);
+}
+
+TEST(CutTurns, TheCutShowsWhereTheWordsStopMidClause) {
+  // te157: a word the next one completes, a negated verb, a pronoun, a measure, a broken word.
+  EXPECT_TRUE(stops_mid_clause("帮您和采销核实，专员会在[数字]小时给。"));
+  EXPECT_TRUE(stops_mid_clause("有快递小哥在送，但是却没收。"));
+  EXPECT_TRUE(stops_mid_clause("搞得我天天电脑放在办公室不能随身携带，还想着等一两天你。"));
+  EXPECT_TRUE(stops_mid_clause("已经通过半兽后退回单的了但是想把那个那个。"));
+  EXPECT_TRUE(stops_mid_clause("今天有个派送的订单买重，之后发现还有一个。"));
+  EXPECT_TRUE(stops_mid_clause("订单一旦生成就无法修改了，若订单信息。"));
+  EXPECT_TRUE(stops_mid_clause("顾客通过点击web咚咚[站点]信息发送:[订单编号。"));
+  EXPECT_TRUE(stops_mid_clause("您这边可以需要留一下您以前的。"));
+  // Words that end a clause: a particle, a verb or noun, a placeholder.
+  EXPECT_FALSE(stops_mid_clause("产品原厂标配是没有包的，需要单独购置的。"));
+  EXPECT_FALSE(stops_mid_clause("手提包是自己的，我装了电脑。"));
+  EXPECT_FALSE(stops_mid_clause("商品到达站点后尽快配送的。"));
+  EXPECT_FALSE(stops_mid_clause("建议您把商品拍照，然后申请售后服务单，提交图片。"));
+  EXPECT_FALSE(stops_mid_clause("刚取消的订单付款了[金额]，但是只退回来[金额]。"));
+}
+
+TEST(CutTurns, ATurnTheDataCutOffShowsItsCutOnlyMidClause) {
+  // CSDS cuts an utterance at 30 characters (`truncated`). Where the words left end a clause the line reads
+  // as the sentence it is; where they stop mid-clause the reader sees the cut.
+  auto d = testing::make_dialogue({{Speaker::customer, {"这个包有吗"}},
+                                   {Speaker::agent, {"产品原厂标配是没有包的，需要单独购置的"}},
+                                   {Speaker::customer, {"那什么时候"}},
+                                   {Speaker::agent, {"专员会在[数字]小时给"}}});
+  d.turns[1].truncated = true;
+  d.turns[3].truncated = true;
+  Prepared p = prepare(d, testing::default_lexicon());
+  UnitScores s = testing::same_salience(p);
+  DecodeOptions o = testing::sentence_budget(4);
+  o.emotion_constraint = false;
+  const std::string summary = decode(p, s, o).summary;
+  EXPECT_NE(summary.find("客服:产品原厂标配是没有包的，需要单独购置的。"), std::string::npos) << summary;
+  // Its last word of one character goes as a broken word (render::without_cut_clause); the cut shows.
+  EXPECT_NE(summary.find("客服:专员会在[数字]小时…。"), std::string::npos) << summary;
 }
 
 }  // namespace
