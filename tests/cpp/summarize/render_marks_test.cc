@@ -70,6 +70,7 @@ TEST(CutTurns, TheCutShowsWhereTheWordsStopMidClause) {
   EXPECT_TRUE(stops_mid_clause("已经通过半兽后退回单的了但是想把那个那个。"));
   EXPECT_TRUE(stops_mid_clause("今天有个派送的订单买重，之后发现还有一个。"));
   EXPECT_TRUE(stops_mid_clause("订单一旦生成就无法修改了，若订单信息。"));
+  EXPECT_TRUE(stops_mid_clause("关于金融问题白条小金库京东钱包保险。"));
   EXPECT_TRUE(stops_mid_clause("顾客通过点击web咚咚[站点]信息发送:[订单编号。"));
   EXPECT_TRUE(stops_mid_clause("您这边可以需要留一下您以前的。"));
   // Words that end a clause: a particle, a verb or noun, a placeholder.
