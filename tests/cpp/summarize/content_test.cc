@@ -47,6 +47,18 @@ TEST(Content, ChineseAgentFormulasAreCourtesies) {
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
 }
 
+// The closing compliments and the rating request's directions: 54 lines of CSDS val's centrality summaries
+// were these or the formulas above.
+TEST(Content, ChineseAgentComplimentsAndRatingDirectionsAreCourtesies) {
+  for (const char* s : {"很高兴遇到您这么善解人意的客户，请问还有其他还可以帮", "遇到像您这样善解人意的客户，真是我们莫大的荣幸呢~",
+                        "遇到您这样善解人意的客户真是我们的福分的呢", "还辛苦您给小妹打个评价呢~点击表情栏旁边的“+”哦。",
+                        "请挥一挥您的小手，给我一个小小的评价哦~谢谢您哦。", "不客气的哦，这是我的份内事，也感谢您对我服务的认可",
+                        "您真是太客气啦，这些都是我们应该做的呢"})
+    EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
+  // Their glue words alone, or beside no formula, are content: 京东支持吗, 客户理解一下.
+  for (const char* s : {"京东支持吗", "客户理解一下", "遇到这样的问题"}) EXPECT_EQ(kind_of(s), UnitContent::content) << s;
+}
+
 // An agent's opening, clause by clause: pleasantries, an offer of help or a request to state the
 // problem, a request for the order number, a hold. CSDS val's centrality summaries showed 107 of them.
 TEST(Content, ChineseAgentOpeningsAreCourtesies) {
