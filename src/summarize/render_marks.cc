@@ -72,10 +72,24 @@ std::size_t after_reply(const std::vector<char32_t>& cps, std::size_t at, const 
   return 0;
 }
 
+// Whether a comma may be due at all: a closing particle before a letter or placeholder, or a reply. Most
+// bodies have neither and are not segmented.
+bool may_run_on(const std::vector<char32_t>& cps) {
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    if (kClosingParticles.find(cps[i]) != std::u32string_view::npos && i + 1 < cps.size() &&
+        (text::is_cjk(cps[i + 1]) || cps[i + 1] == U'['))
+      return true;
+    for (std::u32string_view r : kReplies)
+      if (starts_with(cps, i, r)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string with_run_ons_punctuated(const std::string& body) {
   std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
+  if (!may_run_on(cps)) return body;
   const std::vector<text::WordSpan> words = text::Segmenter::default_segmenter().segment(cps);
   std::vector<char> word_start(cps.size() + 1, 0);
   word_start[cps.size()] = 1;
