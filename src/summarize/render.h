@@ -147,7 +147,9 @@ std::string reported_question(const std::string& body);
 // zh: a body with the commas a chat message left out put back (render_run_ons.cc): after a particle that
 // closes a clause, with the address that follows it, when a new clause starts right after (已经为您操作完成啦
 // 马上发货 -> 已经为您操作完成啦，马上发货; 在的哦您是要改为公司抬头是吗 -> 在的哦，您是…), and after a reply that opens a
-// clause and runs on (是的已帮您操作退款了 -> 是的，已帮您操作退款了; 不是的是可以… -> 不是的，是可以…). Only between
+// clause and runs on (是的已帮您操作退款了 -> 是的，已帮您操作退款了; 不是的是可以… -> 不是的，是可以…), and before a
+// conjunction that opens a clause (然后, 但是, 所以, 可是, 而且) after a run of at least six letters (…选择的京东上门
+// 取件，但是现在…; 是无法直接换的因为… stays, 询问所以帮我提交吗 too). Only between
 // two words of the segmenter (哈尔滨, 呢子 stay whole); not before 话 (没有的话), a particle (好的吧) or the
 // noun of 好的东西.
 std::string with_run_ons_punctuated(const std::string& body);

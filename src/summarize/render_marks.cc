@@ -72,10 +72,36 @@ std::size_t after_reply(const std::vector<char32_t>& cps, std::size_t at, const 
   return 0;
 }
 
-// Whether a comma may be due at all: a closing particle before a letter or placeholder, or a reply. Most
-// bodies have neither and are not segmented.
+// Conjunctions that open a clause (…扣八元运费，然后退款…; …上门取件，但是现在…; 不是一个编号，所以…), and the
+// letters a run must hold before one for a comma to go there: a short lead (询问所以帮我提交吗, 是但是…) is
+// the clause's own opening.
+constexpr std::u32string_view kConjunctions[] = {U"然后", U"但是", U"所以", U"可是", U"而且"};
+constexpr std::size_t kRunBeforeConjunction = 6;
+
+// Where a comma goes before a clause-opening conjunction at `at`, or 0: the conjunction is a word of the
+// segmenter's (之所以 is not) after at least kRunBeforeConjunction letters or placeholders since the last
+// mark, with a letter or placeholder after it.
+// `from`: where the run starts at the latest (after a comma put back before it).
+std::size_t before_conjunction(const std::vector<char32_t>& cps, std::size_t at, std::size_t from,
+                               const std::vector<char>& word_start) {
+  if (at == 0 || !word_start[at] || !(text::is_cjk(cps[at - 1]) || cps[at - 1] == U']')) return 0;
+  for (std::u32string_view conj : kConjunctions) {
+    if (!starts_with(cps, at, conj) || !word_start[at + conj.size()]) continue;
+    const std::size_t after = at + conj.size();
+    if (after >= cps.size() || !(text::is_cjk(cps[after]) || cps[after] == U'[')) return 0;
+    std::size_t run = 0;
+    for (std::size_t k = at; k-- > from && !is_clause_mark(cps[k]);) run += text::is_cjk(cps[k]) || cps[k] == U'[';
+    return run >= kRunBeforeConjunction ? at : 0;
+  }
+  return 0;
+}
+
+// Whether a comma may be due at all: a closing particle before a letter or placeholder, a reply or a
+// conjunction. Most bodies have none and are not segmented.
 bool may_run_on(const std::vector<char32_t>& cps) {
   for (std::size_t i = 0; i < cps.size(); ++i) {
+    for (std::u32string_view conj : kConjunctions)
+      if (starts_with(cps, i, conj)) return true;
     if (kClosingParticles.find(cps[i]) != std::u32string_view::npos && i + 1 < cps.size() &&
         (text::is_cjk(cps[i + 1]) || cps[i + 1] == U'['))
       return true;
@@ -103,6 +129,10 @@ std::string with_run_ons_punctuated(const std::string& body) {
         i = end - 1;
         continue;
       }
+    }
+    if (const std::size_t at = before_conjunction(cps, i, commas.empty() ? 0 : commas.back(), word_start); at > 0) {
+      if (commas.empty() || commas.back() != at) commas.push_back(at);
+      continue;
     }
     if (kClosingParticles.find(cps[i]) == std::u32string_view::npos || !word_start[i + 1]) continue;
     std::size_t end = i + 1;

@@ -39,6 +39,18 @@ TEST(RunOns, AnOpeningReplyIsSetOffFromWhatItSays) {
   EXPECT_EQ(with_run_ons_punctuated("嗯嗯好的这边帮您申请。"), "嗯嗯，好的，这边帮您申请。");
 }
 
+TEST(RunOns, AConjunctionAfterALongRunOpensAClause) {
+  // CSDS val 150, 224, 653.
+  EXPECT_EQ(with_run_ons_punctuated("运动裤的订单退货选择的京东上门取件但是现在…。"), "运动裤的订单退货选择的京东上门取件，但是现在…。");
+  EXPECT_EQ(with_run_ons_punctuated("是不同仓库发货所以会有差异。"), "是不同仓库发货，所以会有差异。");
+  EXPECT_EQ(with_run_ons_punctuated("你好我在贵店买了电脑然后使用一直很卡然后不停要更新。"),
+            "你好我在贵店买了电脑，然后使用一直很卡，然后不停要更新。");
+  // A short lead is the clause's own opening; 之所以 is one word.
+  EXPECT_EQ(with_run_ons_punctuated("询问所以帮我提交吗。"), "询问所以帮我提交吗。");
+  EXPECT_EQ(with_run_ons_punctuated("是但是收到一个包裹。"), "是但是收到一个包裹。");
+  EXPECT_EQ(with_run_ons_punctuated("这个价格之所以便宜是因为活动。"), "这个价格之所以便宜是因为活动。");
+}
+
 TEST(RunOns, WordsAndConditionsStayWhole) {
   // A condition (没有的话, 是的话), a particle after the reply (好的吧), a noun after 好的.
   EXPECT_EQ(with_run_ons_punctuated("没有的话就是系统已经处理了。"), "没有的话就是系统已经处理了。");
