@@ -153,6 +153,10 @@ std::string reported_question(const std::string& body);
 // two words of the segmenter (哈尔滨, 呢子 stay whole); not before 话 (没有的话), a particle (好的吧) or the
 // noun of 好的东西.
 std::string with_run_ons_punctuated(const std::string& body);
+// zh: a body without a name placeholder that only addresses someone, at its start before a mark ([姓名]，是的，
+// 这款是… -> 是的，这款是…) or at its end after a comma (我再试试，[姓名]。 -> 我再试试。); a name inside the text
+// ([姓名]的订单) stays.
+std::string without_name_vocative(const std::string& body);
 
 // Whether sentence `next` may share the role label of `prev` (sentences in dialogue order): the same
 // speaker, and no turn of the other speaker between their turns (an unselected agent answer between

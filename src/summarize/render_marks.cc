@@ -1,5 +1,6 @@
-// zh: the marks of a summary line: the commas a chat message left out (with_run_ons_punctuated), and
-// where a turn the data cut off shows its cut (stops_mid_clause). render.h has both contracts.
+// zh: the marks of a summary line: the commas a chat message left out (with_run_ons_punctuated), where a
+// turn the data cut off shows its cut (stops_mid_clause), and a name placeholder that only addresses
+// someone (without_name_vocative). render.h has the contracts.
 #include <span>
 #include <string>
 #include <string_view>
@@ -153,6 +154,26 @@ std::string with_run_ons_punctuated(const std::string& body) {
     out.push_back(cps[i]);
   }
   return text::encode_utf8(out.data(), out.size());
+}
+
+std::string without_name_vocative(const std::string& body) {
+  static const std::string kName = "[姓名]";
+  static constexpr std::string_view kAfterOpening[] = {"，", ",", "~", "～", "！", "!", " "};
+  std::string text = body;
+  for (std::string_view mark : kAfterOpening)
+    if (text.starts_with(kName + std::string(mark)) && text.size() > kName.size() + mark.size()) {
+      text.erase(0, kName.size() + mark.size());
+      break;
+    }
+  // At the end: "，[姓名]" before the final mark (我再试试，[姓名]。).
+  for (std::string_view end : {"。", "？", "！"}) {
+    const std::string tail = "，" + kName + std::string(end);
+    if (text.size() > tail.size() && text.ends_with(tail)) {
+      text.replace(text.size() - tail.size(), tail.size(), std::string(end));
+      break;
+    }
+  }
+  return render::has_content(text) ? text : body;
 }
 
 bool stops_mid_clause(const std::string& body) {

@@ -171,7 +171,7 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (asked_inside) s.body = render::with_mark_after_asking_clause(s.body);
     if (customer_asks && complains) s.body = render::without_opening_interjection(s.body);
     if (customer_asks && !complains) s.body = render::reported_question(s.body);
-    if (p.lang == Lang::zh) s.body = render::with_run_ons_punctuated(s.body);
+    if (p.lang == Lang::zh) s.body = render::with_run_ons_punctuated(render::without_name_vocative(s.body));
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&
                                    !std::binary_search(units.begin(), units.end(), u + 1);

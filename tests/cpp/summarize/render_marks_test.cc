@@ -74,6 +74,16 @@ TEST(RunOns, ASummaryLineReadsWithItsCommas) {
   EXPECT_NE(decode(p, s, o).summary.find("客服:是的，已帮您操作退款了。"), std::string::npos);
 }
 
+TEST(NameVocatives, ANameThatOnlyAddressesGoes) {
+  // CSDS val 757, 445, 632 (the data writes every name as [姓名]).
+  EXPECT_EQ(render::without_name_vocative("[姓名]，是的，这款是非常适合公司会议使用的。"), "是的，这款是非常适合公司会议使用的。");
+  EXPECT_EQ(render::without_name_vocative("我再试试，[姓名]。"), "我再试试。");
+  EXPECT_EQ(render::without_name_vocative("您提供一下订单号哦，[姓名]。"), "您提供一下订单号哦。");
+  // A name the sentence is about stays; so does a line that is nothing but the name.
+  EXPECT_EQ(render::without_name_vocative("[姓名]的订单改为[姓名]的订单。"), "[姓名]的订单改为[姓名]的订单。");
+  EXPECT_EQ(render::without_name_vocative("[姓名]。"), "[姓名]。");
+}
+
 TEST(CutTurns, TheCutShowsWhereTheWordsStopMidClause) {
   // te157: a word the next one completes, a negated verb, a pronoun, a measure, a broken word.
   EXPECT_TRUE(stops_mid_clause("帮您和采销核实，专员会在[数字]小时给。"));
