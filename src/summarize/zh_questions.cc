@@ -16,7 +16,7 @@ namespace {
 constexpr std::u32string_view kTrailingParticles = U"啊呀啦哈嘛哦噢喔呗亲";
 
 // The measure words that count a thing after 几 or 多少 (几个, 多少条).
-constexpr std::u32string_view kHowManyMeasures = U"个件天号点次块元箱台张单瓶包袋套位周条";
+constexpr std::u32string_view kHowManyMeasures = U"个件天号点次块元箱台张单瓶包袋套位周条斤米克码寸";
 
 // What makes the 几 after it "a few", not "how many" (十几天, 好几个, 这几天, 前几天).
 constexpr std::u32string_view kAFewBefore = U"十好这那前后";
@@ -53,8 +53,8 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
   return false;
 }
 
-// Whether a Chinese clause (code points [begin, end)) asks "how" inside it: 怎么 怎样 如何 after its first
-// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明), or "how long" anywhere (大概多久可以拿). Not in 不管 /
+// Whether a Chinese clause (code points [begin, end)) asks "how" inside it: 怎么 怎样 如何 咋 after its first
+// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明, 提现咋提; not 不咋好用), or "how long" anywhere (大概多久可以拿). Not in 不管 /
 // 无论 / 不知道 clauses, where the word is indefinite (不知道怎么弄).
 bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   const std::u32string_view clause(cps.data() + begin, end - begin);
@@ -62,6 +62,9 @@ bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t e
     if (clause.find(indefinite) != std::u32string_view::npos) return false;
   for (std::u32string_view how : {U"怎么", U"怎样", U"如何"})
     if (const std::size_t at = clause.find(how); at != std::u32string_view::npos && at > 0) return true;
+  // 咋 is how as spoken (提现咋提, 这个咋用); 不咋 is "not very" (不咋好用).
+  if (const std::size_t at = clause.find(U'咋'); at != std::u32string_view::npos && at > 0 && clause[at - 1] != U'不')
+    return true;
   // How long, anywhere in it (大概多久可以拿, 多长时间能到账), but for "not long" or "only" just before it
   // (没多久, 没用多久, 才多久).
   for (std::u32string_view how_long : {U"多久", U"多长时间"}) {
@@ -273,11 +276,14 @@ bool asks_with_a_question_word_inside(const std::vector<char32_t>& cps, std::siz
 }
 
 // Whether a clause pairs a question word with itself, which then asks nothing: 哪天到就哪天到 ("whichever day"),
-// 怎么支付的就怎么返回的 ("the way it was paid").
+// 怎么支付的就怎么返回的 ("the way it was paid"). A range asks (最大能穿多少斤到多少斤: 到 or 至 right before the
+// second).
 bool is_correlative(std::u32string_view clause) {
   for (std::u32string_view w : {U"什么时候", U"哪天", U"哪里", U"哪个", U"什么", U"怎么", U"多少", U"谁"}) {
     const std::size_t first = clause.find(w);
-    if (first != std::u32string_view::npos && clause.find(w, first + w.size()) != std::u32string_view::npos) return true;
+    if (first == std::u32string_view::npos) continue;
+    const std::size_t second = clause.find(w, first + w.size());
+    if (second != std::u32string_view::npos && clause[second - 1] != U'到' && clause[second - 1] != U'至') return true;
   }
   return false;
 }

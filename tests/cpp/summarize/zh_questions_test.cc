@@ -133,6 +133,15 @@ TEST(ZhQuestions, HowManyOfAThingAtTheEndAsks) {
   EXPECT_TRUE(render::asks_without_mark("还剩多少个", false));
   EXPECT_FALSE(render::asks_without_mark("不知道有多少条", false));
   EXPECT_FALSE(render::asks_without_mark("没多少个", false));
+  // Weights and lengths too (CSDS val 274: 用户:最大能穿多少斤到多少斤。).
+  EXPECT_TRUE(render::asks_without_mark("最大能穿多少斤到多少斤", false));
+}
+
+TEST(ZhQuestions, ZaIsHowAsSpoken) {
+  // CSDS val 558 showed 用户:账户余额提现咋提。 as a statement.
+  EXPECT_TRUE(render::asks_without_mark("账户余额提现咋提", false));
+  EXPECT_TRUE(render::asks_without_mark("这个咋用", false));
+  EXPECT_FALSE(render::asks_without_mark("这个不咋好用", false));
 }
 
 TEST(ZhQuestions, AVerbThenBuAsksUnlessTheDataCutTheClause) {
