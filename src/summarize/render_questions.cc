@@ -233,6 +233,29 @@ bool an_earlier_clause_asks(const std::vector<char32_t>& cps, const OpenClause& 
   return earlier_asking_clause_end(cps, c.sentence, c.clause) != c.clause;
 }
 
+// In a turn the data cut off, whose last clause may be anything: whether a clause before the last asks
+// plainly, opening with why, how or when (为什么我这个手机没有电话打来, 那为什么这边的配送员都不送上门的) or ending
+// in 吗, 呢 or 么 (可是冰糕为啥不用呢, 拒收的现在还可以签收吗). A question word inside a clause may be indefinite
+// (没有地方查我当时怎么支付的了) and is not enough there.
+bool an_earlier_clause_asks_plainly(const std::vector<char32_t>& cps, const OpenClause& c) {
+  for (std::size_t a = c.sentence; a < c.clause;) {
+    std::size_t b = a;
+    while (b < c.clause && !is_terminal_punct(cps[b])) ++b;
+    if (b > a && b < c.clause && zh_question::clause_asks(cps, a, b)) {
+      std::u32string_view clause(cps.data() + a, b - a);
+      for (std::u32string_view lead : {U"那么", U"那", U"可是", U"但是", U"请问"})
+        if (clause.starts_with(lead)) clause.remove_prefix(lead.size());
+      while (!clause.empty() && std::u32string_view(U"啊呀哦").find(clause.back()) != std::u32string_view::npos)
+        clause.remove_suffix(1);
+      for (std::u32string_view opener : {U"为什么", U"为啥", U"怎么", U"咋", U"什么时候", U"啥时候"})
+        if (clause.starts_with(opener)) return true;
+      if (!clause.empty() && std::u32string_view(U"吗呢么").find(clause.back()) != std::u32string_view::npos) return true;
+    }
+    a = b + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool ends_as_question(const std::string& text) { return ends_as_question(decoded(text)); }
@@ -251,7 +274,7 @@ bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
   const std::optional<OpenClause> c = last_open_clause(cps);
   if (!c) return false;
   if (zh_question::clause_asks(cps, c->clause, c->body_end, cut_off)) return true;
-  if (!cut_off && an_earlier_clause_asks(cps, *c)) return true;
+  if (cut_off ? an_earlier_clause_asks_plainly(cps, *c) : an_earlier_clause_asks(cps, *c)) return true;
   if (zh_question::checks_what_is_meant(std::u32string_view(cps.data(), c->body_end))) return true;
   // A choice asked across the sentence's clauses (是京东负责还是专卖店负责, 需要不需要…，还是到时自动启动).
   return zh_question::asks_alternative(cps, c->sentence, c->body_end);

@@ -237,8 +237,12 @@ TEST(ReportedQuestions, AQuestionInAnEarlierClauseAsks) {
   EXPECT_TRUE(render::asks_in_an_earlier_clause("那咋办，显示还在充值"));
   EXPECT_FALSE(render::asks_in_an_earlier_clause("那咋办"));                    // the last clause asks
   EXPECT_FALSE(render::asks_in_an_earlier_clause("那咋办。显示还在充值"));      // the writer ended the question
-  // Not in a turn the data cut off, whose last clause may be anything (…就用一).
-  EXPECT_FALSE(render::asks_without_mark("可是冰糕为啥不用呢，就用一", true));
+  // In a turn the data cut off, whose last clause may be anything (…就用一), an earlier clause asks only
+  // plainly: opening with why, how or when, or ending in 吗, 呢 or 么 (CSDS val 53, 342, 526).
+  EXPECT_TRUE(render::asks_without_mark("可是冰糕为啥不用呢，就用一", true));
+  EXPECT_TRUE(render::asks_without_mark("为什么我这个手机没有电话打来，什么也没有，就发个提醒", true));
+  EXPECT_TRUE(render::asks_without_mark("拒收的现在还可以签收吗，卖家说要是签收了", true));
+  EXPECT_FALSE(render::asks_without_mark("说已经退了，但没有地方查我当时怎么支付的了，我也无法确", true));
   // Shown in the customer's words, the ？ ends the clause that asks.
   EXPECT_EQ(render::with_mark_after_asking_clause("为什么我还没收到货，订单就已经完成。"), "为什么我还没收到货？订单就已经完成。");
   EXPECT_EQ(render::with_mark_after_asking_clause("订单就已经完成。"), "订单就已经完成。");
