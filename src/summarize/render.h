@@ -120,13 +120,13 @@ std::string question_mark_for_stop(const std::string& body);
 // on in a tweet the summary leaves out): a trailing comma -> "…" ("...telephone number and name…").
 std::string mark_cut(std::string body, Lang lang);
 // zh (render_marks.cc): whether a body of a turn the data cut off stops where no clause ends, so that
-// mark_cut shows the cut: at a word of one character that is no particle (…小时给, …工作人员叫, …等一两天你),
-// at a word that opens with a negator (却没收…: 没 + 收到, not 没收), a word the dictionary lacks (…元余), or a
-// pronoun, adverb, numeral, measure word or conjunction (那个那个, 还有一个, 还是); and a last clause that opens a
-// supposition or a topic (若订单信息…, 关于金融问题…), whose consequence or comment the cut took; a placeholder the cut broke open ([订单编号…); 的
-// after anything but a verb or adjective (您以前的…). A body that stops at a particle, a placeholder or a
-// word that can end a clause (…需要单独购置的, …我装了电脑, …提交图片) reads as
-// the sentence it is and is shown without the mark.
+// mark_cut shows the cut. It does at a word of one character that is no particle (…小时给, …工作人员叫,
+// …等一两天你); at a word that opens with a negator (却没收…: 没 + 收到, not 没收); at a word the dictionary
+// lacks (…元余); at a pronoun, adverb, numeral, measure word or conjunction (那个那个, 还有一个, 还是); at a
+// placeholder the cut broke open ([订单编号…); at 的 after anything but a verb or adjective (您以前的…); and
+// in a last clause that opens a supposition or a topic (若订单信息…, 关于金融问题…), whose consequence or
+// comment the cut took. A body that stops at a particle, a placeholder or a word that can end a clause
+// (…需要单独购置的, …我装了电脑, …提交图片) reads as the sentence it is and is shown without the mark.
 bool stops_mid_clause(const std::string& body);
 
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
@@ -144,14 +144,13 @@ bool is_lone_adverb(const std::string& clause);
 // 询问 carries the question form, and the sentence ends where the CSDS protocol splits.
 std::string reported_question(const std::string& body);
 
-// zh: a body with the commas a chat message left out put back (render_run_ons.cc): after a particle that
+// zh (render_marks.cc): a body with the commas a chat message left out put back. After a particle that
 // closes a clause, with the address that follows it, when a new clause starts right after (已经为您操作完成啦
-// 马上发货 -> 已经为您操作完成啦，马上发货; 在的哦您是要改为公司抬头是吗 -> 在的哦，您是…), and after a reply that opens a
-// clause and runs on (是的已帮您操作退款了 -> 是的，已帮您操作退款了; 不是的是可以… -> 不是的，是可以…), and before a
+// 马上发货 -> 已经为您操作完成啦，马上发货; 在的哦您是要改为公司抬头是吗 -> 在的哦，您是…); after a reply that opens a
+// clause and runs on (是的已帮您操作退款了 -> 是的，已帮您操作退款了; 不是的是可以… -> 不是的，是可以…); before a
 // conjunction that opens a clause (然后, 但是, 所以, 可是, 而且) after a run of at least six letters (…选择的京东上门
-// 取件，但是现在…; 是无法直接换的因为… stays, 询问所以帮我提交吗 too). Only between
-// two words of the segmenter (哈尔滨, 呢子 stay whole); not before 话 (没有的话), a particle (好的吧) or the
-// noun of 好的东西.
+// 取件，但是现在…; 询问所以帮我提交吗 stays). Only between two words of the segmenter (哈尔滨, 呢子 and 之所以 stay
+// whole); not before 话 (没有的话), a particle (好的吧) or the noun of 好的东西.
 std::string with_run_ons_punctuated(const std::string& body);
 // zh: a body without a name placeholder that only addresses someone, at its start before a mark ([姓名]，是的，
 // 这款是… -> 是的，这款是…) or at its end after a comma (我再试试，[姓名]。 -> 我再试试。); a name inside the text

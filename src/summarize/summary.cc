@@ -179,8 +179,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     // (…小时给 -> …小时 still stops mid-clause), after a whole clause was (…款式选错了 ends one).
     const bool shows_cut =
         cut_turn && (p.lang == Lang::en ||
-                     (drops_cut_clause && render::drops_whole_cut_clause(shown) ? render::stops_mid_clause(s.body)
-                                                                                : render::stops_mid_clause(shown)));
+                     ((drops_cut_clause && render::drops_whole_cut_clause(shown)) ? render::stops_mid_clause(s.body)
+                                                                                  : render::stops_mid_clause(shown)));
     if (drops_condition || open_without_rest || shows_cut) s.body = render::mark_cut(std::move(s.body), p.lang);
     s.reported = !scores.unit_reported.empty() && scores.unit_reported[ux];
     // en: a question the customer wrote with a stop, shown in their words, ends with its mark. Not after a

@@ -54,8 +54,8 @@ bool ends_in_question_word(const std::vector<char32_t>& cps, std::size_t begin, 
 }
 
 // Whether a Chinese clause (code points [begin, end)) asks "how" inside it: 怎么 怎样 如何 咋 after its first
-// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明, 提现咋提; not 不咋好用), or "how long" anywhere (大概多久可以拿). Not in 不管 /
-// 无论 / 不知道 clauses, where the word is indefinite (不知道怎么弄).
+// word (买家电怎样分期付款, 下错单如何取消, 发票怎么分开注明, 提现咋提; not 不咋好用), or "how long" anywhere
+// (大概多久可以拿). Not in 不管 / 无论 / 不知道 clauses, where the word is indefinite (不知道怎么弄).
 bool asks_how(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
   const std::u32string_view clause(cps.data() + begin, end - begin);
   for (std::u32string_view indefinite : {U"不管", U"无论", U"知道", U"不会", U"随便"})
