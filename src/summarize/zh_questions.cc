@@ -288,9 +288,27 @@ bool is_correlative(std::u32string_view clause) {
   return false;
 }
 
+// Whether clause cps[begin, end) ends in 嘛 that asks as 吗 does: the clause has a modal to ask with (可以直接
+// 吃嘛, 能转过去嘛, 能帮我联系一下嘛), or, unless it asks for something (有货的先发给我看嘛: 给我, 帮我, 先, 快), 是, 有
+// or 了 (发票开出了嘛, 订单都备注了是嘛, 是你们京东的线下体验店嘛). Not after an adverb that insists (根本不是个问题嘛,
+// 本来就是嘛), in a reply of two letters (对嘛, 好的嘛) or in 干嘛 (why: asked by its own word).
+bool asks_with_ma(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end) {
+  while (end > begin && text::is_trailing_symbol(cps[end - 1])) --end;
+  if (end - begin < 4 || cps[end - 1] != U'嘛' || cps[end - 2] == U'干') return false;
+  const std::u32string_view clause(cps.data() + begin, end - 1 - begin);
+  for (std::u32string_view insists : {U"根本", U"本来", U"明明", U"毕竟", U"反正", U"当然", U"本身"})
+    if (clause.find(insists) != std::u32string_view::npos) return false;
+  if (clause.find(U"可以") != std::u32string_view::npos || clause.find_first_of(U"能会") != std::u32string_view::npos)
+    return true;
+  for (std::u32string_view request : {U"给我", U"帮我", U"先", U"快"})
+    if (clause.find(request) != std::u32string_view::npos) return false;
+  return clause.find_first_of(U"是有了") != std::u32string_view::npos;
+}
+
 }  // namespace
 
 bool clause_asks(const std::vector<char32_t>& cps, std::size_t begin, std::size_t end, bool cut_off) {
+  if (asks_with_ma(cps, begin, end)) return true;
   while (end > begin && (kTrailingParticles.find(cps[end - 1]) != std::u32string_view::npos || text::is_trailing_symbol(cps[end - 1])))
     --end;
   if (end == begin) return false;

@@ -137,6 +137,19 @@ TEST(ZhQuestions, HowManyOfAThingAtTheEndAsks) {
   EXPECT_TRUE(render::asks_without_mark("最大能穿多少斤到多少斤", false));
 }
 
+TEST(ZhQuestions, MaAsksAsMaDoesWhereTheClauseHasSomethingToAskWith) {
+  // te157 734 showed 用户:货到付款可以把钱放到门卫那让快递员自己拿嘛。 as a statement; CSDS val 95, 229, 684.
+  EXPECT_TRUE(render::asks_without_mark("货到付款可以把钱放到门卫那让快递员自己拿嘛", false));
+  EXPECT_TRUE(render::asks_without_mark("发票开出了嘛", false));
+  EXPECT_TRUE(render::asks_without_mark("能帮我联系一下嘛", false));
+  EXPECT_TRUE(render::asks_without_mark("一般都是用来泡水喝嘛", false));
+  // A request, an insisting adverb, a short reply, 干嘛.
+  EXPECT_FALSE(render::asks_without_mark("有货的先发给我看嘛", false));
+  EXPECT_FALSE(render::asks_without_mark("所以你一直提醒的无法保价根本不是个问题嘛", false));
+  EXPECT_FALSE(render::asks_without_mark("好的嘛", false));
+  EXPECT_FALSE(render::asks_without_mark("你转嘛", false));
+}
+
 TEST(ZhQuestions, ZaIsHowAsSpoken) {
   // CSDS val 558 showed 用户:账户余额提现咋提。 as a statement.
   EXPECT_TRUE(render::asks_without_mark("账户余额提现咋提", false));
