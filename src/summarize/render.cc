@@ -510,6 +510,26 @@ std::string continued_body(const std::string& body) {
 
 namespace {
 
+// en: `rest`, a tweet that goes on with the sentence the summary left open, with its opening verb agreeing
+// with the subject the previous tweet ended on, which reported speech named ("…the issue the customer" +
+// "are having along with…" -> "is having along with…"; the tweet had "…the issue you" + "are having…").
+std::string agreeing_across_tweets(const std::string& summary, const std::string& rest) {
+  static constexpr std::string_view kNamed[] = {" the customer", " the agent", " the company"};
+  if (std::none_of(std::begin(kNamed), std::end(kNamed), [&](std::string_view n) { return summary.ends_with(n); }))
+    return rest;
+  static constexpr std::pair<std::string_view, std::string_view> kSingular[] = {
+      {"are ", "is "},          {"were ", "was "},         {"have ", "has "},          {"do ", "does "},
+      {"aren't ", "isn't "},    {"weren't ", "wasn't "},   {"haven't ", "hasn't "},    {"don't ", "doesn't "},
+      {"aren’t ", "isn’t "}, {"weren’t ", "wasn’t "}, {"haven’t ", "hasn’t "}, {"don’t ", "doesn’t "}};
+  for (const auto& [plural, singular] : kSingular)
+    if (rest.starts_with(plural)) return std::string(singular) + rest.substr(plural.size());
+  return rest;
+}
+
+}  // namespace
+
+namespace {
+
 // en: whether a word is texting shorthand written in lower case on purpose: no vowel (wtf, smh, ffs, fml) or
 // one of lol, omg, idk, lmao.
 bool is_shorthand(std::string_view word) {
@@ -714,7 +734,7 @@ void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& o
           out.summary.pop_back();
           if (ends_on_comma(opened_tokens, unit.speaker == text::Speaker::agent)) out.summary += ',';
         }
-        std::string rest = continued_body(s.body);
+        std::string rest = agreeing_across_tweets(out.summary, continued_body(s.body));
         // An indirect request or question ends with a stop ("The agent asks the customer to DM the agent
         // with … the customer's Gamertag.", from "Can you please DM us with … your Gamertag?").
         const std::string& opened = out.sentences[i - 1].body;

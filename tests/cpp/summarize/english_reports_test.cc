@@ -181,6 +181,27 @@ TEST(EnglishReports, ASentenceLeftOpenBringsTheRestOfItFromTheNextTweet) {
             "AMAZING!");
 }
 
+TEST(EnglishReports, TheRestOfAnOpenSentenceAgreesWithTheSubjectTheTweetBeforeNamed) {
+  // TweetSumm valid 3c90c45d: "…a full description of the issue you 1 ^XS" / "are having along with your
+  // Gamertag?" showed "…the issue the customer are having…".
+  auto d = make_dialogue({{Speaker::customer, {"I can't get onto multiplayer."}},
+                          {Speaker::agent, {"@642699 Can you please DM us with a full description of the issue you"}},
+                          {Speaker::agent, {"@642699 are having along with your Gamertag?"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_TRUE(render::continues_previous_tweet(p, 2));
+  UnitScores s;
+  s.salience = {1.0f, 0.9f, 0.1f};
+  s.unit_text = {"I can't get onto multiplayer.",
+                 "The agent asks the customer to DM the agent with a full description of the issue the customer",
+                 "Are having along with the customer's Gamertag?"};
+  s.unit_reported = {0, 1, 1};
+  DecodeOptions o = testing::sentence_budget(2);
+  o.emotion_constraint = false;
+  const std::string summary = decode(p, s, o).summary;
+  EXPECT_NE(summary.find("the issue the customer is having along with the customer's Gamertag."), std::string::npos)
+      << summary;
+}
+
 TEST(EnglishReports, TheRestOfAnOpenSentenceKeepsItsCommaAndLosesTheReportsStop) {
   // TweetSumm valid 0f01d9b5: "...can't be delivered to your.1/2" / "pincode you can check..." showed
   // "…delivered to their. pincode…"; train 1e0070a4: "…not included in it, 2/3" / "the meal deal has…".
