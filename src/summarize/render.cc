@@ -694,6 +694,13 @@ void assemble(Summary& out, const Prepared& p, const std::vector<std::string>& o
       const bool open_end = !out.summary.empty() && std::isalnum(static_cast<unsigned char>(out.summary.back()));
       joins = joins_thread(p, out.sentences[i - 1], s, open_end);
     }
+    // A report that opens with "because" gives a reason for what its speaker said before ("Because that
+    // noise was worrying me"); "The customer says because…" reads wrong, so it stands in its speaker's words.
+    if (p.lang == Lang::en && s.reported && !joins && opens_with_any(s.body, {"because ", "cause "}) &&
+        i < own_words.size() && !own_words[i].empty()) {
+      s.body = own_words[i];
+      s.reported = false;
+    }
     if (p.lang == Lang::en && s.reported && !joins && needs_its_speaker(s, unit.speaker, after_labelled_run)) {
       s.body = (unit.speaker == text::Speaker::agent ? "The agent says " : "The customer says ") + after_lead(p, s.body);
     } else if (p.lang == Lang::en && s.reported && !joins && after_labelled_run && !names_its_speaker(s.body) &&

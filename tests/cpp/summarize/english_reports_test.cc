@@ -202,6 +202,24 @@ TEST(EnglishReports, TheRestOfAnOpenSentenceAgreesWithTheSubjectTheTweetBeforeNa
       << summary;
 }
 
+TEST(EnglishReports, AReasonOnItsOwnStaysInItsSpeakersWords) {
+  // TweetSumm valid 50238cc7 showed "The customer says because that noise was worrying the customer".
+  auto d = make_dialogue({{Speaker::customer, {"Is it normal for my console to be this loud?"}},
+                          {Speaker::agent, {"Is it plugged into a wall outlet?"}},
+                          {Speaker::customer, {"It stopped, thanks!", "Because that noise was worrying me"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s;
+  s.salience = {1.0f, 0.1f, 0.2f, 0.9f};
+  s.unit_text = {"Is it normal for my console to be this loud?", "Is it plugged into a wall outlet?",
+                 "It stopped, thanks!", "Because that noise was worrying the customer"};
+  s.unit_reported = {0, 0, 0, 1};
+  DecodeOptions o = testing::sentence_budget(2);
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary,
+            "Customer: Is it normal for my console to be this loud? Customer: Because that noise was worrying me.");
+}
+
 TEST(EnglishReports, TheRestOfAnOpenSentenceKeepsItsCommaAndLosesTheReportsStop) {
   // TweetSumm valid 0f01d9b5: "...can't be delivered to your.1/2" / "pincode you can check..." showed
   // "…delivered to their. pincode…"; train 1e0070a4: "…not included in it, 2/3" / "the meal deal has…".
