@@ -156,6 +156,10 @@ std::string with_run_ons_punctuated(const std::string& body);
 // 这款是… -> 是的，这款是…) or at its end after a comma (我再试试，[姓名]。 -> 我再试试。); a name inside the text
 // ([姓名]的订单) stays.
 std::string without_name_vocative(const std::string& body);
+// zh: a body without the yes it opens with (是的, 对, 好的, 可以的, 有的, 嗯嗯 …, with its particles and address and
+// the comma after them: 是的，想七号送达 -> 想七号送达), for a unit whose yes answers nothing the summary shows;
+// the body itself when no comma follows the yes or nothing would be left. A no is never dropped.
+std::string without_opening_yes(const std::string& body);
 
 // Whether sentence `next` may share the role label of `prev` (sentences in dialogue order): the same
 // speaker, and no turn of the other speaker between their turns (an unselected agent answer between

@@ -1,6 +1,7 @@
-// zh: the marks of a summary line: the commas a chat message left out (with_run_ons_punctuated), where a
-// turn the data cut off shows its cut (stops_mid_clause), and a name placeholder that only addresses
-// someone (without_name_vocative). render.h has the contracts.
+// zh: the marks and openings of a summary line: the commas a chat message left out (with_run_ons_punctuated),
+// where a turn the data cut off shows its cut (stops_mid_clause), a name placeholder that only addresses
+// someone (without_name_vocative), and a yes to nothing shown (without_opening_yes). render.h has the
+// contracts.
 #include <span>
 #include <string>
 #include <string_view>
@@ -154,6 +155,27 @@ std::string with_run_ons_punctuated(const std::string& body) {
     out.push_back(cps[i]);
   }
   return text::encode_utf8(out.data(), out.size());
+}
+
+std::string without_opening_yes(const std::string& body) {
+  static constexpr std::u32string_view kYes[] = {U"可以的", U"是的", U"对的", U"好的", U"有的", U"嗯嗯", U"恩恩", U"是啊",
+                                                 U"对啊", U"是呀", U"对呀", U"对", U"嗯"};
+  const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
+  for (std::u32string_view yes : kYes) {
+    if (!starts_with(cps, 0, yes)) continue;
+    std::size_t end = yes.size();
+    while (end < cps.size() && kParticles.find(cps[end]) != std::u32string_view::npos) ++end;
+    for (std::u32string_view a : kAddresses)
+      if (starts_with(cps, end, a)) {
+        end += a.size();
+        break;
+      }
+    if (end >= cps.size() || (cps[end] != U'，' && cps[end] != U',')) return body;
+    ++end;
+    const std::vector<char32_t> rest(cps.begin() + static_cast<std::ptrdiff_t>(end), cps.end());
+    return has_content(rest) ? text::encode_utf8(rest.data(), rest.size()) : body;
+  }
+  return body;
 }
 
 std::string without_name_vocative(const std::string& body) {

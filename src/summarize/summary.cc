@@ -36,6 +36,17 @@ bool handle_may_be_subject(std::span<const text::Token> t) {
   return std::find(std::begin(kSubjects), std::end(kSubjects), t[i + 1].lower) == std::end(kSubjects);
 }
 
+// Whether the summary (`shown`, sorted unit indices) shows one of the other speaker's units right before
+// unit u's run of its own speaker's units: what a yes opening u would answer.
+bool prompt_shown(const Prepared& p, const std::vector<int>& shown, std::size_t u) {
+  const text::Speaker speaker = p.units[u].speaker;
+  std::size_t k = u;
+  while (k > 0 && p.units[k - 1].speaker == speaker) --k;
+  for (; k > 0 && p.units[k - 1].speaker != speaker; --k)
+    if (std::binary_search(shown.begin(), shown.end(), static_cast<int>(k - 1))) return true;
+  return false;
+}
+
 void check_inputs(const Prepared& p, const UnitScores& scores, const DecodeOptions& options) {
   const std::size_t U = p.units.size();
   KESSEL_CHECK_ARG(scores.salience.size() == U, "decode: salience has ", scores.salience.size(),
@@ -171,6 +182,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (asked_inside) s.body = render::with_mark_after_asking_clause(s.body);
     if (customer_asks && complains) s.body = render::without_opening_interjection(s.body);
     if (customer_asks && !complains) s.body = render::reported_question(s.body);
+    // zh: a yes that opens a unit answers the other speaker's turns right before its own; with none of them
+    // shown it answers nothing the reader sees (用户:是的，想七号送达 after a left-out 如果需要晚一天的话), and goes.
+    if (p.lang == Lang::zh && !prompt_shown(p, units, ux)) s.body = render::without_opening_yes(s.body);
     if (p.lang == Lang::zh) s.body = render::with_run_ons_punctuated(render::without_name_vocative(s.body));
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&

@@ -84,6 +84,40 @@ TEST(NameVocatives, ANameThatOnlyAddressesGoes) {
   EXPECT_EQ(render::without_name_vocative("[姓名]。"), "[姓名]。");
 }
 
+TEST(OpeningYes, AYesGoesWithItsCommaAndNothingElse) {
+  EXPECT_EQ(render::without_opening_yes("是的，想七号送达。"), "想七号送达。");
+  EXPECT_EQ(render::without_opening_yes("好的呢亲，小妹联系一下站点看看呢。"), "小妹联系一下站点看看呢。");
+  EXPECT_EQ(render::without_opening_yes("对，我要重新买。"), "我要重新买。");
+  // Without a comma after it the yes is part of the sentence; alone it is all there is; a no stays.
+  EXPECT_EQ(render::without_opening_yes("是的是可以的。"), "是的是可以的。");
+  EXPECT_EQ(render::without_opening_yes("是的。"), "是的。");
+  EXPECT_EQ(render::without_opening_yes("不是的，是可以在下单时选定地址。"), "不是的，是可以在下单时选定地址。");
+  EXPECT_EQ(render::without_opening_yes("对于这个问题，我们会反馈。"), "对于这个问题，我们会反馈。");
+}
+
+TEST(OpeningYes, AYesToNothingShownGoesAndAYesToAShownQuestionStays) {
+  // CSDS val 728: 用户:是的，想七号送达。 answered the agent's left-out 如果需要晚一天的话.
+  auto d = testing::make_dialogue({{Speaker::customer, {"订单可以推迟一天配送吗"}},
+                                   {Speaker::agent, {"如果需要晚一天的话"}},
+                                   {Speaker::customer, {"是的，想七号送达"}}});
+  Prepared p = prepare(d, testing::default_lexicon());
+  UnitScores s;
+  s.salience = {1.0f, 0.1f, 0.9f};
+  DecodeOptions o = testing::sentence_budget(2);
+  o.emotion_constraint = false;
+  EXPECT_EQ(decode(p, s, o).summary, "用户:订单可以推迟一天配送吗。用户:想七号送达。");
+  // Shown, the agent's question is what the yes answers.
+  auto asked = testing::make_dialogue({{Speaker::customer, {"订单可以推迟一天配送吗"}},
+                                       {Speaker::agent, {"是需要晚一天送达吗"}},
+                                       {Speaker::customer, {"是的，想七号送达"}}});
+  Prepared q = prepare(asked, testing::default_lexicon());
+  s.salience = {1.0f, 0.95f, 0.9f};
+  o = testing::sentence_budget(3);
+  o.emotion_constraint = false;
+  const std::string with_prompt = decode(q, s, o).summary;
+  EXPECT_NE(with_prompt.find("用户:是的，想七号送达。"), std::string::npos) << with_prompt;
+}
+
 TEST(CutTurns, TheCutShowsWhereTheWordsStopMidClause) {
   // te157: a word the next one completes, a negated verb, a pronoun, a measure, a broken word.
   EXPECT_TRUE(stops_mid_clause("帮您和采销核实，专员会在[数字]小时给。"));
