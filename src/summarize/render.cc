@@ -331,6 +331,12 @@ std::vector<std::string> clauses(const std::string& text, Lang lang) {
   return out;
 }
 
+std::size_t clause_start(const std::vector<char32_t>& cps, std::size_t end) {
+  std::size_t start = end;
+  while (start > 0 && std::u32string_view(U"，,；;：:。！？!? ").find(cps[start - 1]) == std::u32string_view::npos) --start;
+  return start;
+}
+
 namespace {
 
 // The end of a Chinese text's words: before its trailing marks, ellipses, space and emoji.
@@ -342,12 +348,6 @@ std::size_t words_end(const std::vector<char32_t>& cps) {
   return end;
 }
 
-// Where the clause that ends at code point `end` starts: after the last clause mark or space before it.
-std::size_t clause_start(const std::vector<char32_t>& cps, std::size_t end) {
-  std::size_t start = end;
-  while (start > 0 && std::u32string_view(U"，,；;：:。！？!? ").find(cps[start - 1]) == std::u32string_view::npos) --start;
-  return start;
-}
 
 // The text before byte `at`, without the clause marks and spaces that end it there.
 std::string before_clause(const std::string& text, std::size_t at) {
@@ -402,8 +402,6 @@ bool opens_a_supposition(const std::vector<char32_t>& cps, std::size_t start) {
   return clause.starts_with(U"如果") || clause.starts_with(U"要是") || clause.starts_with(U"假如") ||
          clause.starts_with(U"若");
 }
-
-std::size_t last_clause_start(const std::vector<char32_t>& cps, std::size_t end) { return clause_start(cps, end); }
 
 namespace {
 
@@ -525,10 +523,6 @@ std::string agreeing_across_tweets(const std::string& summary, const std::string
     if (rest.starts_with(plural)) return std::string(singular) + rest.substr(plural.size());
   return rest;
 }
-
-}  // namespace
-
-namespace {
 
 // en: whether a word is texting shorthand written in lower case on purpose: no vowel (wtf, smh, ffs, fml) or
 // one of lol, omg, idk, lmao.

@@ -104,7 +104,7 @@ bool drops_whole_cut_clause(const std::string& text);
 // the data cut off, its consequence is what the cut took (如果是由配送需求的…, 若订单信息…).
 bool opens_a_supposition(const std::vector<char32_t>& cps, std::size_t start);
 // Where the clause that ends at code point `end` starts: after the last clause mark or space before it.
-std::size_t last_clause_start(const std::vector<char32_t>& cps, std::size_t end);
+std::size_t clause_start(const std::vector<char32_t>& cps, std::size_t end);
 
 std::string role_label(text::Speaker speaker, Lang lang);
 // The text as it follows the label. zh: trailing terminal marks and space replaced by one mark: ？

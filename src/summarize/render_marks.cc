@@ -204,7 +204,7 @@ bool stops_mid_clause(const std::string& body) {
   while (end > 0 && (is_terminal_punct(cps[end - 1]) || text::is_space(cps[end - 1]))) --end;
   if (end == 0) return true;
   // A supposition or a topic whose consequence or comment the cut took (若订单信息…, 关于金融问题白条小金库…).
-  const std::size_t clause = last_clause_start(cps, end);
+  const std::size_t clause = clause_start(cps, end);
   const std::u32string_view last_clause(cps.data() + clause, end - clause);
   if (opens_a_supposition(cps, clause) || last_clause.starts_with(U"关于") || last_clause.starts_with(U"对于") ||
       last_clause.starts_with(U"至于"))

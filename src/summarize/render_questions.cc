@@ -215,45 +215,39 @@ std::optional<OpenClause> last_open_clause(const std::vector<char32_t>& cps) {
   return c;
 }
 
-// The end of the last clause before [from, to)'s last that asks, or `to` when none does: the sentence goes
-// on with why it asks or what it is about (啥时候能完成退款，我想现在拍那个大尺寸的; 那得等多久，我要用手机呢;
-// 为什么我还没收到货，订单就已经完成).
-std::size_t earlier_asking_clause_end(const std::vector<char32_t>& cps, std::size_t from, std::size_t to) {
+// Whether clause cps[a, b), which asks, asks plainly: it opens with why, how or when (为什么我这个手机没有电话打来,
+// 那为什么这边的配送员都不送上门的) or ends in 吗, 呢 or 么 (可是冰糕为啥不用呢, 拒收的现在还可以签收吗). A question word
+// inside it may be indefinite (没有地方查我当时怎么支付的了).
+bool asks_plainly(const std::vector<char32_t>& cps, std::size_t a, std::size_t b) {
+  std::u32string_view clause(cps.data() + a, b - a);
+  for (std::u32string_view lead : {U"那么", U"那", U"可是", U"但是", U"请问"})
+    if (clause.starts_with(lead)) clause.remove_prefix(lead.size());
+  while (!clause.empty() && std::u32string_view(U"啊呀哦").find(clause.back()) != std::u32string_view::npos)
+    clause.remove_suffix(1);
+  for (std::u32string_view opener : {U"为什么", U"为啥", U"怎么", U"咋", U"什么时候", U"啥时候"})
+    if (clause.starts_with(opener)) return true;
+  return !clause.empty() && std::u32string_view(U"吗呢么").find(clause.back()) != std::u32string_view::npos;
+}
+
+// The end of the last clause before [from, to)'s last that asks (`plainly`: asks plainly), or `to` when none
+// does: the sentence goes on with why it asks or what it is about (啥时候能完成退款，我想现在拍那个大尺寸的; 那得等
+// 多久，我要用手机呢; 为什么我还没收到货，订单就已经完成).
+std::size_t earlier_asking_clause_end(const std::vector<char32_t>& cps, std::size_t from, std::size_t to,
+                                      bool plainly = false) {
   std::size_t found = to;
   for (std::size_t a = from; a < to;) {
     std::size_t b = a;
     while (b < to && !is_terminal_punct(cps[b])) ++b;
-    if (b > a && b < to && zh_question::clause_asks(cps, a, b)) found = b;
+    if (b > a && b < to && zh_question::clause_asks(cps, a, b) && (!plainly || asks_plainly(cps, a, b))) found = b;
     a = b + 1;
   }
   return found;
 }
 
-bool an_earlier_clause_asks(const std::vector<char32_t>& cps, const OpenClause& c) {
-  return earlier_asking_clause_end(cps, c.sentence, c.clause) != c.clause;
-}
-
-// In a turn the data cut off, whose last clause may be anything: whether a clause before the last asks
-// plainly, opening with why, how or when (为什么我这个手机没有电话打来, 那为什么这边的配送员都不送上门的) or ending
-// in 吗, 呢 or 么 (可是冰糕为啥不用呢, 拒收的现在还可以签收吗). A question word inside a clause may be indefinite
-// (没有地方查我当时怎么支付的了) and is not enough there.
-bool an_earlier_clause_asks_plainly(const std::vector<char32_t>& cps, const OpenClause& c) {
-  for (std::size_t a = c.sentence; a < c.clause;) {
-    std::size_t b = a;
-    while (b < c.clause && !is_terminal_punct(cps[b])) ++b;
-    if (b > a && b < c.clause && zh_question::clause_asks(cps, a, b)) {
-      std::u32string_view clause(cps.data() + a, b - a);
-      for (std::u32string_view lead : {U"那么", U"那", U"可是", U"但是", U"请问"})
-        if (clause.starts_with(lead)) clause.remove_prefix(lead.size());
-      while (!clause.empty() && std::u32string_view(U"啊呀哦").find(clause.back()) != std::u32string_view::npos)
-        clause.remove_suffix(1);
-      for (std::u32string_view opener : {U"为什么", U"为啥", U"怎么", U"咋", U"什么时候", U"啥时候"})
-        if (clause.starts_with(opener)) return true;
-      if (!clause.empty() && std::u32string_view(U"吗呢么").find(clause.back()) != std::u32string_view::npos) return true;
-    }
-    a = b + 1;
-  }
-  return false;
+// Whether a clause before the sentence's open last one asks. In a turn the data cut off (`cut_off`), whose
+// last clause may be anything, only one that asks plainly counts (asks_plainly).
+bool an_earlier_clause_asks(const std::vector<char32_t>& cps, const OpenClause& c, bool cut_off = false) {
+  return earlier_asking_clause_end(cps, c.sentence, c.clause, cut_off) != c.clause;
 }
 
 }  // namespace
@@ -274,7 +268,7 @@ bool asks_without_mark(const std::vector<char32_t>& cps, bool cut_off) {
   const std::optional<OpenClause> c = last_open_clause(cps);
   if (!c) return false;
   if (zh_question::clause_asks(cps, c->clause, c->body_end, cut_off)) return true;
-  if (cut_off ? an_earlier_clause_asks_plainly(cps, *c) : an_earlier_clause_asks(cps, *c)) return true;
+  if (an_earlier_clause_asks(cps, *c, cut_off)) return true;
   if (zh_question::checks_what_is_meant(std::u32string_view(cps.data(), c->body_end))) return true;
   // A choice asked across the sentence's clauses (是京东负责还是专卖店负责, 需要不需要…，还是到时自动启动).
   return zh_question::asks_alternative(cps, c->sentence, c->body_end);

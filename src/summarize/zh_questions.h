@@ -20,7 +20,8 @@ namespace kessel::summarize::zh_question {
 inline constexpr std::u32string_view kQuestionWordChars = U"么哪谁几啥咋";
 
 // Whether clause cps[begin, end) (its terminal marks already trimmed) asks without a question mark:
-// it ends in 吗 or 么 (after modal particles), opens or ends with a question word (not "every": 什么都可以),
+// it ends in 吗 or 么 (after modal particles) or in 嘛 with something to ask with (可以直接吃嘛, 发票开出了嘛; not
+// 根本不是个问题嘛, 对嘛, 先发给我看嘛), opens or ends with a question word (not "every": 什么都可以),
 // asks where after who and how it goes (我可以在哪里申请, 到哪里查询发票), holds a question word that asks inside it
 // (订单为什么还没到, 你什么时候能回复我, 快递费谁出, 能否有折扣; not where the word is indefinite: 不知道为什么, 看能否
 // 修改, 没什么问题, 比如发票什么的), asks how or how many inside it, ends in 呢
