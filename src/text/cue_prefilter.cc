@@ -21,8 +21,7 @@ void sign(CueRequirement& r) {
     case Kind::anything:
       return;
     case Kind::one_of_chars:
-      for (wchar_t c : r.chars)
-        r.signature[filter_bit(c) / 64] |= std::uint64_t{1} << (filter_bit(c) % 64);
+      for (wchar_t c : r.chars) set_filter_bit(r.signature, c);
       r.has_signature = true;
       return;
     case Kind::all_of:  // any one part's set will do
@@ -259,7 +258,7 @@ TextChars::TextChars(std::wstring_view text, bool icase, const std::ctype<wchar_
     }
   }
   sort_unique(chars_);
-  for (wchar_t c : chars_) filter_[filter_bit(c) / 64] |= std::uint64_t{1} << (filter_bit(c) % 64);
+  for (wchar_t c : chars_) set_filter_bit(filter_, c);
 }
 
 bool TextChars::may_hold_one_of(const CharBits& bits) const {

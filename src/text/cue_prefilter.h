@@ -24,6 +24,10 @@ namespace kessel::text::detail {
 inline constexpr std::size_t kFilterBits = 1024;
 using CharBits = std::array<std::uint64_t, kFilterBits / 64>;
 inline std::size_t filter_bit(wchar_t c) { return static_cast<std::size_t>(c) % kFilterBits; }
+// Sets code point c's bit in `bits` (a cue's signature, a text's filter).
+inline void set_filter_bit(CharBits& bits, wchar_t c) {
+  bits[filter_bit(c) / 64] |= std::uint64_t{1} << (filter_bit(c) % 64);
+}
 
 struct CueRequirement {
   enum class Kind { anything, one_of_chars, all_of, one_of };
