@@ -182,10 +182,11 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (asked_inside) s.body = render::with_mark_after_asking_clause(s.body);
     if (customer_asks && complains) s.body = render::without_opening_interjection(s.body);
     if (customer_asks && !complains) s.body = render::reported_question(s.body);
-    // zh: a yes that opens a unit answers the other speaker's turns right before its own; with none of them
-    // shown it answers nothing the reader sees (用户:是的，想七号送达 after a left-out 如果需要晚一天的话), and goes.
-    if (p.lang == Lang::zh && !prompt_shown(p, units, ux)) s.body = render::without_opening_yes(s.body);
     if (p.lang == Lang::zh) s.body = render::with_run_ons_punctuated(render::without_name_vocative(s.body));
+    // zh: a yes that opens a unit answers the other speaker's turns right before its own; with none of them
+    // shown it answers nothing the reader sees (用户:是的，想七号送达 after a left-out 如果需要晚一天的话), and goes:
+    // after the commas are put back, so that one run on (可以的现在帮您提交) goes too.
+    if (p.lang == Lang::zh && !prompt_shown(p, units, ux)) s.body = render::without_opening_yes(s.body);
     // en: a tweet whose sentence goes on in the next tweet, which the summary leaves out.
     const bool open_without_rest = ux + 1 < p.units.size() && render::continues_previous_tweet(p, ux + 1) &&
                                    !std::binary_search(units.begin(), units.end(), u + 1);

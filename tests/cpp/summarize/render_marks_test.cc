@@ -106,6 +106,13 @@ TEST(OpeningYes, AYesToNothingShownGoesAndAYesToAShownQuestionStays) {
   DecodeOptions o = testing::sentence_budget(2);
   o.emotion_constraint = false;
   EXPECT_EQ(decode(p, s, o).summary, "用户:订单可以推迟一天配送吗。用户:想七号送达。");
+  // A yes run on into what it says, without a comma, goes too once the comma is put back (CSDS val 658:
+  // 客服:可以的现在帮您提交 after a left-out 尽量是明天过来可以吗).
+  auto run_on = testing::make_dialogue({{Speaker::customer, {"订单可以推迟一天配送吗"}},
+                                        {Speaker::agent, {"如果需要晚一天的话"}},
+                                        {Speaker::customer, {"是的想七号送达"}}});
+  Prepared r = prepare(run_on, testing::default_lexicon());
+  EXPECT_EQ(decode(r, s, o).summary, "用户:订单可以推迟一天配送吗。用户:想七号送达。");
   // Shown, the agent's question is what the yes answers.
   auto asked = testing::make_dialogue({{Speaker::customer, {"订单可以推迟一天配送吗"}},
                                        {Speaker::agent, {"是需要晚一天送达吗"}},
