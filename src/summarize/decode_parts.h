@@ -37,6 +37,9 @@ struct Context {
   std::vector<Grams> grams;            // [U] when redundancy > 0
   std::vector<char> selectable;        // [U] has rendered content and is no fragment (is_fragment)
   std::vector<std::u32string> keys;    // [U] repeat keys, when redundancy > 0
+  // [U] zh, with skip_fillers and redundancy > 0: a unit's repeat key without its clauses' closing
+  // particles (预计呢 -> 预计), for said_within
+  std::vector<std::u32string> said_keys;
   // [U] the other speaker's unit that u answers when u says nothing without it, else -1; all -1
   // unless options.skip_fillers (answered_unit). A bare answer answers a question ("用户:白条。" after
   // "是普通储蓄卡，还是信用卡呢?"), a resignation what the agent said (用户:好吧。 after 这个没有办法修改呢).
@@ -323,6 +326,18 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v);
 // a unit, or a shown unit answers it or goes on from it. A repeat after the agent's reply stays: the
 // customer asking again says the reply did not settle it. With skip_fillers and redundancy n-grams only.
 void drop_customer_repeats(const Context& c, ConstrainedSelection& s);
+// zh: whether unit u says nothing that a unit among `chosen` of its speaker does not say: u's words
+// (Context::said_keys) lie inside that unit's and are fewer, with the same negators (需要的 is not said
+// within 不需要的); u asks only where that unit asks too, answers nothing among `chosen`
+// (Context::answers: the selection takes an answer with its question), holds no expressed emotion, and no chosen unit of the other speaker lies between the two (客服:好哒通知站点 after
+// 用户:允许开箱验货 answers that request, though 客服:通知站点安排 came before it). 客服:升级。 beside 客服:帮您升级[数字]小时内回复, 用户:发票。 beside 用户:询问已付款订单如何修改发票
+// 信息呢, 客服:预计。 beside 客服:预计一周左右 (CSDS val 56, 701, 282). The selection passes such a unit by
+// (greedy_selection). With skip_fillers and redundancy n-grams only.
+bool said_within(const Context& c, std::size_t u, const std::vector<int>& chosen);
+// Drops from `s.units` each unit said within another shown one (said_within) that may leave: it is not
+// the constraint's clause, and no shown unit answers it or goes on from it. The constraint and the
+// expected-F1 stop may bring a unit the selection had passed by, or one that a later pick contains.
+void drop_units_said_within(const Context& c, ConstrainedSelection& s);
 
 // en: each shown unit whose sentence goes on in the next tweet (render::continues_previous_tweet) brings
 // that tweet's first unit, the rest of its sentence, past the budget: "…since the birthday is

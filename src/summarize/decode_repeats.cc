@@ -1,5 +1,7 @@
 // The customer's repeats (decode_parts.h, drop_customer_repeats): a question or request the customer
-// sent twice in a row (询问是上门维修吗 / 询问师傅，是上门维修吗) is shown once.
+// sent twice in a row (询问是上门维修吗 / 询问师傅，是上门维修吗) is shown once. A unit whose words another
+// shown unit of its speaker says in full (said_within: 客服:升级。 beside 客服:帮您升级[数字]小时内回复) is not
+// shown.
 #include <algorithm>
 
 #include "decode_parts.h"
@@ -52,18 +54,57 @@ bool repeats_before_a_reply(const Context& c, int a, int b) {
   return true;
 }
 
-// Whether unit u may leave the summary: it holds no expressed emotion, is not the constraint's clause,
-// answers nothing, and no shown unit answers it or goes on from it.
-bool may_leave(const Context& c, const ConstrainedSelection& s, int u) {
-  const auto ux = static_cast<std::size_t>(u);
-  if (u == s.clause_unit || c.expressed[ux] != Context::Expressed::none || c.answers[ux] >= 0) return false;
-  return std::none_of(s.units.begin(), s.units.end(), [&](int x) {
+// Whether a shown unit answers unit u or goes on from it.
+bool needed_by_shown(const Context& c, const ConstrainedSelection& s, int u) {
+  return std::any_of(s.units.begin(), s.units.end(), [&](int x) {
     const auto xx = static_cast<std::size_t>(x);
     return c.answers[xx] == u || c.continues[xx] == u;
   });
 }
 
+// Whether unit u may leave the summary: it holds no expressed emotion, is not the constraint's clause,
+// answers nothing, and no shown unit answers it or goes on from it.
+bool may_leave(const Context& c, const ConstrainedSelection& s, int u) {
+  const auto ux = static_cast<std::size_t>(u);
+  if (u == s.clause_unit || c.expressed[ux] != Context::Expressed::none || c.answers[ux] >= 0) return false;
+  return !needed_by_shown(c, s, u);
+}
+
 }  // namespace
+
+bool said_within(const Context& c, std::size_t u, const std::vector<int>& chosen) {
+  if (c.said_keys.empty() || c.expressed[u] != Context::Expressed::none) return false;
+  // An answer says something beside its question; without the question it is what it says.
+  if (c.answers[u] >= 0 && std::find(chosen.begin(), chosen.end(), c.answers[u]) != chosen.end()) return false;
+  const std::u32string& key = c.said_keys[u];
+  if (key.empty()) return false;
+  const text::Speaker speaker = c.p.units[u].speaker;
+  // Whether a chosen unit of the other speaker lies between units a and b.
+  auto reply_between = [&](std::size_t a, std::size_t b) {
+    const auto [lo, hi] = std::minmax(a, b);
+    return std::any_of(chosen.begin(), chosen.end(), [&](int x) {
+      const auto xx = static_cast<std::size_t>(x);
+      return xx > lo && xx < hi && c.p.units[xx].speaker != speaker;
+    });
+  };
+  for (int a : chosen) {
+    const auto ax = static_cast<std::size_t>(a);
+    if (ax == u || c.p.units[ax].speaker != speaker) continue;
+    const std::u32string& within = c.said_keys[ax];
+    if (within.size() <= key.size() || within.find(key) == std::u32string::npos) continue;
+    if (negators_of(within) != negators_of(key) || (asks(c, u) && !asks(c, ax)) || reply_between(ax, u)) continue;
+    return true;
+  }
+  return false;
+}
+
+void drop_units_said_within(const Context& c, ConstrainedSelection& s) {
+  std::vector<int> gone;
+  for (int b : s.units)
+    if (b != s.clause_unit && !needed_by_shown(c, s, b) && said_within(c, static_cast<std::size_t>(b), s.units))
+      gone.push_back(b);
+  std::erase_if(s.units, [&](int u) { return std::find(gone.begin(), gone.end(), u) != gone.end(); });
+}
 
 void drop_customer_repeats(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers || c.p.lang != Lang::zh || c.options.redundancy <= 0.0f) return;

@@ -29,6 +29,22 @@ std::u32string repeat_key(const std::string& text) {
   return key;
 }
 
+// zh: what a unit says, for said_within: its repeat key without the particles that close a clause
+// (预计呢 says what 预计一周左右呢 says; 呢 哦 哈 啊 呀 啦 嘛 噢 喔 哒 滴 哟 before a mark or the end).
+std::u32string said_key(const std::string& text) {
+  constexpr std::u32string_view kClosing = U"呢哦哈啊呀啦嘛噢喔哒滴哟";
+  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
+  std::u32string key;
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    const char32_t cp = cps[i];
+    if (text::is_space(cp) || text::is_punct(cp)) continue;
+    const bool closes = i + 1 == cps.size() || text::is_space(cps[i + 1]) || text::is_punct(cps[i + 1]);
+    if (closes && kClosing.find(cp) != std::u32string_view::npos) continue;
+    key.push_back(cp);
+  }
+  return key;
+}
+
 // Redundancy between two units: Jaccard overlap of their character bigrams (zh) or lowercase words
 // (en). Cheap and language-appropriate; only relative values matter to MMR. Each unit's n-grams are
 // sorted distinct ids, so an overlap is one merge: a zh bigram is its two code points packed into 64
@@ -205,6 +221,8 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
     // salient one ("客服:嗯嗯。", an agent's "-Chris" sign-off) still beats the rest. Without
     // redundancy control (the published baselines) the ranking is taken as it is.
     for (std::size_t u = 0; u < U; ++u) keys.push_back(repeat_key(rendered(u)));
+    if (options.skip_fillers && p.lang == Lang::zh)
+      for (std::size_t u = 0; u < U; ++u) said_keys.push_back(said_key(rendered(u)));
   }
   // Fillers, courtesies and sign-offs are not content (DecodeOptions::skip_fillers, content.h).
   const std::vector<char> content = options.skip_fillers ? content_mask(p) : std::vector<char>(U, 1);
@@ -295,6 +313,8 @@ std::vector<int> greedy_selection(const Context& c) {
     double best_value = -1e300;
     for (std::size_t u = 0; u < U; ++u) {
       if (in[u] || !c.selectable[u] || c.repeats(u, selected)) continue;
+      // A unit that answers a question brings it (with_what_it_answers) and says something beside it.
+      if (c.answers[u] < 0 && said_within(c, u, selected)) continue;
       if (c.continues[u] >= 0 && !in[static_cast<std::size_t>(c.continues[u])]) continue;
       std::vector<int> lead;
       int more = 0;

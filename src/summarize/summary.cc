@@ -93,6 +93,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::drop_unasked_answers(c, kept.units);
   // A question the customer sent twice before the agent replied is shown once; the room goes to answers.
   decoding::drop_customer_repeats(c, kept);
+  // A unit whose words another shown unit of its speaker says in full (客服:升级。) is not shown.
+  decoding::drop_units_said_within(c, kept);
   // The feeling is shown whole when the char budget has room for it before answers are added (they
   // take no part of that budget: an answer added must not cost the customer's words).
   const int verbatim = options.emotion_constraint ? decoding::verbatim_emotion_unit(c, kept) : -1;
