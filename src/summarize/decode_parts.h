@@ -420,6 +420,17 @@ int resolution_unit(const Context& c);
 // Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
 void add_resolution(const Context& c, ConstrainedSelection& s);
 
+// zh: the customer's decision, how they chose to go on once the agent had answered: the customer's last
+// selectable unit, when it asks nothing, has at least kDecisionMinLetters letters and opens with a 那 of
+// consequence followed by 我, 就, 先, 再, 不, 还是 or 只能 (那不换了, 那我再考虑下, 那我就等着, 那我先不支付定金
+// 了; not 那个…, 那么…, nor an acknowledgement: 那就好, 那就行); -1 otherwise. te157 768 ended on the agent's
+// cancel-and-reorder advice without the customer's 那不换了.
+inline constexpr int kDecisionMinLetters = 4;
+int decision_unit(const Context& c);
+// Adds it below the cap (add_below_cap) when the summary shows an agent unit before it (what it decides
+// on). With skip_fillers only.
+void add_decision(const Context& c, ConstrainedSelection& s);
+
 // The customer's last feeling when it turns: the unit of the customer's last expressed mention (not a
 // request, not neutral) when the summary does not show it, it is selectable and says more than a short
 // answer (kShortAnswerZh letters, kShortAnswerEn words), the customer says nothing selectable in a later

@@ -106,6 +106,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_outcome(c, kept);
   // zh: what the agent said cannot be done, where the summary shows what came before it.
   decoding::add_refusal(c, kept);
+  // zh: how the customer chose to go on (那不换了).
+  decoding::add_decision(c, kept);
   // zh: a summary that still ends on the customer's words shows the agent's reply to them.
   decoding::add_last_reply(c, kept);
   // en: a summary of only the customer's words shows what the agent said.
