@@ -99,7 +99,9 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
   auto shown = [&](std::size_t v) { return std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end(); };
   for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
     if (p.units[v].speaker == text::Speaker::agent) {
-      if (asks(c, v)) return -1;  // asked again: what follows answers that
+      // Asked again: what follows answers that. A turn's questions are one asking (您的发票抬头是从化安城山庄吗？/
+      // 税号是[数字]W吗？ / 用户:不是): the reply answers each.
+      if (asks(c, v) && p.units[v].turn != p.units[q].turn) return -1;
       continue;
     }
     if (shown(v)) return -1;  // the summary shows a reply already
@@ -115,12 +117,36 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
 
 namespace {
 
+// Whether agent unit w is the agent's only shown reply to a customer question of `units`: the last
+// selectable unit before it is that question, and no other unit of `units` after the question and before
+// the customer's next shown unit is the agent's (询问大概什么时间能开好 / 客服:[数字]小时内会有提醒的; te157 727
+// lost that answer to make room for an earlier one, and ended on the question). Not when that question
+// is q, which the answer being added replies to.
+bool only_reply_to_shown_question(const Context& c, const std::vector<int>& units, std::size_t w, int q) {
+  if (c.p.units[w].speaker != text::Speaker::agent) return false;
+  const auto shown = [&](std::size_t k) { return std::find(units.begin(), units.end(), static_cast<int>(k)) != units.end(); };
+  std::size_t k = w;
+  while (k > 0 && !c.selectable[k - 1]) --k;
+  if (k == 0) return false;
+  const std::size_t question = k - 1;
+  if (c.p.units[question].speaker != text::Speaker::customer || !asks(c, question) || !shown(question) ||
+      static_cast<int>(question) == q)  // the answer the caller adds replies to it
+    return false;
+  for (std::size_t x = question + 1; x < c.p.units.size(); ++x) {
+    if (!shown(x) || x == w) continue;
+    if (c.p.units[x].speaker == text::Speaker::customer) break;
+    return false;  // another reply of the agent's is shown
+  }
+  return true;
+}
+
 // Whether dropping w from `units` would leave another of them without what it answers or goes on with,
 // or a question of them other than q (which the caller answers anew) without its answer
-// (Context::answers) or direct answer (`direct[i]`, that of units[i]).
+// (Context::answers), direct answer (`direct[i]`, that of units[i]) or the agent's only reply shown after it.
 bool others_need(const Context& c, const std::vector<int>& units, const std::vector<int>& direct, int w, int q) {
   const int asked = c.answers[static_cast<std::size_t>(w)];
   if (asked >= 0 && asked != q && std::find(units.begin(), units.end(), asked) != units.end()) return true;
+  if (only_reply_to_shown_question(c, units, static_cast<std::size_t>(w), q)) return true;
   for (std::size_t i = 0; i < units.size(); ++i) {
     const int x = units[i];
     const auto xx = static_cast<std::size_t>(x);

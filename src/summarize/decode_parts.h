@@ -242,7 +242,8 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
 inline constexpr int kPlainReplyChars = 40;
 int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 // The customer's reply to agent question q when `units` shows none: the customer's first unit among the
-// next kAnswerReach, before the agent asks again, when it is selectable, asks nothing and is short (zh:
+// next kAnswerReach, before the agent asks again in a later turn (a turn's questions are one asking),
+// when it is selectable, asks nothing and is short (zh:
 // kDirectAnswerChars code points as rendered; en: kReplyWordsEn words). -1 otherwise. "The agent asks:
 // Did the app crash at any point during the 30 minutes?" left unanswered reads as if the customer did not
 // know; "Customer: No it did not." follows it now. English replies stop at 12 words: at 30, TweetSumm CV

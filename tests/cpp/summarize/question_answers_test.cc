@@ -54,6 +54,51 @@ TEST(QuestionAnswers, ASelectedAgentQuestionBringsTheCustomersReply) {
   EXPECT_EQ(decoding::customer_reply(co, 1, {0, 1, 3}), -1);
 }
 
+TEST(QuestionAnswers, ATurnsQuestionsAreOneAsking) {
+  // te157 727: 您的发票抬头是从化安城山庄吗? / 税号是[数字]W吗? / 用户:不是 — the no answers both; shown under
+  // the first alone, the agent's question read as confirmed.
+  auto d = make_dialogue({{Speaker::customer, {"我要换开增值税普通发票"}},
+                          {Speaker::agent, {"您的发票抬头是从化安城山庄吗?", "税号是[数字]W吗?"}},
+                          {Speaker::customer, {"不是"}},
+                          {Speaker::agent, {"您再确认一下"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1}), 3);
+  EXPECT_EQ(decoding::customer_reply(c, 2, {0, 2}), 3);
+  // A question the agent asks in a later turn is asked again: what follows answers that one.
+  auto again = make_dialogue({{Speaker::agent, {"您的发票抬头是从化安城山庄吗?"}},
+                              {Speaker::agent, {"税号是[数字]W吗?"}},
+                              {Speaker::customer, {"不是"}}});
+  Prepared pa = prepare(again, lexicon());
+  const UnitScores sa = testing::same_salience(pa);
+  const decoding::Context ca(pa, sa, four);
+  EXPECT_EQ(decoding::customer_reply(ca, 0, {0}), -1);
+}
+
+TEST(QuestionAnswers, TheAgentsReplyToAShownQuestionDoesNotMakeRoom) {
+  // te157 727 made room for the customer's 不是 by dropping the agent's reply to the question the summary
+  // ended on; the least salient unit that no question needs goes instead.
+  auto d = make_dialogue({{Speaker::customer, {"我要换开增值税普通发票"}},
+                          {Speaker::agent, {"您的发票抬头是从化安城山庄吗?"}},
+                          {Speaker::customer, {"不是"}},
+                          {Speaker::agent, {"已经帮您改好了呢"}},
+                          {Speaker::customer, {"大概什么时间能开好?"}},
+                          {Speaker::agent, {"[数字]小时内会有提醒的呢"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  UnitScores s;
+  s.salience = {1.0f, 0.8f, 0.1f, 0.6f, 0.9f, 0.5f};
+  const DecodeOptions five = options(5);
+  const decoding::Context c(p, s, five);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1, 3, 4, 5};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 4, 5, 2}));
+}
+
 TEST(QuestionAnswers, AnAnswerShownUnderAnotherQuestionBringsTheOneItAnswered) {
   // 用户:询问能送到门口吗。客服:…可以申请价格保护 read as an answer to 能送到门口吗; the agent had
   // answered that, and the customer asked something else before this reply.
