@@ -136,6 +136,14 @@ bool elaborates_a_bare_answer(const Context& c, std::size_t v, std::size_t u) {
          c.turn_letters[u] <= kElaborationZh && c.expressed[u] == Context::Expressed::none && !asks(c, u);
 }
 
+bool is_bare_denial(std::u32string_view text) {
+  static constexpr std::u32string_view kDenials[] = {U"不是", U"不对", U"没有", U"并不是"};
+  std::u32string plain;  // the letters without closing particles: 不是的, 不是啊 say 不是
+  for (char32_t cp : text)
+    if (text::is_cjk(cp) && std::u32string_view(U"啊呀哦呢啦的").find(cp) == std::u32string_view::npos) plain += cp;
+  return std::find(std::begin(kDenials), std::end(kDenials), std::u32string_view(plain)) != std::end(kDenials);
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   // A challenge (为什么啊, 那钱呢) asks about what the agent said since the customer last spoke.
@@ -196,7 +204,10 @@ int answered_unit(const Context& c, std::size_t u) {
     if (!c.selectable[v]) return -1;
     // An agent's 是的 / 不是 / 对的 after a customer's statement confirms or corrects it (是的哈，这款是非常
     // 适合公司会议使用的 after 我想买一个，公司开会用).
-    if (!asks(c, v)) return agent_reply && opens_with_yes_or_no(p, u) ? static_cast<int>(v) : -1;
+    // The customer's bare no to an agent's statement denies it (客服:您的订单预计[数字]月[数字]日送达您手中 /
+    // 用户:不是): a statement shown without it reads as true.
+    const bool denies = p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer && is_bare_denial(source_of(c, u));
+    if (!asks(c, v)) return (agent_reply && opens_with_yes_or_no(p, u)) || denies ? static_cast<int>(v) : -1;
     return short_turn || replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
   }
   return -1;

@@ -115,6 +115,17 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
   return -1;
 }
 
+int customer_denial(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::agent || asks(c, q)) return -1;
+  std::size_t v = q + 1;  // the customer's first unit after the agent's run
+  while (v < p.units.size() && p.units[v].speaker == text::Speaker::agent) ++v;
+  if (v >= p.units.size() || c.answers[v] != static_cast<int>(q) || !is_bare_denial(source_of(c, v)) ||
+      std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end())
+    return -1;
+  return static_cast<int>(v);
+}
+
 namespace {
 
 // Whether agent unit w is the agent's only shown reply to a customer question of `units`: the last
@@ -318,7 +329,8 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   }
   for (int q : chosen) {
     if (!shown(q)) continue;
-    const int v = customer_reply(c, static_cast<std::size_t>(q), units);
+    int v = customer_reply(c, static_cast<std::size_t>(q), units);
+    if (v < 0) v = customer_denial(c, static_cast<std::size_t>(q), units);
     if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   // An agent's answer shown under a customer unit it did not answer brings the question it did, and

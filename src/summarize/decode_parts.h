@@ -138,6 +138,10 @@ bool answers_nothing(std::u32string_view text);
 // letters) say more of that answer: they answer what it answers (elaborates_a_bare_answer).
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10, kElaborationZh = 8;
 int answered_unit(const Context& c, std::size_t u);
+// zh: whether a text only says no: 不是, 不对, 没有 or 并不是, with closing particles (不是的, 不是啊) and marks.
+// A customer's bare no answers the agent's statement right before it as it would a question
+// (answered_unit): 客服:您的订单预计[数字]月[数字]日送达您手中 / 用户:不是.
+bool is_bare_denial(std::u32string_view text);
 // zh: the customer question that agent unit u answers by its place in such a pair of runs (the j-th
 // selectable unit of the agent's run answers the j-th question turn, by its last asking unit or tag
 // question in 吧), or -1 when u is in none or past the questions.
@@ -250,6 +254,11 @@ int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 // ROUGE-L fell 40.46 -> 40.26 (the references rarely repeat a reply), at 12 it is 40.49.
 inline constexpr int kReplyWordsEn = 12;
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units);
+// zh: the customer's bare denial of agent statement q when `units` does not show it: the customer's first
+// unit after the agent's run answers q (Context::answers) and only says no (is_bare_denial). te157 691
+// showed 客服:订单预计[数字]月[数字]日送达手中 without the customer's 不是: the reader took the missing order to
+// be on its way. -1 otherwise.
+int customer_denial(const Context& c, std::size_t q, const std::vector<int>& units);
 
 // Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),
 // most valuable first. A bare answer (Context::answers) comes with what it answers
@@ -285,7 +294,8 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // Adds to `s.units` the direct answer of each selected customer question that lacks it, so that another
 // agent sentence after the question does not stand as its answer (询问是…配送站吗。客服:不会的已经告知站点了,
 // where the answer was 是的), or, without one, the agent's refusal of a selected customer unit
-// (refusal_of); the customer's reply to each selected agent question that lacks one (customer_reply);
+// (refusal_of); the customer's reply to each selected agent question that lacks one (customer_reply), or
+// their bare denial of a selected agent statement (customer_denial);
 // and the customer's question that a selected agent statement answers when the summary would show it
 // under another customer unit or first of the customer's side (the agent had replied, and the customer
 // asked again as the last thing they said before this reply: 用户:询问能送到门口吗。客服:…可以申请价格保护 answered 是到[数字]那天活动更大吗). A refusal that

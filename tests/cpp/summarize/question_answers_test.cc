@@ -78,6 +78,40 @@ TEST(QuestionAnswers, ATurnsQuestionsAreOneAsking) {
   EXPECT_EQ(decoding::customer_reply(ca, 0, {0}), -1);
 }
 
+TEST(QuestionAnswers, ACustomersBareNoComesWithTheStatementItDenies) {
+  // te157 691: 客服:您的订单预计…送达您手中 shown without the customer's 不是 read as if the missing order
+  // were on its way.
+  EXPECT_TRUE(decoding::is_bare_denial(U"不是"));
+  EXPECT_TRUE(decoding::is_bare_denial(U"不是的哦"));
+  EXPECT_TRUE(decoding::is_bare_denial(U"没有。"));
+  EXPECT_FALSE(decoding::is_bare_denial(U"不是我的责任"));
+  EXPECT_FALSE(decoding::is_bare_denial(U"是的"));
+  auto d = make_dialogue({{Speaker::customer, {"我下了一个订单后来怎么看不到订单"}},
+                          {Speaker::agent, {"您的订单预计明天送达您手中"}},
+                          {Speaker::customer, {"不是"}},
+                          {Speaker::customer, {"我下的是另一个单，当时付过钱了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(c.answers[2], 1);
+  EXPECT_EQ(decoding::customer_denial(c, 1, {0, 1}), 2);
+  EXPECT_EQ(decoding::customer_denial(c, 1, {0, 1, 2}), -1);  // shown already
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1, 3};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3, 2}));
+  // A yes confirms: the statement reads true without it, and nothing is added.
+  auto yes = make_dialogue({{Speaker::customer, {"我下了一个订单后来怎么看不到订单"}},
+                            {Speaker::agent, {"您的订单预计明天送达您手中"}},
+                            {Speaker::customer, {"是的"}}});
+  Prepared py = prepare(yes, lexicon());
+  const UnitScores sy = testing::same_salience(py);
+  const decoding::Context cy(py, sy, four);
+  EXPECT_EQ(decoding::customer_denial(cy, 1, {0, 1}), -1);
+}
+
 TEST(QuestionAnswers, TheAgentsReplyToAShownQuestionDoesNotMakeRoom) {
   // te157 727 made room for the customer's 不是 by dropping the agent's reply to the question the summary
   // ended on; the least salient unit that no question needs goes instead.
