@@ -173,12 +173,45 @@ std::string without_opening_addition(std::string text) {
   return text;
 }
 
+// en: a closing courtesy that follows what a unit says, in the unit's last sentence ("…and restart their
+// computer. Let the agent know if that helps.", "Let's go through the steps… Let us know if this helps.",
+// "…Hope this helps!"): a lone imperative after a report, it tells the reader nothing. It goes when a
+// sentence comes before it; "Let us know the results once completed" asks for something and stays.
+std::string without_closing_courtesy(const std::string& text) {
+  static constexpr std::string_view kCourtesies[] = {
+      "let us know if this helps", "let us know if that helps", "let us know if it helps",
+      "let the agent know if this helps", "let the agent know if that helps", "let the agent know if it helps",
+      "let me know if this helps", "let me know if that helps", "hope this helps", "hope that helps",
+      "we hope this helps", "we hope that helps", "i hope this helps", "i hope that helps"};
+  std::size_t end = text.size();
+  while (end > 0 && (is_ascii_space(text[end - 1]) || text[end - 1] == '.' || text[end - 1] == '!')) --end;
+  // The last sentence: after the last stop, mark or question mark that a space follows.
+  std::size_t start = 0;
+  for (std::size_t i = 0; i + 1 < end; ++i)
+    if ((text[i] == '.' || text[i] == '!' || text[i] == '?') && text[i + 1] == ' ') start = i + 2;
+  if (start == 0) return text;
+  std::string last;
+  for (std::size_t i = start; i < end; ++i) {
+    const char ch = text[i];
+    if (ch == ' ' && !last.empty() && last.back() == ' ') continue;  // "if  that helps"
+    last += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  for (std::string_view courtesy : kCourtesies) {
+    if (!last.starts_with(courtesy)) continue;
+    // The courtesy may go on ("…if this helps improve these issues"), but only as its own clause's words.
+    std::size_t cut = start;
+    while (cut > 0 && is_ascii_space(text[cut - 1])) --cut;
+    return text.substr(0, cut);
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string body(const std::string& written, Lang lang, bool question) {
   if (lang == Lang::en) {
-    const std::string text =
-        without_opening_addition(stopped_comma_splices(spaced_sentences(without_stray_opening_marks(written))));
+    const std::string text = without_closing_courtesy(
+        without_opening_addition(stopped_comma_splices(spaced_sentences(without_stray_opening_marks(written)))));
     // A sentence that ends in a colon introduced something the data left out (a link: "Please
     // answer our survey on this link:"); in a summary it introduces nothing, so it ends in a stop.
     std::size_t end = text.size();
