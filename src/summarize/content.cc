@@ -298,11 +298,17 @@ bool holds_words(std::u32string_view text) {
 }
 
 // zh: the header the chat system sends when the customer opens it from an order (咨询订单号:[订单编号]商品ID:
-// 2194131526): its labels, placeholders, digits and marks, no word of the customer's.
+// 2194131526; [订单编号:[数字]，订单金额:，下单时间:], te157 750's opening line): it opens with one of the
+// order form's labels and holds only labels, placeholders, digits and marks, no word of the customer's.
 bool is_order_header(std::u32string_view text) {
-  if (!text.starts_with(U"咨询订单号")) return false;
+  static constexpr std::u32string_view kLabels[] = {U"咨询订单号", U"订单号", U"商品ID", U"商品编号",
+                                                    U"订单编号", U"订单金额", U"下单时间"};
+  if (!holds_words(text)) return false;  // placeholders alone ([订单编号]) are details
+  const std::u32string_view opening = text.starts_with(U"[") ? text.substr(1) : text;
+  if (std::none_of(std::begin(kLabels), std::end(kLabels), [&](std::u32string_view l) { return opening.starts_with(l); }))
+    return false;
   std::u32string t(text);
-  for (std::u32string_view label : {U"咨询订单号", U"订单号", U"商品ID", U"商品编号", U"订单编号"})
+  for (std::u32string_view label : kLabels)
     for (std::size_t at; (at = t.find(label)) != std::u32string::npos;) t.erase(at, label.size());
   return !holds_words(t);
 }

@@ -103,6 +103,12 @@ TEST(Content, ACustomersMenuEntryIsNoContent) {
   // The header the chat system sends from an order is one too.
   EXPECT_EQ(kind_of("咨询订单号:[订单编号]商品ID:2194131526"), UnitContent::menu);
   EXPECT_EQ(kind_of("咨询订单号:[订单编号]"), UnitContent::menu);
+  // So is an order form's labels pasted with nothing filled in but placeholders (te157 750), or an order
+  // number alone under its label; a label with the customer's words is content.
+  EXPECT_EQ(kind_of("[订单编号:[数字]，订单金额:，下单时间:]"), UnitContent::menu);
+  EXPECT_EQ(kind_of("订单号:[订单编号]"), UnitContent::menu);
+  EXPECT_NE(kind_of("订单号:[订单编号]还没发货"), UnitContent::menu);
+  EXPECT_NE(kind_of("订单金额不对"), UnitContent::menu);
   // The agent's words are never a menu entry.
   EXPECT_NE(kind_of("欢迎您的咨询", Speaker::agent), UnitContent::menu);
 }
