@@ -332,6 +332,29 @@ void keep_label_colons(const UnitTokens& tokens, std::vector<char>& keep) {
   }
 }
 
+// A particle that closes a clause inside a message run on without a mark (没有的哦预计[金额]后有货的,
+// 站点已经在处理中了呢放心): with a word of its clause kept before it and a word kept after it, deletion that
+// drops it fuses the two clauses (没有的预计…, 已经在处理中了放心). It stays, and rendering puts the comma
+// the message left out after it (render::with_run_ons_punctuated, whose particles these are: not 吧 or 嘛,
+// which also stand inside a clause). Only a particle that is a word of its own (not 哦哦).
+void keep_run_on_particles(const UnitTokens& tokens, std::vector<char>& keep) {
+  constexpr std::string_view kClosing[] = {"啊", "呢", "啦", "哦", "呀", "哈"};
+  const auto& t = tokens.tokens;
+  const bool words = tokens.words.size() == t.size();
+  auto is_closing = [&](std::size_t i) {
+    return t[i].kind == text::TokenKind::cjk &&
+           std::any_of(std::begin(kClosing), std::end(kClosing), [&](std::string_view c) { return spells(t[i], c); });
+  };
+  for (std::size_t i = 1; i + 1 < t.size(); ++i) {
+    if (keep[i] || !is_closing(i) || t[i + 1].kind == text::TokenKind::punct || is_closing(i + 1)) continue;
+    if (words && (tokens.words[i - 1] == tokens.words[i] || tokens.words[i + 1] == tokens.words[i])) continue;
+    bool before = false, after = false;  // a kept token in its clause before it, and in the next after it
+    for (std::size_t k = i; k-- > 0 && t[k].kind != text::TokenKind::punct && !before;) before = keep[k] != 0;
+    for (std::size_t k = i + 1; k < t.size() && t[k].kind != text::TokenKind::punct && !after; ++k) after = keep[k] != 0;
+    if (before && after) keep[i] = 1;
+  }
+}
+
 }  // namespace
 
 // Whole-word keep decisions (word_end): a word stays when the mean keep probability of its tokens
@@ -364,6 +387,7 @@ void mend_deletion(const UnitTokens& tokens, std::vector<char>& keep) {
   keep_no_new_doubling(tokens, keep);
   keep_what_opens_me(tokens, keep);
   keep_label_colons(tokens, keep);
+  keep_run_on_particles(tokens, keep);
 }
 
 }  // namespace kessel::summarize

@@ -59,6 +59,17 @@ TEST(WholeWordDeletion, AModalFurtherBackInAYesNoQuestionStays) {
   EXPECT_EQ(compress_with_low("我能去，在家吗", {0, 1, 2, 3, 4, 5, 6}, {0, 1}), "在家吗");
 }
 
+TEST(WholeWordDeletion, AParticleBetweenTwoRunOnClausesStays) {
+  // 没有|的|哦|预计|明天|有货 (CSDS val 413 read 没有的预计…): 哦 low, words kept on both sides; rendering puts
+  // the comma after it.
+  EXPECT_EQ(compress_with_low("没有的哦预计明天有货", {0, 0, 1, 2, 3, 3, 4, 4, 5, 5}, {3}), "没有的哦预计明天有货");
+  // At the end, or with its clause gone, it is the model's to drop.
+  EXPECT_EQ(compress_with_low("预计明天有货哦", {0, 0, 1, 1, 2, 2, 3}, {6}), "预计明天有货");
+  EXPECT_EQ(compress_with_low("好的哦预计明天有货", {0, 0, 1, 2, 2, 3, 3, 4, 4}, {0, 1, 2}), "预计明天有货");
+  // 吧 also stands inside a clause (联系客户吧行么): the model's.
+  EXPECT_EQ(compress_with_low("取消吧我看一下", {0, 0, 1, 2, 3, 3, 4}, {2, 3}), "取消看一下");
+}
+
 TEST(WholeWordDeletion, ADemonstrativeThatIdentifiesStays) {
   // 请问|是|这个|订单|吗 (te157 702 read 客服:请问是订单？, whether it is an order at all): 这个 low, guarded.
   EXPECT_EQ(compress_with_low("请问是这个订单吗", {0, 0, 1, 2, 2, 3, 3, 4}, {3, 4}), "请问是这个订单吗");
