@@ -206,7 +206,8 @@ int answered_unit(const Context& c, std::size_t u) {
     // 适合公司会议使用的 after 我想买一个，公司开会用).
     // The customer's bare no to an agent's statement denies it (客服:您的订单预计[数字]月[数字]日送达您手中 /
     // 用户:不是): a statement shown without it reads as true.
-    const bool denies = p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer && is_bare_denial(source_of(c, u));
+    const bool denies =
+        p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer && is_bare_denial(source_of(c, u));
     if (!asks(c, v)) return (agent_reply && opens_with_yes_or_no(p, u)) || denies ? static_cast<int>(v) : -1;
     return short_turn || replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
   }

@@ -339,10 +339,11 @@ void add_within_budget(const Context& c, ConstrainedSelection& s, int q, int v);
 void drop_customer_repeats(const Context& c, ConstrainedSelection& s);
 // zh: whether unit u says nothing that a unit among `chosen` of its speaker does not say: u's words
 // (Context::said_keys) lie inside that unit's and are fewer, with the same negators (需要的 is not said
-// within 不需要的); u asks only where that unit asks too, answers nothing among `chosen`
-// (Context::answers: the selection takes an answer with its question), holds no expressed emotion, and no chosen unit of the other speaker lies between the two (客服:好哒通知站点 after
-// 用户:允许开箱验货 answers that request, though 客服:通知站点安排 came before it). 客服:升级。 beside 客服:帮您升级[数字]小时内回复, 用户:发票。 beside 用户:询问已付款订单如何修改发票
-// 信息呢, 客服:预计。 beside 客服:预计一周左右 (CSDS val 56, 701, 282). The selection passes such a unit by
+// within 不需要的); u asks only where that unit asks too, answers nothing among `chosen` (Context::answers:
+// the selection takes an answer with its question), holds no expressed emotion, and no chosen unit of the
+// other speaker lies between the two (客服:好哒通知站点 after 用户:允许开箱验货 answers that request, though
+// 客服:通知站点安排 came before it). 客服:升级。 beside 客服:帮您升级[数字]小时内回复, 用户:发票。 beside
+// 用户:询问已付款订单如何修改发票信息呢 (CSDS val 56, 701). The selection passes such a unit by
 // (greedy_selection). With skip_fillers and redundancy n-grams only.
 bool said_within(const Context& c, std::size_t u, const std::vector<int>& chosen);
 // Drops from `s.units` each unit said within another shown one (said_within) that may leave: it is not

@@ -14,7 +14,10 @@ using text::Speaker;
 using testing::make_dialogue;
 const text::Lexicon& lexicon() { return testing::default_lexicon(); }
 
-std::vector<int> after_dropping(const text::Dialogue& d, std::vector<int> units) {
+using Drop = void (*)(const decoding::Context&, decoding::ConstrainedSelection&);
+
+// `units` of dialogue d after the pass `drop`, every unit of the same salience.
+std::vector<int> after(Drop drop, const text::Dialogue& d, std::vector<int> units) {
   Prepared p = prepare(d, lexicon());
   UnitScores s = testing::same_salience(p);
   DecodeOptions o;
@@ -23,8 +26,12 @@ std::vector<int> after_dropping(const text::Dialogue& d, std::vector<int> units)
   const decoding::Context c(p, s, o);
   decoding::ConstrainedSelection selection;
   selection.units = std::move(units);
-  decoding::drop_customer_repeats(c, selection);
+  drop(c, selection);
   return selection.units;
+}
+
+std::vector<int> after_dropping(const text::Dialogue& d, std::vector<int> units) {
+  return after(decoding::drop_customer_repeats, d, std::move(units));
 }
 
 TEST(CustomerRepeats, AQuestionAskedTwiceBeforeTheReplyIsShownOnce) {
@@ -75,16 +82,7 @@ TEST(CustomerRepeats, AUnitWithAnEmotionStays) {
 }
 
 std::vector<int> after_dropping_said(const text::Dialogue& d, std::vector<int> units) {
-  Prepared p = prepare(d, lexicon());
-  UnitScores s = testing::same_salience(p);
-  DecodeOptions o;
-  o.max_sentences = 9;
-  o.redundancy = 0.3f;
-  const decoding::Context c(p, s, o);
-  decoding::ConstrainedSelection selection;
-  selection.units = std::move(units);
-  decoding::drop_units_said_within(c, selection);
-  return selection.units;
+  return after(decoding::drop_units_said_within, d, std::move(units));
 }
 
 TEST(SaidWithin, AUnitWhoseWordsAnotherOfItsSpeakerSaysLeaves) {
