@@ -1,8 +1,9 @@
 // The decoder's parts (decode() in summary.cc runs them in order): the context every part reads,
 // the greedy MMR selection under the budget (decode_select.cc; what a unit needs beside it, answers,
 // continuations and fragments, decode_answers.cc; the answers a selected question brings,
-// decode_direct_answers.cc; the customer's repeats, decode_repeats.cc; the dialogue's outcome,
-// decode_outcome.cc; the customer's issue, decode_issue.cc; the reply to the customer's last words,
+// decode_direct_answers.cc; the customer's repeats and what another shown unit says in full,
+// decode_repeats.cc; the dialogue's outcome, decode_outcome.cc; the customer's decision,
+// decode_decision.cc; the customer's issue, decode_issue.cc; the reply to the customer's last words,
 // decode_last_reply.cc; what an English agent did, decode_agent_actions.cc), the expected-F1 stop
 // (expected_f1_prefix, summary.h) and the emotion constraint (decode_emotion.cc). Rendering is
 // render.h's.
