@@ -802,6 +802,10 @@ std::string render_english(const Unit& unit, const UnitTokens& tokens, bool repo
   std::vector<std::string> forms =
       reported_speech ? reported_forms(t, unit.speaker, tokens.forced, keep) : std::vector<std::string>(t.size());
   if (regret) capitalize_new_start(t, keep, tokens.forced, forms);
+  // A customer's report names the company they write to: "you as a company" is "the company".
+  if (reported_speech && unit.speaker == text::Speaker::customer &&
+      std::any_of(forms.begin(), forms.end(), [](const std::string& f) { return !f.empty(); }))
+    dropped = name_the_company(t, keep, forms, tokens.forced) || dropped;
   for (std::size_t i = 0; i < t.size(); ++i)
     if (!inner[i].empty()) forms[i] = inner[i];
   // An agent's request or question is reported as one: "Could you check X?" -> "They ask the customer

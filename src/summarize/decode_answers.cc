@@ -208,7 +208,14 @@ int answered_unit(const Context& c, std::size_t u) {
     // 用户:不是): a statement shown without it reads as true.
     const bool denies =
         p.lang == Lang::zh && p.units[u].speaker == text::Speaker::customer && is_bare_denial(source_of(c, u));
-    if (!asks(c, v)) return (agent_reply && opens_with_yes_or_no(p, u)) || denies ? static_cast<int>(v) : -1;
+    if (!asks(c, v) && denies) {
+      // A question earlier in the agent's run is what the no answers (客服:[订单编号]此单是吗 / 客服:您的订单预计…
+      // 送达您手中 / 用户:不是: not this order); without one, the statement.
+      for (std::size_t k = v; k-- > 0 && p.units[k].speaker == p.units[v].speaker;)
+        if (c.selectable[k] && asks(c, k)) return static_cast<int>(k);
+      return static_cast<int>(v);
+    }
+    if (!asks(c, v)) return agent_reply && opens_with_yes_or_no(p, u) ? static_cast<int>(v) : -1;
     return short_turn || replies_yes_or_no(c, v, u) ? static_cast<int>(v) : -1;
   }
   return -1;

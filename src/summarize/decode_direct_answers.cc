@@ -120,9 +120,14 @@ int customer_denial(const Context& c, std::size_t q, const std::vector<int>& uni
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::agent || asks(c, q)) return -1;
   std::size_t v = q + 1;  // the customer's first unit after the agent's run
   while (v < p.units.size() && p.units[v].speaker == text::Speaker::agent) ++v;
-  if (v >= p.units.size() || c.answers[v] != static_cast<int>(q) || !is_bare_denial(source_of(c, v)) ||
+  if (v >= p.units.size() || !is_bare_denial(source_of(c, v)) ||
       std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end())
     return -1;
+  // It answers q, or a question of the agent's before q in the same run (the caller brings that too).
+  const int asked = c.answers[v];
+  if (asked < 0 || asked > static_cast<int>(q)) return -1;
+  for (std::size_t k = static_cast<std::size_t>(asked); k < q; ++k)
+    if (p.units[k].speaker != text::Speaker::agent) return -1;
   return static_cast<int>(v);
 }
 
@@ -330,7 +335,15 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   for (int q : chosen) {
     if (!shown(q)) continue;
     int v = customer_reply(c, static_cast<std::size_t>(q), units);
-    if (v < 0) v = customer_denial(c, static_cast<std::size_t>(q), units);
+    if (v < 0) {
+      v = customer_denial(c, static_cast<std::size_t>(q), units);
+      // A no to the agent's question before q comes with that question (客服:此单是吗？客服:订单预计…送达。用户:不是。).
+      const int asked = v >= 0 ? c.answers[static_cast<std::size_t>(v)] : -1;
+      if (asked >= 0 && asked != q && !shown(asked)) {
+        add_within_budget(c, s, q, asked);
+        if (!shown(asked)) continue;
+      }
+    }
     if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
   }
   // An agent's answer shown under a customer unit it did not answer brings the question it did, and

@@ -140,8 +140,9 @@ bool answers_nothing(std::u32string_view text);
 inline constexpr int kShortAnswerZh = 5, kShortAnswerEn = 3, kAgentReplyZh = 10, kElaborationZh = 8;
 int answered_unit(const Context& c, std::size_t u);
 // zh: whether a text only says no: 不是, 不对, 没有 or 并不是, with closing particles (不是的, 不是啊) and marks.
-// A customer's bare no answers the agent's statement right before it as it would a question
-// (answered_unit): 客服:您的订单预计[数字]月[数字]日送达您手中 / 用户:不是.
+// A customer's bare no answers the agent's statement right before it as it would a question, or the
+// question earlier in that agent run when there is one (answered_unit): 客服:[订单编号]此单是吗 / 客服:您的订单
+// 预计[数字]月[数字]日送达您手中 / 用户:不是 answers the question.
 bool is_bare_denial(std::u32string_view text);
 // zh: the customer question that agent unit u answers by its place in such a pair of runs (the j-th
 // selectable unit of the agent's run answers the j-th question turn, by its last asking unit or tag
@@ -256,9 +257,10 @@ int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 inline constexpr int kReplyWordsEn = 12;
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 // zh: the customer's bare denial of agent statement q when `units` does not show it: the customer's first
-// unit after the agent's run answers q (Context::answers) and only says no (is_bare_denial). te157 691
-// showed 客服:订单预计[数字]月[数字]日送达手中 without the customer's 不是: the reader took the missing order to
-// be on its way. -1 otherwise.
+// unit after the agent's run only says no (is_bare_denial) and answers q or a question of the agent's
+// before q in the same run (Context::answers), which add_direct_answers then brings too. te157 691 showed
+// 客服:订单预计[数字]月[数字]日送达手中 without the customer's 不是 to the agent's 此单是吗: the reader took the
+// missing order to be on its way. -1 otherwise.
 int customer_denial(const Context& c, std::size_t q, const std::vector<int>& units);
 
 // Greedy MMR under the sentence and char budgets (the first pick may exceed the char budget alone),

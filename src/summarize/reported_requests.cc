@@ -50,6 +50,26 @@ bool drop_regret_idiom(std::span<const Token> t, std::vector<char>& keep, const 
   return dropped;
 }
 
+bool name_the_company(std::span<const Token> t, std::vector<char>& keep, std::vector<std::string>& forms,
+                      const std::vector<char>& forced) {
+  static constexpr std::string_view kCompanies[] = {"company", "business", "brand", "corporation", "organisation",
+                                                    "organization", "retailer"};
+  const std::size_t n = t.size();
+  bool named = false;
+  for (std::size_t i = 0; i + 3 < n; ++i) {
+    if (!keep[i] || forced[i] || !is_word(t[i]) || key_of(t[i]) != "you") continue;
+    bool plain = true;  // "as a company": three kept words, none an emotion mention
+    for (std::size_t j = i + 1; j <= i + 3; ++j) plain = plain && keep[j] && !forced[j] && is_word(t[j]);
+    if (!plain || key_of(t[i + 1]) != "as" || (key_of(t[i + 2]) != "a" && key_of(t[i + 2]) != "an")) continue;
+    const std::string company = key_of(t[i + 3]);
+    if (std::find(std::begin(kCompanies), std::end(kCompanies), company) == std::end(kCompanies)) continue;
+    forms[i] = styled("the " + company, t[i], starts_sentence(t, i), false);
+    for (std::size_t j = i + 1; j <= i + 3; ++j) keep[j] = 0;
+    named = true;
+  }
+  return named;
+}
+
 // A request's closing "please" ("...the store you got these from please?"; ", please."): the report
 // "The agent asks the customer to..." already says it, and left at its end it reads as a word too
 // many. A comma before it goes with it.

@@ -58,6 +58,14 @@ std::vector<std::string> reported_forms(std::span<const text::Token> tokens, tex
 // too (with a comma before it). Returns whether it dropped one.
 bool drop_regret_idiom(std::span<const text::Token> tokens, std::vector<char>& keep, const std::vector<char>& forced);
 
+// A customer's "you as a company" ("as a business", "as a brand") names the company the customer writes
+// to, which a report calls "the company": "The customer wants the company to make sure…", not "…wants you
+// as a company to make sure…" (TweetSumm valid ec52abc1), where "you" kept reported_forms' as-written form.
+// For a unit reported_forms rewrote: the kept "you" gets the form "the company" and "as a company" loses
+// `keep`; never through a `forced` token. Returns whether it named one.
+bool name_the_company(std::span<const text::Token> tokens, std::vector<char>& keep, std::vector<std::string>& forms,
+                      const std::vector<char>& forced);
+
 // An agent's request in indirect speech: "Could you (please) check X?", "Can you ...?", "Would you
 // (like to) ...?", "Please / Kindly DM us ..." and an imperative ("DM us ...", "Try restarting ...")
 // become "They ask the customer to check X." The lead's first word gets the form "They ask the

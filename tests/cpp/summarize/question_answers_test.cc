@@ -102,6 +102,22 @@ TEST(QuestionAnswers, ACustomersBareNoComesWithTheStatementItDenies) {
   selection.units = {0, 1, 3};
   decoding::add_direct_answers(c, selection);
   EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 3, 2}));
+  // With a question earlier in the agent's run, the no answers it (te157 691: not this order), and the
+  // statement shown brings both.
+  auto asked = make_dialogue({{Speaker::customer, {"我下了一个订单后来怎么看不到订单"}},
+                              {Speaker::agent, {"[订单编号]此单是吗", "您的订单预计明天送达您手中"}},
+                              {Speaker::customer, {"不是"}},
+                              {Speaker::customer, {"我下的是另一个单，当时付过钱了"}}});
+  Prepared pq = prepare(asked, lexicon());
+  ASSERT_EQ(pq.units.size(), 5u);
+  const UnitScores sq = testing::same_salience(pq);
+  const decoding::Context cq(pq, sq, four);
+  EXPECT_EQ(cq.answers[3], 1);
+  EXPECT_EQ(decoding::customer_denial(cq, 2, {0, 2}), 3);
+  decoding::ConstrainedSelection both;
+  both.units = {0, 2};
+  decoding::add_direct_answers(cq, both);
+  EXPECT_EQ(both.units, (std::vector<int>{0, 2, 1, 3}));
   // A yes confirms: the statement reads true without it, and nothing is added.
   auto yes = make_dialogue({{Speaker::customer, {"我下了一个订单后来怎么看不到订单"}},
                             {Speaker::agent, {"您的订单预计明天送达您手中"}},

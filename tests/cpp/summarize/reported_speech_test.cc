@@ -213,8 +213,15 @@ TEST(ReportedSpeech, AGroupAddressIsTheCompany) {
   EXPECT_EQ(reported("I think you all are the worst", Speaker::customer), "The customer thinks the company is the worst");
   EXPECT_EQ(reported("I would like to thank you for the lorry", Speaker::customer),
             "The customer would like to thank the company for the lorry");
-  // "you as a company" names itself and stays.
+  // reported_forms leaves "you as a company" as written; the rendering names the company (name_the_company):
+  // TweetSumm valid ec52abc1 read "The customer wants you as a company to make sure…".
   EXPECT_EQ(reported("I want you as a company to help", Speaker::customer), "The customer wants you as a company to help");
+  EXPECT_EQ(rendered("I want you as a company to make sure loyal customers can redeem", Speaker::customer),
+            "The customer wants the company to make sure loyal customers can redeem");
+  EXPECT_EQ(rendered("I expect more from you as a business.", Speaker::customer),
+            "They expect more from the business.");
+  // Quoted under the customer's label (no first person to report), it stays as written.
+  EXPECT_EQ(rendered("Do you as a company care?", Speaker::customer), "Do you as a company care?");
 }
 
 TEST(ReportedSpeech, AnEmotionMentionIsNeverRewritten) {
