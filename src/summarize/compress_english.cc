@@ -66,12 +66,14 @@ std::vector<std::string> addressed_names(const Prepared& p) {
 
 namespace {
 
-// en: whether an agent's unit opens by addressing the customer by name, before a comma and more ("Bob,
-// once Samsung shares the updates…", "Angela, regretfully, …"): a name-like word the agent addresses the
-// customer by elsewhere (`names`), or one that is no word a sentence opens with (kCommonOpeners, an
-// adverb in -ly, an acknowledgement: "Unfortunately,", "Great,", "Strange,"), no sign-off ("Rgds, Idea
-// Care.") and that the dialogue never writes in lower case. Returns the index of the name (after the
-// unit's @mentions), or t.size().
+// en: whether an agent's unit opens by addressing the customer by name, perhaps after a salutation, before
+// a comma and more ("Bob, once Samsung shares the updates…", "Angela, regretfully, …", "Hi Lee Chia Shiun,
+// we regret…"): a name-like
+// word the agent addresses the customer by elsewhere (`names`), or one to three name-like words each of
+// which is no word a sentence opens with (kCommonOpeners, an adverb in -ly, an acknowledgement:
+// "Unfortunately,", "Great,", "Strange,"), no sign-off ("Rgds, Idea Care.") and never written in lower
+// case in the dialogue. Returns the index of the comma after the name (the name starts after the unit's
+// @mentions), or t.size().
 std::size_t opening_vocative(const Prepared& p, std::span<const text::Token> t, const std::vector<std::string>& names) {
   static constexpr std::string_view kAcknowledgements[] = {
       "apologies", "understood", "great", "perfect", "awesome", "alright", "alrighty", "right", "hmm", "hm", "ha",
@@ -80,12 +82,25 @@ std::size_t opening_vocative(const Prepared& p, std::span<const text::Token> t, 
       "well", "fine", "nice", "wow", "oh", "ah", "aw", "aww", "ugh", "run", "good", "bad", "true", "agreed"};
   std::size_t i = 0;
   while (i < t.size() && t[i].kind == text::TokenKind::mention) ++i;
-  if (i + 2 >= t.size() || !is_name_like(t[i]) || t[i + 1].text != "," || !is_word(t[i + 2])) return t.size();
-  if (std::find(names.begin(), names.end(), t[i].text) != names.end()) return i;
-  const std::string& lower = t[i].lower;
-  const bool common = reported::contains(reported::kCommonOpeners, lower) || lower.ends_with("ly") || signs_off(t[i]) ||
-                      std::find(std::begin(kAcknowledgements), std::end(kAcknowledgements), lower) != std::end(kAcknowledgements);
-  return common || written_in_lower_case(p, lower) ? t.size() : i;
+  // A salutation before a name of two or three words goes with it ("Hi Lee Chia Shiun, we regret…"); one
+  // word after it is the salutation's (salutation_length: "Hi Hugh,", "Morning Smart,").
+  static constexpr std::string_view kSalutations[] = {"hi", "hello", "hey", "hiya", "dear", "morning", "afternoon", "evening"};
+  const bool saluted =
+      i + 1 < t.size() && std::find(std::begin(kSalutations), std::end(kSalutations), t[i].lower) != std::end(kSalutations);
+  if (saluted) ++i;
+  std::size_t comma = i;  // past one to three name-like words
+  while (comma < t.size() && comma < i + 3 && is_name_like(t[comma])) ++comma;
+  if (comma == i || (saluted && comma == i + 1) || comma + 1 >= t.size() || t[comma].text != "," ||
+      !is_word(t[comma + 1]))
+    return t.size();
+  if (comma == i + 1 && std::find(names.begin(), names.end(), t[i].text) != names.end()) return comma;
+  for (std::size_t k = i; k < comma; ++k) {
+    const std::string& lower = t[k].lower;
+    const bool common = reported::contains(reported::kCommonOpeners, lower) || lower.ends_with("ly") || signs_off(t[k]) ||
+                        std::find(std::begin(kAcknowledgements), std::end(kAcknowledgements), lower) != std::end(kAcknowledgements);
+    if (common || written_in_lower_case(p, lower)) return t.size();
+  }
+  return comma;
 }
 
 // The names an agent addresses inside a sentence, after a courtesy and before a comma ("No worries Marcella,
@@ -112,9 +127,9 @@ void mark_vocatives(const Prepared& p, std::vector<UnitTokens>& out) {
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     if (p.units[u].speaker != text::Speaker::agent) continue;
     const auto& t = out[u].tokens;
-    if (const std::size_t name = opening_vocative(p, t, names); name < t.size()) {
+    if (const std::size_t comma = opening_vocative(p, t, names); comma < t.size()) {
       out[u].vocative.assign(t.size(), 0);
-      out[u].vocative[name] = out[u].vocative[name + 1] = 1;
+      for (std::size_t k = comma + 1; k-- > 0 && t[k].kind != text::TokenKind::mention;) out[u].vocative[k] = 1;
     }
     mark_names_after_courtesies(t, out[u].vocative);
     if (names.empty()) continue;
@@ -176,7 +191,7 @@ std::size_t hesitation_length(const std::vector<text::Token>& t) {
 // word ("there", a name), then the , ! or . that ends the salutation. Without that mark the greeting
 // ends where the sentence starts ("Hey it would be nice", "Hi guys can you"), the word after it only
 // when it addresses a group ("Hi I need" keeps its I; "hi there is a problem" is "There is a
-// problem"). Returns the tokens to drop (0: none).
+// problem"; "HI there we are due…" is "We are due…"). Returns the tokens to drop (0: none).
 std::size_t salutation_length(const std::vector<text::Token>& t) {
   if (t.empty() || !is_word(t[0])) return 0;
   // "Good morning", "Good evening": the greeting is two words; "Morning," or "Evening Kera," one.
@@ -198,8 +213,14 @@ std::size_t salutation_length(const std::vector<text::Token>& t) {
   if (i < t.size() && t[i].kind == text::TokenKind::punct &&
       (t[i].text == "," || t[i].text == "!" || t[i].text == "."))
     return i + 1;
-  const std::size_t bare = t.size() > greeting && is_word(t[greeting]) && t[greeting].lower != "there" &&
-                                   is_group_address(t[greeting].lower)
+  // "there" is addressed when a subject follows it ("HI there we are due to receive…"), and the subject
+  // itself where a verb does ("hi there is a problem").
+  static constexpr std::string_view kSubjects[] = {"we", "i", "you", "they", "we're", "i'm", "you're", "we've", "we'll"};
+  const bool there_addressed =
+      t.size() > greeting + 1 && is_word(t[greeting]) && t[greeting].lower == "there" && is_word(t[greeting + 1]) &&
+      std::find(std::begin(kSubjects), std::end(kSubjects), t[greeting + 1].lower) != std::end(kSubjects);
+  const std::size_t bare = t.size() > greeting && is_word(t[greeting]) &&
+                                   ((t[greeting].lower != "there" && is_group_address(t[greeting].lower)) || there_addressed)
                                ? greeting + 1
                                : greeting;
   return bare < t.size() && is_word(t[bare]) ? bare : 0;
@@ -211,7 +232,7 @@ std::size_t salutation_length(const std::vector<text::Token>& t) {
 // ("... what the situation is.-Chris", "We'll look into it -Leighton") or a dash onto the word before
 // it and a space after ("…for further assistance- Mariya"); a mark inside a word ("e-Reader") is not one.
 // Returns the index of the mark, or `limit` when there is none.
-std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit) {
+std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first, std::size_t limit, bool agent) {
   if (limit < first + 2) return limit;
   const auto& mark = t[limit - 2];
   const auto& name = t[limit - 1];
@@ -231,7 +252,15 @@ std::size_t signature_start(const std::vector<text::Token>& t, std::size_t first
   // The dash written onto the last word and the name after a space: "…for further assistance- Mariya".
   const bool dash_after_word = mark.text == "-" && limit - 2 > first && is_word(t[limit - 3]) &&
                                t[limit - 3].byte_end == mark.byte_start && mark.byte_end < name.byte_start && letters_only;
-  return alone || name.text.size() <= 4 || (attached && set_off) || dash_after_word ? limit - 2 : limit;
+  // In an agent's tweet, a dash set off by spaces on both sides before a name ("…your order details - Sheree",
+  // "…caused - Laura"; every one of the 63 agent tweets of TweetSumm that end so signs off), not a day or a
+  // month ("open Monday - Friday"). A customer's is the sentence's ("…waited a whole - Month").
+  static constexpr std::string_view kDates[] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                                "sunday", "january", "february", "march", "april", "june", "july",
+                                                "august", "september", "october", "november", "december"};
+  const bool spaced_dash = agent && mark.text == "-" && set_off && mark.byte_end < name.byte_start && is_name_like(name) &&
+                           std::find(std::begin(kDates), std::end(kDates), name.lower) == std::end(kDates);
+  return alone || name.text.size() <= 4 || (attached && set_off) || dash_after_word || spaced_dash ? limit - 2 : limit;
 }
 
 // A tweet thread's counter, "1/2" or "(2/3)": n/m with 1 <= n <= m <= 9 (not "24/7", "9/15", "0/10").
@@ -330,7 +359,7 @@ std::size_t addressing_tail_start(const std::vector<text::Token>& t, std::size_t
   std::size_t limit = t.size();
   bool signed_off = false;
   for (;;) {
-    std::size_t next = signature_start(t, first, limit);
+    std::size_t next = signature_start(t, first, limit, agent);
     const bool sign = next < limit;
     if (next == limit) next = closing_counter_start(t, first, limit, signed_off);
     if (next == limit && agent) next = thanks_signoff_start(t, first, limit, signed_off);

@@ -135,16 +135,25 @@ TEST(EnglishAddressing, EnglishSalutationsAndSignOffsAreAddressingToo) {
   auto named = make_dialogue({{Speaker::agent, {"We can see what the situation is.-Chris"}},
                               {Speaker::agent, {"We will look into it -Leighton"}},
                               {Speaker::agent, {"Try our new e-Reader"}},
-                              {Speaker::agent, {"It is on the way - Delivery"}},
+                              {Speaker::customer, {"It is on the way - Delivery"}},
                               {Speaker::agent, {"You may contact the Call Centre for further assistance- Mariya"}}});
   const Prepared pn = prepare(named, lexicon());
   const auto un = unit_tokens(pn);
   EXPECT_EQ(drop_addressing(pn.units[0], un[0]), "We can see what the situation is.");
   EXPECT_EQ(drop_addressing(pn.units[1], un[1]), "We will look into it");
   EXPECT_EQ(drop_addressing(pn.units[2], un[2]), "Try our new e-Reader");
-  EXPECT_EQ(drop_addressing(pn.units[3], un[3]), "It is on the way - Delivery");  // a spaced dash and a word
+  // A customer's spaced dash and a word are the sentence's.
+  EXPECT_EQ(drop_addressing(pn.units[3], un[3]), "It is on the way - Delivery");
   // A dash written onto the last word, then the name (TweetSumm valid f7a6652a kept "…assistance- Mariya").
   EXPECT_EQ(drop_addressing(pn.units[4], un[4]), "You may contact the Call Centre for further assistance");
+  // In an agent's tweet a dash set off by spaces before a name signs off (TweetSumm train 87a2d7be kept
+  // "…their order details - Sheree"); a day or a month after it is the sentence's.
+  auto spaced = make_dialogue({{Speaker::agent, {"Please DM us your order details - Sheree"}},
+                               {Speaker::agent, {"The store is open Monday - Friday"}}});
+  const Prepared psp = prepare(spaced, lexicon());
+  const auto usp = unit_tokens(psp);
+  EXPECT_EQ(drop_addressing(psp.units[0], usp[0]), "Please DM us your order details");
+  EXPECT_EQ(drop_addressing(psp.units[1], usp[1]), psp.units[1].text);
   // Spotify's agents sign with a slash after a space, onto two to four capitals ("… here /CH"); a slash
   // between words is no mark.
   auto slash = make_dialogue({{Speaker::agent, {"There's info about Spotify content here: https://t.co/0 /CH"}},
@@ -167,6 +176,21 @@ TEST(EnglishAddressing, ANameAfterACourtesyIsAddressedToo) {
   EXPECT_EQ(drop_addressing(p.units[0], u[0]), "Sorry, we don't offer price match");
   EXPECT_EQ(drop_addressing(p.units[1], u[1]), "Thank you, can you check the box");
   EXPECT_EQ(drop_addressing(p.units[2], u[2]), p.units[2].text);  // a place after "to" is no one addressed
+}
+
+TEST(EnglishAddressing, AFullNameAfterASalutationIsAddressed) {
+  // TweetSumm train feee444f read "The agent says Lee Chia Shiun, the agent regrets…".
+  auto d = make_dialogue({{Speaker::agent, {"Hi Lee Chia Shiun, we regret on this to happen"}},
+                          {Speaker::agent, {"HI there we are due to receive further stock"}},
+                          {Speaker::agent, {"New York, Boston and Chicago are open"}},
+                          {Speaker::customer, {"we live in new york"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto u = unit_tokens(p);
+  EXPECT_EQ(drop_addressing(p.units[0], u[0]), "we regret on this to happen");  // capitalized when rendered
+  // "there" before a subject is addressed too.
+  EXPECT_EQ(drop_addressing(p.units[1], u[1]), "We are due to receive further stock");
+  // Words the dialogue writes in lower case are no name.
+  EXPECT_EQ(drop_addressing(p.units[2], u[2]), p.units[2].text);
 }
 
 TEST(EnglishAddressing, AnOpeningHesitationGoes) {
