@@ -80,19 +80,21 @@ void keep_perfective_le(const UnitTokens& tokens, std::vector<char>& keep) {
 
 // A kept 帮 keeps the person it helps before a kept verb: "已经帮您改好了" may become "已经改好了" (帮 low),
 // never "已经帮改好了", which reads as a cut. 帮 itself is the model's: readers want to see who acts (帮催促配送
-// over 催促配送), so it does not go with its pronoun as 给 and 为 do. So does a word jieba made of an adverb
-// and the preposition 为 or 给 (已为, 会为: "已为您申请换开增票" had become 已为申请换开增票, "会为您备注" 会为备注),
-// which word_end cannot bind as it binds the one-letter 为.
+// over 催促配送), so it does not go with its pronoun as 给 and 为 do. So does a word jieba made of a letter
+// and the preposition 为 or 给 (已为, 会为: "已为您申请换开增票" had become 已为申请换开增票, "会为您备注" 会为备注;
+// 单为 in 服务单为您留言), which word_end cannot bind as it binds the one-letter 为.
 void keep_the_person_helped(const UnitTokens& tokens, std::vector<char>& keep) {
   const auto& t = tokens.tokens;
   const bool words = tokens.words.size() == t.size();
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
     const bool word_ends = !words || tokens.words[i + 1] != tokens.words[i];
     const bool helps = spells(t[i], "帮") && word_ends;
-    // An adverb and 为 or 给 as one word of two letters; not 因为, 认为, 作为 or 以为, which are no prepositions.
+    // A letter and 为 or 给 as one word of two letters: an adverb (已为, 会为) or a noun's last letter that jieba
+    // glued to it (服务单为您留言 is 服务|单为|您|留言: "在服务单为您留言" had become 在服务单为留言); not 因为, 认为,
+    // 作为 or 以为, which are no prepositions.
     const bool for_in_a_word = (spells(t[i], "为") || spells(t[i], "给")) && word_ends && words && i > 0 &&
                                tokens.words[i - 1] == tokens.words[i] && (i < 2 || tokens.words[i - 2] != tokens.words[i]) &&
-                               first_cp_in(t[i - 1], U"已会正将都也再先要可能特专在来去还就又另");
+                               !first_cp_in(t[i - 1], U"因认作以");
     if (!keep[i] || !(helps || for_in_a_word)) continue;
     const std::size_t after = after_pronoun(t, i + 1);
     if (after == i + 1 || after >= t.size() || !keep[after] || t[after].kind != text::TokenKind::cjk) continue;

@@ -233,11 +233,13 @@ TEST(WholeWordDeletion, AKeptBangKeepsThePersonItHelps) {
   EXPECT_EQ(compress_with_low("帮您，谢谢", {0, 1, 2, 3, 3}, {1}), "帮，谢谢");
 }
 
-TEST(WholeWordDeletion, AnAdverbAndForInOneWordKeepThePersonToo) {
+TEST(WholeWordDeletion, ALetterAndForInOneWordKeepThePersonToo) {
   // jieba's 已|为 is one word: 已为|您|申请|换开|增票 (CSDS val 14 showed 客服:已为申请换开增票。).
   EXPECT_EQ(compress_with_low("已为您申请换开增票", {0, 0, 1, 2, 2, 3, 3, 4, 4}, {2}), "已为您申请换开增票");
   // Not 因为, which is no preposition: 因为|您|没|在家.
   EXPECT_EQ(compress_with_low("因为您没在家", {0, 0, 1, 2, 3, 3}, {2}), "因为没在家");
+  // A noun's last letter jieba glued to 为: 在|服务|单为|您|留言 (CSDS val 131 showed 客服:在服务单为留言。).
+  EXPECT_EQ(compress_with_low("在服务单为您留言", {0, 1, 1, 2, 2, 3, 4, 4}, {5}), "在服务单为您留言");
 }
 
 TEST(WholeWordDeletion, AnOpeningCourtesyRunOnGoesWhole) {
