@@ -357,6 +357,34 @@ void keep_run_on_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   }
 }
 
+// An address that deletion cut to its noun (收到了呢亲爱的客户 -> 收到了呢客户, 尊敬的商家您好 -> 商家您好): with
+// 亲爱的 (亲爱滴, 亲爱哒) or 尊敬的 gone, the 客户, 顾客, 用户, 买家, 商家 or 会员 after it goes too, unless a guard
+// or an emotion mention holds it. CSDS val 367 read 客服:收到呢，客户。
+void drop_address_nouns(const UnitTokens& tokens, std::vector<char>& keep) {
+  static constexpr std::u32string_view kAddresses[] = {U"亲爱的", U"亲爱滴", U"亲爱哒", U"尊敬的"};
+  static constexpr std::u32string_view kNouns[] = {U"客户", U"顾客", U"用户", U"买家", U"商家", U"会员"};
+  const auto& t = tokens.tokens;
+  auto spells_at = [&](std::size_t i, std::u32string_view w) {  // one CJK token a letter
+    if (i + w.size() > t.size()) return false;
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      std::size_t at = 0;
+      if (t[i + k].kind != text::TokenKind::cjk || text::next_code_point(t[i + k].text, &at) != w[k] ||
+          at != t[i + k].text.size())
+        return false;
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i + 5 <= t.size(); ++i) {
+    const bool address = std::any_of(std::begin(kAddresses), std::end(kAddresses), [&](auto w) { return spells_at(i, w); });
+    if (!address || keep[i] || keep[i + 1] || keep[i + 2]) continue;
+    const std::size_t n = i + 3;
+    if (!std::any_of(std::begin(kNouns), std::end(kNouns), [&](auto w) { return spells_at(n, w); })) continue;
+    const bool held = tokens.forced[n] || tokens.forced[n + 1] ||
+                      (!tokens.guarded.empty() && (tokens.guarded[n] || tokens.guarded[n + 1]));
+    if (!held) keep[n] = keep[n + 1] = 0;
+  }
+}
+
 }  // namespace
 
 // Whole-word keep decisions (word_end): a word stays when the mean keep probability of its tokens
@@ -389,6 +417,7 @@ void mend_deletion(const UnitTokens& tokens, std::vector<char>& keep) {
   keep_no_new_doubling(tokens, keep);
   keep_what_opens_me(tokens, keep);
   keep_label_colons(tokens, keep);
+  drop_address_nouns(tokens, keep);
   keep_run_on_particles(tokens, keep);
 }
 

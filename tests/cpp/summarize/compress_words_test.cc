@@ -70,6 +70,13 @@ TEST(WholeWordDeletion, AParticleBetweenTwoRunOnClausesStays) {
   EXPECT_EQ(compress_with_low("取消吧我看一下", {0, 0, 1, 2, 3, 3, 4}, {2, 3}), "取消看一下");
 }
 
+TEST(WholeWordDeletion, AnAddressCutToItsNounGoesWhole) {
+  // 收到|了|呢|亲爱|的|客户 (CSDS val 367 read 客服:收到呢，客户。): 亲爱的 low; 客户 goes with it.
+  EXPECT_EQ(compress_with_low("收到了呢亲爱的客户", {0, 0, 1, 2, 3, 3, 4, 5, 5}, {1, 2, 3, 4, 5, 6}), "收到");
+  // A customer that is what the sentence is about stays (the address kept, or none).
+  EXPECT_EQ(compress_with_low("请联系客户", {0, 1, 1, 2, 2}, {0}), "联系客户");
+}
+
 TEST(WholeWordDeletion, ADemonstrativeThatIdentifiesStays) {
   // 请问|是|这个|订单|吗 (te157 702 read 客服:请问是订单？, whether it is an order at all): 这个 low, guarded.
   EXPECT_EQ(compress_with_low("请问是这个订单吗", {0, 0, 1, 2, 2, 3, 3, 4}, {3, 4}), "请问是这个订单吗");
