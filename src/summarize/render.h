@@ -156,6 +156,11 @@ std::string with_run_ons_punctuated(const std::string& body);
 // 这款是… -> 是的，这款是…) or at its end after a comma (我再试试，[姓名]。 -> 我再试试。); a name inside the text
 // ([姓名]的订单) stays.
 std::string without_name_vocative(const std::string& body);
+// zh: a body without the greeting it opens with (你好，我想问下… -> 我想问下…; 您好，请问是这个商品吗 -> 请问是这个商品
+// 吗; 你好我在贵店买了电脑 -> 我在贵店买了电脑; 询问你好，… -> 询问…): 您好, 你好, 你们好, 哈喽 or 嗨, with its particles,
+// before a mark or a word that opens a message (not 你好慢, 你好像…, where 你好 is no greeting); the body itself
+// when nothing would be left.
+std::string without_opening_greeting(const std::string& body);
 // zh: a body without the yes it opens with (是的, 对, 好的, 可以的, 有的, 嗯嗯 …, with its particles and address and
 // the comma after them: 是的，想七号送达 -> 想七号送达), for a unit whose yes answers nothing the summary shows;
 // the body itself when no comma follows the yes or nothing would be left. A no is never dropped.

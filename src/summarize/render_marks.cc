@@ -198,6 +198,30 @@ std::string without_name_vocative(const std::string& body) {
   return render::has_content(text) ? text : body;
 }
 
+std::string without_opening_greeting(const std::string& body) {
+  static constexpr std::u32string_view kGreetings[] = {U"您们好", U"你们好", U"您好", U"你好", U"哈喽", U"嗨"};
+  // What may open the message after a greeting written without a mark (你好我在贵店买了电脑, 您好这样的…):
+  // not 你好慢, 你好像, where 你好 is no greeting.
+  constexpr std::u32string_view kOpeners = U"我请想问麻帮能可这那为怎什咨[亲在订是有您你京刚昨今前之收申退换";
+  constexpr std::u32string_view kMarks = U"，,！!~～。 ";
+  const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
+  const std::u32string_view text(cps.data(), cps.size());
+  const std::size_t from = text.starts_with(U"询问") ? 2 : 0;  // a reported question: 询问你好，…
+  for (std::u32string_view greeting : kGreetings) {
+    if (text.substr(from).compare(0, greeting.size(), greeting) != 0) continue;
+    std::size_t at = from + greeting.size();
+    while (at < text.size() && std::u32string_view(U"呀啊哦呢").find(text[at]) != std::u32string_view::npos) ++at;
+    const bool marked = at < text.size() && kMarks.find(text[at]) != std::u32string_view::npos;
+    if (!marked && (at >= text.size() || kOpeners.find(text[at]) == std::u32string_view::npos)) return body;
+    while (at < text.size() && kMarks.find(text[at]) != std::u32string_view::npos) ++at;
+    std::u32string rest(text.substr(0, from));
+    rest.append(text.substr(at));
+    const std::string out = text::encode_utf8(rest.data(), rest.size());
+    return at < text.size() && render::has_content(out.substr(from == 0 ? 0 : std::string("询问").size())) ? out : body;
+  }
+  return body;
+}
+
 bool stops_mid_clause(const std::string& body) {
   const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
   std::size_t end = cps.size();

@@ -186,7 +186,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
     if (asked_inside) s.body = render::with_mark_after_asking_clause(s.body);
     if (customer_asks && complains) s.body = render::without_opening_interjection(s.body);
     if (customer_asks && !complains) s.body = render::reported_question(s.body);
-    if (p.lang == Lang::zh) s.body = render::with_run_ons_punctuated(render::without_name_vocative(s.body));
+    if (p.lang == Lang::zh)
+      s.body = render::with_run_ons_punctuated(render::without_opening_greeting(render::without_name_vocative(s.body)));
     // zh: a yes that opens a unit answers the other speaker's turns right before its own; with none of them
     // shown it answers nothing the reader sees (用户:是的，想七号送达 after a left-out 如果需要晚一天的话), and goes:
     // after the commas are put back, so that one run on (可以的现在帮您提交) goes too.

@@ -84,6 +84,19 @@ TEST(NameVocatives, ANameThatOnlyAddressesGoes) {
   EXPECT_EQ(render::without_name_vocative("[姓名]。"), "[姓名]。");
 }
 
+TEST(OpeningGreetings, AGreetingThatOpensALineGoes) {
+  // te157 653, CSDS val 406 and 447: the customer's first message opens with its greeting.
+  EXPECT_EQ(render::without_opening_greeting("你好，我想问下这个加湿器为啥不能定时了？"), "我想问下这个加湿器为啥不能定时了？");
+  EXPECT_EQ(render::without_opening_greeting("你好我在贵店买了电脑，然后使用一直很卡。"), "我在贵店买了电脑，然后使用一直很卡。");
+  EXPECT_EQ(render::without_opening_greeting("您好呢~请问您是什么时候看到的这个消息呢。"), "请问您是什么时候看到的这个消息呢。");
+  EXPECT_EQ(render::without_opening_greeting("询问你好，能帮我尽快安排发件吗。"), "询问能帮我尽快安排发件吗。");
+  // 你好 that is no greeting (你好慢, 你好像), a greeting inside the line, or a greeting alone stays.
+  EXPECT_EQ(render::without_opening_greeting("你好慢啊。"), "你好慢啊。");
+  EXPECT_EQ(render::without_opening_greeting("你好像没发货。"), "你好像没发货。");
+  EXPECT_EQ(render::without_opening_greeting("我说你好。"), "我说你好。");
+  EXPECT_EQ(render::without_opening_greeting("您好。"), "您好。");
+}
+
 TEST(OpeningYes, AYesGoesWithItsCommaAndNothingElse) {
   EXPECT_EQ(render::without_opening_yes("是的，想七号送达。"), "想七号送达。");
   EXPECT_EQ(render::without_opening_yes("好的呢亲，小妹联系一下站点看看呢。"), "小妹联系一下站点看看呢。");

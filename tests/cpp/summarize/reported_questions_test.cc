@@ -109,8 +109,9 @@ TEST(ReportedQuestions, CustomerQuestionsAreReportedWhenAsked) {
   s.salience = {1.0f, 0.9f, 0.8f};
   DecodeOptions o = reported(3);
   o.report_questions = false;
-  // As written: a question mark stays, a particle question ends where the CSDS protocol splits.
-  EXPECT_EQ(decode(p, s, o).summary, "用户:你好，想问下这款冰箱有货吗。客服:有货的呢？用户:亲开专用票是等货到了再开吗？");
+  // As written (but the greeting that opens the line): a question mark stays, a particle question ends
+  // where the CSDS protocol splits.
+  EXPECT_EQ(decode(p, s, o).summary, "用户:想问下这款冰箱有货吗。客服:有货的呢？用户:亲开专用票是等货到了再开吗？");
   // Reported as the references report it: greetings and "may I ask" go, only where a word ends (亲开
   // is one word), and the agent's sentence is not a customer question.
   o.report_questions = true;
