@@ -449,7 +449,8 @@ bool opens_as_question(std::span<const text::Token> t, const std::vector<char>& 
       "is", "are", "was", "were", "am", "do", "does", "did", "have", "has", "can", "could", "would", "will", "should",
       "may", "isn't", "aren't", "wasn't", "don't", "doesn't", "didn't", "haven't", "hasn't", "can't", "couldn't",
       "wouldn't", "won't", "shouldn't", "isn’t", "aren’t", "wasn’t", "don’t", "doesn’t", "didn’t", "haven’t",
-      "hasn’t", "can’t", "couldn’t", "wouldn’t", "won’t", "shouldn’t"};
+      "hasn’t", "can’t", "couldn’t", "wouldn’t", "won’t", "shouldn’t",
+      "r"};  // text speak: "when r the longer trains coming" (TweetSumm train e7f0bb93), "r u open"
   // A connective may open it: "SO WHY CAN'T I VIEW MY NOTIFICATIONS" asks.
   static constexpr std::string_view kConnectives[] = {"so", "and", "but", "then", "ok", "okay", "well"};
   static constexpr std::string_view kSubjects[] = {"i", "you", "we", "they", "it", "there", "the", "my", "your",

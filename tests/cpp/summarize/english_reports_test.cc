@@ -256,6 +256,8 @@ TEST(EnglishReports, ACustomersQuestionWithoutItsMarkIsShownAsAsked) {
   for (const char* asks : {"SO WHY CAN'T I VIEW MY NOTIFICATIONS", "can you tell me where has stock", "how do i go about it",
                            "how long is it before you contact someone", "How much can I take.",
                            "How long does it take to get the money back",
+                           // Text speak for "are" (TweetSumm train e7f0bb93).
+                           "when r the longer trains coming to Ely", "r u open on Sundays",
                            // "Why" with a phrase before its auxiliary (TweetSumm valid 71f3109a).
                            "why following the initial recent update does the WiFi keep turning itself on",
                            "why when I listen on my computer do I have to be Online",
