@@ -81,7 +81,7 @@ bool said_within(const Context& c, std::size_t u, const std::vector<int>& chosen
   const text::Speaker speaker = c.p.units[u].speaker;
   // Whether a chosen unit of the other speaker lies between units a and b.
   auto reply_between = [&](std::size_t a, std::size_t b) {
-    const auto [lo, hi] = std::minmax(a, b);
+    const std::size_t lo = std::min(a, b), hi = std::max(a, b);  // no structured binding: clang cannot capture one
     return std::any_of(chosen.begin(), chosen.end(), [&](int x) {
       const auto xx = static_cast<std::size_t>(x);
       return xx > lo && xx < hi && c.p.units[xx].speaker != speaker;
