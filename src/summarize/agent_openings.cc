@@ -42,7 +42,7 @@ bool holds_or_asks_details(std::string_view clause) {
   if (holds(clause, {"反馈", "联系了", "联系一下", "联系中", "申请", "提交", "催", "试", "转接", "无法", "不能", "没", "不",
                      "如果"}))
     return false;
-  if (holds(clause, {"稍等", "稍候"}) || looks_up_for_customer(clause)) return true;
+  if (holds(clause, {"稍等", "稍候", "稍微等", "稍稍等", "稍作等待"}) || looks_up_for_customer(clause)) return true;
   return holds(clause, {"提供", "复制"}) && holds(clause, {"订单", "号码", "电话", "地址", "联系方式", "服务单", "ID"}) &&
          !holds(clause, {"错", "正确"});
 }
@@ -98,12 +98,19 @@ bool only_opens_conversation(const std::vector<text::Token>& tokens, const Claus
   bool other_fact = false;   // one but [数字], which a pleasantry may hold (the agent's number)
   bool opening = false;
   bool wishing = false;  // a clause before this one wishes
+  bool holding = false;  // the clause before this one puts the customer on hold
   auto close_clause = [&]() {
     if (clause_end == clause_begin) return true;
     const int covered = cover(std::span<const text::Token>(tokens).subspan(clause_begin, clause_end - clause_begin));
+    // A hold may say how long (还请您稍等[数字]-[数字]分钟哦): its [数字], and a clause of the wait alone after it.
+    const bool timed_hold = !other_fact && says_a_fact && holds_or_asks_details(text) &&
+                            (text.find("稍等") != std::string::npos || text.find("稍候") != std::string::npos);
+    const bool wait_alone = holding && !other_fact && letters <= kWaitLetters &&
+                            (text.find("分钟") != std::string::npos || text.find("秒") != std::string::npos);
     const bool opens = other_fact    ? false
-                       : says_a_fact ? is_pleasantry(text, letters)
+                       : says_a_fact ? is_pleasantry(text, letters) || timed_hold || wait_alone
                                      : is_opening_clause(text, letters);
+    holding = holds_or_asks_details(text) || (holding && wait_alone);
     // Glue alone is part of an opening only as its tag question (您看可以吗, 好吗); 能到的 answers.
     const bool tag_question = covered == 3 && letters <= kTagQuestionLetters && (text.ends_with("吗") || text.ends_with("么"));
     // The clauses after a wish go on wishing (祝您合家幸福，心情美美哒，钱包鼓鼓哒).

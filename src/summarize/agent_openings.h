@@ -24,7 +24,7 @@ using ClauseCover = std::function<int(std::span<const text::Token>)>;
 //     opens the clause (客官您好, 掌柜大人, 亲爱的客户; not 已拆分亲爱的);
 //   - an offer of help or a request to state the problem: 请问有什么可以帮到您的吗, 您是遇到什么问题了呢,
 //     您方便简单描述下您的问题吗, 请问您是咨询之前的问题;
-//   - a hold: 请您稍等, 小妹为您看下的恩, 正在为您积极查询哟 (为您/帮您/给您 or 你, perhaps an adverb, 查/看/核实, and at most
+//   - a hold: 请您稍等, 还请您稍微等待一会儿, 小妹为您看下的恩, 正在为您积极查询哟 (为您/帮您/给您 or 你, perhaps an adverb, 查/看/核实, and at most
 //     kLookUpRest letters to the clause's end; not 为您看了这个是厂家进行安装的, 帮您取消您看乐意吗, 给您审核退款);
 //   - an invitation to come back, which closes rather than opens: 有任何疑问可以随时与我们联系, 有什么需要随时咨询哦
 //     (随时 and 联系, 咨询, 来问, 呼唤, 反馈 or 找; not 有新订单随时可以申请的);
@@ -35,6 +35,9 @@ using ClauseCover = std::function<int(std::span<const text::Token>)>;
 // (麻烦您提供一下正确的地址哈: the one given was wrong). Waiting for something (建议您耐心等待一下退款, 等待配送审核退款)
 // answers.
 inline constexpr int kOpeningClauseLetters = 28, kAddressLetters = 6, kPresentLetters = 8;
+// A hold may say how long it is: its [数字] (稍等[数字]分钟), and a clause of at most kWaitLetters letters
+// after it that is the wait alone ([数字]分钟哦, after 还请您稍等[数字]-).
+inline constexpr int kWaitLetters = 8;
 inline constexpr std::size_t kLookUpRest = 5;
 bool is_opening_clause(std::string_view text, int letters);
 // A pleasantry alone (the first case above), which may hold the agent's number (家电小秘书[数字]号很高兴为您服务,

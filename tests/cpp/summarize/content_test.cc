@@ -68,12 +68,16 @@ TEST(Content, ChineseAgentOpeningsAreCourtesies) {
                         "欢迎咨询京东物流商家在线客服~", "请您稍等，小秘书给您查看一下哈", "尊敬的用户，请问有什么妹子可以帮您的吗？",
                         "小妹这边帮您查询一下呢", "这边正在为您积极查询哟", "亲爱的请您稍等，这边妹子帮您查询一下，您看可以吗？",
                         "麻烦亲提供一下您的订单号码，我这边帮你查询一下哈", "妹子尽力为您解答的哦",
-                        "您好，请提供一下订单号，帮您查询一下，好吗？"})
+                        "您好，请提供一下订单号，帮您查询一下，好吗？",
+                        // A hold that waits "a little while", or says how long (CSDS val 346, 40).
+                        "正在为您查询，还请您稍微等待一小会。", "正在为您查询，还请您稍等[数字]-[数字]分钟哦。"})
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
   // What the agent does meanwhile, a wrong order number, a number of the case: content.
   for (const char* s : {"这边反馈了请您稍等一下", "我帮您联系一下站点您稍等", "亲亲，您提供得订单号错了哦",
                         "您好，订单[订单编号]很高兴为您服务", "稍等，您的订单已经发货了，预计明天送达",
-                        "您好，为您看了这个是厂家进行安装的"})
+                        "您好，为您看了这个是厂家进行安装的",
+                        // A time that is not the hold's wait: the case's.
+                        "请您稍等，[数字]小时内会有专员联系您", "退款[数字]分钟到账"})
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::content) << s;
   // The customer's words are never an agent's opening.
   EXPECT_EQ(kind_of("请问有什么活动吗，很高兴", Speaker::customer), UnitContent::content);
