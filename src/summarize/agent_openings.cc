@@ -103,10 +103,8 @@ bool only_opens_conversation(const std::vector<text::Token>& tokens, const Claus
     if (clause_end == clause_begin) return true;
     const int covered = cover(std::span<const text::Token>(tokens).subspan(clause_begin, clause_end - clause_begin));
     // A hold may say how long (还请您稍等[数字]-[数字]分钟哦): its [数字], and a clause of the wait alone after it.
-    const bool timed_hold = !other_fact && says_a_fact && holds_or_asks_details(text) &&
-                            (text.find("稍等") != std::string::npos || text.find("稍候") != std::string::npos);
-    const bool wait_alone = holding && !other_fact && letters <= kWaitLetters &&
-                            (text.find("分钟") != std::string::npos || text.find("秒") != std::string::npos);
+    const bool timed_hold = !other_fact && says_a_fact && holds_or_asks_details(text) && holds(text, {"稍等", "稍候"});
+    const bool wait_alone = holding && !other_fact && letters <= kWaitLetters && holds(text, {"分钟", "秒"});
     const bool opens = other_fact    ? false
                        : says_a_fact ? is_pleasantry(text, letters) || timed_hold || wait_alone
                                      : is_opening_clause(text, letters);

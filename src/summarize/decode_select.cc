@@ -20,9 +20,9 @@ namespace {
 
 // What makes two rendered units the same sentence to a reader: their code points without spaces
 // and punctuation, ASCII lowercased ("Ok thanks!" and "ok, thanks" match; "-Chris" twice matches).
-std::u32string repeat_key(const std::string& text) {
+std::u32string repeat_key(const std::vector<char32_t>& cps) {
   std::u32string key;
-  for (char32_t cp : text::decode_utf8(text, text::Utf8Mode::lossy).cps) {
+  for (char32_t cp : cps) {
     if (text::is_space(cp) || text::is_punct(cp)) continue;
     key.push_back(cp >= U'A' && cp <= U'Z' ? cp - U'A' + U'a' : cp);
   }
@@ -31,9 +31,8 @@ std::u32string repeat_key(const std::string& text) {
 
 // zh: what a unit says, for said_within: its repeat key without the particles that close a clause
 // (预计呢 says what 预计一周左右呢 says; 呢 哦 哈 啊 呀 啦 嘛 噢 喔 哒 滴 哟 before a mark or the end).
-std::u32string said_key(const std::string& text) {
+std::u32string said_key(const std::vector<char32_t>& cps) {
   constexpr std::u32string_view kClosing = U"呢哦哈啊呀啦嘛噢喔哒滴哟";
-  const std::vector<char32_t> cps = text::decode_utf8(text, text::Utf8Mode::lossy).cps;
   std::u32string key;
   for (std::size_t i = 0; i < cps.size(); ++i) {
     const char32_t cp = cps[i];
@@ -220,9 +219,12 @@ Context::Context(const Prepared& prepared, const UnitScores& s, const DecodeOpti
     // Redundancy control never lets a unit in twice: MMR only discounts an exact repeat, and a very
     // salient one ("客服:嗯嗯。", an agent's "-Chris" sign-off) still beats the rest. Without
     // redundancy control (the published baselines) the ranking is taken as it is.
-    for (std::size_t u = 0; u < U; ++u) keys.push_back(repeat_key(rendered(u)));
-    if (options.skip_fillers && p.lang == Lang::zh)
-      for (std::size_t u = 0; u < U; ++u) said_keys.push_back(said_key(rendered(u)));
+    const bool said = options.skip_fillers && p.lang == Lang::zh;  // said_within's keys too
+    for (std::size_t u = 0; u < U; ++u) {
+      const std::vector<char32_t> cps = text::decode_utf8(rendered(u), text::Utf8Mode::lossy).cps;
+      keys.push_back(repeat_key(cps));
+      if (said) said_keys.push_back(said_key(cps));
+    }
   }
   // Fillers, courtesies and sign-offs are not content (DecodeOptions::skip_fillers, content.h).
   const std::vector<char> content = options.skip_fillers ? content_mask(p) : std::vector<char>(U, 1);

@@ -1,7 +1,7 @@
 // zh: the marks and openings of a summary line: the commas a chat message left out (with_run_ons_punctuated),
 // where a turn the data cut off shows its cut (stops_mid_clause), a name placeholder that only addresses
-// someone (without_name_vocative), and a yes to nothing shown (without_opening_yes). render.h has the
-// contracts.
+// someone (without_name_vocative), a greeting that opens a line (without_opening_greeting), and a yes to
+// nothing shown (without_opening_yes). render.h has the contracts.
 #include <span>
 #include <string>
 #include <string_view>
@@ -205,19 +205,19 @@ std::string without_opening_greeting(const std::string& body) {
   constexpr std::u32string_view kOpeners = U"我请想问麻帮能可这那为怎什咨[亲在订是有您你京刚昨今前之收申退换";
   constexpr std::u32string_view kMarks = U"，,！!~～。 ";
   const std::vector<char32_t> cps = text::decode_utf8(body, text::Utf8Mode::lossy).cps;
-  const std::u32string_view text(cps.data(), cps.size());
-  const std::size_t from = text.starts_with(U"询问") ? 2 : 0;  // a reported question: 询问你好，…
+  const std::size_t from = starts_with(cps, 0, U"询问") ? 2 : 0;  // a reported question: 询问你好，…
   for (std::u32string_view greeting : kGreetings) {
-    if (text.substr(from).compare(0, greeting.size(), greeting) != 0) continue;
+    if (!starts_with(cps, from, greeting)) continue;
     std::size_t at = from + greeting.size();
-    while (at < text.size() && std::u32string_view(U"呀啊哦呢").find(text[at]) != std::u32string_view::npos) ++at;
-    const bool marked = at < text.size() && kMarks.find(text[at]) != std::u32string_view::npos;
-    if (!marked && (at >= text.size() || kOpeners.find(text[at]) == std::u32string_view::npos)) return body;
-    while (at < text.size() && kMarks.find(text[at]) != std::u32string_view::npos) ++at;
-    std::u32string rest(text.substr(0, from));
-    rest.append(text.substr(at));
-    const std::string out = text::encode_utf8(rest.data(), rest.size());
-    return at < text.size() && render::has_content(out.substr(from == 0 ? 0 : std::string("询问").size())) ? out : body;
+    while (at < cps.size() && std::u32string_view(U"呀啊哦呢").find(cps[at]) != std::u32string_view::npos) ++at;
+    const bool marked = at < cps.size() && kMarks.find(cps[at]) != std::u32string_view::npos;
+    if (!marked && (at >= cps.size() || kOpeners.find(cps[at]) == std::u32string_view::npos)) return body;
+    while (at < cps.size() && kMarks.find(cps[at]) != std::u32string_view::npos) ++at;
+    const std::vector<char32_t> rest(cps.begin() + static_cast<std::ptrdiff_t>(at), cps.end());
+    if (!has_content(rest)) return body;
+    std::vector<char32_t> out(cps.begin(), cps.begin() + static_cast<std::ptrdiff_t>(from));
+    out.insert(out.end(), rest.begin(), rest.end());
+    return text::encode_utf8(out.data(), out.size());
   }
   return body;
 }
