@@ -72,20 +72,84 @@ bool action_after_any(std::u32string_view text, std::initializer_list<std::u32st
   return false;
 }
 
-// Whether every letter of `outcome` but its particles and the words for whom it is done (帮 您 为 给 了 的 …)
-// is in `shown`: 已经帮升级了 after 已经升级四小时内联系 tells nothing new; 已经帮申请交易纠纷了 after 已经申请好了
-// tells what was filed, 已经催促站点的 after 催促一下站点 that it was done (已 and 会 count).
+// The letters that say what an agent's outcome is about: Chinese letters outside placeholders and
+// apologies (不好意思, 抱歉), but for particles, the words for whom it is done and the marks of tense (帮 您
+// 为 给 了 的 已 经 会 …).
+constexpr std::u32string_view kOutcomeFunction = U"帮您你为给了的呢哦啊吧是这边亲小妹下一也都我们已经会将在哈";
+std::u32string outcome_letters(std::u32string_view text) {
+  std::u32string letters;
+  bool placeholder = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char32_t cp = text[i];
+    if (cp == U'[' || cp == U']') {
+      placeholder = cp == U'[';
+      continue;
+    }
+    if (placeholder) continue;
+    if (text.substr(i, 4) == U"不好意思" || text.substr(i, 2) == U"抱歉") {
+      i += text.substr(i, 2) == U"抱歉" ? 1 : 3;
+      continue;
+    }
+    if (text::is_cjk(cp) && kOutcomeFunction.find(cp) == std::u32string_view::npos) letters.push_back(cp);
+  }
+  return letters;
+}
+
+// Whether `outcome` tells nothing that the shown agent statement `shown` does not: at least half its
+// outcome_letters are in `shown`, it reports no result that `shown` does not (成功, 通过, 完成, 好了, 到账),
+// and `shown` does not merely advise or suppose (可以, 建议, 需要, 的话): 已经催促站点的 after 这边催促一下站点呢,
+// 款项会安排原路退支付白条 after 这个退款会原路退支付白条, 这边专员会在[数字]小时给您回电，不好意思 after 专员会在
+// [数字]小时给… tell nothing new; 已经为您申请价保成功了 after 为您申请价保 tells that it went through, 已经帮申请
+// 交易纠纷了 after 已经申请好了 what was filed, and 给您取消订单 after 可以取消订单的 that it was done.
 bool adds_nothing_to(std::u32string_view shown, std::u32string_view outcome) {
-  constexpr std::u32string_view kFunction = U"帮您你为给了的呢哦啊吧是这边亲小妹下一也都";
-  return std::all_of(outcome.begin(), outcome.end(), [&](char32_t cp) {
-    return !text::is_cjk(cp) || kFunction.find(cp) != std::u32string_view::npos ||
-           shown.find(cp) != std::u32string_view::npos;
-  });
+  for (std::u32string_view result : {U"成功", U"通过", U"完成", U"好了", U"到账"})
+    if (outcome.find(result) != std::u32string_view::npos && shown.find(result) == std::u32string_view::npos) return false;
+  if (holds_any(shown, {U"可以", U"建议", U"需要", U"的话"})) return false;
+  if (outcome.find(U'已') != std::u32string_view::npos && shown.find(U'已') == std::u32string_view::npos) return false;
+  const std::u32string letters = outcome_letters(outcome);
+  const auto covered = std::count_if(letters.begin(), letters.end(),
+                                     [&](char32_t cp) { return shown.find(cp) != std::u32string_view::npos; });
+  return 3 * static_cast<std::size_t>(covered) >= 2 * letters.size();
 }
 
 // A supposition states a policy (如果没有问题会退款), not what was done; a closing formula asks for nothing.
 bool supposes_or_closes(std::u32string_view text) {
   return holds_any(text, {U"如果", U"要是", U"的话", U"若"}) || closes_conversation(text);
+}
+
+// Where the sentence budget is full, the unit that leaves for the outcome v: the least salient shown
+// agent unit before v. It is no customer unit (the customer's issue, questions and complaints are what the
+// outcome answers), no agent unit that refuses, reports an action or answers a shown unit (但资质未过，还不能
+// 开, 不会的), not the reply shown under a customer's question, nothing another shown unit answers or goes on
+// with, and its leaving keeps the customer's strongest emotion. -1 when none: the outcome stays out.
+int room_for_outcome(const Context& c, const ConstrainedSelection& s, int v) {
+  const std::vector<int>& units = s.units;
+  const bool kept_before = keeps_strongest(c, s);
+  const auto is_shown = [&](int u) { return std::find(units.begin(), units.end(), u) != units.end(); };
+  int weakest = -1;
+  for (int w : units) {
+    const auto wx = static_cast<std::size_t>(w);
+    if (w > v || w == s.clause_unit || c.p.units[wx].speaker != text::Speaker::agent) continue;
+    const std::u32string_view text = source_of(c, wx);
+    if (refuses(text) || reports_an_action(text) || (c.answers[wx] >= 0 && is_shown(c.answers[wx]))) continue;
+    // The reply shown under a customer's question: the shown unit right before it asks.
+    int before = -1;
+    for (int x : units)
+      if (x < w && x > before) before = x;
+    if (before >= 0 && c.p.units[static_cast<std::size_t>(before)].speaker == text::Speaker::customer &&
+        asks(c, static_cast<std::size_t>(before)))
+      continue;
+    if (std::any_of(units.begin(), units.end(), [&](int x) {
+          return c.answers[static_cast<std::size_t>(x)] == w || c.continues[static_cast<std::size_t>(x)] == w;
+        }))
+      continue;
+    if (weakest >= 0 && c.scores.salience[wx] >= c.scores.salience[static_cast<std::size_t>(weakest)]) continue;
+    ConstrainedSelection without = s;
+    without.units.erase(std::find(without.units.begin(), without.units.end(), w));
+    if (kept_before && !keeps_strongest(c, without)) continue;
+    weakest = w;
+  }
+  return weakest;
 }
 
 }  // namespace
@@ -137,17 +201,19 @@ void add_outcome(const Context& c, ConstrainedSelection& s) {
   if (answered >= 0 && std::find(s.units.begin(), s.units.end(), answered) == s.units.end() && !opening.empty() &&
       is_negation(opening.front()))
     return;
-  // A shown agent unit that reports an action may tell it already (adds_nothing_to); a suggestion
-  // (建议联系取件员可以吗) does not tell that the agent will do it (可以帮联系一下的).
+  // A shown agent statement may tell it already (adds_nothing_to); a question (建议联系取件员可以吗) does not
+  // tell that the agent will do it (可以帮联系一下的).
   const std::u32string_view outcome = source_of(c, static_cast<std::size_t>(v));
   for (int u : s.units) {
     const auto ux = static_cast<std::size_t>(u);
-    if (c.p.units[ux].speaker == text::Speaker::agent && reports_an_action(source_of(c, ux)) &&
-        adds_nothing_to(source_of(c, ux), outcome))
+    if (c.p.units[ux].speaker == text::Speaker::agent && !asks(c, ux) && adds_nothing_to(source_of(c, ux), outcome))
       return;
   }
-  // Where the sentence budget is full the outcome stays out: making room cost a refusal (但资质未过，还不能
-  // 开), an answer (不会的) or the customer's complaint (但是变成了维修) in CSDS val.
+  if (static_cast<int>(s.units.size()) >= added_unit_cap(c) && fits_user_chars(c, s.units, v)) {
+    const int w = room_for_outcome(c, s, v);
+    if (w < 0) return;
+    s.units.erase(std::find(s.units.begin(), s.units.end(), w));
+  }
   add_below_cap(c, s, v);
 }
 

@@ -118,6 +118,60 @@ TEST(Outcome, TheLastActionOfTheAgentIsShownWhenThereIsRoom) {
   EXPECT_EQ(budgeted.units, (std::vector<int>{0, 2}));
 }
 
+TEST(Outcome, AtAFullBudgetTheOutcomeTakesTheWeakestAgentLinesPlace) {
+  // te157 708, unsupervised: a summary at its four sentences ended on 客服:不好意思，打错了 and left out 已经在
+  // 审核中了，预计…到账. The agent's least salient statement gives way; the customer's lines, the reply shown
+  // under a customer's question and an agent line that reports an action or refuses do not.
+  auto d = make_dialogue({{Speaker::customer, {"自助申请价保不成功"}},
+                          {Speaker::agent, {"您的这个订单没有付款呢"}},
+                          {Speaker::customer, {"原订单不是告诉你了吗?"}},
+                          {Speaker::agent, {"不好意思，打错了"}},
+                          {Speaker::customer, {"申请到哪儿了"}},
+                          {Speaker::agent, {"已经在审核中了，预计[数字]个工作日到账"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  UnitScores s;
+  s.salience = {1.0f, 0.3f, 0.9f, 0.5f, 0.8f, 0.1f};
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  ASSERT_EQ(decoding::outcome_unit(c), 5);
+  // 不好意思，打错了 is the reply shown under the customer's question; 您的这个订单没有付款呢 is the weakest other.
+  decoding::ConstrainedSelection full;
+  full.units = {0, 1, 2, 3};
+  decoding::add_outcome(c, full);
+  EXPECT_EQ(full.units, (std::vector<int>{0, 2, 3, 5}));
+  // With only customer lines and that reply shown, nothing gives way and the outcome stays out.
+  decoding::ConstrainedSelection protected_units;
+  protected_units.units = {0, 2, 3, 4};
+  decoding::add_outcome(c, protected_units);
+  EXPECT_EQ(protected_units.units, (std::vector<int>{0, 2, 3, 4}));
+}
+
+TEST(Outcome, AnOutcomeThatAShownStatementAlreadyTellsIsNotAdded) {
+  // CSDS val 774 and 56, unsupervised: 款项会安排原路退支付白条 after 这个退款会原路退支付白条 and 这个给您升级
+  // after 转接不成功，只能升级处理的亲 said again what was shown.
+  const auto added = [](const std::string& shown_line, const std::string& outcome_line) {
+    auto d = make_dialogue({{Speaker::customer, {"我要退货退款"}},
+                            {Speaker::agent, {shown_line}},
+                            {Speaker::agent, {outcome_line}}});
+    Prepared p = prepare(d, lexicon());
+    UnitScores s = testing::same_salience(p);
+    const DecodeOptions five = options(5);
+    const decoding::Context c(p, s, five);
+    EXPECT_EQ(decoding::outcome_unit(c), 2) << outcome_line;
+    decoding::ConstrainedSelection selection;
+    selection.units = {0, 1};
+    decoding::add_outcome(c, selection);
+    return selection.units.size() == 3;
+  };
+  EXPECT_FALSE(added("这个退款会原路退支付白条", "款项会安排原路退支付白条"));
+  EXPECT_FALSE(added("专员会在[数字]小时给您回电", "这边专员会在[数字]小时给您回电，不好意思"));
+  // What the shown line only advises, the outcome tells was done; a result (成功) or a deed done (已) is news.
+  EXPECT_TRUE(added("可以取消订单的", "给您取消订单"));
+  EXPECT_TRUE(added("为您申请价保", "已经为您申请价保成功了"));
+  EXPECT_TRUE(added("帮您联系站点核实，站点核实后会电话联系您", "已帮您向站点核实明日回电您"));
+}
+
 TEST(Outcome, AnOutcomeThatSaysNoToAnUnshownQuestionStaysOut) {
   // CSDS te157 700: 客服:不需要，专员…联系 ended a summary whose customer had asked 还需要别的吗, which it did not
   // show: it read as a refusal of the request shown before it.
