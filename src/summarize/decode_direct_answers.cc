@@ -16,6 +16,14 @@ int direct_answer(const Context& c, std::size_t q) {
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
   const std::u32string_view q_text = source_of(c, q);
   if (!asks(c, q) && !zh_question::ends_in_tag(q_text)) return -1;
+  // An agent's yes or no paired with q by its place (in_order_question) answers it, though the customer
+  // asked again before the agent replied: 直接和他说拒收是吧 / 会不会影响小哥绩效考核 / 是的呢直接拒收就好哦 / 这个
+  // 是不会的哈 (te157 746 showed the second answer only).
+  for (std::size_t v = q + 1; v < p.units.size() && v <= q + 2 * kAnswerReach; ++v)
+    if (p.units[v].speaker == text::Speaker::agent && in_order_question(c, v) == static_cast<int>(q) &&
+        !asks(c, v) && c.unit_chars[v] > 0 && c.unit_chars[v] <= kDirectAnswerChars &&
+        opens_with_yes_or_no(p, v))
+      return static_cast<int>(v);
   const std::u32string verb = zh_question::polar_verb(q_text);
   if (verb.empty()) return -1;
   // The answer that repeats the question's verb wins over an earlier plain yes, which may answer
@@ -345,6 +353,10 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
       }
     }
     if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
+    // A reply that asks back brings its own answer (客服:您看是否有时间直接联系快递小哥拒收呢? / 用户:直接和他说拒收
+    // 是吧 / 客服:是的呢直接拒收就好哦): the first loop looked only at the units chosen before.
+    const int answer = v >= 0 && shown(v) ? direct_answer(c, static_cast<std::size_t>(v)) : -1;
+    if (answer >= 0 && !shown(answer) && reads_after(v, answer)) add_within_budget(c, s, v, answer);
   }
   // An agent's answer shown under a customer unit it did not answer brings the question it did, and
   // that question its own direct answer when one came before a (明天会不会还到不了 / 不会的 / 这是准确到货时间哦).

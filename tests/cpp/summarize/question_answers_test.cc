@@ -4,6 +4,8 @@
 // an answer shown under another one answers. What a bare answer needs beside it is answer_context_test.cc's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kessel/summarize/summary.h"
 #include "summarize/decode_parts.h"
 #include "test_dialogues.h"
@@ -452,6 +454,31 @@ TEST(QuestionAnswers, TwoQuestionsInARowTakeTheirAnswersInOrder) {
   ASSERT_EQ(out.sentences.size(), 4u) << out.summary;
   EXPECT_EQ(out.sentences[3].unit, 5) << out.summary;
   EXPECT_EQ(out.summary, "用户:直接和他说拒收是吧？会不会影响小哥绩效考核。客服:是的呢，直接拒收就好哦，这个是不会的哈。");
+}
+
+TEST(QuestionAnswers, AReplyThatAsksBackBringsItsOwnAnswer) {
+  // te157 746, in separate turns: the agent's question brought the customer's reply 直接和他说拒收是吧 (a tag
+  // question), whose own answer 是的呢直接拒收就好哦 came after a second question and was left out: the
+  // summary showed only 是不会的, the second question's answer.
+  auto d = make_dialogue({{Speaker::customer, {"订单要取消"}},
+                          {Speaker::agent, {"您看您是否有时间直接联系快递小哥拒收呢?"}},
+                          {Speaker::customer, {"直接和他说拒收是吧"}},
+                          {Speaker::customer, {"会不会影响小哥绩效考核"}},
+                          {Speaker::agent, {"是的呢直接拒收就好哦"}},
+                          {Speaker::agent, {"这个是不会的哈"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  UnitScores s;
+  s.salience = {1.0f, 0.6f, 0.0f, 0.9f, 0.0f, 0.8f};
+  const DecodeOptions six = options(6);
+  const decoding::Context c(p, s, six);
+  // Paired by place, the first reply answers the first question though the customer asked again.
+  EXPECT_EQ(decoding::direct_answer(c, 2), 4);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1, 3, 5};
+  decoding::add_direct_answers(c, selection);
+  std::sort(selection.units.begin(), selection.units.end());
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2, 3, 4, 5}));
 }
 
 }  // namespace
