@@ -128,6 +128,30 @@ bool replied_in(const Context& c, std::size_t q, const std::vector<int>& units) 
   return !asks_when(source_of(c, q)) || tells_when(source_of(c, static_cast<std::size_t>(next)));
 }
 
+// Whether customer unit v, after q, replies to a question the agent asked since q: the last unit before v
+// that is not the customer's is the agent's and asks (能退货吗 / 客服:购买的是抽纸吗? / 用户:是): the agent's
+// answer to q may come after that exchange.
+bool replies_to_agent_question(const Context& c, std::size_t q, std::size_t v) {
+  for (std::size_t k = v; k-- > q + 1;) {
+    if (c.p.units[k].speaker == text::Speaker::customer) continue;
+    return asks(c, k);
+  }
+  return false;
+}
+
+// The last unit that may hold the agent's reply to q: kAnswerReach units on, and one more for each unit of
+// an exchange the agent opened with a question (its question and the customer's replies to it), up to
+// kAnswerReach more.
+std::size_t reply_reach(const Context& c, std::size_t q) {
+  std::size_t end = q + kAnswerReach;
+  for (std::size_t v = q + 1; v < c.p.units.size() && v <= end && end < q + 2 * kAnswerReach; ++v) {
+    const bool agent_asks = c.p.units[v].speaker == text::Speaker::agent && asks(c, v);
+    const bool reply = c.p.units[v].speaker == text::Speaker::customer && replies_to_agent_question(c, q, v);
+    if (agent_asks || reply) ++end;
+  }
+  return end;
+}
+
 }  // namespace
 
 int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) {
@@ -139,9 +163,11 @@ int open_answer(const Context& c, std::size_t q, const std::vector<int>& units) 
   // The first reply that could answer; to a "when", the first that tells when, if one does (什么时候发货呢 /
   // 这边看到已经认款成功了 / 订单已经进入出库环节了呢), else the first (啥时候有货 / 所在区域暂时无货).
   int first = -1;
-  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+  const std::size_t reach = reply_reach(c, q);
+  for (std::size_t v = q + 1; v < p.units.size() && v <= reach; ++v) {
     if (p.units[v].speaker == text::Speaker::customer) {
-      if (c.selectable[v]) break;  // the customer said more: what follows answers that
+      // The customer said more: what follows answers that, unless it replies to the agent's question.
+      if (c.selectable[v] && !replies_to_agent_question(c, q, v)) break;
       continue;
     }
     if (!c.selectable[v] || asks(c, v) || c.unit_chars[v] > kDirectAnswerChars || !could_answer(question, source_of(c, v)))
@@ -179,8 +205,10 @@ int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units) 
   const std::u32string_view question = source_of(c, q);
   if (asks_why(question) || replied_in(c, q, units)) return -1;
   bool said_more = false;  // a statement of the customer's came after the question
-  for (std::size_t v = q + 1; v < p.units.size() && v <= q + kAnswerReach; ++v) {
+  const std::size_t reach = reply_reach(c, q);
+  for (std::size_t v = q + 1; v < p.units.size() && v <= reach; ++v) {
     if (p.units[v].speaker == text::Speaker::customer) {
+      if (replies_to_agent_question(c, q, v)) continue;  // 客服:购买的是抽纸吗? / 用户:是
       // Questions in a row get one reply (售后大概多久 / 能在放假前完成吗 / 这个以售后的审核意见为准的呢); a statement
       // of the customer's after the question is what the next reply answers, unless that reply takes up a
       // word of the question (财务可以帮忙作废么 / 这张专票我们用不了 / 可以作废).

@@ -234,6 +234,9 @@ int refusal_of(const Context& c, std::size_t q);
 // word of time, the order's stage: 出库), else the first. A "why" asked as a complaint (为什么不能今天上门取件, 为啥还没到)
 // brings nothing: the agent's next words rarely answer it. 用户:询问如何申请开通京东货到付款 ended a summary
 // as if unanswered; 客服:专员会在[数字]个工作日内联系您 follows it now. -1 when none.
+// In it and in plain_reply, an exchange the agent opens with a question (客服:购买的是抽纸吗? / 用户:是) is no
+// new word of the customer's, and each of its units extends the reach by one, up to kAnswerReach more
+// (te157 709: 打开之后呢 / 客服:遇到了什么问题了吗? / … / 客服:点击优惠券).
 inline constexpr int kOpenAnswerMinChars = 6, kOpenAnswerMinCharsBeside = 3;
 int open_answer(const Context& c, std::size_t q, const std::vector<int>& units);
 // zh: the agent's plain reply to customer question q, when neither direct_answer, refusal_of nor

@@ -456,6 +456,29 @@ TEST(QuestionAnswers, TwoQuestionsInARowTakeTheirAnswersInOrder) {
   EXPECT_EQ(out.summary, "用户:直接和他说拒收是吧？会不会影响小哥绩效考核。客服:是的呢，直接拒收就好哦，这个是不会的哈。");
 }
 
+TEST(QuestionAnswers, TheReplyAfterTheAgentsQuestionBackAnswers) {
+  // te157 709: 打开之后呢 / 客服:亲亲遇到了什么问题了吗? / the customer's reply / 客服:点击优惠券. The exchange the
+  // agent opens with a question is no new question of the customer's: the reply after it answers q.
+  auto d = make_dialogue({{Speaker::customer, {"这个怎么退货?"}},
+                          {Speaker::agent, {"请问是哪个订单呢?"}},
+                          {Speaker::customer, {"昨天买的那个电饭锅"}},
+                          {Speaker::agent, {"在我的订单里点申请售后就可以退货"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::open_answer(c, 0, {0}), 3);
+  // A statement of the customer's own, with no question of the agent's before it, still ends the search.
+  auto own = make_dialogue({{Speaker::customer, {"这个怎么退货?"}},
+                            {Speaker::customer, {"昨天买的那个电饭锅"}},
+                            {Speaker::agent, {"在我的订单里点申请售后就可以退货"}}});
+  Prepared po = prepare(own, lexicon());
+  const UnitScores so = testing::same_salience(po);
+  const decoding::Context co(po, so, four);
+  EXPECT_EQ(decoding::open_answer(co, 0, {0}), -1);
+}
+
 TEST(QuestionAnswers, AReplyThatAsksBackBringsItsOwnAnswer) {
   // te157 746, in separate turns: the agent's question brought the customer's reply 直接和他说拒收是吧 (a tag
   // question), whose own answer 是的呢直接拒收就好哦 came after a second question and was left out: the
