@@ -370,8 +370,10 @@ UnitContent classify_unit(const Prepared& p, std::size_t u) {
     return UnitContent::menu;
   const std::vector<std::string> s = symbols_of(p.unit_tokens[u], p.lang == Lang::en);
   if (s.empty()) return UnitContent::filler;  // emoji, emoticons, punctuation or addressing only
-  // zh: details alone, no word: [订单编号], [数字], 5051641.
-  if (zh && !holds_words(decoded)) return UnitContent::details;
+  // zh: details alone, no word: [订单编号], [数字], 5051641; or an agent's paste of the order form's fields
+  // (下单时间[日期][时间], 订单编号:[订单编号]), which te157 716 showed as if it answered 要多久送达.
+  if (zh && (!holds_words(decoded) || (p.units[u].speaker == text::Speaker::agent && is_order_header(decoded))))
+    return UnitContent::details;
   // A unit this long is never only formulas (the longest CSDS closing has 18 characters and particles).
   constexpr std::size_t kLongest = 40;
   if (s.size() <= kLongest) {

@@ -113,8 +113,12 @@ TEST(Content, ACustomersMenuEntryIsNoContent) {
   EXPECT_EQ(kind_of("订单号:[订单编号]"), UnitContent::menu);
   EXPECT_NE(kind_of("订单号:[订单编号]还没发货"), UnitContent::menu);
   EXPECT_NE(kind_of("订单金额不对"), UnitContent::menu);
-  // The agent's words are never a menu entry.
+  // The agent's words are never a menu entry; its paste of the order form's fields is details (te157 716's
+  // 下单时间[日期][时间] read as the answer to 要多久送达), its words beside a label content.
   EXPECT_NE(kind_of("欢迎您的咨询", Speaker::agent), UnitContent::menu);
+  EXPECT_EQ(kind_of("下单时间[日期][时间]", Speaker::agent), UnitContent::details);
+  EXPECT_EQ(kind_of("订单编号:[订单编号]", Speaker::agent), UnitContent::details);
+  EXPECT_EQ(kind_of("订单号:[订单编号]已经出库了", Speaker::agent), UnitContent::content);
 }
 
 TEST(Content, ShortChineseUnitsThatMeanSomethingStayContent) {
