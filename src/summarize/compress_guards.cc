@@ -355,6 +355,17 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
         ((i > 0 && spells(tokens[i - 1], "是") && first_cp_in(tokens[i + 1], U"个种款单件台位只张笔")) ||
          (spells(t, "这") && spells(tokens[i + 1], "种"))))
       guarded[i] = guarded[i + 1] = 1;
+    // Done is not to do: 已 (and 已经) stays with the verb it marks done, past a 为, 给, 帮 or 替 and its pronoun,
+    // which may go as a pair ("已为您查询，包裹在…" may become "已查询，…", not "查询，…"; "站点很快已经反馈过去" not
+    // "站点很快过去" nor "站点很快已经过去"). Not the particle 而已 ("只是一个周期而已").
+    if (spells(t, "已") && !(i > 0 && spells(tokens[i - 1], "而")) && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk) {
+      std::size_t verb = spells(tokens[i + 1], "经") ? i + 2 : i + 1;
+      for (std::size_t j = i; j < verb && j < T; ++j) guarded[j] = 1;
+      if (verb < T && first_cp_in(tokens[verb], U"为给帮替") && tokens[verb].text.size() == 3 &&
+          after_pronoun(tokens, verb + 1) > verb + 1)
+        verb = after_pronoun(tokens, verb + 1);  // 为您 and the like may go, as a pair
+      if (verb < T && tokens[verb].kind == text::TokenKind::cjk) guarded[verb] = 1;
+    }
     // Hearsay is not fact: "说是从京东PC端找回来" must not become "是从京东PC端找回来".
     if (spells(t, "说") && i + 1 < T && spells(tokens[i + 1], "是")) guarded[i] = guarded[i + 1] = 1;
     // Only then, only now: 才 as a word of its own says the thing came late or needs a condition

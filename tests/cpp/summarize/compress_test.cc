@@ -1,4 +1,5 @@
 #include "summarize/compress.h"
+#include "summarize/compress_zh.h"
 
 #include <gtest/gtest.h>
 
@@ -228,6 +229,20 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const std::string wanted = compress_unit(pw.units[0], uw[0], w, 0.5f);
   EXPECT_NE(wanted.find("想"), std::string::npos) << wanted;
   EXPECT_NE(wanted.find("说是"), std::string::npos) << wanted;
+  // Done is not to do: 已 stays with the verb it marks, past 为您 (the sample's "已为您查询" had become
+  // "查询"); the particle 而已 is no such 已.
+  auto done = make_dialogue({{Speaker::agent, {"已为您查询，包裹在分拣中心滞留"}}});
+  const Prepared pd = prepare(done, lexicon());
+  const auto ud = compress_features(pd, 97);
+  const std::string done_kept = compress_unit(pd.units[0], ud[0], w, 0.5f);
+  EXPECT_TRUE(done_kept.starts_with("已") && done_kept.find("查询") != std::string::npos) << done_kept;
+  const std::vector<char> guards = meaning_guards(pd.unit_tokens[0], {}, false);
+  EXPECT_TRUE(guards[0] && guards[3]);   // 已 and 查
+  EXPECT_FALSE(guards[1] || guards[2]);  // 为您 may go as a pair
+  auto merely = make_dialogue({{Speaker::agent, {"这个只是一个周期而已的哦"}}});
+  const Prepared pm2 = prepare(merely, lexicon());
+  const std::vector<char> merely_guards = meaning_guards(pm2.unit_tokens[0], {}, false);
+  EXPECT_FALSE(merely_guards[8]);  // 已 of 而已
   // The customer's typo 把 for a clause-final 吧 is guarded as the 吧 is ("数据线里面有把" asks).
   auto typo = make_dialogue({{Speaker::customer, {"那个数据线里面有把，我看一下"}}});
   const Prepared pt = prepare(typo, lexicon());
