@@ -371,6 +371,20 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // Only then, only now: 才 as a word of its own says the thing came late or needs a condition
     // ("今天才收到货" is a complaint, "今天收到货" none; "财务才可以审核" is not "财务可以审核"). Not 刚才 or 人才.
     if (spells(t, "才") && word_text(i) == "才") guarded[i] = 1;
+    // Only: 只 or 仅 as a word of its own, or 只有 / 仅有, limits what follows ("但只退了[数字]元安装服务费" must not
+    // become "退[数字]元安装服务费", all of it refunded; "只有增票吗" is not "有增票吗"). 只是 (merely) may go.
+    // But and or inside a unit: 但, 但是, 或, 或者 or 或是 after words of the unit stay ("申请成功但是显示的是待退款"
+    // must not run on as "申请成功显示的是待退款"; "联系供应商客服或是在商品提问区" must not fuse two ways into one).
+    // Opening the unit they may go with the turn they answer.
+    if (first_cp_in(t, U"只仅但或") && t.text.size() == 3) {
+      const std::string word = word_text(i);
+      const bool only = word == "只" || word == "仅" || word == "只有" || word == "仅有";
+      const bool links = (word == "但" || word == "但是" || word == "或" || word == "或者" || word == "或是") &&
+                         std::any_of(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(i),
+                                     [](const text::Token& k) { return k.kind == text::TokenKind::cjk; });
+      if (only || links)
+        for (std::size_t j = i; j < T && word_of(j) == word_of(i); ++j) guarded[j] = 1;
+    }
     // Which one: 另外 or 其中 before a count or 的 picks one of several ("取消其中一个，另外一个也会关联取消"
     // must not become "取消一个，一个也会关联取消"). As a connective ("另外，…") it may go.
     if (i + 2 < T && ((spells(t, "另") && spells(tokens[i + 1], "外")) || (spells(t, "其") && spells(tokens[i + 1], "中"))) &&

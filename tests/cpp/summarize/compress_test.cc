@@ -243,6 +243,21 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const Prepared pm2 = prepare(merely, lexicon());
   const std::vector<char> merely_guards = meaning_guards(pm2.unit_tokens[0], {}, false);
   EXPECT_FALSE(merely_guards[8]);  // 已 of 而已
+  // Only limits, but contrasts and or offers another way: 只 and 但 inside a unit stay (CSDS val 151: "申请退款但只
+  // 退了[数字]元安装服务费" had become "申请退款退[数字]元安装服务费"), and so does 或是 between two ways (696).
+  auto only = make_dialogue({{Speaker::customer, {"申请退款但只退了[数字]元安装服务费"}}});
+  const Prepared po = prepare(only, lexicon());
+  const std::vector<char> only_guards = meaning_guards(po.unit_tokens[0], {}, false);
+  EXPECT_TRUE(only_guards[4] && only_guards[5]);  // 但 and 只
+  auto either = make_dialogue({{Speaker::agent, {"可以联系供应商客服或是在商品提问区提问"}}});
+  const Prepared pe = prepare(either, lexicon());
+  const std::vector<char> either_guards = meaning_guards(pe.unit_tokens[0], {}, false);
+  EXPECT_TRUE(either_guards[9]);  // 或
+  // Opening the unit, 但 links to a turn before it and may go.
+  auto opening = make_dialogue({{Speaker::customer, {"但订单未付款"}}});
+  const Prepared pg = prepare(opening, lexicon());
+  const std::vector<char> opening_guards = meaning_guards(pg.unit_tokens[0], {}, false);
+  EXPECT_FALSE(opening_guards[0]);
   // The customer's typo 把 for a clause-final 吧 is guarded as the 吧 is ("数据线里面有把" asks).
   auto typo = make_dialogue({{Speaker::customer, {"那个数据线里面有把，我看一下"}}});
   const Prepared pt = prepare(typo, lexicon());
