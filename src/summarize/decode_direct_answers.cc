@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "decode_parts.h"
+#include "summarize/render.h"
 #include "kessel/text/utf8.h"
 #include "summarize/zh_questions.h"
 
@@ -369,6 +370,34 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
     add_within_budget(c, s, a, q);
     const int v = shown(q) ? direct_answer(c, static_cast<std::size_t>(q)) : -1;
     if (v >= 0 && v < a && !shown(v)) add_within_budget(c, s, q, v);
+  }
+}
+
+int alternative_of(const Context& c, std::size_t q) {
+  const Prepared& p = c.p;
+  const std::size_t v = q + 1;
+  if (p.lang != Lang::zh || v >= p.units.size() || p.units[v].speaker != p.units[q].speaker || !asks(c, q) ||
+      !c.selectable[q])
+    return -1;
+  const std::u32string_view text = source_of(c, v);
+  if (!text.starts_with(U"还是") || letters_outside_placeholders(text) < kAlternativeMinLetters ||
+      render::ends_cut_turn(p, v))
+    return -1;
+  // A question of its own (还是[数字]号是吧: "still the [数字]th, right?") is no other option.
+  std::u32string_view body = text;
+  while (!body.empty() && !text::is_cjk(body.back())) body.remove_suffix(1);
+  if (zh_question::ends_in_tag(text) || body.ends_with(U"吗") || body.ends_with(U"么") || body.ends_with(U"嘛"))
+    return -1;
+  return static_cast<int>(v);
+}
+
+void add_alternatives(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  const std::vector<int> chosen = s.units;
+  for (int q : chosen) {
+    if (std::find(s.units.begin(), s.units.end(), q) == s.units.end()) continue;  // made room
+    const int v = alternative_of(c, static_cast<std::size_t>(q));
+    if (v >= 0 && std::find(s.units.begin(), s.units.end(), v) == s.units.end()) add_within_budget(c, s, q, v);
   }
 }
 

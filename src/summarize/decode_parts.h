@@ -317,6 +317,16 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
 
+// zh: the other option of an alternative question q: the unit right after q, of q's speaker, that opens
+// with 还是, holds at least kAlternativeMinLetters letters besides placeholders, is no turn the data cut off
+// and asks no question of its own (not 还是[数字]号是吧, "still the [数字]th, right?") (这个是补充胶原蛋白的? /
+// 还是护发的?; 您要延期吗 / 还是要提前呢); -1 when none. Shown without it, q reads as a yes/no question: CSDS
+// val 306's 用户:询问是补充胶原蛋白的 asked something else.
+inline constexpr int kAlternativeMinLetters = 4;
+int alternative_of(const Context& c, std::size_t q);
+// Adds the other option (alternative_of) of each shown question, within the sentence budget as an answer is
+// (add_within_budget). With skip_fillers only.
+void add_alternatives(const Context& c, ConstrainedSelection& s);
 // The sentence cap of the parts that add a unit after the selection (add_outcome, add_issue,
 // add_last_reply): options.max_sentences, plus one with a model's expected-F1 stop (the stop sets the
 // length itself, and its cap is a bound an added unit may pass by one; a number of sentences the user

@@ -100,6 +100,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   const int verbatim = options.emotion_constraint ? decoding::verbatim_emotion_unit(c, kept) : -1;
   // A selected yes/no question brings its direct answer.
   decoding::add_direct_answers(c, kept);
+  // zh: an alternative question is shown with its other option (还是护发的).
+  decoding::add_alternatives(c, kept);
   // A summary that opens on the agent's words first says what the customer came about.
   decoding::add_issue(c, kept);
   // zh: what the agent last did or promised for the customer ends the summary's story.

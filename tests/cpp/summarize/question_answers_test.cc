@@ -504,5 +504,29 @@ TEST(QuestionAnswers, AReplyThatAsksBackBringsItsOwnAnswer) {
   EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2, 3, 4, 5}));
 }
 
+TEST(QuestionAnswers, AnAlternativeQuestionComesWithItsOtherOption) {
+  // CSDS val 306: 这个是补充胶原蛋白的? / 还是护发的? was shown as 用户:询问是补充胶原蛋白的, a yes/no question.
+  auto d = make_dialogue({{Speaker::customer, {"这个是补充胶原蛋白的?"}},
+                          {Speaker::customer, {"还是护发的?"}},
+                          {Speaker::agent, {"是补充胶原蛋白的哦"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  UnitScores s;
+  s.salience = {1.0f, 0.0f, 0.5f};
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::alternative_of(c, 0), 1);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 2};
+  decoding::add_alternatives(c, selection);
+  std::sort(selection.units.begin(), selection.units.end());
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2}));
+  // 还是 meaning "still" in a question of its own is no other option (628: 就不用改了是吗 / 还是[数字]号是吧).
+  auto still = make_dialogue({{Speaker::agent, {"就不用改了是吗?"}}, {Speaker::agent, {"还是原来的时间是吧"}}});
+  Prepared ps = prepare(still, lexicon());
+  const UnitScores ss = testing::same_salience(ps);
+  EXPECT_EQ(decoding::alternative_of(decoding::Context(ps, ss, four), 0), -1);
+}
+
 }  // namespace
 }  // namespace kessel::summarize
