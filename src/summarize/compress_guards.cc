@@ -371,6 +371,17 @@ std::vector<char> meaning_guards(std::span<const text::Token> tokens, std::span<
     // Only then, only now: 才 as a word of its own says the thing came late or needs a condition
     // ("今天才收到货" is a complaint, "今天收到货" none; "财务才可以审核" is not "财务可以审核"). Not 刚才 or 人才.
     if (spells(t, "才") && word_text(i) == "才") guarded[i] = 1;
+    // Will is not is: 会 as a word of its own before a verb stays ("我会在服务单预留上您的电话号码" must not become
+    // the order "在服务单预留上电话号码", nor "售后是会处理的" "售后是处理").
+    if (spells(t, "会") && i + 1 < T && tokens[i + 1].kind == text::TokenKind::cjk && word_text(i) == "会")
+      guarded[i] = 1;
+    // Not now is not never: 目前 or 暂时 before a no in its clause stays ("目前是无法申请的" is not "是无法申请").
+    if (i + 1 < T && ((spells(t, "目") && spells(tokens[i + 1], "前")) || (spells(t, "暂") && spells(tokens[i + 1], "时"))))
+      for (std::size_t j = i + 2; j < T && j < i + 6 && tokens[j].kind == text::TokenKind::cjk; ++j)
+        if (first_cp_in(tokens[j], U"无不没未")) {
+          guarded[i] = guarded[i + 1] = 1;
+          break;
+        }
     // Only: 只 or 仅 as a word of its own, or 只有 / 仅有, limits what follows ("但只退了[数字]元安装服务费" must not
     // become "退[数字]元安装服务费", all of it refunded; "只有增票吗" is not "有增票吗"). 只是 (merely) may go.
     // But and or inside a unit: 但, 但是, 或, 或者 or 或是 after words of the unit stay ("申请成功但是显示的是待退款"

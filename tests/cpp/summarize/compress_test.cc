@@ -258,6 +258,15 @@ TEST(Compress, GuardsKeepNegationsQuestionsAndNumbers) {
   const Prepared pg = prepare(opening, lexicon());
   const std::vector<char> opening_guards = meaning_guards(pg.unit_tokens[0], {}, false);
   EXPECT_FALSE(opening_guards[0]);
+  // Will is not is, and not now is not never: 会 before a verb, and 目前 before a no, stay (CSDS val 460, 463).
+  auto will = make_dialogue({{Speaker::agent, {"售后是会处理的哦，目前是无法申请的"}}});
+  const Prepared pwl = prepare(will, lexicon());
+  const std::vector<char> will_guards = meaning_guards(pwl.unit_tokens[0], {}, false);
+  EXPECT_TRUE(will_guards[3]);                     // 会
+  EXPECT_TRUE(will_guards[9] && will_guards[10]);  // 目前
+  auto now = make_dialogue({{Speaker::agent, {"目前价格是最低的"}}});
+  const Prepared pnow = prepare(now, lexicon());
+  EXPECT_FALSE(meaning_guards(pnow.unit_tokens[0], {}, false)[0]);  // no no after it: 目前 may go
   // The customer's typo 把 for a clause-final 吧 is guarded as the 吧 is ("数据线里面有把" asks).
   auto typo = make_dialogue({{Speaker::customer, {"那个数据线里面有把，我看一下"}}});
   const Prepared pt = prepare(typo, lexicon());
