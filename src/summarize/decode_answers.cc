@@ -144,6 +144,16 @@ bool is_bare_denial(std::u32string_view text) {
   return std::find(std::begin(kDenials), std::end(kDenials), std::u32string_view(plain)) != std::end(kDenials);
 }
 
+bool is_bare_yes_or_no(std::u32string_view text) {
+  static constexpr std::u32string_view kReplies[] = {U"是", U"是的", U"对", U"对的", U"嗯", U"嗯嗯", U"恩", U"恩恩",
+                                                     U"可以", U"可以的", U"好的", U"不是", U"不对", U"没有",
+                                                     U"不用", U"不用了", U"不需要", U"需要", U"有", U"有的"};
+  std::u32string plain;  // the letters without closing particles: 对的呀, 是的呢 say 对的, 是的
+  for (char32_t cp : text)
+    if (text::is_cjk(cp) && std::u32string_view(U"啊呀哦呢啦哈哒滴").find(cp) == std::u32string_view::npos) plain += cp;
+  return std::find(std::begin(kReplies), std::end(kReplies), std::u32string_view(plain)) != std::end(kReplies);
+}
+
 int answered_unit(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   // A challenge (为什么啊, 那钱呢) asks about what the agent said since the customer last spoke.

@@ -102,6 +102,21 @@ bool only_placeholders(const Prepared& p, std::size_t u) {
          std::all_of(tokens.begin(), tokens.end(), [&](const text::Token& t) { return placeholder(t) || text::is_punctuation(t); });
 }
 
+namespace {
+
+// zh: whether agent question q asks yes or no: a verb it turns on (zh_question::polar_verb: 是要…吗, 可以吗), a
+// tag (是吧), or a final 吗 or 么, and no question word (什么, 哪, 多少: 对 answers none of those).
+bool asks_yes_or_no(const Context& c, std::size_t q) {
+  const std::u32string_view text = source_of(c, q);
+  if (zh_question::holds_question_word(text)) return false;
+  std::u32string_view body = text;
+  while (!body.empty() && !text::is_cjk(body.back())) body.remove_suffix(1);
+  return !zh_question::polar_verb(text).empty() || zh_question::ends_in_tag(text) || body.ends_with(U"吗") ||
+         body.ends_with(U"么");
+}
+
+}  // namespace
+
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
   const Prepared& p = c.p;
   if (p.units[q].speaker != text::Speaker::agent || !asks(c, q)) return -1;
@@ -114,6 +129,10 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
       continue;
     }
     if (shown(v)) return -1;  // the summary shows a reply already
+    // A bare yes or no (对的, 是的呢) answers a yes/no question (客服:是要解绑换绑新的手机号吗? / 用户:对), though
+    // alone it is no content.
+    if (!c.selectable[v] && p.lang == Lang::zh && is_bare_yes_or_no(source_of(c, v)) && asks_yes_or_no(c, q))
+      return render::has_content(c.rendered(v)) ? static_cast<int>(v) : -1;
     if (!c.selectable[v] || asks(c, v)) return -1;
     // An order number sent after a yes/no question is what the agent asked for before, not the answer
     // (客服:买的是抽纸吗。用户:[订单编号]。); after 多少 / 哪 it may be ([数字] after 转账的金额是多少呢).
@@ -353,6 +372,8 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
         if (!shown(asked)) continue;
       }
     }
+    // A bare yes or no comes last, where the budget still has room (add_bare_replies).
+    if (v >= 0 && !c.selectable[static_cast<std::size_t>(v)]) continue;
     if (v >= 0 && reads_after(q, v)) add_within_budget(c, s, q, v);
     // A reply that asks back brings its own answer (客服:您看是否有时间直接联系快递小哥拒收呢? / 用户:直接和他说拒收
     // 是吧 / 客服:是的呢直接拒收就好哦): the first loop looked only at the units chosen before.
@@ -398,6 +419,19 @@ void add_alternatives(const Context& c, ConstrainedSelection& s) {
     if (std::find(s.units.begin(), s.units.end(), q) == s.units.end()) continue;  // made room
     const int v = alternative_of(c, static_cast<std::size_t>(q));
     if (v >= 0 && std::find(s.units.begin(), s.units.end(), v) == s.units.end()) add_within_budget(c, s, q, v);
+  }
+}
+
+void add_bare_replies(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers || c.p.lang != Lang::zh) return;
+  std::vector<int> sorted = s.units;
+  std::sort(sorted.begin(), sorted.end());
+  for (int q : sorted) {
+    const int v = customer_reply(c, static_cast<std::size_t>(q), s.units);
+    if (v < 0 || c.selectable[static_cast<std::size_t>(v)]) continue;
+    // Right after its question: with another shown unit between them it would answer that one.
+    const bool between = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return q < x && x < v; });
+    if (!between) add_below_cap(c, s, v);
   }
 }
 

@@ -528,5 +528,40 @@ TEST(QuestionAnswers, AnAlternativeQuestionComesWithItsOtherOption) {
   EXPECT_EQ(decoding::alternative_of(decoding::Context(ps, ss, four), 0), -1);
 }
 
+TEST(QuestionAnswers, TheCustomersBareYesAnswersTheAgentsYesNoQuestion) {
+  // CSDS val 25: 客服:是要解绑换绑新的手机号吗? was shown without the customer's 对; a bare yes is no content
+  // alone, but it is the answer. It comes where the budget has room, taking no unit's place.
+  EXPECT_TRUE(decoding::is_bare_yes_or_no(U"对的呀"));
+  EXPECT_TRUE(decoding::is_bare_yes_or_no(U"不用了"));
+  EXPECT_FALSE(decoding::is_bare_yes_or_no(U"对的，昨天买的"));
+  auto d = make_dialogue({{Speaker::customer, {"忘记登录密码，绑定的手机号不用了"}},
+                          {Speaker::agent, {"这边是要解绑换绑新的手机号吗?"}},
+                          {Speaker::customer, {"对"}},
+                          {Speaker::agent, {"您在哪个页面呢?"}},
+                          {Speaker::customer, {"对"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::customer_reply(c, 1, {0, 1}), 2);
+  // A yes answers no question of which or where.
+  EXPECT_EQ(decoding::customer_reply(c, 3, {0, 3}), -1);
+  // add_direct_answers leaves it to add_bare_replies, which runs after the outcome and the last reply.
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1};
+  decoding::add_direct_answers(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1}));
+  decoding::add_bare_replies(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2}));
+  // At the cap it stays out.
+  const DecodeOptions two = options(2);
+  const decoding::Context full(p, s, two);
+  decoding::ConstrainedSelection at_cap;
+  at_cap.units = {0, 1};
+  decoding::add_bare_replies(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1}));
+}
+
 }  // namespace
 }  // namespace kessel::summarize
