@@ -422,12 +422,31 @@ void add_alternatives(const Context& c, ConstrainedSelection& s) {
   }
 }
 
+int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
+  if (!(asks(c, q) || zh_question::ends_in_tag(source_of(c, q))) || !asks_yes_or_no(c, q)) return -1;
+  std::size_t v = q + 1;
+  while (v < p.units.size() && p.units[v].speaker == text::Speaker::customer && !c.selectable[v]) ++v;
+  if (v >= p.units.size() || p.units[v].speaker != text::Speaker::agent || c.selectable[v]) return -1;
+  if (std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end()) return -1;
+  // The summary shows no other reply of the agent's after q before the customer's next shown unit.
+  for (int x : units)
+    if (x > static_cast<int>(q) && p.units[static_cast<std::size_t>(x)].speaker == text::Speaker::agent &&
+        std::none_of(units.begin(), units.end(), [&](int y) {
+          return y > static_cast<int>(q) && y < x && p.units[static_cast<std::size_t>(y)].speaker == text::Speaker::customer;
+        }))
+      return -1;
+  return is_bare_yes_or_no(source_of(c, v)) && render::has_content(c.rendered(v)) ? static_cast<int>(v) : -1;
+}
+
 void add_bare_replies(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers || c.p.lang != Lang::zh) return;
   std::vector<int> sorted = s.units;
   std::sort(sorted.begin(), sorted.end());
   for (int q : sorted) {
-    const int v = customer_reply(c, static_cast<std::size_t>(q), s.units);
+    int v = customer_reply(c, static_cast<std::size_t>(q), s.units);
+    if (v < 0) v = agent_bare_reply(c, static_cast<std::size_t>(q), s.units);
     if (v < 0 || c.selectable[static_cast<std::size_t>(v)]) continue;
     // Right after its question: with another shown unit between them it would answer that one.
     const bool between = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return q < x && x < v; });

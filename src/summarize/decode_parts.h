@@ -321,10 +321,14 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
 // zh: the customer's bare yes or no (is_bare_yes_or_no, through customer_reply) to each shown yes/no
-// question of the agent's, right after it, where the sentence budget still has room once every other
+// question of the agent's, and the agent's to the customer's (agent_bare_reply), right after it, where the sentence budget still has room once every other
 // adder has had its turn: 客服:是要解绑换绑新的手机号吗？用户:对。 A blind reading of the CSDS val summaries a
 // first version changed preferred them 46 to 4 (the losses: the reply had taken the place the outcome needed).
 void add_bare_replies(const Context& c, ConstrainedSelection& s);
+// zh: the agent's bare yes or no right after customer yes/no question q (保价[数字]天是吧 / 客服:嗯呢), past the
+// customer's units that are no content, when the summary shows no other reply of the agent's to q; -1 when
+// none. add_bare_replies shows it as it shows the customer's.
+int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 
 // zh: the other option of an alternative question q: the unit right after q, of q's speaker, that opens
 // with 还是, holds at least kAlternativeMinLetters letters besides placeholders, is no turn the data cut off

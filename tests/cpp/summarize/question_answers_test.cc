@@ -563,5 +563,24 @@ TEST(QuestionAnswers, TheCustomersBareYesAnswersTheAgentsYesNoQuestion) {
   EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1}));
 }
 
+TEST(QuestionAnswers, TheAgentsBareYesAnswersTheCustomersYesNoQuestion) {
+  // te157 712 ended on 用户:询问保价[数字]天是吧。 though the agent had said 嗯呢; a statement gets no such reply.
+  auto d = make_dialogue({{Speaker::customer, {"只要价保周期内降价都可以申请"}},
+                          {Speaker::agent, {"嗯呢"}},
+                          {Speaker::customer, {"保价[数字]天是吧"}},
+                          {Speaker::agent, {"嗯呢"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = options(4);
+  const decoding::Context c(p, s, four);
+  EXPECT_EQ(decoding::agent_bare_reply(c, 2, {0, 2}), 3);
+  EXPECT_EQ(decoding::agent_bare_reply(c, 0, {0, 2}), -1);
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 2};
+  decoding::add_bare_replies(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 2, 3}));
+}
+
 }  // namespace
 }  // namespace kessel::summarize
