@@ -418,14 +418,21 @@ void add_alternatives(const Context& c, ConstrainedSelection& s) {
   for (int q : chosen) {
     if (std::find(s.units.begin(), s.units.end(), q) == s.units.end()) continue;  // made room
     const int v = alternative_of(c, static_cast<std::size_t>(q));
-    if (v >= 0 && std::find(s.units.begin(), s.units.end(), v) == s.units.end()) add_within_budget(c, s, q, v);
+    if (v >= 0 && std::find(s.units.begin(), s.units.end(), v) == s.units.end()) add_below_cap(c, s, v);
   }
 }
 
 int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
-  if (!(asks(c, q) || zh_question::ends_in_tag(source_of(c, q))) || !asks_yes_or_no(c, q)) return -1;
+  // A question, or a tag that asks to confirm a fact (保价[数字]天是吧, 对吧); not a request in 吧 (电话联系我吧), whose
+  // 好的 only acknowledges.
+  const std::u32string_view q_text = source_of(c, q);
+  std::u32string_view q_body = q_text;
+  while (!q_body.empty() && !text::is_cjk(q_body.back())) q_body.remove_suffix(1);
+  const bool confirms = q_body.ends_with(U"是吧") || q_body.ends_with(U"对吧") || q_body.ends_with(U"是不是") ||
+                        q_body.ends_with(U"对不对");
+  if (!(asks(c, q) || confirms) || !asks_yes_or_no(c, q)) return -1;
   std::size_t v = q + 1;
   while (v < p.units.size() && p.units[v].speaker == text::Speaker::customer && !c.selectable[v]) ++v;
   if (v >= p.units.size() || p.units[v].speaker != text::Speaker::agent || c.selectable[v]) return -1;
@@ -437,7 +444,10 @@ int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& un
           return y > static_cast<int>(q) && y < x && p.units[static_cast<std::size_t>(y)].speaker == text::Speaker::customer;
         }))
       return -1;
-  return is_bare_yes_or_no(source_of(c, v)) && render::has_content(c.rendered(v)) ? static_cast<int>(v) : -1;
+  // The agent's 好的 or 好 acknowledges; it answers nothing.
+  const std::u32string_view reply = source_of(c, v);
+  if (reply.starts_with(U"好")) return -1;
+  return is_bare_yes_or_no(reply) && render::has_content(c.rendered(v)) ? static_cast<int>(v) : -1;
 }
 
 void add_bare_replies(const Context& c, ConstrainedSelection& s) {

@@ -327,7 +327,8 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s);
 void add_bare_replies(const Context& c, ConstrainedSelection& s);
 // zh: the agent's bare yes or no right after customer yes/no question q (保价[数字]天是吧 / 客服:嗯呢), past the
 // customer's units that are no content, when the summary shows no other reply of the agent's to q; -1 when
-// none. add_bare_replies shows it as it shows the customer's.
+// none, and for a request in 吧 (电话联系我吧) or an agent's 好的, which only acknowledges (a blind reader called
+// te157 677's 客服:好的。 noise). add_bare_replies shows it as it shows the customer's.
 int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 
 // zh: the other option of an alternative question q: the unit right after q, of q's speaker, that opens
@@ -337,8 +338,8 @@ int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& un
 // val 306's 用户:询问是补充胶原蛋白的 asked something else.
 inline constexpr int kAlternativeMinLetters = 4;
 int alternative_of(const Context& c, std::size_t q);
-// Adds the other option (alternative_of) of each shown question, within the sentence budget as an answer is
-// (add_within_budget). With skip_fillers only.
+// Adds the other option (alternative_of) of each shown question where the sentence budget has room
+// (add_below_cap): making room for it had cost te157 628 the customer's answer 提前. With skip_fillers only.
 void add_alternatives(const Context& c, ConstrainedSelection& s);
 // The sentence cap of the parts that add a unit after the selection (add_outcome, add_issue,
 // add_last_reply): options.max_sentences, plus one with a model's expected-F1 stop (the stop sets the
