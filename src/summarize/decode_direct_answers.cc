@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "decode_parts.h"
-#include "summarize/render.h"
 #include "kessel/text/utf8.h"
+#include "summarize/render.h"
 #include "summarize/zh_questions.h"
 
 namespace kessel::summarize::decoding {
@@ -104,13 +104,18 @@ bool only_placeholders(const Prepared& p, std::size_t u) {
 
 namespace {
 
+// A text without the marks and symbols after its last Chinese letter: 可以吗? -> 可以吗.
+std::u32string_view to_last_letter(std::u32string_view text) {
+  while (!text.empty() && !text::is_cjk(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 // zh: whether agent question q asks yes or no: a verb it turns on (zh_question::polar_verb: 是要…吗, 可以吗), a
 // tag (是吧), or a final 吗 or 么, and no question word (什么, 哪, 多少: 对 answers none of those).
 bool asks_yes_or_no(const Context& c, std::size_t q) {
   const std::u32string_view text = source_of(c, q);
   if (zh_question::holds_question_word(text)) return false;
-  std::u32string_view body = text;
-  while (!body.empty() && !text::is_cjk(body.back())) body.remove_suffix(1);
+  const std::u32string_view body = to_last_letter(text);
   return !zh_question::polar_verb(text).empty() || zh_question::ends_in_tag(text) || body.ends_with(U"吗") ||
          body.ends_with(U"么");
 }
@@ -405,8 +410,7 @@ int alternative_of(const Context& c, std::size_t q) {
       render::ends_cut_turn(p, v))
     return -1;
   // A question of its own (还是[数字]号是吧: "still the [数字]th, right?") is no other option.
-  std::u32string_view body = text;
-  while (!body.empty() && !text::is_cjk(body.back())) body.remove_suffix(1);
+  const std::u32string_view body = to_last_letter(text);
   if (zh_question::ends_in_tag(text) || body.ends_with(U"吗") || body.ends_with(U"么") || body.ends_with(U"嘛"))
     return -1;
   return static_cast<int>(v);
@@ -427,9 +431,7 @@ int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& un
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
   // A question, or a tag that asks to confirm a fact (保价[数字]天是吧, 对吧); not a request in 吧 (电话联系我吧), whose
   // 好的 only acknowledges.
-  const std::u32string_view q_text = source_of(c, q);
-  std::u32string_view q_body = q_text;
-  while (!q_body.empty() && !text::is_cjk(q_body.back())) q_body.remove_suffix(1);
+  const std::u32string_view q_body = to_last_letter(source_of(c, q));
   const bool confirms = q_body.ends_with(U"是吧") || q_body.ends_with(U"对吧") || q_body.ends_with(U"是不是") ||
                         q_body.ends_with(U"对不对");
   if (!(asks(c, q) || confirms) || !asks_yes_or_no(c, q)) return -1;

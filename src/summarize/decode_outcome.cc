@@ -95,7 +95,7 @@ std::u32string outcome_letters(std::u32string_view text) {
   return letters;
 }
 
-// Whether `outcome` tells nothing that the shown agent statement `shown` does not: at least half its
+// Whether `outcome` tells nothing that the shown agent statement `shown` does not: two thirds of its
 // outcome_letters are in `shown`, it reports no result that `shown` does not (成功, 通过, 完成, 好了, 到账),
 // and `shown` does not merely advise or suppose (可以, 建议, 需要, 的话): 已经催促站点的 after 这边催促一下站点呢,
 // 款项会安排原路退支付白条 after 这个退款会原路退支付白条, 这边专员会在[数字]小时给您回电，不好意思 after 专员会在
