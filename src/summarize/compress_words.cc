@@ -337,8 +337,9 @@ void keep_label_colons(const UnitTokens& tokens, std::vector<char>& keep) {
 // A particle that closes a clause inside a message run on without a mark (没有的哦预计[金额]后有货的,
 // 站点已经在处理中了呢放心): with a word of its clause kept before it and a word kept after it, deletion that
 // drops it fuses the two clauses (没有的预计…, 已经在处理中了放心). It stays, and rendering puts the comma
-// the message left out after it (render::with_run_ons_punctuated, whose particles these are: not 吧 or 嘛,
-// which also stand inside a clause). Only a particle that is a word of its own (not 哦哦).
+// the message left out after it (render::with_run_ons_punctuated, whose particles these are: not 嘛, nor 吧
+// but before a pronoun, as both also stand inside a clause; a 吧 that stays keeps its pronoun: 那就取消吧我看说
+// 今天到… had become 取消看说今天到…). Only a particle that is a word of its own (not 哦哦).
 void keep_run_on_particles(const UnitTokens& tokens, std::vector<char>& keep) {
   constexpr std::string_view kClosing[] = {"啊", "呢", "啦", "哦", "呀", "哈"};
   const auto& t = tokens.tokens;
@@ -347,13 +348,21 @@ void keep_run_on_particles(const UnitTokens& tokens, std::vector<char>& keep) {
     return t[i].kind == text::TokenKind::cjk &&
            std::any_of(std::begin(kClosing), std::end(kClosing), [&](std::string_view c) { return spells(t[i], c); });
   };
+  // 吧 closes its clause when a pronoun opens the next (那就取消吧我看说今天到…; render.h's comma rule).
+  auto closes_before_pronoun = [&](std::size_t i) {
+    return spells(t[i], "吧") && t[i + 1].kind == text::TokenKind::cjk && first_cp_in(t[i + 1], U"我你您他她");
+  };
   for (std::size_t i = 1; i + 1 < t.size(); ++i) {
-    if (keep[i] || !is_closing(i) || t[i + 1].kind == text::TokenKind::punct || is_closing(i + 1)) continue;
+    if (keep[i] || !(is_closing(i) || closes_before_pronoun(i)) || t[i + 1].kind == text::TokenKind::punct ||
+        is_closing(i + 1))
+      continue;
     if (words && (tokens.words[i - 1] == tokens.words[i] || tokens.words[i + 1] == tokens.words[i])) continue;
     bool before = false, after = false;  // a kept token in its clause before it, and in the next after it
     for (std::size_t k = i; k-- > 0 && t[k].kind != text::TokenKind::punct && !before;) before = keep[k] != 0;
     for (std::size_t k = i + 1; k < t.size() && t[k].kind != text::TokenKind::punct && !after; ++k) after = keep[k] != 0;
-    if (before && after) keep[i] = 1;
+    if (!(before && after)) continue;
+    keep[i] = 1;
+    if (closes_before_pronoun(i)) keep[i + 1] = 1;  // the pronoun is what shows the new clause
   }
 }
 

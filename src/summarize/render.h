@@ -149,7 +149,8 @@ std::string reported_question(const std::string& body);
 // 马上发货 -> 已经为您操作完成啦，马上发货; 在的哦您是要改为公司抬头是吗 -> 在的哦，您是…); after a reply that opens a
 // clause and runs on (是的已帮您操作退款了 -> 是的，已帮您操作退款了; 不是的是可以… -> 不是的，是可以…); before a
 // conjunction that opens a clause (然后, 但是, 所以, 可是, 而且) after a run of at least six letters (…选择的京东上门
-// 取件，但是现在…; 询问所以帮我提交吗 stays). Only between two words of the segmenter (哈尔滨, 呢子 and 之所以 stay
+// 取件，但是现在…; 询问所以帮我提交吗 stays); after a 吧 that a pronoun follows (那就取消吧我看说… -> 那就取消吧，我看
+// 说…; 你先试试吧 and 联系客户吧行么 stay). Only between two words of the segmenter (哈尔滨, 呢子 and 之所以 stay
 // whole); not before 话 (没有的话), a particle (好的吧) or the noun of 好的东西.
 std::string with_run_ons_punctuated(const std::string& body);
 // zh: a body without a name placeholder that only addresses someone, at its start before a mark ([姓名]，是的，

@@ -29,6 +29,13 @@ constexpr std::u32string_view kReplies[] = {U"不可以的", U"不需要的", U"
 constexpr std::u32string_view kAfterGood[] = {U"东西", U"服务", U"商品", U"产品", U"体验", U"方法", U"办法",
                                               U"评价", U"消息", U"结果", U"质量"};
 
+// 吧 closes a clause when a pronoun opens the next one (那就取消吧我看说今天到…, 好吧我知道了); elsewhere it
+// may stand inside one (酒吧, 网吧, 你先试试吧).
+bool closes_before_pronoun(const std::vector<char32_t>& cps, std::size_t i) {
+  return cps[i] == U'吧' && i > 0 && text::is_cjk(cps[i - 1]) && i + 1 < cps.size() &&
+         std::u32string_view(U"我你您他她").find(cps[i + 1]) != std::u32string_view::npos;
+}
+
 bool is_clause_mark(char32_t c) {
   return std::u32string_view(U"，,。.、；;：:!！?？~～ ").find(c) != std::u32string_view::npos;
 }
@@ -107,6 +114,7 @@ bool may_run_on(const std::vector<char32_t>& cps) {
     if (kClosingParticles.find(cps[i]) != std::u32string_view::npos && i + 1 < cps.size() &&
         (text::is_cjk(cps[i + 1]) || cps[i + 1] == U'['))
       return true;
+    if (closes_before_pronoun(cps, i)) return true;
     for (std::u32string_view r : kReplies)
       if (starts_with(cps, i, r)) return true;
   }
@@ -134,6 +142,10 @@ std::string with_run_ons_punctuated(const std::string& body) {
     }
     if (const std::size_t at = before_conjunction(cps, i, commas.empty() ? 0 : commas.back(), word_start); at > 0) {
       if (commas.empty() || commas.back() != at) commas.push_back(at);
+      continue;
+    }
+    if (closes_before_pronoun(cps, i) && word_start[i + 1]) {
+      commas.push_back(i + 1);
       continue;
     }
     if (kClosingParticles.find(cps[i]) == std::u32string_view::npos || !word_start[i + 1]) continue;

@@ -66,8 +66,10 @@ TEST(WholeWordDeletion, AParticleBetweenTwoRunOnClausesStays) {
   // At the end, or with its clause gone, it is the model's to drop.
   EXPECT_EQ(compress_with_low("预计明天有货哦", {0, 0, 1, 1, 2, 2, 3}, {6}), "预计明天有货");
   EXPECT_EQ(compress_with_low("好的哦预计明天有货", {0, 0, 1, 2, 2, 3, 3, 4, 4}, {0, 1, 2}), "预计明天有货");
-  // 吧 also stands inside a clause (联系客户吧行么): the model's.
-  EXPECT_EQ(compress_with_low("取消吧我看一下", {0, 0, 1, 2, 3, 3, 4}, {2, 3}), "取消看一下");
+  // 吧 closes its clause when a pronoun opens the next (te157 711: 那就取消吧我看说今天到… had become 取消看说今天
+  // 到…): it stays, with the pronoun. Elsewhere it also stands inside a clause (联系客户吧行么): the model's.
+  EXPECT_EQ(compress_with_low("取消吧我看一下", {0, 0, 1, 2, 3, 3, 4}, {2, 3}), "取消吧我看一下");
+  EXPECT_EQ(compress_with_low("联系客户吧行么", {0, 0, 1, 1, 2, 3, 4}, {4}), "联系客户行么");
 }
 
 TEST(WholeWordDeletion, AnAddressCutToItsNounGoesWhole) {

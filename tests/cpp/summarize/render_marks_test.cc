@@ -26,6 +26,10 @@ TEST(RunOns, AClosingParticleEndsItsClause) {
   EXPECT_EQ(with_run_ons_punctuated("已经为您操作完成啦亲马上为您发货。"), "已经为您操作完成啦亲，马上为您发货。");
   // A run of particles is one end (哦哦，好吧), and nothing follows a particle at the end.
   EXPECT_EQ(with_run_ons_punctuated("哦哦好吧。"), "哦哦，好吧。");
+  // 吧 ends a clause when a pronoun opens the next; elsewhere it may stand inside one.
+  EXPECT_EQ(with_run_ons_punctuated("那就取消吧我看说今天到。"), "那就取消吧，我看说今天到。");
+  EXPECT_EQ(with_run_ons_punctuated("你先试试吧。"), "你先试试吧。");
+  EXPECT_EQ(with_run_ons_punctuated("联系客户吧行么？"), "联系客户吧行么？");
   EXPECT_EQ(with_run_ons_punctuated("是的呢亲亲。"), "是的呢亲亲。");
 }
 
