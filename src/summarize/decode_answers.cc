@@ -3,6 +3,7 @@
 // are decode_direct_answers.cc's.
 #include <algorithm>
 #include <cctype>
+#include <span>
 #include <string_view>
 
 #include "decode_parts.h"
@@ -136,22 +137,28 @@ bool elaborates_a_bare_answer(const Context& c, std::size_t v, std::size_t u) {
          c.turn_letters[u] <= kElaborationZh && c.expressed[u] == Context::Expressed::none && !asks(c, u);
 }
 
+namespace {
+
+// Whether `text`, its Chinese letters without the closing `particles`, is one of `words` (不是的 says 不是).
+bool says_only(std::u32string_view text, std::u32string_view particles, std::span<const std::u32string_view> words) {
+  std::u32string plain;
+  for (char32_t cp : text)
+    if (text::is_cjk(cp) && particles.find(cp) == std::u32string_view::npos) plain += cp;
+  return std::find(words.begin(), words.end(), std::u32string_view(plain)) != words.end();
+}
+
+}  // namespace
+
 bool is_bare_denial(std::u32string_view text) {
   static constexpr std::u32string_view kDenials[] = {U"不是", U"不对", U"没有", U"并不是"};
-  std::u32string plain;  // the letters without closing particles: 不是的, 不是啊 say 不是
-  for (char32_t cp : text)
-    if (text::is_cjk(cp) && std::u32string_view(U"啊呀哦呢啦的").find(cp) == std::u32string_view::npos) plain += cp;
-  return std::find(std::begin(kDenials), std::end(kDenials), std::u32string_view(plain)) != std::end(kDenials);
+  return says_only(text, U"啊呀哦呢啦的", kDenials);  // 不是的, 不是啊 say 不是
 }
 
 bool is_bare_yes_or_no(std::u32string_view text) {
   static constexpr std::u32string_view kReplies[] = {U"是", U"是的", U"对", U"对的", U"嗯", U"嗯嗯", U"恩", U"恩恩",
                                                      U"可以", U"可以的", U"好的", U"不是", U"不对", U"没有",
                                                      U"不用", U"不用了", U"不需要", U"需要", U"有", U"有的"};
-  std::u32string plain;  // the letters without closing particles: 对的呀, 是的呢 say 对的, 是的
-  for (char32_t cp : text)
-    if (text::is_cjk(cp) && std::u32string_view(U"啊呀哦呢啦哈哒滴").find(cp) == std::u32string_view::npos) plain += cp;
-  return std::find(std::begin(kReplies), std::end(kReplies), std::u32string_view(plain)) != std::end(kReplies);
+  return says_only(text, U"啊呀哦呢啦哈哒滴", kReplies);  // 对的呀, 是的呢 say 对的, 是的 (的 stays: 是的)
 }
 
 int answered_unit(const Context& c, std::size_t u) {

@@ -399,6 +399,15 @@ void add_direct_answers(const Context& c, ConstrainedSelection& s) {
   }
 }
 
+namespace {
+
+// Whether `units` shows a unit strictly between q and v: an answer shown after it would answer that one.
+bool shown_between(const std::vector<int>& units, int q, int v) {
+  return std::any_of(units.begin(), units.end(), [&](int x) { return q < x && x < v; });
+}
+
+}  // namespace
+
 int alternative_of(const Context& c, std::size_t q) {
   const Prepared& p = c.p;
   const std::size_t v = q + 1;
@@ -461,8 +470,7 @@ void add_bare_replies(const Context& c, ConstrainedSelection& s) {
     if (v < 0) v = agent_bare_reply(c, static_cast<std::size_t>(q), s.units);
     if (v < 0 || c.selectable[static_cast<std::size_t>(v)]) continue;
     // Right after its question: with another shown unit between them it would answer that one.
-    const bool between = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return q < x && x < v; });
-    if (!between) add_below_cap(c, s, v);
+    if (!shown_between(s.units, q, v)) add_below_cap(c, s, v);
   }
 }
 
@@ -494,8 +502,7 @@ void add_english_customer_replies(const Context& c, ConstrainedSelection& s) {
     const int v = customer_reply(c, static_cast<std::size_t>(q), s.units);
     if (v < 0 || gives_a_number(c.p.units[static_cast<std::size_t>(v)].text)) continue;
     // Right after its question: with another shown unit between them it would answer that one.
-    const bool next_shown = std::any_of(s.units.begin(), s.units.end(), [&](int x) { return q < x && x < v; });
-    if (!next_shown) add_below_cap(c, s, v);
+    if (!shown_between(s.units, q, v)) add_below_cap(c, s, v);
   }
 }
 
