@@ -110,8 +110,8 @@ std::u32string_view to_last_letter(std::u32string_view text) {
   return text;
 }
 
-// zh: whether agent question q asks yes or no: a verb it turns on (zh_question::polar_verb: 是要…吗, 可以吗), a
-// tag (是吧), or a final 吗 or 么, and no question word (什么, 哪, 多少: 对 answers none of those).
+}  // namespace
+
 bool asks_yes_or_no(const Context& c, std::size_t q) {
   const std::u32string_view text = source_of(c, q);
   if (zh_question::holds_question_word(text)) return false;
@@ -119,8 +119,6 @@ bool asks_yes_or_no(const Context& c, std::size_t q) {
   return !zh_question::polar_verb(text).empty() || zh_question::ends_in_tag(text) || body.ends_with(U"吗") ||
          body.ends_with(U"么");
 }
-
-}  // namespace
 
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
   const Prepared& p = c.p;

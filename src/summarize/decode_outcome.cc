@@ -4,6 +4,7 @@
 // "Power reset it. Working now.").
 #include <algorithm>
 #include <cctype>
+#include <span>
 #include <string>
 
 #include "decode_parts.h"
@@ -301,19 +302,38 @@ bool reports_resolution(std::string_view text) {
 
 namespace {
 
+// `text` in lower case with its words apart by one space, a space at each end: a run of anything but
+// letters (a curly apostrophe is three bytes) is one space.
+std::string spaced_words(std::string_view text) {
+  std::string out = " ";
+  for (char ch : text::ascii_lower(text)) {
+    if (std::isalpha(static_cast<unsigned char>(ch))) out += ch;
+    else if (out.back() != ' ') out += ' ';
+  }
+  if (out.back() != ' ') out += ' ';
+  return out;
+}
+
+bool holds_word(const std::string& spaced, std::span<const std::string_view> words) {
+  return std::any_of(words.begin(), words.end(),
+                     [&](std::string_view w) { return spaced.find(" " + std::string(w) + " ") != std::string::npos; });
+}
+
+// Whether a customer's text denies: n't, not, never, no longer, still, stopped ("Router still orange",
+// "Can’t claim delay repay").
+bool holds_denial(const std::string& spaced) {
+  static constexpr std::string_view kDenials[] = {"not", "never", "no longer", "stopped", "still",
+                                                  "cant", "wont", "doesnt", "isnt", "didnt"};
+  return spaced.find("n t ") != std::string::npos || holds_word(spaced, kDenials);  // n't, n’t
+}
+
 // Whether a later message of the customer's takes a resolution back: a denial or the trouble again
 // ("Today the network is down again", "they never activate this #"). A closing ("Nope that is it. Thank
 // you") does not.
 bool takes_back(std::string_view text) {
-  static constexpr std::string_view kBack[] = {"not", "never", "no longer", "stopped", "still", "again", "down",
-                                               "cant", "wont", "doesnt", "isnt", "didnt"};
-  std::string lower = text::ascii_lower(text);
-  for (char& ch : lower)
-    if (!std::isalpha(static_cast<unsigned char>(ch))) ch = ' ';
-  if (lower.find("n t ") != std::string::npos || lower.ends_with("n t")) return true;  // n't, n’t
-  lower = " " + lower + " ";
-  return std::any_of(std::begin(kBack), std::end(kBack),
-                     [&](std::string_view w) { return lower.find(" " + std::string(w) + " ") != std::string::npos; });
+  static constexpr std::string_view kAgain[] = {"again", "down"};
+  const std::string spaced = spaced_words(text);
+  return holds_denial(spaced) || holds_word(spaced, kAgain);
 }
 
 }  // namespace
@@ -345,6 +365,57 @@ void add_resolution(const Context& c, ConstrainedSelection& s) {
   const int v = resolution_unit(c);
   if (v < 0 || std::find(s.units.begin(), s.units.end(), v) != s.units.end()) return;
   add_below_cap(c, s, v);
+}
+
+namespace {
+
+// The customer's last selectable unit when no selectable agent unit follows it; the unit count otherwise.
+std::size_t customers_last_word(const Context& c) {
+  const Prepared& p = c.p;
+  for (std::size_t u = p.units.size(); u-- > 0;) {
+    if (!c.selectable[u]) continue;
+    return p.units[u].speaker == text::Speaker::customer ? u : p.units.size();
+  }
+  return p.units.size();
+}
+
+// Whether the agent's unit shown last before customer unit u asks, and the agent says nothing between
+// them: u's message answers that question ("The agent asks: Is the screen still functional?").
+bool answers_shown_question(const Context& c, const std::vector<int>& units, std::size_t u) {
+  const Prepared& p = c.p;
+  std::size_t a = 0;
+  bool any = false;
+  for (int x : units) {
+    const auto xx = static_cast<std::size_t>(x);
+    if (xx < u && p.units[xx].speaker == text::Speaker::agent && (!any || xx > a)) a = xx, any = true;
+  }
+  if (!any || !asks(c, a)) return false;
+  for (std::size_t k = a + 1; k < u; ++k)
+    if (p.units[k].speaker == text::Speaker::agent && p.units[k].turn != p.units[a].turn) return false;
+  return true;
+}
+
+}  // namespace
+
+int unresolved_unit(const Context& c, const std::vector<int>& units) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::en) return -1;
+  const std::size_t last = customers_last_word(c);
+  if (last == p.units.size() || asks(c, last) || !holds_denial(spaced_words(p.units[last].text))) return -1;
+  if (c.letters[last] > kUnresolvedWords && !answers_shown_question(c, units, last)) return -1;
+  const auto turn = p.units[last].turn;
+  bool agent_before = false;
+  for (int x : units) {
+    const auto xx = static_cast<std::size_t>(x);
+    if (p.units[xx].turn == turn) return -1;  // the summary shows that message already
+    agent_before = agent_before || (xx < last && p.units[xx].speaker == text::Speaker::agent);
+  }
+  return agent_before ? static_cast<int>(last) : -1;
+}
+
+void add_unresolved(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers) return;
+  add_below_cap(c, s, unresolved_unit(c, s.units));
 }
 
 int turning_feeling_unit(const Context& c, const ConstrainedSelection& s) {

@@ -266,6 +266,9 @@ int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 // ROUGE-L fell 40.46 -> 40.26 (the references rarely repeat a reply), at 12 it is 40.49.
 inline constexpr int kReplyWordsEn = 12;
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units);
+// zh: whether agent question q asks yes or no: a verb it turns on (zh_question::polar_verb: 是要…吗, 可以吗), a
+// tag (是吧), or a final 吗 or 么, and no question word (什么, 哪, 多少: 对 answers none of those).
+bool asks_yes_or_no(const Context& c, std::size_t q);
 // zh: the customer's bare denial of agent statement q when `units` does not show it: the customer's first
 // unit after the agent's run only says no (is_bare_denial) and answers q or a question of the agent's
 // before q in the same run (Context::answers), which add_direct_answers then brings too. te157 691 showed
@@ -471,6 +474,18 @@ bool reports_resolution(std::string_view text);
 int resolution_unit(const Context& c);
 // Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
 void add_resolution(const Context& c, ConstrainedSelection& s);
+// en: the customer's last word when it says the trouble stays: the dialogue's last selectable unit is the
+// customer's, asks nothing, holds a denial (not, never, still, n't: "Can't claim delay repay as the train
+// has only 25 minutes delay", "Router still orange") and at most kUnresolvedWords words unless it answers the
+// agent's question shown last ("The agent asks: Is the screen still functional?"), the summary shows an
+// agent unit before it and nothing of its message; -1 otherwise. The counterpart of resolution_unit: a
+// lead reading the agent's offer wants to know that it did not settle the matter (TweetSumm valid
+// 9ea6c23a). A longer last word (a second complaint, a tweet of thanks) cost ROUGE-L on TweetSumm train
+// about six points a summary it changed.
+inline constexpr int kUnresolvedWords = 14;
+int unresolved_unit(const Context& c, const std::vector<int>& units);
+// Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
+void add_unresolved(const Context& c, ConstrainedSelection& s);
 
 // zh: the customer's decision, how they chose to go on once the agent had answered: the customer's last
 // selectable unit, when it asks nothing, has at least kDecisionMinLetters letters and opens with a 那 of
@@ -599,6 +614,15 @@ void add_english_issue(const Context& c, ConstrainedSelection& s);
 // cost TweetSumm CV 40.49 -> 40.07 (add_within_budget); the outcome and the agent's last word come first.
 // A reply that gives a phone or account number (seven digits or more) is a detail, not shown.
 void add_english_customer_replies(const Context& c, ConstrainedSelection& s);
+// An agent's question whose answer the summary leaves out leaves too: a reader sees a question with no
+// answer. en: the customer's next turn, which answers it, is selectable and not shown (no room was left for
+// it, or it was too long to add: "Agent: So we're on the same page is this the Apple News app or the
+// website…?" with "Apple news app" left out); not a request ("Can you DM us…?", report_request: the
+// customer answers it by doing it). zh: a yes/no question shown as one (客服:请问是这个商品吗？, not an offer
+// holding 能否) whose reply (customer_reply: 对, 是的, a short answer) add_bare_replies had no room for.
+// Never the constraint's clause, nor the summary's only agent unit, which says what the agent did. Run
+// after every adder, so that a reply that fits comes first. With skip_fillers only.
+void drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s);
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the
 // customer expressed an emotion and `selected` keeps none as strong as the strongest, the candidate units

@@ -120,6 +120,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_answer_to_last_question(c, kept);
   // en: whether the customer said it worked.
   decoding::add_resolution(c, kept);
+  // en: or that it did not.
+  decoding::add_unresolved(c, kept);
   // en: a summary that ends on the customer or on an agent's question shows what the agent last did.
   decoding::add_closing_action(c, kept);
   // en: what the agent did for the customer, when no shown agent unit says it (after the closing action,
@@ -131,6 +133,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_english_last_reply(c, kept);
   // en: an agent's question shown, where there is room, with the customer's reply.
   decoding::add_english_customer_replies(c, kept);
+  // An agent's question whose answer the summary could not show leaves.
+  decoding::drop_unanswered_agent_questions(c, kept);
   // The customer's last feeling, where it turns from the one shown.
   decoding::add_turning_feeling(c, kept);
   // en: a short feeling shown after the agent's words brings what it is about.

@@ -302,6 +302,44 @@ TEST(EnglishCustomerReplies, AnAgentsQuestionShownGainsTheCustomersShortReplyWhe
   EXPECT_EQ(no_question.units, (std::vector<int>{0, 1}));
 }
 
+
+TEST(EnglishCustomerReplies, AnAgentsQuestionWhoseReplyIsLeftOutLeaves) {
+  // TweetSumm valid 8625cb30 showed "Agent: So we're on the same page is this the Apple News app or the
+  // website you're attempting to access?" with the answer left out; the summary reads on without it.
+  auto d = make_dialogue({{Speaker::customer, {"I can't get into the news app on my phone."}},
+                          {Speaker::agent, {"Is this the news app or the website you're trying to access?"}},
+                          {Speaker::customer, {"It is the news app on my phone, not the website."}},
+                          {Speaker::agent, {"Let's go ahead and delete and reinstall the news app."}},
+                          {Speaker::customer, {"It is working again now, thanks a lot."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions four = testing::sentence_budget(4);
+  const decoding::Context c(p, s, four);
+  auto unanswered = selection_of({0, 1, 3, 4});
+  decoding::drop_unanswered_agent_questions(c, unanswered);
+  EXPECT_EQ(unanswered.units, (std::vector<int>{0, 3, 4}));
+  // With its answer shown it stays.
+  auto answered = selection_of({0, 1, 2, 3});
+  decoding::drop_unanswered_agent_questions(c, answered);
+  EXPECT_EQ(answered.units, (std::vector<int>{0, 1, 2, 3}));
+  // The summary's only agent unit stays: it is all it shows of the agent.
+  auto only_agent = selection_of({0, 1, 4});
+  decoding::drop_unanswered_agent_questions(c, only_agent);
+  EXPECT_EQ(only_agent.units, (std::vector<int>{0, 1, 4}));
+  // A request is answered by doing it, not by a reply.
+  auto request = make_dialogue({{Speaker::customer, {"I can't get into the news app on my phone."}},
+                                {Speaker::agent, {"Can you DM us the email address on your account?"}},
+                                {Speaker::customer, {"Sure, I have sent it over to you just now."}},
+                                {Speaker::agent, {"Thanks, we have reset the news app for you."}}});
+  Prepared r = prepare(request, lexicon());
+  ASSERT_EQ(r.units.size(), 4u);
+  const UnitScores rs = testing::same_salience(r);
+  const decoding::Context asked(r, rs, four);
+  auto with_request = selection_of({0, 1, 3});
+  decoding::drop_unanswered_agent_questions(asked, with_request);
+  EXPECT_EQ(with_request.units, (std::vector<int>{0, 1, 3}));
+}
 TEST(ClosingFeelings, AShortFeelingAfterTheAgentsWordsBringsWhatItIsAbout) {
   // TweetSumm valid 0e35203a ended "…leadership team. Customer: Ugh!": the tweet said before it what
   // the feeling was about.

@@ -313,6 +313,58 @@ TEST(Outcome, AnEnglishCustomerSayingItWorksIsTheResolution) {
   Prepared pa = prepare(asked, lexicon());
   const decoding::Context ca(pa, testing::same_salience(pa), three);
   EXPECT_EQ(decoding::resolution_unit(ca), -1);
+  // A denial with a curly apostrophe takes it back as a straight one does.
+  auto curly = make_dialogue({{Speaker::customer, {"The network is down."}},
+                              {Speaker::agent, {"Please restart the router."}},
+                              {Speaker::customer, {"Issue resolved yesterday."}},
+                              {Speaker::customer, {"Today it doesn’t connect at all."}}});
+  Prepared pc = prepare(curly, lexicon());
+  const decoding::Context cc(pc, testing::same_salience(pc), three);
+  EXPECT_EQ(decoding::resolution_unit(cc), -1);
+}
+
+TEST(Outcome, AnEnglishCustomersLastWordThatItDidNotWorkEndsTheSummary) {
+  // TweetSumm valid 9ea6c23a ended on the agent's Delay Repay offer; the customer's last word, that the
+  // delay was too short to claim, was left out.
+  auto d = make_dialogue({{Speaker::customer, {"The platform is jammed and the train is heavily delayed."}},
+                          {Speaker::agent, {"Delay Repay is available to those delayed by over 30 minutes."}},
+                          {Speaker::customer, {"Can’t claim delay repay as the train was only 25 minutes late."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 3u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  EXPECT_EQ(decoding::unresolved_unit(c, {0, 1}), 2);
+  EXPECT_EQ(decoding::unresolved_unit(c, {0}), -1);  // no agent unit shown before it: nothing it answers
+  decoding::ConstrainedSelection selection;
+  selection.units = {0, 1};
+  decoding::add_unresolved(c, selection);
+  EXPECT_EQ(selection.units, (std::vector<int>{0, 1, 2}));
+  // The agent spoke last, or the customer's last word says it worked or asks: none.
+  auto agent_last = make_dialogue({{Speaker::customer, {"The platform is jammed and the train is heavily delayed."}},
+                                   {Speaker::agent, {"Delay Repay is available to those delayed by over 30 minutes."}},
+                                   {Speaker::customer, {"I can't claim it, the train was only 25 minutes late."}},
+                                   {Speaker::agent, {"We have passed your feedback on to the station team."}}});
+  Prepared pa = prepare(agent_last, lexicon());
+  const decoding::Context ca(pa, testing::same_salience(pa), three);
+  EXPECT_EQ(decoding::unresolved_unit(ca, {0, 1}), -1);
+  auto asks = make_dialogue({{Speaker::customer, {"The platform is jammed and the train is heavily delayed."}},
+                             {Speaker::agent, {"Delay Repay is available to those delayed by over 30 minutes."}},
+                             {Speaker::customer, {"Why can't I claim it for 25 minutes?"}}});
+  Prepared pq = prepare(asks, lexicon());
+  const decoding::Context cq(pq, testing::same_salience(pq), three);
+  EXPECT_EQ(decoding::unresolved_unit(cq, {0, 1}), -1);
+  // A long last word is left out, unless it answers the agent's question shown last (TweetSumm valid
+  // bac42a2e: "The agent asks: Is the screen still functional?").
+  const char* long_no = "Yeah it's just going to stay broken because device protection will cost 175 dollars that I don't have";
+  auto answered = make_dialogue({{Speaker::customer, {"My phone screen is cracked and I'm not paying to fix it."}},
+                                 {Speaker::agent, {"A claim through Device Protection is the cheapest option.", "Is the screen still functional?"}},
+                                 {Speaker::customer, {long_no}}});
+  Prepared pl = prepare(answered, lexicon());
+  ASSERT_EQ(pl.units.size(), 4u);
+  const decoding::Context cl(pl, testing::same_salience(pl), three);
+  EXPECT_EQ(decoding::unresolved_unit(cl, {0, 2}), 3);
+  EXPECT_EQ(decoding::unresolved_unit(cl, {0, 1}), -1);  // the question is not shown: too long a last word
 }
 
 }  // namespace

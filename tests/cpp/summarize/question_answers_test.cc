@@ -563,6 +563,46 @@ TEST(QuestionAnswers, TheCustomersBareYesAnswersTheAgentsYesNoQuestion) {
   EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1}));
 }
 
+TEST(QuestionAnswers, AnAgentsYesNoQuestionWhoseReplyHasNoRoomLeaves) {
+  // te157 625 (unsupervised, at its four sentences) showed 客服:请问是这个商品吗？ without the customer's 对.
+  auto d = make_dialogue({{Speaker::customer, {"这个为什么要下个月才送货"}},
+                          {Speaker::agent, {"请问是这个商品吗"}},
+                          {Speaker::customer, {"对"}},
+                          {Speaker::agent, {"您选择的是一款预售的商品呢"}},
+                          {Speaker::agent, {"帮您联系采销试试能否安排上门"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions three = options(3);
+  const decoding::Context c(p, s, three);
+  decoding::ConstrainedSelection full;
+  full.units = {0, 1, 3};
+  decoding::add_bare_replies(c, full);  // no room
+  decoding::drop_unanswered_agent_questions(c, full);
+  EXPECT_EQ(full.units, (std::vector<int>{0, 3}));
+  // With its reply shown it stays; so does the summary's only agent unit.
+  decoding::ConstrainedSelection answered;
+  answered.units = {0, 1, 2};
+  decoding::drop_unanswered_agent_questions(c, answered);
+  EXPECT_EQ(answered.units, (std::vector<int>{0, 1, 2}));
+  decoding::ConstrainedSelection only_agent;
+  only_agent.units = {0, 1};
+  decoding::drop_unanswered_agent_questions(c, only_agent);
+  EXPECT_EQ(only_agent.units, (std::vector<int>{0, 1}));
+  // An offer that holds 能否 is no question the reader waits to see answered.
+  auto offer = make_dialogue({{Speaker::customer, {"跑步机坏了没人来修"}},
+                              {Speaker::agent, {"帮您联系采销试试能否安排上门维修"}},
+                              {Speaker::customer, {"好的"}},
+                              {Speaker::agent, {"四个小时内回电"}}});
+  Prepared po = prepare(offer, lexicon());
+  ASSERT_EQ(po.units.size(), 4u);
+  const decoding::Context co(po, testing::same_salience(po), three);
+  decoding::ConstrainedSelection with_offer;
+  with_offer.units = {0, 1, 3};
+  decoding::drop_unanswered_agent_questions(co, with_offer);
+  EXPECT_EQ(with_offer.units, (std::vector<int>{0, 1, 3}));
+}
+
 TEST(QuestionAnswers, TheAgentsBareYesAnswersTheCustomersYesNoQuestion) {
   // te157 712 ended on 用户:询问保价[数字]天是吧。 though the agent had said 嗯呢; a statement gets no such reply.
   auto d = make_dialogue({{Speaker::customer, {"只要价保周期内降价都可以申请"}},
