@@ -621,8 +621,9 @@ void add_english_customer_replies(const Context& c, ConstrainedSelection& s);
 // customer answers it by doing it). zh: a yes/no question shown as one (客服:请问是这个商品吗？, not an offer
 // holding 能否) whose reply (customer_reply: 对, 是的, a short answer) add_bare_replies had no room for.
 // Never the constraint's clause, nor the summary's only agent unit, which says what the agent did. Run
-// after every adder, so that a reply that fits comes first. With skip_fillers only.
-void drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s);
+// after every adder, so that a reply that fits comes first; returns whether one left, and decode() then
+// runs the adders again for the room it leaves. With skip_fillers only.
+bool drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s);
 // The hard constraint: when the learned choice names a target unit (emotion_salience.h) and `selected`
 // keeps neither it nor the strongest expressed mention, the target is added; without a target, when the
 // customer expressed an emotion and `selected` keeps none as strong as the strongest, the candidate units

@@ -63,9 +63,10 @@ bool alternative_shown(const Context& c, const std::vector<int>& units, std::siz
 
 }  // namespace
 
-void drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s) {
+bool drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s) {
   const Prepared& p = c.p;
-  if (!c.options.skip_fillers) return;
+  if (!c.options.skip_fillers) return false;
+  bool dropped = false;
   const auto agent = [&](int u) { return p.units[static_cast<std::size_t>(u)].speaker == text::Speaker::agent; };
   std::vector<int> sorted = s.units;
   std::sort(sorted.begin(), sorted.end());
@@ -78,7 +79,9 @@ void drop_unanswered_agent_questions(const Context& c, ConstrainedSelection& s) 
                                                    !reply_run_shown(c, s.units, qx) && !alternative_shown(c, s.units, qx);
     if (std::count_if(s.units.begin(), s.units.end(), agent) < 2 || !left_out) continue;
     s.units.erase(std::find(s.units.begin(), s.units.end(), q));
+    dropped = true;
   }
+  return dropped;
 }
 
 }  // namespace kessel::summarize::decoding

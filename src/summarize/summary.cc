@@ -134,7 +134,16 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   // en: an agent's question shown, where there is room, with the customer's reply.
   decoding::add_english_customer_replies(c, kept);
   // An agent's question whose answer the summary could not show leaves.
-  decoding::drop_unanswered_agent_questions(c, kept);
+  if (decoding::drop_unanswered_agent_questions(c, kept)) {
+    // The room it leaves goes to what the adders above had no room for.
+    decoding::add_outcome(c, kept);
+    decoding::add_refusal(c, kept);
+    decoding::add_decision(c, kept);
+    decoding::add_last_reply(c, kept);
+    decoding::add_closing_action(c, kept);
+    decoding::add_agent_outcome(c, kept);
+    decoding::add_english_last_reply(c, kept);
+  }
   // The customer's last feeling, where it turns from the one shown.
   decoding::add_turning_feeling(c, kept);
   // en: a short feeling shown after the agent's words brings what it is about.

@@ -317,15 +317,15 @@ TEST(EnglishCustomerReplies, AnAgentsQuestionWhoseReplyIsLeftOutLeaves) {
   const DecodeOptions four = testing::sentence_budget(4);
   const decoding::Context c(p, s, four);
   auto unanswered = selection_of({0, 1, 3, 4});
-  decoding::drop_unanswered_agent_questions(c, unanswered);
+  EXPECT_TRUE(decoding::drop_unanswered_agent_questions(c, unanswered));
   EXPECT_EQ(unanswered.units, (std::vector<int>{0, 3, 4}));
   // With its answer shown it stays.
   auto answered = selection_of({0, 1, 2, 3});
-  decoding::drop_unanswered_agent_questions(c, answered);
+  EXPECT_FALSE(decoding::drop_unanswered_agent_questions(c, answered));
   EXPECT_EQ(answered.units, (std::vector<int>{0, 1, 2, 3}));
   // The summary's only agent unit stays: it is all it shows of the agent.
   auto only_agent = selection_of({0, 1, 4});
-  decoding::drop_unanswered_agent_questions(c, only_agent);
+  EXPECT_FALSE(decoding::drop_unanswered_agent_questions(c, only_agent));
   EXPECT_EQ(only_agent.units, (std::vector<int>{0, 1, 4}));
   // A request is answered by doing it, not by a reply.
   auto request = make_dialogue({{Speaker::customer, {"I can't get into the news app on my phone."}},
@@ -337,7 +337,7 @@ TEST(EnglishCustomerReplies, AnAgentsQuestionWhoseReplyIsLeftOutLeaves) {
   const UnitScores rs = testing::same_salience(r);
   const decoding::Context asked(r, rs, four);
   auto with_request = selection_of({0, 1, 3});
-  decoding::drop_unanswered_agent_questions(asked, with_request);
+  EXPECT_FALSE(decoding::drop_unanswered_agent_questions(asked, with_request));
   EXPECT_EQ(with_request.units, (std::vector<int>{0, 1, 3}));
 }
 TEST(ClosingFeelings, AShortFeelingAfterTheAgentsWordsBringsWhatItIsAbout) {

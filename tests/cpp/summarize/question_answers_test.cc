@@ -578,16 +578,16 @@ TEST(QuestionAnswers, AnAgentsYesNoQuestionWhoseReplyHasNoRoomLeaves) {
   decoding::ConstrainedSelection full;
   full.units = {0, 1, 3};
   decoding::add_bare_replies(c, full);  // no room
-  decoding::drop_unanswered_agent_questions(c, full);
+  EXPECT_TRUE(decoding::drop_unanswered_agent_questions(c, full));
   EXPECT_EQ(full.units, (std::vector<int>{0, 3}));
   // With its reply shown it stays; so does the summary's only agent unit.
   decoding::ConstrainedSelection answered;
   answered.units = {0, 1, 2};
-  decoding::drop_unanswered_agent_questions(c, answered);
+  EXPECT_FALSE(decoding::drop_unanswered_agent_questions(c, answered));
   EXPECT_EQ(answered.units, (std::vector<int>{0, 1, 2}));
   decoding::ConstrainedSelection only_agent;
   only_agent.units = {0, 1};
-  decoding::drop_unanswered_agent_questions(c, only_agent);
+  EXPECT_FALSE(decoding::drop_unanswered_agent_questions(c, only_agent));
   EXPECT_EQ(only_agent.units, (std::vector<int>{0, 1}));
   // An offer that holds 能否 is no question the reader waits to see answered.
   auto offer = make_dialogue({{Speaker::customer, {"跑步机坏了没人来修"}},
@@ -599,7 +599,7 @@ TEST(QuestionAnswers, AnAgentsYesNoQuestionWhoseReplyHasNoRoomLeaves) {
   const decoding::Context co(po, testing::same_salience(po), three);
   decoding::ConstrainedSelection with_offer;
   with_offer.units = {0, 1, 3};
-  decoding::drop_unanswered_agent_questions(co, with_offer);
+  EXPECT_FALSE(decoding::drop_unanswered_agent_questions(co, with_offer));
   EXPECT_EQ(with_offer.units, (std::vector<int>{0, 1, 3}));
 }
 
