@@ -25,12 +25,18 @@ bool shown(const std::vector<int>& units, std::size_t u) {
   return std::find(units.begin(), units.end(), static_cast<int>(u)) != units.end();
 }
 
+// The customer's first unit after agent unit q's run of the agent's; the unit count when there is none.
+std::size_t customer_after(const Context& c, std::size_t q) {
+  std::size_t v = q + 1;
+  while (v < c.p.units.size() && c.p.units[v].speaker == text::Speaker::agent) ++v;
+  return v;
+}
+
 // Whether the customer's next turn after q's run of the agent's units is selectable and shows none of its
 // units.
 bool answer_left_out(const Context& c, const std::vector<int>& units, std::size_t q) {
   const Prepared& p = c.p;
-  std::size_t v = q + 1;
-  while (v < p.units.size() && p.units[v].speaker == text::Speaker::agent) ++v;
+  const std::size_t v = customer_after(c, q);
   if (v >= p.units.size() || !c.selectable[v]) return false;
   for (std::size_t k = v; k < p.units.size() && p.units[k].turn == p.units[v].turn; ++k)
     if (shown(units, k)) return false;
@@ -48,9 +54,7 @@ bool shown_asking_zh(const Context& c, std::size_t q) {
 // reply may be a bare 是的 and what the customer went on to say (现在韩国号[数字]) its content.
 bool reply_run_shown(const Context& c, const std::vector<int>& units, std::size_t q) {
   const Prepared& p = c.p;
-  std::size_t v = q + 1;
-  while (v < p.units.size() && p.units[v].speaker == text::Speaker::agent) ++v;
-  for (; v < p.units.size() && p.units[v].speaker == text::Speaker::customer; ++v)
+  for (std::size_t v = customer_after(c, q); v < p.units.size() && p.units[v].speaker == text::Speaker::customer; ++v)
     if (shown(units, v)) return true;
   return false;
 }
