@@ -81,8 +81,7 @@ int in_order_question(const Context& c, std::size_t u) {
   if (p.lang != Lang::zh || p.units[u].speaker != text::Speaker::agent) return -1;
   std::size_t run = u;  // the agent's run of units that u is in: [run, end)
   while (run > 0 && p.units[run - 1].speaker == text::Speaker::agent) --run;
-  std::size_t end = u + 1;
-  while (end < p.units.size() && p.units[end].speaker == text::Speaker::agent) ++end;
+  const std::size_t end = customer_after(c, u);
   int before_u = 0, replies = 0;
   for (std::size_t v = run; v < end; ++v) {
     if (!c.selectable[v]) continue;

@@ -149,8 +149,7 @@ int customer_reply(const Context& c, std::size_t q, const std::vector<int>& unit
 int customer_denial(const Context& c, std::size_t q, const std::vector<int>& units) {
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::agent || asks(c, q)) return -1;
-  std::size_t v = q + 1;  // the customer's first unit after the agent's run
-  while (v < p.units.size() && p.units[v].speaker == text::Speaker::agent) ++v;
+  const std::size_t v = customer_after(c, q);
   if (v >= p.units.size() || !is_bare_denial(source_of(c, v)) ||
       std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end())
     return -1;

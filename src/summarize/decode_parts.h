@@ -266,6 +266,13 @@ int plain_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 // ROUGE-L fell 40.46 -> 40.26 (the references rarely repeat a reply), at 12 it is 40.49.
 inline constexpr int kReplyWordsEn = 12;
 int customer_reply(const Context& c, std::size_t q, const std::vector<int>& units);
+// The first unit after agent unit q's run of the agent's units (the customer's, where the customer speaks
+// again); the unit count when the dialogue ends on the agent.
+inline std::size_t customer_after(const Context& c, std::size_t q) {
+  std::size_t v = q + 1;
+  while (v < c.p.units.size() && c.p.units[v].speaker == text::Speaker::agent) ++v;
+  return v;
+}
 // zh: whether agent question q asks yes or no: a verb it turns on (zh_question::polar_verb: 是要…吗, 可以吗), a
 // tag (是吧), or a final 吗 or 么, and no question word (什么, 哪, 多少: 对 answers none of those).
 bool asks_yes_or_no(const Context& c, std::size_t q);

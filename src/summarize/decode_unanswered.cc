@@ -25,13 +25,6 @@ bool shown(const std::vector<int>& units, std::size_t u) {
   return std::find(units.begin(), units.end(), static_cast<int>(u)) != units.end();
 }
 
-// The customer's first unit after agent unit q's run of the agent's; the unit count when there is none.
-std::size_t customer_after(const Context& c, std::size_t q) {
-  std::size_t v = q + 1;
-  while (v < c.p.units.size() && c.p.units[v].speaker == text::Speaker::agent) ++v;
-  return v;
-}
-
 // Whether the customer's next turn after q's run of the agent's units is selectable and shows none of its
 // units.
 bool answer_left_out(const Context& c, const std::vector<int>& units, std::size_t q) {
