@@ -296,7 +296,7 @@ void guard_asking_particles(Guarding& g, std::size_t i) {
     }
 }
 
-// The predicate a degree word or 是 leads to at a clause's end.
+// The predicate a degree word or 是 leads to at a clause's end, and 就 before a closing 可以.
 void guard_predicate(Guarding& g, std::size_t i) {
   const std::span<const text::Token> tokens = g.tokens;
   const std::size_t T = tokens.size();
@@ -308,6 +308,12 @@ void guard_predicate(Guarding& g, std::size_t i) {
     std::size_t w = i;
     while (w > 0 && g.word_of(w - 1) == g.word_of(i)) --w;
     if (w > 0 && tokens[w - 1].kind == text::TokenKind::cjk && leads_to_a_predicate(g.word_text(w - 1))) g.guarded[i] = 1;
+  }
+  // 就 before a closing 可以(了) says that is all it takes ("登录就可以了" must not become "登录可以", nor "邮件给我
+  // 就可以了" "邮件给可以").
+  if (spells(t, "就") && i + 2 < T && spells(tokens[i + 1], "可") && spells(tokens[i + 2], "以")) {
+    const std::size_t after = i + 3 < T && spells(tokens[i + 3], "了") ? i + 3 : i + 2;
+    if (ends_clause(tokens, after)) g.guarded[i] = 1;
   }
 }
 

@@ -2,6 +2,7 @@
 // few words go on with, and which units are fragments. The answers a selected question brings with it
 // are decode_direct_answers.cc's.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <span>
 #include <string_view>
@@ -300,6 +301,36 @@ bool bare_yes_or_no(const Context& c, std::size_t u) {
   return c.turn_letters[u] <= (zh ? kBareYesNoZh : kShortAnswerEn) && opens_with_yes_or_no(c.p, u) && !asks(c, u);
 }
 
+// en: whether a unit only points back at what was said before ("as i have stated before.", "As mentioned
+// in my last tweet"): a clause of "as" that a main clause should follow, reported alone it reads "As the
+// customer has stated before." and says nothing.
+bool only_points_back(const Prepared& p, std::size_t u) {
+  static constexpr auto kOpeners = std::to_array<std::string_view>({"and", "but", "like", "just", "again"});
+  static constexpr auto kSubjects =
+      std::to_array<std::string_view>({"i", "we", "you", "u", "he", "she", "they", "i've", "i’ve", "we've", "we’ve"});
+  static constexpr auto kAuxiliaries = std::to_array<std::string_view>({"have", "has", "had", "'ve", "’ve", "already"});
+  static constexpr auto kSaid = std::to_array<std::string_view>(
+      {"stated", "said", "mentioned", "explained", "told", "informed", "noted", "advised", "say", "state", "mention"});
+  static constexpr auto kRest = std::to_array<std::string_view>(
+      {"you", "u", "before", "already", "earlier", "previously", "above", "again", "many", "multiple", "several",
+       "times", "twice", "in", "my", "our", "your", "the", "previous", "last", "first", "tweet", "tweets", "dm",
+       "dms", "message", "messages", "post", "to"});
+  std::vector<std::string_view> words;
+  for (const text::Token& t : p.unit_tokens[u])
+    if (t.kind == text::TokenKind::word) words.push_back(t.lower);
+  std::size_t i = 0;
+  const auto among = [&](const auto& list) { return i < words.size() && std::find(list.begin(), list.end(), words[i]) != list.end(); };
+  while (among(kOpeners)) ++i;
+  if (i >= words.size() || words[i] != "as") return false;
+  ++i;
+  if (among(kSubjects)) ++i;
+  while (among(kAuxiliaries)) ++i;
+  if (!among(kSaid)) return false;
+  for (++i; i < words.size(); ++i)
+    if (!among(kRest)) return false;
+  return true;
+}
+
 bool is_fragment(const Context& c, std::size_t u) {
   const Prepared& p = c.p;
   const bool zh = p.lang == Lang::zh;
@@ -315,6 +346,7 @@ bool is_fragment(const Context& c, std::size_t u) {
   if (!placed && bare_yes_or_no(c, u)) return !opens_the_topic(c, u);
   if (c.expressed[u] != Context::Expressed::none) return false;
   if (letters_of(c, u) == 0) return true;  // marks alone ("????"), even asking, say nothing a reader can use
+  if (!zh && only_points_back(p, u)) return true;
   if (c.question_tail[u]) return true;  // "吗?": the turn before asks
   if (adds_to_a_question(c, u)) return true;
   if (asks(c, u)) return false;

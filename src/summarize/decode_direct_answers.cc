@@ -432,6 +432,19 @@ void add_alternatives(const Context& c, ConstrainedSelection& s) {
   }
 }
 
+namespace {
+
+// zh: whether a customer's statement checks back what they may now do, and the agent's reply says yes (那我现在
+// 可以再从新下单了 / 是的哦): a statement with 可以 or 能 that ends in 了, answered by a bare yes (是的, 对的, 可以的, 嗯).
+// Shown alone it reads as the customer's own assertion.
+bool checks_back(std::u32string_view statement, std::u32string_view reply) {
+  if (!statement.ends_with(U"了") || !holds_any(statement, {U"可以", U"能"})) return false;
+  return is_bare_yes_or_no(reply) &&
+         (reply.starts_with(U"是") || reply.starts_with(U"对") || reply.starts_with(U"可以") || reply.starts_with(U"嗯"));
+}
+
+}  // namespace
+
 int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& units) {
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer) return -1;
@@ -440,10 +453,10 @@ int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& un
   const std::u32string_view q_body = to_last_letter(source_of(c, q));
   const bool confirms = q_body.ends_with(U"是吧") || q_body.ends_with(U"对吧") || q_body.ends_with(U"是不是") ||
                         q_body.ends_with(U"对不对");
-  if (!(asks(c, q) || confirms) || !asks_yes_or_no(c, q)) return -1;
   std::size_t v = q + 1;
   while (v < p.units.size() && p.units[v].speaker == text::Speaker::customer && !c.selectable[v]) ++v;
   if (v >= p.units.size() || p.units[v].speaker != text::Speaker::agent || c.selectable[v]) return -1;
+  if (!((asks(c, q) || confirms) && asks_yes_or_no(c, q)) && !checks_back(q_body, source_of(c, v))) return -1;
   if (std::find(units.begin(), units.end(), static_cast<int>(v)) != units.end()) return -1;
   // The summary shows no other reply of the agent's after q before the customer's next shown unit.
   for (int x : units)

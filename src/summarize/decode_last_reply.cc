@@ -130,7 +130,11 @@ int last_reply(const Context& c, const std::vector<int>& units) {
   return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) {
     if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) return false;
     const std::u32string_view text = source_of(c, v);
-    return !answers_nothing(text) && !closes_or_apologizes(text) && !is_form_field(text);
+    if (answers_nothing(text) || closes_or_apologizes(text) || is_form_field(text)) return false;
+    // Deletion may leave a bare verb of it (好的呢这边为您记录 -> 记录), which tells nothing.
+    const std::vector<char32_t> shown = text::decode_utf8(c.rendered(v), text::Utf8Mode::lossy).cps;
+    return std::count_if(shown.begin(), shown.end(), [](char32_t cp) { return text::is_cjk(cp); }) >=
+           kLastReplyMinRenderedLetters;
   });
 }
 

@@ -153,6 +153,33 @@ int room_for_outcome(const Context& c, const ConstrainedSelection& s, int v) {
   return weakest;
 }
 
+// Whether a change to the customer's account or order is reported done with no marker before it (操作完成
+// 哦了直接用刚刚绑定的手机号码登录就可以了, 绑定成功啦): the step right before its result, the result closing its
+// clause (a particle, a mark or the end), with no time or promise before it ([数字]个工作日修改完成, 会在…办理
+// 完成), no condition after it (操作完成后, 绑定成功会…) and no negation within three letters before (没有操作成
+// 功). Filing and refunds are not among the steps: 申请成功会有短信 and 等退款成功 are still to come, and the
+// markers of reports_an_action read them.
+bool reports_a_result(std::u32string_view text) {
+  static constexpr std::u32string_view kSteps[] = {U"操作", U"绑定", U"换绑", U"解绑", U"修改", U"办理", U"设置"};
+  static constexpr std::u32string_view kResults[] = {U"完成", U"成功"};
+  static constexpr std::u32string_view kClosing = U"了啦哦的呢哈啊呀，,。.！!~～";
+  for (std::u32string_view step : kSteps)
+    for (std::size_t at = text.find(step); at != std::u32string_view::npos; at = text.find(step, at + 1)) {
+      const std::size_t r = at + step.size();
+      for (std::u32string_view result : kResults) {
+        if (text.substr(r, result.size()) != result) continue;
+        const std::size_t after = r + result.size();
+        const std::u32string_view before = text.substr(0, at);
+        const std::u32string_view near = before.substr(before.size() > 4 ? before.size() - 4 : 0);
+        const bool closes = after == text.size() || kClosing.find(text[after]) != std::u32string_view::npos;
+        if (closes && !holds_any(near, {U"会", U"将", U"日", U"天", U"等", U"待", U"后", U"预计"}) &&
+            std::none_of(near.end() - std::min<std::size_t>(near.size(), 3), near.end(), is_negation))
+          return true;
+      }
+    }
+  return false;
+}
+
 }  // namespace
 
 bool closes_conversation(std::u32string_view text) {
@@ -167,7 +194,8 @@ bool reports_an_action(std::u32string_view text) {
     if (!negated_before && !negated_after) return true;
   }
   return action_after_any(text, {U"已经", U"已"}, kActionReach) || action_after_any(text, {U"会", U"将"}, kActionReach) ||
-         action_after_any(text, {U"帮您", U"为您", U"给您", U"帮你", U"给你", U"为你", U"帮"}, 0);
+         action_after_any(text, {U"帮您", U"为您", U"给您", U"帮你", U"给你", U"为你", U"帮"}, 0) ||
+         reports_a_result(text);
 }
 
 int outcome_unit(const Context& c) {

@@ -186,7 +186,8 @@ int unit_letters(const Prepared& p, std::size_t u);
 // it neither answers (Context::answers) nor goes on with (Context::continues) a unit the decoder can
 // show with it: it answers or goes on with a turn the reader is not shown. A bare yes or no is one
 // whatever feeling it holds ("No, unfortunately."). The customer's first selectable unit never is. A
-// unit of marks alone ("????") without an expressed emotion is one even when it asks.
+// unit of marks alone ("????") without an expressed emotion is one even when it asks. So is an English unit
+// that only points back at what was said ("as i have stated before."): reported alone it says nothing.
 inline constexpr int kFragmentZh = 2, kFragmentEn = 1, kBareYesNoZh = 3;
 bool is_fragment(const Context& c, std::size_t u);
 
@@ -331,14 +332,18 @@ bool keeps_strongest(const Context& c, const ConstrainedSelection& s);
 // baselines show what they select).
 void add_direct_answers(const Context& c, ConstrainedSelection& s);
 // zh: the customer's bare yes or no (is_bare_yes_or_no, through customer_reply) to each shown yes/no
-// question of the agent's, and the agent's to the customer's (agent_bare_reply), right after it, where the sentence budget still has room once every other
-// adder has had its turn: 客服:是要解绑换绑新的手机号吗？用户:对。 A blind reading of the CSDS val summaries a
-// first version changed preferred them 46 to 4 (the losses: the reply had taken the place the outcome needed).
+// question of the agent's, and the agent's to the customer's (agent_bare_reply), right after it, where the
+// sentence budget still has room: 客服:是要解绑换绑新的手机号吗？用户:对。 A blind reading of the CSDS val
+// summaries a first version changed preferred them 46 to 4 (the losses: the reply had taken the place the
+// outcome needed). decode() runs it before the outcome since the thirtieth session: a question whose reply
+// has no room leaves (drop_unanswered_agent_questions), and the outcome can make its own room
+// (room_for_outcome); blind reading of the 4 CSDS val summaries the move changed: 3 to 1.
 void add_bare_replies(const Context& c, ConstrainedSelection& s);
 // zh: the agent's bare yes or no right after customer yes/no question q (保价[数字]天是吧 / 客服:嗯呢), past the
 // customer's units that are no content, when the summary shows no other reply of the agent's to q; -1 when
 // none, and for a request in 吧 (电话联系我吧) or an agent's 好的, which only acknowledges (a blind reader called
-// te157 677's 客服:好的。 noise). add_bare_replies shows it as it shows the customer's.
+// te157 677's 客服:好的。 noise). A statement that checks back what the customer may now do (那我现在可以再从新
+// 下单了 / 是的哦, te157 621) counts as such a question. add_bare_replies shows it as it shows the customer's.
 int agent_bare_reply(const Context& c, std::size_t q, const std::vector<int>& units);
 
 // zh: the other option of an alternative question q: the unit right after q, of q's speaker, that opens
@@ -433,7 +438,8 @@ inline constexpr int kOutcomeMinLetters = 5, kOutcomeMinChars = 6;
 int outcome_unit(const Context& c);
 // zh: whether an agent's text reports an action taken or promised for the customer: 已(经) before an
 // action verb within kActionReach letters (已经帮您提交了售后申请, 已为您催促), 会 or 将 before one
-// (专员会在[数字]小时给您回电, 会尽快为您处理), 帮您/为您/给您 or 帮 right before one (这边帮您反馈下, 帮取消), or 专员;
+// (专员会在[数字]小时给您回电, 会尽快为您处理), 帮您/为您/给您 or 帮 right before one (这边帮您反馈下, 帮取消), 专员,
+// or a change reported done with no marker (操作完成哦了, 绑定成功啦; not [数字]个工作日修改完成 nor 操作完成后);
 // with no negation before the marker or between it and the verb (就没给您发货; 我不是专员, 专员不在), and not
 // the customer's step (我看您已经申请了).
 inline constexpr int kActionReach = 8;
@@ -517,13 +523,14 @@ void add_turning_feeling(const Context& c, ConstrainedSelection& s);
 
 // zh: the agent's reply to the customer's last shown words, when the summary ends on them: within the
 // next kLastReplyReach units, before the customer says anything selectable again, the first agent unit
-// that is selectable, asks nothing, holds at least kLastReplyMinLetters letters as written, and neither
+// that is selectable, asks nothing, holds at least kLastReplyMinLetters letters as written and
+// kLastReplyMinRenderedLetters Chinese letters as shown (not 记录 of 好的呢这边为您记录), and neither
 // answers nothing (answers_nothing: 稍等, 请提供订单号), closes (还有其他…, 祝您…, 评价) nor only apologizes
 // (抱歉, 见谅, 给您带来不便); -1 when none, or when it says again what a shown agent unit says
 // (says_again). 用户:主要是怕接不到电话。 ended a summary whose agent had replied 如果您忙时没有接到电话，您可以联系
 // 快递师傅改天给您配送.
 inline constexpr std::size_t kLastReplyReach = 4;
-inline constexpr int kLastReplyMinLetters = 5;
+inline constexpr int kLastReplyMinLetters = 5, kLastReplyMinRenderedLetters = 3;
 // en: the same when the summary ends on a customer statement that neither reports the problem solved
 // (reports_resolution) nor only thanks or praises (a positive feeling and no negative one): the first
 // agent unit within kLastReplyReach, before the customer says more, that is selectable, asks nothing, has

@@ -126,7 +126,7 @@ std::string mark_cut(std::string body, Lang lang);
 // placeholder the cut broke open ([订单编号…); at 的 after anything but a verb or adjective (您以前的…); and
 // in a last clause that opens a supposition or a topic (若订单信息…, 关于金融问题…), whose consequence or
 // comment the cut took. A body that stops at a particle, a placeholder or a word that can end a clause
-// (…需要单独购置的, …我装了电脑, …提交图片) reads as the sentence it is and is shown without the mark.
+// (…需要单独购置的, …我装了电脑, …提交图片, …登录就可以) reads as the sentence it is and is shown without the mark.
 bool stops_mid_clause(const std::string& body);
 
 // The clauses of a rendered unit, each trimmed of spaces and of its break: split after , ; : and their
@@ -150,7 +150,8 @@ std::string reported_question(const std::string& body);
 // clause and runs on (是的已帮您操作退款了 -> 是的，已帮您操作退款了; 不是的是可以… -> 不是的，是可以…); before a
 // conjunction that opens a clause (然后, 但是, 所以, 可是, 而且) after a run of at least six letters (…选择的京东上门
 // 取件，但是现在…; 询问所以帮我提交吗 stays); after a 吧 that a pronoun follows (那就取消吧我看说… -> 那就取消吧，我看
-// 说…; 你先试试吧 and 联系客户吧行么 stay). Only between two words of the segmenter (哈尔滨, 呢子 and 之所以 stay
+// 说…; 你先试试吧 and 联系客户吧行么 stay); around a 是的 or 对的 that answers a second question inside the message
+// (马上发货是的不需要 -> 马上发货，是的，不需要; 如果是的话 stays). Only between two words of the segmenter (哈尔滨, 呢子 and 之所以 stay
 // whole); not before 话 (没有的话), a particle (好的吧) or the noun of 好的东西.
 std::string with_run_ons_punctuated(const std::string& body);
 // zh: a body without a name placeholder that only addresses someone, at its start before a mark ([姓名]，是的，

@@ -3,6 +3,7 @@
 // someone (without_name_vocative), a greeting that opens a line (without_opening_greeting), and a yes to
 // nothing shown (without_opening_yes). render.h has the contracts.
 #include <span>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,6 +106,30 @@ std::size_t before_conjunction(const std::vector<char32_t>& cps, std::size_t at,
   return 0;
 }
 
+// A yes that answers a second question inside one message (马上发货是的不需要: will ship now; yes, no postage):
+// 是的 or 对的, a word of the segmenter's, after at least kRunBeforeReply letters since the last mark and
+// before a new clause (not 是的话, 对的吗). Where the commas go: before it and after it (its particles
+// with it), or {0, 0}.
+constexpr std::u32string_view kInnerReplies[] = {U"是的", U"对的"};
+constexpr std::size_t kRunBeforeReply = 4;
+
+std::pair<std::size_t, std::size_t> around_inner_reply(const std::vector<char32_t>& cps, std::size_t at, std::size_t from,
+                                                       const std::vector<char>& word_start) {
+  if (at == 0 || !word_start[at] || !text::is_cjk(cps[at - 1]) || kParticles.find(cps[at - 1]) != std::u32string_view::npos ||
+      cps[at - 1] == U'不')
+    return {0, 0};
+  for (std::u32string_view r : kInnerReplies) {
+    if (!starts_with(cps, at, r) || !word_start[at + r.size()]) continue;
+    std::size_t end = at + r.size();
+    while (end < cps.size() && kParticles.find(cps[end]) != std::u32string_view::npos && word_start[end + 1]) ++end;
+    if (!clause_starts(cps, end, word_start)) return {0, 0};
+    std::size_t run = 0;
+    for (std::size_t k = at; k-- > from && !is_clause_mark(cps[k]);) run += text::is_cjk(cps[k]) || cps[k] == U'[';
+    return run >= kRunBeforeReply ? std::pair{at, end} : std::pair<std::size_t, std::size_t>{0, 0};
+  }
+  return {0, 0};
+}
+
 // Whether a comma may be due at all: a closing particle before a letter or placeholder, a reply or a
 // conjunction. Most bodies have none and are not segmented.
 bool may_run_on(const std::vector<char32_t>& cps) {
@@ -142,6 +167,13 @@ std::string with_run_ons_punctuated(const std::string& body) {
     }
     if (const std::size_t at = before_conjunction(cps, i, commas.empty() ? 0 : commas.back(), word_start); at > 0) {
       if (commas.empty() || commas.back() != at) commas.push_back(at);
+      continue;
+    }
+    if (const auto [before, after] = around_inner_reply(cps, i, commas.empty() ? 0 : commas.back(), word_start);
+        before > 0) {
+      if (commas.empty() || commas.back() != before) commas.push_back(before);
+      commas.push_back(after);
+      i = after - 1;
       continue;
     }
     if (closes_before_pronoun(cps, i) && word_start[i + 1]) {
@@ -266,6 +298,8 @@ bool stops_mid_clause(const std::string& body) {
   const text::WordSpan& w = words.back();
   if (w.char_end - w.char_start == 1) return true;  // 给, 到, 将, 你, 个: a word the next one completes
   const std::u32string_view word(cps.data() + w.char_start, static_cast<std::size_t>(w.char_end - w.char_start));
+  // 就可以 closes what it takes (登录就可以: that is all it takes), whatever 可以's class.
+  if (word == U"可以" && w.char_start > 0 && cps[static_cast<std::size_t>(w.char_start) - 1] == U'就') return false;
   // A negated verb whose object the cut took: 却没收… is 没 + 收(到), not 没收 (to confiscate).
   if (std::u32string_view(U"不没未别无").find(word.front()) != std::u32string_view::npos) return true;
   switch (segmenter.word_class(word)) {

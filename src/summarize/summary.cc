@@ -104,6 +104,9 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_alternatives(c, kept);
   // A summary that opens on the agent's words first says what the customer came about.
   decoding::add_issue(c, kept);
+  // zh: the customer's bare yes or no to a shown question of the agent's, where there is still room:
+  // before the outcome, which can make its own room, so that the question does not leave unanswered.
+  decoding::add_bare_replies(c, kept);
   // zh: what the agent last did or promised for the customer ends the summary's story.
   decoding::add_outcome(c, kept);
   // zh: what the agent said cannot be done, where the summary shows what came before it.
@@ -112,8 +115,6 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_decision(c, kept);
   // zh: a summary that still ends on the customer's words shows the agent's reply to them.
   decoding::add_last_reply(c, kept);
-  // zh: the customer's bare yes or no to a shown question of the agent's, where there is still room.
-  decoding::add_bare_replies(c, kept);
   // en: a summary of only the customer's words shows what the agent said.
   decoding::add_agent_reply(c, kept);
   // en: a summary that ends on the customer's question shows the agent's answer to it.

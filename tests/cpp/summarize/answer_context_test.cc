@@ -471,6 +471,20 @@ TEST(AnswerContext, MarksAloneAreAFragmentEvenWhenTheyAsk) {
   EXPECT_FALSE(c.selectable[1]);
 }
 
+TEST(AnswerContext, AnEnglishClauseThatOnlyPointsBackIsAFragment) {
+  // TweetSumm valid ee1ffbac: "As the customer has stated before." was a summary's sentence.
+  auto d = make_dialogue({{Speaker::customer, {"@CoxHelp as i have stated before.", "i tried to dm you and was unable to."}},
+                          {Speaker::agent, {"@704062 We're now following you.", "As mentioned, you can now DM us."}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 4u);
+  UnitScores s = testing::same_salience(p);
+  const decoding::Context c(p, s, options(3));
+  EXPECT_FALSE(c.selectable[0]);
+  EXPECT_TRUE(c.selectable[1]);
+  EXPECT_TRUE(c.selectable[2]);
+  EXPECT_TRUE(c.selectable[3]);  // "As mentioned" with what it says
+}
+
 TEST(AnswerContext, AnAnswerAfterAQuestionsAddedWordsAnswersTheQuestion) {
   // 激光色 completes 有现货?; 是无货的呢 answers them both, and alone it would stand as a bare claim.
   auto d = make_dialogue({{Speaker::customer, {"可以换成极光色?"}},

@@ -355,6 +355,18 @@ TEST(Compress, ThePredicateADegreeWordLeadsToStays) {
             "直接拒收就好");
 }
 
+TEST(Compress, JiuBeforeAClosingKeyiStays) {
+  // te157 761 had become "…直接用刚刚绑定的手机号码登录可以…" and CSDS val "邮件给我就可以了" "邮件给可以".
+  auto d = make_dialogue({{Speaker::agent, {"您直接用新号码登录就可以了哦"}}, {Speaker::customer, {"就可以了吗"}}});
+  const Prepared p = prepare(d, lexicon());
+  const auto units = compress_features(p, 97);
+  EXPECT_EQ(compress_unit(p.units[0], units[0], weights_keeping(units[0], {"登", "录", "可", "以"}), 0.5f), "登录就可以");
+  // Not in a question, where 就 is no guarantee's.
+  std::vector<float> w(98, 0.0f);
+  w.back() = -10.0f;
+  EXPECT_EQ(compress_unit(p.units[1], units[1], w, 0.5f).find("就"), std::string::npos);
+}
+
 TEST(Compress, APrepositionGoesWithItsPronoun) {
   // 为您配送 without 您 is 为配送, a cut: the preposition and its pronoun stay or go together, their mean
   // deciding (为 kept and 您 dropped: both stay; both dropped: 让站点配送); inside a longer word (因为) it

@@ -28,6 +28,13 @@ TEST(Outcome, AnActionTakenOrPromisedIsAnOutcome) {
   EXPECT_TRUE(reports(U"已经帮您改好了呢"));
   EXPECT_TRUE(reports(U"增值税发票已经开具了"));
   EXPECT_FALSE(reports(U"这个是改不了的呢"));
+  // A change reported done with no marker (te157 761), not a promise, a condition nor a failure.
+  EXPECT_TRUE(reports(U"亲，操作完成哦了直接用刚刚绑定的手机号码登录就可以了哦"));
+  EXPECT_TRUE(reports(U"绑定成功啦，您可以登录查看账户了哦"));
+  EXPECT_FALSE(reports(U"申请成功会有短信告知您的"));
+  EXPECT_FALSE(reports(U"[数字]-[数字]个工作日修改完成"));
+  EXPECT_FALSE(reports(U"操作完成后会有短信通知"));
+  EXPECT_FALSE(reports(U"系统没有操作成功"));
 }
 
 TEST(Outcome, NothingDoneIsNoOutcome) {

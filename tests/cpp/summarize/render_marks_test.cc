@@ -19,6 +19,10 @@ TEST(RunOns, AClosingParticleEndsItsClause) {
   // CSDS val 626, 207, 252, 301: agents write clause after clause without a mark.
   EXPECT_EQ(with_run_ons_punctuated("已经操作完成啦马上发货。"), "已经操作完成啦，马上发货。");
   EXPECT_EQ(with_run_ons_punctuated("绑定成功啦可以登录查看账户了。"), "绑定成功啦，可以登录查看账户了。");
+  // A yes inside the message answers a second question; 是的话 (if so) and 不是的 are no such yes.
+  EXPECT_EQ(with_run_ons_punctuated("马上发货是的不需要。"), "马上发货，是的，不需要。");
+  EXPECT_EQ(with_run_ons_punctuated("如果是的话可以退。"), "如果是的话可以退。");
+  EXPECT_EQ(with_run_ons_punctuated("这个颜色不是的。"), "这个颜色不是的。");
   EXPECT_EQ(with_run_ons_punctuated("在的哦您是要改为公司抬头是吗？"), "在的哦，您是要改为公司抬头是吗？");
   EXPECT_EQ(with_run_ons_punctuated("抱歉哈今天无法保证呢。"), "抱歉哈，今天无法保证呢。");
   // The address after the particle stays with it.
@@ -159,6 +163,7 @@ TEST(CutTurns, TheCutShowsWhereTheWordsStopMidClause) {
   EXPECT_FALSE(stops_mid_clause("商品到达站点后尽快配送的。"));
   EXPECT_FALSE(stops_mid_clause("建议您把商品拍照，然后申请售后服务单，提交图片。"));
   EXPECT_FALSE(stops_mid_clause("刚取消的订单付款了[金额]，但是只退回来[金额]。"));
+  EXPECT_FALSE(stops_mid_clause("直接用刚刚绑定的手机号码登录就可以。"));  // te157 761
 }
 
 TEST(CutTurns, ATurnTheDataCutOffShowsItsCutOnlyMidClause) {
