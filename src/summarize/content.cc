@@ -120,7 +120,8 @@ const PhraseTable& en_phrases() {
          "cheers", "hi", "hello", "hey", "hiya", "yes", "yeah", "yep", "yup", "ya", "yea", "sure", "great", "awesome",
          "cool", "perfect", "nice", "good", "excellent", "amazing", "wonderful", "fantastic", "brilliant", "lovely",
          "fine", "alright", "all right", "oh", "oh no", "ah", "ahh", "wow", "haha", "hahaha", "lol", "hmm", "um", "uh", "np",
-         "no problem", "no worries", "you're welcome", "youre welcome", "your welcome", "welcome", "my pleasure", "our pleasure",
+         "no problem", "no worries", "you're welcome", "youre welcome", "your welcome", "you are welcome",
+         "most welcome", "you're most welcome", "you are most welcome", "welcome", "my pleasure", "our pleasure",
          "bye", "goodbye", "will do", "got it", "gotcha", "sounds good", "much appreciated", "appreciated",
          "appreciate it", "i appreciate it", "you too", "same to you", "for the help", "for your help",
          "for the info", "for the information", "for the update", "for your time", "for the quick response",
@@ -134,7 +135,8 @@ const PhraseTable& en_phrases() {
          "here for you", "take care", "don't hesitate", "feel free", "let us know", "let me know",
          "any other questions", "any questions", "the inconvenience", "any inconvenience", "sorry to hear that",
          "for your patience", "for your understanding", "for the feedback", "for your feedback",
-         "for letting us know", "enjoy your day", "rest of your day", "hope this helps", "hope that helps"});
+         "for letting us know", "enjoy your day", "rest of your day", "hope this helps", "hope that helps",
+         "appreciate your patience", "glad to hear that", "glad to hear it", "happy to hear that", "happy to hear it"});
     add(t, Role::glue,
         {"is", "are", "was", "there", "else", "i", "we", "we're", "i'm", "we'll", "you", "your", "can", "could", "may",
          "would", "will", "help", "assist", "with", "today", "do", "let", "us", "know", "if", "need", "feel", "free",
@@ -200,7 +202,8 @@ bool is_counter(const text::Token& t) {
 }
 
 // One name or initials an agent signs a tweet with: behind a mark ("^JK", "-Rach", "/MT", "^lp"),
-// behind a thanks ("Ty - Darren", "Rgds, Mahi", "Thanks-Mich"), or alone as the last sentence of a turn
+// behind a thanks ("Ty - Darren", "Rgds, Mahi", "Thanks-Mich", "Thanks ^lp"; a team's two words: "Rgds, Idea
+// Care"), or alone as the last sentence of a turn
 // of several ("… we'll fix it. Phil."); thread counters around it aside ("Chris 2/2"). Not a word that
 // answers or asks something ("No.", "Done.", "Why?") or that a comma joins to what follows ("However,").
 bool is_signoff(const Prepared& p, std::size_t u) {
@@ -223,8 +226,12 @@ bool is_signoff(const Prepared& p, std::size_t u) {
   if (!t.empty() && (t.back()->text == "," || t.back()->text == "-")) t.pop_back();
   if (!t.empty() && t.back()->kind == text::TokenKind::word && is_thanks(t.back()->lower)) {
     t.pop_back();
-    return t.empty() && is_upper_ascii(name.text[0]);
+    return t.empty() && (is_upper_ascii(name.text[0]) || (marked && name.text.size() <= 4));  // "Thanks ^lp"
   }
+  // A team's name of two words after regards ("Rgds, Idea Care").
+  if (!marked && t.size() == 3 && t[2]->kind == text::TokenKind::word && is_upper_ascii(name.text[0]) &&
+      is_upper_ascii(t[2]->text[0]) && is_letters(t[2]->text) && t[1]->text == "," && is_thanks(t[0]->lower))
+    return true;
   if (!t.empty()) return false;
   if (marked) return is_upper_ascii(name.text[0]) || name.text.size() <= 4;
   if (!is_upper_ascii(name.text[0])) return false;

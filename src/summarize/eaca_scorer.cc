@@ -517,9 +517,10 @@ void EacaModel::render(const Prepared& p, UnitScores& s) const {
       bool reported = false;
       std::string text = render_english(p.units[u], tokens[u], config_.reported_speech, &reported);
       // An order or a courtesy in the third person reads as the summary's own voice, a report opening
-      // with "They" as someone else's, a customer's apology without its tone: shown in its speaker's
-      // words, under their label.
-      if (reported && (reads_as_command(text) || opens_with_a_bare_pronoun(text) || reports_a_customer_apology(text))) {
+      // with "They" as someone else's, a customer's apology without its tone, a second sentence as the
+      // summary's own: shown in its speaker's words, under their label.
+      if (reported && (reads_as_command(text) || opens_with_a_bare_pronoun(text) || reports_a_customer_apology(text) ||
+                       reports_two_sentences(text))) {
         text = render_english(p.units[u], tokens[u], false, nullptr);
         reported = false;
       }

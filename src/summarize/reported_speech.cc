@@ -94,6 +94,17 @@ void name_first_reference(std::span<const Token> t, text::Speaker speaker, const
       if (starts_sentence(t, i) && out[i][0] == 't') out[i][0] = 'T';
       continue;
     }
+    // So is an agent's "us" that a customer has something with or chose ("video services with us", "thanks
+    // for contacting us"): "with the agent" would make the service the agent's own. Not "bear with us",
+    // "share with us", "reach out to us": the agent is who will answer.
+    static constexpr auto kCompanyAfter = std::to_array<std::string_view>({"with", "contacting", "choosing", "joining"});
+    static constexpr auto kPersonalWith = std::to_array<std::string_view>(
+        {"bear", "share", "shares", "check", "speak", "talk", "chat", "connect", "touch", "follow", "work"});
+    if (speaker == text::Speaker::agent && k == "us" && i > 0 && contains(kCompanyAfter, word_at(i - 1)) &&
+        !(word_at(i - 1) == "with" && i > 1 && contains(kPersonalWith, word_at(i - 2)))) {
+      out[i] = styled("the company", t[i], false, false);
+      continue;
+    }
     // A subject whose verb is an emotion mention, which is never rewritten ("I hate it"): "they hate
     // it" agrees, "the customer hate it" would not. The unit then stays with "they" throughout, so
     // that no later "the customer's" reads as someone else.
@@ -295,6 +306,25 @@ bool opens_with_a_bare_pronoun(std::string_view body) {
   std::size_t at = 0;
   while (at < body.size() && !std::isalnum(static_cast<unsigned char>(body[at]))) ++at;
   return opens_with_any(body.substr(at), {"they ", "they'", "they’", "their "});
+}
+
+bool reports_two_sentences(std::string_view body) {
+  // Titles and initials whose stop is no sentence's end ("Mr. Smith", "St. Pancras").
+  static constexpr std::string_view kTitles[] = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "no"};
+  for (std::size_t i = 1; i + 2 < body.size(); ++i) {
+    const char c = body[i];
+    if (c != '.' && c != '!' && c != '?') continue;
+    if (body[i + 1] != ' ' || !std::isupper(static_cast<unsigned char>(body[i + 2]))) continue;
+    std::size_t w = i;  // the word before the mark, past the marks of an ellipsis or a "!!!"
+    while (w > 0 && (body[w - 1] == '.' || body[w - 1] == '!' || body[w - 1] == '?')) --w;
+    std::size_t start = w;
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(body[start - 1]))) --start;
+    const std::string word = text::ascii_lower(body.substr(start, w - start));
+    if (word.size() <= 1 && w == i) continue;  // an initial ("J. Smith")
+    if (std::find(std::begin(kTitles), std::end(kTitles), word) != std::end(kTitles)) continue;
+    return true;
+  }
+  return false;
 }
 
 bool reports_a_customer_apology(std::string_view body) {

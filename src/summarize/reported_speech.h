@@ -129,5 +129,11 @@ bool opens_with_a_bare_pronoun(std::string_view body);
 // 😡😡😡😡"): said in anger as often as in earnest, it keeps its tone only in the customer's own words,
 // so such a unit is shown as written too (EacaModel::render).
 bool reports_a_customer_apology(std::string_view body);
+// Whether a report holds a second sentence: a stop, "!" or "?" (or a run of them: "....") then a space and
+// a capital, not after a title or an initial ("Mr. Smith"). "The customer says 1st class WiFi is slower then
+// dial up.... What a waste upgrading the customer's ticket 😡" (TweetSumm valid 43d60299): only the first
+// sentence is reported, the next reads as the summary's own exclamation. Such a unit is shown in its
+// speaker's words too (EacaModel::render).
+bool reports_two_sentences(std::string_view body);
 
 }  // namespace kessel::summarize

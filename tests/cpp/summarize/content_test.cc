@@ -137,11 +137,12 @@ TEST(Content, EnglishFillersAndCourtesies) {
   for (const char* s : {"ok", "Okay.", "Thanks!", "Thank you so much!", "@AppleSupport hi", "Yes",
                         "You're welcome!", "No problem.", "Got it, thanks!", "Oh no!", "Sent.", "Thanks for the info.",
                         "😊", "https://t.co/abc", "Our pleasure.", "@573230 What's up SimultaneousEquation?",
-                        "How are you doing?", "Thanks Jane!"})
+                        "How are you doing?", "Thanks Jane!", "You are welcome.", "You're most welcome!"})
     EXPECT_EQ(kind_of(s), UnitContent::filler) << s;
   for (const char* s : {"Is there anything else I can help with?", "Have a great day!",
                         "Thanks for reaching out.", "@181 Hi there, thanks for reaching out to us.",
-                        "Sorry for the inconvenience.", "Let us know if you need anything else."})
+                        "Sorry for the inconvenience.", "Let us know if you need anything else.",
+                        "We appreciate your patience.", "We're glad to hear that."})
     EXPECT_EQ(kind_of(s, Speaker::agent), UnitContent::courtesy) << s;
 }
 
@@ -162,10 +163,12 @@ TEST(Content, AgentSignOffs) {
                           {Speaker::agent, {"We checked.", "No."}},
                           {Speaker::agent, {"Phil"}},
                           {Speaker::agent, {"We checked it twice.", "However,"}},
-                          {Speaker::customer, {"It works now.", "Phil."}}});
+                          {Speaker::customer, {"It works now.", "Phil."}},
+                          {Speaker::agent, {"We will check.", "Thanks ^lp"}},
+                          {Speaker::agent, {"Pls provide the number.", "Rgds, Idea Care"}}});
   const Prepared p = prepare(d, testing::default_lexicon());
-  ASSERT_EQ(p.units.size(), 18u);
-  for (std::size_t u : {2u, 4u, 6u, 8u, 10u})
+  ASSERT_EQ(p.units.size(), 22u);
+  for (std::size_t u : {2u, 4u, 6u, 8u, 10u, 19u, 21u})
     EXPECT_EQ(classify_unit(p, u), UnitContent::signoff) << p.units[u].text;
   EXPECT_EQ(classify_unit(p, 12), UnitContent::content);  // "No." answers
   EXPECT_EQ(classify_unit(p, 13), UnitContent::content);  // a lone word that is the whole turn

@@ -95,6 +95,13 @@ TEST(ReportedSpeech, FirstPersonBecomesThirdForBothSpeakers) {
   // An agent's "our" is the company's: our store, our team.
   EXPECT_EQ(reported("The closest store is our Apsley Mills store and we will hold it", Speaker::agent),
             "The closest store is the company's Apsley Mills store and the agent will hold it");
+  // So is an agent's "us" that the customer has something with or chose (TweetSumm valid 8d31903f); "bear
+  // with us" stays the agent.
+  EXPECT_EQ(reported("Do you have video services with us to test on demand", Speaker::agent),
+            "Does the customer have video services with the company to test on demand");
+  EXPECT_EQ(reported("Thanks for contacting us, we will check", Speaker::agent),
+            "Thanks for contacting the company, the agent will check");
+  EXPECT_EQ(reported("Please bear with us while we check", Speaker::agent), "Please bear with the agent while they check");
   // After a modal the verb stays a base form.
   EXPECT_EQ(reported("So what should I do if I want some actual support", Speaker::customer),
             "So what should the customer do if they want some actual support");
@@ -253,6 +260,18 @@ TEST(ReportedSpeech, AReportOpeningWithTheyNamesNobody) {
   EXPECT_TRUE(reports_a_customer_apology("The customer is sorry \U0001F621\U0001F621"));
   EXPECT_TRUE(reports_a_customer_apology("The customer apologizes for the late reply."));
   EXPECT_FALSE(reports_a_customer_apology("The agent is sorry that the customer can't use their points."));
+}
+
+TEST(ReportedSpeech, AReportHoldingASecondSentenceIsNoReport) {
+  // TweetSumm valid 43d60299: the second sentence read as the summary's own exclamation.
+  EXPECT_TRUE(reports_two_sentences("The customer says 1st class WiFi is slower then dial up.... What a waste upgrading "
+                                    "the customer's ticket \U0001F621"));
+  EXPECT_TRUE(reports_two_sentences("The customer keeps finding bone in the mince! They've found three pieces."));
+  // One sentence; a title or an initial; a mark before a small letter.
+  EXPECT_FALSE(reports_two_sentences("The customer says the order is late."));
+  EXPECT_FALSE(reports_two_sentences("The customer asks Mr. Smith to call back."));
+  EXPECT_FALSE(reports_two_sentences("The customer says J. Smith signed for it."));
+  EXPECT_FALSE(reports_two_sentences("The customer says the app crashes... again and again."));
 }
 
 TEST(ReportedSpeech, RenderEnglishDropsAddressingAndRewrites) {
