@@ -75,8 +75,22 @@ int most_salient_issue_before(const Context& c, const std::vector<int>& units, i
 int issue_unit(const Context& c, const std::vector<int>& units) {
   if (units.empty()) return -1;
   const int first = *std::min_element(units.begin(), units.end());
-  if (c.p.units[static_cast<std::size_t>(first)].speaker != text::Speaker::agent) return -1;
-  return most_salient_issue_before(c, units, first);
+  if (c.p.units[static_cast<std::size_t>(first)].speaker == text::Speaker::agent)
+    return most_salient_issue_before(c, units, first);
+  // zh: so does one whose customer lines before the first agent line shown hold at most kBareOpeningLetters
+  // letters each (用户:低低[数字]。, a user name sent before the agent asked for it; 用户:人呢。).
+  if (c.p.lang != Lang::zh) return -1;
+  int end = static_cast<int>(c.p.units.size());
+  for (int u : units) {
+    const auto ux = static_cast<std::size_t>(u);
+    if (c.p.units[ux].speaker == text::Speaker::agent) end = std::min(end, u);
+  }
+  for (int u : units) {
+    if (u >= end) continue;
+    const std::vector<char32_t> shown = text::decode_utf8(c.rendered(static_cast<std::size_t>(u)), text::Utf8Mode::lossy).cps;
+    if (letters_outside_placeholders(std::u32string_view(shown.data(), shown.size())) > kBareOpeningLetters) return -1;
+  }
+  return most_salient_issue_before(c, units, end);
 }
 
 int english_issue_unit(const Context& c, const std::vector<int>& units) {

@@ -595,8 +595,9 @@ int closing_action(const Context& c, const std::vector<int>& units);
 // Adds it below add_outcome's sentence cap, a character budget the user set holding. With skip_fillers only.
 void add_closing_action(const Context& c, ConstrainedSelection& s);
 
-// The customer's issue, when the summary opens on the agent's words: the most salient customer unit
-// before the first shown unit that is selectable, answers nothing and goes on with nothing
+// The customer's issue, when the summary opens on the agent's words (zh: or on customer lines that say no
+// issue, kBareOpeningLetters below): the most salient customer unit before the first shown unit (zh: the
+// first shown agent unit) that is selectable, answers nothing and goes on with nothing
 // (Context::answers, Context::continues), repeats no shown unit and says something as shown: zh at
 // least kIssueMinLettersZh Chinese letters outside placeholders (not 咨询订单号[订单编号], 一个手机; a menu
 // entry, 账户与财务咨询, is not selectable: content.h), no pasted text (a system
@@ -605,6 +606,9 @@ void add_closing_action(const Context& c, ConstrainedSelection& s);
 // kIssueMinWordsEn words. 客服:预计明天会为您送达 opened a summary whose dialogue began with
 // 我的快递是到太原了，还是还在广州呢; the CSDS references open on the customer's issue. -1 when none.
 inline constexpr int kIssueMinLettersZh = 6, kIssueMinWordsEn = 4;
+// zh: customer lines this short (letters outside placeholders) before the first agent line shown say no
+// issue either: issue_unit reads a summary that opens on them as one that opens on the agent.
+inline constexpr int kBareOpeningLetters = 3;
 int issue_unit(const Context& c, const std::vector<int>& units);
 // Adds the issue (issue_unit) to `s.units`: below add_outcome's sentence cap it is added, at the cap it
 // takes the place of the least salient unit no other needs (add_within_budget; Chinese only), and a

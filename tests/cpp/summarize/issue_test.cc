@@ -57,6 +57,24 @@ TEST(Issue, ASummaryOpeningOnTheAgentGainsTheCustomersIssue) {
   EXPECT_EQ(within_chars.units, (std::vector<int>{2, 3, 4}));
 }
 
+TEST(Issue, ASummaryOpeningOnABareCustomerLineGainsTheIssue) {
+  // te157 635 opened on 用户:低低[数字]。, a user name sent before the agent asked for it.
+  auto d = make_dialogue({{Speaker::customer, {"小号登不上了"}},
+                          {Speaker::agent, {"有什么问题我可以帮您处理或解决呢?"}},
+                          {Speaker::customer, {"低低[数字]"}},
+                          {Speaker::agent, {"说下之前的手机号和现在的手机号"}},
+                          {Speaker::customer, {"之前的号早就不用了"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 5u);
+  const UnitScores s = testing::same_salience(p);
+  const decoding::Context c(p, s, options(4));
+  EXPECT_EQ(decoding::issue_unit(c, {2, 3}), 0);
+  // A customer line that says something (more than kBareOpeningLetters letters) before any agent line, or
+  // the issue itself, shown.
+  EXPECT_EQ(decoding::issue_unit(c, {2, 4}), -1);
+  EXPECT_EQ(decoding::issue_unit(c, {0, 3}), -1);
+}
+
 TEST(Issue, AQuestionSentTwiceIsNoIssueBesideItsRepeat) {
   // 用户:询问怎么使用京东E卡。客服:首先绑定在账户。用户:询问怎么使用京东E卡。 (CSDS val 445, a model without
   // redundancy n-grams).
