@@ -123,7 +123,8 @@ std::string mark_cut(std::string body, Lang lang);
 // mark_cut shows the cut. It does at a word of one character that is no particle (…小时给, …工作人员叫,
 // …等一两天你); at a word that opens with a negator (却没收…: 没 + 收到, not 没收); at a word the dictionary
 // lacks (…元余); at a pronoun, adverb, numeral, measure word or conjunction (那个那个, 还有一个, 还是); at a
-// placeholder the cut broke open ([订单编号…); at 的 after anything but a verb or adjective (您以前的…); and
+// placeholder the cut broke open ([订单编号…); at a [数字] whose measure the cut took (专员[数字]…; not
+// 电话是[数字]); at 的 after anything but a verb or adjective (您以前的…); and
 // in a last clause that opens a supposition or a topic (若订单信息…, 关于金融问题…), whose consequence or
 // comment the cut took. A body that stops at a particle, a placeholder or a word that can end a clause
 // (…需要单独购置的, …我装了电脑, …提交图片, …登录就可以) reads as the sentence it is and is shown without the mark.

@@ -282,7 +282,16 @@ bool stops_mid_clause(const std::string& body) {
   const std::size_t open = words_left.rfind(U'[');
   if (open != std::u32string_view::npos && words_left.find(U']', open) == std::u32string_view::npos) return true;
   const char32_t last = cps[end - 1];
-  if (last == U']') return false;
+  // A count whose measure the cut took (专员[数字]小时 cut to 专员[数字]); a number that is itself what is
+  // given (电话是[数字], 订单号[数字], 服务单[数字], 账号：[数字]) ends a clause, as other placeholders do.
+  if (last == U']') {
+    static constexpr std::u32string_view kNumber = U"[数字]";
+    if (end < kNumber.size() || std::u32string_view(cps.data() + end - kNumber.size(), kNumber.size()) != kNumber)
+      return false;
+    const std::size_t before = end - kNumber.size();
+    return before > 0 && text::is_cjk(cps[before - 1]) &&
+           std::u32string_view(U"是号码为单").find(cps[before - 1]) == std::u32string_view::npos;
+  }
   const text::Segmenter& segmenter = text::Segmenter::default_segmenter();
   const std::vector<text::WordSpan> words = segmenter.segment(std::span<const char32_t>(cps.data(), end));
   // 的 closes a clause after a verb or adjective (尽快配送的, 需要单独购置的); after anything else it leads into

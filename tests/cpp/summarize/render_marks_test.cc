@@ -164,6 +164,11 @@ TEST(CutTurns, TheCutShowsWhereTheWordsStopMidClause) {
   EXPECT_FALSE(stops_mid_clause("建议您把商品拍照，然后申请售后服务单，提交图片。"));
   EXPECT_FALSE(stops_mid_clause("刚取消的订单付款了[金额]，但是只退回来[金额]。"));
   EXPECT_FALSE(stops_mid_clause("直接用刚刚绑定的手机号码登录就可以。"));  // te157 761
+  // A count whose measure the cut took (te157 723: 专员[数字]小时), not a number that is what is given.
+  EXPECT_TRUE(stops_mid_clause("电话给我，内部催促退款，专员[数字]。"));
+  EXPECT_FALSE(stops_mid_clause("我的电话是[数字]。"));
+  EXPECT_FALSE(stops_mid_clause("我们已受理了您的服务单[数字]。"));
+  EXPECT_FALSE(stops_mid_clause("退款[金额]。"));
 }
 
 TEST(CutTurns, ATurnTheDataCutOffShowsItsCutOnlyMidClause) {
