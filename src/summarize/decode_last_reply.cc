@@ -114,6 +114,23 @@ bool opens_with_a_pronoun(const Prepared& p, std::size_t v) {
   return false;
 }
 
+namespace {
+
+// zh: whether agent unit v can stand as a reply (last_reply, answer_to_question): selectable, asking
+// nothing, kLastReplyMinLetters letters as written and kLastReplyMinRenderedLetters as shown, no mere
+// wait or request for details, closing, apology or form field.
+bool replies_zh(const Context& c, std::size_t v) {
+  if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) return false;
+  const std::u32string_view text = source_of(c, v);
+  if (answers_nothing(text) || closes_or_apologizes(text) || is_form_field(text)) return false;
+  // Deletion may leave a bare verb of it (好的呢这边为您记录 -> 记录), which tells nothing.
+  const std::vector<char32_t> shown = text::decode_utf8(c.rendered(v), text::Utf8Mode::lossy).cps;
+  return std::count_if(shown.begin(), shown.end(), [](char32_t cp) { return text::is_cjk(cp); }) >=
+         kLastReplyMinRenderedLetters;
+}
+
+}  // namespace
+
 int last_reply(const Context& c, const std::vector<int>& units) {
   const Prepared& p = c.p;
   if (units.empty()) return -1;
@@ -127,20 +144,46 @@ int last_reply(const Context& c, const std::vector<int>& units) {
              !only_courtesy(p, v) && !points_to_a_link(p, v) && !render::continues_previous_tweet(p, v);
     });
   }
-  return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) {
-    if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) return false;
-    const std::u32string_view text = source_of(c, v);
-    if (answers_nothing(text) || closes_or_apologizes(text) || is_form_field(text)) return false;
-    // Deletion may leave a bare verb of it (好的呢这边为您记录 -> 记录), which tells nothing.
-    const std::vector<char32_t> shown = text::decode_utf8(c.rendered(v), text::Utf8Mode::lossy).cps;
-    return std::count_if(shown.begin(), shown.end(), [](char32_t cp) { return text::is_cjk(cp); }) >=
-           kLastReplyMinRenderedLetters;
-  });
+  return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) { return replies_zh(c, v); });
 }
 
 void add_last_reply(const Context& c, ConstrainedSelection& s) {
   if (!c.options.skip_fillers || c.p.lang != Lang::zh) return;
   add_below_cap(c, s, last_reply(c, s.units));
+}
+
+int answer_to_question(const Context& c, const std::vector<int>& units, std::size_t q) {
+  const Prepared& p = c.p;
+  if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q)) return -1;
+  // Shown with an agent line before the customer's next shown line, it has its answer (or a reply).
+  for (int u : units) {
+    const auto ux = static_cast<std::size_t>(u);
+    if (ux <= q) continue;
+    const bool before_next = std::none_of(units.begin(), units.end(), [&](int w) {
+      return w > static_cast<int>(q) && w < u && p.units[static_cast<std::size_t>(w)].speaker == text::Speaker::customer;
+    });
+    if (before_next && p.units[ux].speaker == text::Speaker::agent) return -1;
+  }
+  // More than the last reply's floor: a sentence of its own (not 了解意思, 为了享受更好的服务), mostly
+  // Chinese (not a product's title pasted as the answer to which one: 飞科FLYCO)FS[数字]全身水洗电动剃须刀).
+  return first_reply_after(c, units, q, kLastReplyReach, [&](std::size_t v) {
+    if (!replies_zh(c, v)) return false;
+    const std::vector<char32_t> shown = text::decode_utf8(c.rendered(v), text::Utf8Mode::lossy).cps;
+    std::size_t cjk = 0, latin = 0;
+    for (char32_t cp : shown) {
+      cjk += text::is_cjk(cp);
+      latin += text::is_latin_letter(cp) || text::is_digit(cp);
+    }
+    const std::u32string_view text(shown.data(), shown.size());
+    return cjk >= kAnswerMinLetters && latin * 4 <= cjk && !text.starts_with(U"为了") && !text.starts_with(U"了解");
+  });
+}
+
+void add_answers_to_questions(const Context& c, ConstrainedSelection& s) {
+  if (!c.options.skip_fillers || c.p.lang != Lang::zh) return;
+  std::vector<int> questions = s.units;
+  std::sort(questions.begin(), questions.end());
+  for (int q : questions) add_below_cap(c, s, answer_to_question(c, s.units, static_cast<std::size_t>(q)));
 }
 
 void add_english_last_reply(const Context& c, ConstrainedSelection& s) {

@@ -115,6 +115,8 @@ Summary decode(const Prepared& p, const UnitScores& scores, const DecodeOptions&
   decoding::add_decision(c, kept);
   // zh: a summary that still ends on the customer's words shows the agent's reply to them.
   decoding::add_last_reply(c, kept);
+  // zh: and the agent's reply to each shown question the summary leaves unanswered, where there is room.
+  decoding::add_answers_to_questions(c, kept);
   // en: a summary of only the customer's words shows what the agent said.
   decoding::add_agent_reply(c, kept);
   // en: a summary that ends on the customer's question shows the agent's answer to it.

@@ -44,6 +44,36 @@ TEST(LastReply, ASummaryEndingOnTheCustomerGainsTheAgentsReply) {
   EXPECT_EQ(at_cap.units, (std::vector<int>{0, 1, 2}));
 }
 
+TEST(AnswerToQuestion, AShownQuestionLeftUnansweredGainsTheAgentsReplyWhereThereIsRoom) {
+  // CSDS val 699: 客服:操作不了了。 answers the customer's question; the summary went on to their next line.
+  auto d = make_dialogue({{Speaker::customer, {"能帮我取消这个退货申请吗"}},
+                          {Speaker::agent, {"这个已经操作不了了呢"}},
+                          {Speaker::customer, {"那我的货什么时候能送到"}},
+                          {Speaker::agent, {"预计明天会为您送达"}},
+                          {Speaker::customer, {"飞科FLYCO是哪款"}},
+                          {Speaker::agent, {"飞科FLYCO)FS[数字]剃须刀"}}});
+  Prepared p = prepare(d, lexicon());
+  ASSERT_EQ(p.units.size(), 6u);
+  const UnitScores s = testing::same_salience(p);
+  const DecodeOptions five = testing::sentence_budget(5);
+  const decoding::Context c(p, s, five);
+  EXPECT_EQ(decoding::answer_to_question(c, {0, 2, 3}, 0), 1);
+  // Answered already (an agent line shown before the customer's next), or no question.
+  EXPECT_EQ(decoding::answer_to_question(c, {0, 2, 3}, 2), -1);
+  EXPECT_EQ(decoding::answer_to_question(c, {0, 1, 2}, 1), -1);
+  // A product's pasted title is no answer a reader can use.
+  EXPECT_EQ(decoding::answer_to_question(c, {4}, 4), -1);
+  auto unanswered = selection_of({0, 2, 3});
+  decoding::add_answers_to_questions(c, unanswered);
+  EXPECT_EQ(unanswered.units, (std::vector<int>{0, 2, 3, 1}));
+  // At the sentence cap nothing is added.
+  const DecodeOptions three = testing::sentence_budget(3);
+  const decoding::Context full(p, s, three);
+  auto at_cap = selection_of({0, 2, 3});
+  decoding::add_answers_to_questions(full, at_cap);
+  EXPECT_EQ(at_cap.units, (std::vector<int>{0, 2, 3}));
+}
+
 TEST(LastReply, ClosingsThanksApologiesAndHoldsAreNoReply) {
   for (const char* closing : {"感谢您对京东的支持，祝您生活愉快", "给您带来不便，还请您见谅", "祝您幸福快乐，前程锦绣",
                               "您太客气了，这是我应该做的", "还请您稍等，马上为您查询", "申请时间:[日期][时间]"}) {
