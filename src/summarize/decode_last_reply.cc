@@ -155,15 +155,11 @@ void add_last_reply(const Context& c, ConstrainedSelection& s) {
 int answer_to_question(const Context& c, const std::vector<int>& units, std::size_t q) {
   const Prepared& p = c.p;
   if (p.lang != Lang::zh || p.units[q].speaker != text::Speaker::customer || !asks(c, q)) return -1;
-  // Shown with an agent line before the customer's next shown line, it has its answer (or a reply).
-  for (int u : units) {
-    const auto ux = static_cast<std::size_t>(u);
-    if (ux <= q) continue;
-    const bool before_next = std::none_of(units.begin(), units.end(), [&](int w) {
-      return w > static_cast<int>(q) && w < u && p.units[static_cast<std::size_t>(w)].speaker == text::Speaker::customer;
-    });
-    if (before_next && p.units[ux].speaker == text::Speaker::agent) return -1;
-  }
+  // Followed in the summary by an agent line, it has its answer (or a reply).
+  int next = -1;
+  for (int u : units)
+    if (u > static_cast<int>(q) && (next < 0 || u < next)) next = u;
+  if (next >= 0 && p.units[static_cast<std::size_t>(next)].speaker == text::Speaker::agent) return -1;
   // More than the last reply's floor: a sentence of its own (not 了解意思, 为了享受更好的服务), mostly
   // Chinese (not a product's title pasted as the answer to which one: 飞科FLYCO)FS[数字]全身水洗电动剃须刀).
   return first_reply_after(c, units, q, kLastReplyReach, [&](std::size_t v) {
