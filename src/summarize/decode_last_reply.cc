@@ -116,17 +116,20 @@ bool opens_with_a_pronoun(const Prepared& p, std::size_t v) {
 
 namespace {
 
-// zh: whether agent unit v can stand as a reply (last_reply, answer_to_question): selectable, asking
-// nothing, kLastReplyMinLetters letters as written and kLastReplyMinRenderedLetters as shown, no mere
-// wait or request for details, closing, apology or form field.
-bool replies_zh(const Context& c, std::size_t v) {
+// zh: whether agent unit v, `shown` as rendered, can stand as a reply (last_reply, answer_to_question):
+// selectable, asking nothing, kLastReplyMinLetters letters as written and kLastReplyMinRenderedLetters as
+// shown, no mere wait or request for details, closing, apology or form field.
+bool replies_zh(const Context& c, std::size_t v, std::u32string_view shown) {
   if (!c.selectable[v] || asks(c, v) || c.letters[v] < kLastReplyMinLetters) return false;
   const std::u32string_view text = source_of(c, v);
   if (answers_nothing(text) || closes_or_apologizes(text) || is_form_field(text)) return false;
   // Deletion may leave a bare verb of it (好的呢这边为您记录 -> 记录), which tells nothing.
-  const std::vector<char32_t> shown = text::decode_utf8(c.rendered(v), text::Utf8Mode::lossy).cps;
   return std::count_if(shown.begin(), shown.end(), [](char32_t cp) { return text::is_cjk(cp); }) >=
          kLastReplyMinRenderedLetters;
+}
+
+std::vector<char32_t> shown_cps(const Context& c, std::size_t v) {
+  return text::decode_utf8(c.rendered(v), text::Utf8Mode::lossy).cps;
 }
 
 }  // namespace
@@ -144,7 +147,10 @@ int last_reply(const Context& c, const std::vector<int>& units) {
              !only_courtesy(p, v) && !points_to_a_link(p, v) && !render::continues_previous_tweet(p, v);
     });
   }
-  return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) { return replies_zh(c, v); });
+  return first_reply_after(c, units, last, kLastReplyReach, [&](std::size_t v) {
+    const std::vector<char32_t> shown = shown_cps(c, v);
+    return replies_zh(c, v, {shown.data(), shown.size()});
+  });
 }
 
 void add_last_reply(const Context& c, ConstrainedSelection& s) {
@@ -163,15 +169,15 @@ int answer_to_question(const Context& c, const std::vector<int>& units, std::siz
   // More than the last reply's floor: a sentence of its own (not 了解意思, 为了享受更好的服务), mostly
   // Chinese (not a product's title pasted as the answer to which one: 飞科FLYCO)FS[数字]全身水洗电动剃须刀).
   return first_reply_after(c, units, q, kLastReplyReach, [&](std::size_t v) {
-    if (!replies_zh(c, v)) return false;
-    const std::vector<char32_t> shown = text::decode_utf8(c.rendered(v), text::Utf8Mode::lossy).cps;
+    const std::vector<char32_t> cps = shown_cps(c, v);
+    const std::u32string_view shown(cps.data(), cps.size());
+    if (!replies_zh(c, v, shown)) return false;
     std::size_t cjk = 0, latin = 0;
     for (char32_t cp : shown) {
       cjk += text::is_cjk(cp);
       latin += text::is_latin_letter(cp) || text::is_digit(cp);
     }
-    const std::u32string_view text(shown.data(), shown.size());
-    return cjk >= kAnswerMinLetters && latin * 4 <= cjk && !text.starts_with(U"为了") && !text.starts_with(U"了解");
+    return cjk >= kAnswerMinLetters && latin * 4 <= cjk && !shown.starts_with(U"为了") && !shown.starts_with(U"了解");
   });
 }
 

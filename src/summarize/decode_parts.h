@@ -535,8 +535,9 @@ inline constexpr int kLastReplyMinLetters = 5, kLastReplyMinRenderedLetters = 3;
 // shown after q before the customer's next shown line): the first agent unit after q, before the customer
 // says anything selectable again, that can stand as a reply as last_reply's does, holds kAnswerMinLetters
 // Chinese letters as shown, at most one Latin letter or digit for four of them (not a product's pasted
-// title) and opens with no 为了 or 了解; -1 when none or when q is answered. 用户:询问申请退货运费会扣除吗。 was followed by the customer's next line in 400 of the 1,518
-// customer questions of the CSDS val EACA summaries.
+// title) and opens with no 为了 or 了解; -1 when none or when q is answered. 用户:询问申请退货运费会扣除吗。
+// was followed by the customer's next line in 400 of the 1,518 customer questions of the CSDS val EACA
+// summaries.
 inline constexpr std::size_t kAnswerMinLetters = 5;
 int answer_to_question(const Context& c, const std::vector<int>& units, std::size_t q);
 // Adds each (answer_to_question), in the order of the questions, below the cap (add_below_cap). With

@@ -152,8 +152,8 @@ std::string reported_question(const std::string& body);
 // conjunction that opens a clause (然后, 但是, 所以, 可是, 而且) after a run of at least six letters (…选择的京东上门
 // 取件，但是现在…; 询问所以帮我提交吗 stays); after a 吧 that a pronoun follows (那就取消吧我看说… -> 那就取消吧，我看
 // 说…; 你先试试吧 and 联系客户吧行么 stay); around a 是的 or 对的 that answers a second question inside the message
-// (马上发货是的不需要 -> 马上发货，是的，不需要; 如果是的话 stays). Only between two words of the segmenter (哈尔滨, 呢子 and 之所以 stay
-// whole); not before 话 (没有的话), a particle (好的吧) or the noun of 好的东西.
+// (马上发货是的不需要 -> 马上发货，是的，不需要; 如果是的话 stays). Only between two words of the segmenter (哈尔滨,
+// 呢子 and 之所以 stay whole); not before 话 (没有的话), a particle (好的吧) or the noun of 好的东西.
 std::string with_run_ons_punctuated(const std::string& body);
 // zh: a body without a name placeholder that only addresses someone, at its start before a mark ([姓名]，是的，
 // 这款是… -> 是的，这款是…) or at its end after a comma (我再试试，[姓名]。 -> 我再试试。); a name inside the text

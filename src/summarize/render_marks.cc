@@ -3,9 +3,9 @@
 // someone (without_name_vocative), a greeting that opens a line (without_opening_greeting), and a yes to
 // nothing shown (without_opening_yes). render.h has the contracts.
 #include <span>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kessel/text/segment.h"
@@ -82,6 +82,14 @@ std::size_t after_reply(const std::vector<char32_t>& cps, std::size_t at, const 
   return 0;
 }
 
+// The letters and placeholders in the run before `at` back to the last mark, counting from `from` at the
+// earliest (after a comma put back before it).
+std::size_t letters_since_mark(const std::vector<char32_t>& cps, std::size_t at, std::size_t from) {
+  std::size_t run = 0;
+  for (std::size_t k = at; k-- > from && !is_clause_mark(cps[k]);) run += text::is_cjk(cps[k]) || cps[k] == U'[';
+  return run;
+}
+
 // Conjunctions that open a clause (…扣八元运费，然后退款…; …上门取件，但是现在…; 不是一个编号，所以…), and the
 // letters a run must hold before one for a comma to go there: a short lead (询问所以帮我提交吗, 是但是…) is
 // the clause's own opening.
@@ -99,9 +107,7 @@ std::size_t before_conjunction(const std::vector<char32_t>& cps, std::size_t at,
     if (!starts_with(cps, at, conj) || !word_start[at + conj.size()]) continue;
     const std::size_t after = at + conj.size();
     if (after >= cps.size() || !(text::is_cjk(cps[after]) || cps[after] == U'[')) return 0;
-    std::size_t run = 0;
-    for (std::size_t k = at; k-- > from && !is_clause_mark(cps[k]);) run += text::is_cjk(cps[k]) || cps[k] == U'[';
-    return run >= kRunBeforeConjunction ? at : 0;
+    return letters_since_mark(cps, at, from) >= kRunBeforeConjunction ? at : 0;
   }
   return 0;
 }
@@ -123,9 +129,8 @@ std::pair<std::size_t, std::size_t> around_inner_reply(const std::vector<char32_
     std::size_t end = at + r.size();
     while (end < cps.size() && kParticles.find(cps[end]) != std::u32string_view::npos && word_start[end + 1]) ++end;
     if (!clause_starts(cps, end, word_start)) return {0, 0};
-    std::size_t run = 0;
-    for (std::size_t k = at; k-- > from && !is_clause_mark(cps[k]);) run += text::is_cjk(cps[k]) || cps[k] == U'[';
-    return run >= kRunBeforeReply ? std::pair{at, end} : std::pair<std::size_t, std::size_t>{0, 0};
+    return letters_since_mark(cps, at, from) >= kRunBeforeReply ? std::pair{at, end}
+                                                                 : std::pair<std::size_t, std::size_t>{0, 0};
   }
   return {0, 0};
 }
